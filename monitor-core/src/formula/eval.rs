@@ -1,0 +1,210 @@
+//! Brute-force evaluation on ultimately periodic words.
+//!
+//! This is the reference semantics the automata are tested against: it
+//! shares no code with the translator. A [`Lasso`] is the infinite word
+//! `prefix · cycle^ω`; [`holds`] computes the truth value of every
+//! subformula at every position of a finite unrolling of it:
+//!
+//! * past operators by their recurrences, forwards from position 0;
+//! * `U`, `F`, `M` as least and `R`, `G`, `W` as greatest fixpoints,
+//!   backwards, sweeping the loop twice (enough for the values to settle);
+//! * the cycle is unrolled `past depth + 2` times so that the values of
+//!   past subformulas are periodic on the last copy (each nesting level of
+//!   past operators can need one more turn of the loop to stabilize).
+//!
+//! ```
+//! use monitor_core::formula::{parse, eval::{holds, Lasso}};
+//!
+//! let aps = ["req".to_string(), "ack".to_string()];
+//! let f = parse("G(req -> X ack)")?;
+//! // req, ack, (nothing)^ω
+//! let w = Lasso::new(vec![0b01u64, 0b10], vec![0b00]);
+//! assert!(holds(&f, &aps, &w));
+//! let w = Lasso::new(vec![0b01u64, 0b00], vec![0b00]);
+//! assert!(!holds(&f, &aps, &w));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use rustc_hash::FxHashMap;
+
+use super::{Formula, Op};
+use crate::Valuation;
+
+/// An ultimately periodic word `prefix · cycle^ω`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lasso<L> {
+    /// The letters read once.
+    pub prefix: Vec<L>,
+    /// The letters repeated forever (never empty).
+    pub cycle: Vec<L>,
+}
+
+impl<L> Lasso<L> {
+    /// A lasso. Panics if `cycle` is empty.
+    pub fn new(prefix: Vec<L>, cycle: Vec<L>) -> Lasso<L> {
+        assert!(!cycle.is_empty(), "the cycle of a lasso cannot be empty");
+        Lasso { prefix, cycle }
+    }
+
+    /// The letter at position `i` of the infinite word.
+    pub fn letter(&self, i: usize) -> &L {
+        if i < self.prefix.len() {
+            &self.prefix[i]
+        } else {
+            &self.cycle[(i - self.prefix.len()) % self.cycle.len()]
+        }
+    }
+}
+
+/// Whether the infinite word `lasso` satisfies `f` at its first position.
+/// `aps[i]` names the proposition read by `letter.holds(i)`; propositions of
+/// `f` missing from `aps` are false everywhere.
+pub fn holds<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> bool {
+    values(f, aps, lasso)[0]
+}
+
+/// The truth value of `f` at each position `0..lasso.prefix.len()` (the
+/// positions of the prefix) and then at the positions of one turn of the
+/// cycle, once past subformulas have become periodic. Mostly useful for
+/// tests; [`holds`] is the first value.
+pub fn values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> Vec<bool> {
+    let index: FxHashMap<&str, usize> = aps.iter().enumerate().map(|(i, a)| (a.as_str(), i)).collect();
+    let copies = f.past_depth() as usize + 2;
+    let (p, c) = (lasso.prefix.len(), lasso.cycle.len());
+    let n = p + copies * c;
+    let loop_start = n - c;
+    let succ = |i: usize| if i + 1 < n { i + 1 } else { loop_start };
+    let mut val: FxHashMap<Formula, Vec<bool>> = FxHashMap::default();
+    for g in f.subformulas_postorder() {
+        let kid = |i: usize| &val[g.child(i)];
+        let pointwise1 = |h: &dyn Fn(bool) -> bool| kid(0).iter().map(|&x| h(x)).collect::<Vec<_>>();
+        let pointwise2 = |h: &dyn Fn(bool, bool) -> bool| {
+            kid(0).iter().zip(kid(1)).map(|(&x, &y)| h(x, y)).collect::<Vec<_>>()
+        };
+        let v: Vec<bool> = match g.op() {
+            Op::True => vec![true; n],
+            Op::False => vec![false; n],
+            Op::Ap => match index.get(g.ap_name().expect("ap")) {
+                Some(&k) => (0..n).map(|i| lasso.letter(i).holds(k)).collect(),
+                None => vec![false; n],
+            },
+            Op::Not => pointwise1(&|x| !x),
+            Op::And => (0..n).map(|i| g.children().iter().all(|c| val[c][i])).collect(),
+            Op::Or => (0..n).map(|i| g.children().iter().any(|c| val[c][i])).collect(),
+            Op::Implies => pointwise2(&|x, y| !x || y),
+            Op::Equiv => pointwise2(&|x, y| x == y),
+            Op::Xor => pointwise2(&|x, y| x != y),
+            Op::X => (0..n).map(|i| kid(0)[succ(i)]).collect(),
+            // Past: forward recurrences; `first` is the value "before"
+            // position 0 that makes the recurrence right at position 0.
+            Op::Y | Op::Z => {
+                let a = kid(0);
+                (0..n).map(|i| if i == 0 { g.op() == Op::Z } else { a[i - 1] }).collect()
+            }
+            Op::O | Op::H | Op::S | Op::B | Op::T => {
+                let (a, b): (Vec<bool>, Vec<bool>) = match g.op() {
+                    Op::O => (vec![true; n], kid(0).clone()),
+                    Op::H => (kid(0).clone(), vec![false; n]),
+                    _ => (kid(0).clone(), kid(1).clone()),
+                };
+                let mut prev = matches!(g.op(), Op::H | Op::B | Op::T);
+                let mut v = Vec::with_capacity(n);
+                for i in 0..n {
+                    prev = if g.op() == Op::T {
+                        b[i] && (a[i] || prev)
+                    } else {
+                        b[i] || (a[i] && prev)
+                    };
+                    v.push(prev);
+                }
+                v
+            }
+            Op::U | Op::F | Op::W | Op::R | Op::G | Op::M => {
+                // v[i] = goal[i] | (keep[i] & v[succ i])    (U, F, W)
+                // v[i] = goal[i] & (keep[i] | v[succ i])    (R, G, M)
+                let (keep, goal): (Vec<bool>, Vec<bool>) = match g.op() {
+                    Op::F => (vec![true; n], kid(0).clone()),
+                    Op::G => (vec![false; n], kid(0).clone()),
+                    _ => (kid(0).clone(), kid(1).clone()),
+                };
+                let disj = matches!(g.op(), Op::U | Op::F | Op::W);
+                let greatest = matches!(g.op(), Op::W | Op::R | Op::G);
+                let mut v = vec![greatest; n];
+                for _ in 0..2 {
+                    for i in (0..n).rev() {
+                        let next = v[succ(i)];
+                        v[i] = if disj {
+                            goal[i] || (keep[i] && next)
+                        } else {
+                            goal[i] && (keep[i] || next)
+                        };
+                    }
+                }
+                v
+            }
+        };
+        val.insert(g, v);
+    }
+    let all = val.remove(f).expect("root evaluated");
+    let mut out: Vec<bool> = all[..p].to_vec();
+    out.extend_from_slice(&all[loop_start..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    fn aps() -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+
+    fn check(f: &str, prefix: Vec<u64>, cycle: Vec<u64>, expected: bool) {
+        let l = Lasso::new(prefix, cycle);
+        assert_eq!(holds(&parse(f).unwrap(), &aps(), &l), expected, "{f} on {l:?}");
+    }
+
+    #[test]
+    fn future_operators() {
+        // a=bit0, b=bit1
+        check("a U b", vec![1, 1], vec![2], true);
+        check("a U b", vec![1, 0], vec![2], false);
+        check("a U b", vec![], vec![1], false);
+        check("a W b", vec![], vec![1], true);
+        check("G F b", vec![], vec![0, 0, 2], true);
+        check("F G b", vec![], vec![0, 2], false);
+        check("F G b", vec![0, 0], vec![2], true);
+        check("a R b", vec![2, 2], vec![3], true);
+        check("a R b", vec![2, 2], vec![2], true);
+        check("a R b", vec![2, 0], vec![3], false);
+        check("a M b", vec![2, 2], vec![2], false);
+        check("a M b", vec![2, 3], vec![0], true);
+        check("X X a", vec![0, 0], vec![1], true);
+        check("G(a -> X b)", vec![], vec![1, 2], true);
+        check("G(a -> X b)", vec![], vec![1, 0], false);
+    }
+
+    #[test]
+    fn past_operators() {
+        check("Y a", vec![1], vec![1], false);
+        check("Z a", vec![0], vec![0], true);
+        check("X Y a", vec![1], vec![0], true);
+        check("G(b -> Y a)", vec![1, 2], vec![0], true);
+        check("G(b -> Y a)", vec![2], vec![0], false);
+        check("G(b -> O a)", vec![0, 1, 0, 2], vec![2], true);
+        check("G(b -> O a)", vec![0, 2], vec![1], false);
+        check("G H a", vec![], vec![1], true);
+        check("F(b & (a S b))", vec![], vec![2], true);
+        check("G((a S b) -> a | b)", vec![], vec![1, 2, 0], true);
+        // a B b holds while a has always held, even without b.
+        check("G(a B b)", vec![], vec![1], true);
+        check("G(a S b)", vec![], vec![1], false);
+        // a T b: b held since the last a (inclusive), or always.
+        check("G(a T b)", vec![], vec![2], true);
+        check("F(!(a T b))", vec![2, 0], vec![1], true);
+        // Periodicity: Y over the loop boundary, nested past.
+        check("G(Y Y a -> b)", vec![], vec![1, 2, 0], false);
+        check("G(Y Y a -> b)", vec![], vec![1, 0, 2], true);
+    }
+}

@@ -1,0 +1,780 @@
+//! A parser for LTL with past in the syntax of Spot and Spin.
+//!
+//! Operators, from the loosest to the tightest binding (Spot's table):
+//!
+//! | operators | associativity |
+//! |---|---|
+//! | `->` `=>` `-->` `<->` `<=>` `<-->` | right |
+//! | `\|` `\|\|` `\/` | left |
+//! | `xor` `^` | left |
+//! | `&` `&&` `/\` | left |
+//! | `U` `R` `V` `W` `M` and past `S` `B` `T` | right |
+//! | prefix `!` `~` `X` `F` `<>` `G` `[]` `X[n]` `X[!]` `F[n:m]` `G[n:m]` and past `Y` `Z` `O` `H` | |
+//!
+//! Atoms: `true`, `false` (any case), `1`, `0`, identifiers
+//! `[a-zA-Z_.][a-zA-Z0-9_.]*`, and any text in double quotes (`"x > 3"`,
+//! with `\"` and `\\` escapes). As in Spot, an identifier cannot start with
+//! the letter of a prefix operator (`F`, `G`, `X`, and here also `Y`, `Z`,
+//! `O`, `H`) unless a digit follows it: `GFp0` is `G(F(p0))` and `F1` is a
+//! proposition; quote a name such as `"Open"` to use it as a proposition.
+//! Single capital letters `U R V W M S B T` are operators. `/* comments */`
+//! are skipped.
+//!
+//! Bounded operators are expanded as in Spot: `X[3] f` is `XXX f`,
+//! `F[2:4] f` is `XX(f | X(f | X f))`, `G[2:4] f` is `XX(f & X(f & X f))`,
+//! and an upper bound of `$`, `inf` or nothing means unbounded
+//! (`F[2:$] f` is `XXF f`). Separators `:`, `..` and `,` are accepted.
+
+use std::fmt;
+
+use super::{Formula, Op};
+
+/// The largest bound accepted in `X[n]`, `F[n:m]` and `G[n:m]`.
+pub const MAX_BOUND: u32 = 4096;
+
+/// The deepest nesting of parentheses and prefix operators accepted.
+pub const MAX_DEPTH: usize = 2000;
+
+/// Parses a formula.
+///
+/// ```
+/// use monitor_core::formula::parse;
+///
+/// let f = parse("Fp0 -> (!p1 U p0)")?;
+/// assert_eq!(f.to_spot(), "Fp0 -> (!p1 U p0)");
+/// assert_eq!(parse("[]<>(x)")?, parse("GF x")?);
+///
+/// let err = parse("G(a & )").unwrap_err();
+/// assert_eq!((err.line(), err.column()), (1, 7));
+/// assert_eq!(err.to_string(),
+///     "syntax error at line 1, column 7: expected a formula, found `)`\n  G(a & )\n        ^");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse(input: &str) -> Result<Formula, ParseError> {
+    let tokens = lex(input)?;
+    let mut p = Parser {
+        input,
+        tokens,
+        pos: 0,
+        depth: 0,
+    };
+    if p.peek().kind == Tok::End {
+        return Err(p.error_at(p.peek().span, ParseErrorKind::Empty));
+    }
+    let f = p.formula()?;
+    let t = p.peek();
+    if t.kind != Tok::End {
+        let found = describe(input, t);
+        return Err(p.error_at(
+            t.span,
+            ParseErrorKind::Unexpected {
+                expected: "an operator or the end of the formula",
+                found,
+            },
+        ));
+    }
+    Ok(f)
+}
+
+/// What went wrong, without the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The input has no formula.
+    Empty,
+    /// A token that cannot appear here.
+    Unexpected {
+        /// What the parser was looking for.
+        expected: &'static str,
+        /// What it found, quoted.
+        found: String,
+    },
+    /// A `(` without its `)`.
+    UnclosedParenthesis,
+    /// A `"` without its closing `"`.
+    UnclosedString,
+    /// A `/*` without its `*/`.
+    UnclosedComment,
+    /// An empty quoted proposition `""`.
+    EmptyProposition,
+    /// A character that starts no token.
+    UnknownCharacter(char),
+    /// A malformed or out-of-range bound in `X[n]`, `F[n:m]`, `G[n:m]`.
+    Bound(String),
+    /// Nesting deeper than [`MAX_DEPTH`].
+    TooDeep,
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseErrorKind::Empty => f.write_str("empty formula"),
+            ParseErrorKind::Unexpected { expected, found } => {
+                write!(f, "expected {expected}, found {found}")
+            }
+            ParseErrorKind::UnclosedParenthesis => f.write_str("this parenthesis is never closed"),
+            ParseErrorKind::UnclosedString => f.write_str("this string is never closed"),
+            ParseErrorKind::UnclosedComment => f.write_str("this comment is never closed"),
+            ParseErrorKind::EmptyProposition => f.write_str("empty atomic proposition"),
+            ParseErrorKind::UnknownCharacter(c) => write!(f, "unexpected character `{c}`"),
+            ParseErrorKind::Bound(msg) => f.write_str(msg),
+            ParseErrorKind::TooDeep => {
+                write!(f, "formula nested more than {MAX_DEPTH} levels deep")
+            }
+        }
+    }
+}
+
+/// A syntax error, with the line and column of the offending token.
+///
+/// Its `Display` shows the message, the line of input and a caret under
+/// the token (in the manner of compilers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    kind: ParseErrorKind,
+    line: usize,
+    column: usize,
+    width: usize,
+    offset: usize,
+    source_line: String,
+}
+
+impl ParseError {
+    /// What went wrong.
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.kind
+    }
+
+    /// The 1-based line of the error.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The 1-based column (in characters) of the error.
+    pub fn column(&self) -> usize {
+        self.column
+    }
+
+    /// The byte offset of the error in the input.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The message alone, without position or caret.
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+
+    /// The same error, moved to another line (used when a formula comes
+    /// from line `line` of a file).
+    pub fn at_line(mut self, line: usize) -> ParseError {
+        self.line = line + self.line - 1;
+        self
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "syntax error at line {}, column {}: {}\n  {}\n  {}{}",
+            self.line,
+            self.column,
+            self.kind,
+            self.source_line,
+            " ".repeat(self.column - 1),
+            "^".repeat(self.width.max(1))
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Ident(String),
+    Const(bool),
+    Not,
+    And,
+    Or,
+    Xor,
+    Implies,
+    Equiv,
+    /// A prefix operator, with its bounds for `X[n]` (lo = hi = n),
+    /// `F[lo:hi]` and `G[lo:hi]` (`hi` = None for unbounded).
+    Prefix(Op, Option<(u32, Option<u32>)>),
+    Binary(Op),
+    LParen,
+    RParen,
+    End,
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    kind: Tok,
+    span: Span,
+}
+
+fn make_error(input: &str, span: Span, kind: ParseErrorKind) -> ParseError {
+    let offset = span.start.min(input.len());
+    let line_start = input[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line_end = input[offset..]
+        .find(['\n', '\r'])
+        .map_or(input.len(), |i| offset + i);
+    let line = input[..offset].matches('\n').count() + 1;
+    let column = input[line_start..offset].chars().count() + 1;
+    let width = input[offset..span.end.min(line_end).max(offset)].chars().count();
+    ParseError {
+        kind,
+        line,
+        column,
+        width,
+        offset,
+        source_line: input[line_start..line_end].to_string(),
+    }
+}
+
+fn describe(input: &str, t: &Token) -> String {
+    match &t.kind {
+        Tok::End => "the end of the formula".to_string(),
+        Tok::Ident(name) => format!("atomic proposition `{name}`"),
+        _ => format!("`{}`", &input[t.span.start..t.span.end]),
+    }
+}
+
+fn is_ident_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_' || c == '.'
+}
+
+fn is_ident_continue(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '.'
+}
+
+fn prefix_op(c: char) -> Option<Op> {
+    Some(match c {
+        'X' => Op::X,
+        'F' => Op::F,
+        'G' => Op::G,
+        'Y' => Op::Y,
+        'Z' => Op::Z,
+        'O' => Op::O,
+        'H' => Op::H,
+        _ => return None,
+    })
+}
+
+fn binary_op(word: &str) -> Option<Op> {
+    Some(match word {
+        "U" => Op::U,
+        "R" | "V" => Op::R,
+        "W" => Op::W,
+        "M" => Op::M,
+        "S" => Op::S,
+        "B" => Op::B,
+        "T" => Op::T,
+        _ => return None,
+    })
+}
+
+fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
+    let bytes = input.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let err = |start: usize, end: usize, kind| make_error(input, Span { start, end }, kind);
+    while i < bytes.len() {
+        let c = input[i..].chars().next().expect("in bounds");
+        let rest = &input[i..];
+        let start = i;
+        let push = |kind: Tok, len: usize, out: &mut Vec<Token>| {
+            out.push(Token {
+                kind,
+                span: Span {
+                    start,
+                    end: start + len,
+                },
+            });
+            len
+        };
+        if c.is_whitespace() {
+            i += c.len_utf8();
+            continue;
+        }
+        if rest.starts_with("/*") {
+            match rest[2..].find("*/") {
+                Some(j) => i += j + 4,
+                None => return Err(err(start, start + 2, ParseErrorKind::UnclosedComment)),
+            }
+            continue;
+        }
+        // Longest operators first.
+        const SYMBOLS: &[(&str, Tok)] = &[
+            ("<-->", Tok::Equiv),
+            ("<->", Tok::Equiv),
+            ("<=>", Tok::Equiv),
+            ("-->", Tok::Implies),
+            ("->", Tok::Implies),
+            ("=>", Tok::Implies),
+            ("&&", Tok::And),
+            ("/\\", Tok::And),
+            ("||", Tok::Or),
+            ("\\/", Tok::Or),
+            ("&", Tok::And),
+            ("|", Tok::Or),
+            ("^", Tok::Xor),
+            ("!", Tok::Not),
+            ("~", Tok::Not),
+            ("(", Tok::LParen),
+            (")", Tok::RParen),
+            ("<>", Tok::Prefix(Op::F, None)),
+            ("[]", Tok::Prefix(Op::G, None)),
+        ];
+        if let Some((sym, tok)) = SYMBOLS.iter().find(|(s, _)| rest.starts_with(s)) {
+            i += push(tok.clone(), sym.len(), &mut out);
+            continue;
+        }
+        if c == '"' {
+            let mut name = String::new();
+            let mut j = i + 1;
+            let mut closed = false;
+            while j < bytes.len() {
+                let d = input[j..].chars().next().expect("in bounds");
+                match d {
+                    '"' => {
+                        closed = true;
+                        j += 1;
+                        break;
+                    }
+                    '\\' if j + 1 < bytes.len() => {
+                        let e = input[j + 1..].chars().next().expect("in bounds");
+                        name.push(e);
+                        j += 1 + e.len_utf8();
+                    }
+                    _ => {
+                        name.push(d);
+                        j += d.len_utf8();
+                    }
+                }
+            }
+            if !closed {
+                return Err(err(start, start + 1, ParseErrorKind::UnclosedString));
+            }
+            if name.is_empty() {
+                return Err(err(start, j, ParseErrorKind::EmptyProposition));
+            }
+            i += push(Tok::Ident(name), j - i, &mut out);
+            continue;
+        }
+        if c == '0' || c == '1' {
+            let len = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if len == 1 {
+                i += push(Tok::Const(c == '1'), 1, &mut out);
+                continue;
+            }
+            return Err(err(
+                start,
+                start + len,
+                ParseErrorKind::Unexpected {
+                    expected: "a formula",
+                    found: format!("number `{}`", &rest[..len]),
+                },
+            ));
+        }
+        if is_ident_start(c) {
+            let len = rest.find(|d: char| !is_ident_continue(d)).unwrap_or(rest.len());
+            let word = &rest[..len];
+            if word.eq_ignore_ascii_case("true") || word.eq_ignore_ascii_case("false") {
+                i += push(Tok::Const(word.eq_ignore_ascii_case("true")), len, &mut out);
+                continue;
+            }
+            if word == "xor" {
+                i += push(Tok::Xor, len, &mut out);
+                continue;
+            }
+            if let Some(op) = binary_op(word) {
+                i += push(Tok::Binary(op), len, &mut out);
+                continue;
+            }
+            let second = word[1..].chars().next();
+            if let Some(op) = prefix_op(c) {
+                if !second.is_some_and(|d| d.is_ascii_digit()) {
+                    // A prefix operator letter; the rest of the word is lexed
+                    // again (GFp0 is G F p0). X[n], F[n:m], G[n:m] follow.
+                    let (bounds, len) = lex_bounds(input, i + 1, op)?;
+                    i += push(Tok::Prefix(op, bounds), len + 1, &mut out);
+                    continue;
+                }
+            }
+            i += push(Tok::Ident(word.to_string()), len, &mut out);
+            continue;
+        }
+        return Err(err(
+            start,
+            start + c.len_utf8(),
+            ParseErrorKind::UnknownCharacter(c),
+        ));
+    }
+    out.push(Token {
+        kind: Tok::End,
+        span: Span {
+            start: input.len(),
+            end: input.len(),
+        },
+    });
+    Ok(out)
+}
+
+/// Lexes the optional `[...]` after `X`, `F` or `G` starting at byte `at`.
+/// Returns the bounds and the number of bytes consumed after the letter.
+#[allow(clippy::type_complexity)]
+fn lex_bounds(
+    input: &str,
+    at: usize,
+    op: Op,
+) -> Result<(Option<(u32, Option<u32>)>, usize), ParseError> {
+    let rest = &input[at..];
+    let trimmed = rest.trim_start();
+    let ws = rest.len() - trimmed.len();
+    // `X[]f` is `X G f` in Spot (the [] is a box): leave it to the lexer.
+    if !trimmed.starts_with('[') || trimmed.starts_with("[]") || !matches!(op, Op::X | Op::F | Op::G)
+    {
+        return Ok((None, 0));
+    }
+    let close = match trimmed.find(']') {
+        Some(j) => j,
+        None => {
+            let s = at + ws;
+            return Err(make_error(
+                input,
+                Span { start: s, end: s + 1 },
+                ParseErrorKind::Bound("this `[` is never closed".into()),
+            ));
+        }
+    };
+    let inner = &trimmed[1..close];
+    let span = Span {
+        start: at - 1,
+        end: at + ws + close + 1,
+    };
+    let bad = |msg: String| make_error(input, span, ParseErrorKind::Bound(msg));
+    let number = |s: &str| -> Result<u32, ParseError> {
+        let s = s.trim();
+        let n: u64 = s
+            .parse()
+            .map_err(|_| bad(format!("expected a number in `[{inner}]`, found `{s}`")))?;
+        if n > u64::from(MAX_BOUND) {
+            return Err(bad(format!("bound {n} exceeds the maximum of {MAX_BOUND}")));
+        }
+        Ok(n as u32)
+    };
+    let bounds = if op == Op::X {
+        if inner.trim() == "!" {
+            // X[!] is the strong next, the same as X on infinite words.
+            (1, Some(1))
+        } else {
+            let n = number(inner)?;
+            (n, Some(n))
+        }
+    } else {
+        let sep = [":", "..", ","]
+            .iter()
+            .filter_map(|s| inner.find(s).map(|i| (i, s.len())))
+            .min();
+        match sep {
+            None => {
+                let n = number(inner)?;
+                (n, Some(n))
+            }
+            Some((i, l)) => {
+                let lo = number(&inner[..i])?;
+                let hi_text = inner[i + l..].trim();
+                let hi = if hi_text.is_empty() || hi_text == "$" || hi_text == "inf" {
+                    None
+                } else {
+                    Some(number(hi_text)?)
+                };
+                if let Some(hi) = hi {
+                    if hi < lo {
+                        return Err(bad(format!(
+                            "the upper bound {hi} is smaller than the lower bound {lo}"
+                        )));
+                    }
+                }
+                (lo, hi)
+            }
+        }
+    };
+    Ok((Some(bounds), ws + close + 1))
+}
+
+struct Parser<'a> {
+    input: &'a str,
+    tokens: Vec<Token>,
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &Token {
+        &self.tokens[self.pos]
+    }
+
+    fn next(&mut self) -> Token {
+        let t = self.tokens[self.pos].clone();
+        if t.kind != Tok::End {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn error_at(&self, span: Span, kind: ParseErrorKind) -> ParseError {
+        make_error(self.input, span, kind)
+    }
+
+    fn enter(&mut self, span: Span) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error_at(span, ParseErrorKind::TooDeep));
+        }
+        Ok(())
+    }
+
+    /// implies-level: right associative `->` and `<->`.
+    fn formula(&mut self) -> Result<Formula, ParseError> {
+        let lhs = self.or_level()?;
+        match self.peek().kind {
+            Tok::Implies | Tok::Equiv => {
+                let t = self.next();
+                self.enter(t.span)?;
+                let rhs = self.formula()?;
+                self.depth -= 1;
+                Ok(if t.kind == Tok::Implies {
+                    Formula::implies(lhs, rhs)
+                } else {
+                    Formula::equiv(lhs, rhs)
+                })
+            }
+            _ => Ok(lhs),
+        }
+    }
+
+    fn or_level(&mut self) -> Result<Formula, ParseError> {
+        let mut operands = vec![self.xor_level()?];
+        while self.peek().kind == Tok::Or {
+            self.next();
+            operands.push(self.xor_level()?);
+        }
+        Ok(Formula::or(operands))
+    }
+
+    fn xor_level(&mut self) -> Result<Formula, ParseError> {
+        let mut lhs = self.and_level()?;
+        while self.peek().kind == Tok::Xor {
+            self.next();
+            let rhs = self.and_level()?;
+            lhs = Formula::xor(lhs, rhs);
+        }
+        Ok(lhs)
+    }
+
+    fn and_level(&mut self) -> Result<Formula, ParseError> {
+        let mut operands = vec![self.binary_level()?];
+        while self.peek().kind == Tok::And {
+            self.next();
+            operands.push(self.binary_level()?);
+        }
+        Ok(Formula::and(operands))
+    }
+
+    /// `U R W M S B T`, right associative.
+    fn binary_level(&mut self) -> Result<Formula, ParseError> {
+        let lhs = self.unary()?;
+        if let Tok::Binary(op) = self.peek().kind {
+            let t = self.next();
+            self.enter(t.span)?;
+            let rhs = self.binary_level()?;
+            self.depth -= 1;
+            return Ok(Formula::binop(op, lhs, rhs));
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> Result<Formula, ParseError> {
+        let t = self.next();
+        match t.kind {
+            Tok::Not => {
+                self.enter(t.span)?;
+                let f = self.unary()?;
+                self.depth -= 1;
+                Ok(Formula::not(f))
+            }
+            Tok::Prefix(op, bounds) => {
+                self.enter(t.span)?;
+                let f = self.unary()?;
+                self.depth -= 1;
+                Ok(apply_prefix(op, bounds, f))
+            }
+            Tok::LParen => {
+                self.enter(t.span)?;
+                let f = self.formula()?;
+                self.depth -= 1;
+                match self.peek().kind {
+                    Tok::RParen => {
+                        self.next();
+                        Ok(f)
+                    }
+                    Tok::End => Err(self.error_at(t.span, ParseErrorKind::UnclosedParenthesis)),
+                    _ => {
+                        let u = self.peek().clone();
+                        let found = describe(self.input, &u);
+                        Err(self.error_at(
+                            u.span,
+                            ParseErrorKind::Unexpected {
+                                expected: "an operator or `)`",
+                                found,
+                            },
+                        ))
+                    }
+                }
+            }
+            Tok::Const(b) => Ok(Formula::constant(b)),
+            Tok::Ident(name) => Ok(Formula::ap(&name)),
+            _ => {
+                let found = describe(self.input, &t);
+                Err(self.error_at(
+                    t.span,
+                    ParseErrorKind::Unexpected {
+                        expected: "a formula",
+                        found,
+                    },
+                ))
+            }
+        }
+    }
+}
+
+/// Expands a prefix operator with optional bounds into core operators.
+fn apply_prefix(op: Op, bounds: Option<(u32, Option<u32>)>, f: Formula) -> Formula {
+    let Some((lo, hi)) = bounds else {
+        return Formula::unop(op, f);
+    };
+    let body = match (op, hi) {
+        (Op::X, _) => f,
+        (_, None) => Formula::unop(op, f),
+        (_, Some(hi)) => {
+            // F[0:k] f = f | X(f | X(... f)), G[0:k] f = f & X(f & X(... f))
+            let mut g = f.clone();
+            for _ in lo..hi {
+                let next = Formula::next(g);
+                g = if op == Op::F {
+                    Formula::or([f.clone(), next])
+                } else {
+                    Formula::and([f.clone(), next])
+                };
+            }
+            g
+        }
+    };
+    Formula::next_n(body, lo as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Formula {
+        parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn spot_precedence() {
+        assert_eq!(p("a -> b -> c"), p("a -> (b -> c)"));
+        assert_eq!(p("a <-> b -> c"), p("a <-> (b -> c)"));
+        assert_eq!(p("a | b & c"), p("a | (b & c)"));
+        assert_eq!(p("a xor b & c"), p("a xor (b & c)"));
+        assert_eq!(p("a | b xor c"), p("a | (b xor c)"));
+        assert_eq!(p("a & b U c"), p("a & (b U c)"));
+        assert_eq!(p("a U b U c"), p("a U (b U c)"));
+        assert_eq!(p("F a U b"), p("(F a) U b"));
+        assert_eq!(p("!a U b"), p("(!a) U b"));
+        assert_eq!(p("a U b R c W d"), p("a U (b R (c W d))"));
+    }
+
+    #[test]
+    fn spot_and_spin_spellings() {
+        assert_eq!(p("[] <> a"), p("G F a"));
+        assert_eq!(p("a && b || !c"), p("a & b | ~c"));
+        assert_eq!(p("a /\\ b \\/ c"), p("(a & b) | c"));
+        assert_eq!(p("a V b"), p("a R b"));
+        assert_eq!(p("a => b <=> c"), p("a -> (b <-> c)"));
+        assert_eq!(p("a ^ b"), p("a xor b"));
+        assert_eq!(p("TRUE & 1"), Formula::tt());
+        assert_eq!(p("False | 0"), Formula::ff());
+        assert_eq!(p("GFp0"), p("G(F(p0))"));
+        assert_eq!(p("XFp1"), p("X F p1"));
+        assert_eq!(p("G!p0"), p("G(!p0)"));
+        assert_eq!(p("F1 & X0a").atomic_propositions(), vec!["F1", "X0a"]);
+        assert_eq!(p("\"x > 3\" U \"say \\\"hi\\\"\"").atomic_propositions(), vec!["x > 3", "say \"hi\""]);
+        assert_eq!(p("a /* comment */ & b"), p("a & b"));
+    }
+
+    #[test]
+    fn past_operators() {
+        assert_eq!(p("Y a").op(), Op::Y);
+        assert_eq!(p("Za").op(), Op::Z);
+        assert_eq!(p("O a & H b"), Formula::and([p("Oa"), p("Hb")]));
+        assert_eq!(p("a S b B c T d"), p("a S (b B (c T d))"));
+        assert_eq!(p("G(ack -> Y req)").to_spot(), "G(ack -> Yreq)");
+    }
+
+    #[test]
+    fn bounded_operators() {
+        assert_eq!(p("X[3] a"), p("XXXa"));
+        assert_eq!(p("X[0] a"), p("a"));
+        assert_eq!(p("X[!] a"), p("X a"));
+        assert_eq!(p("F[2:4] a"), p("XX(a | X(a | Xa))"));
+        assert_eq!(p("G[2..4] a"), p("XX(a & X(a & Xa))"));
+        assert_eq!(p("F[1,1] a"), p("X a"));
+        assert_eq!(p("F[2:$] a"), p("XXFa"));
+        assert_eq!(p("G[1:] a"), p("XGa"));
+        assert_eq!(p("X[]a"), p("XGa"));
+        assert_eq!(p("G [3] a"), p("XXXa"));
+    }
+
+    #[test]
+    fn errors_point_at_the_token() {
+        let e = parse("G(a &)").unwrap_err();
+        assert_eq!((e.line(), e.column()), (1, 6));
+        assert_eq!(e.message(), "expected a formula, found `)`");
+        let e = parse("(a U b").unwrap_err();
+        assert_eq!(e.kind(), &ParseErrorKind::UnclosedParenthesis);
+        assert_eq!(e.column(), 1);
+        let e = parse("a b").unwrap_err();
+        assert_eq!(e.column(), 3);
+        assert_eq!(e.message(), "expected an operator or the end of the formula, found atomic proposition `b`");
+        let e = parse("a\n  & $").unwrap_err();
+        assert_eq!((e.line(), e.column()), (2, 5));
+        assert_eq!(e.to_string(), "syntax error at line 2, column 5: unexpected character `$`\n    & $\n      ^");
+        assert_eq!(parse("   ").unwrap_err().kind(), &ParseErrorKind::Empty);
+        assert_eq!(parse("\"abc").unwrap_err().kind(), &ParseErrorKind::UnclosedString);
+        assert!(matches!(parse("F[3:1] a").unwrap_err().kind(), ParseErrorKind::Bound(_)));
+        assert!(matches!(parse("X[99999] a").unwrap_err().kind(), ParseErrorKind::Bound(_)));
+        assert!(matches!(parse("F[x] a").unwrap_err().kind(), ParseErrorKind::Bound(_)));
+        assert_eq!(parse("12").unwrap_err().column(), 1);
+        let deep = "(".repeat(5000) + "a" + &")".repeat(5000);
+        assert_eq!(parse(&deep).unwrap_err().kind(), &ParseErrorKind::TooDeep);
+        let deep = "!".repeat(5000) + "a";
+        assert_eq!(parse(&deep).unwrap_err().kind(), &ParseErrorKind::TooDeep);
+    }
+
+    #[test]
+    fn unicode_columns_count_characters() {
+        let e = parse("\"é\" & é").unwrap_err();
+        assert_eq!(e.column(), 7);
+    }
+}

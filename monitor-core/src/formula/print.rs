@@ -1,0 +1,271 @@
+//! Printers to Spot and Spin syntax.
+//!
+//! The Spot printer follows Spot's conventions: prefix operators are glued
+//! to their operand (`Fp0`, `X!a`, `G(a -> b)`), binary and n-ary operands
+//! that are themselves binary or n-ary are parenthesized, constants are
+//! `1` and `0`, and propositions that would not read back as one
+//! identifier are double-quoted. `parse(f.to_spot()) == f` always holds.
+//!
+//! The Spin printer writes Spin's operators (`[]`, `<>`, `&&`, `||`, `V`),
+//! parenthesizes every operand that is not atomic, and rewrites `M` and
+//! `xor`, which Spin lacks. Spin has no past operators and no quoted
+//! propositions: those are reported as [`SpinError`]s.
+
+use std::fmt;
+use std::fmt::Write;
+
+use super::{Formula, Op};
+
+/// Why a formula cannot be written in Spin syntax.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SpinError {
+    /// Spin's LTL has no past-time operators.
+    PastOperator(Op),
+    /// The proposition is not a valid Spin identifier.
+    Proposition(String),
+}
+
+impl fmt::Display for SpinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpinError::PastOperator(op) => write!(
+                f,
+                "Spin's LTL has no past-time operators (found `{}`)",
+                op.symbol()
+            ),
+            SpinError::Proposition(name) => write!(
+                f,
+                "proposition `{name}` is not a Spin identifier ([a-z_][a-zA-Z0-9_]*)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SpinError {}
+
+/// Whether `name` reads back as one atomic proposition without quotes.
+pub fn is_bare_ap(name: &str) -> bool {
+    let mut chars = name.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    if !(first.is_ascii_alphabetic() || first == '_' || first == '.')
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    {
+        return false;
+    }
+    let second = name[1..].chars().next();
+    if "FGXYZOH".contains(first) && !second.is_some_and(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") || name == "xor" {
+        return false;
+    }
+    !matches!(name, "U" | "R" | "V" | "W" | "M" | "S" | "B" | "T")
+}
+
+fn write_ap(out: &mut String, name: &str) {
+    if is_bare_ap(name) {
+        out.push_str(name);
+    } else {
+        out.push('"');
+        for c in name.chars() {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('"');
+    }
+}
+
+fn is_compound(f: &Formula) -> bool {
+    matches!(f.op().arity(), None | Some(2))
+}
+
+impl Formula {
+    /// Prints the formula in Spot syntax.
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// let f = parse("G((p0 & !p1) -> (!p2 W p1)) | \"x > 3\"")?;
+    /// assert_eq!(f.to_spot(), "\"x > 3\" | G((p0 & !p1) -> (!p2 W p1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_spot(&self) -> String {
+        let mut out = String::new();
+        spot(self, &mut out);
+        out
+    }
+
+    /// Prints the formula in Spin syntax.
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// assert_eq!(parse("G(p -> F q) & (a M b)")?.to_spin()?,
+    ///            "([] (p -> (<> q))) && (b U (a && b))");
+    /// assert!(parse("G(a -> Y b)")?.to_spin().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_spin(&self) -> Result<String, SpinError> {
+        let mut out = String::new();
+        spin(self, &mut out)?;
+        Ok(out)
+    }
+}
+
+fn spot_operand(f: &Formula, out: &mut String) {
+    if is_compound(f) {
+        out.push('(');
+        spot(f, out);
+        out.push(')');
+    } else {
+        spot(f, out);
+    }
+}
+
+fn spot(f: &Formula, out: &mut String) {
+    match f.op() {
+        Op::True => out.push('1'),
+        Op::False => out.push('0'),
+        Op::Ap => write_ap(out, f.ap_name().expect("ap")),
+        op if op.arity() == Some(1) => {
+            out.push_str(op.symbol());
+            let c = f.child(0);
+            // `Y1` would read back as a proposition: parenthesize constants.
+            if is_compound(c) || c.is_true() || c.is_false() {
+                out.push('(');
+                spot(c, out);
+                out.push(')');
+            } else {
+                spot(c, out);
+            }
+        }
+        op => {
+            let sep = format!(" {} ", op.symbol());
+            for (i, c) in f.children().iter().enumerate() {
+                if i > 0 {
+                    out.push_str(&sep);
+                }
+                spot_operand(c, out);
+            }
+        }
+    }
+}
+
+fn spin_operand(f: &Formula, out: &mut String) -> Result<(), SpinError> {
+    if matches!(f.op(), Op::Ap | Op::True | Op::False) {
+        spin(f, out)
+    } else {
+        out.push('(');
+        spin(f, out)?;
+        out.push(')');
+        Ok(())
+    }
+}
+
+fn is_spin_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !matches!(name, "true" | "false")
+}
+
+fn spin(f: &Formula, out: &mut String) -> Result<(), SpinError> {
+    let op = f.op();
+    if op.is_past() {
+        return Err(SpinError::PastOperator(op));
+    }
+    let binary = |sym: &str, a: &Formula, b: &Formula, out: &mut String| -> Result<(), SpinError> {
+        spin_operand(a, out)?;
+        let _ = write!(out, " {sym} ");
+        spin_operand(b, out)
+    };
+    match op {
+        Op::True => out.push_str("true"),
+        Op::False => out.push_str("false"),
+        Op::Ap => {
+            let name = f.ap_name().expect("ap");
+            if !is_spin_identifier(name) {
+                return Err(SpinError::Proposition(name.to_string()));
+            }
+            out.push_str(name);
+        }
+        Op::Not | Op::X | Op::F | Op::G => {
+            out.push_str(match op {
+                Op::Not => "!",
+                Op::X => "X ",
+                Op::F => "<> ",
+                _ => "[] ",
+            });
+            spin_operand(f.child(0), out)?;
+        }
+        Op::And | Op::Or => {
+            for (i, c) in f.children().iter().enumerate() {
+                if i > 0 {
+                    out.push_str(if op == Op::And { " && " } else { " || " });
+                }
+                spin_operand(c, out)?;
+            }
+        }
+        Op::Implies => binary("->", f.child(0), f.child(1), out)?,
+        Op::Equiv => binary("<->", f.child(0), f.child(1), out)?,
+        Op::U => binary("U", f.child(0), f.child(1), out)?,
+        Op::R => binary("V", f.child(0), f.child(1), out)?,
+        Op::W => binary("W", f.child(0), f.child(1), out)?,
+        Op::Xor => {
+            out.push_str("!(");
+            binary("<->", f.child(0), f.child(1), out)?;
+            out.push(')');
+        }
+        Op::M => {
+            // a M b == b U (a & b)
+            let (a, b) = (f.child(0).clone(), f.child(1).clone());
+            let both = Formula::and([a, b.clone()]);
+            binary("U", &b, &both, out)?;
+        }
+        _ => unreachable!("past operators handled above"),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    #[test]
+    fn spot_round_trip() {
+        for s in [
+            "G!p0",
+            "Fp0 -> (!p1 U p0)",
+            "G((p0 & !p1 & Fp1) -> (!p2 U p1))",
+            "!p0 W (p0 W (!p0 W (p0 W G!p0)))",
+            "a xor b",
+            "\"F\" & \"U\" & \"x y\" & \"a\\\"b\" & F1 & _x & .y",
+            "Y(1) & Z(0) & H(a S b) & O(a B b) & (a T b)",
+            "XFp1 -> X(a R b) & (c M d)",
+        ] {
+            let f = parse(s).unwrap();
+            let printed = f.to_spot();
+            assert_eq!(parse(&printed).unwrap(), f, "{s} printed as {printed}");
+        }
+        assert_eq!(parse("G!p0").unwrap().to_spot(), "G!p0");
+        assert_eq!(parse("G(p0 -> Fp1)").unwrap().to_spot(), "G(p0 -> Fp1)");
+    }
+
+    #[test]
+    fn spin_output() {
+        assert_eq!(parse("G(req -> X ack)").unwrap().to_spin().unwrap(), "[] (req -> (X ack))");
+        assert_eq!(parse("a xor b").unwrap().to_spin().unwrap(), "!(a <-> b)");
+        assert_eq!(parse("a R b").unwrap().to_spin().unwrap(), "a V b");
+        assert!(matches!(
+            parse("\"x > 3\"").unwrap().to_spin(),
+            Err(SpinError::Proposition(_))
+        ));
+        assert!(matches!(parse("O a").unwrap().to_spin(), Err(SpinError::PastOperator(Op::O))));
+    }
+}

@@ -1,0 +1,402 @@
+//! A rewriting simplifier with the usual language-preserving rules.
+//!
+//! Rules (applied bottom-up until nothing changes):
+//!
+//! * constants: `a U 1 = 1`, `1 U a = Fa`, `0 R a = Ga`, `a W 0 = Ga`,
+//!   `a M 1 = Fa`, `1 S a = Oa`, `a B 0 = Ha`, `0 T a = Ha`, `1 -> a = a`,
+//!   `a -> 0 = !a`, `a <-> 1 = a`, …
+//! * idempotence: `a U a = a`, `a -> a = 1`, `a xor a = 0`, `a & a = a`;
+//! * complements: `a & !a = 0`, `a | !a = 1`;
+//! * absorption by syntactic implication (after Somenzi and Bloem):
+//!   an operand of `&` implied by another one is dropped, and so is an
+//!   operand of `|` that implies another one (`a & (a | b) = a`,
+//!   `a | Fa = Fa`, `Ga & a = Ga`; Boolean operands are compared exactly);
+//!   `a U b = b` when `a` implies `b`, and dually for `R`, `W`, `M`;
+//! * temporal: `FFa = Fa`, `GGa = Ga`, `FGFa = GFa`, `GFGa = FGa`,
+//!   `F(a U b) = Fb`, `G(a R b) = Gb`, `G(a W b) = G(a | b)`,
+//!   `F(a M b) = F(a & b)`, `a U Fb = Fb`, `a R Gb = Gb`, `OOa = Oa`,
+//!   `HHa = Ha`;
+//! * `X` distribution: `Xa & Xb = X(a & b)`, `Xa | Xb = X(a | b)`,
+//!   `Xa U Xb = X(a U b)` (and `R`, `W`, `M`), `FXa = XFa`, `GXa = XGa`;
+//! * merging: `Ga & Gb = G(a & b)`, `Fa | Fb = F(a | b)`.
+//!
+//! ```
+//! use monitor_core::formula::{parse, simplify::simplify};
+//! let s = |t: &str| simplify(&parse(t).unwrap()).to_spot();
+//! assert_eq!(s("G G (a & a) & G b"), "G(a & b)");
+//! assert_eq!(s("true U (a U (a U b))"), "Fb");
+//! assert_eq!(s("X a | X F a"), "XFa");
+//! assert_eq!(s("(a -> b) & !b & a"), "0");
+//! ```
+
+use rustc_hash::FxHashMap;
+
+use super::{Formula, Op};
+
+/// Simplifies a formula; the result is equivalent to the input.
+pub fn simplify(f: &Formula) -> Formula {
+    let mut memo = FxHashMap::default();
+    simp(f, &mut memo, 0)
+}
+
+fn simp(f: &Formula, memo: &mut FxHashMap<Formula, Formula>, rounds: u32) -> Formula {
+    if let Some(r) = memo.get(f) {
+        return r.clone();
+    }
+    let kids: Vec<Formula> = f.children().iter().map(|c| simp(c, memo, 0)).collect();
+    let g = if kids.iter().zip(f.children()).all(|(a, b)| a == b) {
+        f.clone()
+    } else {
+        f.with_children(kids)
+    };
+    let r = match rewrite(&g) {
+        // The rewritten formula may enable further rules; the bound on
+        // rounds is a safety net, every rule shrinks or normalizes.
+        Some(h) if h != g && rounds < 64 => simp(&h, memo, rounds + 1),
+        _ => g,
+    };
+    memo.insert(f.clone(), r.clone());
+    r
+}
+
+fn not(f: &Formula) -> Formula {
+    Formula::not(f.clone())
+}
+
+/// One local rewrite step at the root, if a rule applies.
+fn rewrite(f: &Formula) -> Option<Formula> {
+    let op = f.op();
+    let kids = f.children();
+    let (a, b) = (kids.first(), kids.get(1));
+    let t = Formula::tt;
+    let ff = Formula::ff;
+    let r = match op {
+        Op::And | Op::Or => return rewrite_multop(f),
+        Op::F => {
+            let a = a.unwrap();
+            match a.op() {
+                Op::F => a.clone(),
+                Op::G if a.child(0).op() == Op::F => a.clone(),
+                Op::X => Formula::next(Formula::eventually(a.child(0).clone())),
+                Op::U => Formula::eventually(a.child(1).clone()),
+                Op::M => Formula::eventually(Formula::and(a.children().to_vec())),
+                _ => return None,
+            }
+        }
+        Op::G => {
+            let a = a.unwrap();
+            match a.op() {
+                Op::G => a.clone(),
+                Op::F if a.child(0).op() == Op::G => a.clone(),
+                Op::X => Formula::next(Formula::always(a.child(0).clone())),
+                Op::R => Formula::always(a.child(1).clone()),
+                Op::W => Formula::always(Formula::or(a.children().to_vec())),
+                _ => return None,
+            }
+        }
+        Op::O if a.unwrap().op() == Op::O => a.unwrap().clone(),
+        Op::H if a.unwrap().op() == Op::H => a.unwrap().clone(),
+        Op::Implies => {
+            let (a, b) = (a.unwrap(), b.unwrap());
+            if a.is_true() {
+                b.clone()
+            } else if a.is_false() || b.is_true() || implies(a, b) {
+                t()
+            } else if b.is_false() {
+                not(a)
+            } else {
+                return None;
+            }
+        }
+        Op::Equiv | Op::Xor => {
+            let (a, b) = (a.unwrap(), b.unwrap());
+            let eq = op == Op::Equiv;
+            if a == b {
+                Formula::constant(eq)
+            } else if *a == not(b) {
+                Formula::constant(!eq)
+            } else if a.is_true() || a.is_false() {
+                if a.is_true() == eq {
+                    b.clone()
+                } else {
+                    not(b)
+                }
+            } else if b.is_true() || b.is_false() {
+                if b.is_true() == eq {
+                    a.clone()
+                } else {
+                    not(a)
+                }
+            } else {
+                return None;
+            }
+        }
+        Op::U | Op::W | Op::R | Op::M => {
+            let (a, b) = (a.unwrap(), b.unwrap());
+            let strong = matches!(op, Op::U | Op::M);
+            let until_like = matches!(op, Op::U | Op::W);
+            if a == b {
+                a.clone()
+            } else if a.op() == Op::X && b.op() == Op::X {
+                Formula::next(Formula::binop(op, a.child(0).clone(), b.child(0).clone()))
+            } else if until_like {
+                // a U b, a W b: b is the goal, a the invariant.
+                if b.is_true() || (op == Op::W && a.is_true()) {
+                    t()
+                } else if b.is_false() {
+                    if strong {
+                        ff()
+                    } else {
+                        Formula::always(a.clone())
+                    }
+                } else if a.is_false() || implies(a, b) {
+                    b.clone()
+                } else if a.is_true() {
+                    Formula::eventually(b.clone())
+                } else if strong && b.op() == Op::F {
+                    b.clone()
+                } else if b.op() == op && b.child(0) == a {
+                    b.clone()
+                } else {
+                    return None;
+                }
+            } else {
+                // a R b, a M b: b must hold until (and when) a releases it.
+                if b.is_false() || (op == Op::M && a.is_false()) {
+                    ff()
+                } else if b.is_true() {
+                    if strong {
+                        Formula::eventually(a.clone())
+                    } else {
+                        t()
+                    }
+                } else if a.is_true() || implies(b, a) {
+                    b.clone()
+                } else if a.is_false() {
+                    Formula::always(b.clone())
+                } else if !strong && b.op() == Op::G {
+                    b.clone()
+                } else if b.op() == op && b.child(0) == a {
+                    b.clone()
+                } else {
+                    return None;
+                }
+            }
+        }
+        Op::S | Op::B | Op::T => {
+            let (a, b) = (a.unwrap(), b.unwrap());
+            if a == b {
+                a.clone()
+            } else {
+                match (op, a.op(), b.op()) {
+                    (Op::S, _, Op::True) | (Op::B, _, Op::True) | (Op::B, Op::True, _) => t(),
+                    (Op::T, _, Op::True) => t(),
+                    (Op::S, _, Op::False) | (Op::T, _, Op::False) => ff(),
+                    (Op::S, Op::True, _) => Formula::once(b.clone()),
+                    (Op::S, Op::False, _) | (Op::B, Op::False, _) => b.clone(),
+                    (Op::B, _, Op::False) => Formula::historically(a.clone()),
+                    (Op::T, Op::True, _) => b.clone(),
+                    (Op::T, Op::False, _) => Formula::historically(b.clone()),
+                    _ => return None,
+                }
+            }
+        }
+        _ => return None,
+    };
+    Some(r)
+}
+
+fn rewrite_multop(f: &Formula) -> Option<Formula> {
+    let op = f.op();
+    let is_and = op == Op::And;
+    if f.is_boolean() {
+        // Exact: a Boolean formula over few propositions that is valid or
+        // unsatisfiable becomes a constant.
+        if boolean_implies(&Formula::tt(), f) == Some(true) {
+            return Some(Formula::tt());
+        }
+        if boolean_implies(f, &Formula::ff()) == Some(true) {
+            return Some(Formula::ff());
+        }
+    }
+    let mut v: Vec<Formula> = f.children().to_vec();
+    // Complements.
+    for x in &v {
+        if x.op() == Op::Not && v.contains(x.child(0)) {
+            return Some(Formula::constant(!is_and));
+        }
+    }
+    // Absorption by implication: in a conjunction drop what another
+    // operand implies; in a disjunction drop what implies another operand.
+    let mut i = 0;
+    while i < v.len() {
+        let redundant = (0..v.len()).any(|j| {
+            j != i
+                && if is_and {
+                    implies(&v[j], &v[i])
+                } else {
+                    implies(&v[i], &v[j])
+                }
+        });
+        if redundant {
+            v.remove(i);
+            return Some(Formula::multop(op, v));
+        }
+        i += 1;
+    }
+    // Merge X's, and G's under & or F's under |.
+    let merge = if is_and { Op::G } else { Op::F };
+    for wrap in [Op::X, merge] {
+        let (inner, rest): (Vec<Formula>, Vec<Formula>) = v.iter().cloned().partition(|x| x.op() == wrap);
+        if inner.len() >= 2 {
+            let merged = Formula::unop(
+                wrap,
+                Formula::multop(op, inner.iter().map(|x| x.child(0).clone())),
+            );
+            return Some(Formula::multop(op, rest.into_iter().chain([merged])));
+        }
+    }
+    None
+}
+
+/// Syntactic implication: `true` only if `x` implies `y` (the converse need
+/// not hold). Boolean formulas over at most 12 propositions are compared
+/// exactly.
+pub fn implies(x: &Formula, y: &Formula) -> bool {
+    implies_rec(x, y, 0)
+}
+
+fn implies_rec(x: &Formula, y: &Formula, depth: u32) -> bool {
+    if x == y || y.is_true() || x.is_false() {
+        return true;
+    }
+    if depth > 6 {
+        return false;
+    }
+    let d = depth + 1;
+    if x.is_boolean() && y.is_boolean() {
+        if let Some(r) = boolean_implies(x, y) {
+            return r;
+        }
+    }
+    let rec = |a: &Formula, b: &Formula| implies_rec(a, b, d);
+    // Decompose the right-hand side.
+    let by_y = match y.op() {
+        Op::Or => y.children().iter().any(|c| rec(x, c)),
+        Op::And => y.children().iter().all(|c| rec(x, c)),
+        Op::F => rec(x, y.child(0)) || (x.op() == Op::F && rec(x.child(0), y.child(0))),
+        Op::U | Op::W => {
+            rec(x, y.child(1)) || (x.op() == y.op() && rec(x.child(0), y.child(0)) && rec(x.child(1), y.child(1)))
+        }
+        Op::R | Op::M => {
+            rec(x, &Formula::and(y.children().to_vec()))
+                || (x.op() == y.op() && rec(x.child(0), y.child(0)) && rec(x.child(1), y.child(1)))
+        }
+        Op::G => x.op() == Op::G && rec(x.child(0), y.child(0)),
+        Op::X => x.op() == Op::X && rec(x.child(0), y.child(0)),
+        Op::O => rec(x, y.child(0)) || (x.op() == Op::O && rec(x.child(0), y.child(0))),
+        _ => false,
+    };
+    if by_y {
+        return true;
+    }
+    // Decompose the left-hand side.
+    match x.op() {
+        Op::And => x.children().iter().any(|c| rec(c, y)),
+        Op::Or => x.children().iter().all(|c| rec(c, y)),
+        Op::G | Op::H => rec(x.child(0), y),
+        Op::R | Op::M => rec(x.child(1), y),
+        Op::U | Op::W => rec(&Formula::or(x.children().to_vec()), y),
+        _ => false,
+    }
+}
+
+/// Exact implication between Boolean formulas over few propositions.
+fn boolean_implies(x: &Formula, y: &Formula) -> Option<bool> {
+    let mut aps = x.atomic_propositions();
+    for a in y.atomic_propositions() {
+        if !aps.contains(&a) {
+            aps.push(a);
+        }
+    }
+    if aps.len() > 12 {
+        return None;
+    }
+    let index: FxHashMap<&str, usize> = aps.iter().enumerate().map(|(i, a)| (a.as_str(), i)).collect();
+    let eval = |f: &Formula, v: u32| eval_boolean(f, &|name| v >> index[name] & 1 == 1);
+    Some((0..1u32 << aps.len()).all(|v| !eval(x, v) || eval(y, v)))
+}
+
+fn eval_boolean(f: &Formula, val: &dyn Fn(&str) -> bool) -> bool {
+    match f.op() {
+        Op::True => true,
+        Op::False => false,
+        Op::Ap => val(f.ap_name().expect("ap")),
+        Op::Not => !eval_boolean(f.child(0), val),
+        Op::And => f.children().iter().all(|c| eval_boolean(c, val)),
+        Op::Or => f.children().iter().any(|c| eval_boolean(c, val)),
+        Op::Implies => !eval_boolean(f.child(0), val) || eval_boolean(f.child(1), val),
+        Op::Equiv => eval_boolean(f.child(0), val) == eval_boolean(f.child(1), val),
+        Op::Xor => eval_boolean(f.child(0), val) != eval_boolean(f.child(1), val),
+        op => unreachable!("{op:?} in a Boolean formula"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    fn s(t: &str) -> String {
+        simplify(&parse(t).unwrap()).to_spot()
+    }
+
+    #[test]
+    fn rules() {
+        assert_eq!(s("F F a"), "Fa");
+        assert_eq!(s("G G a"), "Ga");
+        assert_eq!(s("F G F a"), "GFa");
+        assert_eq!(s("G F G a"), "FGa");
+        assert_eq!(s("a U true"), "1");
+        assert_eq!(s("true U a"), "Fa");
+        assert_eq!(s("false U a"), "a");
+        assert_eq!(s("a U false"), "0");
+        assert_eq!(s("false R a"), "Ga");
+        assert_eq!(s("true R a"), "a");
+        assert_eq!(s("a W false"), "Ga");
+        assert_eq!(s("a M true"), "Fa");
+        assert_eq!(s("a & !a"), "0");
+        assert_eq!(s("a | !a | b"), "1");
+        assert_eq!(s("a & (a | b)"), "a");
+        assert_eq!(s("a | (a & b)"), "a");
+        assert_eq!(s("a | F a"), "Fa");
+        assert_eq!(s("G a & a"), "Ga");
+        assert_eq!(s("X a & X b"), "X(a & b)");
+        assert_eq!(s("X a U X b"), "X(a U b)");
+        assert_eq!(s("G X a"), "XGa");
+        assert_eq!(s("F a | F b"), "F(a | b)");
+        assert_eq!(s("F(a U b)"), "Fb");
+        assert_eq!(s("G(a W b)"), "G(a | b)");
+        assert_eq!(s("a U F b"), "Fb");
+        assert_eq!(s("(a & b) U a"), "a");
+        assert_eq!(s("a <-> a"), "1");
+        assert_eq!(s("a xor true"), "!a");
+        assert_eq!(s("true S a"), "Oa");
+        assert_eq!(s("a B false"), "Ha");
+        assert_eq!(s("false T a"), "Ha");
+        assert_eq!(s("O O a"), "Oa");
+        assert_eq!(s("(p & q) | (p & q & r)"), "p & q");
+        assert_eq!(s("Y a & Y a"), "Ya");
+    }
+
+    #[test]
+    fn implication() {
+        let p = |t: &str| parse(t).unwrap();
+        assert!(implies(&p("a & b"), &p("a | c")));
+        assert!(implies(&p("G a"), &p("F a")));
+        assert!(implies(&p("b"), &p("a U b")));
+        assert!(implies(&p("a R b"), &p("b")));
+        assert!(!implies(&p("F a"), &p("G a")));
+        assert!(!implies(&p("a"), &p("X a")));
+    }
+}
