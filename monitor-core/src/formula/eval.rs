@@ -60,7 +60,7 @@ impl<L> Lasso<L> {
 /// `aps[i]` names the proposition read by `letter.holds(i)`; propositions of
 /// `f` missing from `aps` are false everywhere.
 pub fn holds<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> bool {
-    values(f, aps, lasso)[0]
+    unrolled_values(f, aps, lasso).0[0]
 }
 
 /// The truth value of `f` at each position `0..lasso.prefix.len()` (the
@@ -68,6 +68,15 @@ pub fn holds<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> boo
 /// cycle, once past subformulas have become periodic. Mostly useful for
 /// tests; [`holds`] is the first value.
 pub fn values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> Vec<bool> {
+    let (all, loop_start) = unrolled_values(f, aps, lasso);
+    let mut out: Vec<bool> = all[..lasso.prefix.len()].to_vec();
+    out.extend_from_slice(&all[loop_start..]);
+    out
+}
+
+/// The values of `f` at every position of the unrolled word, and the
+/// position where its loop starts.
+fn unrolled_values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> (Vec<bool>, usize) {
     let index: FxHashMap<&str, usize> = aps.iter().enumerate().map(|(i, a)| (a.as_str(), i)).collect();
     let copies = f.past_depth() as usize + 2;
     let (p, c) = (lasso.prefix.len(), lasso.cycle.len());
@@ -145,10 +154,7 @@ pub fn values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> Ve
         };
         val.insert(g, v);
     }
-    let all = val.remove(f).expect("root evaluated");
-    let mut out: Vec<bool> = all[..p].to_vec();
-    out.extend_from_slice(&all[loop_start..]);
-    out
+    (val.remove(f).expect("root evaluated"), loop_start)
 }
 
 #[cfg(test)]
@@ -188,6 +194,8 @@ mod tests {
     #[test]
     fn past_operators() {
         check("Y a", vec![1], vec![1], false);
+        check("Y a", vec![], vec![1], false);
+        check("c S a", vec![], vec![6, 3], false);
         check("Z a", vec![0], vec![0], true);
         check("X Y a", vec![1], vec![0], true);
         check("G(b -> Y a)", vec![1, 2], vec![0], true);

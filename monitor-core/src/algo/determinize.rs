@@ -1,0 +1,187 @@
+//! Subset construction on multi-terminal decision diagrams.
+//!
+//! Each NBA state `q` gets a diagram mapping a letter to the *set* of its
+//! successors (leaves are interned sets). The diagram of a subset `S` is
+//! the leafwise union of the diagrams of its members; its leaves are the
+//! successor subsets. The alphabet is never enumerated: a state with `k`
+//! distinguishable successors costs about `k` diagram nodes per variable
+//! tested, whatever the number of propositions.
+//!
+//! Two readings of the subsets:
+//!
+//! * [`SubsetMode::Exact`]: the input has no state with an empty language
+//!   (see [`prune`](super::emptiness::prune)), so the empty subset, reached
+//!   exactly on the bad prefixes, becomes the rejecting sink.
+//! * [`SubsetMode::Informative`]: the input is the finite-word tableau of
+//!   `!φ`; a subset containing a discharged state (all obligations met)
+//!   has read an informative bad prefix and becomes the sink, while the
+//!   empty subset is an ordinary state that never rejects.
+
+use rustc_hash::FxHashMap;
+
+use crate::automaton::{Nba, Verdict};
+use crate::automaton::dfa::VIOLATION_LEAF;
+use crate::dd::{ApplyCache, Manager, Node};
+use crate::translate::BuildError;
+
+/// A deterministic automaton under construction: state 0 is the start,
+/// each state has a transition diagram whose leaves are state numbers or
+/// [`VIOLATION_LEAF`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DetAutomaton {
+    pub diagrams: Vec<Node>,
+    pub verdicts: Vec<Verdict>,
+}
+
+impl DetAutomaton {
+    pub fn len(&self) -> usize {
+        self.diagrams.len()
+    }
+
+    /// The automaton rejecting every nonempty word.
+    pub fn rejecting_all(mgr: &mut Manager) -> DetAutomaton {
+        DetAutomaton {
+            diagrams: vec![mgr.leaf(VIOLATION_LEAF)],
+            verdicts: vec![Verdict::Violated],
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum SubsetMode {
+    Exact,
+    /// Per NBA state: whether it is discharged.
+    Informative(Vec<bool>),
+}
+
+struct SetTable {
+    sets: Vec<Box<[u32]>>,
+    index: FxHashMap<Box<[u32]>, u32>,
+}
+
+impl SetTable {
+    fn intern(&mut self, set: Box<[u32]>) -> u32 {
+        if let Some(&i) = self.index.get(&set) {
+            return i;
+        }
+        let i = self.sets.len() as u32;
+        self.sets.push(set.clone());
+        self.index.insert(set, i);
+        i
+    }
+
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        if a == b || b == 0 {
+            return a;
+        }
+        if a == 0 {
+            return b;
+        }
+        let (x, y) = (&self.sets[a as usize], &self.sets[b as usize]);
+        let mut out = Vec::with_capacity(x.len() + y.len());
+        let (mut i, mut j) = (0, 0);
+        while i < x.len() || j < y.len() {
+            if j == y.len() || (i < x.len() && x[i] < y[j]) {
+                out.push(x[i]);
+                i += 1;
+            } else if i == x.len() || y[j] < x[i] {
+                out.push(y[j]);
+                j += 1;
+            } else {
+                out.push(x[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+        self.intern(out.into_boxed_slice())
+    }
+}
+
+/// Determinizes `nba` (see the module documentation).
+pub(crate) fn determinize(
+    mgr: &mut Manager,
+    nba: &Nba,
+    mode: &SubsetMode,
+    max_states: usize,
+) -> Result<DetAutomaton, BuildError> {
+    let Some(init) = nba.init else {
+        return Ok(match mode {
+            SubsetMode::Exact => DetAutomaton::rejecting_all(mgr),
+            // No run at all: nothing is ever informatively violated.
+            SubsetMode::Informative(_) => {
+                let l = mgr.leaf(0);
+                DetAutomaton {
+                    diagrams: vec![l],
+                    verdicts: vec![Verdict::Undecided],
+                }
+            }
+        });
+    };
+    let mut table = SetTable {
+        sets: vec![Box::from([])],
+        index: FxHashMap::default(),
+    };
+    table.index.insert(Box::from([]), 0);
+    let empty_leaf = mgr.leaf(0);
+    let mut union_cache = ApplyCache::default();
+    // Per NBA state, its successor-set diagram (built on demand).
+    let mut succ: Vec<Option<Node>> = vec![None; nba.len()];
+    let mut state_diagram = |q: u32, mgr: &mut Manager, table: &mut SetTable, cache: &mut ApplyCache| {
+        if let Some(d) = succ[q as usize] {
+            return d;
+        }
+        let mut d = empty_leaf;
+        for e in &nba.states[q as usize] {
+            let single = table.intern(Box::from([e.dst]));
+            let leaf = mgr.leaf(single);
+            let part = mgr.ite(e.guard, leaf, empty_leaf);
+            d = mgr.apply2(d, part, cache, &mut |a, b| table.union(a, b));
+        }
+        succ[q as usize] = Some(d);
+        d
+    };
+    let is_final = |set: &[u32]| match mode {
+        SubsetMode::Exact => set.is_empty(),
+        SubsetMode::Informative(discharged) => set.iter().any(|&q| discharged[q as usize]),
+    };
+    let start = table.intern(Box::from([init]));
+    let mut dfa_of_set: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut order: Vec<u32> = Vec::new();
+    let mut raw: Vec<Node> = Vec::new();
+    if is_final(&table.sets[start as usize]) {
+        return Ok(DetAutomaton::rejecting_all(mgr));
+    }
+    dfa_of_set.insert(start, 0);
+    order.push(start);
+    let mut k = 0;
+    while k < order.len() {
+        let set = table.sets[order[k] as usize].clone();
+        let mut d = empty_leaf;
+        for &q in set.iter() {
+            let dq = state_diagram(q, mgr, &mut table, &mut union_cache);
+            d = mgr.apply2(d, dq, &mut union_cache, &mut |a, b| table.union(a, b));
+        }
+        for leaf in mgr.leaves(d) {
+            if !dfa_of_set.contains_key(&leaf) && !is_final(&table.sets[leaf as usize]) {
+                if order.len() >= max_states {
+                    return Err(BuildError::too_many_states("deterministic automaton", max_states));
+                }
+                dfa_of_set.insert(leaf, order.len() as u32);
+                order.push(leaf);
+            }
+        }
+        raw.push(d);
+        k += 1;
+    }
+    let mut rename = ApplyCache::default();
+    let diagrams = raw
+        .into_iter()
+        .map(|d| {
+            mgr.map_leaves(d, &mut rename, &mut |set| {
+                dfa_of_set.get(&set).copied().unwrap_or(VIOLATION_LEAF)
+            })
+        })
+        .collect::<Vec<_>>();
+    let verdicts = vec![Verdict::Undecided; diagrams.len()];
+    Ok(DetAutomaton { diagrams, verdicts })
+}

@@ -1,0 +1,19 @@
+//! Algorithms on automata, one per file (Spot's `twaalgos/`).
+//!
+//! * `tableau`: LTL with past to generalized Büchi automata (and the
+//!   finite-word tableau of informative prefixes).
+//! * `emptiness`: SCCs, emptiness with lasso witnesses, pruning of states
+//!   with an empty language.
+//! * `determinize`: subset construction on decision diagrams.
+//! * `minimize`: signature refinement to the minimal DFA.
+//! * `product`: products used by the analyses (safety, pathologic,
+//!   stutter-invariance), the three-valued monitor and language
+//!   comparison.
+//!
+//! They are driven by [`crate::translate`], the only orchestrator.
+
+pub(crate) mod determinize;
+pub(crate) mod emptiness;
+pub(crate) mod minimize;
+pub(crate) mod product;
+pub(crate) mod tableau;

@@ -1,0 +1,305 @@
+//! Products of automata.
+//!
+//! * [`with_safety_dfa`]: an NBA synchronized with a deterministic monitor
+//!   read as a safety automaton (runs must avoid the rejecting sink). The
+//!   product is empty iff every word of the NBA has a prefix the monitor
+//!   rejects; this is how safety and pathologic formulas are recognized.
+//! * [`stutter_product`]: `sl(A) × B`, where `sl(A)` accepts the words
+//!   obtained from words of `A` by repeating letters (Michaud and
+//!   Duret-Lutz's self-loopization, made exact for symbolic labels by
+//!   tracking the set of letters the repeated letter may be).
+//! * [`three_valued`]: the monitor of `φ` and the monitor of `!φ` run
+//!   together, giving satisfied, violated or undecided verdicts.
+//! * [`first_difference`]: a shortest word on which two monitors disagree.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+
+use super::determinize::DetAutomaton;
+use crate::automaton::dfa::VIOLATION_LEAF;
+use crate::automaton::{Nba, NbaEdge, Verdict};
+use crate::dd::{ApplyCache, Cube, Manager, Node};
+use crate::translate::BuildError;
+
+fn intern<K: std::hash::Hash + Eq + Clone>(
+    index: &mut FxHashMap<K, u32>,
+    keys: &mut Vec<K>,
+    key: K,
+) -> u32 {
+    if let Some(&i) = index.get(&key) {
+        return i;
+    }
+    let i = keys.len() as u32;
+    index.insert(key.clone(), i);
+    keys.push(key);
+    i
+}
+
+/// The product of `nba` with the monitor `det`, keeping only runs that
+/// never reach the monitor's rejecting sink.
+pub(crate) fn with_safety_dfa(
+    mgr: &mut Manager,
+    nba: &Nba,
+    det: &DetAutomaton,
+    max_states: usize,
+) -> Result<Nba, BuildError> {
+    let mut out = Nba {
+        num_marks: nba.num_marks,
+        ..Nba::default()
+    };
+    let Some(init) = nba.init else {
+        return Ok(out);
+    };
+    if det.len() == 0 || det.verdicts[0] == Verdict::Violated {
+        return Ok(out);
+    }
+    let mut guards: FxHashMap<u32, Vec<(u32, Node)>> = FxHashMap::default();
+    let mut index = FxHashMap::default();
+    let mut keys: Vec<(u32, u32)> = Vec::new();
+    intern(&mut index, &mut keys, (init, 0));
+    out.init = Some(0);
+    let mut k = 0;
+    while k < keys.len() {
+        let (q, d) = keys[k];
+        if !guards.contains_key(&d) {
+            let g = mgr.leaf_guards(det.diagrams[d as usize]);
+            guards.insert(d, g);
+        }
+        let dg = guards[&d].clone();
+        let mut edges = Vec::new();
+        for e in &nba.states[q as usize] {
+            for &(leaf, h) in &dg {
+                if leaf == VIOLATION_LEAF {
+                    continue;
+                }
+                let g = mgr.and(e.guard, h);
+                if g == Node::FALSE {
+                    continue;
+                }
+                let dst = intern(&mut index, &mut keys, (e.dst, leaf));
+                if keys.len() > max_states {
+                    return Err(BuildError::too_many_states("product automaton", max_states));
+                }
+                edges.push(NbaEdge {
+                    guard: g,
+                    dst,
+                    marks: e.marks.clone(),
+                });
+            }
+        }
+        out.states.push(edges);
+        k += 1;
+    }
+    Ok(out)
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum StutterKey {
+    Normal(u32, u32),
+    /// A has read the letter; B reads it again, which must be in the set.
+    Repeat(u32, u32, Node),
+}
+
+/// `sl(a) × b`: non-empty iff some word of `a`, with some letters
+/// repeated, is a word of `b`.
+pub(crate) fn stutter_product(
+    mgr: &mut Manager,
+    a: &Nba,
+    b: &Nba,
+    max_states: usize,
+) -> Result<Nba, BuildError> {
+    // Marks: a's, then b's, then one for "a moved" (so that a run cannot
+    // repeat one letter forever).
+    let na = a.num_marks;
+    let nb = b.num_marks;
+    let a_step = na + nb;
+    let mut out = Nba {
+        num_marks: na + nb + 1,
+        ..Nba::default()
+    };
+    let (Some(ia), Some(ib)) = (a.init, b.init) else {
+        return Ok(out);
+    };
+    let mut index = FxHashMap::default();
+    let mut keys = Vec::new();
+    intern(&mut index, &mut keys, StutterKey::Normal(ia, ib));
+    out.init = Some(0);
+    let mut k = 0;
+    while k < keys.len() {
+        let key = keys[k].clone();
+        let mut edges = Vec::new();
+        match key {
+            StutterKey::Normal(qa, qb) => {
+                for ea in &a.states[qa as usize] {
+                    for eb in &b.states[qb as usize] {
+                        let g = mgr.and(ea.guard, eb.guard);
+                        if g == Node::FALSE {
+                            continue;
+                        }
+                        let mut marks = ea.marks.clone();
+                        marks.union_with(&eb.marks.shifted(na));
+                        marks.insert(a_step);
+                        for next in [
+                            StutterKey::Normal(ea.dst, eb.dst),
+                            StutterKey::Repeat(ea.dst, eb.dst, g),
+                        ] {
+                            let dst = intern(&mut index, &mut keys, next);
+                            edges.push(NbaEdge {
+                                guard: g,
+                                dst,
+                                marks: marks.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+            StutterKey::Repeat(qa, qb, set) => {
+                for eb in &b.states[qb as usize] {
+                    let g = mgr.and(set, eb.guard);
+                    if g == Node::FALSE {
+                        continue;
+                    }
+                    let marks = eb.marks.shifted(na);
+                    for next in [StutterKey::Normal(qa, eb.dst), StutterKey::Repeat(qa, eb.dst, g)] {
+                        let dst = intern(&mut index, &mut keys, next);
+                        edges.push(NbaEdge {
+                            guard: g,
+                            dst,
+                            marks: marks.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        if keys.len() > max_states {
+            return Err(BuildError::too_many_states("stutter-check product", max_states));
+        }
+        out.states.push(edges);
+        k += 1;
+    }
+    Ok(out)
+}
+
+/// The three-valued monitor from the monitors of `φ` (`pos`) and `!φ`
+/// (`neg`): violated when `pos` rejects, satisfied when `neg` rejects.
+pub(crate) fn three_valued(
+    mgr: &mut Manager,
+    pos: &DetAutomaton,
+    neg: &DetAutomaton,
+    max_states: usize,
+) -> Result<DetAutomaton, BuildError> {
+    if pos.verdicts[0] == Verdict::Violated {
+        return Ok(DetAutomaton::rejecting_all(mgr));
+    }
+    const SAT: u32 = u32::MAX - 1;
+    let satisfied_sink = |mgr: &mut Manager, me: u32| (mgr.leaf(me), Verdict::Satisfied);
+    if neg.verdicts[0] == Verdict::Violated {
+        let (d, v) = satisfied_sink(mgr, 0);
+        return Ok(DetAutomaton {
+            diagrams: vec![d],
+            verdicts: vec![v],
+        });
+    }
+    let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    let mut keys: Vec<(u32, u32)> = Vec::new();
+    intern(&mut index, &mut keys, (0, 0));
+    let mut cache = ApplyCache::default();
+    let mut raw = Vec::new();
+    let mut k = 0;
+    while k < keys.len() {
+        let (a, b) = keys[k];
+        let d = mgr.apply2(
+            pos.diagrams[a as usize],
+            neg.diagrams[b as usize],
+            &mut cache,
+            &mut |la, lb| {
+                if la == VIOLATION_LEAF {
+                    VIOLATION_LEAF
+                } else if lb == VIOLATION_LEAF {
+                    SAT
+                } else {
+                    intern(&mut index, &mut keys, (la, lb))
+                }
+            },
+        );
+        if keys.len() > max_states {
+            return Err(BuildError::too_many_states("three-valued automaton", max_states));
+        }
+        raw.push(d);
+        k += 1;
+    }
+    let sat_state = raw.len() as u32;
+    let mut rename = ApplyCache::default();
+    let mut diagrams: Vec<Node> = raw
+        .into_iter()
+        .map(|d| mgr.map_leaves(d, &mut rename, &mut |l| if l == SAT { sat_state } else { l }))
+        .collect();
+    let mut verdicts = vec![Verdict::Undecided; diagrams.len()];
+    let (d, v) = satisfied_sink(mgr, sat_state);
+    diagrams.push(d);
+    verdicts.push(v);
+    Ok(DetAutomaton { diagrams, verdicts })
+}
+
+fn verdict_of(det: &DetAutomaton, leaf: u32) -> Verdict {
+    if leaf == VIOLATION_LEAF {
+        Verdict::Violated
+    } else {
+        det.verdicts[leaf as usize]
+    }
+}
+
+/// A shortest word after which `x` and `y` give different verdicts, with
+/// the two verdicts (`None` if they agree on every word).
+pub(crate) fn first_difference(
+    mgr: &mut Manager,
+    x: &DetAutomaton,
+    y: &DetAutomaton,
+) -> Option<(Vec<Cube>, Verdict, Verdict)> {
+    let (vx, vy) = (x.verdicts[0], y.verdicts[0]);
+    if vx != vy {
+        return Some((Vec::new(), vx, vy));
+    }
+    let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    let mut keys: Vec<(u32, u32)> = Vec::new();
+    let mut parent: Vec<Option<(u32, Cube)>> = Vec::new();
+    intern(&mut index, &mut keys, (0, 0));
+    parent.push(None);
+    let mut queue = VecDeque::from([0u32]);
+    let mut cache = ApplyCache::default();
+    let mut pairs: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    let mut pair_keys: Vec<(u32, u32)> = Vec::new();
+    while let Some(p) = queue.pop_front() {
+        let (a, b) = keys[p as usize];
+        let d = mgr.apply2(
+            x.diagrams[a as usize],
+            y.diagrams[b as usize],
+            &mut cache,
+            &mut |la, lb| intern(&mut pairs, &mut pair_keys, (la, lb)),
+        );
+        for (leaf, cube) in mgr.leaf_paths(d) {
+            let (la, lb) = pair_keys[leaf as usize];
+            let (va, vb) = (verdict_of(x, la), verdict_of(y, lb));
+            if va != vb {
+                let mut word = vec![cube];
+                let mut cur = p;
+                while let Some((q, c)) = &parent[cur as usize] {
+                    word.push(c.clone());
+                    cur = *q;
+                }
+                word.reverse();
+                return Some((word, va, vb));
+            }
+            if la == VIOLATION_LEAF || lb == VIOLATION_LEAF {
+                continue;
+            }
+            if !index.contains_key(&(la, lb)) {
+                let id = intern(&mut index, &mut keys, (la, lb));
+                parent.push(Some((p, cube)));
+                queue.push_back(id);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,515 @@
+//! LTL with past to transition-based generalized Büchi automata.
+//!
+//! A tableau construction in the manner of Couvreur's (FM'99) and Spot's
+//! `ltl_to_tgba_fm`, on formulas in negation normal form:
+//!
+//! * A state is a pair (obligations, past memory). The obligations are a
+//!   conjunction of subformulas that must hold from the next position on;
+//!   the memory holds the registers of the past subformulas (below).
+//! * The *expansion* of a formula is a list of terms `(guard, next,
+//!   promises)`: the letters in `guard` can be read now if the formulas in
+//!   `next` hold from the next position; `promises` are the eventualities
+//!   (`U`, `F`, `M` subformulas) postponed by this choice. Expansions
+//!   follow the fixpoint laws, e.g. `a U b = b | (a & X(a U b))`.
+//! * The edge built from a term is in the acceptance set of every
+//!   eventuality it does not postpone: a run is accepting iff no
+//!   eventuality is postponed forever.
+//! * Terms are simplified by *domination*: a term whose obligations and
+//!   promises include those of another term is not needed on the letters
+//!   of that other term (its runs can switch to the other term's weaker
+//!   obligations; the semantic, eagerly-fulfilling run is always kept), so
+//!   its guard is reduced. This removes most nondeterminism.
+//!
+//! # Past
+//!
+//! Past subformulas are evaluated, not guessed: every past operator gets
+//! a register holding its value (or, for `Y` and `Z`, its operand's value)
+//! at the previous position, so the value of a past formula at the current
+//! position is a Boolean function of the registers and the current letter.
+//! The registers are part of the state and are updated deterministically.
+//! This requires the operands of past operators to be past formulas; a
+//! past operator over a future formula is rejected by the translator.
+//!
+//! # Informative mode
+//!
+//! Without acceptance conditions and with the `true` obligation as the
+//! only final state, the same automaton, read on finite words, accepts
+//! exactly the prefixes on which the formula is *informatively* satisfied
+//! (Kupferman–Vardi): every obligation discharged within the word. Built
+//! for `!φ`, it accepts the informative bad prefixes of `φ`: this is the
+//! forward version of Latvala's `translate` (seed 000, §3.2).
+
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use crate::automaton::{Alphabet, Marks, Nba, NbaEdge};
+use crate::dd::{Manager, Node};
+use crate::formula::{Formula, Op};
+use crate::translate::BuildError;
+
+/// One choice of the expansion of a formula.
+#[derive(Clone, Debug)]
+struct Term {
+    guard: Node,
+    /// Sorted, deduplicated, without `true`; `And`s flattened.
+    next: Vec<Formula>,
+    /// Postponed eventualities (indices).
+    promises: Marks,
+}
+
+/// The deterministic machine computing past subformulas.
+struct PastMachine {
+    /// The past operator nodes having a register.
+    registers: Vec<Formula>,
+    reg_index: FxHashMap<Formula, usize>,
+    memories: Vec<Box<[bool]>>,
+    mem_index: FxHashMap<Box<[bool]>, u32>,
+    eval_cache: FxHashMap<(Formula, u32), Node>,
+    partition_cache: FxHashMap<u32, Rc<[(Node, u32)]>>,
+}
+
+impl PastMachine {
+    fn new(f: &Formula) -> PastMachine {
+        let mut registers = Vec::new();
+        for g in f.subformulas_postorder() {
+            if g.op().is_past() {
+                registers.push(g);
+            }
+        }
+        let reg_index = registers.iter().enumerate().map(|(i, g)| (g.clone(), i)).collect();
+        let mut m = PastMachine {
+            registers,
+            reg_index,
+            memories: Vec::new(),
+            mem_index: FxHashMap::default(),
+            eval_cache: FxHashMap::default(),
+            partition_cache: FxHashMap::default(),
+        };
+        // The memory "before position 0": the value each recurrence needs
+        // to be right at the first position.
+        let init: Box<[bool]> = m
+            .registers
+            .iter()
+            .map(|g| matches!(g.op(), Op::Z | Op::H | Op::B | Op::T))
+            .collect();
+        m.intern(init);
+        m
+    }
+
+    fn intern(&mut self, mem: Box<[bool]>) -> u32 {
+        if let Some(&i) = self.mem_index.get(&mem) {
+            return i;
+        }
+        let i = self.memories.len() as u32;
+        self.memories.push(mem.clone());
+        self.mem_index.insert(mem, i);
+        i
+    }
+
+    /// The BDD (over the current letter) of a formula without future
+    /// operators, given the memory.
+    fn eval(&mut self, f: &Formula, mem: u32, mgr: &mut Manager, aps: &Alphabet) -> Node {
+        if let Some(&n) = self.eval_cache.get(&(f.clone(), mem)) {
+            return n;
+        }
+        let reg = |s: &Self| s.memories[mem as usize][s.reg_index[f]];
+        let n = match f.op() {
+            Op::True => Node::TRUE,
+            Op::False => Node::FALSE,
+            Op::Ap => {
+                let i = aps.index(f.ap_name().expect("ap")).expect("proposition in alphabet");
+                mgr.var(i)
+            }
+            Op::Not => {
+                let a = self.eval(f.child(0), mem, mgr, aps);
+                mgr.not(a)
+            }
+            Op::And | Op::Or => {
+                let mut acc = if f.op() == Op::And { Node::TRUE } else { Node::FALSE };
+                for c in f.children() {
+                    let x = self.eval(c, mem, mgr, aps);
+                    acc = if f.op() == Op::And { mgr.and(acc, x) } else { mgr.or(acc, x) };
+                }
+                acc
+            }
+            Op::Implies | Op::Equiv | Op::Xor => {
+                let a = self.eval(f.child(0), mem, mgr, aps);
+                let b = self.eval(f.child(1), mem, mgr, aps);
+                match f.op() {
+                    Op::Implies => {
+                        let na = mgr.not(a);
+                        mgr.or(na, b)
+                    }
+                    Op::Xor => mgr.xor(a, b),
+                    _ => {
+                        let x = mgr.xor(a, b);
+                        mgr.not(x)
+                    }
+                }
+            }
+            Op::Y | Op::Z => {
+                if reg(self) {
+                    Node::TRUE
+                } else {
+                    Node::FALSE
+                }
+            }
+            Op::O | Op::H | Op::S | Op::B | Op::T => {
+                let prev = if reg(self) { Node::TRUE } else { Node::FALSE };
+                let (a, b) = match f.op() {
+                    Op::O => (Node::TRUE, self.eval(f.child(0), mem, mgr, aps)),
+                    Op::H => (self.eval(f.child(0), mem, mgr, aps), Node::FALSE),
+                    _ => (
+                        self.eval(f.child(0), mem, mgr, aps),
+                        self.eval(f.child(1), mem, mgr, aps),
+                    ),
+                };
+                if f.op() == Op::T {
+                    // b & (a | prev)
+                    let ap = mgr.or(a, prev);
+                    mgr.and(b, ap)
+                } else {
+                    // b | (a & prev)
+                    let ap = mgr.and(a, prev);
+                    mgr.or(b, ap)
+                }
+            }
+            op => unreachable!("future operator {op:?} in a past formula"),
+        };
+        self.eval_cache.insert((f.clone(), mem), n);
+        n
+    }
+
+    /// The next memories after reading a letter in memory `mem`, each with
+    /// the letters leading to it (a partition of all letters).
+    fn partition(&mut self, mem: u32, mgr: &mut Manager, aps: &Alphabet) -> Rc<[(Node, u32)]> {
+        if let Some(p) = self.partition_cache.get(&mem) {
+            return p.clone();
+        }
+        let mut parts: Vec<(Node, Vec<bool>)> = vec![(Node::TRUE, Vec::new())];
+        for r in 0..self.registers.len() {
+            let g = self.registers[r].clone();
+            // Y and Z remember their operand; the others their own value.
+            let target = if matches!(g.op(), Op::Y | Op::Z) { g.child(0).clone() } else { g };
+            let value = self.eval(&target, mem, mgr, aps);
+            let mut next = Vec::with_capacity(parts.len() * 2);
+            for (guard, bits) in parts {
+                for (b, v) in [(false, mgr.not(value)), (true, value)] {
+                    let ng = mgr.and(guard, v);
+                    if ng != Node::FALSE {
+                        let mut nb = bits.clone();
+                        nb.push(b);
+                        next.push((ng, nb));
+                    }
+                }
+            }
+            parts = next;
+        }
+        let out: Rc<[(Node, u32)]> = parts
+            .into_iter()
+            .map(|(g, bits)| (g, self.intern(bits.into_boxed_slice())))
+            .collect();
+        self.partition_cache.insert(mem, out.clone());
+        out
+    }
+}
+
+/// What the tableau builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TableauMode {
+    /// A generalized Büchi automaton of the formula.
+    Buchi,
+    /// No acceptance; the `true` obligation is reported as final (for the
+    /// informative-prefix automaton).
+    Finite,
+}
+
+/// The result of the tableau construction.
+pub(crate) struct TableauAutomaton {
+    pub nba: Nba,
+    /// Per state: whether its obligations are `true` (all discharged).
+    pub discharged: Vec<bool>,
+}
+
+pub(crate) struct Tableau<'a> {
+    mgr: &'a mut Manager,
+    aps: &'a Alphabet,
+    eventualities: FxHashMap<Formula, usize>,
+    past: PastMachine,
+    terms: FxHashMap<(Formula, u32), Rc<[Term]>>,
+    mode: TableauMode,
+}
+
+impl<'a> Tableau<'a> {
+    /// Translates `f`, which must be in negation normal form, have no past
+    /// operator over a future formula, and use only propositions of `aps`.
+    pub(crate) fn translate(
+        f: &Formula,
+        aps: &'a Alphabet,
+        mgr: &'a mut Manager,
+        mode: TableauMode,
+        max_states: usize,
+    ) -> Result<TableauAutomaton, BuildError> {
+        debug_assert!(f.is_nnf(), "{f} is not in NNF");
+        let mut eventualities = FxHashMap::default();
+        if mode == TableauMode::Buchi {
+            for g in f.subformulas_postorder() {
+                if g.has_future() && matches!(g.op(), Op::U | Op::F | Op::M) {
+                    let n = eventualities.len();
+                    eventualities.insert(g, n);
+                }
+            }
+        }
+        let mut t = Tableau {
+            mgr,
+            aps,
+            eventualities,
+            past: PastMachine::new(f),
+            terms: FxHashMap::default(),
+            mode,
+        };
+        t.build(f, max_states)
+    }
+
+    fn build(&mut self, f: &Formula, max_states: usize) -> Result<TableauAutomaton, BuildError> {
+        let all = Marks::all(self.eventualities.len());
+        let mut index: FxHashMap<(Formula, u32), u32> = FxHashMap::default();
+        let mut keys: Vec<(Formula, u32)> = Vec::new();
+        let mut nba = Nba {
+            num_marks: self.eventualities.len(),
+            ..Nba::default()
+        };
+        let init = (f.clone(), 0u32);
+        index.insert(init.clone(), 0);
+        keys.push(init);
+        nba.init = Some(0);
+        let mut s = 0usize;
+        while s < keys.len() {
+            let (g, mem) = keys[s].clone();
+            let terms = self.terms(&g, mem);
+            let parts = self.past.partition(mem, self.mgr, self.aps);
+            let mut edges = Vec::new();
+            for term in terms.iter() {
+                let dest = Formula::and(term.next.iter().cloned());
+                let marks = all.difference(&term.promises);
+                for &(pg, next_mem) in parts.iter() {
+                    let guard = self.mgr.and(term.guard, pg);
+                    if guard == Node::FALSE {
+                        continue;
+                    }
+                    let key = (dest.clone(), next_mem);
+                    let dst = match index.get(&key) {
+                        Some(&d) => d,
+                        None => {
+                            let d = keys.len() as u32;
+                            if keys.len() >= max_states {
+                                return Err(BuildError::too_many_states("Büchi automaton", max_states));
+                            }
+                            index.insert(key.clone(), d);
+                            keys.push(key);
+                            d
+                        }
+                    };
+                    edges.push(NbaEdge {
+                        guard,
+                        dst,
+                        marks: marks.clone(),
+                    });
+                }
+            }
+            nba.states.push(edges);
+            s += 1;
+        }
+        nba.merge_parallel_edges(self.mgr);
+        nba.names = keys
+            .iter()
+            .map(|(g, mem)| {
+                if self.past.registers.is_empty() {
+                    g.to_spot()
+                } else {
+                    let bits: String = self.past.memories[*mem as usize]
+                        .iter()
+                        .map(|&b| if b { '1' } else { '0' })
+                        .collect();
+                    format!("{} [past {bits}]", g.to_spot())
+                }
+            })
+            .collect();
+        let discharged = keys.iter().map(|(g, _)| g.is_true()).collect();
+        Ok(TableauAutomaton { nba, discharged })
+    }
+
+    fn single(&self, guard: Node, next: Vec<Formula>, promises: Marks) -> Rc<[Term]> {
+        if guard == Node::FALSE {
+            return Rc::from(Vec::new());
+        }
+        Rc::from(vec![Term { guard, next, promises }])
+    }
+
+    fn promise(&self, f: &Formula) -> Marks {
+        let mut m = Marks::empty();
+        if let Some(&i) = self.eventualities.get(f) {
+            m.insert(i);
+        }
+        m
+    }
+
+    fn obligation(f: &Formula) -> Vec<Formula> {
+        match f.op() {
+            Op::True => Vec::new(),
+            Op::And => f.children().to_vec(),
+            _ => vec![f.clone()],
+        }
+    }
+
+    /// The expansion of `f` in memory `mem`.
+    fn terms(&mut self, f: &Formula, mem: u32) -> Rc<[Term]> {
+        if let Some(t) = self.terms.get(&(f.clone(), mem)) {
+            return t.clone();
+        }
+        let none = Marks::empty;
+        let r: Rc<[Term]> = if !f.has_future() {
+            let g = self.past.eval(f, mem, self.mgr, self.aps);
+            self.single(g, Vec::new(), none())
+        } else {
+            match f.op() {
+                Op::And => {
+                    let mut acc: Rc<[Term]> = self.single(Node::TRUE, Vec::new(), none());
+                    for c in f.children() {
+                        let ct = self.terms(c, mem);
+                        acc = Rc::from(self.product(&acc, &ct));
+                        if acc.is_empty() {
+                            break;
+                        }
+                    }
+                    Rc::from(self.simplify(acc.to_vec()))
+                }
+                Op::Or => {
+                    let mut all = Vec::new();
+                    for c in f.children() {
+                        all.extend(self.terms(c, mem).iter().cloned());
+                    }
+                    Rc::from(self.simplify(all))
+                }
+                Op::X => self.single(Node::TRUE, Self::obligation(f.child(0)), none()),
+                Op::F | Op::G => {
+                    let a = self.terms(f.child(0), mem);
+                    let promise = if f.op() == Op::F { self.promise(f) } else { none() };
+                    let stay = self.single(Node::TRUE, vec![f.clone()], promise);
+                    let v = if f.op() == Op::F {
+                        a.iter().chain(stay.iter()).cloned().collect()
+                    } else {
+                        self.product(&a, &stay)
+                    };
+                    Rc::from(self.simplify(v))
+                }
+                Op::U | Op::W | Op::R | Op::M => {
+                    let a = self.terms(f.child(0), mem);
+                    let b = self.terms(f.child(1), mem);
+                    let promise = if matches!(f.op(), Op::U | Op::M) {
+                        self.promise(f)
+                    } else {
+                        none()
+                    };
+                    let stay = self.single(Node::TRUE, vec![f.clone()], promise);
+                    let v = if matches!(f.op(), Op::U | Op::W) {
+                        // b | (a & X f)
+                        let mut v: Vec<Term> = b.to_vec();
+                        v.extend(self.product(&a, &stay));
+                        v
+                    } else {
+                        // b & (a | X f)
+                        let either: Vec<Term> = a.iter().chain(stay.iter()).cloned().collect();
+                        self.product(&b, &either)
+                    };
+                    Rc::from(self.simplify(v))
+                }
+                op => unreachable!("{op:?} in an NNF formula with future operators"),
+            }
+        };
+        self.terms.insert((f.clone(), mem), r.clone());
+        r
+    }
+
+    fn product(&mut self, xs: &[Term], ys: &[Term]) -> Vec<Term> {
+        let mut out = Vec::with_capacity(xs.len() * ys.len());
+        for x in xs {
+            for y in ys {
+                let guard = self.mgr.and(x.guard, y.guard);
+                if guard == Node::FALSE {
+                    continue;
+                }
+                let mut next = x.next.clone();
+                next.extend(y.next.iter().cloned());
+                next.sort();
+                next.dedup();
+                let mut promises = x.promises.clone();
+                promises.union_with(&y.promises);
+                out.push(Term { guard, next, promises });
+            }
+        }
+        out
+    }
+
+    /// Merges terms with equal obligations and promises, then removes from
+    /// each term the letters of the terms that dominate it.
+    fn simplify(&mut self, terms: Vec<Term>) -> Vec<Term> {
+        let mut merged: Vec<Term> = Vec::with_capacity(terms.len());
+        let mut index: FxHashMap<(Vec<Formula>, Marks), usize> = FxHashMap::default();
+        for mut t in terms {
+            t.next.sort();
+            t.next.dedup();
+            if self.mode == TableauMode::Finite {
+                t.promises = Marks::empty();
+            }
+            match index.get(&(t.next.clone(), t.promises.clone())) {
+                Some(&i) => merged[i].guard = self.mgr.or(merged[i].guard, t.guard),
+                None => {
+                    index.insert((t.next.clone(), t.promises.clone()), merged.len());
+                    merged.push(t);
+                }
+            }
+        }
+        let n = merged.len();
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let mut dominated = Node::FALSE;
+            for j in 0..n {
+                if i != j
+                    && is_subset(&merged[j].next, &merged[i].next)
+                    && merged[i].promises.is_superset(&merged[j].promises)
+                {
+                    dominated = self.mgr.or(dominated, merged[j].guard);
+                }
+            }
+            let guard = self.mgr.diff(merged[i].guard, dominated);
+            if guard != Node::FALSE {
+                out.push(Term {
+                    guard,
+                    next: merged[i].next.clone(),
+                    promises: merged[i].promises.clone(),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Whether sorted `a` is a subset of sorted `b`.
+fn is_subset(a: &[Formula], b: &[Formula]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut j = 0;
+    for x in a {
+        while j < b.len() && b[j] < *x {
+            j += 1;
+        }
+        if j == b.len() || b[j] != *x {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}

@@ -1,0 +1,533 @@
+//! The finished monitor: a complete, deterministic, minimal automaton.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use rustc_hash::FxHashMap;
+
+use super::Alphabet;
+use crate::dd::{Cube, Manager, Node};
+use crate::formula::print::is_bare_ap;
+use crate::Valuation;
+
+/// A state number (the start state is 0).
+pub type StateId = u32;
+
+/// The leaf value that stands for the rejecting sink in transition
+/// diagrams.
+pub(crate) const VIOLATION_LEAF: u32 = u32::MAX;
+
+/// What a monitor knows about the word read so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verdict {
+    /// No verdict yet: some extension satisfies the property (and, in
+    /// three-valued mode, some extension violates it).
+    Undecided,
+    /// Every extension satisfies the property (a good prefix; three-valued
+    /// mode only).
+    Satisfied,
+    /// No extension satisfies the property (a bad prefix).
+    Violated,
+}
+
+impl Verdict {
+    /// The lowercase name used in JSON and DOT output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Undecided => "undecided",
+            Verdict::Satisfied => "satisfied",
+            Verdict::Violated => "violated",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a transition leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// A state of the automaton.
+    State(StateId),
+    /// The rejecting sink: the word read is a bad prefix.
+    Violation,
+}
+
+impl Target {
+    fn from_leaf(leaf: u32) -> Target {
+        if leaf == VIOLATION_LEAF {
+            Target::Violation
+        } else {
+            Target::State(leaf)
+        }
+    }
+}
+
+/// A Boolean guard over the propositions of an automaton, as an
+/// irredundant sum of products (cubes of `(proposition, polarity)`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Guard {
+    cubes: Vec<Cube>,
+}
+
+impl Guard {
+    /// A guard from its cubes (an empty list is `false`, a list holding
+    /// the empty cube is `true`).
+    pub fn from_cubes(cubes: Vec<Cube>) -> Guard {
+        Guard { cubes }
+    }
+
+    /// The cubes, each sorted by proposition.
+    pub fn cubes(&self) -> &[Cube] {
+        &self.cubes
+    }
+
+    /// Whether the guard is `true`.
+    pub fn is_true(&self) -> bool {
+        self.cubes.iter().any(Vec::is_empty)
+    }
+
+    /// Whether the guard is `false`.
+    pub fn is_false(&self) -> bool {
+        self.cubes.is_empty()
+    }
+
+    /// Whether a letter satisfies the guard.
+    pub fn eval(&self, letter: &impl Valuation) -> bool {
+        self.cubes
+            .iter()
+            .any(|c| c.iter().all(|&(v, pos)| letter.holds(v as usize) == pos))
+    }
+
+    /// The guard in Spot's syntax with proposition names, `1` and `0` for
+    /// the constants: `req & !ack | err`.
+    pub fn display<'a>(&'a self, aps: &'a Alphabet) -> impl fmt::Display + 'a {
+        GuardDisplay { guard: self, aps }
+    }
+
+    /// The guard in HOA syntax (propositions by number): `0&!1 | 2`, `t`, `f`.
+    pub fn to_hoa(&self) -> String {
+        if self.is_false() {
+            return "f".into();
+        }
+        if self.is_true() {
+            return "t".into();
+        }
+        self.cubes
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .map(|&(v, pos)| format!("{}{v}", if pos { "" } else { "!" }))
+                    .collect::<Vec<_>>()
+                    .join("&")
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+struct GuardDisplay<'a> {
+    guard: &'a Guard,
+    aps: &'a Alphabet,
+}
+
+impl fmt::Display for GuardDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.guard.is_false() {
+            return f.write_str("0");
+        }
+        if self.guard.is_true() {
+            return f.write_str("1");
+        }
+        for (i, c) in self.guard.cubes.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" | ")?;
+            }
+            for (j, &(v, pos)) in c.iter().enumerate() {
+                if j > 0 {
+                    f.write_str(" & ")?;
+                }
+                if !pos {
+                    f.write_str("!")?;
+                }
+                let name = self.aps.name(v);
+                if is_bare_ap(name) {
+                    f.write_str(name)?;
+                } else {
+                    write!(f, "{name:?}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An edge of a [`BadPrefixDfa`]: the letters satisfying `guard` lead to
+/// `target`. The guards of one state are disjoint and cover every letter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// The letters taking this edge.
+    pub guard: Guard,
+    /// Where they lead.
+    pub target: Target,
+}
+
+#[derive(Clone, Debug)]
+struct StateData {
+    diagram: Node,
+    verdict: Verdict,
+}
+
+/// A complete, deterministic, minimal monitor.
+///
+/// Reading a letter in a state leads either to a state or to the rejecting
+/// sink ([`Target::Violation`]), which is left implicit as in Spot's
+/// monitors: the sink is reached exactly on the bad prefixes (or, for an
+/// automaton built in informative mode, exactly on the informative bad
+/// prefixes). In three-valued mode, states whose every extension satisfies
+/// the property have [`Verdict::Satisfied`].
+///
+/// Each state's transition function is a multi-terminal decision diagram
+/// over the propositions ([`BadPrefixDfa::diagram`]); [`BadPrefixDfa::edges`]
+/// turns it into guarded edges.
+///
+/// ```
+/// use monitor_core::translate::Builder;
+/// use monitor_core::automaton::{Target, Verdict};
+///
+/// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+/// assert_eq!(dfa.num_states(), 2);
+/// let (req, ack) = (0b01u64, 0b10u64);
+/// assert_eq!(dfa.step(0, &req), Target::State(1));
+/// assert_eq!(dfa.step(1, &0u64), Target::Violation);
+/// assert_eq!(dfa.run([req, ack, 0]), Verdict::Undecided);
+/// assert_eq!(dfa.run([req, 0]), Verdict::Violated);
+/// let edges = dfa.edges(1);
+/// assert_eq!(edges.last().unwrap().guard.display(dfa.alphabet()).to_string(), "!ack");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct BadPrefixDfa {
+    aps: Alphabet,
+    mgr: Manager,
+    states: Vec<StateData>,
+    name: String,
+}
+
+impl BadPrefixDfa {
+    /// Builds the automaton from transition diagrams of `mgr` (leaves are
+    /// state numbers or [`VIOLATION_LEAF`]); state 0 is the start. The
+    /// diagrams are copied into a manager of their own.
+    pub(crate) fn from_diagrams(
+        aps: Alphabet,
+        mgr: &Manager,
+        states: &[(Node, Verdict)],
+        name: String,
+    ) -> BadPrefixDfa {
+        let mut own = Manager::new();
+        let mut memo = FxHashMap::default();
+        let states = states
+            .iter()
+            .map(|&(n, verdict)| StateData {
+                diagram: own.import(mgr, n, &mut memo),
+                verdict,
+            })
+            .collect();
+        BadPrefixDfa {
+            aps,
+            mgr: own,
+            states,
+            name,
+        }
+    }
+
+    /// The propositions.
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.aps
+    }
+
+    /// A name for the automaton (by default the formula it monitors).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Renames the automaton.
+    pub fn set_name(&mut self, name: impl Into<String>) {
+        self.name = name.into();
+    }
+
+    /// The number of states (the implicit rejecting sink is not counted).
+    pub fn num_states(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The start state (always 0).
+    pub fn start(&self) -> StateId {
+        0
+    }
+
+    /// The verdict of a state (after reading a word that leads to it).
+    /// The start state of an unsatisfiable property is `Violated`: even
+    /// the empty word is a bad prefix, and every letter leads to the sink.
+    pub fn verdict(&self, s: StateId) -> Verdict {
+        self.states[s as usize].verdict
+    }
+
+    /// The transition diagram of a state: a multi-terminal decision diagram
+    /// of [`BadPrefixDfa::manager`] whose leaves are state numbers, or
+    /// `u32::MAX` for the rejecting sink.
+    pub fn diagram(&self, s: StateId) -> Node {
+        self.states[s as usize].diagram
+    }
+
+    /// The manager holding the transition diagrams.
+    pub fn manager(&self) -> &Manager {
+        &self.mgr
+    }
+
+    /// Where a letter leads from a state.
+    pub fn step(&self, s: StateId, letter: &impl Valuation) -> Target {
+        Target::from_leaf(self.mgr.eval_leaf(self.diagram(s), letter))
+    }
+
+    /// The verdict after reading a word from the start state.
+    pub fn run<L: Valuation>(&self, word: impl IntoIterator<Item = L>) -> Verdict {
+        let mut s = self.start();
+        let mut verdict = self.verdict(s);
+        for letter in word {
+            match self.step(s, &letter) {
+                Target::Violation => return Verdict::Violated,
+                Target::State(t) => {
+                    s = t;
+                    verdict = self.verdict(t);
+                }
+            }
+        }
+        verdict
+    }
+
+    /// The edges of a state, one per target, targets in increasing order
+    /// and the violation (if any) last.
+    pub fn edges(&self, s: StateId) -> Vec<Edge> {
+        let mut scratch = Manager::new();
+        let mut memo = FxHashMap::default();
+        let d = scratch.import(&self.mgr, self.diagram(s), &mut memo);
+        let mut out: Vec<Edge> = scratch
+            .leaf_guards(d)
+            .into_iter()
+            .map(|(leaf, g)| Edge {
+                guard: Guard::from_cubes(scratch.isop(g)),
+                target: Target::from_leaf(leaf),
+            })
+            .collect();
+        out.sort_by_key(|e| e.target);
+        out
+    }
+
+    /// The letters that violate the property from state `s` (false if none).
+    pub fn violation_guard(&self, s: StateId) -> Guard {
+        self.edges(s)
+            .into_iter()
+            .find(|e| e.target == Target::Violation)
+            .map_or_else(|| Guard::from_cubes(Vec::new()), |e| e.guard)
+    }
+
+    /// The number of edges to states (edges to the sink are not counted).
+    pub fn num_edges(&self) -> usize {
+        (0..self.states.len() as u32)
+            .map(|s| {
+                self.mgr
+                    .leaves(self.diagram(s))
+                    .iter()
+                    .filter(|&&l| l != VIOLATION_LEAF)
+                    .count()
+            })
+            .sum()
+    }
+
+    /// The successors of `s`, each with a prime cube of letters leading
+    /// to it (grown from a path of the diagram).
+    fn successors(&self, s: StateId) -> Vec<(Target, Cube)> {
+        let d = self.diagram(s);
+        self.mgr
+            .leaf_paths(d)
+            .into_iter()
+            .map(|(leaf, cube)| (Target::from_leaf(leaf), self.mgr.generalize_cube(d, cube, leaf)))
+            .collect()
+    }
+
+    /// For every state, a shortest word leading to it from the start (each
+    /// letter a cube: propositions not listed may take any value).
+    pub fn access_words(&self) -> Vec<Vec<Guard>> {
+        let n = self.states.len();
+        let mut parent: Vec<Option<(StateId, Cube)>> = vec![None; n];
+        let mut seen = vec![false; n];
+        let mut queue = VecDeque::new();
+        if n > 0 {
+            seen[0] = true;
+            queue.push_back(0u32);
+        }
+        while let Some(s) = queue.pop_front() {
+            for (t, cube) in self.successors(s) {
+                if let Target::State(t) = t {
+                    if !seen[t as usize] {
+                        seen[t as usize] = true;
+                        parent[t as usize] = Some((s, cube));
+                        queue.push_back(t);
+                    }
+                }
+            }
+        }
+        (0..n)
+            .map(|s| {
+                let mut word = Vec::new();
+                let mut cur = s;
+                while let Some((p, cube)) = &parent[cur] {
+                    word.push(Guard::from_cubes(vec![cube.clone()]));
+                    cur = *p as usize;
+                }
+                word.reverse();
+                word
+            })
+            .collect()
+    }
+
+    /// A shortest bad prefix (`None` if the property has none, i.e. it is a
+    /// liveness property). Each letter is a cube.
+    pub fn shortest_violation(&self) -> Option<Vec<Guard>> {
+        let n = self.states.len();
+        let mut parent: Vec<Option<(StateId, Cube)>> = vec![None; n];
+        let mut seen = vec![false; n];
+        let mut queue = VecDeque::from([0u32]);
+        seen[0] = true;
+        while let Some(s) = queue.pop_front() {
+            for (t, cube) in self.successors(s) {
+                match t {
+                    Target::Violation => {
+                        let mut word = vec![Guard::from_cubes(vec![cube])];
+                        let mut cur = s as usize;
+                        while let Some((p, c)) = &parent[cur] {
+                            word.push(Guard::from_cubes(vec![c.clone()]));
+                            cur = *p as usize;
+                        }
+                        word.reverse();
+                        return Some(word);
+                    }
+                    Target::State(t) if !seen[t as usize] => {
+                        seen[t as usize] = true;
+                        parent[t as usize] = Some((s, cube));
+                        queue.push_back(t);
+                    }
+                    Target::State(_) => {}
+                }
+            }
+        }
+        None
+    }
+
+    /// The verdict the monitor ends with on an infinite word: `Violated`
+    /// if it rejects some prefix, `Satisfied` if it reaches a satisfied
+    /// state, `Undecided` otherwise (decided exactly: the run is followed
+    /// around the cycle until it repeats).
+    ///
+    /// ```
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::formula::eval::Lasso;
+    /// use monitor_core::automaton::Verdict;
+    /// let dfa = Builder::new().build("G(a -> X b)")?.into_dfa();
+    /// // a b a b ... is fine, a !b fails at the second letter.
+    /// assert_eq!(dfa.run_lasso(&Lasso::new(vec![], vec![0b01u64, 0b10])), Verdict::Undecided);
+    /// assert_eq!(dfa.run_lasso(&Lasso::new(vec![], vec![0b01u64, 0b00])), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_lasso<L: Valuation>(&self, word: &crate::formula::eval::Lasso<L>) -> Verdict {
+        let mut s = self.start();
+        if self.verdict(s) != Verdict::Undecided {
+            return self.verdict(s);
+        }
+        let step = |s: StateId, l: &L| -> Result<StateId, Verdict> {
+            match self.step(s, l) {
+                Target::Violation => Err(Verdict::Violated),
+                Target::State(t) if self.verdict(t) == Verdict::Satisfied => Err(Verdict::Satisfied),
+                Target::State(t) => Ok(t),
+            }
+        };
+        for l in &word.prefix {
+            match step(s, l) {
+                Ok(t) => s = t,
+                Err(v) => return v,
+            }
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        while seen.insert(s) {
+            for l in &word.cycle {
+                match step(s, l) {
+                    Ok(t) => s = t,
+                    Err(v) => return v,
+                }
+            }
+        }
+        Verdict::Undecided
+    }
+
+    /// A shortest word after which `self` and `other` give different
+    /// verdicts, with both verdicts; `None` if they agree on every word.
+    /// Propositions are matched by name (the alphabets may differ).
+    ///
+    /// ```
+    /// use monitor_core::translate::Builder;
+    /// let a = Builder::new().build("G(a -> X b)")?.into_dfa();
+    /// let b = Builder::new().build("G(!a | X b)")?.into_dfa();
+    /// assert!(a.first_difference(&b).is_none());
+    /// let c = Builder::new().build("G(a -> b)")?.into_dfa();
+    /// let (word, _, _) = a.first_difference(&c).unwrap();
+    /// assert_eq!(word.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn first_difference(&self, other: &BadPrefixDfa) -> Option<(Vec<Guard>, Verdict, Verdict)> {
+        let mut aps = self.aps.clone();
+        for n in other.aps.names() {
+            aps.push(n.clone());
+        }
+        let mut mgr = Manager::new();
+        let import = |dfa: &BadPrefixDfa, mgr: &mut Manager| {
+            let map: Vec<u32> = dfa.aps.names().iter().map(|n| aps.index(n).expect("merged")).collect();
+            let mut memo = FxHashMap::default();
+            crate::algo::determinize::DetAutomaton {
+                diagrams: dfa
+                    .states
+                    .iter()
+                    .map(|s| mgr.import_renamed(&dfa.mgr, s.diagram, &map, &mut memo))
+                    .collect(),
+                verdicts: (0..dfa.num_states() as u32).map(|s| dfa.verdict(s)).collect(),
+            }
+        };
+        let x = import(self, &mut mgr);
+        let y = import(other, &mut mgr);
+        crate::algo::product::first_difference(&mut mgr, &x, &y).map(|(word, a, b)| {
+            (word.into_iter().map(|c| Guard::from_cubes(vec![c])).collect(), a, b)
+        })
+    }
+
+    /// Whether no word is ever rejected (the monitored property is a
+    /// liveness property: every prefix can be extended into a model).
+    pub fn never_violates(&self) -> bool {
+        (0..self.states.len() as u32).all(|s| {
+            !self.mgr.leaves(self.diagram(s)).contains(&VIOLATION_LEAF)
+        })
+    }
+}
+
+/// Formats a word of cubes as `a & !b; b; 1`.
+pub(crate) fn format_word(word: &[Guard], aps: &Alphabet) -> String {
+    if word.is_empty() {
+        return "(empty word)".into();
+    }
+    word.iter()
+        .map(|g| g.display(aps).to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,85 @@
+//! Automata: the nondeterministic Büchi automata the translation goes
+//! through and the deterministic monitors it produces.
+//!
+//! This is the automaton layer (Spot's `twa/`). Algorithms that build or
+//! transform automata live in [`crate::algo`].
+//!
+//! # Overview
+//!
+//! * [`Alphabet`]: the ordered atomic propositions; proposition `i` is BDD
+//!   variable `i` and bit `i` of a letter.
+//! * [`Nba`]: a transition-based generalized Büchi automaton with BDD
+//!   guards (an intermediate form).
+//! * [`BadPrefixDfa`]: the finished, complete, deterministic and minimal
+//!   monitor, with one multi-terminal decision diagram per state, the
+//!   verdict of each state and a shortest word reaching it.
+
+pub(crate) mod dfa;
+mod nba;
+
+pub use dfa::{BadPrefixDfa, Edge, Guard, StateId, Target, Verdict};
+pub use nba::{Marks, Nba, NbaEdge};
+
+use rustc_hash::FxHashMap;
+
+/// The ordered atomic propositions of an automaton.
+///
+/// ```
+/// use monitor_core::automaton::Alphabet;
+/// let ab = Alphabet::new(["req", "ack"]);
+/// assert_eq!(ab.index("ack"), Some(1));
+/// assert_eq!(ab.len(), 2);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Alphabet {
+    names: Vec<String>,
+    index: FxHashMap<String, u32>,
+}
+
+impl Alphabet {
+    /// An alphabet of the given propositions, in order (duplicates are
+    /// ignored).
+    pub fn new<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Alphabet {
+        let mut ab = Alphabet::default();
+        for n in names {
+            ab.push(n.into());
+        }
+        ab
+    }
+
+    /// Adds a proposition at the end (if new) and returns its index.
+    pub fn push(&mut self, name: String) -> u32 {
+        if let Some(&i) = self.index.get(&name) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.index.insert(name.clone(), i);
+        self.names.push(name);
+        i
+    }
+
+    /// The index of a proposition.
+    pub fn index(&self, name: &str) -> Option<u32> {
+        self.index.get(name).copied()
+    }
+
+    /// The propositions, in order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The name of proposition `i`.
+    pub fn name(&self, i: u32) -> &str {
+        &self.names[i as usize]
+    }
+
+    /// The number of propositions.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether there is no proposition.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}

@@ -1,0 +1,195 @@
+//! Transition-based generalized Büchi automata with BDD guards.
+
+use std::fmt;
+
+use crate::dd::{Manager, Node};
+
+/// A set of acceptance marks (a small bit set).
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Marks(Vec<u64>);
+
+impl Marks {
+    /// The empty set.
+    pub fn empty() -> Marks {
+        Marks(Vec::new())
+    }
+
+    /// The set `{0, …, n-1}`.
+    pub fn all(n: usize) -> Marks {
+        let mut m = Marks(vec![u64::MAX; n.div_ceil(64)]);
+        if n % 64 != 0 {
+            let last = m.0.len() - 1;
+            m.0[last] = (1u64 << (n % 64)) - 1;
+        }
+        m
+    }
+
+    /// Adds mark `i`.
+    pub fn insert(&mut self, i: usize) {
+        let w = i / 64;
+        if self.0.len() <= w {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << (i % 64);
+    }
+
+    /// Whether mark `i` is in the set.
+    pub fn contains(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    /// Adds every mark of `other`.
+    pub fn union_with(&mut self, other: &Marks) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+
+    /// The marks of `self` not in `other`.
+    pub fn difference(&self, other: &Marks) -> Marks {
+        let mut m = Marks(
+            self.0
+                .iter()
+                .enumerate()
+                .map(|(i, a)| a & !other.0.get(i).copied().unwrap_or(0))
+                .collect(),
+        );
+        m.trim();
+        m
+    }
+
+    /// Whether every mark of `other` is in `self`.
+    pub fn is_superset(&self, other: &Marks) -> bool {
+        other
+            .0
+            .iter()
+            .enumerate()
+            .all(|(i, b)| b & !self.0.get(i).copied().unwrap_or(0) == 0)
+    }
+
+    /// Whether the set has no mark.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    /// The marks, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, bits)| {
+            (0..64).filter(move |b| bits >> b & 1 == 1).map(move |b| w * 64 + b)
+        })
+    }
+
+    /// The marks shifted up by `by` (for products of automata).
+    pub fn shifted(&self, by: usize) -> Marks {
+        let mut m = Marks::empty();
+        for i in self.iter() {
+            m.insert(i + by);
+        }
+        m
+    }
+
+    fn trim(&mut self) {
+        while self.0.last() == Some(&0) {
+            self.0.pop();
+        }
+    }
+}
+
+impl fmt::Debug for Marks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+/// An edge of an [`Nba`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NbaEdge {
+    /// The letters that take the edge (a BDD of the automaton's manager).
+    pub guard: Node,
+    /// The target state.
+    pub dst: u32,
+    /// The acceptance sets the edge belongs to.
+    pub marks: Marks,
+}
+
+/// A transition-based generalized Büchi automaton: a run is accepting if
+/// it takes edges of every acceptance set `0..num_marks` infinitely often.
+/// Guards are BDDs of an external [`Manager`].
+#[derive(Clone, Debug, Default)]
+pub struct Nba {
+    /// Edges leaving each state.
+    pub states: Vec<Vec<NbaEdge>>,
+    /// The initial state (`None` for the automaton with no state, whose
+    /// language is empty).
+    pub init: Option<u32>,
+    /// The number of acceptance sets.
+    pub num_marks: usize,
+    /// A human-readable name per state (the obligations it stands for).
+    pub names: Vec<String>,
+}
+
+impl Nba {
+    /// The number of states.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether there is no state.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// The number of edges.
+    pub fn num_edges(&self) -> usize {
+        self.states.iter().map(Vec::len).sum()
+    }
+
+    /// Merges the parallel edges of each state that have the same target
+    /// and marks (their guards are OR-ed), and drops false guards.
+    pub fn merge_parallel_edges(&mut self, mgr: &mut Manager) {
+        for edges in &mut self.states {
+            let mut merged: Vec<NbaEdge> = Vec::with_capacity(edges.len());
+            let mut index: rustc_hash::FxHashMap<(u32, Marks), usize> = Default::default();
+            for e in edges.drain(..) {
+                if e.guard == Node::FALSE {
+                    continue;
+                }
+                match index.get(&(e.dst, e.marks.clone())) {
+                    Some(&i) => merged[i].guard = mgr.or(merged[i].guard, e.guard),
+                    None => {
+                        index.insert((e.dst, e.marks.clone()), merged.len());
+                        merged.push(e);
+                    }
+                }
+            }
+            *edges = merged;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_operations() {
+        let all = Marks::all(70);
+        assert!(all.contains(69) && !all.contains(70));
+        let mut m = Marks::empty();
+        m.insert(3);
+        m.insert(65);
+        assert_eq!(m.iter().collect::<Vec<_>>(), vec![3, 65]);
+        let rest = all.difference(&m);
+        assert!(!rest.contains(3) && rest.contains(4));
+        let mut u = rest.clone();
+        u.union_with(&m);
+        assert_eq!(u, all);
+        assert!(all.is_superset(&m) && !m.is_superset(&all));
+        assert_eq!(m.shifted(1).iter().collect::<Vec<_>>(), vec![4, 66]);
+        assert!(Marks::all(0).is_empty());
+        assert_eq!(Marks::all(64).iter().count(), 64);
+    }
+}

@@ -1,0 +1,818 @@
+//! Decision diagrams: BDDs for guards, multi-terminal BDDs for transition
+//! functions, in one hash-consed node store.
+//!
+//! Every edge label of every automaton is a BDD over the atomic
+//! propositions (variable `i` is proposition `i`; variable 0 is tested
+//! first). A *multi-terminal* diagram (MTBDD) has `u32` leaves instead of
+//! `0`/`1`; the automata use them for transition functions: the diagram of
+//! a deterministic state maps each letter to a successor (a leaf), so one
+//! diagram replaces the 2^|AP| letters of an explicit table. Because both
+//! kinds share the store, a guard is simply the diagram whose leaves are
+//! 0 and 1 (`Node::FALSE`, `Node::TRUE`), and equal functions are equal
+//! node numbers, which makes diagrams usable as hash keys (the subset
+//! construction and the minimizer rely on this).
+//!
+//! Why not a BDD crate: the constructions need MTBDDs whose leaf
+//! combination is an arbitrary caller-supplied function (union of interned
+//! state sets, renaming by partition classes) sharing nodes with the
+//! guards. `biodivine-lib-bdd` has no MTBDDs and stores each BDD in its own
+//! vector (equality is a structural comparison), and `oxidd`'s MTBDDs have
+//! a fixed terminal algebra; so this module is a small classic
+//! implementation (unique table, memoized `ite` and `apply`) of what they
+//! lack.
+//!
+//! ```
+//! use monitor_core::dd::{Manager, Node};
+//!
+//! let mut m = Manager::new();
+//! let (a, b) = (m.var(0), m.var(1));
+//! let f = m.and(a, b);
+//! let g = m.not(f);
+//! assert_eq!(m.or(f, g), Node::TRUE);
+//! let a_or_b = m.or(a, b);
+//! assert_eq!(m.isop(a_or_b), vec![vec![(0, true)], vec![(1, true)]]);
+//! // A transition function: a -> state 7, !a -> state 9.
+//! let (s7, s9) = (m.leaf(7), m.leaf(9));
+//! let t = m.ite(a, s7, s9);
+//! assert_eq!(m.eval_leaf(t, &0b01u64), 7);
+//! assert_eq!(m.leaf_guard(t, 9), m.not(a));
+//! ```
+
+use rustc_hash::FxHashMap;
+
+use crate::Valuation;
+
+/// A node of a [`Manager`]: a BDD or an MTBDD, depending on its leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node(u32);
+
+impl Node {
+    /// The constant false (also the leaf 0).
+    pub const FALSE: Node = Node(0);
+    /// The constant true (also the leaf 1).
+    pub const TRUE: Node = Node(1);
+
+    /// The node's index in its manager.
+    pub fn index(self) -> u32 {
+        self.0
+    }
+}
+
+/// A cube: a conjunction of literals `(variable, polarity)`, sorted by variable.
+pub type Cube = Vec<(u32, bool)>;
+
+const TERMINAL: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct NodeData {
+    var: u32,
+    lo: u32,
+    hi: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum BinOp {
+    And,
+    Or,
+    Xor,
+}
+
+/// A store of hash-consed decision-diagram nodes with operation caches.
+///
+/// Nodes are never freed: a manager lives for one construction.
+#[derive(Clone, Debug)]
+pub struct Manager {
+    nodes: Vec<NodeData>,
+    unique: FxHashMap<NodeData, u32>,
+    bin_cache: FxHashMap<(u8, u32, u32), u32>,
+    not_cache: FxHashMap<u32, u32>,
+    ite_cache: FxHashMap<(u32, u32, u32), u32>,
+}
+
+impl Default for Manager {
+    fn default() -> Self {
+        Manager::new()
+    }
+}
+
+/// A memo for [`Manager::apply2`] and [`Manager::map_leaves`]: valid as
+/// long as the leaf function it was used with does not change.
+pub type ApplyCache = FxHashMap<(u32, u32), u32>;
+
+impl Manager {
+    /// An empty manager (holding only the leaves 0 and 1).
+    pub fn new() -> Manager {
+        let mut m = Manager {
+            nodes: Vec::new(),
+            unique: FxHashMap::default(),
+            bin_cache: FxHashMap::default(),
+            not_cache: FxHashMap::default(),
+            ite_cache: FxHashMap::default(),
+        };
+        assert_eq!(m.leaf(0), Node::FALSE);
+        assert_eq!(m.leaf(1), Node::TRUE);
+        m
+    }
+
+    /// The number of nodes created so far.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether only the two constant leaves exist.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 2
+    }
+
+    fn data(&self, n: Node) -> NodeData {
+        self.nodes[n.0 as usize]
+    }
+
+    fn intern(&mut self, d: NodeData) -> Node {
+        if let Some(&i) = self.unique.get(&d) {
+            return Node(i);
+        }
+        let i = u32::try_from(self.nodes.len()).expect("decision diagram store overflow");
+        self.nodes.push(d);
+        self.unique.insert(d, i);
+        Node(i)
+    }
+
+    /// The node testing variable `var` with children `lo` (var false) and
+    /// `hi` (var true), reduced if both are equal.
+    pub fn mk(&mut self, var: u32, lo: Node, hi: Node) -> Node {
+        debug_assert!(var < TERMINAL);
+        if lo == hi {
+            return lo;
+        }
+        self.intern(NodeData {
+            var,
+            lo: lo.0,
+            hi: hi.0,
+        })
+    }
+
+    /// The leaf with value `value`.
+    pub fn leaf(&mut self, value: u32) -> Node {
+        self.intern(NodeData {
+            var: TERMINAL,
+            lo: value,
+            hi: 0,
+        })
+    }
+
+    /// Whether `n` is a leaf.
+    pub fn is_leaf(&self, n: Node) -> bool {
+        self.data(n).var == TERMINAL
+    }
+
+    /// The value of a leaf.
+    pub fn leaf_value(&self, n: Node) -> Option<u32> {
+        let d = self.data(n);
+        (d.var == TERMINAL).then_some(d.lo)
+    }
+
+    /// The variable tested by an inner node (`None` for leaves).
+    pub fn var_of(&self, n: Node) -> Option<u32> {
+        let d = self.data(n);
+        (d.var != TERMINAL).then_some(d.var)
+    }
+
+    /// The (low, high) children of an inner node.
+    pub fn children(&self, n: Node) -> Option<(Node, Node)> {
+        let d = self.data(n);
+        (d.var != TERMINAL).then_some((Node(d.lo), Node(d.hi)))
+    }
+
+    fn top(&self, n: Node) -> u32 {
+        self.data(n).var
+    }
+
+    /// The cofactors of `n` with respect to `var` (which must not be below
+    /// the top variable of `n`).
+    fn cofactors(&self, n: Node, var: u32) -> (Node, Node) {
+        let d = self.data(n);
+        if d.var == var {
+            (Node(d.lo), Node(d.hi))
+        } else {
+            (n, n)
+        }
+    }
+
+    /// The BDD of variable `var`.
+    pub fn var(&mut self, var: u32) -> Node {
+        self.mk(var, Node::FALSE, Node::TRUE)
+    }
+
+    /// The BDD of the negation of variable `var`.
+    pub fn nvar(&mut self, var: u32) -> Node {
+        self.mk(var, Node::TRUE, Node::FALSE)
+    }
+
+    /// The BDD of a literal.
+    pub fn literal(&mut self, var: u32, positive: bool) -> Node {
+        if positive {
+            self.var(var)
+        } else {
+            self.nvar(var)
+        }
+    }
+
+    /// The BDD of a cube.
+    pub fn cube(&mut self, cube: &[(u32, bool)]) -> Node {
+        let mut sorted = cube.to_vec();
+        sorted.sort_unstable();
+        let mut r = Node::TRUE;
+        for &(v, pos) in sorted.iter().rev() {
+            r = if pos {
+                self.mk(v, Node::FALSE, r)
+            } else {
+                self.mk(v, r, Node::FALSE)
+            };
+        }
+        r
+    }
+
+    /// Negation of a BDD.
+    pub fn not(&mut self, a: Node) -> Node {
+        match a {
+            Node::TRUE => return Node::FALSE,
+            Node::FALSE => return Node::TRUE,
+            _ => {}
+        }
+        if let Some(&r) = self.not_cache.get(&a.0) {
+            return Node(r);
+        }
+        let d = self.data(a);
+        let lo = self.not(Node(d.lo));
+        let hi = self.not(Node(d.hi));
+        let r = self.mk(d.var, lo, hi);
+        self.not_cache.insert(a.0, r.0);
+        r
+    }
+
+    fn bin(&mut self, op: BinOp, a: Node, b: Node) -> Node {
+        // Terminal cases.
+        match op {
+            BinOp::And => {
+                if a == Node::FALSE || b == Node::FALSE {
+                    return Node::FALSE;
+                }
+                if a == Node::TRUE || a == b {
+                    return b;
+                }
+                if b == Node::TRUE {
+                    return a;
+                }
+            }
+            BinOp::Or => {
+                if a == Node::TRUE || b == Node::TRUE {
+                    return Node::TRUE;
+                }
+                if a == Node::FALSE || a == b {
+                    return b;
+                }
+                if b == Node::FALSE {
+                    return a;
+                }
+            }
+            BinOp::Xor => {
+                if a == b {
+                    return Node::FALSE;
+                }
+                if a == Node::FALSE {
+                    return b;
+                }
+                if b == Node::FALSE {
+                    return a;
+                }
+                if a == Node::TRUE {
+                    return self.not(b);
+                }
+                if b == Node::TRUE {
+                    return self.not(a);
+                }
+            }
+        }
+        // Commutative: normalize the key.
+        let (a, b) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+        let key = (op as u8, a.0, b.0);
+        if let Some(&r) = self.bin_cache.get(&key) {
+            return Node(r);
+        }
+        let v = self.top(a).min(self.top(b));
+        let (a0, a1) = self.cofactors(a, v);
+        let (b0, b1) = self.cofactors(b, v);
+        let lo = self.bin(op, a0, b0);
+        let hi = self.bin(op, a1, b1);
+        let r = self.mk(v, lo, hi);
+        self.bin_cache.insert(key, r.0);
+        r
+    }
+
+    /// Conjunction of BDDs.
+    pub fn and(&mut self, a: Node, b: Node) -> Node {
+        self.bin(BinOp::And, a, b)
+    }
+
+    /// Disjunction of BDDs.
+    pub fn or(&mut self, a: Node, b: Node) -> Node {
+        self.bin(BinOp::Or, a, b)
+    }
+
+    /// Exclusive or of BDDs.
+    pub fn xor(&mut self, a: Node, b: Node) -> Node {
+        self.bin(BinOp::Xor, a, b)
+    }
+
+    /// `a & !b`.
+    pub fn diff(&mut self, a: Node, b: Node) -> Node {
+        let nb = self.not(b);
+        self.and(a, nb)
+    }
+
+    /// Whether the BDD `a` implies the BDD `b`.
+    pub fn implies(&mut self, a: Node, b: Node) -> bool {
+        self.diff(a, b) == Node::FALSE
+    }
+
+    /// If-then-else: `f` is a BDD, `g` and `h` are BDDs or MTBDDs.
+    pub fn ite(&mut self, f: Node, g: Node, h: Node) -> Node {
+        if f == Node::TRUE || g == h {
+            return g;
+        }
+        if f == Node::FALSE {
+            return h;
+        }
+        if g == Node::TRUE && h == Node::FALSE {
+            return f;
+        }
+        let key = (f.0, g.0, h.0);
+        if let Some(&r) = self.ite_cache.get(&key) {
+            return Node(r);
+        }
+        let v = self.top(f).min(self.top(g)).min(self.top(h));
+        let (f0, f1) = self.cofactors(f, v);
+        let (g0, g1) = self.cofactors(g, v);
+        let (h0, h1) = self.cofactors(h, v);
+        let lo = self.ite(f0, g0, h0);
+        let hi = self.ite(f1, g1, h1);
+        let r = self.mk(v, lo, hi);
+        self.ite_cache.insert(key, r.0);
+        r
+    }
+
+    /// Combines two MTBDDs leaf by leaf with `op`. `cache` memoizes node
+    /// pairs: reuse it only with the same `op`.
+    pub fn apply2(
+        &mut self,
+        a: Node,
+        b: Node,
+        cache: &mut ApplyCache,
+        op: &mut impl FnMut(u32, u32) -> u32,
+    ) -> Node {
+        if let Some(&r) = cache.get(&(a.0, b.0)) {
+            return Node(r);
+        }
+        let (da, db) = (self.data(a), self.data(b));
+        let r = if da.var == TERMINAL && db.var == TERMINAL {
+            let v = op(da.lo, db.lo);
+            self.leaf(v)
+        } else {
+            let v = da.var.min(db.var);
+            let (a0, a1) = self.cofactors(a, v);
+            let (b0, b1) = self.cofactors(b, v);
+            let lo = self.apply2(a0, b0, cache, op);
+            let hi = self.apply2(a1, b1, cache, op);
+            self.mk(v, lo, hi)
+        };
+        cache.insert((a.0, b.0), r.0);
+        r
+    }
+
+    /// Renames the leaves of an MTBDD with `op`. `cache` memoizes nodes:
+    /// reuse it only with the same `op`.
+    pub fn map_leaves(
+        &mut self,
+        a: Node,
+        cache: &mut ApplyCache,
+        op: &mut impl FnMut(u32) -> u32,
+    ) -> Node {
+        if let Some(&r) = cache.get(&(a.0, 0)) {
+            return Node(r);
+        }
+        let d = self.data(a);
+        let r = if d.var == TERMINAL {
+            let v = op(d.lo);
+            self.leaf(v)
+        } else {
+            let lo = self.map_leaves(Node(d.lo), cache, op);
+            let hi = self.map_leaves(Node(d.hi), cache, op);
+            self.mk(d.var, lo, hi)
+        };
+        cache.insert((a.0, 0), r.0);
+        r
+    }
+
+    /// The distinct leaf values of an MTBDD, in increasing order.
+    pub fn leaves(&self, a: Node) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![a];
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            let d = self.data(n);
+            if d.var == TERMINAL {
+                out.push(d.lo);
+            } else {
+                stack.push(Node(d.lo));
+                stack.push(Node(d.hi));
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// The BDD of the letters that lead the MTBDD `a` to leaf `value`.
+    pub fn leaf_guard(&mut self, a: Node, value: u32) -> Node {
+        let mut cache = ApplyCache::default();
+        self.map_leaves(a, &mut cache, &mut |v| u32::from(v == value))
+    }
+
+    /// Every leaf of `a` with the BDD of the letters leading to it, in
+    /// increasing leaf order. One top-down pass: the path condition of
+    /// each node is pushed to its children in variable order.
+    pub fn leaf_guards(&mut self, a: Node) -> Vec<(u32, Node)> {
+        let mut inner = Vec::new();
+        let mut leaves = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![a];
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            match self.children(n) {
+                Some((lo, hi)) => {
+                    inner.push(n);
+                    stack.push(lo);
+                    stack.push(hi);
+                }
+                None => leaves.push(n),
+            }
+        }
+        // Children test larger variables than their parents, so sorting by
+        // variable is a topological order.
+        inner.sort_by_key(|&n| (self.top(n), n.0));
+        let mut cond: FxHashMap<u32, Node> = FxHashMap::default();
+        cond.insert(a.0, Node::TRUE);
+        for n in inner {
+            let c = cond[&n.0];
+            let d = self.data(n);
+            let (l0, l1) = (self.nvar(d.var), self.var(d.var));
+            let to_lo = self.and(c, l0);
+            let to_hi = self.and(c, l1);
+            for (child, part) in [(d.lo, to_lo), (d.hi, to_hi)] {
+                let prev = cond.get(&child).copied().unwrap_or(Node::FALSE);
+                let merged = self.or(prev, part);
+                cond.insert(child, merged);
+            }
+        }
+        let mut out: Vec<(u32, Node)> = leaves
+            .into_iter()
+            .map(|l| (self.data(l).lo, cond[&l.0]))
+            .collect();
+        out.sort_unstable_by_key(|&(v, _)| v);
+        out
+    }
+
+    /// Every leaf of `a` with one path cube leading to it (depth-first,
+    /// low branches first, so cubes favour negative literals), in
+    /// increasing leaf order.
+    pub fn leaf_paths(&self, a: Node) -> Vec<(u32, Cube)> {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut out = Vec::new();
+        let mut stack: Vec<(Node, Cube)> = vec![(a, Vec::new())];
+        while let Some((n, path)) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            let d = self.data(n);
+            if d.var == TERMINAL {
+                out.push((d.lo, path));
+                continue;
+            }
+            let mut hi_path = path.clone();
+            hi_path.push((d.var, true));
+            stack.push((Node(d.hi), hi_path));
+            let mut lo_path = path;
+            lo_path.push((d.var, false));
+            stack.push((Node(d.lo), lo_path));
+        }
+        out.sort_unstable_by_key(|(v, _)| *v);
+        out
+    }
+
+    /// Whether every letter of `cube` leads the MTBDD `a` to leaf `value`
+    /// (read-only: no node is created).
+    pub fn cube_leads_only_to(&self, a: Node, cube: &[(u32, bool)], value: u32) -> bool {
+        let mut stack = vec![a];
+        let mut seen = rustc_hash::FxHashSet::default();
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            let d = self.data(n);
+            if d.var == TERMINAL {
+                if d.lo != value {
+                    return false;
+                }
+                continue;
+            }
+            match cube.iter().find(|(v, _)| *v == d.var) {
+                Some(&(_, true)) => stack.push(Node(d.hi)),
+                Some(&(_, false)) => stack.push(Node(d.lo)),
+                None => {
+                    stack.push(Node(d.lo));
+                    stack.push(Node(d.hi));
+                }
+            }
+        }
+        true
+    }
+
+    /// A prime cube leading `a` to `value`, obtained from `cube` (which
+    /// must lead only there) by dropping literals greedily.
+    pub fn generalize_cube(&self, a: Node, mut cube: Cube, value: u32) -> Cube {
+        let mut i = 0;
+        while i < cube.len() {
+            let lit = cube.remove(i);
+            if !self.cube_leads_only_to(a, &cube, value) {
+                cube.insert(i, lit);
+                i += 1;
+            }
+        }
+        cube
+    }
+
+    /// The leaf an MTBDD reaches on a letter.
+    pub fn eval_leaf(&self, a: Node, letter: &impl Valuation) -> u32 {
+        let mut n = a;
+        loop {
+            let d = self.data(n);
+            if d.var == TERMINAL {
+                return d.lo;
+            }
+            n = Node(if letter.holds(d.var as usize) { d.hi } else { d.lo });
+        }
+    }
+
+    /// Whether a BDD holds on a letter.
+    pub fn eval(&self, a: Node, letter: &impl Valuation) -> bool {
+        self.eval_leaf(a, letter) == 1
+    }
+
+    /// A satisfying cube of a BDD, preferring negative literals (`None` if
+    /// the BDD is false). The cube lists only the variables on one path.
+    pub fn sat_cube(&self, a: Node) -> Option<Cube> {
+        if a == Node::FALSE {
+            return None;
+        }
+        let mut cube = Vec::new();
+        let mut n = a;
+        while n != Node::TRUE {
+            let d = self.data(n);
+            debug_assert!(d.var != TERMINAL, "not a BDD");
+            if Node(d.lo) != Node::FALSE {
+                cube.push((d.var, false));
+                n = Node(d.lo);
+            } else {
+                cube.push((d.var, true));
+                n = Node(d.hi);
+            }
+        }
+        Some(cube)
+    }
+
+    /// The variables a diagram depends on, in increasing order.
+    pub fn support(&self, a: Node) -> Vec<u32> {
+        let mut vars = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![a];
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            let d = self.data(n);
+            if d.var != TERMINAL {
+                vars.push(d.var);
+                stack.push(Node(d.lo));
+                stack.push(Node(d.hi));
+            }
+        }
+        vars.sort_unstable();
+        vars.dedup();
+        vars
+    }
+
+    /// The number of distinct nodes reachable from the given roots.
+    pub fn count_nodes(&self, roots: &[Node]) -> usize {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack: Vec<Node> = roots.to_vec();
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            if let Some((lo, hi)) = self.children(n) {
+                stack.push(lo);
+                stack.push(hi);
+            }
+        }
+        seen.len()
+    }
+
+    /// An irredundant sum of products of a BDD (Minato–Morreale), cubes in
+    /// a deterministic order. `false` gives no cube, `true` one empty cube.
+    pub fn isop(&mut self, a: Node) -> Vec<Cube> {
+        let mut memo = FxHashMap::default();
+        let (mut cover, _) = self.isop_rec(a, a, &mut memo);
+        cover.sort_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)));
+        cover
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn isop_rec(
+        &mut self,
+        lower: Node,
+        upper: Node,
+        memo: &mut FxHashMap<(u32, u32), (Vec<Cube>, Node)>,
+    ) -> (Vec<Cube>, Node) {
+        if lower == Node::FALSE {
+            return (Vec::new(), Node::FALSE);
+        }
+        if upper == Node::TRUE {
+            return (vec![Vec::new()], Node::TRUE);
+        }
+        if let Some(r) = memo.get(&(lower.0, upper.0)) {
+            return r.clone();
+        }
+        let v = self.top(lower).min(self.top(upper));
+        let (l0, l1) = self.cofactors(lower, v);
+        let (u0, u1) = self.cofactors(upper, v);
+        let l0n = self.diff(l0, u1);
+        let (c0, f0) = self.isop_rec(l0n, u0, memo);
+        let l1n = self.diff(l1, u0);
+        let (c1, f1) = self.isop_rec(l1n, u1, memo);
+        let r0 = self.diff(l0, f0);
+        let r1 = self.diff(l1, f1);
+        let lstar = self.or(r0, r1);
+        let ustar = self.and(u0, u1);
+        let (cs, fs) = self.isop_rec(lstar, ustar, memo);
+        let mut cover = Vec::with_capacity(c0.len() + c1.len() + cs.len());
+        for mut c in c0 {
+            c.insert(0, (v, false));
+            cover.push(c);
+        }
+        for mut c in c1 {
+            c.insert(0, (v, true));
+            cover.push(c);
+        }
+        cover.extend(cs);
+        let nv = self.nvar(v);
+        let pv = self.var(v);
+        let t0 = self.and(nv, f0);
+        let t1 = self.and(pv, f1);
+        let t = self.or(t0, t1);
+        let f = self.or(t, fs);
+        memo.insert((lower.0, upper.0), (cover.clone(), f));
+        (cover, f)
+    }
+
+    /// Copies the diagram `a` of another manager into this one.
+    pub fn import(&mut self, from: &Manager, a: Node, memo: &mut FxHashMap<u32, u32>) -> Node {
+        if let Some(&r) = memo.get(&a.0) {
+            return Node(r);
+        }
+        let d = from.data(a);
+        let r = if d.var == TERMINAL {
+            self.leaf(d.lo)
+        } else {
+            let lo = self.import(from, Node(d.lo), memo);
+            let hi = self.import(from, Node(d.hi), memo);
+            self.mk(d.var, lo, hi)
+        };
+        memo.insert(a.0, r.0);
+        r
+    }
+
+    /// Copies the diagram `a` of another manager into this one, renaming
+    /// variable `v` to `map[v]` (any renaming: the result is rebuilt in
+    /// this manager's variable order).
+    pub fn import_renamed(
+        &mut self,
+        from: &Manager,
+        a: Node,
+        map: &[u32],
+        memo: &mut FxHashMap<u32, u32>,
+    ) -> Node {
+        if let Some(&r) = memo.get(&a.0) {
+            return Node(r);
+        }
+        let d = from.data(a);
+        let r = if d.var == TERMINAL {
+            self.leaf(d.lo)
+        } else {
+            let lo = self.import_renamed(from, Node(d.lo), map, memo);
+            let hi = self.import_renamed(from, Node(d.hi), map, memo);
+            let v = self.var(map[d.var as usize]);
+            self.ite(v, hi, lo)
+        };
+        memo.insert(a.0, r.0);
+        r
+    }
+
+    /// Drops the operation caches (the nodes stay).
+    pub fn clear_caches(&mut self) {
+        self.bin_cache.clear();
+        self.not_cache.clear();
+        self.ite_cache.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn truth(m: &Manager, f: Node, vars: u32) -> Vec<bool> {
+        (0..1u64 << vars).map(|v| m.eval(f, &v)).collect()
+    }
+
+    #[test]
+    fn boolean_operations_match_truth_tables() {
+        let mut m = Manager::new();
+        let (a, b, c) = (m.var(0), m.var(1), m.var(2));
+        let ab = m.and(a, b);
+        let nc = m.not(c);
+        let f = m.or(ab, nc);
+        let expect: Vec<bool> = (0..8u64)
+            .map(|v| (v & 1 == 1 && v & 2 == 2) || v & 4 == 0)
+            .collect();
+        assert_eq!(truth(&m, f, 3), expect);
+        let x = m.xor(a, c);
+        assert_eq!(truth(&m, x, 3), (0..8u64).map(|v| (v & 1 == 1) != (v & 4 == 4)).collect::<Vec<_>>());
+        let i = m.ite(a, b, c);
+        assert_eq!(truth(&m, i, 3), (0..8u64).map(|v| if v & 1 == 1 { v & 2 == 2 } else { v & 4 == 4 }).collect::<Vec<_>>());
+        // Canonicity: equal functions are equal nodes.
+        let nab = m.not(ab);
+        let na = m.not(a);
+        let nb = m.not(b);
+        assert_eq!(nab, m.or(na, nb));
+    }
+
+    #[test]
+    fn isop_covers_exactly() {
+        let mut m = Manager::new();
+        let vars: Vec<Node> = (0..4).map(|i| m.var(i)).collect();
+        // (a & b) | (!a & c) | (b & c & d)
+        let t1 = m.and(vars[0], vars[1]);
+        let na = m.not(vars[0]);
+        let t2 = m.and(na, vars[2]);
+        let bc = m.and(vars[1], vars[2]);
+        let t3 = m.and(bc, vars[3]);
+        let f = m.or(t1, t2);
+        let f = m.or(f, t3);
+        let cover = m.isop(f);
+        let mut g = Node::FALSE;
+        for c in &cover {
+            let cb = m.cube(c);
+            g = m.or(g, cb);
+        }
+        assert_eq!(g, f);
+        // The consensus term b & c & d is redundant.
+        assert_eq!(cover.len(), 2);
+        assert_eq!(m.isop(Node::TRUE), vec![Vec::new()]);
+        assert!(m.isop(Node::FALSE).is_empty());
+    }
+
+    #[test]
+    fn mtbdd_apply_and_guards() {
+        let mut m = Manager::new();
+        let a = m.var(0);
+        let b = m.var(1);
+        let (l2, l3, l4) = (m.leaf(2), m.leaf(3), m.leaf(4));
+        let t1 = m.ite(a, l2, l3);
+        let t2 = m.ite(b, l4, l3);
+        let mut cache = ApplyCache::default();
+        let sum = m.apply2(t1, t2, &mut cache, &mut |x, y| x * 10 + y);
+        assert_eq!(m.leaves(sum), vec![23, 24, 33, 34]);
+        assert_eq!(m.eval_leaf(sum, &0b11u64), 24);
+        let g = m.leaf_guard(sum, 33);
+        let na = m.not(a);
+        let nb = m.not(b);
+        assert_eq!(g, m.and(na, nb));
+        assert_eq!(m.leaf_guards(t1).len(), 2);
+        assert_eq!(m.sat_cube(g), Some(vec![(0, false), (1, false)]));
+        assert_eq!(m.support(sum), vec![0, 1]);
+    }
+}

@@ -1,0 +1,621 @@
+//! The translation pipeline: formula to minimal monitor, and analysis.
+//!
+//! ```text
+//!   formula ──simplify──▶ NNF ──tableau──▶ generalized Büchi automaton
+//!      ──prune empty states──▶ subset construction ──minimize──▶ BadPrefixDfa
+//! ```
+//!
+//! Pruning first is what makes the monitor *exact*: after it, a prefix
+//! has no run iff it has no infinite extension satisfying the formula,
+//! i.e. iff it is a bad prefix (d'Amorim and Roşu; Tabakov and Vardi;
+//! Spot's `-M`). For a non-safety formula the monitor recognizes the bad
+//! prefixes of its *safety closure*, the smallest safety property that
+//! contains it; [`Translation::is_safety`] says whether that happened.
+//!
+//! Settings are in [`Config`] (data, every field optional, defaults
+//! documented on each setter); [`Builder`] runs the pipeline.
+//!
+//! ```
+//! use monitor_core::translate::{Builder, Config, Verdicts};
+//! use monitor_core::automaton::Verdict;
+//!
+//! let t = Builder::new()
+//!     .configure(Config::new().max_states(Some(10_000)).verdicts(Verdicts::Three))
+//!     .build("F p0 -> (!p1 U p0)")?;
+//! assert_eq!(t.is_safety(), Some(true));
+//! let dfa = t.dfa();
+//! // p0 first: every extension satisfies the formula.
+//! assert_eq!(dfa.run([0b01u64]), Verdict::Satisfied);
+//! // p1 first: fine as long as p0 never happens...
+//! assert_eq!(dfa.run([0b10u64]), Verdict::Undecided);
+//! // ...and violated once it does.
+//! assert_eq!(dfa.run([0b10u64, 0b01]), Verdict::Violated);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
+use crate::algo::emptiness::{accepted_lasso, prune};
+use crate::algo::minimize::minimize;
+use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
+use crate::algo::tableau::{Tableau, TableauMode};
+use crate::automaton::dfa::format_word;
+use crate::automaton::{Alphabet, BadPrefixDfa, Guard, Nba, Verdict};
+use crate::dd::{Cube, Manager};
+use crate::formula::eval::Lasso;
+use crate::formula::simplify::simplify;
+use crate::formula::{parse, Formula, ParseError};
+
+/// The default limit on the number of states of every automaton built.
+pub const DEFAULT_MAX_STATES: usize = 250_000;
+
+/// Two-valued (violated / undecided) or three-valued (LTL3-style:
+/// violated / satisfied / undecided) monitors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Verdicts {
+    /// Detect bad prefixes only.
+    #[default]
+    Two,
+    /// Also detect good prefixes (every extension satisfies the formula).
+    Three,
+}
+
+/// Which prefixes the monitor rejects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Prefixes {
+    /// Exactly the bad prefixes (the minimal monitor of the safety closure).
+    #[default]
+    Exact,
+    /// Only the informative bad prefixes (Kupferman–Vardi, Latvala): those
+    /// that show why the formula fails, read on the formula as written.
+    Informative,
+}
+
+/// Settings of a translation. Every setting is optional; getters apply
+/// the defaults.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    max_states: Option<Option<usize>>,
+    verdicts: Option<Verdicts>,
+    prefixes: Option<Prefixes>,
+    simplify: Option<bool>,
+    check_safety: Option<bool>,
+}
+
+impl Config {
+    /// A configuration with every setting at its default.
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// The largest number of states of any automaton built along the way
+    /// (`None`: no limit). Beyond it the build fails with
+    /// [`BuildErrorKind::TooManyStates`]. Defaults to
+    /// [`DEFAULT_MAX_STATES`].
+    pub fn max_states(mut self, limit: Option<usize>) -> Config {
+        self.max_states = Some(limit);
+        self
+    }
+
+    /// Two- or three-valued verdicts. Defaults to [`Verdicts::Two`].
+    pub fn verdicts(mut self, v: Verdicts) -> Config {
+        self.verdicts = Some(v);
+        self
+    }
+
+    /// Exact or informative bad prefixes. Defaults to [`Prefixes::Exact`].
+    pub fn prefixes(mut self, p: Prefixes) -> Config {
+        self.prefixes = Some(p);
+        self
+    }
+
+    /// Whether to simplify the formula first (it never changes the exact
+    /// monitor, only the time to build it). Enabled by default.
+    pub fn simplify(mut self, yes: bool) -> Config {
+        self.simplify = Some(yes);
+        self
+    }
+
+    /// Whether [`Builder::build`] decides if the formula is a safety
+    /// property (one more automaton product). Enabled by default.
+    pub fn check_safety(mut self, yes: bool) -> Config {
+        self.check_safety = Some(yes);
+        self
+    }
+
+    /// The state limit in effect.
+    pub fn get_max_states(&self) -> usize {
+        self.max_states.unwrap_or(Some(DEFAULT_MAX_STATES)).unwrap_or(usize::MAX)
+    }
+
+    /// The verdicts in effect.
+    pub fn get_verdicts(&self) -> Verdicts {
+        self.verdicts.unwrap_or_default()
+    }
+
+    /// The prefixes in effect.
+    pub fn get_prefixes(&self) -> Prefixes {
+        self.prefixes.unwrap_or_default()
+    }
+
+    /// Whether simplification is in effect.
+    pub fn get_simplify(&self) -> bool {
+        self.simplify.unwrap_or(true)
+    }
+
+    /// Whether the safety check is in effect.
+    pub fn get_check_safety(&self) -> bool {
+        self.check_safety.unwrap_or(true)
+    }
+
+    /// Merges `other` into `self`: settings made in `other` win.
+    fn overwrite(self, other: Config) -> Config {
+        Config {
+            max_states: other.max_states.or(self.max_states),
+            verdicts: other.verdicts.or(self.verdicts),
+            prefixes: other.prefixes.or(self.prefixes),
+            simplify: other.simplify.or(self.simplify),
+            check_safety: other.check_safety.or(self.check_safety),
+        }
+    }
+}
+
+/// Why a translation failed.
+#[derive(Clone, Debug)]
+pub struct BuildError {
+    kind: BuildErrorKind,
+}
+
+/// The kinds of [`BuildError`].
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum BuildErrorKind {
+    /// The formula does not parse.
+    Parse(ParseError),
+    /// An automaton grew beyond the state limit.
+    TooManyStates {
+        /// Which automaton.
+        what: &'static str,
+        /// The limit.
+        limit: usize,
+    },
+    /// A past operator applies to a future-time formula.
+    PastOverFuture {
+        /// The offending subformula, in Spot syntax.
+        subformula: String,
+    },
+}
+
+impl BuildError {
+    pub(crate) fn too_many_states(what: &'static str, limit: usize) -> BuildError {
+        BuildError {
+            kind: BuildErrorKind::TooManyStates { what, limit },
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &BuildErrorKind {
+        &self.kind
+    }
+
+    /// The parse error, if that is what this is.
+    pub fn parse_error(&self) -> Option<&ParseError> {
+        match &self.kind {
+            BuildErrorKind::Parse(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The state limit that was exceeded, if that is what this is.
+    pub fn state_limit(&self) -> Option<usize> {
+        match self.kind {
+            BuildErrorKind::TooManyStates { limit, .. } => Some(limit),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            BuildErrorKind::Parse(e) => e.fmt(f),
+            BuildErrorKind::TooManyStates { what, limit } => write!(
+                f,
+                "the {what} exceeds the limit of {limit} states (raise the limit if this blow-up is expected)"
+            ),
+            BuildErrorKind::PastOverFuture { subformula } => write!(
+                f,
+                "past operators must apply to past-time formulas; `{subformula}` applies one to a future-time formula"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            BuildErrorKind::Parse(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ParseError> for BuildError {
+    fn from(e: ParseError) -> BuildError {
+        BuildError {
+            kind: BuildErrorKind::Parse(e),
+        }
+    }
+}
+
+/// Sizes and times of one translation, for `--stats` and benchmarks.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// States of the Büchi automaton (after pruning).
+    pub nba_states: usize,
+    /// States of the subset construction, before minimization.
+    pub subset_states: usize,
+    /// States of the minimal monitor.
+    pub states: usize,
+    /// Wall-clock time of the whole build.
+    pub time: Duration,
+}
+
+/// A finished translation: the monitor and what is known about the formula.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    formula: Formula,
+    dfa: BadPrefixDfa,
+    safety: Option<bool>,
+    non_safety_witness: Option<Lasso<Vec<bool>>>,
+    stats: Stats,
+}
+
+impl Translation {
+    /// The formula, as given.
+    pub fn formula(&self) -> &Formula {
+        &self.formula
+    }
+
+    /// The monitor.
+    pub fn dfa(&self) -> &BadPrefixDfa {
+        &self.dfa
+    }
+
+    /// The monitor, by value.
+    pub fn into_dfa(self) -> BadPrefixDfa {
+        self.dfa
+    }
+
+    /// Whether the formula is a safety property (`None` if not checked).
+    /// If not, the monitor is that of its safety closure.
+    pub fn is_safety(&self) -> Option<bool> {
+        self.safety
+    }
+
+    /// For a non-safety formula: an infinite word that violates it but
+    /// that the monitor never rejects.
+    pub fn non_safety_witness(&self) -> Option<&Lasso<Vec<bool>>> {
+        self.non_safety_witness.as_ref()
+    }
+
+    /// Sizes and times.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
+/// Runs the translation pipeline with a [`Config`].
+#[derive(Clone, Debug, Default)]
+pub struct Builder {
+    config: Config,
+}
+
+impl Builder {
+    /// A builder with the default configuration.
+    pub fn new() -> Builder {
+        Builder::default()
+    }
+
+    /// Applies the settings made in `config`.
+    pub fn configure(&mut self, config: Config) -> &mut Builder {
+        self.config = self.config.clone().overwrite(config);
+        self
+    }
+
+    /// The configuration in effect.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Parses and translates a formula.
+    pub fn build(&self, formula: &str) -> Result<Translation, BuildError> {
+        let f = parse(formula)?;
+        self.build_from_formula(&f)
+    }
+
+    /// Translates a formula.
+    pub fn build_from_formula(&self, f: &Formula) -> Result<Translation, BuildError> {
+        let start = Instant::now();
+        let cfg = &self.config;
+        let mut pipe = Pipeline::new(f, cfg)?;
+        let g = pipe.simplified.clone();
+        let (det, nba_states, subset_states) = match (cfg.get_prefixes(), cfg.get_verdicts()) {
+            (Prefixes::Exact, Verdicts::Two) => pipe.exact(&g)?,
+            (Prefixes::Informative, Verdicts::Two) => pipe.informative(f)?,
+            (prefixes, Verdicts::Three) => {
+                let (pos, neg) = match prefixes {
+                    Prefixes::Exact => (pipe.exact(&g)?, pipe.exact(&Formula::not(g.clone()))?),
+                    Prefixes::Informative => {
+                        (pipe.informative(f)?, pipe.informative(&Formula::not(f.clone()))?)
+                    }
+                };
+                let prod = three_valued(&mut pipe.mgr, &pos.0, &neg.0, pipe.max_states)?;
+                let n = prod.len();
+                (minimize(&mut pipe.mgr, &prod), pos.1 + neg.1, n)
+            }
+        };
+        let (safety, witness) = if !cfg.get_check_safety() {
+            (None, None)
+        } else if f.is_syntactic_safety() {
+            (Some(true), None)
+        } else {
+            let closure = match (cfg.get_prefixes(), cfg.get_verdicts()) {
+                (Prefixes::Exact, Verdicts::Two) => det.clone(),
+                _ => pipe.exact(&g)?.0,
+            };
+            let w = pipe.violation_without_bad_prefix(&g, &closure)?;
+            (Some(w.is_none()), w)
+        };
+        let states = det.len();
+        let dfa = pipe.export(&det);
+        Ok(Translation {
+            formula: f.clone(),
+            dfa,
+            safety,
+            non_safety_witness: witness,
+            stats: Stats {
+                nba_states,
+                subset_states,
+                states,
+                time: start.elapsed(),
+            },
+        })
+    }
+}
+
+/// Everything known about a formula's place in the safety-progress
+/// hierarchy and its monitorability.
+#[derive(Clone, Debug)]
+pub struct Classification {
+    /// The formula, as given.
+    pub formula: Formula,
+    /// Its propositions (the order of witness letters).
+    pub alphabet: Alphabet,
+    /// Every violation has a bad prefix.
+    pub safety: bool,
+    /// In Spot's syntactic safety class.
+    pub syntactic_safety: bool,
+    /// Every satisfying word has a good prefix (co-safety).
+    pub guarantee: bool,
+    /// In Spot's syntactic guarantee class.
+    pub syntactic_guarantee: bool,
+    /// Every finite word can be extended into a model (no bad prefix).
+    pub liveness: bool,
+    /// Repeating letters never changes the verdict on a word.
+    pub stutter_invariant: bool,
+    /// Some violating word has no informative bad prefix (Kupferman–Vardi;
+    /// Latvala's check). Always true for a non-safety formula.
+    pub pathologic: bool,
+    /// States of the exact monitor.
+    pub monitor_states: usize,
+    /// States of the informative monitor.
+    pub informative_states: usize,
+    /// For a non-safety formula: a violating word without bad prefix.
+    pub non_safety_witness: Option<Lasso<Vec<bool>>>,
+}
+
+impl Classification {
+    /// A short description of the witness word, or `None`.
+    pub fn witness_text(&self) -> Option<String> {
+        self.non_safety_witness
+            .as_ref()
+            .map(|w| lasso_text(w, &self.alphabet))
+    }
+}
+
+/// Formats a lasso of full letters as `a & !b; b; cycle{!a & !b}`.
+pub fn lasso_text(w: &Lasso<Vec<bool>>, aps: &Alphabet) -> String {
+    let letter = |l: &Vec<bool>| {
+        let cube: Cube = l.iter().enumerate().map(|(i, &b)| (i as u32, b)).collect();
+        Guard::from_cubes(vec![cube])
+    };
+    let mut parts: Vec<String> = w.prefix.iter().map(|l| letter(l).display(aps).to_string()).collect();
+    let cycle: Vec<String> = w.cycle.iter().map(|l| letter(l).display(aps).to_string()).collect();
+    parts.push(format!("cycle{{{}}}", cycle.join("; ")));
+    parts.join("; ")
+}
+
+/// Classifies a formula (see [`Classification`]).
+///
+/// ```
+/// use monitor_core::formula::parse;
+/// use monitor_core::translate::{classify, Config};
+///
+/// let c = classify(&parse("F p0 -> (!p1 U p0)")?, &Config::new())?;
+/// assert!(c.safety && !c.syntactic_safety && !c.guarantee && !c.pathologic);
+/// let c = classify(&parse("F p")?, &Config::new())?;
+/// assert!(!c.safety && c.guarantee && c.liveness && c.pathologic);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError> {
+    let mut pipe = Pipeline::new(f, cfg)?;
+    let g = pipe.simplified.clone();
+    let ng = Formula::not(g.clone());
+    let nba_pos = pipe.nba(&g)?;
+    let nba_neg = pipe.nba(&ng)?;
+    let det_pos = pipe.determinize_exact(&nba_pos)?;
+    let det_neg = pipe.determinize_exact(&nba_neg)?;
+    let safety_witness = pipe.intersection_witness(&nba_neg, &det_pos)?;
+    let guarantee = pipe.intersection_witness(&nba_pos, &det_neg)?.is_none();
+    let liveness = det_pos.verdicts[0] != Verdict::Violated
+        && det_pos
+            .diagrams
+            .iter()
+            .all(|&d| !pipe.mgr.leaves(d).contains(&crate::automaton::dfa::VIOLATION_LEAF));
+    let stutter_invariant = f.is_next_free() || {
+        let a = stutter_product(&mut pipe.mgr, &nba_pos, &nba_neg, pipe.max_states)?;
+        let b = stutter_product(&mut pipe.mgr, &nba_neg, &nba_pos, pipe.max_states)?;
+        accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
+            && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none()
+    };
+    let (det_inf, _, _) = pipe.informative(f)?;
+    let pathologic = pipe.intersection_witness(&nba_neg, &det_inf)?.is_some();
+    Ok(Classification {
+        formula: f.clone(),
+        alphabet: pipe.aps.clone(),
+        safety: safety_witness.is_none(),
+        syntactic_safety: f.is_syntactic_safety(),
+        guarantee,
+        syntactic_guarantee: f.is_syntactic_guarantee(),
+        liveness,
+        stutter_invariant,
+        pathologic,
+        monitor_states: det_pos.len(),
+        informative_states: det_inf.len(),
+        non_safety_witness: safety_witness,
+    })
+}
+
+/// How the informative monitor of a formula differs from the exact one.
+#[derive(Clone, Debug)]
+pub struct InformativeReport {
+    /// States of the exact monitor.
+    pub exact_states: usize,
+    /// States of the informative monitor.
+    pub informative_states: usize,
+    /// A shortest bad prefix that is not informative (`None` if both
+    /// monitors reject the same words).
+    pub uninformative_bad_prefix: Option<Vec<Guard>>,
+    /// The propositions.
+    pub alphabet: Alphabet,
+}
+
+impl InformativeReport {
+    /// The word as text, if there is one.
+    pub fn word_text(&self) -> Option<String> {
+        self.uninformative_bad_prefix
+            .as_ref()
+            .map(|w| format_word(w, &self.alphabet))
+    }
+}
+
+/// Compares the informative monitor of `f` with its exact monitor.
+pub fn compare_informative(f: &Formula, cfg: &Config) -> Result<InformativeReport, BuildError> {
+    let mut pipe = Pipeline::new(f, cfg)?;
+    let g = pipe.simplified.clone();
+    let (exact, _, _) = pipe.exact(&g)?;
+    let (inf, _, _) = pipe.informative(f)?;
+    let diff = first_difference(&mut pipe.mgr, &exact, &inf).map(|(word, _, _)| {
+        word.into_iter()
+            .map(|c| Guard::from_cubes(vec![c]))
+            .collect()
+    });
+    Ok(InformativeReport {
+        exact_states: exact.len(),
+        informative_states: inf.len(),
+        uninformative_bad_prefix: diff,
+        alphabet: pipe.aps.clone(),
+    })
+}
+
+/// One translation's shared state: the alphabet and the diagram manager.
+struct Pipeline {
+    aps: Alphabet,
+    mgr: Manager,
+    max_states: usize,
+    simplified: Formula,
+    name: String,
+}
+
+impl Pipeline {
+    fn new(f: &Formula, cfg: &Config) -> Result<Pipeline, BuildError> {
+        if f.has_past_over_future() {
+            let bad = f
+                .subformulas_postorder()
+                .into_iter()
+                .find(|g| g.op().is_past() && g.children().iter().any(Formula::has_future))
+                .expect("a past operator over a future formula");
+            return Err(BuildError {
+                kind: BuildErrorKind::PastOverFuture {
+                    subformula: bad.to_spot(),
+                },
+            });
+        }
+        Ok(Pipeline {
+            aps: Alphabet::new(f.atomic_propositions()),
+            mgr: Manager::new(),
+            max_states: cfg.get_max_states(),
+            simplified: if cfg.get_simplify() { simplify(f) } else { f.clone() },
+            name: f.to_spot(),
+        })
+    }
+
+    /// The pruned Büchi automaton of `f`.
+    fn nba(&mut self, f: &Formula) -> Result<Nba, BuildError> {
+        let t = Tableau::translate(&f.nnf(), &self.aps, &mut self.mgr, TableauMode::Buchi, self.max_states)?;
+        Ok(prune(&t.nba).0)
+    }
+
+    fn determinize_exact(&mut self, nba: &Nba) -> Result<DetAutomaton, BuildError> {
+        let det = determinize(&mut self.mgr, nba, &SubsetMode::Exact, self.max_states)?;
+        Ok(minimize(&mut self.mgr, &det))
+    }
+
+    /// The minimal exact monitor of `f`, with the NBA and subset sizes.
+    fn exact(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
+        let nba = self.nba(f)?;
+        let det = determinize(&mut self.mgr, &nba, &SubsetMode::Exact, self.max_states)?;
+        let subset = det.len();
+        Ok((minimize(&mut self.mgr, &det), nba.len(), subset))
+    }
+
+    /// The minimal monitor of the informative bad prefixes of `f` (as
+    /// written, not simplified: informativeness is syntactic).
+    fn informative(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
+        let neg = Formula::not(f.clone()).nnf();
+        let t = Tableau::translate(&neg, &self.aps, &mut self.mgr, TableauMode::Finite, self.max_states)?;
+        let mode = SubsetMode::Informative(t.discharged.clone());
+        let det = determinize(&mut self.mgr, &t.nba, &mode, self.max_states)?;
+        let subset = det.len();
+        Ok((minimize(&mut self.mgr, &det), t.nba.len(), subset))
+    }
+
+    /// A word accepted by `nba` that `det` never rejects, if any.
+    fn intersection_witness(
+        &mut self,
+        nba: &Nba,
+        det: &DetAutomaton,
+    ) -> Result<Option<Lasso<Vec<bool>>>, BuildError> {
+        let prod = with_safety_dfa(&mut self.mgr, nba, det, self.max_states)?;
+        Ok(accepted_lasso(&self.mgr, &prod, self.aps.len()))
+    }
+
+    /// A word violating `f` that the exact monitor `closure` of `f` never
+    /// rejects (`None` iff `f` is a safety property).
+    fn violation_without_bad_prefix(
+        &mut self,
+        f: &Formula,
+        closure: &DetAutomaton,
+    ) -> Result<Option<Lasso<Vec<bool>>>, BuildError> {
+        let neg = self.nba(&Formula::not(f.clone()))?;
+        self.intersection_witness(&neg, closure)
+    }
+
+    fn export(&self, det: &DetAutomaton) -> BadPrefixDfa {
+        let states: Vec<_> = det.diagrams.iter().copied().zip(det.verdicts.iter().copied()).collect();
+        BadPrefixDfa::from_diagrams(self.aps.clone(), &self.mgr, &states, self.name.clone())
+    }
+}

@@ -1,0 +1,281 @@
+//! Known answers: figures published for Spot and in Rozier's thesis, and
+//! families whose minimal monitors have known sizes.
+
+use monitor_core::automaton::{Target, Verdict};
+use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS, ROZIER_SAFETY};
+use monitor_core::formula::{parse, Formula};
+use monitor_core::translate::{classify, Builder, BuildErrorKind, Config, Prefixes, Verdicts};
+
+fn dfa_of(f: &Formula) -> monitor_core::automaton::BadPrefixDfa {
+    Builder::new()
+        .configure(Config::new().check_safety(false))
+        .build_from_formula(f)
+        .unwrap_or_else(|e| panic!("{f}: {e}"))
+        .into_dfa()
+}
+
+#[test]
+fn dwyer_patterns_match_spot() {
+    // Spot (ltlfilt --safety, ltl2tgba -M -D) on genltl --dac-patterns:
+    // 37 safety, 11 syntactic safety, 125 monitor states, at most 7 each.
+    let mut safety = 0;
+    let mut syntactic = 0;
+    let mut states = 0;
+    let mut max = 0;
+    for line in data_lines(DWYER_PATTERNS) {
+        let f = parse(line).unwrap();
+        let c = classify(&f, &Config::new()).unwrap();
+        if c.syntactic_safety {
+            syntactic += 1;
+            assert!(c.safety, "{f}");
+        }
+        if c.safety {
+            safety += 1;
+            states += c.monitor_states;
+            max = max.max(c.monitor_states);
+            assert!(!c.pathologic, "{f}: no Dwyer pattern is pathologic");
+        } else {
+            assert!(c.pathologic, "{f}: non-safety formulas count as pathologic");
+        }
+    }
+    assert_eq!((safety, syntactic, states, max), (37, 11, 125, 7));
+}
+
+#[test]
+fn rozier_safety_set() {
+    let formulas: Vec<Formula> = data_lines(ROZIER_SAFETY).map(|l| parse(l).unwrap()).collect();
+    assert_eq!(formulas.len(), 13);
+    for (i, f) in formulas.iter().enumerate() {
+        let c = classify(f, &Config::new()).unwrap();
+        assert!(c.safety, "{i}: {f}");
+        // Only PathologicallySafeModified is pathologic.
+        assert_eq!(c.pathologic, i == 7, "{i}: {f}");
+    }
+    // AccidentallySafe (6) is syntactically safe yet has non-informative
+    // bad prefixes; IntentionallySafe (5) has none.
+    let cfg = Config::new();
+    let r6 = monitor_core::translate::compare_informative(&formulas[6], &cfg).unwrap();
+    assert!(r6.uninformative_bad_prefix.is_some());
+    let r5 = monitor_core::translate::compare_informative(&formulas[5], &cfg).unwrap();
+    assert!(r5.uninformative_bad_prefix.is_none());
+    // The pathologic formula and the non-syntactic ones.
+    assert!(!classify(&formulas[7], &cfg).unwrap().syntactic_safety);
+    assert!(!classify(&formulas[11], &cfg).unwrap().syntactic_safety);
+}
+
+#[test]
+fn kupferman_vardi_pathologic_formula() {
+    // Measured with Spot: syntactic 0, semantic 1.
+    let f = parse("(G(q | FGp) & G(r | FG!p)) | Gq | Gr").unwrap();
+    let c = classify(&f, &Config::new()).unwrap();
+    assert!(c.safety && !c.syntactic_safety && c.pathologic);
+    let r = monitor_core::translate::compare_informative(&f, &Config::new()).unwrap();
+    // Its informative monitor misses violations entirely on some words.
+    assert!(r.uninformative_bad_prefix.is_some());
+}
+
+/// The unique model of Rozier's n-bit counters: m marks the first bit of
+/// each value, b the bits (least significant first), c the carry.
+fn counter_model(n: usize, periods: usize) -> Vec<(bool, bool, bool)> {
+    let mut word = Vec::new();
+    for p in 0..periods << n {
+        let v = p % (1 << n);
+        let mut carry = true;
+        for i in 0..n {
+            let b = (v >> i) & 1 == 1;
+            carry = carry && b;
+            word.push((i == 0, b, carry));
+        }
+    }
+    word
+}
+
+#[test]
+fn counters_have_n_times_2_to_the_n_states_and_reject_any_deviation() {
+    for family in ["rv-counter", "rv-counter-linear", "rv-counter-carry", "rv-counter-carry-linear"] {
+        for n in 1..=6usize {
+            let f = generate(family, n).unwrap();
+            let dfa = dfa_of(&f);
+            assert_eq!(dfa.num_states(), n << n, "{family} {n}");
+            let aps = dfa.alphabet().clone();
+            let letter = |(m, b, c): (bool, bool, bool)| -> Vec<bool> {
+                aps.names()
+                    .iter()
+                    .map(|p| match p.as_str() {
+                        "m" => m,
+                        "b" => b,
+                        "c" => c,
+                        other => panic!("unexpected proposition {other}"),
+                    })
+                    .collect()
+            };
+            let model = counter_model(n, 2);
+            assert_eq!(dfa.run(model.iter().map(|&l| letter(l))), Verdict::Undecided, "{family} {n}");
+            // Flip one proposition at one position: rejected exactly there.
+            let props: &[usize] = if family.contains("carry") { &[0, 1, 2] } else { &[0, 1] };
+            for k in 0..model.len().min(3 * n << n) {
+                for &which in props {
+                    let mut w: Vec<(bool, bool, bool)> = model[..=k].to_vec();
+                    let l = &mut w[k];
+                    match which {
+                        0 => l.0 = !l.0,
+                        1 => l.1 = !l.1,
+                        _ => l.2 = !l.2,
+                    }
+                    let before = dfa.run(w[..k].iter().map(|&l| letter(l)));
+                    let after = dfa.run(w.iter().map(|&l| letter(l)));
+                    assert_eq!(before, Verdict::Undecided, "{family} {n} pos {k}");
+                    assert_eq!(after, Verdict::Violated, "{family} {n} pos {k} prop {which}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn or_g_has_2_to_the_n_minus_1_live_states() {
+    for n in 1..=10 {
+        assert_eq!(dfa_of(&generate("or-g", n).unwrap()).num_states(), (1 << n) - 1, "or-g {n}");
+        // Rozier's E-bar, !(Fp1 & ... & Fpn), is the same language up to negation of the propositions.
+        assert_eq!(dfa_of(&generate("not-and-f", n).unwrap()).num_states(), (1 << n) - 1, "not-and-f {n}");
+    }
+}
+
+#[test]
+fn non_safety_families_are_recognized() {
+    for family in ["and-f", "u-left", "u-right", "gh-q", "gh-r", "or-gf", "and-gf"] {
+        for n in 2..=3 {
+            let f = generate(family, n).unwrap();
+            let c = classify(&f, &Config::new()).unwrap();
+            assert!(!c.safety, "{family} {n}: {f}");
+            assert!(c.non_safety_witness.is_some(), "{family} {n}");
+        }
+    }
+    for family in ["or-g", "and-g", "r-left", "r-right", "not-and-f"] {
+        let f = generate(family, 3).unwrap();
+        assert!(classify(&f, &Config::new()).unwrap().safety, "{family}");
+    }
+}
+
+#[test]
+fn forty_propositions_without_enumerating_letters() {
+    let all: Vec<String> = (1..=40).map(|i| format!("p{i}")).collect();
+    let text = format!("G(({}) -> X !p1) & G(p40 -> X(p39 | p38))", all.join(" & "));
+    let f = parse(&text).unwrap();
+    let dfa = dfa_of(&f);
+    assert_eq!(dfa.alphabet().len(), 40);
+    // start, {p39 | p38} pending, {!p1 & (p39 | p38)} pending
+    assert_eq!(dfa.num_states(), 3);
+    let roots: Vec<_> = (0..dfa.num_states() as u32).map(|s| dfa.diagram(s)).collect();
+    assert!(dfa.manager().count_nodes(&roots) < 200);
+    let mut letter = vec![true; 40];
+    assert_eq!(dfa.run([letter.clone()]), Verdict::Undecided);
+    letter[38] = false;
+    letter[37] = false;
+    assert_eq!(dfa.run([vec![true; 40], letter]), Verdict::Violated);
+}
+
+#[test]
+fn past_time_properties() {
+    let cases = [
+        // (formula, a good word, a bad word); letters are (a, b) bit masks.
+        ("G(b -> Y a)", vec![0b01u64, 0b10], vec![0b10u64]),
+        ("G(b -> O a)", vec![0b00, 0b01, 0b00, 0b10], vec![0b10]),
+        // Every b is preceded by an a since the previous b.
+        ("G(b -> Y(!b S a))", vec![0b01, 0b10, 0b01, 0b10], vec![0b01, 0b10, 0b10]),
+        ("G(b -> H a)", vec![0b01, 0b11], vec![0b01, 0b00, 0b10]),
+    ];
+    for (text, good, bad) in cases {
+        let f = parse(text).unwrap();
+        let dfa = dfa_of(&f);
+        // The monitor orders propositions by first occurrence: remap.
+        let order: Vec<usize> = dfa.alphabet().names().iter().map(|n| if n == "a" { 0 } else { 1 }).collect();
+        let letter = |l: &u64| -> Vec<bool> { order.iter().map(|&bit| (l >> bit) & 1 == 1).collect() };
+        assert_eq!(dfa.run(good.iter().map(letter)), Verdict::Undecided, "{text}");
+        assert_eq!(dfa.run(bad.iter().map(letter)), Verdict::Violated, "{text}");
+    }
+    assert_eq!(dfa_of(&parse("G(b -> Y a)").unwrap()).num_states(), 2);
+    assert_eq!(dfa_of(&parse("G(b -> O a)").unwrap()).num_states(), 2);
+}
+
+#[test]
+fn shortest_words() {
+    let dfa = dfa_of(&parse("G(req -> X ack)").unwrap());
+    let aps = dfa.alphabet().clone();
+    let word: Vec<String> = dfa
+        .shortest_violation()
+        .unwrap()
+        .iter()
+        .map(|g| g.display(&aps).to_string())
+        .collect();
+    assert_eq!(word, ["req", "!ack"]);
+    let access = dfa.access_words();
+    assert!(access[0].is_empty());
+    assert_eq!(access[1].len(), 1);
+    assert!(dfa_of(&parse("G F a").unwrap()).shortest_violation().is_none());
+}
+
+#[test]
+fn three_valued_monitors() {
+    let t = Builder::new()
+        .configure(Config::new().verdicts(Verdicts::Three))
+        .build("a U b")
+        .unwrap();
+    let dfa = t.dfa();
+    assert_eq!(t.is_safety(), Some(false));
+    assert_eq!(dfa.num_states(), 2);
+    assert_eq!(dfa.run([0b01u64, 0b10]), Verdict::Satisfied);
+    assert_eq!(dfa.run([0b01u64, 0b00]), Verdict::Violated);
+    assert_eq!(dfa.run([0b01u64, 0b01]), Verdict::Undecided);
+    // A valid formula is satisfied from the start, an unsatisfiable one violated.
+    let three = |s| Builder::new().configure(Config::new().verdicts(Verdicts::Three)).build(s).unwrap().into_dfa();
+    assert_eq!(three("a | !a").verdict(0), Verdict::Satisfied);
+    assert_eq!(three("G a & F !a").verdict(0), Verdict::Violated);
+}
+
+#[test]
+fn informative_mode() {
+    let f = parse("G(q | XGp) & G(r | XG!p)").unwrap();
+    let exact = dfa_of(&f);
+    let inf = Builder::new()
+        .configure(Config::new().prefixes(Prefixes::Informative))
+        .build_from_formula(&f)
+        .unwrap()
+        .into_dfa();
+    let (word, e, i) = exact.first_difference(&inf).unwrap();
+    assert_eq!((e, i), (Verdict::Violated, Verdict::Undecided));
+    // !q & !r: p must hold forever from the next step, and also !p.
+    assert_eq!(word.len(), 1);
+}
+
+#[test]
+fn limits_and_errors() {
+    let err = Builder::new()
+        .configure(Config::new().max_states(Some(100)))
+        .build_from_formula(&generate("or-g", 10).unwrap())
+        .unwrap_err();
+    assert!(matches!(err.kind(), BuildErrorKind::TooManyStates { limit: 100, .. }), "{err}");
+    assert!(err.to_string().contains("exceeds the limit of 100 states"));
+    let err = Builder::new().build("G(a -> O F b)").unwrap_err();
+    assert!(matches!(err.kind(), BuildErrorKind::PastOverFuture { .. }));
+    assert_eq!(
+        err.to_string(),
+        "past operators must apply to past-time formulas; `OFb` applies one to a future-time formula"
+    );
+    let err = Builder::new().build("G(a -> )").unwrap_err();
+    assert_eq!(err.parse_error().unwrap().column(), 8);
+}
+
+#[test]
+fn constants_and_trivial_monitors() {
+    let f = dfa_of(&Formula::ff());
+    assert_eq!(f.verdict(0), Verdict::Violated);
+    assert_eq!(f.step(0, &0u64), Target::Violation);
+    let t = dfa_of(&Formula::tt());
+    assert!(t.never_violates());
+    assert_eq!(t.num_states(), 1);
+    // The safety closure of a U b is a W b (Spot's man page example).
+    let u = dfa_of(&parse("a U b").unwrap());
+    let w = dfa_of(&parse("a W b").unwrap());
+    assert!(u.first_difference(&w).is_none());
+}

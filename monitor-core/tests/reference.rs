@@ -1,0 +1,287 @@
+//! Cross-checks of the translator against the brute-force evaluator on
+//! random formulas and random infinite (lasso) words.
+//!
+//! The evaluator (`formula::eval`) shares no code with the automata. On a
+//! lasso `w` the monitor's verdict is decided exactly (`run_lasso`), so:
+//!
+//! * `w ⊨ φ` implies the monitor never rejects `w` (no false alarm);
+//! * for a safety `φ`, `w ⊭ φ` implies the monitor rejects `w`;
+//! * every infinite path of the monitor that avoids the sink, read as a
+//!   lasso, satisfies a safety `φ` (the monitor does not reject too late);
+//! * a "not safety" answer comes with a witness that must violate `φ`
+//!   without being rejected.
+//!
+//! Formulas come from the seeded generator, so a failure names a seed
+//! that reproduces it.
+
+use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
+use monitor_core::formula::eval::{holds, Lasso};
+use monitor_core::formula::random::{RandomLtl, SplitMix64};
+use monitor_core::formula::Formula;
+use monitor_core::translate::{classify, Builder, Config, Prefixes, Verdicts};
+
+const APS: [&str; 3] = ["a", "b", "c"];
+
+fn aps() -> Vec<String> {
+    APS.iter().map(|s| s.to_string()).collect()
+}
+
+fn random_lasso(rng: &mut SplitMix64, max_prefix: u64, max_cycle: u64) -> Lasso<u64> {
+    let letters = 1u64 << APS.len();
+    let p = rng.below(max_prefix + 1);
+    let c = 1 + rng.below(max_cycle);
+    Lasso::new(
+        (0..p).map(|_| rng.below(letters)).collect(),
+        (0..c).map(|_| rng.below(letters)).collect(),
+    )
+}
+
+/// A monitor over the formula's own propositions, read with letters over
+/// `APS`: remap bit `i` of a letter to the monitor's proposition order.
+struct Monitor {
+    dfa: BadPrefixDfa,
+    bit: Vec<usize>,
+}
+
+impl Monitor {
+    fn new(dfa: BadPrefixDfa) -> Monitor {
+        let bit = dfa
+            .alphabet()
+            .names()
+            .iter()
+            .map(|n| APS.iter().position(|a| a == n).expect("known proposition"))
+            .collect();
+        Monitor { dfa, bit }
+    }
+
+    fn letter(&self, l: u64) -> u64 {
+        self.bit
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| ((l >> b) & 1) << i)
+            .fold(0, |a, x| a | x)
+    }
+
+    fn run_lasso(&self, w: &Lasso<u64>) -> Verdict {
+        let m = Lasso::new(
+            w.prefix.iter().map(|&l| self.letter(l)).collect(),
+            w.cycle.iter().map(|&l| self.letter(l)).collect(),
+        );
+        self.dfa.run_lasso(&m)
+    }
+
+    fn step(&self, s: u32, l: u64) -> Target {
+        self.dfa.step(s, &self.letter(l))
+    }
+
+    /// A random lasso following the monitor and never rejected.
+    fn random_path(&self, rng: &mut SplitMix64, len: usize) -> Option<Lasso<u64>> {
+        let mut s = 0;
+        let mut seen: Vec<(u32, usize)> = vec![(0, 0)];
+        let mut word = Vec::new();
+        for _ in 0..len {
+            let ok: Vec<(u64, u32)> = (0..1u64 << APS.len())
+                .filter_map(|l| match self.step(s, l) {
+                    Target::State(t) => Some((l, t)),
+                    Target::Violation => None,
+                })
+                .collect();
+            if ok.is_empty() {
+                return None;
+            }
+            let (l, t) = ok[rng.below(ok.len() as u64) as usize];
+            word.push(l);
+            s = t;
+            if let Some(&(_, at)) = seen.iter().find(|(q, _)| *q == s) {
+                if rng.chance(1, 3) || word.len() + 1 >= len {
+                    return Some(Lasso::new(word[..at].to_vec(), word[at..].to_vec()));
+                }
+            }
+            seen.push((s, word.len()));
+        }
+        None
+    }
+}
+
+fn build(f: &Formula, cfg: Config) -> Monitor {
+    let t = Builder::new()
+        .configure(cfg.check_safety(false))
+        .build_from_formula(f)
+        .unwrap_or_else(|e| panic!("{f}: {e}"));
+    Monitor::new(t.into_dfa())
+}
+
+/// Repeats some letters of a lasso (a stuttering of the same word).
+fn stutter(rng: &mut SplitMix64, w: &Lasso<u64>) -> Lasso<u64> {
+    let dup = |rng: &mut SplitMix64, v: &[u64]| {
+        let mut out = Vec::new();
+        for &l in v {
+            out.push(l);
+            while rng.chance(1, 3) {
+                out.push(l);
+            }
+        }
+        out
+    };
+    Lasso::new(dup(rng, &w.prefix), dup(rng, &w.cycle))
+}
+
+fn check_formula(f: &Formula, seed: u64) {
+    let ctx = format!("seed {seed}: {f}");
+    let cls = classify(f, &Config::new()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let exact = build(f, Config::new());
+    let three = build(f, Config::new().verdicts(Verdicts::Three));
+    let informative = build(f, Config::new().prefixes(Prefixes::Informative));
+    let unsimplified = build(f, Config::new().simplify(false));
+    assert_eq!(cls.monitor_states, exact.dfa.num_states(), "{ctx}");
+    assert_eq!(cls.liveness, exact.dfa.never_violates() && exact.dfa.verdict(0) != Verdict::Violated, "{ctx}");
+    assert!(
+        exact.dfa.first_difference(&unsimplified.dfa).is_none(),
+        "{ctx}: simplification changed the monitor"
+    );
+    assert_eq!(exact.dfa.num_states(), unsimplified.dfa.num_states(), "{ctx}");
+
+    // Exactness, structurally: every state can go on without rejecting,
+    // and minimality: all states are pairwise distinguishable.
+    let n = exact.dfa.num_states() as u32;
+    if exact.dfa.verdict(0) != Verdict::Violated {
+        for s in 0..n {
+            assert!(
+                (0..1u64 << APS.len()).any(|l| exact.step(s, l) != Target::Violation),
+                "{ctx}: state {s} is doomed but not rejected"
+            );
+        }
+    }
+    assert_pairwise_distinguishable(&exact, &ctx);
+
+    let mut rng = SplitMix64::new(seed ^ 0x5eed);
+    let aps = aps();
+    for _ in 0..40 {
+        let w = random_lasso(&mut rng, 4, 4);
+        let sat = holds(f, &aps, &w);
+        let v = exact.run_lasso(&w);
+        if sat {
+            assert_ne!(v, Verdict::Violated, "{ctx}: model {w:?} rejected");
+        } else if cls.safety {
+            assert_eq!(v, Verdict::Violated, "{ctx}: violation {w:?} not rejected");
+        }
+        if cls.liveness {
+            assert_ne!(v, Verdict::Violated, "{ctx}: liveness but {w:?} rejected");
+        }
+        let v3 = three.run_lasso(&w);
+        if sat {
+            assert_ne!(v3, Verdict::Violated, "{ctx}: 3-valued rejects model {w:?}");
+            if cls.guarantee {
+                assert_eq!(v3, Verdict::Satisfied, "{ctx}: guarantee model {w:?} never satisfied");
+            }
+        } else {
+            assert_ne!(v3, Verdict::Satisfied, "{ctx}: 3-valued accepts violation {w:?}");
+            if cls.safety {
+                assert_eq!(v3, Verdict::Violated, "{ctx}: 3-valued misses violation {w:?}");
+            }
+        }
+        assert_eq!(v3 == Verdict::Violated, v == Verdict::Violated, "{ctx}: {w:?}");
+        let vi = informative.run_lasso(&w);
+        if vi == Verdict::Violated {
+            assert_eq!(v, Verdict::Violated, "{ctx}: informative rejects a non-bad {w:?}");
+        }
+        if !sat && cls.safety && !cls.pathologic {
+            assert_eq!(vi, Verdict::Violated, "{ctx}: non-pathologic but {w:?} has no informative prefix");
+        }
+        if cls.stutter_invariant {
+            let w2 = stutter(&mut rng, &w);
+            assert_eq!(holds(f, &aps, &w2), sat, "{ctx}: stutter-invariant but {w:?} / {w2:?} differ");
+        }
+    }
+    for _ in 0..10 {
+        if let Some(w) = exact.random_path(&mut rng, 12) {
+            if cls.safety {
+                assert!(holds(f, &aps, &w), "{ctx}: safety but never-rejected {w:?} violates it");
+            }
+        }
+    }
+    if let Some(w) = &cls.non_safety_witness {
+        assert!(!cls.safety);
+        // The witness is over the formula's own propositions, in order.
+        let own: Vec<String> = cls.alphabet.names().to_vec();
+        assert!(!holds(f, &own, w), "{ctx}: witness {w:?} satisfies the formula");
+        assert_ne!(exact.dfa.run_lasso(w), Verdict::Violated, "{ctx}: witness {w:?} is rejected");
+    } else {
+        assert!(cls.safety, "{ctx}: not safety but no witness");
+    }
+}
+
+fn assert_pairwise_distinguishable(m: &Monitor, ctx: &str) {
+    let n = m.dfa.num_states();
+    let letters = 1u64 << APS.len();
+    // distinct[s][t]: some word separates s and t (fixpoint iteration).
+    let idx = |t: Target| match t {
+        Target::State(s) => s as usize,
+        Target::Violation => n,
+    };
+    let mut distinct = vec![vec![false; n + 1]; n + 1];
+    for s in 0..n {
+        distinct[s][n] = true;
+        distinct[n][s] = true;
+    }
+    loop {
+        let mut changed = false;
+        for s in 0..n {
+            for t in 0..n {
+                if s != t && !distinct[s][t] {
+                    let sep = (0..letters).any(|l| {
+                        distinct[idx(m.step(s as u32, l))][idx(m.step(t as u32, l))]
+                    }) || m.dfa.verdict(s as u32) != m.dfa.verdict(t as u32);
+                    if sep {
+                        distinct[s][t] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for s in 0..n {
+        for t in 0..n {
+            assert!(s == t || distinct[s][t], "{ctx}: states {s} and {t} are equivalent");
+        }
+    }
+}
+
+#[test]
+fn random_future_formulas_agree_with_the_evaluator() {
+    for seed in 0..400u64 {
+        let size = 3 + (seed % 10) as usize;
+        let f = RandomLtl::new(&APS, size).seed(seed).next_formula();
+        check_formula(&f, seed);
+    }
+}
+
+#[test]
+fn random_past_formulas_agree_with_the_evaluator() {
+    for seed in 0..300u64 {
+        let size = 3 + (seed % 10) as usize;
+        let f = RandomLtl::new(&APS, size).with_past().seed(seed).next_formula();
+        check_formula(&f, seed);
+    }
+}
+
+#[test]
+fn safety_shaped_random_formulas_agree_with_the_evaluator() {
+    // G(...) over past and X, the runtime-verification idiom.
+    for seed in 0..200u64 {
+        let size = 3 + (seed % 8) as usize;
+        let inner = RandomLtl::new(&APS, size)
+            .with_past()
+            .weight(Op::F, 0)
+            .weight(Op::U, 0)
+            .weight(Op::M, 0)
+            .seed(seed)
+            .next_formula();
+        check_formula(&Formula::always(inner), seed);
+    }
+}
+
+use monitor_core::formula::Op;
