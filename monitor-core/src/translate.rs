@@ -223,7 +223,7 @@ impl fmt::Display for BuildError {
             BuildErrorKind::Parse(e) => e.fmt(f),
             BuildErrorKind::TooManyStates { what, limit } => write!(
                 f,
-                "the {what} exceeds the limit of {limit} states (raise the limit if this blow-up is expected)"
+                "the {what} exceeds the limit of {limit} states"
             ),
             BuildErrorKind::PastOverFuture { subformula } => write!(
                 f,

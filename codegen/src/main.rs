@@ -1,0 +1,490 @@
+//! `mongen`: compile LTL safety properties into minimal deterministic monitors.
+
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use codegen::emit::dot::emit_dot;
+use codegen::emit::hoa::{emit_hoa, HoaOptions};
+use codegen::emit::json::{emit_json, JsonOptions};
+use monitor_core::formula::families::{generate, FAMILIES};
+use monitor_core::formula::simplify::simplify;
+use monitor_core::formula::{parse, Formula, ParseError};
+use monitor_core::translate::{
+    classify, compare_informative, lasso_text, BuildError, Builder, Config, Prefixes, Verdicts,
+    DEFAULT_MAX_STATES,
+};
+
+/// Compile temporal safety properties (LTL with past, Spot/Spin syntax) into
+/// deterministic, minimal monitors of their bad prefixes.
+#[derive(Parser, Debug)]
+#[command(name = "mongen", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compile formulas into monitors (HOA by default).
+    Compile(CompileArgs),
+    /// Tell whether formulas are safety, guarantee, liveness,
+    /// stutter-invariant or pathologic.
+    Classify(ClassifyArgs),
+    /// Print formulas back in Spot or Spin syntax.
+    Print(PrintArgs),
+    /// Generate formulas of the benchmark families (Spot's genltl names).
+    Genltl(GenArgs),
+}
+
+#[derive(Args, Debug)]
+struct Input {
+    /// Formulas to process.
+    #[arg(value_name = "FORMULA")]
+    formulas: Vec<String>,
+    /// Read formulas from FILE, one per line ('-' for standard input);
+    /// blank lines and lines starting with '#' are skipped.
+    #[arg(short = 'F', long = "file", value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Target {
+    /// HOA v1, Spot's monitor convention (missing transition = violation).
+    Hoa,
+    /// Graphviz, with the violating letters drawn to a red sink.
+    Dot,
+    /// One JSON object per monitor and per line.
+    Json,
+}
+
+#[derive(Args, Debug)]
+struct CompileArgs {
+    #[command(flatten)]
+    input: Input,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = Target::Hoa)]
+    target: Target,
+    /// Reject only the informative bad prefixes (Latvala's construction);
+    /// reports on standard error where this differs from the exact monitor.
+    #[arg(long)]
+    informative: bool,
+    /// 2: violated/undecided; 3: also detect good prefixes (satisfied).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    verdicts: u8,
+    /// Stop with an error when an automaton exceeds N states.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
+    max_states: usize,
+    /// Write to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Print sizes, time and peak memory of each translation on standard error.
+    #[arg(long)]
+    stats: bool,
+    /// Do not warn about formulas that are not safety properties.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct ClassifyArgs {
+    #[command(flatten)]
+    input: Input,
+    /// One JSON object per formula and per line.
+    #[arg(long)]
+    json: bool,
+    /// Stop with an error when an automaton exceeds N states.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
+    max_states: usize,
+}
+
+#[derive(Args, Debug)]
+struct PrintArgs {
+    #[command(flatten)]
+    input: Input,
+    /// Print in Spin syntax instead of Spot's.
+    #[arg(long)]
+    spin: bool,
+    /// Simplify first.
+    #[arg(long)]
+    simplify: bool,
+    /// Put in negation normal form.
+    #[arg(long)]
+    nnf: bool,
+}
+
+#[derive(Args, Debug)]
+struct GenArgs {
+    /// The family (see --list).
+    #[arg(value_name = "FAMILY", required_unless_present = "list")]
+    family: Option<String>,
+    /// The first (or only) member to print.
+    #[arg(value_name = "N", required_unless_present = "list")]
+    from: Option<usize>,
+    /// The last member to print.
+    #[arg(value_name = "M")]
+    to: Option<usize>,
+    /// List the families.
+    #[arg(long)]
+    list: bool,
+}
+
+/// A formula and where it came from, for error messages.
+struct Source {
+    text: String,
+    file: Option<String>,
+    line: usize,
+}
+
+impl Source {
+    fn parse(&self) -> Result<Formula, String> {
+        parse(&self.text).map_err(|e| self.describe_parse_error(e))
+    }
+
+    fn describe_parse_error(&self, e: ParseError) -> String {
+        match &self.file {
+            Some(f) => format!("{f}: {}", e.at_line(self.line)),
+            None => e.to_string(),
+        }
+    }
+
+    fn describe(&self, f: &Formula, e: &BuildError) -> String {
+        let mut msg = format!("{f}: {e}");
+        if e.state_limit().is_some() {
+            msg.push_str("; raise it with --max-states N if this blow-up is expected");
+        }
+        msg
+    }
+}
+
+fn read_sources(input: &Input) -> Result<Vec<Source>, String> {
+    let mut out = Vec::new();
+    for path in &input.files {
+        let name = path.display().to_string();
+        let text = if name == "-" {
+            let mut s = String::new();
+            io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            s
+        } else {
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?
+        };
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            out.push(Source {
+                text: line.to_string(),
+                file: Some(name.clone()),
+                line: i + 1,
+            });
+        }
+    }
+    for f in &input.formulas {
+        out.push(Source {
+            text: f.clone(),
+            file: None,
+            line: 1,
+        });
+    }
+    if out.is_empty() {
+        return Err("no formula given (pass FORMULA arguments or -F FILE)".into());
+    }
+    Ok(out)
+}
+
+/// Collects output and errors; formulas that fail do not stop the others.
+struct Run {
+    out: String,
+    errors: usize,
+}
+
+impl Run {
+    fn error(&mut self, msg: &str) {
+        self.errors += 1;
+        eprintln!("mongen: error: {msg}");
+    }
+}
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
+    let sources = read_sources(&args.input)?;
+    let three = args.verdicts == 3;
+    let cfg = Config::new()
+        .max_states(Some(args.max_states))
+        .verdicts(if three { Verdicts::Three } else { Verdicts::Two })
+        .prefixes(if args.informative {
+            Prefixes::Informative
+        } else {
+            Prefixes::Exact
+        });
+    let mut builder = Builder::new();
+    builder.configure(cfg.clone());
+    for src in &sources {
+        let f = match src.parse() {
+            Ok(f) => f,
+            Err(e) => {
+                run.error(&e);
+                continue;
+            }
+        };
+        let t = match builder.build_from_formula(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                run.error(&src.describe(&f, &e));
+                continue;
+            }
+        };
+        if t.is_safety() == Some(false) && !args.quiet {
+            let mut msg = format!(
+                "mongen: warning: `{f}` is not a safety property; the monitor rejects the bad prefixes of its safety closure"
+            );
+            if let Some(w) = t.non_safety_witness() {
+                let _ = write!(
+                    msg,
+                    " (`{}` violates it but has no bad prefix)",
+                    lasso_text(w, t.dfa().alphabet())
+                );
+            }
+            eprintln!("{msg}");
+        }
+        if args.informative {
+            match compare_informative(&f, &cfg) {
+                Ok(r) => match r.word_text() {
+                    Some(w) => eprintln!(
+                        "mongen: note: `{f}`: informative monitor {} states, exact monitor {} states; \
+                         shortest bad prefix that is not informative: {w}",
+                        r.informative_states, r.exact_states
+                    ),
+                    None => eprintln!(
+                        "mongen: note: `{f}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
+                        r.informative_states, r.exact_states
+                    ),
+                },
+                Err(e) => run.error(&src.describe(&f, &e)),
+            }
+        }
+        if args.stats {
+            let s = t.stats();
+            let mut line = format!(
+                "mongen: stats: `{f}`: {} states (Büchi {}, subsets {}), {:.3} ms",
+                s.states,
+                s.nba_states,
+                s.subset_states,
+                s.time.as_secs_f64() * 1e3
+            );
+            if let Some(kib) = peak_rss_kib() {
+                let _ = write!(line, ", peak memory {:.1} MiB", kib as f64 / 1024.0);
+            }
+            eprintln!("{line}");
+        }
+        let dfa = t.dfa();
+        match args.target {
+            Target::Hoa => run.out.push_str(&emit_hoa(
+                dfa,
+                &HoaOptions {
+                    name: None,
+                    stutter_invariant: Some(f.is_next_free()),
+                    three_valued: three,
+                },
+            )),
+            Target::Dot => run.out.push_str(&emit_dot(dfa)),
+            Target::Json => {
+                run.out.push_str(&emit_json(
+                    dfa,
+                    &JsonOptions {
+                        informative: args.informative,
+                        safety: t.is_safety(),
+                        three_valued: three,
+                    },
+                ));
+                run.out.push('\n');
+            }
+        }
+    }
+    Ok(())
+}
+
+fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
+    let cfg = Config::new().max_states(Some(args.max_states));
+    for src in read_sources(&args.input)? {
+        let f = match src.parse() {
+            Ok(f) => f,
+            Err(e) => {
+                run.error(&e);
+                continue;
+            }
+        };
+        let c = match classify(&f, &cfg) {
+            Ok(c) => c,
+            Err(e) => {
+                run.error(&src.describe(&f, &e));
+                continue;
+            }
+        };
+        if args.json {
+            let v = serde_json::json!({
+                "formula": f.to_spot(),
+                "safety": c.safety,
+                "syntactic_safety": c.syntactic_safety,
+                "guarantee": c.guarantee,
+                "syntactic_guarantee": c.syntactic_guarantee,
+                "liveness": c.liveness,
+                "stutter_invariant": c.stutter_invariant,
+                "pathologic": c.pathologic,
+                "states": c.monitor_states,
+                "informative_states": c.informative_states,
+                "non_safety_witness": c.witness_text(),
+            });
+            let _ = writeln!(run.out, "{v}");
+        } else {
+            let mut tags = Vec::new();
+            tags.push(match (c.safety, c.syntactic_safety) {
+                (true, true) => "safety (syntactic)",
+                (true, false) => "safety",
+                _ => "not safety",
+            });
+            if c.guarantee {
+                tags.push(if c.syntactic_guarantee {
+                    "guarantee (syntactic)"
+                } else {
+                    "guarantee"
+                });
+            }
+            if c.liveness {
+                tags.push("liveness");
+            }
+            tags.push(if c.stutter_invariant {
+                "stutter-invariant"
+            } else {
+                "stutter-sensitive"
+            });
+            if c.pathologic && c.safety {
+                tags.push("pathologic");
+            }
+            let n = c.monitor_states;
+            let mut line = format!(
+                "{f}: {}; monitor: {n} state{}",
+                tags.join(", "),
+                if n == 1 { "" } else { "s" }
+            );
+            if let Some(w) = c.witness_text() {
+                let _ = write!(line, "; `{w}` violates it without a bad prefix");
+            }
+            let _ = writeln!(run.out, "{line}");
+        }
+    }
+    Ok(())
+}
+
+fn print_cmd(args: &PrintArgs, run: &mut Run) -> Result<(), String> {
+    for src in read_sources(&args.input)? {
+        let mut f = match src.parse() {
+            Ok(f) => f,
+            Err(e) => {
+                run.error(&e);
+                continue;
+            }
+        };
+        if args.simplify {
+            f = simplify(&f);
+        }
+        if args.nnf {
+            f = f.nnf();
+        }
+        if args.spin {
+            match f.to_spin() {
+                Ok(s) => {
+                    let _ = writeln!(run.out, "{s}");
+                }
+                Err(e) => run.error(&format!("{f}: {e}")),
+            }
+        } else {
+            let _ = writeln!(run.out, "{f}");
+        }
+    }
+    Ok(())
+}
+
+fn genltl(args: &GenArgs, run: &mut Run) -> Result<(), String> {
+    if args.list {
+        for (name, what) in FAMILIES {
+            let _ = writeln!(run.out, "{name:<26} {what}");
+        }
+        return Ok(());
+    }
+    let family = args.family.as_deref().expect("required by clap");
+    let from = args.from.expect("required by clap");
+    let to = args.to.unwrap_or(from);
+    for n in from..=to {
+        let f = generate(family, n)?;
+        let _ = writeln!(run.out, "{f}");
+    }
+    Ok(())
+}
+
+fn real_main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut run = Run {
+        out: String::new(),
+        errors: 0,
+    };
+    let (result, output) = match &cli.command {
+        Command::Compile(a) => (compile(a, &mut run), a.output.clone()),
+        Command::Classify(a) => (classify_cmd(a, &mut run), None),
+        Command::Print(a) => (print_cmd(a, &mut run), None),
+        Command::Genltl(a) => (genltl(a, &mut run), None),
+    };
+    if let Err(e) = result {
+        run.error(&e);
+    }
+    let written = match output {
+        Some(path) => std::fs::write(&path, &run.out)
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => {
+            let mut stdout = io::stdout().lock();
+            match stdout.write_all(run.out.as_bytes()).and_then(|_| stdout.flush()) {
+                // A closed pipe (`mongen … | head`) is not an error.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+                r => r.map_err(|e| format!("cannot write the output: {e}")),
+            }
+        }
+    };
+    if let Err(e) = written {
+        run.error(&e);
+    }
+    if run.errors > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn main() -> ExitCode {
+    // The translator recurses on formulas: give it room for deep ones.
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(real_main)
+        .expect("spawn the main thread")
+        .join()
+        .unwrap_or(ExitCode::from(101))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}

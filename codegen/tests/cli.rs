@@ -1,0 +1,176 @@
+//! The `mongen` binary, run as users run it.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn mongen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mongen"))
+        .args(args)
+        .output()
+        .expect("run mongen")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mongen-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+#[test]
+fn compile_writes_hoa_by_default() {
+    let o = mongen(&["compile", "G(req -> X ack)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("HOA: v1\nname: \"G(req -> Xack)\"\nStates: 2\n"), "{out}");
+    assert!(out.ends_with("--END--\n"));
+    assert!(stderr(&o).is_empty());
+}
+
+#[test]
+fn several_formulas_give_one_stream() {
+    let o = mongen(&["compile", "G a", "G(a -> X b)", "-t", "hoa"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).matches("HOA: v1").count(), 2);
+    assert_eq!(stdout(&o).matches("--END--").count(), 2);
+    let o = mongen(&["compile", "-t", "json", "G a", "G(a -> X b)"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    for l in lines {
+        serde_json::from_str::<serde_json::Value>(l).unwrap();
+    }
+}
+
+#[test]
+fn file_input_reports_errors_with_file_line_and_caret() {
+    let p = temp_file(
+        "props.ltl",
+        "# request/acknowledge\nG(req -> X ack)\n\nG(a U )\nF p -> (!q U p)\n",
+    );
+    let o = mongen(&["compile", "-F", p.to_str().unwrap(), "-t", "json", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    // The two good formulas are still compiled.
+    assert_eq!(stdout(&o).lines().count(), 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("props.ltl: syntax error at line 4, column 7: expected a formula, found `)`\n  G(a U )\n        ^"),
+        "{err}"
+    );
+}
+
+#[test]
+fn state_limit_stops_with_a_clear_message() {
+    let o = mongen(&["compile", "--max-states", "100", "Gp1 | Gp2 | Gp3 | Gp4 | Gp5 | Gp6 | Gp7 | Gp8"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("exceeds the limit of 100 states"), "{err}");
+    assert!(err.contains("--max-states"), "{err}");
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn non_safety_formulas_get_a_warning_with_a_witness() {
+    let o = mongen(&["compile", "a U b"]);
+    assert!(o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("warning: `a U b` is not a safety property"), "{err}");
+    assert!(err.contains("cycle{a & !b}"), "{err}");
+    assert!(mongen(&["compile", "-q", "a U b"]).stderr.is_empty());
+}
+
+#[test]
+fn informative_mode_explains_the_difference() {
+    let o = mongen(&["compile", "--informative", "G(q | XGp) & G(r | XG!p)"]);
+    assert!(o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("shortest bad prefix that is not informative: !q & !r"), "{err}");
+    let o = mongen(&["compile", "--informative", "G(a -> X b)"]);
+    assert!(stderr(&o).contains("every bad prefix is informative"));
+}
+
+#[test]
+fn three_valued_json() {
+    let o = mongen(&["compile", "--verdicts", "3", "-t", "json", "-q", "a U b"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["verdicts"], 3);
+    assert_eq!(v["states"][1]["verdict"], "satisfied");
+    assert_eq!(mongen(&["compile", "--verdicts", "4", "a"]).status.code(), Some(2));
+}
+
+#[test]
+fn classify_json_has_the_documented_fields() {
+    let o = mongen(&["classify", "--json", "F p0 -> (!p1 U p0)", "F p", "G(a -> Y b)"]);
+    assert!(o.status.success());
+    let rows: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 3);
+    for key in ["safety", "syntactic_safety", "guarantee", "stutter_invariant", "pathologic"] {
+        assert!(rows.iter().all(|r| r[key].is_boolean()), "{key}");
+    }
+    assert_eq!(rows[0]["safety"], true);
+    assert_eq!(rows[0]["syntactic_safety"], false);
+    assert_eq!(rows[1]["safety"], false);
+    assert_eq!(rows[1]["guarantee"], true);
+    assert_eq!(rows[2]["stutter_invariant"], false);
+}
+
+#[test]
+fn classify_human_lines() {
+    let o = mongen(&["classify", "G(req -> X ack)", "F p"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "G(req -> Xack): safety (syntactic), stutter-sensitive; monitor: 2 states");
+    assert_eq!(
+        lines[1],
+        "Fp: not safety, guarantee (syntactic), liveness, stutter-invariant; monitor: 1 state; `cycle{!p}` violates it without a bad prefix"
+    );
+}
+
+#[test]
+fn print_and_genltl() {
+    let o = mongen(&["print", "--spin", "G(p -> F q)"]);
+    assert_eq!(stdout(&o), "[] (p -> (<> q))\n");
+    let o = mongen(&["print", "--simplify", "G G (a & a)"]);
+    assert_eq!(stdout(&o), "Ga\n");
+    let o = mongen(&["print", "--spin", "O a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no past-time operators"));
+    let o = mongen(&["genltl", "or-g", "2", "3"]);
+    assert_eq!(stdout(&o), "Gp1 | Gp2\nGp1 | Gp2 | Gp3\n");
+    let o = mongen(&["genltl", "--list"]);
+    assert!(stdout(&o).contains("rv-counter-carry-linear"));
+    let o = mongen(&["genltl", "nope", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown family `nope`"));
+}
+
+#[test]
+fn missing_input_and_unreadable_files_are_errors() {
+    let o = mongen(&["compile"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no formula given"));
+    let o = mongen(&["compile", "-F", "/nonexistent/file.ltl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read /nonexistent/file.ltl"));
+}
+
+#[test]
+fn output_file_and_dot() {
+    let dir = std::env::temp_dir().join(format!("mongen-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("m.dot");
+    let o = mongen(&["compile", "-t", "dot", "-o", p.to_str().unwrap(), "G(req -> X ack)"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).is_empty());
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains("1 -> violation [label=\"!ack\""));
+}

@@ -1,0 +1,277 @@
+//! The text outputs read back: HOA by a third-party parser (hoars) and by
+//! an independent reader that re-evaluates every label on every letter;
+//! JSON by serde_json; DOT structurally.
+
+use codegen::emit::dot::emit_dot;
+use codegen::emit::hoa::{emit_hoa, HoaOptions};
+use codegen::emit::json::{emit_json, JsonOptions};
+use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
+use monitor_core::formula::random::RandomLtl;
+use monitor_core::translate::{Builder, Config, Verdicts};
+
+fn build(f: &str, cfg: Config) -> BadPrefixDfa {
+    Builder::new().configure(cfg).build(f).unwrap().into_dfa()
+}
+
+/// A HOA label expression evaluated on a letter (bit i = AP i).
+fn eval_label(label: &str, letter: u64) -> bool {
+    struct P<'a> {
+        s: &'a [u8],
+        i: usize,
+        letter: u64,
+    }
+    impl P<'_> {
+        fn ws(&mut self) {
+            while self.i < self.s.len() && self.s[self.i] == b' ' {
+                self.i += 1;
+            }
+        }
+        fn or(&mut self) -> bool {
+            let mut v = self.and();
+            loop {
+                self.ws();
+                if self.i < self.s.len() && self.s[self.i] == b'|' {
+                    self.i += 1;
+                    let w = self.and();
+                    v = v || w;
+                } else {
+                    return v;
+                }
+            }
+        }
+        fn and(&mut self) -> bool {
+            let mut v = self.atom();
+            loop {
+                self.ws();
+                if self.i < self.s.len() && self.s[self.i] == b'&' {
+                    self.i += 1;
+                    let w = self.atom();
+                    v = v && w;
+                } else {
+                    return v;
+                }
+            }
+        }
+        fn atom(&mut self) -> bool {
+            self.ws();
+            match self.s[self.i] {
+                b'!' => {
+                    self.i += 1;
+                    !self.atom()
+                }
+                b'(' => {
+                    self.i += 1;
+                    let v = self.or();
+                    self.ws();
+                    assert_eq!(self.s[self.i], b')');
+                    self.i += 1;
+                    v
+                }
+                b't' => {
+                    self.i += 1;
+                    true
+                }
+                b'f' => {
+                    self.i += 1;
+                    false
+                }
+                _ => {
+                    let start = self.i;
+                    while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
+                        self.i += 1;
+                    }
+                    let n: u32 = std::str::from_utf8(&self.s[start..self.i]).unwrap().parse().unwrap();
+                    (self.letter >> n) & 1 == 1
+                }
+            }
+        }
+    }
+    let mut p = P {
+        s: label.as_bytes(),
+        i: 0,
+        letter,
+    };
+    let v = p.or();
+    p.ws();
+    assert_eq!(p.i, label.len(), "trailing input in label {label}");
+    v
+}
+
+/// The HOA strings of a header line, with `\"` and `\\` escapes.
+fn read_strings(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            continue;
+        }
+        let mut s = String::new();
+        loop {
+            match chars.next().expect("closed string") {
+                '"' => break,
+                '\\' => s.push(chars.next().expect("escaped character")),
+                c => s.push(c),
+            }
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// Reads our HOA back: per state, its (label, target) edges.
+fn read_hoa(text: &str) -> (usize, Vec<String>, Vec<Vec<(String, u32)>>) {
+    let mut states: Vec<Vec<(String, u32)>> = Vec::new();
+    let mut n = 0;
+    let mut aps = Vec::new();
+    let mut in_body = false;
+    for line in text.lines() {
+        if line == "--BODY--" {
+            in_body = true;
+        } else if line == "--END--" {
+            break;
+        } else if !in_body {
+            if let Some(v) = line.strip_prefix("States: ") {
+                n = v.parse().unwrap();
+            } else if let Some(v) = line.strip_prefix("AP: ") {
+                let mut parts = v.splitn(2, ' ');
+                let count: usize = parts.next().unwrap().parse().unwrap();
+                aps = read_strings(parts.next().unwrap_or(""));
+                assert_eq!(aps.len(), count);
+            }
+        } else if let Some(rest) = line.strip_prefix("State: ") {
+            let id: usize = rest.split(' ').next().unwrap().parse().unwrap();
+            assert_eq!(id, states.len(), "states in order");
+            states.push(Vec::new());
+        } else {
+            let close = line.rfind(']').unwrap();
+            let label = line[1..close].to_string();
+            let target = line[close + 1..].trim().parse().unwrap();
+            states.last_mut().unwrap().push((label, target));
+        }
+    }
+    (n, aps, states)
+}
+
+fn check_hoa(dfa: &BadPrefixDfa) {
+    let text = emit_hoa(dfa, &HoaOptions::default());
+    // A third-party parser accepts it (hoars 0.3 cannot lex the `\"`
+    // escapes that HOA strings allow; those texts are checked by the
+    // reader below only).
+    if !text.contains('\\') {
+        let parsed = hoars::HoaRepresentation::try_from(text.as_str())
+            .unwrap_or_else(|e| panic!("hoars rejects:\n{text}\n{e:?}"));
+        parsed.verify().unwrap();
+        assert_eq!(parsed.num_states(), Some(dfa.num_states()));
+        assert_eq!(parsed.aps(), dfa.alphabet().names());
+    }
+    // Every letter goes where the monitor goes; none means violation.
+    let (n, aps, states) = read_hoa(&text);
+    assert_eq!(n, dfa.num_states());
+    assert_eq!(aps, dfa.alphabet().names());
+    for (s, edges) in states.iter().enumerate() {
+        for letter in 0..1u64 << aps.len() {
+            let hits: Vec<u32> = edges
+                .iter()
+                .filter(|(l, _)| eval_label(l, letter))
+                .map(|(_, t)| *t)
+                .collect();
+            assert!(hits.len() <= 1, "nondeterministic HOA at state {s}:\n{text}");
+            let hoa_target = hits.first().map_or(Target::Violation, |&t| Target::State(t));
+            assert_eq!(hoa_target, dfa.step(s as u32, &letter), "state {s}, letter {letter:b}:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn hoa_reads_back_exactly() {
+    for f in [
+        "G(req -> X ack)",
+        "F p",
+        "false",
+        "true",
+        "Fp0 -> (!p1 U p0)",
+        "G(\"x > 3\" -> Y \"say \\\"hi\\\"\")",
+        "X((G(q | FGp) & G(r | FG!p)) | Gq | Gr)",
+    ] {
+        check_hoa(&build(f, Config::new()));
+        check_hoa(&build(f, Config::new().verdicts(Verdicts::Three)));
+    }
+    let mut gen = RandomLtl::new(&["a", "b", "c", "d"], 9).with_past().seed(11);
+    for _ in 0..150 {
+        let f = gen.next_formula();
+        let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
+        check_hoa(&dfa);
+    }
+}
+
+#[test]
+fn hoa_header_follows_spot_monitor_convention() {
+    let dfa = build("G(req -> X ack)", Config::new());
+    let text = emit_hoa(&dfa, &HoaOptions::default());
+    assert!(text.contains("\nacc-name: all\nAcceptance: 0 t\n"));
+    assert!(text.contains("properties: trans-labels explicit-labels state-acc deterministic\n"));
+    let three = build("a U b", Config::new().verdicts(Verdicts::Three));
+    let text = emit_hoa(&three, &HoaOptions { three_valued: true, ..Default::default() });
+    assert!(text.contains("mongen-verdicts: 3\n"));
+    assert!(text.contains("State: 1 \"satisfied\"\n[t] 1\n"));
+}
+
+#[test]
+fn json_describes_the_monitor() {
+    let dfa = build("G(req -> X ack)", Config::new());
+    let text = emit_json(&dfa, &JsonOptions { safety: Some(true), ..Default::default() });
+    assert!(!text.contains('\n'));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["aps"], serde_json::json!(["req", "ack"]));
+    assert_eq!(v["verdicts"], 2);
+    assert_eq!(v["safety"], true);
+    assert_eq!(v["shortest_violation"], serde_json::json!(["req", "!ack"]));
+    let states = v["states"].as_array().unwrap();
+    assert_eq!(states.len(), 2);
+    assert_eq!(states[1]["access"], serde_json::json!(["req"]));
+    assert_eq!(states[1]["violation"]["cubes"], serde_json::json!([["!ack"]]));
+    // Edges and violation cover every letter exactly once, as the monitor.
+    for (s, st) in states.iter().enumerate() {
+        for letter in 0..4u64 {
+            let holds = |cubes: &serde_json::Value| {
+                cubes.as_array().unwrap().iter().any(|c| {
+                    c.as_array().unwrap().iter().all(|lit| {
+                        let lit = lit.as_str().unwrap();
+                        let (neg, name) = lit.strip_prefix('!').map_or((false, lit), |n| (true, n));
+                        let i = if name == "req" { 0 } else { 1 };
+                        ((letter >> i) & 1 == 1) != neg
+                    })
+                })
+            };
+            let mut hit: Vec<Target> = st["edges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| holds(&e["cubes"]))
+                .map(|e| Target::State(e["target"].as_u64().unwrap() as u32))
+                .collect();
+            if !st["violation"].is_null() && holds(&st["violation"]["cubes"]) {
+                hit.push(Target::Violation);
+            }
+            assert_eq!(hit, vec![dfa.step(s as u32, &letter)]);
+        }
+    }
+    let three = build("a U b", Config::new().verdicts(Verdicts::Three));
+    let v: serde_json::Value =
+        serde_json::from_str(&emit_json(&three, &JsonOptions { three_valued: true, ..Default::default() })).unwrap();
+    assert_eq!(v["verdicts"], 3);
+    assert_eq!(v["states"][1]["verdict"], "satisfied");
+    assert_eq!(three.verdict(1), Verdict::Satisfied);
+}
+
+#[test]
+fn dot_has_every_edge_and_the_violation_sink() {
+    let dfa = build("G(req -> X ack)", Config::new());
+    let text = emit_dot(&dfa);
+    assert!(text.starts_with("digraph \"G(req -> Xack)\" {\n"));
+    assert!(text.contains("  0 -> 1 [label=\"req\"]\n"));
+    assert!(text.contains("  1 -> violation [label=\"!ack\", color=red, fontcolor=red, style=dashed]\n"));
+    assert!(text.ends_with("}\n"));
+    let quoted = emit_dot(&build("G \"x \\\"y\\\"\"", Config::new()));
+    assert!(quoted.contains("label=\"!\\\"x \\\\\\\"y\\\\\\\"\\\"\""), "{quoted}");
+}
