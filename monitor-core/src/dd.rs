@@ -38,9 +38,60 @@
 //! assert_eq!(m.leaf_guard(t, 9), m.not(a));
 //! ```
 
+use std::cell::RefCell;
+
 use rustc_hash::FxHashMap;
 
 use crate::Valuation;
+
+/// A set of visited nodes for one traversal: a stamp per node index, with
+/// a generation number so that starting a traversal costs nothing. Kept
+/// per thread (not in the manager) so that managers stay `Sync`.
+pub(crate) struct Visited<'a> {
+    stamps: &'a mut Vec<u32>,
+    generation: u32,
+}
+
+impl Visited<'_> {
+    /// Marks `n`; true if it was not marked yet.
+    pub(crate) fn insert(&mut self, n: Node) -> bool {
+        let i = n.0 as usize;
+        if i >= self.stamps.len() {
+            self.stamps.resize(i + 1, 0);
+        }
+        if self.stamps[i] == self.generation {
+            false
+        } else {
+            self.stamps[i] = self.generation;
+            true
+        }
+    }
+}
+
+thread_local! {
+    static STAMPS: RefCell<(Vec<u32>, u32)> = const { RefCell::new((Vec::new(), 0)) };
+}
+
+/// Runs `f` with an empty visited set.
+pub(crate) fn with_visited<R>(f: impl FnOnce(&mut Visited<'_>) -> R) -> R {
+    STAMPS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut guard) => {
+            let (stamps, generation) = &mut *guard;
+            *generation = generation.wrapping_add(1);
+            if *generation == 0 {
+                stamps.iter_mut().for_each(|s| *s = 0);
+                *generation = 1;
+            }
+            let generation = *generation;
+            f(&mut Visited { stamps, generation })
+        }
+        // A traversal inside another one: use a private set.
+        Err(_) => {
+            let mut stamps = Vec::new();
+            f(&mut Visited { stamps: &mut stamps, generation: 1 })
+        }
+    })
+}
 
 /// A node of a [`Manager`]: a BDD or an MTBDD, depending on its leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,6 +120,7 @@ struct NodeData {
     lo: u32,
     hi: u32,
 }
+
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum BinOp {
@@ -416,8 +468,11 @@ impl Manager {
 
     /// The distinct leaf values of an MTBDD, in increasing order.
     pub fn leaves(&self, a: Node) -> Vec<u32> {
+        with_visited(|seen| self.leaves_with(a, seen))
+    }
+
+    fn leaves_with(&self, a: Node, seen: &mut Visited<'_>) -> Vec<u32> {
         let mut out = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
         let mut stack = vec![a];
         while let Some(n) = stack.pop() {
             if !seen.insert(n) {
@@ -447,21 +502,22 @@ impl Manager {
     pub fn leaf_guards(&mut self, a: Node) -> Vec<(u32, Node)> {
         let mut inner = Vec::new();
         let mut leaves = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![a];
-        while let Some(n) = stack.pop() {
-            if !seen.insert(n) {
-                continue;
-            }
-            match self.children(n) {
-                Some((lo, hi)) => {
-                    inner.push(n);
-                    stack.push(lo);
-                    stack.push(hi);
+        with_visited(|seen| {
+            let mut stack = vec![a];
+            while let Some(n) = stack.pop() {
+                if !seen.insert(n) {
+                    continue;
                 }
-                None => leaves.push(n),
+                match self.children(n) {
+                    Some((lo, hi)) => {
+                        inner.push(n);
+                        stack.push(lo);
+                        stack.push(hi);
+                    }
+                    None => leaves.push(n),
+                }
             }
-        }
+        });
         // Children test larger variables than their parents, so sorting by
         // variable is a topological order.
         inner.sort_by_key(|&n| (self.top(n), n.0));
@@ -491,55 +547,79 @@ impl Manager {
     /// low branches first, so cubes favour negative literals), in
     /// increasing leaf order.
     pub fn leaf_paths(&self, a: Node) -> Vec<(u32, Cube)> {
-        let mut seen = rustc_hash::FxHashSet::default();
         let mut out = Vec::new();
-        let mut stack: Vec<(Node, Cube)> = vec![(a, Vec::new())];
-        while let Some((n, path)) = stack.pop() {
-            if !seen.insert(n) {
-                continue;
+        with_visited(|seen| {
+            let mut stack: Vec<(Node, Cube)> = vec![(a, Vec::new())];
+            while let Some((n, path)) = stack.pop() {
+                if !seen.insert(n) {
+                    continue;
+                }
+                let d = self.data(n);
+                if d.var == TERMINAL {
+                    out.push((d.lo, path));
+                    continue;
+                }
+                let mut hi_path = path.clone();
+                hi_path.push((d.var, true));
+                stack.push((Node(d.hi), hi_path));
+                let mut lo_path = path;
+                lo_path.push((d.var, false));
+                stack.push((Node(d.lo), lo_path));
             }
-            let d = self.data(n);
-            if d.var == TERMINAL {
-                out.push((d.lo, path));
-                continue;
-            }
-            let mut hi_path = path.clone();
-            hi_path.push((d.var, true));
-            stack.push((Node(d.hi), hi_path));
-            let mut lo_path = path;
-            lo_path.push((d.var, false));
-            stack.push((Node(d.lo), lo_path));
-        }
+        });
         out.sort_unstable_by_key(|(v, _)| *v);
+        out
+    }
+
+    /// The leaves of `a` in depth-first order, low branches first: an
+    /// order that depends only on the function, not on node numbers.
+    pub fn leaves_in_order(&self, a: Node) -> Vec<u32> {
+        let mut out = Vec::new();
+        with_visited(|seen| {
+            let mut stack = vec![a];
+            while let Some(x) = stack.pop() {
+                if !seen.insert(x) {
+                    continue;
+                }
+                let d = self.data(x);
+                if d.var == TERMINAL {
+                    out.push(d.lo);
+                } else {
+                    stack.push(Node(d.hi));
+                    stack.push(Node(d.lo));
+                }
+            }
+        });
         out
     }
 
     /// Whether every letter of `cube` leads the MTBDD `a` to leaf `value`
     /// (read-only: no node is created).
     pub fn cube_leads_only_to(&self, a: Node, cube: &[(u32, bool)], value: u32) -> bool {
-        let mut stack = vec![a];
-        let mut seen = rustc_hash::FxHashSet::default();
-        while let Some(n) = stack.pop() {
-            if !seen.insert(n) {
-                continue;
-            }
-            let d = self.data(n);
-            if d.var == TERMINAL {
-                if d.lo != value {
-                    return false;
+        with_visited(|seen| {
+            let mut stack = vec![a];
+            while let Some(n) = stack.pop() {
+                if !seen.insert(n) {
+                    continue;
                 }
-                continue;
-            }
-            match cube.iter().find(|(v, _)| *v == d.var) {
-                Some(&(_, true)) => stack.push(Node(d.hi)),
-                Some(&(_, false)) => stack.push(Node(d.lo)),
-                None => {
-                    stack.push(Node(d.lo));
-                    stack.push(Node(d.hi));
+                let d = self.data(n);
+                if d.var == TERMINAL {
+                    if d.lo != value {
+                        return false;
+                    }
+                    continue;
+                }
+                match cube.iter().find(|(v, _)| *v == d.var) {
+                    Some(&(_, true)) => stack.push(Node(d.hi)),
+                    Some(&(_, false)) => stack.push(Node(d.lo)),
+                    None => {
+                        stack.push(Node(d.lo));
+                        stack.push(Node(d.hi));
+                    }
                 }
             }
-        }
-        true
+            true
+        })
     }
 
     /// A prime cube leading `a` to `value`, obtained from `cube` (which
@@ -598,19 +678,20 @@ impl Manager {
     /// The variables a diagram depends on, in increasing order.
     pub fn support(&self, a: Node) -> Vec<u32> {
         let mut vars = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![a];
-        while let Some(n) = stack.pop() {
-            if !seen.insert(n) {
-                continue;
+        with_visited(|seen| {
+            let mut stack = vec![a];
+            while let Some(n) = stack.pop() {
+                if !seen.insert(n) {
+                    continue;
+                }
+                let d = self.data(n);
+                if d.var != TERMINAL {
+                    vars.push(d.var);
+                    stack.push(Node(d.lo));
+                    stack.push(Node(d.hi));
+                }
             }
-            let d = self.data(n);
-            if d.var != TERMINAL {
-                vars.push(d.var);
-                stack.push(Node(d.lo));
-                stack.push(Node(d.hi));
-            }
-        }
+        });
         vars.sort_unstable();
         vars.dedup();
         vars
@@ -618,18 +699,21 @@ impl Manager {
 
     /// The number of distinct nodes reachable from the given roots.
     pub fn count_nodes(&self, roots: &[Node]) -> usize {
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack: Vec<Node> = roots.to_vec();
-        while let Some(n) = stack.pop() {
-            if !seen.insert(n) {
-                continue;
+        with_visited(|seen| {
+            let mut count = 0;
+            let mut stack: Vec<Node> = roots.to_vec();
+            while let Some(n) = stack.pop() {
+                if !seen.insert(n) {
+                    continue;
+                }
+                count += 1;
+                if let Some((lo, hi)) = self.children(n) {
+                    stack.push(lo);
+                    stack.push(hi);
+                }
             }
-            if let Some((lo, hi)) = self.children(n) {
-                stack.push(lo);
-                stack.push(hi);
-            }
-        }
-        seen.len()
+            count
+        })
     }
 
     /// An irredundant sum of products of a BDD (Minato–Morreale), cubes in

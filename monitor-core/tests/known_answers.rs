@@ -279,3 +279,21 @@ fn constants_and_trivial_monitors() {
     let w = dfa_of(&parse("a W b").unwrap());
     assert!(u.first_difference(&w).is_none());
 }
+
+#[test]
+fn bounded_response_stays_linear_in_the_bound() {
+    // Regression: pending deadlines such as F[0:3] b and F[0:7] b used to
+    // coexist in one tableau state, so G(a -> F[0:k] b) needed a Büchi
+    // automaton exponential in k (k = 16 took half a second, 300 never
+    // finished). The state limit turns a regression into a quick failure.
+    for k in [5usize, 50, 300] {
+        let t = Builder::new()
+            .configure(Config::new().max_states(Some(20_000)).check_safety(false))
+            .build(&format!("G(a -> F[0:{k}] b)"))
+            .unwrap_or_else(|e| panic!("k = {k}: {e}"));
+        assert_eq!(t.dfa().num_states(), k + 1, "k = {k}");
+        assert!(t.stats().nba_states <= 2 * (k + 1), "k = {k}: {} Büchi states", t.stats().nba_states);
+    }
+    // X[n] chains: n + 1 states before the check.
+    assert_eq!(dfa_of(&parse("X[100] p").unwrap()).num_states(), 101);
+}

@@ -160,15 +160,10 @@ pub(crate) fn prune(nba: &Nba) -> (Nba, Vec<Option<u32>>) {
                 .collect()
         })
         .collect();
-    let names = order
-        .iter()
-        .map(|&s| nba.names.get(s as usize).cloned().unwrap_or_default())
-        .collect();
     let pruned = Nba {
         states,
         init: (!order.is_empty()).then_some(0),
         num_marks: nba.num_marks,
-        names,
     };
     (pruned, map)
 }

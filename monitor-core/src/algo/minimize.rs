@@ -27,6 +27,7 @@ use crate::dd::{ApplyCache, Manager};
 /// every word).
 pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
     let n = det.len();
+    // Initial partition: by verdict.
     let mut class: Vec<u32> = {
         let mut ids = FxHashMap::default();
         det.verdicts
@@ -37,30 +38,82 @@ pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
             })
             .collect()
     };
-    let mut num_classes = class.iter().copied().max().map_or(0, |m| m + 1) as usize;
-    loop {
-        let mut cache = ApplyCache::default();
-        let mut sigs: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-        let mut next = Vec::with_capacity(n);
-        for s in 0..n {
-            let renamed = mgr.map_leaves(det.diagrams[s], &mut cache, &mut |leaf| {
+    let mut members: Vec<Vec<u32>> = Vec::new();
+    for (s, &c) in class.iter().enumerate() {
+        if members.len() <= c as usize {
+            members.resize(c as usize + 1, Vec::new());
+        }
+        members[c as usize].push(s as u32);
+    }
+    // Predecessors, to know whose signature a split can change.
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for s in 0..n {
+        for leaf in mgr.leaves(det.diagrams[s]) {
+            if leaf != VIOLATION_LEAF {
+                preds[leaf as usize].push(s as u32);
+            }
+        }
+    }
+    // sig[s]: the diagram of s with targets renamed to their classes. A
+    // state's signature only changes when a successor changes class, so
+    // each round recomputes the signatures of those states only; when a
+    // class splits, its largest part keeps the class number (so only the
+    // smaller parts make predecessors dirty, as in Hopcroft's algorithm).
+    let mut sig = vec![crate::dd::Node::FALSE; n];
+    let mut dirty: Vec<u32> = (0..n as u32).collect();
+    let mut is_dirty = vec![false; n];
+    let mut cache = ApplyCache::default();
+    while !dirty.is_empty() {
+        cache.clear();
+        for &s in &dirty {
+            sig[s as usize] = mgr.map_leaves(det.diagrams[s as usize], &mut cache, &mut |leaf| {
                 if leaf == VIOLATION_LEAF {
                     VIOLATION_LEAF
                 } else {
                     class[leaf as usize]
                 }
             });
-            let key = (class[s], renamed.index());
-            let k = sigs.len() as u32;
-            next.push(*sigs.entry(key).or_insert(k));
         }
-        let count = sigs.len();
-        class = next;
-        if count == num_classes {
-            break;
+        let mut touched: Vec<u32> = dirty.iter().map(|&s| class[s as usize]).collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let mut next_dirty = Vec::new();
+        for c in touched {
+            let block = std::mem::take(&mut members[c as usize]);
+            let mut groups: FxHashMap<crate::dd::Node, Vec<u32>> = FxHashMap::default();
+            for &s in &block {
+                groups.entry(sig[s as usize]).or_default().push(s);
+            }
+            if groups.len() == 1 {
+                members[c as usize] = block;
+                continue;
+            }
+            let mut parts: Vec<Vec<u32>> = groups.into_values().collect();
+            // Largest first keeps the number; ties broken by the smallest
+            // member, so the result does not depend on hashing order.
+            parts.sort_by_key(|p| (std::cmp::Reverse(p.len()), p[0]));
+            let mut parts = parts.into_iter();
+            members[c as usize] = parts.next().expect("a part");
+            for part in parts {
+                let id = members.len() as u32;
+                for &s in &part {
+                    class[s as usize] = id;
+                    for &p in &preds[s as usize] {
+                        if !is_dirty[p as usize] {
+                            is_dirty[p as usize] = true;
+                            next_dirty.push(p);
+                        }
+                    }
+                }
+                members.push(part);
+            }
         }
-        num_classes = count;
+        for &s in &next_dirty {
+            is_dirty[s as usize] = false;
+        }
+        dirty = next_dirty;
     }
+    let num_classes = members.len();
     // Quotient: classes numbered by their first member (state 0's class
     // is 0), then put in canonical order.
     let mut number = vec![u32::MAX; num_classes];
@@ -101,7 +154,7 @@ pub(crate) fn canonical_order(mgr: &mut Manager, det: DetAutomaton) -> DetAutoma
     number[0] = Some(0);
     let mut queue = VecDeque::from([0usize]);
     while let Some(s) = queue.pop_front() {
-        for leaf in diagram_order(mgr, det.diagrams[s]) {
+        for leaf in mgr.leaves_in_order(det.diagrams[s]) {
             if leaf != VIOLATION_LEAF && number[leaf as usize].is_none() {
                 number[leaf as usize] = Some(order.len() as u32);
                 order.push(leaf as usize);
@@ -124,25 +177,4 @@ pub(crate) fn canonical_order(mgr: &mut Manager, det: DetAutomaton) -> DetAutoma
         .collect();
     let verdicts = order.iter().map(|&s| det.verdicts[s]).collect();
     DetAutomaton { diagrams, verdicts }
-}
-
-/// The leaves of a diagram in depth-first order, low branches first (a
-/// numbering-independent order).
-fn diagram_order(mgr: &Manager, d: crate::dd::Node) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![d];
-    while let Some(x) = stack.pop() {
-        if !seen.insert(x) {
-            continue;
-        }
-        match mgr.children(x) {
-            Some((lo, hi)) => {
-                stack.push(hi);
-                stack.push(lo);
-            }
-            None => out.push(mgr.leaf_value(x).expect("leaf")),
-        }
-    }
-    out
 }

@@ -45,6 +45,7 @@ use rustc_hash::FxHashMap;
 
 use crate::automaton::{Alphabet, Marks, Nba, NbaEdge};
 use crate::dd::{Manager, Node};
+use crate::formula::simplify::Implications;
 use crate::formula::{Formula, Op};
 use crate::translate::BuildError;
 
@@ -52,8 +53,9 @@ use crate::translate::BuildError;
 #[derive(Clone, Debug)]
 struct Term {
     guard: Node,
-    /// Sorted, deduplicated, without `true`; `And`s flattened.
-    next: Vec<Formula>,
+    /// Local numbers of the obligations (see `Tableau::formulas`), sorted,
+    /// deduplicated, without `true`; `And`s flattened.
+    next: Vec<u32>,
     /// Postponed eventualities (indices).
     promises: Marks,
 }
@@ -237,7 +239,17 @@ pub(crate) struct Tableau<'a> {
     aps: &'a Alphabet,
     eventualities: FxHashMap<Formula, usize>,
     past: PastMachine,
-    terms: FxHashMap<(Formula, u32), Rc<[Term]>>,
+    /// Obligations get local numbers: terms then hold plain integers
+    /// (cheap to copy, sort and compare; no reference counting).
+    formulas: Vec<Formula>,
+    numbers: FxHashMap<Formula, u32>,
+    /// Per obligation number: how many `X` lead the formula.
+    x_depth: Vec<u32>,
+    terms: FxHashMap<(u32, u32), Rc<[Term]>>,
+    implications: Implications,
+    /// `implies[j][i]`: whether obligation `j` implies obligation `i`
+    /// (0: not known yet, 1: no, 2: yes). Dense: numbers are small.
+    implies: Vec<Vec<u8>>,
     mode: TableauMode,
 }
 
@@ -266,7 +278,12 @@ impl<'a> Tableau<'a> {
             aps,
             eventualities,
             past: PastMachine::new(f),
+            formulas: Vec::new(),
+            numbers: FxHashMap::default(),
+            x_depth: Vec::new(),
             terms: FxHashMap::default(),
+            implications: Implications::default(),
+            implies: Vec::new(),
             mode,
         };
         t.build(f, max_states)
@@ -274,24 +291,29 @@ impl<'a> Tableau<'a> {
 
     fn build(&mut self, f: &Formula, max_states: usize) -> Result<TableauAutomaton, BuildError> {
         let all = Marks::all(self.eventualities.len());
-        let mut index: FxHashMap<(Formula, u32), u32> = FxHashMap::default();
-        let mut keys: Vec<(Formula, u32)> = Vec::new();
+        // A state is a set of obligations (sorted numbers) and a memory.
+        type Key = (Rc<[u32]>, u32);
+        let mut index: FxHashMap<Key, u32> = FxHashMap::default();
+        let mut keys: Vec<Key> = Vec::new();
         let mut nba = Nba {
             num_marks: self.eventualities.len(),
             ..Nba::default()
         };
-        let init = (f.clone(), 0u32);
+        let mut init: Vec<u32> = self.obligation(f);
+        init.sort_unstable();
+        init.dedup();
+        let init: Key = (Rc::from(init), 0u32);
         index.insert(init.clone(), 0);
         keys.push(init);
         nba.init = Some(0);
         let mut s = 0usize;
         while s < keys.len() {
-            let (g, mem) = keys[s].clone();
-            let terms = self.terms(&g, mem);
+            let (set, mem) = keys[s].clone();
+            let terms = self.state_terms(&set, mem);
             let parts = self.past.partition(mem, self.mgr, self.aps);
             let mut edges = Vec::new();
             for term in terms.iter() {
-                let dest = Formula::and(term.next.iter().cloned());
+                let dest: Rc<[u32]> = Rc::from(self.reduce(term.next.clone()).as_slice());
                 let marks = all.difference(&term.promises);
                 for &(pg, next_mem) in parts.iter() {
                     let guard = self.mgr.and(term.guard, pg);
@@ -322,25 +344,41 @@ impl<'a> Tableau<'a> {
             s += 1;
         }
         nba.merge_parallel_edges(self.mgr);
-        nba.names = keys
-            .iter()
-            .map(|(g, mem)| {
-                if self.past.registers.is_empty() {
-                    g.to_spot()
-                } else {
-                    let bits: String = self.past.memories[*mem as usize]
-                        .iter()
-                        .map(|&b| if b { '1' } else { '0' })
-                        .collect();
-                    format!("{} [past {bits}]", g.to_spot())
-                }
-            })
-            .collect();
-        let discharged = keys.iter().map(|(g, _)| g.is_true()).collect();
+        let discharged = keys.iter().map(|(set, _)| set.is_empty()).collect();
         Ok(TableauAutomaton { nba, discharged })
     }
 
-    fn single(&self, guard: Node, next: Vec<Formula>, promises: Marks) -> Rc<[Term]> {
+    /// The expansion of a conjunction of obligations.
+    fn state_terms(&mut self, set: &[u32], mem: u32) -> Rc<[Term]> {
+        match set {
+            [] => self.single(Node::TRUE, Vec::new(), Marks::empty()),
+            [one] => {
+                let f = self.formulas[*one as usize].clone();
+                self.terms(&f, mem)
+            }
+            _ => {
+                // Multiply the smallest expansions first: single-term
+                // obligations (literals, X) constrain the guards early, so
+                // the intermediate lists stay small.
+                let mut parts: Vec<Rc<[Term]>> = Vec::with_capacity(set.len());
+                for &c in set {
+                    let f = self.formulas[c as usize].clone();
+                    parts.push(self.terms(&f, mem));
+                }
+                parts.sort_by_key(|p| p.len());
+                let mut acc: Vec<Term> = parts[0].to_vec();
+                for p in &parts[1..] {
+                    if acc.is_empty() {
+                        break;
+                    }
+                    acc = self.product(&acc, p);
+                }
+                Rc::from(self.simplify(acc))
+            }
+        }
+    }
+
+    fn single(&self, guard: Node, next: Vec<u32>, promises: Marks) -> Rc<[Term]> {
         if guard == Node::FALSE {
             return Rc::from(Vec::new());
         }
@@ -355,17 +393,40 @@ impl<'a> Tableau<'a> {
         m
     }
 
-    fn obligation(f: &Formula) -> Vec<Formula> {
-        match f.op() {
-            Op::True => Vec::new(),
-            Op::And => f.children().to_vec(),
-            _ => vec![f.clone()],
+    fn number(&mut self, f: &Formula) -> u32 {
+        if let Some(&n) = self.numbers.get(f) {
+            return n;
         }
+        let n = self.formulas.len() as u32;
+        let mut depth = 0;
+        let mut g = f;
+        while g.op() == Op::X {
+            depth += 1;
+            g = g.child(0);
+        }
+        self.formulas.push(f.clone());
+        self.x_depth.push(depth);
+        self.numbers.insert(f.clone(), n);
+        n
+    }
+
+    /// The obligations `f` stands for, as sorted numbers.
+    fn obligation(&mut self, f: &Formula) -> Vec<u32> {
+        let mut v: Vec<u32> = match f.op() {
+            Op::True => Vec::new(),
+            Op::And => f.children().iter().map(|c| self.number(c)).collect(),
+            _ => vec![self.number(f)],
+        };
+        v.sort_unstable();
+        v
     }
 
     /// The expansion of `f` in memory `mem`.
     fn terms(&mut self, f: &Formula, mem: u32) -> Rc<[Term]> {
-        if let Some(t) = self.terms.get(&(f.clone(), mem)) {
+        // Formulas without past operators do not depend on the memory.
+        let mem = if f.has_past() { mem } else { 0 };
+        let key = (self.number(f), mem);
+        if let Some(t) = self.terms.get(&key) {
             return t.clone();
         }
         let none = Marks::empty;
@@ -375,15 +436,8 @@ impl<'a> Tableau<'a> {
         } else {
             match f.op() {
                 Op::And => {
-                    let mut acc: Rc<[Term]> = self.single(Node::TRUE, Vec::new(), none());
-                    for c in f.children() {
-                        let ct = self.terms(c, mem);
-                        acc = Rc::from(self.product(&acc, &ct));
-                        if acc.is_empty() {
-                            break;
-                        }
-                    }
-                    Rc::from(self.simplify(acc.to_vec()))
+                    let set: Vec<u32> = f.children().iter().map(|c| self.number(c)).collect();
+                    self.state_terms(&set, mem)
                 }
                 Op::Or => {
                     let mut all = Vec::new();
@@ -392,11 +446,15 @@ impl<'a> Tableau<'a> {
                     }
                     Rc::from(self.simplify(all))
                 }
-                Op::X => self.single(Node::TRUE, Self::obligation(f.child(0)), none()),
+                Op::X => {
+                    let next = self.obligation(f.child(0));
+                    self.single(Node::TRUE, next, none())
+                }
                 Op::F | Op::G => {
                     let a = self.terms(f.child(0), mem);
                     let promise = if f.op() == Op::F { self.promise(f) } else { none() };
-                    let stay = self.single(Node::TRUE, vec![f.clone()], promise);
+                    let me = self.number(f);
+                    let stay = self.single(Node::TRUE, vec![me], promise);
                     let v = if f.op() == Op::F {
                         a.iter().chain(stay.iter()).cloned().collect()
                     } else {
@@ -412,7 +470,8 @@ impl<'a> Tableau<'a> {
                     } else {
                         none()
                     };
-                    let stay = self.single(Node::TRUE, vec![f.clone()], promise);
+                    let me = self.number(f);
+                    let stay = self.single(Node::TRUE, vec![me], promise);
                     let v = if matches!(f.op(), Op::U | Op::W) {
                         // b | (a & X f)
                         let mut v: Vec<Term> = b.to_vec();
@@ -428,8 +487,57 @@ impl<'a> Tableau<'a> {
                 op => unreachable!("{op:?} in an NNF formula with future operators"),
             }
         };
-        self.terms.insert((f.clone(), mem), r.clone());
+        self.terms.insert(key, r.clone());
         r
+    }
+
+    /// Removes from a set of obligations those implied by another one
+    /// (the conjunction is unchanged). Without this, pending deadlines
+    /// such as `F[0:3] b` and `F[0:7] b` would coexist and bounded
+    /// response properties would need exponentially many states.
+    ///
+    /// Only obligations with the same number of leading `X` are compared:
+    /// that is where implied obligations pile up, and it keeps the cost
+    /// far below all pairs on states with many pending `X` obligations.
+    fn reduce(&mut self, next: Vec<u32>) -> Vec<u32> {
+        if next.len() < 2 {
+            return next;
+        }
+        let mut keep = vec![true; next.len()];
+        for i in 0..next.len() {
+            for j in 0..next.len() {
+                if i == j || !keep[j] || self.x_depth[next[i] as usize] != self.x_depth[next[j] as usize] {
+                    continue;
+                }
+                // j implies i: drop i (of two equivalent ones, the later).
+                if self.obligation_implies(next[j], next[i])
+                    && (j < i || !self.obligation_implies(next[i], next[j]))
+                {
+                    keep[i] = false;
+                    break;
+                }
+            }
+        }
+        next.iter().zip(&keep).filter(|(_, &k)| k).map(|(&x, _)| x).collect()
+    }
+
+    fn obligation_implies(&mut self, j: u32, i: u32) -> bool {
+        let (j, i) = (j as usize, i as usize);
+        if self.implies.len() <= j {
+            self.implies.resize(j + 1, Vec::new());
+        }
+        if self.implies[j].len() <= i {
+            self.implies[j].resize(i + 1, 0);
+        }
+        match self.implies[j][i] {
+            1 => false,
+            2 => true,
+            _ => {
+                let r = self.implications.implies(&self.formulas[j], &self.formulas[i]);
+                self.implies[j][i] = if r { 2 } else { 1 };
+                r
+            }
+        }
     }
 
     fn product(&mut self, xs: &[Term], ys: &[Term]) -> Vec<Term> {
@@ -440,10 +548,7 @@ impl<'a> Tableau<'a> {
                 if guard == Node::FALSE {
                     continue;
                 }
-                let mut next = x.next.clone();
-                next.extend(y.next.iter().cloned());
-                next.sort();
-                next.dedup();
+                let next = merge(&x.next, &y.next);
                 let mut promises = x.promises.clone();
                 promises.union_with(&y.promises);
                 out.push(Term { guard, next, promises });
@@ -456,10 +561,8 @@ impl<'a> Tableau<'a> {
     /// each term the letters of the terms that dominate it.
     fn simplify(&mut self, terms: Vec<Term>) -> Vec<Term> {
         let mut merged: Vec<Term> = Vec::with_capacity(terms.len());
-        let mut index: FxHashMap<(Vec<Formula>, Marks), usize> = FxHashMap::default();
+        let mut index: FxHashMap<(Vec<u32>, Marks), usize> = FxHashMap::default();
         for mut t in terms {
-            t.next.sort();
-            t.next.dedup();
             if self.mode == TableauMode::Finite {
                 t.promises = Marks::empty();
             }
@@ -496,8 +599,34 @@ impl<'a> Tableau<'a> {
     }
 }
 
+/// The union of two sorted, deduplicated lists.
+fn merge(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 /// Whether sorted `a` is a subset of sorted `b`.
-fn is_subset(a: &[Formula], b: &[Formula]) -> bool {
+fn is_subset(a: &[u32], b: &[u32]) -> bool {
     if a.len() > b.len() {
         return false;
     }

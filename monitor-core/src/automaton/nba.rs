@@ -4,80 +4,111 @@ use std::fmt;
 
 use crate::dd::{Manager, Node};
 
-/// A set of acceptance marks (a small bit set).
+/// A set of acceptance marks: a bit set whose first 64 marks are stored
+/// inline (no allocation in the common case).
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Marks(Vec<u64>);
+pub struct Marks {
+    low: u64,
+    /// Words for marks 64 and up, without trailing zero words.
+    high: Vec<u64>,
+}
 
 impl Marks {
     /// The empty set.
     pub fn empty() -> Marks {
-        Marks(Vec::new())
+        Marks::default()
+    }
+
+    fn word(&self, w: usize) -> u64 {
+        if w == 0 {
+            self.low
+        } else {
+            self.high.get(w - 1).copied().unwrap_or(0)
+        }
+    }
+
+    fn words(&self) -> usize {
+        1 + self.high.len()
+    }
+
+    fn from_words(words: impl IntoIterator<Item = u64>) -> Marks {
+        let mut it = words.into_iter();
+        let low = it.next().unwrap_or(0);
+        let mut high: Vec<u64> = it.collect();
+        while high.last() == Some(&0) {
+            high.pop();
+        }
+        Marks { low, high }
     }
 
     /// The set `{0, …, n-1}`.
     pub fn all(n: usize) -> Marks {
-        let mut m = Marks(vec![u64::MAX; n.div_ceil(64)]);
-        if n % 64 != 0 {
-            let last = m.0.len() - 1;
-            m.0[last] = (1u64 << (n % 64)) - 1;
-        }
-        m
+        Marks::from_words((0..n.div_ceil(64).max(1)).map(|w| {
+            let bits = n.saturating_sub(w * 64).min(64);
+            if bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            }
+        }))
     }
 
     /// Adds mark `i`.
     pub fn insert(&mut self, i: usize) {
         let w = i / 64;
-        if self.0.len() <= w {
-            self.0.resize(w + 1, 0);
+        if w == 0 {
+            self.low |= 1 << i;
+        } else {
+            if self.high.len() < w {
+                self.high.resize(w, 0);
+            }
+            self.high[w - 1] |= 1 << (i % 64);
         }
-        self.0[w] |= 1 << (i % 64);
     }
 
     /// Whether mark `i` is in the set.
     pub fn contains(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+        self.word(i / 64) >> (i % 64) & 1 == 1
     }
 
     /// Adds every mark of `other`.
     pub fn union_with(&mut self, other: &Marks) {
-        if self.0.len() < other.0.len() {
-            self.0.resize(other.0.len(), 0);
-        }
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a |= b;
+        self.low |= other.low;
+        if !other.high.is_empty() {
+            if self.high.len() < other.high.len() {
+                self.high.resize(other.high.len(), 0);
+            }
+            for (a, b) in self.high.iter_mut().zip(&other.high) {
+                *a |= b;
+            }
         }
     }
 
     /// The marks of `self` not in `other`.
     pub fn difference(&self, other: &Marks) -> Marks {
-        let mut m = Marks(
-            self.0
-                .iter()
-                .enumerate()
-                .map(|(i, a)| a & !other.0.get(i).copied().unwrap_or(0))
-                .collect(),
-        );
-        m.trim();
-        m
+        if self.high.is_empty() {
+            return Marks {
+                low: self.low & !other.low,
+                high: Vec::new(),
+            };
+        }
+        Marks::from_words((0..self.words()).map(|w| self.word(w) & !other.word(w)))
     }
 
     /// Whether every mark of `other` is in `self`.
     pub fn is_superset(&self, other: &Marks) -> bool {
-        other
-            .0
-            .iter()
-            .enumerate()
-            .all(|(i, b)| b & !self.0.get(i).copied().unwrap_or(0) == 0)
+        (0..other.words()).all(|w| other.word(w) & !self.word(w) == 0)
     }
 
     /// Whether the set has no mark.
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|w| *w == 0)
+        self.low == 0 && self.high.is_empty()
     }
 
     /// The marks, in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, bits)| {
+        (0..self.words()).flat_map(move |w| {
+            let bits = self.word(w);
             (0..64).filter(move |b| bits >> b & 1 == 1).map(move |b| w * 64 + b)
         })
     }
@@ -89,12 +120,6 @@ impl Marks {
             m.insert(i + by);
         }
         m
-    }
-
-    fn trim(&mut self) {
-        while self.0.last() == Some(&0) {
-            self.0.pop();
-        }
     }
 }
 
@@ -127,8 +152,6 @@ pub struct Nba {
     pub init: Option<u32>,
     /// The number of acceptance sets.
     pub num_marks: usize,
-    /// A human-readable name per state (the obligations it stands for).
-    pub names: Vec<String>,
 }
 
 impl Nba {

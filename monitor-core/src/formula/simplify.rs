@@ -35,279 +35,331 @@ use super::{Formula, Op};
 
 /// Simplifies a formula; the result is equivalent to the input.
 pub fn simplify(f: &Formula) -> Formula {
-    let mut memo = FxHashMap::default();
-    simp(f, &mut memo, 0)
+    let mut s = Simplifier {
+        memo: FxHashMap::default(),
+        imp: Implications::default(),
+    };
+    s.simp(f, 0)
 }
 
-fn simp(f: &Formula, memo: &mut FxHashMap<Formula, Formula>, rounds: u32) -> Formula {
-    if let Some(r) = memo.get(f) {
-        return r.clone();
-    }
-    let kids: Vec<Formula> = f.children().iter().map(|c| simp(c, memo, 0)).collect();
-    let g = if kids.iter().zip(f.children()).all(|(a, b)| a == b) {
-        f.clone()
-    } else {
-        f.with_children(kids)
-    };
-    let r = match rewrite(&g) {
-        // The rewritten formula may enable further rules; the bound on
-        // rounds is a safety net, every rule shrinks or normalizes.
-        Some(h) if h != g && rounds < 64 => simp(&h, memo, rounds + 1),
-        _ => g,
-    };
-    memo.insert(f.clone(), r.clone());
-    r
+struct Simplifier {
+    memo: FxHashMap<Formula, Formula>,
+    imp: Implications,
 }
 
 fn not(f: &Formula) -> Formula {
     Formula::not(f.clone())
 }
 
-/// One local rewrite step at the root, if a rule applies.
-fn rewrite(f: &Formula) -> Option<Formula> {
-    let op = f.op();
-    let kids = f.children();
-    let (a, b) = (kids.first(), kids.get(1));
-    let t = Formula::tt;
-    let ff = Formula::ff;
-    let r = match op {
-        Op::And | Op::Or => return rewrite_multop(f),
-        Op::F => {
-            let a = a.unwrap();
-            match a.op() {
-                Op::F => a.clone(),
-                Op::G if a.child(0).op() == Op::F => a.clone(),
-                Op::X => Formula::next(Formula::eventually(a.child(0).clone())),
-                Op::U => Formula::eventually(a.child(1).clone()),
-                Op::M => Formula::eventually(Formula::and(a.children().to_vec())),
-                _ => return None,
-            }
+impl Simplifier {
+    fn simp(&mut self, f: &Formula, rounds: u32) -> Formula {
+        if let Some(r) = self.memo.get(f) {
+            return r.clone();
         }
-        Op::G => {
-            let a = a.unwrap();
-            match a.op() {
-                Op::G => a.clone(),
-                Op::F if a.child(0).op() == Op::G => a.clone(),
-                Op::X => Formula::next(Formula::always(a.child(0).clone())),
-                Op::R => Formula::always(a.child(1).clone()),
-                Op::W => Formula::always(Formula::or(a.children().to_vec())),
-                _ => return None,
-            }
-        }
-        Op::O if a.unwrap().op() == Op::O => a.unwrap().clone(),
-        Op::H if a.unwrap().op() == Op::H => a.unwrap().clone(),
-        Op::Implies => {
-            let (a, b) = (a.unwrap(), b.unwrap());
-            if a.is_true() {
-                b.clone()
-            } else if a.is_false() || b.is_true() || implies(a, b) {
-                t()
-            } else if b.is_false() {
-                not(a)
-            } else {
-                return None;
-            }
-        }
-        Op::Equiv | Op::Xor => {
-            let (a, b) = (a.unwrap(), b.unwrap());
-            let eq = op == Op::Equiv;
-            if a == b {
-                Formula::constant(eq)
-            } else if *a == not(b) {
-                Formula::constant(!eq)
-            } else if a.is_true() || a.is_false() {
-                if a.is_true() == eq {
-                    b.clone()
-                } else {
-                    not(b)
-                }
-            } else if b.is_true() || b.is_false() {
-                if b.is_true() == eq {
-                    a.clone()
-                } else {
-                    not(a)
-                }
-            } else {
-                return None;
-            }
-        }
-        Op::U | Op::W | Op::R | Op::M => {
-            let (a, b) = (a.unwrap(), b.unwrap());
-            let strong = matches!(op, Op::U | Op::M);
-            let until_like = matches!(op, Op::U | Op::W);
-            if a == b {
-                a.clone()
-            } else if a.op() == Op::X && b.op() == Op::X {
-                Formula::next(Formula::binop(op, a.child(0).clone(), b.child(0).clone()))
-            } else if until_like {
-                // a U b, a W b: b is the goal, a the invariant.
-                if b.is_true() || (op == Op::W && a.is_true()) {
-                    t()
-                } else if b.is_false() {
-                    if strong {
-                        ff()
-                    } else {
-                        Formula::always(a.clone())
-                    }
-                } else if a.is_false() || implies(a, b) {
-                    b.clone()
-                } else if a.is_true() {
-                    Formula::eventually(b.clone())
-                } else if strong && b.op() == Op::F {
-                    b.clone()
-                } else if b.op() == op && b.child(0) == a {
-                    b.clone()
-                } else {
-                    return None;
-                }
-            } else {
-                // a R b, a M b: b must hold until (and when) a releases it.
-                if b.is_false() || (op == Op::M && a.is_false()) {
-                    ff()
-                } else if b.is_true() {
-                    if strong {
-                        Formula::eventually(a.clone())
-                    } else {
-                        t()
-                    }
-                } else if a.is_true() || implies(b, a) {
-                    b.clone()
-                } else if a.is_false() {
-                    Formula::always(b.clone())
-                } else if !strong && b.op() == Op::G {
-                    b.clone()
-                } else if b.op() == op && b.child(0) == a {
-                    b.clone()
-                } else {
-                    return None;
-                }
-            }
-        }
-        Op::S | Op::B | Op::T => {
-            let (a, b) = (a.unwrap(), b.unwrap());
-            if a == b {
-                a.clone()
-            } else {
-                match (op, a.op(), b.op()) {
-                    (Op::S, _, Op::True) | (Op::B, _, Op::True) | (Op::B, Op::True, _) => t(),
-                    (Op::T, _, Op::True) => t(),
-                    (Op::S, _, Op::False) | (Op::T, _, Op::False) => ff(),
-                    (Op::S, Op::True, _) => Formula::once(b.clone()),
-                    (Op::S, Op::False, _) | (Op::B, Op::False, _) => b.clone(),
-                    (Op::B, _, Op::False) => Formula::historically(a.clone()),
-                    (Op::T, Op::True, _) => b.clone(),
-                    (Op::T, Op::False, _) => Formula::historically(b.clone()),
+        let kids: Vec<Formula> = f.children().iter().map(|c| self.simp(c, 0)).collect();
+        let g = if kids.iter().zip(f.children()).all(|(a, b)| a == b) {
+            f.clone()
+        } else {
+            f.with_children(kids)
+        };
+        let r = match self.rewrite(&g) {
+            // The rewritten formula may enable further rules; the bound on
+            // rounds is a safety net, every rule shrinks or normalizes.
+            Some(h) if h != g && rounds < 64 => self.simp(&h, rounds + 1),
+            _ => g,
+        };
+        self.memo.insert(f.clone(), r.clone());
+        r
+    }
+
+    /// One local rewrite step at the root, if a rule applies.
+    fn rewrite(&mut self, f: &Formula) -> Option<Formula> {
+        let op = f.op();
+        let kids = f.children();
+        let (a, b) = (kids.first(), kids.get(1));
+        let t = Formula::tt;
+        let ff = Formula::ff;
+        let r = match op {
+            Op::And | Op::Or => return self.rewrite_multop(f),
+            Op::F => {
+                let a = a.unwrap();
+                match a.op() {
+                    Op::F => a.clone(),
+                    Op::G if a.child(0).op() == Op::F => a.clone(),
+                    Op::X => Formula::next(Formula::eventually(a.child(0).clone())),
+                    Op::U => Formula::eventually(a.child(1).clone()),
+                    Op::M => Formula::eventually(Formula::and(a.children().to_vec())),
                     _ => return None,
                 }
             }
-        }
-        _ => return None,
-    };
-    Some(r)
-}
-
-fn rewrite_multop(f: &Formula) -> Option<Formula> {
-    let op = f.op();
-    let is_and = op == Op::And;
-    if f.is_boolean() {
-        // Exact: a Boolean formula over few propositions that is valid or
-        // unsatisfiable becomes a constant.
-        if boolean_implies(&Formula::tt(), f) == Some(true) {
-            return Some(Formula::tt());
-        }
-        if boolean_implies(f, &Formula::ff()) == Some(true) {
-            return Some(Formula::ff());
-        }
-    }
-    let mut v: Vec<Formula> = f.children().to_vec();
-    // Complements.
-    for x in &v {
-        if x.op() == Op::Not && v.contains(x.child(0)) {
-            return Some(Formula::constant(!is_and));
-        }
-    }
-    // Absorption by implication: in a conjunction drop what another
-    // operand implies; in a disjunction drop what implies another operand.
-    let mut i = 0;
-    while i < v.len() {
-        let redundant = (0..v.len()).any(|j| {
-            j != i
-                && if is_and {
-                    implies(&v[j], &v[i])
-                } else {
-                    implies(&v[i], &v[j])
+            Op::G => {
+                let a = a.unwrap();
+                match a.op() {
+                    Op::G => a.clone(),
+                    Op::F if a.child(0).op() == Op::G => a.clone(),
+                    Op::X => Formula::next(Formula::always(a.child(0).clone())),
+                    Op::R => Formula::always(a.child(1).clone()),
+                    Op::W => Formula::always(Formula::or(a.children().to_vec())),
+                    _ => return None,
                 }
-        });
-        if redundant {
-            v.remove(i);
-            return Some(Formula::multop(op, v));
-        }
-        i += 1;
+            }
+            Op::O if a.unwrap().op() == Op::O => a.unwrap().clone(),
+            Op::H if a.unwrap().op() == Op::H => a.unwrap().clone(),
+            Op::Implies => {
+                let (a, b) = (a.unwrap(), b.unwrap());
+                if a.is_true() {
+                    b.clone()
+                } else if a.is_false() || b.is_true() || self.imp.implies(a, b) {
+                    t()
+                } else if b.is_false() {
+                    not(a)
+                } else {
+                    return None;
+                }
+            }
+            Op::Equiv | Op::Xor => {
+                let (a, b) = (a.unwrap(), b.unwrap());
+                let eq = op == Op::Equiv;
+                if a == b {
+                    Formula::constant(eq)
+                } else if *a == not(b) {
+                    Formula::constant(!eq)
+                } else if a.is_true() || a.is_false() {
+                    if a.is_true() == eq {
+                        b.clone()
+                    } else {
+                        not(b)
+                    }
+                } else if b.is_true() || b.is_false() {
+                    if b.is_true() == eq {
+                        a.clone()
+                    } else {
+                        not(a)
+                    }
+                } else {
+                    return None;
+                }
+            }
+            Op::U | Op::W | Op::R | Op::M => {
+                let (a, b) = (a.unwrap(), b.unwrap());
+                let strong = matches!(op, Op::U | Op::M);
+                let until_like = matches!(op, Op::U | Op::W);
+                if a == b {
+                    a.clone()
+                } else if a.op() == Op::X && b.op() == Op::X {
+                    Formula::next(Formula::binop(op, a.child(0).clone(), b.child(0).clone()))
+                } else if until_like {
+                    // a U b, a W b: b is the goal, a the invariant.
+                    if b.is_true() || (op == Op::W && a.is_true()) {
+                        t()
+                    } else if b.is_false() {
+                        if strong {
+                            ff()
+                        } else {
+                            Formula::always(a.clone())
+                        }
+                    } else if a.is_false() || self.imp.implies(a, b) {
+                        b.clone()
+                    } else if a.is_true() {
+                        Formula::eventually(b.clone())
+                    } else if strong && b.op() == Op::F {
+                        b.clone()
+                    } else if b.op() == op && b.child(0) == a {
+                        b.clone()
+                    } else {
+                        return None;
+                    }
+                } else {
+                    // a R b, a M b: b must hold until (and when) a releases it.
+                    if b.is_false() || (op == Op::M && a.is_false()) {
+                        ff()
+                    } else if b.is_true() {
+                        if strong {
+                            Formula::eventually(a.clone())
+                        } else {
+                            t()
+                        }
+                    } else if a.is_true() || self.imp.implies(b, a) {
+                        b.clone()
+                    } else if a.is_false() {
+                        Formula::always(b.clone())
+                    } else if !strong && b.op() == Op::G {
+                        b.clone()
+                    } else if b.op() == op && b.child(0) == a {
+                        b.clone()
+                    } else {
+                        return None;
+                    }
+                }
+            }
+            Op::S | Op::B | Op::T => {
+                let (a, b) = (a.unwrap(), b.unwrap());
+                if a == b {
+                    a.clone()
+                } else {
+                    match (op, a.op(), b.op()) {
+                        (Op::S, _, Op::True) | (Op::B, _, Op::True) | (Op::B, Op::True, _) => t(),
+                        (Op::T, _, Op::True) => t(),
+                        (Op::S, _, Op::False) | (Op::T, _, Op::False) => ff(),
+                        (Op::S, Op::True, _) => Formula::once(b.clone()),
+                        (Op::S, Op::False, _) | (Op::B, Op::False, _) => b.clone(),
+                        (Op::B, _, Op::False) => Formula::historically(a.clone()),
+                        (Op::T, Op::True, _) => b.clone(),
+                        (Op::T, Op::False, _) => Formula::historically(b.clone()),
+                        _ => return None,
+                    }
+                }
+            }
+            _ => return None,
+        };
+        Some(r)
     }
-    // Merge X's, and G's under & or F's under |.
-    let merge = if is_and { Op::G } else { Op::F };
-    for wrap in [Op::X, merge] {
-        let (inner, rest): (Vec<Formula>, Vec<Formula>) = v.iter().cloned().partition(|x| x.op() == wrap);
-        if inner.len() >= 2 {
-            let merged = Formula::unop(
-                wrap,
-                Formula::multop(op, inner.iter().map(|x| x.child(0).clone())),
-            );
-            return Some(Formula::multop(op, rest.into_iter().chain([merged])));
+
+    fn rewrite_multop(&mut self, f: &Formula) -> Option<Formula> {
+        let op = f.op();
+        let is_and = op == Op::And;
+        if f.is_boolean() {
+            // Exact: a Boolean formula over few propositions that is valid or
+            // unsatisfiable becomes a constant.
+            if boolean_implies(&Formula::tt(), f) == Some(true) {
+                return Some(Formula::tt());
+            }
+            if boolean_implies(f, &Formula::ff()) == Some(true) {
+                return Some(Formula::ff());
+            }
         }
+        let mut v: Vec<Formula> = f.children().to_vec();
+        // Complements.
+        for x in &v {
+            if x.op() == Op::Not && v.contains(x.child(0)) {
+                return Some(Formula::constant(!is_and));
+            }
+        }
+        // Absorption by implication: in a conjunction drop what another
+        // operand implies; in a disjunction drop what implies another operand.
+        let mut i = 0;
+        while i < v.len() {
+            let redundant = (0..v.len()).any(|j| {
+                j != i
+                    && if is_and {
+                        self.imp.implies(&v[j], &v[i])
+                    } else {
+                        self.imp.implies(&v[i], &v[j])
+                    }
+            });
+            if redundant {
+                v.remove(i);
+                return Some(Formula::multop(op, v));
+            }
+            i += 1;
+        }
+        // Merge X's, and G's under & or F's under |.
+        let merge = if is_and { Op::G } else { Op::F };
+        for wrap in [Op::X, merge] {
+            let (inner, rest): (Vec<Formula>, Vec<Formula>) =
+                v.iter().cloned().partition(|x| x.op() == wrap);
+            if inner.len() >= 2 {
+                let merged = Formula::unop(
+                    wrap,
+                    Formula::multop(op, inner.iter().map(|x| x.child(0).clone())),
+                );
+                return Some(Formula::multop(op, rest.into_iter().chain([merged])));
+            }
+        }
+        None
     }
-    None
 }
 
 /// Syntactic implication: `true` only if `x` implies `y` (the converse need
 /// not hold). Boolean formulas over at most 12 propositions are compared
 /// exactly.
 pub fn implies(x: &Formula, y: &Formula) -> bool {
-    implies_rec(x, y, 0)
+    Implications::default().implies(x, y)
 }
 
-fn implies_rec(x: &Formula, y: &Formula, depth: u32) -> bool {
-    if x == y || y.is_true() || x.is_false() {
-        return true;
+/// Syntactic implication with a memo, for callers that ask many
+/// questions about the same formulas (the translator asks it of every
+/// pair of obligations it puts in one state).
+#[derive(Debug, Default)]
+pub struct Implications {
+    memo: FxHashMap<(Formula, Formula), bool>,
+}
+
+/// Deeper questions give up (answer "no"): a guard against runaway
+/// recursion, far beyond the nesting of `F[0:4096]`.
+const MAX_IMPLICATION_DEPTH: u32 = 20_000;
+
+impl Implications {
+    /// Whether `x` implies `y`, syntactically (see [`implies`]).
+    pub fn implies(&mut self, x: &Formula, y: &Formula) -> bool {
+        self.rec(x, y, 0)
     }
-    if depth > 6 {
-        return false;
-    }
-    let d = depth + 1;
-    if x.is_boolean() && y.is_boolean() {
-        if let Some(r) = boolean_implies(x, y) {
+
+    fn rec(&mut self, x: &Formula, y: &Formula, depth: u32) -> bool {
+        if x == y || y.is_true() || x.is_false() {
+            return true;
+        }
+        if depth > MAX_IMPLICATION_DEPTH {
+            return false;
+        }
+        let key = (x.clone(), y.clone());
+        if let Some(&r) = self.memo.get(&key) {
             return r;
         }
+        // Provisional answer for cycles through the memo (there are none
+        // on finite formulas, but it costs nothing to be safe).
+        self.memo.insert(key.clone(), false);
+        let r = self.compute(x, y, depth + 1);
+        self.memo.insert(key, r);
+        r
     }
-    let rec = |a: &Formula, b: &Formula| implies_rec(a, b, d);
-    // Decompose the right-hand side.
-    let by_y = match y.op() {
-        Op::Or => y.children().iter().any(|c| rec(x, c)),
-        Op::And => y.children().iter().all(|c| rec(x, c)),
-        Op::F => rec(x, y.child(0)) || (x.op() == Op::F && rec(x.child(0), y.child(0))),
-        Op::U | Op::W => {
-            rec(x, y.child(1)) || (x.op() == y.op() && rec(x.child(0), y.child(0)) && rec(x.child(1), y.child(1)))
+
+    fn compute(&mut self, x: &Formula, y: &Formula, d: u32) -> bool {
+        if x.is_boolean() && y.is_boolean() {
+            if let Some(r) = boolean_implies(x, y) {
+                return r;
+            }
         }
-        Op::R | Op::M => {
-            rec(x, &Formula::and(y.children().to_vec()))
-                || (x.op() == y.op() && rec(x.child(0), y.child(0)) && rec(x.child(1), y.child(1)))
+        // Decompose the right-hand side.
+        let by_y = match y.op() {
+            Op::Or => y.children().iter().any(|c| self.rec(x, c, d)),
+            Op::And => y.children().iter().all(|c| self.rec(x, c, d)),
+            Op::F => {
+                self.rec(x, y.child(0), d)
+                    || (x.op() == Op::F && self.rec(x.child(0), y.child(0), d))
+            }
+            Op::U | Op::W => {
+                self.rec(x, y.child(1), d)
+                    || (x.op() == y.op()
+                        && self.rec(x.child(0), y.child(0), d)
+                        && self.rec(x.child(1), y.child(1), d))
+            }
+            Op::R | Op::M => {
+                self.rec(x, &Formula::and(y.children().to_vec()), d)
+                    || (x.op() == y.op()
+                        && self.rec(x.child(0), y.child(0), d)
+                        && self.rec(x.child(1), y.child(1), d))
+            }
+            Op::G => x.op() == Op::G && self.rec(x.child(0), y.child(0), d),
+            Op::X => x.op() == Op::X && self.rec(x.child(0), y.child(0), d),
+            Op::O => {
+                self.rec(x, y.child(0), d)
+                    || (x.op() == Op::O && self.rec(x.child(0), y.child(0), d))
+            }
+            _ => false,
+        };
+        if by_y {
+            return true;
         }
-        Op::G => x.op() == Op::G && rec(x.child(0), y.child(0)),
-        Op::X => x.op() == Op::X && rec(x.child(0), y.child(0)),
-        Op::O => rec(x, y.child(0)) || (x.op() == Op::O && rec(x.child(0), y.child(0))),
-        _ => false,
-    };
-    if by_y {
-        return true;
-    }
-    // Decompose the left-hand side.
-    match x.op() {
-        Op::And => x.children().iter().any(|c| rec(c, y)),
-        Op::Or => x.children().iter().all(|c| rec(c, y)),
-        Op::G | Op::H => rec(x.child(0), y),
-        Op::R | Op::M => rec(x.child(1), y),
-        Op::U | Op::W => rec(&Formula::or(x.children().to_vec()), y),
-        _ => false,
+        // Decompose the left-hand side.
+        match x.op() {
+            Op::And => x.children().iter().any(|c| self.rec(c, y, d)),
+            Op::Or => x.children().iter().all(|c| self.rec(c, y, d)),
+            Op::G | Op::H => self.rec(x.child(0), y, d),
+            Op::R | Op::M => self.rec(x.child(1), y, d),
+            Op::U | Op::W => self.rec(&Formula::or(x.children().to_vec()), y, d),
+            _ => false,
+        }
     }
 }
 
@@ -322,7 +374,11 @@ fn boolean_implies(x: &Formula, y: &Formula) -> Option<bool> {
     if aps.len() > 12 {
         return None;
     }
-    let index: FxHashMap<&str, usize> = aps.iter().enumerate().map(|(i, a)| (a.as_str(), i)).collect();
+    let index: FxHashMap<&str, usize> = aps
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.as_str(), i))
+        .collect();
     let eval = |f: &Formula, v: u32| eval_boolean(f, &|name| v >> index[name] & 1 == 1);
     Some((0..1u32 << aps.len()).all(|v| !eval(x, v) || eval(y, v)))
 }
