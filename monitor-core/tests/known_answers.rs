@@ -294,6 +294,6 @@ fn bounded_response_stays_linear_in_the_bound() {
         assert_eq!(t.dfa().num_states(), k + 1, "k = {k}");
         assert!(t.stats().nba_states <= 2 * (k + 1), "k = {k}: {} Büchi states", t.stats().nba_states);
     }
-    // X[n] chains: n + 1 states before the check.
-    assert_eq!(dfa_of(&parse("X[100] p").unwrap()).num_states(), 101);
+    // X[n] p: n + 1 states counting up to the check, and one after it.
+    assert_eq!(dfa_of(&parse("X[100] p").unwrap()).num_states(), 102);
 }
