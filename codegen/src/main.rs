@@ -221,7 +221,11 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     let three = args.verdicts == 3;
     let cfg = Config::new()
         .max_states(Some(args.max_states))
-        .verdicts(if three { Verdicts::Three } else { Verdicts::Two })
+        .verdicts(if three {
+            Verdicts::Three
+        } else {
+            Verdicts::Two
+        })
         .prefixes(if args.informative {
             Prefixes::Informative
         } else {
@@ -256,6 +260,13 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 );
             }
             eprintln!("{msg}");
+        }
+        if t.is_safety().is_none() && !args.quiet {
+            eprintln!(
+                "mongen: note: `{f}`: deciding whether it is a safety property needs more than {} states; \
+                 the monitor rejects exactly the bad prefixes of its safety closure either way",
+                args.max_states
+            );
         }
         if args.informative {
             match compare_informative(&f, &cfg) {
@@ -347,29 +358,33 @@ fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
             });
             let _ = writeln!(run.out, "{v}");
         } else {
-            let mut tags = Vec::new();
+            let mut tags: Vec<&str> = Vec::new();
             tags.push(match (c.safety, c.syntactic_safety) {
-                (true, true) => "safety (syntactic)",
-                (true, false) => "safety",
-                _ => "not safety",
+                (Some(true), true) => "safety (syntactic)",
+                (Some(true), false) => "safety",
+                (Some(false), _) => "not safety",
+                (None, _) => "safety unknown (state limit)",
             });
-            if c.guarantee {
-                tags.push(if c.syntactic_guarantee {
-                    "guarantee (syntactic)"
-                } else {
-                    "guarantee"
-                });
+            match c.guarantee {
+                Some(true) if c.syntactic_guarantee => tags.push("guarantee (syntactic)"),
+                Some(true) => tags.push("guarantee"),
+                Some(false) => {}
+                None => tags.push("guarantee unknown (state limit)"),
             }
             if c.liveness {
                 tags.push("liveness");
             }
-            tags.push(if c.stutter_invariant {
-                "stutter-invariant"
-            } else {
-                "stutter-sensitive"
+            tags.push(match c.stutter_invariant {
+                Some(true) => "stutter-invariant",
+                Some(false) => "stutter-sensitive",
+                None => "stutter-invariance unknown (state limit)",
             });
-            if c.pathologic && c.safety {
-                tags.push("pathologic");
+            if c.safety == Some(true) {
+                match c.pathologic {
+                    Some(true) => tags.push("pathologic"),
+                    Some(false) => {}
+                    None => tags.push("pathologic unknown (state limit)"),
+                }
             }
             let n = c.monitor_states;
             let mut line = format!(
@@ -452,7 +467,10 @@ fn real_main() -> ExitCode {
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => {
             let mut stdout = io::stdout().lock();
-            match stdout.write_all(run.out.as_bytes()).and_then(|_| stdout.flush()) {
+            match stdout
+                .write_all(run.out.as_bytes())
+                .and_then(|_| stdout.flush())
+            {
                 // A closed pipe (`mongen … | head`) is not an error.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
                 r => r.map_err(|e| format!("cannot write the output: {e}")),

@@ -31,7 +31,10 @@ fn compile_writes_hoa_by_default() {
     let o = mongen(&["compile", "G(req -> X ack)"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("HOA: v1\nname: \"G(req -> Xack)\"\nStates: 2\n"), "{out}");
+    assert!(
+        out.starts_with("HOA: v1\nname: \"G(req -> Xack)\"\nStates: 2\n"),
+        "{out}"
+    );
     assert!(out.ends_with("--END--\n"));
     assert!(stderr(&o).is_empty());
 }
@@ -70,7 +73,12 @@ fn file_input_reports_errors_with_file_line_and_caret() {
 
 #[test]
 fn state_limit_stops_with_a_clear_message() {
-    let o = mongen(&["compile", "--max-states", "100", "Gp1 | Gp2 | Gp3 | Gp4 | Gp5 | Gp6 | Gp7 | Gp8"]);
+    let o = mongen(&[
+        "compile",
+        "--max-states",
+        "100",
+        "Gp1 | Gp2 | Gp3 | Gp4 | Gp5 | Gp6 | Gp7 | Gp8",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.contains("exceeds the limit of 100 states"), "{err}");
@@ -83,7 +91,10 @@ fn non_safety_formulas_get_a_warning_with_a_witness() {
     let o = mongen(&["compile", "a U b"]);
     assert!(o.status.success());
     let err = stderr(&o);
-    assert!(err.contains("warning: `a U b` is not a safety property"), "{err}");
+    assert!(
+        err.contains("warning: `a U b` is not a safety property"),
+        "{err}"
+    );
     assert!(err.contains("cycle{a & !b}"), "{err}");
     assert!(mongen(&["compile", "-q", "a U b"]).stderr.is_empty());
 }
@@ -93,7 +104,10 @@ fn informative_mode_explains_the_difference() {
     let o = mongen(&["compile", "--informative", "G(q | XGp) & G(r | XG!p)"]);
     assert!(o.status.success());
     let err = stderr(&o);
-    assert!(err.contains("shortest bad prefix that is not informative: !q & !r"), "{err}");
+    assert!(
+        err.contains("shortest bad prefix that is not informative: !q & !r"),
+        "{err}"
+    );
     let o = mongen(&["compile", "--informative", "G(a -> X b)"]);
     assert!(stderr(&o).contains("every bad prefix is informative"));
 }
@@ -104,16 +118,34 @@ fn three_valued_json() {
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["verdicts"], 3);
     assert_eq!(v["states"][1]["verdict"], "satisfied");
-    assert_eq!(mongen(&["compile", "--verdicts", "4", "a"]).status.code(), Some(2));
+    assert_eq!(
+        mongen(&["compile", "--verdicts", "4", "a"]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
 fn classify_json_has_the_documented_fields() {
-    let o = mongen(&["classify", "--json", "F p0 -> (!p1 U p0)", "F p", "G(a -> Y b)"]);
+    let o = mongen(&[
+        "classify",
+        "--json",
+        "F p0 -> (!p1 U p0)",
+        "F p",
+        "G(a -> Y b)",
+    ]);
     assert!(o.status.success());
-    let rows: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 3);
-    for key in ["safety", "syntactic_safety", "guarantee", "stutter_invariant", "pathologic"] {
+    for key in [
+        "safety",
+        "syntactic_safety",
+        "guarantee",
+        "stutter_invariant",
+        "pathologic",
+    ] {
         assert!(rows.iter().all(|r| r[key].is_boolean()), "{key}");
     }
     assert_eq!(rows[0]["safety"], true);
@@ -128,7 +160,10 @@ fn classify_human_lines() {
     let o = mongen(&["classify", "G(req -> X ack)", "F p"]);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "G(req -> Xack): safety (syntactic), stutter-sensitive; monitor: 2 states");
+    assert_eq!(
+        lines[0],
+        "G(req -> Xack): safety (syntactic), stutter-sensitive; monitor: 2 states"
+    );
     assert_eq!(
         lines[1],
         "Fp: not safety, guarantee (syntactic), liveness, stutter-invariant; monitor: 1 state; `cycle{!p}` violates it without a bad prefix"
@@ -168,7 +203,14 @@ fn output_file_and_dot() {
     let dir = std::env::temp_dir().join(format!("mongen-out-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("m.dot");
-    let o = mongen(&["compile", "-t", "dot", "-o", p.to_str().unwrap(), "G(req -> X ack)"]);
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "dot",
+        "-o",
+        p.to_str().unwrap(),
+        "G(req -> X ack)",
+    ]);
     assert!(o.status.success());
     assert!(stdout(&o).is_empty());
     let text = std::fs::read_to_string(&p).unwrap();

@@ -80,7 +80,10 @@ fn eval_label(label: &str, letter: u64) -> bool {
                     while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
                         self.i += 1;
                     }
-                    let n: u32 = std::str::from_utf8(&self.s[start..self.i]).unwrap().parse().unwrap();
+                    let n: u32 = std::str::from_utf8(&self.s[start..self.i])
+                        .unwrap()
+                        .parse()
+                        .unwrap();
                     (self.letter >> n) & 1 == 1
                 }
             }
@@ -175,9 +178,18 @@ fn check_hoa(dfa: &BadPrefixDfa) {
                 .filter(|(l, _)| eval_label(l, letter))
                 .map(|(_, t)| *t)
                 .collect();
-            assert!(hits.len() <= 1, "nondeterministic HOA at state {s}:\n{text}");
-            let hoa_target = hits.first().map_or(Target::Violation, |&t| Target::State(t));
-            assert_eq!(hoa_target, dfa.step(s as u32, &letter), "state {s}, letter {letter:b}:\n{text}");
+            assert!(
+                hits.len() <= 1,
+                "nondeterministic HOA at state {s}:\n{text}"
+            );
+            let hoa_target = hits
+                .first()
+                .map_or(Target::Violation, |&t| Target::State(t));
+            assert_eq!(
+                hoa_target,
+                dfa.step(s as u32, &letter),
+                "state {s}, letter {letter:b}:\n{text}"
+            );
         }
     }
 }
@@ -196,7 +208,9 @@ fn hoa_reads_back_exactly() {
         check_hoa(&build(f, Config::new()));
         check_hoa(&build(f, Config::new().verdicts(Verdicts::Three)));
     }
-    let mut gen = RandomLtl::new(&["a", "b", "c", "d"], 9).with_past().seed(11);
+    let mut gen = RandomLtl::new(&["a", "b", "c", "d"], 9)
+        .with_past()
+        .seed(11);
     for _ in 0..150 {
         let f = gen.next_formula();
         let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
@@ -211,7 +225,13 @@ fn hoa_header_follows_spot_monitor_convention() {
     assert!(text.contains("\nacc-name: all\nAcceptance: 0 t\n"));
     assert!(text.contains("properties: trans-labels explicit-labels state-acc deterministic\n"));
     let three = build("a U b", Config::new().verdicts(Verdicts::Three));
-    let text = emit_hoa(&three, &HoaOptions { three_valued: true, ..Default::default() });
+    let text = emit_hoa(
+        &three,
+        &HoaOptions {
+            three_valued: true,
+            ..Default::default()
+        },
+    );
     assert!(text.contains("mongen-verdicts: 3\n"));
     assert!(text.contains("State: 1 \"satisfied\"\n[t] 1\n"));
 }
@@ -219,7 +239,13 @@ fn hoa_header_follows_spot_monitor_convention() {
 #[test]
 fn json_describes_the_monitor() {
     let dfa = build("G(req -> X ack)", Config::new());
-    let text = emit_json(&dfa, &JsonOptions { safety: Some(true), ..Default::default() });
+    let text = emit_json(
+        &dfa,
+        &JsonOptions {
+            safety: Some(true),
+            ..Default::default()
+        },
+    );
     assert!(!text.contains('\n'));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["aps"], serde_json::json!(["req", "ack"]));
@@ -228,8 +254,13 @@ fn json_describes_the_monitor() {
     assert_eq!(v["shortest_violation"], serde_json::json!(["req", "!ack"]));
     let states = v["states"].as_array().unwrap();
     assert_eq!(states.len(), 2);
-    assert_eq!(states[1]["access"], serde_json::json!(["req"]));
-    assert_eq!(states[1]["violation"]["cubes"], serde_json::json!([["!ack"]]));
+    assert_eq!(states[1]["parent"], 0);
+    assert_eq!(states[1]["letter"], "req");
+    assert!(states[0]["parent"].is_null());
+    assert_eq!(
+        states[1]["violation"]["cubes"],
+        serde_json::json!([["!ack"]])
+    );
     // Edges and violation cover every letter exactly once, as the monitor.
     for (s, st) in states.iter().enumerate() {
         for letter in 0..4u64 {
@@ -257,8 +288,14 @@ fn json_describes_the_monitor() {
         }
     }
     let three = build("a U b", Config::new().verdicts(Verdicts::Three));
-    let v: serde_json::Value =
-        serde_json::from_str(&emit_json(&three, &JsonOptions { three_valued: true, ..Default::default() })).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&emit_json(
+        &three,
+        &JsonOptions {
+            three_valued: true,
+            ..Default::default()
+        },
+    ))
+    .unwrap();
     assert_eq!(v["verdicts"], 3);
     assert_eq!(v["states"][1]["verdict"], "satisfied");
     assert_eq!(three.verdict(1), Verdict::Satisfied);
@@ -270,8 +307,12 @@ fn dot_has_every_edge_and_the_violation_sink() {
     let text = emit_dot(&dfa);
     assert!(text.starts_with("digraph \"G(req -> Xack)\" {\n"));
     assert!(text.contains("  0 -> 1 [label=\"req\"]\n"));
-    assert!(text.contains("  1 -> violation [label=\"!ack\", color=red, fontcolor=red, style=dashed]\n"));
+    assert!(text
+        .contains("  1 -> violation [label=\"!ack\", color=red, fontcolor=red, style=dashed]\n"));
     assert!(text.ends_with("}\n"));
     let quoted = emit_dot(&build("G \"x \\\"y\\\"\"", Config::new()));
-    assert!(quoted.contains("label=\"!\\\"x \\\\\\\"y\\\\\\\"\\\"\""), "{quoted}");
+    assert!(
+        quoted.contains("label=\"!\\\"x \\\\\\\"y\\\\\\\"\\\"\""),
+        "{quoted}"
+    );
 }

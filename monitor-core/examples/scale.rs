@@ -6,7 +6,20 @@ fn main() {
         let (fam, n) = a.split_once('=').unwrap();
         let f = families::generate(fam, n.parse().unwrap()).unwrap();
         let t0 = std::time::Instant::now();
-        let t = Builder::new().configure(Config::new().check_safety(false).max_states(Some(5_000_000))).build_from_formula(&f).unwrap();
-        println!("{a}: states={} nba={} subset={} time={:?}", t.dfa().num_states(), t.stats().nba_states, t.stats().subset_states, t0.elapsed());
+        let t = Builder::new()
+            .configure(
+                Config::new()
+                    .check_safety(false)
+                    .max_states(Some(5_000_000)),
+            )
+            .build_from_formula(&f)
+            .unwrap();
+        println!(
+            "{a}: states={} nba={} subset={} time={:?}",
+            t.dfa().num_states(),
+            t.stats().nba_states,
+            t.stats().subset_states,
+            t0.elapsed()
+        );
     }
 }

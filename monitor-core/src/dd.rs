@@ -88,7 +88,10 @@ pub(crate) fn with_visited<R>(f: impl FnOnce(&mut Visited<'_>) -> R) -> R {
         // A traversal inside another one: use a private set.
         Err(_) => {
             let mut stamps = Vec::new();
-            f(&mut Visited { stamps: &mut stamps, generation: 1 })
+            f(&mut Visited {
+                stamps: &mut stamps,
+                generation: 1,
+            })
         }
     })
 }
@@ -120,7 +123,6 @@ struct NodeData {
     lo: u32,
     hi: u32,
 }
-
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum BinOp {
@@ -644,7 +646,11 @@ impl Manager {
             if d.var == TERMINAL {
                 return d.lo;
             }
-            n = Node(if letter.holds(d.var as usize) { d.hi } else { d.lo });
+            n = Node(if letter.holds(d.var as usize) {
+                d.hi
+            } else {
+                d.lo
+            });
         }
     }
 
@@ -844,9 +850,19 @@ mod tests {
             .collect();
         assert_eq!(truth(&m, f, 3), expect);
         let x = m.xor(a, c);
-        assert_eq!(truth(&m, x, 3), (0..8u64).map(|v| (v & 1 == 1) != (v & 4 == 4)).collect::<Vec<_>>());
+        assert_eq!(
+            truth(&m, x, 3),
+            (0..8u64)
+                .map(|v| (v & 1 == 1) != (v & 4 == 4))
+                .collect::<Vec<_>>()
+        );
         let i = m.ite(a, b, c);
-        assert_eq!(truth(&m, i, 3), (0..8u64).map(|v| if v & 1 == 1 { v & 2 == 2 } else { v & 4 == 4 }).collect::<Vec<_>>());
+        assert_eq!(
+            truth(&m, i, 3),
+            (0..8u64)
+                .map(|v| if v & 1 == 1 { v & 2 == 2 } else { v & 4 == 4 })
+                .collect::<Vec<_>>()
+        );
         // Canonicity: equal functions are equal nodes.
         let nab = m.not(ab);
         let na = m.not(a);

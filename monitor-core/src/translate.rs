@@ -37,7 +37,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
-use crate::algo::emptiness::{accepted_lasso, prune};
+use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, prune};
 use crate::algo::minimize::minimize;
 use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
 use crate::algo::tableau::{Tableau, TableauMode};
@@ -127,7 +127,9 @@ impl Config {
 
     /// The state limit in effect.
     pub fn get_max_states(&self) -> usize {
-        self.max_states.unwrap_or(Some(DEFAULT_MAX_STATES)).unwrap_or(usize::MAX)
+        self.max_states
+            .unwrap_or(Some(DEFAULT_MAX_STATES))
+            .unwrap_or(usize::MAX)
     }
 
     /// The verdicts in effect.
@@ -289,8 +291,9 @@ impl Translation {
         self.dfa
     }
 
-    /// Whether the formula is a safety property (`None` if not checked).
-    /// If not, the monitor is that of its safety closure.
+    /// Whether the formula is a safety property (`None` if not checked, or
+    /// if deciding it would exceed the state limit). If not, the monitor is
+    /// that of its safety closure.
     pub fn is_safety(&self) -> Option<bool> {
         self.safety
     }
@@ -348,9 +351,10 @@ impl Builder {
             (prefixes, Verdicts::Three) => {
                 let (pos, neg) = match prefixes {
                     Prefixes::Exact => (pipe.exact(&g)?, pipe.exact(&Formula::not(g.clone()))?),
-                    Prefixes::Informative => {
-                        (pipe.informative(f)?, pipe.informative(&Formula::not(f.clone()))?)
-                    }
+                    Prefixes::Informative => (
+                        pipe.informative(f)?,
+                        pipe.informative(&Formula::not(f.clone()))?,
+                    ),
                 };
                 let prod = three_valued(&mut pipe.mgr, &pos.0, &neg.0, pipe.max_states)?;
                 let n = prod.len();
@@ -362,12 +366,22 @@ impl Builder {
         } else if f.is_syntactic_safety() {
             (Some(true), None)
         } else {
-            let closure = match (cfg.get_prefixes(), cfg.get_verdicts()) {
-                (Prefixes::Exact, Verdicts::Two) => det.clone(),
-                _ => pipe.exact(&g)?.0,
-            };
-            let w = pipe.violation_without_bad_prefix(&g, &closure)?;
-            (Some(w.is_none()), w)
+            let nba = pipe.nba(&g)?;
+            if every_cycle_accepting(&nba) {
+                (Some(true), None)
+            } else {
+                let closure = match (cfg.get_prefixes(), cfg.get_verdicts()) {
+                    (Prefixes::Exact, Verdicts::Two) => det.clone(),
+                    _ => pipe.exact(&g)?.0,
+                };
+                match pipe.violation_without_bad_prefix(&g, &closure) {
+                    Ok(w) => (Some(w.is_none()), w),
+                    // The monitor is right either way; only the answer to
+                    // "is it a safety property?" is out of budget.
+                    Err(e) if e.state_limit().is_some() => (None, None),
+                    Err(e) => return Err(e),
+                }
+            }
         };
         let states = det.len();
         let dfa = pipe.export(&det);
@@ -394,21 +408,22 @@ pub struct Classification {
     pub formula: Formula,
     /// Its propositions (the order of witness letters).
     pub alphabet: Alphabet,
-    /// Every violation has a bad prefix.
-    pub safety: bool,
+    /// Every violation has a bad prefix. `None` (here and below): not
+    /// decided within the state limit.
+    pub safety: Option<bool>,
     /// In Spot's syntactic safety class.
     pub syntactic_safety: bool,
     /// Every satisfying word has a good prefix (co-safety).
-    pub guarantee: bool,
+    pub guarantee: Option<bool>,
     /// In Spot's syntactic guarantee class.
     pub syntactic_guarantee: bool,
     /// Every finite word can be extended into a model (no bad prefix).
     pub liveness: bool,
     /// Repeating letters never changes the verdict on a word.
-    pub stutter_invariant: bool,
+    pub stutter_invariant: Option<bool>,
     /// Some violating word has no informative bad prefix (Kupferman–Vardi;
     /// Latvala's check). Always true for a non-safety formula.
-    pub pathologic: bool,
+    pub pathologic: Option<bool>,
     /// States of the exact monitor.
     pub monitor_states: usize,
     /// States of the informative monitor.
@@ -432,8 +447,16 @@ pub fn lasso_text(w: &Lasso<Vec<bool>>, aps: &Alphabet) -> String {
         let cube: Cube = l.iter().enumerate().map(|(i, &b)| (i as u32, b)).collect();
         Guard::from_cubes(vec![cube])
     };
-    let mut parts: Vec<String> = w.prefix.iter().map(|l| letter(l).display(aps).to_string()).collect();
-    let cycle: Vec<String> = w.cycle.iter().map(|l| letter(l).display(aps).to_string()).collect();
+    let mut parts: Vec<String> = w
+        .prefix
+        .iter()
+        .map(|l| letter(l).display(aps).to_string())
+        .collect();
+    let cycle: Vec<String> = w
+        .cycle
+        .iter()
+        .map(|l| letter(l).display(aps).to_string())
+        .collect();
     parts.push(format!("cycle{{{}}}", cycle.join("; ")));
     parts.join("; ")
 }
@@ -445,9 +468,11 @@ pub fn lasso_text(w: &Lasso<Vec<bool>>, aps: &Alphabet) -> String {
 /// use monitor_core::translate::{classify, Config};
 ///
 /// let c = classify(&parse("F p0 -> (!p1 U p0)")?, &Config::new())?;
-/// assert!(c.safety && !c.syntactic_safety && !c.guarantee && !c.pathologic);
+/// assert_eq!((c.safety, c.syntactic_safety, c.guarantee, c.pathologic),
+///            (Some(true), false, Some(false), Some(false)));
 /// let c = classify(&parse("F p")?, &Config::new())?;
-/// assert!(!c.safety && c.guarantee && c.liveness && c.pathologic);
+/// assert_eq!((c.safety, c.guarantee, c.liveness, c.pathologic),
+///            (Some(false), Some(true), true, Some(true)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError> {
@@ -458,25 +483,57 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
     let nba_neg = pipe.nba(&ng)?;
     let det_pos = pipe.determinize_exact(&nba_pos)?;
     let det_neg = pipe.determinize_exact(&nba_neg)?;
-    let safety_witness = pipe.intersection_witness(&nba_neg, &det_pos)?;
-    let guarantee = pipe.intersection_witness(&nba_pos, &det_neg)?.is_none();
+    // Cheap sufficient conditions first; the products (which can be large)
+    // only when they fail, and an answer that would exceed the state limit
+    // is reported as unknown rather than failing the whole classification.
+    let (safety, witness) = if f.is_syntactic_safety() || every_cycle_accepting(&nba_pos) {
+        (Some(true), None)
+    } else {
+        match within_limit(pipe.intersection_witness(&nba_neg, &det_pos))? {
+            Some(w) => (Some(w.is_none()), w),
+            None => (None, None),
+        }
+    };
+    let guarantee = if f.is_syntactic_guarantee() || every_cycle_accepting(&nba_neg) {
+        Some(true)
+    } else {
+        within_limit(pipe.intersection_witness(&nba_pos, &det_neg))?.map(|w| w.is_none())
+    };
     let liveness = det_pos.verdicts[0] != Verdict::Violated
-        && det_pos
-            .diagrams
-            .iter()
-            .all(|&d| !pipe.mgr.leaves(d).contains(&crate::automaton::dfa::VIOLATION_LEAF));
-    let stutter_invariant = f.is_next_free() || {
-        let a = stutter_product(&mut pipe.mgr, &nba_pos, &nba_neg, pipe.max_states)?;
-        let b = stutter_product(&mut pipe.mgr, &nba_neg, &nba_pos, pipe.max_states)?;
-        accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
-            && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none()
+        && det_pos.diagrams.iter().all(|&d| {
+            !pipe
+                .mgr
+                .leaves(d)
+                .contains(&crate::automaton::dfa::VIOLATION_LEAF)
+        });
+    let stutter_invariant = if f.is_next_free() {
+        Some(true)
+    } else if safety == Some(true) {
+        Some(stutter_invariant_safety(&mut pipe.mgr, &det_pos))
+    } else if guarantee == Some(true) {
+        // Stutter-invariance is closed under complement.
+        Some(stutter_invariant_safety(&mut pipe.mgr, &det_neg))
+    } else {
+        within_limit((|| {
+            let a = stutter_product(&mut pipe.mgr, &nba_pos, &nba_neg, pipe.max_states)?;
+            let b = stutter_product(&mut pipe.mgr, &nba_neg, &nba_pos, pipe.max_states)?;
+            Ok(accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
+                && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none())
+        })())?
     };
     let (det_inf, _, _) = pipe.informative(f)?;
-    let pathologic = pipe.intersection_witness(&nba_neg, &det_inf)?.is_some();
+    let pathologic = match safety {
+        // By definition (and as in scheck): a violation without any bad
+        // prefix has no informative one.
+        Some(false) => Some(true),
+        // Every bad prefix informative: every violation has one.
+        _ if first_difference(&mut pipe.mgr, &det_pos, &det_inf).is_none() => Some(false),
+        _ => within_limit(pipe.intersection_witness(&nba_neg, &det_inf))?.map(|w| w.is_some()),
+    };
     Ok(Classification {
         formula: f.clone(),
         alphabet: pipe.aps.clone(),
-        safety: safety_witness.is_none(),
+        safety,
         syntactic_safety: f.is_syntactic_safety(),
         guarantee,
         syntactic_guarantee: f.is_syntactic_guarantee(),
@@ -485,8 +542,39 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
         pathologic,
         monitor_states: det_pos.len(),
         informative_states: det_inf.len(),
-        non_safety_witness: safety_witness,
+        non_safety_witness: witness,
     })
+}
+
+/// `Ok(None)` for a result that exceeded the state limit.
+fn within_limit<T>(r: Result<T, BuildError>) -> Result<Option<T>, BuildError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.state_limit().is_some() => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Stutter-invariance of a safety property from its exact minimal
+/// monitor: it holds iff repeating the letter just read never changes the
+/// state, i.e. every edge `q -a-> p` into a live state has `p -a-> p`.
+/// (If `p -a-> p'` with `p' != p`, minimality gives a word `v` that one of
+/// `p`, `p'` rejects and the other does not, and `u·a·v` and `u·a·a·v`
+/// extend into words on different sides of the property.)
+fn stutter_invariant_safety(mgr: &mut Manager, det: &DetAutomaton) -> bool {
+    use crate::automaton::dfa::VIOLATION_LEAF;
+    for q in 0..det.len() {
+        for (p, g) in mgr.leaf_guards(det.diagrams[q]) {
+            if p == VIOLATION_LEAF {
+                continue;
+            }
+            let stay = mgr.leaf_guard(det.diagrams[p as usize], p);
+            if !mgr.implies(g, stay) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// How the informative monitor of a formula differs from the exact one.
@@ -535,6 +623,8 @@ pub fn compare_informative(f: &Formula, cfg: &Config) -> Result<InformativeRepor
 struct Pipeline {
     aps: Alphabet,
     mgr: Manager,
+    /// Pruned Büchi automata already built, by formula.
+    nbas: rustc_hash::FxHashMap<Formula, Nba>,
     max_states: usize,
     simplified: Formula,
     name: String,
@@ -557,16 +647,32 @@ impl Pipeline {
         Ok(Pipeline {
             aps: Alphabet::new(f.atomic_propositions()),
             mgr: Manager::new(),
+            nbas: Default::default(),
             max_states: cfg.get_max_states(),
-            simplified: if cfg.get_simplify() { simplify(f) } else { f.clone() },
+            simplified: if cfg.get_simplify() {
+                simplify(f)
+            } else {
+                f.clone()
+            },
             name: f.to_spot(),
         })
     }
 
     /// The pruned Büchi automaton of `f`.
     fn nba(&mut self, f: &Formula) -> Result<Nba, BuildError> {
-        let t = Tableau::translate(&f.nnf(), &self.aps, &mut self.mgr, TableauMode::Buchi, self.max_states)?;
-        Ok(prune(&t.nba).0)
+        if let Some(a) = self.nbas.get(f) {
+            return Ok(a.clone());
+        }
+        let t = Tableau::translate(
+            &f.nnf(),
+            &self.aps,
+            &mut self.mgr,
+            TableauMode::Buchi,
+            self.max_states,
+        )?;
+        let a = prune(&t.nba).0;
+        self.nbas.insert(f.clone(), a.clone());
+        Ok(a)
     }
 
     fn determinize_exact(&mut self, nba: &Nba) -> Result<DetAutomaton, BuildError> {
@@ -586,7 +692,13 @@ impl Pipeline {
     /// written, not simplified: informativeness is syntactic).
     fn informative(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
         let neg = Formula::not(f.clone()).nnf();
-        let t = Tableau::translate(&neg, &self.aps, &mut self.mgr, TableauMode::Finite, self.max_states)?;
+        let t = Tableau::translate(
+            &neg,
+            &self.aps,
+            &mut self.mgr,
+            TableauMode::Finite,
+            self.max_states,
+        )?;
         let mode = SubsetMode::Informative(t.discharged.clone());
         let det = determinize(&mut self.mgr, &t.nba, &mode, self.max_states)?;
         let subset = det.len();
@@ -615,7 +727,83 @@ impl Pipeline {
     }
 
     fn export(&self, det: &DetAutomaton) -> BadPrefixDfa {
-        let states: Vec<_> = det.diagrams.iter().copied().zip(det.verdicts.iter().copied()).collect();
+        let states: Vec<_> = det
+            .diagrams
+            .iter()
+            .copied()
+            .zip(det.verdicts.iter().copied())
+            .collect();
         BadPrefixDfa::from_diagrams(self.aps.clone(), &self.mgr, &states, self.name.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::random::RandomLtl;
+
+    /// The stuttering product, the general method.
+    fn stutter_by_product(pipe: &mut Pipeline, g: &Formula) -> bool {
+        let pos = pipe.nba(g).unwrap();
+        let neg = pipe.nba(&Formula::not(g.clone())).unwrap();
+        let a = stutter_product(&mut pipe.mgr, &pos, &neg, usize::MAX).unwrap();
+        let b = stutter_product(&mut pipe.mgr, &neg, &pos, usize::MAX).unwrap();
+        accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
+            && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none()
+    }
+
+    #[test]
+    fn stutter_check_on_the_monitor_agrees_with_the_product() {
+        let (mut invariant, mut sensitive) = (0, 0);
+        for seed in 0..600u64 {
+            let f = RandomLtl::new(&["a", "b"], 3 + (seed % 9) as usize)
+                .with_past()
+                .seed(seed)
+                .next_formula();
+            let mut pipe = Pipeline::new(&f, &Config::new()).unwrap();
+            let g = pipe.simplified.clone();
+            let nba = pipe.nba(&g).unwrap();
+            let det = pipe.determinize_exact(&nba).unwrap();
+            let neg = pipe.nba(&Formula::not(g.clone())).unwrap();
+            if pipe.intersection_witness(&neg, &det).unwrap().is_some() {
+                continue; // not a safety property
+            }
+            let by_monitor = stutter_invariant_safety(&mut pipe.mgr, &det);
+            assert_eq!(
+                by_monitor,
+                stutter_by_product(&mut pipe, &g),
+                "seed {seed}: {f}"
+            );
+            if by_monitor {
+                invariant += 1;
+            } else {
+                sensitive += 1;
+            }
+        }
+        // Both answers were exercised.
+        assert!(
+            invariant > 20 && sensitive > 20,
+            "{invariant} invariant, {sensitive} sensitive"
+        );
+    }
+
+    #[test]
+    fn every_cycle_accepting_only_claims_safety() {
+        for seed in 0..600u64 {
+            let f = RandomLtl::new(&["a", "b"], 3 + (seed % 9) as usize)
+                .seed(seed)
+                .next_formula();
+            let mut pipe = Pipeline::new(&f, &Config::new()).unwrap();
+            let g = pipe.simplified.clone();
+            let nba = pipe.nba(&g).unwrap();
+            if every_cycle_accepting(&nba) {
+                let det = pipe.determinize_exact(&nba).unwrap();
+                let neg = pipe.nba(&Formula::not(g.clone())).unwrap();
+                assert!(
+                    pipe.intersection_witness(&neg, &det).unwrap().is_none(),
+                    "seed {seed}: {f}"
+                );
+            }
+        }
     }
 }

@@ -4,9 +4,9 @@
 //! pass a bit mask (`u64`, `u128`), a `[bool]` slice or a `bitvec` slice,
 //! indexed by the position of each proposition in the alphabet.
 
+use bitvec::order::BitOrder;
 use bitvec::slice::BitSlice;
 use bitvec::store::BitStore;
-use bitvec::order::BitOrder;
 
 /// A letter: the truth value of each atomic proposition, by index.
 ///

@@ -4,7 +4,7 @@
 use monitor_core::automaton::{Target, Verdict};
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS, ROZIER_SAFETY};
 use monitor_core::formula::{parse, Formula};
-use monitor_core::translate::{classify, Builder, BuildErrorKind, Config, Prefixes, Verdicts};
+use monitor_core::translate::{classify, BuildErrorKind, Builder, Config, Prefixes, Verdicts};
 
 fn dfa_of(f: &Formula) -> monitor_core::automaton::BadPrefixDfa {
     Builder::new()
@@ -27,15 +27,23 @@ fn dwyer_patterns_match_spot() {
         let c = classify(&f, &Config::new()).unwrap();
         if c.syntactic_safety {
             syntactic += 1;
-            assert!(c.safety, "{f}");
+            assert_eq!(c.safety, Some(true), "{f}");
         }
-        if c.safety {
+        if c.safety == Some(true) {
             safety += 1;
             states += c.monitor_states;
             max = max.max(c.monitor_states);
-            assert!(!c.pathologic, "{f}: no Dwyer pattern is pathologic");
+            assert_eq!(
+                c.pathologic,
+                Some(false),
+                "{f}: no Dwyer pattern is pathologic"
+            );
         } else {
-            assert!(c.pathologic, "{f}: non-safety formulas count as pathologic");
+            assert_eq!(
+                c.pathologic,
+                Some(true),
+                "{f}: non-safety formulas count as pathologic"
+            );
         }
     }
     assert_eq!((safety, syntactic, states, max), (37, 11, 125, 7));
@@ -43,13 +51,15 @@ fn dwyer_patterns_match_spot() {
 
 #[test]
 fn rozier_safety_set() {
-    let formulas: Vec<Formula> = data_lines(ROZIER_SAFETY).map(|l| parse(l).unwrap()).collect();
+    let formulas: Vec<Formula> = data_lines(ROZIER_SAFETY)
+        .map(|l| parse(l).unwrap())
+        .collect();
     assert_eq!(formulas.len(), 13);
     for (i, f) in formulas.iter().enumerate() {
         let c = classify(f, &Config::new()).unwrap();
-        assert!(c.safety, "{i}: {f}");
+        assert_eq!(c.safety, Some(true), "{i}: {f}");
         // Only PathologicallySafeModified is pathologic.
-        assert_eq!(c.pathologic, i == 7, "{i}: {f}");
+        assert_eq!(c.pathologic, Some(i == 7), "{i}: {f}");
     }
     // AccidentallySafe (6) is syntactically safe yet has non-informative
     // bad prefixes; IntentionallySafe (5) has none.
@@ -68,7 +78,10 @@ fn kupferman_vardi_pathologic_formula() {
     // Measured with Spot: syntactic 0, semantic 1.
     let f = parse("(G(q | FGp) & G(r | FG!p)) | Gq | Gr").unwrap();
     let c = classify(&f, &Config::new()).unwrap();
-    assert!(c.safety && !c.syntactic_safety && c.pathologic);
+    assert_eq!(
+        (c.safety, c.syntactic_safety, c.pathologic),
+        (Some(true), false, Some(true))
+    );
     let r = monitor_core::translate::compare_informative(&f, &Config::new()).unwrap();
     // Its informative monitor misses violations entirely on some words.
     assert!(r.uninformative_bad_prefix.is_some());
@@ -92,7 +105,12 @@ fn counter_model(n: usize, periods: usize) -> Vec<(bool, bool, bool)> {
 
 #[test]
 fn counters_have_n_times_2_to_the_n_states_and_reject_any_deviation() {
-    for family in ["rv-counter", "rv-counter-linear", "rv-counter-carry", "rv-counter-carry-linear"] {
+    for family in [
+        "rv-counter",
+        "rv-counter-linear",
+        "rv-counter-carry",
+        "rv-counter-carry-linear",
+    ] {
         for n in 1..=6usize {
             let f = generate(family, n).unwrap();
             let dfa = dfa_of(&f);
@@ -110,9 +128,17 @@ fn counters_have_n_times_2_to_the_n_states_and_reject_any_deviation() {
                     .collect()
             };
             let model = counter_model(n, 2);
-            assert_eq!(dfa.run(model.iter().map(|&l| letter(l))), Verdict::Undecided, "{family} {n}");
+            assert_eq!(
+                dfa.run(model.iter().map(|&l| letter(l))),
+                Verdict::Undecided,
+                "{family} {n}"
+            );
             // Flip one proposition at one position: rejected exactly there.
-            let props: &[usize] = if family.contains("carry") { &[0, 1, 2] } else { &[0, 1] };
+            let props: &[usize] = if family.contains("carry") {
+                &[0, 1, 2]
+            } else {
+                &[0, 1]
+            };
             for k in 0..model.len().min(3 * n << n) {
                 for &which in props {
                     let mut w: Vec<(bool, bool, bool)> = model[..=k].to_vec();
@@ -125,7 +151,11 @@ fn counters_have_n_times_2_to_the_n_states_and_reject_any_deviation() {
                     let before = dfa.run(w[..k].iter().map(|&l| letter(l)));
                     let after = dfa.run(w.iter().map(|&l| letter(l)));
                     assert_eq!(before, Verdict::Undecided, "{family} {n} pos {k}");
-                    assert_eq!(after, Verdict::Violated, "{family} {n} pos {k} prop {which}");
+                    assert_eq!(
+                        after,
+                        Verdict::Violated,
+                        "{family} {n} pos {k} prop {which}"
+                    );
                 }
             }
         }
@@ -133,27 +163,55 @@ fn counters_have_n_times_2_to_the_n_states_and_reject_any_deviation() {
 }
 
 #[test]
+fn large_safety_properties_are_classified_without_products() {
+    // The 12-bit counter: safety by the all-cycles-accepting check,
+    // stutter-sensitivity on its monitor, guarantee on the negation's;
+    // used to exceed the default state limit in the products.
+    let f = generate("rv-counter", 10).unwrap();
+    let c = classify(&f, &Config::new()).unwrap();
+    assert_eq!(c.safety, Some(true));
+    assert_eq!(c.stutter_invariant, Some(false));
+    assert_eq!(c.guarantee, Some(false));
+    assert!(c.pathologic.is_some());
+    assert_eq!(c.monitor_states, 10 << 10);
+}
+
+#[test]
 fn or_g_has_2_to_the_n_minus_1_live_states() {
     for n in 1..=10 {
-        assert_eq!(dfa_of(&generate("or-g", n).unwrap()).num_states(), (1 << n) - 1, "or-g {n}");
+        assert_eq!(
+            dfa_of(&generate("or-g", n).unwrap()).num_states(),
+            (1 << n) - 1,
+            "or-g {n}"
+        );
         // Rozier's E-bar, !(Fp1 & ... & Fpn), is the same language up to negation of the propositions.
-        assert_eq!(dfa_of(&generate("not-and-f", n).unwrap()).num_states(), (1 << n) - 1, "not-and-f {n}");
+        assert_eq!(
+            dfa_of(&generate("not-and-f", n).unwrap()).num_states(),
+            (1 << n) - 1,
+            "not-and-f {n}"
+        );
     }
 }
 
 #[test]
 fn non_safety_families_are_recognized() {
-    for family in ["and-f", "u-left", "u-right", "gh-q", "gh-r", "or-gf", "and-gf"] {
+    for family in [
+        "and-f", "u-left", "u-right", "gh-q", "gh-r", "or-gf", "and-gf",
+    ] {
         for n in 2..=3 {
             let f = generate(family, n).unwrap();
             let c = classify(&f, &Config::new()).unwrap();
-            assert!(!c.safety, "{family} {n}: {f}");
+            assert_eq!(c.safety, Some(false), "{family} {n}: {f}");
             assert!(c.non_safety_witness.is_some(), "{family} {n}");
         }
     }
     for family in ["or-g", "and-g", "r-left", "r-right", "not-and-f"] {
         let f = generate(family, 3).unwrap();
-        assert!(classify(&f, &Config::new()).unwrap().safety, "{family}");
+        assert_eq!(
+            classify(&f, &Config::new()).unwrap().safety,
+            Some(true),
+            "{family}"
+        );
     }
 }
 
@@ -166,7 +224,9 @@ fn forty_propositions_without_enumerating_letters() {
     assert_eq!(dfa.alphabet().len(), 40);
     // start, {p39 | p38} pending, {!p1 & (p39 | p38)} pending
     assert_eq!(dfa.num_states(), 3);
-    let roots: Vec<_> = (0..dfa.num_states() as u32).map(|s| dfa.diagram(s)).collect();
+    let roots: Vec<_> = (0..dfa.num_states() as u32)
+        .map(|s| dfa.diagram(s))
+        .collect();
     assert!(dfa.manager().count_nodes(&roots) < 200);
     let mut letter = vec![true; 40];
     assert_eq!(dfa.run([letter.clone()]), Verdict::Undecided);
@@ -182,16 +242,30 @@ fn past_time_properties() {
         ("G(b -> Y a)", vec![0b01u64, 0b10], vec![0b10u64]),
         ("G(b -> O a)", vec![0b00, 0b01, 0b00, 0b10], vec![0b10]),
         // Every b is preceded by an a since the previous b.
-        ("G(b -> Y(!b S a))", vec![0b01, 0b10, 0b01, 0b10], vec![0b01, 0b10, 0b10]),
+        (
+            "G(b -> Y(!b S a))",
+            vec![0b01, 0b10, 0b01, 0b10],
+            vec![0b01, 0b10, 0b10],
+        ),
         ("G(b -> H a)", vec![0b01, 0b11], vec![0b01, 0b00, 0b10]),
     ];
     for (text, good, bad) in cases {
         let f = parse(text).unwrap();
         let dfa = dfa_of(&f);
         // The monitor orders propositions by first occurrence: remap.
-        let order: Vec<usize> = dfa.alphabet().names().iter().map(|n| if n == "a" { 0 } else { 1 }).collect();
-        let letter = |l: &u64| -> Vec<bool> { order.iter().map(|&bit| (l >> bit) & 1 == 1).collect() };
-        assert_eq!(dfa.run(good.iter().map(letter)), Verdict::Undecided, "{text}");
+        let order: Vec<usize> = dfa
+            .alphabet()
+            .names()
+            .iter()
+            .map(|n| if n == "a" { 0 } else { 1 })
+            .collect();
+        let letter =
+            |l: &u64| -> Vec<bool> { order.iter().map(|&bit| (l >> bit) & 1 == 1).collect() };
+        assert_eq!(
+            dfa.run(good.iter().map(letter)),
+            Verdict::Undecided,
+            "{text}"
+        );
         assert_eq!(dfa.run(bad.iter().map(letter)), Verdict::Violated, "{text}");
     }
     assert_eq!(dfa_of(&parse("G(b -> Y a)").unwrap()).num_states(), 2);
@@ -209,10 +283,25 @@ fn shortest_words() {
         .map(|g| g.display(&aps).to_string())
         .collect();
     assert_eq!(word, ["req", "!ack"]);
-    let access = dfa.access_words();
-    assert!(access[0].is_empty());
-    assert_eq!(access[1].len(), 1);
-    assert!(dfa_of(&parse("G F a").unwrap()).shortest_violation().is_none());
+    assert!(dfa.access_word(0).is_empty());
+    assert_eq!(dfa.access_word(1).len(), 1);
+    // The counter's states lie on one cycle: the k-th is k letters away.
+    let counter = dfa_of(&generate("rv-counter", 3).unwrap());
+    let tree = counter.access_tree();
+    let depth = |mut s: usize| {
+        let mut d = 0;
+        while let Some((p, _)) = &tree[s] {
+            s = *p as usize;
+            d += 1;
+        }
+        d
+    };
+    let mut depths: Vec<usize> = (0..counter.num_states()).map(depth).collect();
+    depths.sort_unstable();
+    assert_eq!(depths, (0..24).collect::<Vec<_>>());
+    assert!(dfa_of(&parse("G F a").unwrap())
+        .shortest_violation()
+        .is_none());
 }
 
 #[test]
@@ -228,7 +317,13 @@ fn three_valued_monitors() {
     assert_eq!(dfa.run([0b01u64, 0b00]), Verdict::Violated);
     assert_eq!(dfa.run([0b01u64, 0b01]), Verdict::Undecided);
     // A valid formula is satisfied from the start, an unsatisfiable one violated.
-    let three = |s| Builder::new().configure(Config::new().verdicts(Verdicts::Three)).build(s).unwrap().into_dfa();
+    let three = |s| {
+        Builder::new()
+            .configure(Config::new().verdicts(Verdicts::Three))
+            .build(s)
+            .unwrap()
+            .into_dfa()
+    };
     assert_eq!(three("a | !a").verdict(0), Verdict::Satisfied);
     assert_eq!(three("G a & F !a").verdict(0), Verdict::Violated);
 }
@@ -254,7 +349,10 @@ fn limits_and_errors() {
         .configure(Config::new().max_states(Some(100)))
         .build_from_formula(&generate("or-g", 10).unwrap())
         .unwrap_err();
-    assert!(matches!(err.kind(), BuildErrorKind::TooManyStates { limit: 100, .. }), "{err}");
+    assert!(
+        matches!(err.kind(), BuildErrorKind::TooManyStates { limit: 100, .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("exceeds the limit of 100 states"));
     let err = Builder::new().build("G(a -> O F b)").unwrap_err();
     assert!(matches!(err.kind(), BuildErrorKind::PastOverFuture { .. }));
@@ -292,8 +390,22 @@ fn bounded_response_stays_linear_in_the_bound() {
             .build(&format!("G(a -> F[0:{k}] b)"))
             .unwrap_or_else(|e| panic!("k = {k}: {e}"));
         assert_eq!(t.dfa().num_states(), k + 1, "k = {k}");
-        assert!(t.stats().nba_states <= 2 * (k + 1), "k = {k}: {} Büchi states", t.stats().nba_states);
+        assert!(
+            t.stats().nba_states <= 2 * (k + 1),
+            "k = {k}: {} Büchi states",
+            t.stats().nba_states
+        );
     }
     // X[n] p: n + 1 states counting up to the check, and one after it.
     assert_eq!(dfa_of(&parse("X[100] p").unwrap()).num_states(), 102);
+}
+
+#[test]
+fn explanations() {
+    let dfa = dfa_of(&parse("G(req -> X ack)").unwrap());
+    let aps = dfa.alphabet().clone();
+    assert_eq!(dfa.allowed_guard(1).display(&aps).to_string(), "ack");
+    assert_eq!(dfa.violation_guard(1).display(&aps).to_string(), "!ack");
+    assert!(dfa.allowed_guard(0).is_true());
+    assert!(dfa.violation_guard(0).is_false());
 }

@@ -126,20 +126,46 @@ fn stutter(rng: &mut SplitMix64, w: &Lasso<u64>) -> Lasso<u64> {
     Lasso::new(dup(rng, &w.prefix), dup(rng, &w.cycle))
 }
 
+struct Decided {
+    safety: bool,
+    guarantee: bool,
+    stutter_invariant: bool,
+    pathologic: bool,
+    liveness: bool,
+    monitor_states: usize,
+}
+
 fn check_formula(f: &Formula, seed: u64) {
     let ctx = format!("seed {seed}: {f}");
-    let cls = classify(f, &Config::new()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let c = classify(f, &Config::new()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    // Small formulas are always decided.
+    let cls = Decided {
+        safety: c.safety.expect("safety decided"),
+        guarantee: c.guarantee.expect("guarantee decided"),
+        stutter_invariant: c.stutter_invariant.expect("stutter-invariance decided"),
+        pathologic: c.pathologic.expect("pathologic decided"),
+        liveness: c.liveness,
+        monitor_states: c.monitor_states,
+    };
     let exact = build(f, Config::new());
     let three = build(f, Config::new().verdicts(Verdicts::Three));
     let informative = build(f, Config::new().prefixes(Prefixes::Informative));
     let unsimplified = build(f, Config::new().simplify(false));
     assert_eq!(cls.monitor_states, exact.dfa.num_states(), "{ctx}");
-    assert_eq!(cls.liveness, exact.dfa.never_violates() && exact.dfa.verdict(0) != Verdict::Violated, "{ctx}");
+    assert_eq!(
+        cls.liveness,
+        exact.dfa.never_violates() && exact.dfa.verdict(0) != Verdict::Violated,
+        "{ctx}"
+    );
     assert!(
         exact.dfa.first_difference(&unsimplified.dfa).is_none(),
         "{ctx}: simplification changed the monitor"
     );
-    assert_eq!(exact.dfa.num_states(), unsimplified.dfa.num_states(), "{ctx}");
+    assert_eq!(
+        exact.dfa.num_states(),
+        unsimplified.dfa.num_states(),
+        "{ctx}"
+    );
 
     // Exactness, structurally: every state can go on without rejecting,
     // and minimality: all states are pairwise distinguishable.
@@ -172,40 +198,78 @@ fn check_formula(f: &Formula, seed: u64) {
         if sat {
             assert_ne!(v3, Verdict::Violated, "{ctx}: 3-valued rejects model {w:?}");
             if cls.guarantee {
-                assert_eq!(v3, Verdict::Satisfied, "{ctx}: guarantee model {w:?} never satisfied");
+                assert_eq!(
+                    v3,
+                    Verdict::Satisfied,
+                    "{ctx}: guarantee model {w:?} never satisfied"
+                );
             }
         } else {
-            assert_ne!(v3, Verdict::Satisfied, "{ctx}: 3-valued accepts violation {w:?}");
+            assert_ne!(
+                v3,
+                Verdict::Satisfied,
+                "{ctx}: 3-valued accepts violation {w:?}"
+            );
             if cls.safety {
-                assert_eq!(v3, Verdict::Violated, "{ctx}: 3-valued misses violation {w:?}");
+                assert_eq!(
+                    v3,
+                    Verdict::Violated,
+                    "{ctx}: 3-valued misses violation {w:?}"
+                );
             }
         }
-        assert_eq!(v3 == Verdict::Violated, v == Verdict::Violated, "{ctx}: {w:?}");
+        assert_eq!(
+            v3 == Verdict::Violated,
+            v == Verdict::Violated,
+            "{ctx}: {w:?}"
+        );
         let vi = informative.run_lasso(&w);
         if vi == Verdict::Violated {
-            assert_eq!(v, Verdict::Violated, "{ctx}: informative rejects a non-bad {w:?}");
+            assert_eq!(
+                v,
+                Verdict::Violated,
+                "{ctx}: informative rejects a non-bad {w:?}"
+            );
         }
         if !sat && cls.safety && !cls.pathologic {
-            assert_eq!(vi, Verdict::Violated, "{ctx}: non-pathologic but {w:?} has no informative prefix");
+            assert_eq!(
+                vi,
+                Verdict::Violated,
+                "{ctx}: non-pathologic but {w:?} has no informative prefix"
+            );
         }
         if cls.stutter_invariant {
             let w2 = stutter(&mut rng, &w);
-            assert_eq!(holds(f, &aps, &w2), sat, "{ctx}: stutter-invariant but {w:?} / {w2:?} differ");
+            assert_eq!(
+                holds(f, &aps, &w2),
+                sat,
+                "{ctx}: stutter-invariant but {w:?} / {w2:?} differ"
+            );
         }
     }
     for _ in 0..10 {
         if let Some(w) = exact.random_path(&mut rng, 12) {
             if cls.safety {
-                assert!(holds(f, &aps, &w), "{ctx}: safety but never-rejected {w:?} violates it");
+                assert!(
+                    holds(f, &aps, &w),
+                    "{ctx}: safety but never-rejected {w:?} violates it"
+                );
             }
         }
     }
-    if let Some(w) = &cls.non_safety_witness {
+    if let Some(w) = &c.non_safety_witness {
         assert!(!cls.safety);
         // The witness is over the formula's own propositions, in order.
-        let own: Vec<String> = cls.alphabet.names().to_vec();
-        assert!(!holds(f, &own, w), "{ctx}: witness {w:?} satisfies the formula");
-        assert_ne!(exact.dfa.run_lasso(w), Verdict::Violated, "{ctx}: witness {w:?} is rejected");
+        let own: Vec<String> = c.alphabet.names().to_vec();
+        assert!(
+            !holds(f, &own, w),
+            "{ctx}: witness {w:?} satisfies the formula"
+        );
+        assert_ne!(
+            exact.dfa.run_lasso(w),
+            Verdict::Violated,
+            "{ctx}: witness {w:?} is rejected"
+        );
     } else {
         assert!(cls.safety, "{ctx}: not safety but no witness");
     }
@@ -229,9 +293,9 @@ fn assert_pairwise_distinguishable(m: &Monitor, ctx: &str) {
         for s in 0..n {
             for t in 0..n {
                 if s != t && !distinct[s][t] {
-                    let sep = (0..letters).any(|l| {
-                        distinct[idx(m.step(s as u32, l))][idx(m.step(t as u32, l))]
-                    }) || m.dfa.verdict(s as u32) != m.dfa.verdict(t as u32);
+                    let sep = (0..letters)
+                        .any(|l| distinct[idx(m.step(s as u32, l))][idx(m.step(t as u32, l))])
+                        || m.dfa.verdict(s as u32) != m.dfa.verdict(t as u32);
                     if sep {
                         distinct[s][t] = true;
                         changed = true;
@@ -245,7 +309,10 @@ fn assert_pairwise_distinguishable(m: &Monitor, ctx: &str) {
     }
     for s in 0..n {
         for t in 0..n {
-            assert!(s == t || distinct[s][t], "{ctx}: states {s} and {t} are equivalent");
+            assert!(
+                s == t || distinct[s][t],
+                "{ctx}: states {s} and {t} are equivalent"
+            );
         }
     }
 }
@@ -263,7 +330,10 @@ fn random_future_formulas_agree_with_the_evaluator() {
 fn random_past_formulas_agree_with_the_evaluator() {
     for seed in 0..300u64 {
         let size = 3 + (seed % 10) as usize;
-        let f = RandomLtl::new(&APS, size).with_past().seed(seed).next_formula();
+        let f = RandomLtl::new(&APS, size)
+            .with_past()
+            .seed(seed)
+            .next_formula();
         check_formula(&f, seed);
     }
 }

@@ -35,7 +35,11 @@ pub fn emit_dot(dfa: &BadPrefixDfa) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph {} {{", quote(dfa.name()));
     let _ = writeln!(out, "  rankdir=LR");
-    let _ = writeln!(out, "  label={}", quote(&format!("{}\n{} states", dfa.name(), dfa.num_states())));
+    let _ = writeln!(
+        out,
+        "  label={}",
+        quote(&format!("{}\n{} states", dfa.name(), dfa.num_states()))
+    );
     let _ = writeln!(out, "  labelloc=\"t\"");
     let _ = writeln!(out, "  node [shape=circle]");
     let _ = writeln!(out, "  I [label=\"\", style=invis, width=0]");
@@ -50,7 +54,10 @@ pub fn emit_dot(dfa: &BadPrefixDfa) -> String {
                 );
             }
             Verdict::Violated => {
-                let _ = writeln!(out, "  {s} [label=\"{s}\", style=filled, fillcolor=mistyrose]");
+                let _ = writeln!(
+                    out,
+                    "  {s} [label=\"{s}\", style=filled, fillcolor=mistyrose]"
+                );
             }
             Verdict::Undecided => {
                 let _ = writeln!(out, "  {s} [label=\"{s}\"]");

@@ -57,7 +57,12 @@ pub fn emit_hoa(dfa: &BadPrefixDfa, opts: &HoaOptions) -> String {
     out.push('\n');
     let _ = writeln!(out, "acc-name: all");
     let _ = writeln!(out, "Acceptance: 0 t");
-    let mut props = vec!["trans-labels", "explicit-labels", "state-acc", "deterministic"];
+    let mut props = vec![
+        "trans-labels",
+        "explicit-labels",
+        "state-acc",
+        "deterministic",
+    ];
     if dfa.never_violates() {
         props.push("complete");
     }

@@ -6,15 +6,16 @@
 //! {"formula":"G(req -> Xack)","aps":["req","ack"],"verdicts":2,
 //!  "prefixes":"exact","safety":true,"start":0,
 //!  "shortest_violation":["req","!ack"],
-//!  "states":[{"id":0,"verdict":"undecided","access":[],
+//!  "states":[{"id":0,"verdict":"undecided","parent":null,"letter":null,
 //!             "edges":[{"guard":"!req","cubes":[["!req"]],"target":0}, …],
 //!             "violation":null}, …]}
 //! ```
 //!
 //! Guards are given twice: as text in Spot syntax and as a list of cubes,
 //! each a list of literals `name` or `!name`. `violation` is the guard
-//! leading to the rejecting sink (null if none); `access` is a shortest
-//! word from the start state (one cube per letter).
+//! leading to the rejecting sink (null if none). `parent` and `letter`
+//! form the tree of shortest words: a shortest word to a state is the word
+//! to its parent followed by its `letter` (both null for the start).
 
 use monitor_core::automaton::{BadPrefixDfa, Guard, Target};
 use serde::Serialize;
@@ -47,7 +48,8 @@ struct EdgeJson {
 struct StateJson {
     id: u32,
     verdict: &'static str,
-    access: Vec<String>,
+    parent: Option<u32>,
+    letter: Option<String>,
     edges: Vec<EdgeJson>,
     violation: Option<GuardJson>,
 }
@@ -83,8 +85,12 @@ fn guard_json(dfa: &BadPrefixDfa, g: &Guard) -> GuardJson {
 /// Writes `dfa` as one line of JSON (without the final newline).
 pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
     let aps = dfa.alphabet();
-    let word = |w: &[Guard]| w.iter().map(|g| g.display(aps).to_string()).collect::<Vec<_>>();
-    let access = dfa.access_words();
+    let word = |w: &[Guard]| {
+        w.iter()
+            .map(|g| g.display(aps).to_string())
+            .collect::<Vec<_>>()
+    };
+    let tree = dfa.access_tree();
     let states = (0..dfa.num_states() as u32)
         .map(|s| {
             let mut edges = Vec::new();
@@ -101,7 +107,10 @@ pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
             StateJson {
                 id: s,
                 verdict: dfa.verdict(s).as_str(),
-                access: word(&access[s as usize]),
+                parent: tree[s as usize].as_ref().map(|(p, _)| *p),
+                letter: tree[s as usize]
+                    .as_ref()
+                    .map(|(_, l)| l.display(aps).to_string()),
                 edges,
                 violation,
             }
@@ -111,7 +120,11 @@ pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
         formula: dfa.name(),
         aps: aps.names(),
         verdicts: if opts.three_valued { 3 } else { 2 },
-        prefixes: if opts.informative { "informative" } else { "exact" },
+        prefixes: if opts.informative {
+            "informative"
+        } else {
+            "exact"
+        },
         safety: opts.safety,
         start: dfa.start(),
         shortest_violation: dfa.shortest_violation().map(|w| word(&w)),

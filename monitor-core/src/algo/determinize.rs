@@ -19,8 +19,8 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::automaton::{Nba, Verdict};
 use crate::automaton::dfa::VIOLATION_LEAF;
+use crate::automaton::{Nba, Verdict};
 use crate::dd::{ApplyCache, Manager, Node};
 use crate::translate::BuildError;
 
@@ -126,20 +126,21 @@ pub(crate) fn determinize(
     let mut union_cache = ApplyCache::default();
     // Per NBA state, its successor-set diagram (built on demand).
     let mut succ: Vec<Option<Node>> = vec![None; nba.len()];
-    let mut state_diagram = |q: u32, mgr: &mut Manager, table: &mut SetTable, cache: &mut ApplyCache| {
-        if let Some(d) = succ[q as usize] {
-            return d;
-        }
-        let mut d = empty_leaf;
-        for e in &nba.states[q as usize] {
-            let single = table.intern(Box::from([e.dst]));
-            let leaf = mgr.leaf(single);
-            let part = mgr.ite(e.guard, leaf, empty_leaf);
-            d = mgr.apply2(d, part, cache, &mut |a, b| table.union(a, b));
-        }
-        succ[q as usize] = Some(d);
-        d
-    };
+    let mut state_diagram =
+        |q: u32, mgr: &mut Manager, table: &mut SetTable, cache: &mut ApplyCache| {
+            if let Some(d) = succ[q as usize] {
+                return d;
+            }
+            let mut d = empty_leaf;
+            for e in &nba.states[q as usize] {
+                let single = table.intern(Box::from([e.dst]));
+                let leaf = mgr.leaf(single);
+                let part = mgr.ite(e.guard, leaf, empty_leaf);
+                d = mgr.apply2(d, part, cache, &mut |a, b| table.union(a, b));
+            }
+            succ[q as usize] = Some(d);
+            d
+        };
     let is_final = |set: &[u32]| match mode {
         SubsetMode::Exact => set.is_empty(),
         SubsetMode::Informative(discharged) => set.iter().any(|&q| discharged[q as usize]),
@@ -164,7 +165,10 @@ pub(crate) fn determinize(
         for leaf in mgr.leaves(d) {
             if !dfa_of_set.contains_key(&leaf) && !is_final(&table.sets[leaf as usize]) {
                 if order.len() >= max_states {
-                    return Err(BuildError::too_many_states("deterministic automaton", max_states));
+                    return Err(BuildError::too_many_states(
+                        "deterministic automaton",
+                        max_states,
+                    ));
                 }
                 dfa_of_set.insert(leaf, order.len() as u32);
                 order.push(leaf);

@@ -117,12 +117,49 @@ pub(crate) fn nonempty_states(nba: &Nba) -> Vec<bool> {
         // Successor SCCs come earlier in `sccs`.
         good_scc[i] = accepting[i]
             || scc.iter().any(|&s| {
-                nba.states[s as usize]
-                    .iter()
-                    .any(|e| comp[e.dst as usize] != i as u32 && good_scc[comp[e.dst as usize] as usize])
+                nba.states[s as usize].iter().any(|e| {
+                    comp[e.dst as usize] != i as u32 && good_scc[comp[e.dst as usize] as usize]
+                })
             });
     }
     comp.iter().map(|&c| good_scc[c as usize]).collect()
+}
+
+/// Whether every infinite run of `nba` is accepting: no cycle avoids an
+/// acceptance set. Checked per set by looking for a cycle among the edges
+/// that lack it. For a pruned automaton this proves that its language is
+/// a safety property (it equals its closure, the words with infinite runs),
+/// without any product.
+pub(crate) fn every_cycle_accepting(nba: &Nba) -> bool {
+    let comp = {
+        let sccs = tarjan(&adjacency(nba));
+        let mut comp = vec![0u32; nba.len()];
+        for (i, scc) in sccs.iter().enumerate() {
+            for &s in scc {
+                comp[s as usize] = i as u32;
+            }
+        }
+        comp
+    };
+    (0..nba.num_marks).all(|m| {
+        // Edges inside an SCC that miss mark m.
+        let sub: Vec<Vec<u32>> = nba
+            .states
+            .iter()
+            .enumerate()
+            .map(|(s, edges)| {
+                edges
+                    .iter()
+                    .filter(|e| comp[e.dst as usize] == comp[s] && !e.marks.contains(m))
+                    .map(|e| e.dst)
+                    .collect()
+            })
+            .collect();
+        tarjan(&sub).iter().all(|scc| {
+            // A cycle: an SCC with two states, or one with a self-loop.
+            scc.len() == 1 && !sub[scc[0] as usize].contains(&scc[0])
+        })
+    })
 }
 
 /// Removes the states with an empty language (and unreachable ones).

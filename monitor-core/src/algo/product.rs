@@ -161,7 +161,10 @@ pub(crate) fn stutter_product(
                         continue;
                     }
                     let marks = eb.marks.shifted(na);
-                    for next in [StutterKey::Normal(qa, eb.dst), StutterKey::Repeat(qa, eb.dst, g)] {
+                    for next in [
+                        StutterKey::Normal(qa, eb.dst),
+                        StutterKey::Repeat(qa, eb.dst, g),
+                    ] {
                         let dst = intern(&mut index, &mut keys, next);
                         edges.push(NbaEdge {
                             guard: g,
@@ -173,7 +176,10 @@ pub(crate) fn stutter_product(
             }
         }
         if keys.len() > max_states {
-            return Err(BuildError::too_many_states("stutter-check product", max_states));
+            return Err(BuildError::too_many_states(
+                "stutter-check product",
+                max_states,
+            ));
         }
         out.states.push(edges);
         k += 1;
@@ -224,7 +230,10 @@ pub(crate) fn three_valued(
             },
         );
         if keys.len() > max_states {
-            return Err(BuildError::too_many_states("three-valued automaton", max_states));
+            return Err(BuildError::too_many_states(
+                "three-valued automaton",
+                max_states,
+            ));
         }
         raw.push(d);
         k += 1;
@@ -233,7 +242,15 @@ pub(crate) fn three_valued(
     let mut rename = ApplyCache::default();
     let mut diagrams: Vec<Node> = raw
         .into_iter()
-        .map(|d| mgr.map_leaves(d, &mut rename, &mut |l| if l == SAT { sat_state } else { l }))
+        .map(|d| {
+            mgr.map_leaves(d, &mut rename, &mut |l| {
+                if l == SAT {
+                    sat_state
+                } else {
+                    l
+                }
+            })
+        })
         .collect();
     let mut verdicts = vec![Verdict::Undecided; diagrams.len()];
     let (d, v) = satisfied_sink(mgr, sat_state);

@@ -79,7 +79,11 @@ impl PastMachine {
                 registers.push(g);
             }
         }
-        let reg_index = registers.iter().enumerate().map(|(i, g)| (g.clone(), i)).collect();
+        let reg_index = registers
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.clone(), i))
+            .collect();
         let mut m = PastMachine {
             registers,
             reg_index,
@@ -120,7 +124,9 @@ impl PastMachine {
             Op::True => Node::TRUE,
             Op::False => Node::FALSE,
             Op::Ap => {
-                let i = aps.index(f.ap_name().expect("ap")).expect("proposition in alphabet");
+                let i = aps
+                    .index(f.ap_name().expect("ap"))
+                    .expect("proposition in alphabet");
                 mgr.var(i)
             }
             Op::Not => {
@@ -128,10 +134,18 @@ impl PastMachine {
                 mgr.not(a)
             }
             Op::And | Op::Or => {
-                let mut acc = if f.op() == Op::And { Node::TRUE } else { Node::FALSE };
+                let mut acc = if f.op() == Op::And {
+                    Node::TRUE
+                } else {
+                    Node::FALSE
+                };
                 for c in f.children() {
                     let x = self.eval(c, mem, mgr, aps);
-                    acc = if f.op() == Op::And { mgr.and(acc, x) } else { mgr.or(acc, x) };
+                    acc = if f.op() == Op::And {
+                        mgr.and(acc, x)
+                    } else {
+                        mgr.or(acc, x)
+                    };
                 }
                 acc
             }
@@ -193,7 +207,11 @@ impl PastMachine {
         for r in 0..self.registers.len() {
             let g = self.registers[r].clone();
             // Y and Z remember their operand; the others their own value.
-            let target = if matches!(g.op(), Op::Y | Op::Z) { g.child(0).clone() } else { g };
+            let target = if matches!(g.op(), Op::Y | Op::Z) {
+                g.child(0).clone()
+            } else {
+                g
+            };
             let value = self.eval(&target, mem, mgr, aps);
             let mut next = Vec::with_capacity(parts.len() * 2);
             for (guard, bits) in parts {
@@ -326,7 +344,10 @@ impl<'a> Tableau<'a> {
                         None => {
                             let d = keys.len() as u32;
                             if keys.len() >= max_states {
-                                return Err(BuildError::too_many_states("Büchi automaton", max_states));
+                                return Err(BuildError::too_many_states(
+                                    "Büchi automaton",
+                                    max_states,
+                                ));
                             }
                             index.insert(key.clone(), d);
                             keys.push(key);
@@ -382,7 +403,11 @@ impl<'a> Tableau<'a> {
         if guard == Node::FALSE {
             return Rc::from(Vec::new());
         }
-        Rc::from(vec![Term { guard, next, promises }])
+        Rc::from(vec![Term {
+            guard,
+            next,
+            promises,
+        }])
     }
 
     fn promise(&self, f: &Formula) -> Marks {
@@ -452,7 +477,11 @@ impl<'a> Tableau<'a> {
                 }
                 Op::F | Op::G => {
                     let a = self.terms(f.child(0), mem);
-                    let promise = if f.op() == Op::F { self.promise(f) } else { none() };
+                    let promise = if f.op() == Op::F {
+                        self.promise(f)
+                    } else {
+                        none()
+                    };
                     let me = self.number(f);
                     let stay = self.single(Node::TRUE, vec![me], promise);
                     let v = if f.op() == Op::F {
@@ -506,7 +535,10 @@ impl<'a> Tableau<'a> {
         let mut keep = vec![true; next.len()];
         for i in 0..next.len() {
             for j in 0..next.len() {
-                if i == j || !keep[j] || self.x_depth[next[i] as usize] != self.x_depth[next[j] as usize] {
+                if i == j
+                    || !keep[j]
+                    || self.x_depth[next[i] as usize] != self.x_depth[next[j] as usize]
+                {
                     continue;
                 }
                 // j implies i: drop i (of two equivalent ones, the later).
@@ -518,7 +550,11 @@ impl<'a> Tableau<'a> {
                 }
             }
         }
-        next.iter().zip(&keep).filter(|(_, &k)| k).map(|(&x, _)| x).collect()
+        next.iter()
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .map(|(&x, _)| x)
+            .collect()
     }
 
     fn obligation_implies(&mut self, j: u32, i: u32) -> bool {
@@ -533,7 +569,9 @@ impl<'a> Tableau<'a> {
             1 => false,
             2 => true,
             _ => {
-                let r = self.implications.implies(&self.formulas[j], &self.formulas[i]);
+                let r = self
+                    .implications
+                    .implies(&self.formulas[j], &self.formulas[i]);
                 self.implies[j][i] = if r { 2 } else { 1 };
                 r
             }
@@ -551,7 +589,11 @@ impl<'a> Tableau<'a> {
                 let next = merge(&x.next, &y.next);
                 let mut promises = x.promises.clone();
                 promises.union_with(&y.promises);
-                out.push(Term { guard, next, promises });
+                out.push(Term {
+                    guard,
+                    next,
+                    promises,
+                });
             }
         }
         out

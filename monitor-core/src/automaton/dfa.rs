@@ -335,6 +335,18 @@ impl BadPrefixDfa {
             .map_or_else(|| Guard::from_cubes(Vec::new()), |e| e.guard)
     }
 
+    /// The letters that do not violate the property from state `s`: the
+    /// complement of [`BadPrefixDfa::violation_guard`], as one minimal
+    /// cover (`req & ack | !req & ack` is shown as `ack`).
+    pub fn allowed_guard(&self, s: StateId) -> Guard {
+        let mut scratch = Manager::new();
+        let mut memo = FxHashMap::default();
+        let d = scratch.import(&self.mgr, self.diagram(s), &mut memo);
+        let bad = scratch.leaf_guard(d, VIOLATION_LEAF);
+        let ok = scratch.not(bad);
+        Guard::from_cubes(scratch.isop(ok))
+    }
+
     /// The number of edges to states (edges to the sink are not counted).
     pub fn num_edges(&self) -> usize {
         (0..self.states.len() as u32)
@@ -355,15 +367,22 @@ impl BadPrefixDfa {
         self.mgr
             .leaf_paths(d)
             .into_iter()
-            .map(|(leaf, cube)| (Target::from_leaf(leaf), self.mgr.generalize_cube(d, cube, leaf)))
+            .map(|(leaf, cube)| {
+                (
+                    Target::from_leaf(leaf),
+                    self.mgr.generalize_cube(d, cube, leaf),
+                )
+            })
             .collect()
     }
 
-    /// For every state, a shortest word leading to it from the start (each
-    /// letter a cube: propositions not listed may take any value).
-    pub fn access_words(&self) -> Vec<Vec<Guard>> {
+    /// The breadth-first tree of shortest words: for every state but the
+    /// start, its parent and one letter (a cube) leading from the parent to
+    /// it. Following parents gives a shortest word to each state; the tree
+    /// holds all of them in space linear in the number of states.
+    pub fn access_tree(&self) -> Vec<Option<(StateId, Guard)>> {
         let n = self.states.len();
-        let mut parent: Vec<Option<(StateId, Cube)>> = vec![None; n];
+        let mut parent: Vec<Option<(StateId, Guard)>> = vec![None; n];
         let mut seen = vec![false; n];
         let mut queue = VecDeque::new();
         if n > 0 {
@@ -375,24 +394,28 @@ impl BadPrefixDfa {
                 if let Target::State(t) = t {
                     if !seen[t as usize] {
                         seen[t as usize] = true;
-                        parent[t as usize] = Some((s, cube));
+                        parent[t as usize] = Some((s, Guard::from_cubes(vec![cube])));
                         queue.push_back(t);
                     }
                 }
             }
         }
-        (0..n)
-            .map(|s| {
-                let mut word = Vec::new();
-                let mut cur = s;
-                while let Some((p, cube)) = &parent[cur] {
-                    word.push(Guard::from_cubes(vec![cube.clone()]));
-                    cur = *p as usize;
-                }
-                word.reverse();
-                word
-            })
-            .collect()
+        parent
+    }
+
+    /// A shortest word from the start to state `s` (each letter a cube:
+    /// propositions not listed may take any value). See
+    /// [`BadPrefixDfa::access_tree`] to get the words of all states at once.
+    pub fn access_word(&self, s: StateId) -> Vec<Guard> {
+        let tree = self.access_tree();
+        let mut word = Vec::new();
+        let mut cur = s as usize;
+        while let Some((p, letter)) = &tree[cur] {
+            word.push(letter.clone());
+            cur = *p as usize;
+        }
+        word.reverse();
+        word
     }
 
     /// A shortest bad prefix (`None` if the property has none, i.e. it is a
@@ -451,7 +474,9 @@ impl BadPrefixDfa {
         let step = |s: StateId, l: &L| -> Result<StateId, Verdict> {
             match self.step(s, l) {
                 Target::Violation => Err(Verdict::Violated),
-                Target::State(t) if self.verdict(t) == Verdict::Satisfied => Err(Verdict::Satisfied),
+                Target::State(t) if self.verdict(t) == Verdict::Satisfied => {
+                    Err(Verdict::Satisfied)
+                }
                 Target::State(t) => Ok(t),
             }
         };
@@ -494,7 +519,12 @@ impl BadPrefixDfa {
         }
         let mut mgr = Manager::new();
         let import = |dfa: &BadPrefixDfa, mgr: &mut Manager| {
-            let map: Vec<u32> = dfa.aps.names().iter().map(|n| aps.index(n).expect("merged")).collect();
+            let map: Vec<u32> = dfa
+                .aps
+                .names()
+                .iter()
+                .map(|n| aps.index(n).expect("merged"))
+                .collect();
             let mut memo = FxHashMap::default();
             crate::algo::determinize::DetAutomaton {
                 diagrams: dfa
@@ -502,22 +532,29 @@ impl BadPrefixDfa {
                     .iter()
                     .map(|s| mgr.import_renamed(&dfa.mgr, s.diagram, &map, &mut memo))
                     .collect(),
-                verdicts: (0..dfa.num_states() as u32).map(|s| dfa.verdict(s)).collect(),
+                verdicts: (0..dfa.num_states() as u32)
+                    .map(|s| dfa.verdict(s))
+                    .collect(),
             }
         };
         let x = import(self, &mut mgr);
         let y = import(other, &mut mgr);
         crate::algo::product::first_difference(&mut mgr, &x, &y).map(|(word, a, b)| {
-            (word.into_iter().map(|c| Guard::from_cubes(vec![c])).collect(), a, b)
+            (
+                word.into_iter()
+                    .map(|c| Guard::from_cubes(vec![c]))
+                    .collect(),
+                a,
+                b,
+            )
         })
     }
 
     /// Whether no word is ever rejected (the monitored property is a
     /// liveness property: every prefix can be extended into a model).
     pub fn never_violates(&self) -> bool {
-        (0..self.states.len() as u32).all(|s| {
-            !self.mgr.leaves(self.diagram(s)).contains(&VIOLATION_LEAF)
-        })
+        (0..self.states.len() as u32)
+            .all(|s| !self.mgr.leaves(self.diagram(s)).contains(&VIOLATION_LEAF))
     }
 }
 

@@ -109,7 +109,9 @@ impl Marks {
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.words()).flat_map(move |w| {
             let bits = self.word(w);
-            (0..64).filter(move |b| bits >> b & 1 == 1).map(move |b| w * 64 + b)
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| w * 64 + b)
         })
     }
 

@@ -76,8 +76,16 @@ pub fn values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> Ve
 
 /// The values of `f` at every position of the unrolled word, and the
 /// position where its loop starts.
-fn unrolled_values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> (Vec<bool>, usize) {
-    let index: FxHashMap<&str, usize> = aps.iter().enumerate().map(|(i, a)| (a.as_str(), i)).collect();
+fn unrolled_values<L: Valuation>(
+    f: &Formula,
+    aps: &[String],
+    lasso: &Lasso<L>,
+) -> (Vec<bool>, usize) {
+    let index: FxHashMap<&str, usize> = aps
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.as_str(), i))
+        .collect();
     let copies = f.past_depth() as usize + 2;
     let (p, c) = (lasso.prefix.len(), lasso.cycle.len());
     let n = p + copies * c;
@@ -86,9 +94,14 @@ fn unrolled_values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) 
     let mut val: FxHashMap<Formula, Vec<bool>> = FxHashMap::default();
     for g in f.subformulas_postorder() {
         let kid = |i: usize| &val[g.child(i)];
-        let pointwise1 = |h: &dyn Fn(bool) -> bool| kid(0).iter().map(|&x| h(x)).collect::<Vec<_>>();
+        let pointwise1 =
+            |h: &dyn Fn(bool) -> bool| kid(0).iter().map(|&x| h(x)).collect::<Vec<_>>();
         let pointwise2 = |h: &dyn Fn(bool, bool) -> bool| {
-            kid(0).iter().zip(kid(1)).map(|(&x, &y)| h(x, y)).collect::<Vec<_>>()
+            kid(0)
+                .iter()
+                .zip(kid(1))
+                .map(|(&x, &y)| h(x, y))
+                .collect::<Vec<_>>()
         };
         let v: Vec<bool> = match g.op() {
             Op::True => vec![true; n],
@@ -98,8 +111,12 @@ fn unrolled_values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) 
                 None => vec![false; n],
             },
             Op::Not => pointwise1(&|x| !x),
-            Op::And => (0..n).map(|i| g.children().iter().all(|c| val[c][i])).collect(),
-            Op::Or => (0..n).map(|i| g.children().iter().any(|c| val[c][i])).collect(),
+            Op::And => (0..n)
+                .map(|i| g.children().iter().all(|c| val[c][i]))
+                .collect(),
+            Op::Or => (0..n)
+                .map(|i| g.children().iter().any(|c| val[c][i]))
+                .collect(),
             Op::Implies => pointwise2(&|x, y| !x || y),
             Op::Equiv => pointwise2(&|x, y| x == y),
             Op::Xor => pointwise2(&|x, y| x != y),
@@ -108,7 +125,9 @@ fn unrolled_values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) 
             // position 0 that makes the recurrence right at position 0.
             Op::Y | Op::Z => {
                 let a = kid(0);
-                (0..n).map(|i| if i == 0 { g.op() == Op::Z } else { a[i - 1] }).collect()
+                (0..n)
+                    .map(|i| if i == 0 { g.op() == Op::Z } else { a[i - 1] })
+                    .collect()
             }
             Op::O | Op::H | Op::S | Op::B | Op::T => {
                 let (a, b): (Vec<bool>, Vec<bool>) = match g.op() {
@@ -168,7 +187,11 @@ mod tests {
 
     fn check(f: &str, prefix: Vec<u64>, cycle: Vec<u64>, expected: bool) {
         let l = Lasso::new(prefix, cycle);
-        assert_eq!(holds(&parse(f).unwrap(), &aps(), &l), expected, "{f} on {l:?}");
+        assert_eq!(
+            holds(&parse(f).unwrap(), &aps(), &l),
+            expected,
+            "{f} on {l:?}"
+        );
     }
 
     #[test]

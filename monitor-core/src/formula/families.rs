@@ -53,11 +53,23 @@ pub const FAMILIES: &[(&str, &str)] = &[
     ("gh-q", "(Fp1 | Gp2) & ... & (Fpn | Gpn+1)"),
     ("gh-r", "(GFp1 | FGp2) & ... & (GFpn | FGpn+1)"),
     ("rv-counter", "n-bit counter (Rozier's c)"),
-    ("rv-counter-linear", "n-bit counter, linear size (Rozier's cl)"),
+    (
+        "rv-counter-linear",
+        "n-bit counter, linear size (Rozier's cl)",
+    ),
     ("rv-counter-carry", "n-bit counter with carry (Rozier's cc)"),
-    ("rv-counter-carry-linear", "n-bit counter with carry, linear size (Rozier's ccl)"),
-    ("dac-patterns", "the n-th Dwyer specification pattern, 1..55"),
-    ("rozier-safety", "the n-th formula of Rozier's safety set, 0..12"),
+    (
+        "rv-counter-carry-linear",
+        "n-bit counter with carry, linear size (Rozier's ccl)",
+    ),
+    (
+        "dac-patterns",
+        "the n-th Dwyer specification pattern, 1..55",
+    ),
+    (
+        "rozier-safety",
+        "the n-th formula of Rozier's safety set, 0..12",
+    ),
 ];
 
 /// The formulas of a data file: one per line, skipping blank lines and
@@ -82,7 +94,9 @@ pub fn generate(name: &str, n: usize) -> Result<Formula, String> {
         if left {
             (2..=n).fold(p(1), |acc, i| Formula::binop(op, acc, p(i)))
         } else {
-            (1..n).rev().fold(p(n), |acc, i| Formula::binop(op, p(i), acc))
+            (1..n)
+                .rev()
+                .fold(p(n), |acc, i| Formula::binop(op, p(i), acc))
         }
     };
     let f = match name {
@@ -122,9 +136,10 @@ pub fn generate(name: &str, n: usize) -> Result<Formula, String> {
         }
         "gh-q" => {
             need(1)?;
-            Formula::and((1..=n).map(|i| {
-                Formula::or([Formula::eventually(p(i)), Formula::always(p(i + 1))])
-            }))
+            Formula::and(
+                (1..=n)
+                    .map(|i| Formula::or([Formula::eventually(p(i)), Formula::always(p(i + 1))])),
+            )
         }
         "gh-r" => {
             need(1)?;
@@ -194,7 +209,10 @@ fn counter(n: usize, linear: bool) -> Formula {
         and2(m.clone(), nb.clone()),
         and_x(
             xnm1_b.clone(),
-            Formula::until(and2(nm.clone(), Formula::equiv(b.clone(), xn_b.clone())), m.clone()),
+            Formula::until(
+                and2(nm.clone(), Formula::equiv(b.clone(), xn_b.clone())),
+                m.clone(),
+            ),
         ),
     )));
     // From the least significant bit to the first 0, all the bits are
@@ -213,7 +231,10 @@ fn counter(n: usize, linear: bool) -> Formula {
                         and2(nm.clone(), nb.clone()),
                         and_x(
                             xnm1_b,
-                            Formula::until(and2(nm.clone(), Formula::equiv(b.clone(), xn_b)), m.clone()),
+                            Formula::until(
+                                and2(nm.clone(), Formula::equiv(b.clone(), xn_b)),
+                                m.clone(),
+                            ),
                         ),
                     ),
                 ]),
@@ -272,9 +293,15 @@ fn counter_carry(n: usize, linear: bool) -> Formula {
     let imp = Formula::implies;
     let mut res = vec![marker(n, linear), bits_zero(n, linear)];
     // If m is 1 and b is 0 then c is 0 and n steps later b is 1.
-    res.push(g(imp(and2(m.clone(), nb.clone()), and2(nc.clone(), xn_b.clone()))));
+    res.push(g(imp(
+        and2(m.clone(), nb.clone()),
+        and2(nc.clone(), xn_b.clone()),
+    )));
     // If m is 1 and b is 1 then c is 1 and n steps later b is 0.
-    res.push(g(imp(and2(m.clone(), b.clone()), and2(c.clone(), xn_nb.clone()))));
+    res.push(g(imp(
+        and2(m.clone(), b.clone()),
+        and2(c.clone(), xn_nb.clone()),
+    )));
     if !linear {
         // No carry: all the bits stay the same n steps later.
         res.push(g(imp(
@@ -311,7 +338,10 @@ mod tests {
         assert_eq!(generate("and-f", 2).unwrap().to_spot(), "Fp1 & Fp2");
         assert_eq!(generate("u-left", 3).unwrap().to_spot(), "(p1 U p2) U p3");
         assert_eq!(generate("r-right", 3).unwrap().to_spot(), "p1 R (p2 R p3)");
-        assert_eq!(generate("gh-q", 2).unwrap().to_spot(), "(Fp1 | Gp2) & (Fp2 | Gp3)");
+        assert_eq!(
+            generate("gh-q", 2).unwrap().to_spot(),
+            "(Fp1 | Gp2) & (Fp2 | Gp3)"
+        );
         assert_eq!(
             generate("rv-counter-linear", 2).unwrap(),
             parse(

@@ -45,9 +45,9 @@
 //! formula, such as `O(F p)`, is rejected with a clear error by the
 //! translator (the parser and the reference evaluator accept it).
 
-mod node;
 pub mod eval;
 pub mod families;
+mod node;
 pub mod parse;
 pub mod print;
 pub mod random;

@@ -89,10 +89,7 @@ impl Op {
 
     /// Whether this is a past-time temporal operator.
     pub fn is_past(self) -> bool {
-        matches!(
-            self,
-            Op::Y | Op::Z | Op::O | Op::H | Op::S | Op::B | Op::T
-        )
+        matches!(self, Op::Y | Op::Z | Op::O | Op::H | Op::S | Op::B | Op::T)
     }
 
     /// The operator's symbol in Spot syntax (past operators use the letters
@@ -221,13 +218,16 @@ fn compute_props(op: Op, children: &[Formula]) -> Props {
         boolean: all(|p| p.boolean) && !op.is_future() && !op.is_past(),
         has_future: op.is_future() || any(|p| p.has_future),
         has_past: op.is_past() || any(|p| p.has_past),
-        past_over_future: any(|p| p.past_over_future)
-            || (op.is_past() && any(|p| p.has_future)),
+        past_over_future: any(|p| p.past_over_future) || (op.is_past() && any(|p| p.has_future)),
         next_free: all(|p| p.next_free) && !matches!(op, Op::X | Op::Y | Op::Z),
         nnf: false,
         syntactic_safety: false,
         syntactic_guarantee: false,
-        past_depth: children.iter().map(|c| c.0.props.past_depth).max().unwrap_or(0)
+        past_depth: children
+            .iter()
+            .map(|c| c.0.props.past_depth)
+            .max()
+            .unwrap_or(0)
             + u32::from(op.is_past()),
         tree_size: children
             .iter()
@@ -300,7 +300,10 @@ fn intern(op: Op, name: &str, children: Vec<Formula>) -> Formula {
         hash,
         props,
     });
-    t.buckets.entry(hash).or_default().push(Arc::downgrade(&node));
+    t.buckets
+        .entry(hash)
+        .or_default()
+        .push(Arc::downgrade(&node));
     t.entries += 1;
     if t.entries >= t.purge_at {
         // Drop the entries of dead nodes so the table does not grow forever.
@@ -767,12 +770,18 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
             (Op::True | Op::False, _) => Formula::constant(f.is_true() != neg),
             (Op::Ap, _) => unreachable!("handled above"),
             (Op::Not, _) => nnf_rec(f.child(0), !neg, memo),
-            (Op::And, false) | (Op::Or, true) => {
-                Formula::and(f.children().iter().map(|c| nnf_rec(c, neg, memo)).collect::<Vec<_>>())
-            }
-            (Op::Or, false) | (Op::And, true) => {
-                Formula::or(f.children().iter().map(|c| nnf_rec(c, neg, memo)).collect::<Vec<_>>())
-            }
+            (Op::And, false) | (Op::Or, true) => Formula::and(
+                f.children()
+                    .iter()
+                    .map(|c| nnf_rec(c, neg, memo))
+                    .collect::<Vec<_>>(),
+            ),
+            (Op::Or, false) | (Op::And, true) => Formula::or(
+                f.children()
+                    .iter()
+                    .map(|c| nnf_rec(c, neg, memo))
+                    .collect::<Vec<_>>(),
+            ),
             (Op::X, _) => Formula::next(nnf_rec(a.unwrap(), neg, memo)),
             (Op::F, false) | (Op::G, true) => Formula::eventually(nnf_rec(a.unwrap(), neg, memo)),
             (Op::G, false) | (Op::F, true) => Formula::always(nnf_rec(a.unwrap(), neg, memo)),
@@ -804,7 +813,10 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
                     (Op::M, true) => Op::W,
                     _ => unreachable!(),
                 };
-                let (x, y) = (nnf_rec(a.unwrap(), neg, memo), nnf_rec(b.unwrap(), neg, memo));
+                let (x, y) = (
+                    nnf_rec(a.unwrap(), neg, memo),
+                    nnf_rec(b.unwrap(), neg, memo),
+                );
                 Formula::binop(op, x, y)
             }
             // Past operators over future formulas: keep the structure (the

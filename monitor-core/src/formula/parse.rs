@@ -229,7 +229,9 @@ fn make_error(input: &str, span: Span, kind: ParseErrorKind) -> ParseError {
         .map_or(input.len(), |i| offset + i);
     let line = input[..offset].matches('\n').count() + 1;
     let column = input[line_start..offset].chars().count() + 1;
-    let width = input[offset..span.end.min(line_end).max(offset)].chars().count();
+    let width = input[offset..span.end.min(line_end).max(offset)]
+        .chars()
+        .count();
     ParseError {
         kind,
         line,
@@ -243,8 +245,8 @@ fn make_error(input: &str, span: Span, kind: ParseErrorKind) -> ParseError {
 fn describe(input: &str, t: &Token) -> String {
     match &t.kind {
         Tok::End => "the end of the formula".to_string(),
-        Tok::Ident(name) => format!("atomic proposition `{name}`"),
-        _ => format!("`{}`", &input[t.span.start..t.span.end]),
+        Tok::Ident(name) => format!("atomic proposition `{}`", name.escape_debug()),
+        _ => format!("`{}`", input[t.span.start..t.span.end].escape_debug()),
     }
 }
 
@@ -386,7 +388,9 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             ));
         }
         if is_ident_start(c) {
-            let len = rest.find(|d: char| !is_ident_continue(d)).unwrap_or(rest.len());
+            let len = rest
+                .find(|d: char| !is_ident_continue(d))
+                .unwrap_or(rest.len());
             let word = &rest[..len];
             if word.eq_ignore_ascii_case("true") || word.eq_ignore_ascii_case("false") {
                 i += push(Tok::Const(word.eq_ignore_ascii_case("true")), len, &mut out);
@@ -441,7 +445,9 @@ fn lex_bounds(
     let trimmed = rest.trim_start();
     let ws = rest.len() - trimmed.len();
     // `X[]f` is `X G f` in Spot (the [] is a box): leave it to the lexer.
-    if !trimmed.starts_with('[') || trimmed.starts_with("[]") || !matches!(op, Op::X | Op::F | Op::G)
+    if !trimmed.starts_with('[')
+        || trimmed.starts_with("[]")
+        || !matches!(op, Op::X | Op::F | Op::G)
     {
         return Ok((None, 0));
     }
@@ -451,12 +457,22 @@ fn lex_bounds(
             let s = at + ws;
             return Err(make_error(
                 input,
-                Span { start: s, end: s + 1 },
+                Span {
+                    start: s,
+                    end: s + 1,
+                },
                 ParseErrorKind::Bound("this `[` is never closed".into()),
             ));
         }
     };
     let inner = &trimmed[1..close];
+    // For messages: one line, escaped.
+    let shown: String = inner
+        .chars()
+        .take(24)
+        .collect::<String>()
+        .escape_debug()
+        .to_string();
     let span = Span {
         start: at - 1,
         end: at + ws + close + 1,
@@ -464,9 +480,12 @@ fn lex_bounds(
     let bad = |msg: String| make_error(input, span, ParseErrorKind::Bound(msg));
     let number = |s: &str| -> Result<u32, ParseError> {
         let s = s.trim();
-        let n: u64 = s
-            .parse()
-            .map_err(|_| bad(format!("expected a number in `[{inner}]`, found `{s}`")))?;
+        let n: u64 = s.parse().map_err(|_| {
+            bad(format!(
+                "expected a number in `[{shown}]`, found `{}`",
+                s.escape_debug()
+            ))
+        })?;
         if n > u64::from(MAX_BOUND) {
             return Err(bad(format!("bound {n} exceeds the maximum of {MAX_BOUND}")));
         }
@@ -719,7 +738,10 @@ mod tests {
         assert_eq!(p("XFp1"), p("X F p1"));
         assert_eq!(p("G!p0"), p("G(!p0)"));
         assert_eq!(p("F1 & X0a").atomic_propositions(), vec!["F1", "X0a"]);
-        assert_eq!(p("\"x > 3\" U \"say \\\"hi\\\"\"").atomic_propositions(), vec!["x > 3", "say \"hi\""]);
+        assert_eq!(
+            p("\"x > 3\" U \"say \\\"hi\\\"\"").atomic_propositions(),
+            vec!["x > 3", "say \"hi\""]
+        );
         assert_eq!(p("a /* comment */ & b"), p("a & b"));
     }
 
@@ -756,15 +778,33 @@ mod tests {
         assert_eq!(e.column(), 1);
         let e = parse("a b").unwrap_err();
         assert_eq!(e.column(), 3);
-        assert_eq!(e.message(), "expected an operator or the end of the formula, found atomic proposition `b`");
+        assert_eq!(
+            e.message(),
+            "expected an operator or the end of the formula, found atomic proposition `b`"
+        );
         let e = parse("a\n  & $").unwrap_err();
         assert_eq!((e.line(), e.column()), (2, 5));
-        assert_eq!(e.to_string(), "syntax error at line 2, column 5: unexpected character `$`\n    & $\n      ^");
+        assert_eq!(
+            e.to_string(),
+            "syntax error at line 2, column 5: unexpected character `$`\n    & $\n      ^"
+        );
         assert_eq!(parse("   ").unwrap_err().kind(), &ParseErrorKind::Empty);
-        assert_eq!(parse("\"abc").unwrap_err().kind(), &ParseErrorKind::UnclosedString);
-        assert!(matches!(parse("F[3:1] a").unwrap_err().kind(), ParseErrorKind::Bound(_)));
-        assert!(matches!(parse("X[99999] a").unwrap_err().kind(), ParseErrorKind::Bound(_)));
-        assert!(matches!(parse("F[x] a").unwrap_err().kind(), ParseErrorKind::Bound(_)));
+        assert_eq!(
+            parse("\"abc").unwrap_err().kind(),
+            &ParseErrorKind::UnclosedString
+        );
+        assert!(matches!(
+            parse("F[3:1] a").unwrap_err().kind(),
+            ParseErrorKind::Bound(_)
+        ));
+        assert!(matches!(
+            parse("X[99999] a").unwrap_err().kind(),
+            ParseErrorKind::Bound(_)
+        ));
+        assert!(matches!(
+            parse("F[x] a").unwrap_err().kind(),
+            ParseErrorKind::Bound(_)
+        ));
         assert_eq!(parse("12").unwrap_err().column(), 1);
         let deep = "(".repeat(5000) + "a" + &")".repeat(5000);
         assert_eq!(parse(&deep).unwrap_err().kind(), &ParseErrorKind::TooDeep);

@@ -51,7 +51,9 @@ pub fn is_bare_ap(name: &str) -> bool {
         return false;
     };
     if !(first.is_ascii_alphabetic() || first == '_' || first == '.')
-        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
     {
         return false;
     }
@@ -259,13 +261,19 @@ mod tests {
 
     #[test]
     fn spin_output() {
-        assert_eq!(parse("G(req -> X ack)").unwrap().to_spin().unwrap(), "[] (req -> (X ack))");
+        assert_eq!(
+            parse("G(req -> X ack)").unwrap().to_spin().unwrap(),
+            "[] (req -> (X ack))"
+        );
         assert_eq!(parse("a xor b").unwrap().to_spin().unwrap(), "!(a <-> b)");
         assert_eq!(parse("a R b").unwrap().to_spin().unwrap(), "a V b");
         assert!(matches!(
             parse("\"x > 3\"").unwrap().to_spin(),
             Err(SpinError::Proposition(_))
         ));
-        assert!(matches!(parse("O a").unwrap().to_spin(), Err(SpinError::PastOperator(Op::O))));
+        assert!(matches!(
+            parse("O a").unwrap().to_spin(),
+            Err(SpinError::PastOperator(Op::O))
+        ));
     }
 }
