@@ -151,11 +151,23 @@ impl Source {
     }
 
     fn describe(&self, f: &Formula, e: &BuildError) -> String {
-        let mut msg = format!("{f}: {e}");
+        let mut msg = format!("{}: {e}", short(f));
         if e.state_limit().is_some() {
             msg.push_str("; raise it with --max-states N if this blow-up is expected");
         }
         msg
+    }
+}
+
+/// A formula for a diagnostic: long ones are cut (the whole formula is in
+/// the input anyway).
+fn short(f: &Formula) -> String {
+    let text = f.to_spot();
+    if text.chars().count() <= 80 {
+        text
+    } else {
+        let head: String = text.chars().take(72).collect();
+        format!("{head} …")
     }
 }
 
@@ -250,7 +262,8 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         };
         if t.is_safety() == Some(false) && !args.quiet {
             let mut msg = format!(
-                "mongen: warning: `{f}` is not a safety property; the monitor rejects the bad prefixes of its safety closure"
+                "mongen: warning: `{}` is not a safety property; the monitor rejects the bad prefixes of its safety closure",
+                short(&f)
             );
             if let Some(w) = t.non_safety_witness() {
                 let _ = write!(
@@ -263,8 +276,9 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         }
         if t.is_safety().is_none() && !args.quiet {
             eprintln!(
-                "mongen: note: `{f}`: deciding whether it is a safety property needs more than {} states; \
+                "mongen: note: `{}`: deciding whether it is a safety property needs more than {} states; \
                  the monitor rejects exactly the bad prefixes of its safety closure either way",
+                short(&f),
                 args.max_states
             );
         }
@@ -272,13 +286,17 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             match compare_informative(&f, &cfg) {
                 Ok(r) => match r.word_text() {
                     Some(w) => eprintln!(
-                        "mongen: note: `{f}`: informative monitor {} states, exact monitor {} states; \
+                        "mongen: note: `{}`: informative monitor {} states, exact monitor {} states; \
                          shortest bad prefix that is not informative: {w}",
-                        r.informative_states, r.exact_states
+                        short(&f),
+                        r.informative_states,
+                        r.exact_states
                     ),
                     None => eprintln!(
-                        "mongen: note: `{f}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
-                        r.informative_states, r.exact_states
+                        "mongen: note: `{}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
+                        short(&f),
+                        r.informative_states,
+                        r.exact_states
                     ),
                 },
                 Err(e) => run.error(&src.describe(&f, &e)),
@@ -287,7 +305,8 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         if args.stats {
             let s = t.stats();
             let mut line = format!(
-                "mongen: stats: `{f}`: {} states (Büchi {}, subsets {}), {:.3} ms",
+                "mongen: stats: `{}`: {} states (Büchi {}, subsets {}), {:.3} ms",
+                short(&f),
                 s.states,
                 s.nba_states,
                 s.subset_states,

@@ -121,8 +121,11 @@ fn read_strings(line: &str) -> Vec<String> {
     out
 }
 
-/// Reads our HOA back: per state, its (label, target) edges.
-fn read_hoa(text: &str) -> (usize, Vec<String>, Vec<Vec<(String, u32)>>) {
+/// Per state, its (label, target) edges.
+type HoaBody = Vec<Vec<(String, u32)>>;
+
+/// Reads our HOA back: the number of states, the propositions, the body.
+fn read_hoa(text: &str) -> (usize, Vec<String>, HoaBody) {
     let mut states: Vec<Vec<(String, u32)>> = Vec::new();
     let mut n = 0;
     let mut aps = Vec::new();

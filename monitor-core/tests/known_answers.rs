@@ -139,7 +139,7 @@ fn counters_have_n_times_2_to_the_n_states_and_reject_any_deviation() {
             } else {
                 &[0, 1]
             };
-            for k in 0..model.len().min(3 * n << n) {
+            for k in 0..model.len().min((3 * n) << n) {
                 for &which in props {
                     let mut w: Vec<(bool, bool, bool)> = model[..=k].to_vec();
                     let l = &mut w[k];

@@ -275,6 +275,8 @@ fn check_formula(f: &Formula, seed: u64) {
     }
 }
 
+// Index loops: this is a matrix over pairs of states.
+#[allow(clippy::needless_range_loop)]
 fn assert_pairwise_distinguishable(m: &Monitor, ctx: &str) {
     let n = m.dfa.num_states();
     let letters = 1u64 << APS.len();

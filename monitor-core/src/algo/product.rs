@@ -62,11 +62,10 @@ pub(crate) fn with_safety_dfa(
     let mut k = 0;
     while k < keys.len() {
         let (q, d) = keys[k];
-        if !guards.contains_key(&d) {
-            let g = mgr.leaf_guards(det.diagrams[d as usize]);
-            guards.insert(d, g);
-        }
-        let dg = guards[&d].clone();
+        let dg = guards
+            .entry(d)
+            .or_insert_with(|| mgr.leaf_guards(det.diagrams[d as usize]))
+            .clone();
         let mut edges = Vec::new();
         for e in &nba.states[q as usize] {
             for &(leaf, h) in &dg {

@@ -337,10 +337,29 @@ impl Ord for Formula {
         }
         let (a, b) = (&*self.0, &*other.0);
         a.op.cmp(&b.op)
-            .then_with(|| a.name.cmp(&b.name))
+            .then_with(|| natural_cmp(&a.name, &b.name))
             .then_with(|| a.children.iter().cmp(b.children.iter()))
     }
 }
+/// Orders names with a numeric suffix by its value: `p2` < `p10`.
+fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let split = |s: &str| {
+        let digits = s.len() - s.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (stem, num) = s.split_at(s.len() - digits);
+        (
+            stem.to_string(),
+            num.trim_start_matches('0').len(),
+            num.to_string(),
+        )
+    };
+    let (sa, la, na) = split(a);
+    let (sb, lb, nb) = split(b);
+    sa.cmp(&sb)
+        .then(la.cmp(&lb))
+        .then_with(|| na.cmp(&nb))
+        .then_with(|| a.cmp(b))
+}
+
 impl PartialOrd for Formula {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
@@ -540,7 +559,9 @@ impl Formula {
         intern(Op::Ap, name, Vec::new())
     }
 
-    /// Negation.
+    /// Negation. (Also available as the `!` operator on formulas; the
+    /// associated function reads like the other constructors.)
+    #[allow(clippy::should_implement_trait)]
     pub fn not(f: Formula) -> Formula {
         match f.op() {
             Op::True => Formula::ff(),
@@ -835,6 +856,20 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
     };
     memo.insert((f.clone(), neg), r.clone());
     r
+}
+
+impl std::ops::Not for Formula {
+    type Output = Formula;
+    fn not(self) -> Formula {
+        Formula::not(self)
+    }
+}
+
+impl std::ops::Not for &Formula {
+    type Output = Formula;
+    fn not(self) -> Formula {
+        Formula::not(self.clone())
+    }
 }
 
 impl Drop for Node {

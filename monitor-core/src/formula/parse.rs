@@ -307,8 +307,8 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             i += c.len_utf8();
             continue;
         }
-        if rest.starts_with("/*") {
-            match rest[2..].find("*/") {
+        if let Some(comment) = rest.strip_prefix("/*") {
+            match comment.find("*/") {
                 Some(j) => i += j + 4,
                 None => return Err(err(start, start + 2, ParseErrorKind::UnclosedComment)),
             }

@@ -162,9 +162,8 @@ impl Simplifier {
                         b.clone()
                     } else if a.is_true() {
                         Formula::eventually(b.clone())
-                    } else if strong && b.op() == Op::F {
-                        b.clone()
-                    } else if b.op() == op && b.child(0) == a {
+                    } else if (strong && b.op() == Op::F) || (b.op() == op && b.child(0) == a) {
+                        // a U Fb = Fb;  a U (a U b) = a U b (and W)
                         b.clone()
                     } else {
                         return None;
@@ -183,9 +182,8 @@ impl Simplifier {
                         b.clone()
                     } else if a.is_false() {
                         Formula::always(b.clone())
-                    } else if !strong && b.op() == Op::G {
-                        b.clone()
-                    } else if b.op() == op && b.child(0) == a {
+                    } else if (!strong && b.op() == Op::G) || (b.op() == op && b.child(0) == a) {
+                        // a R Gb = Gb;  a R (a R b) = a R b (and M)
                         b.clone()
                     } else {
                         return None;

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: formatting, lints, documentation and
+# every test of the workspace (release build: the property tests translate
+# thousands of formulas).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --release -- -D warnings
+echo "== cargo doc"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release --quiet
+echo "== cargo test"
+cargo test --workspace --release
