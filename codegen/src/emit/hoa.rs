@@ -13,6 +13,8 @@
 use std::fmt::Write;
 
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
+// HOA strings have the same escapes as Spot's quoted names.
+use monitor_core::formula::print::double_quoted as quote;
 
 /// Options of [`emit_hoa`].
 #[derive(Clone, Debug, Default)]
@@ -25,20 +27,6 @@ pub struct HoaOptions {
     /// Whether the monitor was built with three-valued verdicts (adds the
     /// `mongen-verdicts: 3` header).
     pub three_valued: bool,
-}
-
-/// A HOA string literal.
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        if c == '"' || c == '\\' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
 }
 
 /// Writes `dfa` in HOA format.

@@ -19,6 +19,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::interner::Interner;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Nba, Verdict};
 use crate::dd::{ApplyCache, Manager, Node};
@@ -54,20 +55,18 @@ pub(crate) enum SubsetMode {
     Informative(Vec<bool>),
 }
 
+/// Interned sets of NBA states; set 0 is the empty set.
 struct SetTable {
-    sets: Vec<Box<[u32]>>,
-    index: FxHashMap<Box<[u32]>, u32>,
+    sets: Interner<Box<[u32]>>,
 }
 
 impl SetTable {
     fn intern(&mut self, set: Box<[u32]>) -> u32 {
-        if let Some(&i) = self.index.get(&set) {
-            return i;
-        }
-        let i = self.sets.len() as u32;
-        self.sets.push(set.clone());
-        self.index.insert(set, i);
-        i
+        self.sets.intern(set)
+    }
+
+    fn get(&self, i: u32) -> &[u32] {
+        self.sets.get(i)
     }
 
     fn union(&mut self, a: u32, b: u32) -> u32 {
@@ -77,7 +76,7 @@ impl SetTable {
         if a == 0 {
             return b;
         }
-        let (x, y) = (&self.sets[a as usize], &self.sets[b as usize]);
+        let (x, y) = (self.get(a), self.get(b));
         let mut out = Vec::with_capacity(x.len() + y.len());
         let (mut i, mut j) = (0, 0);
         while i < x.len() || j < y.len() {
@@ -118,10 +117,9 @@ pub(crate) fn determinize(
         });
     };
     let mut table = SetTable {
-        sets: vec![Box::from([])],
-        index: FxHashMap::default(),
+        sets: Interner::default(),
     };
-    table.index.insert(Box::from([]), 0);
+    assert_eq!(table.intern(Box::from([])), 0);
     let empty_leaf = mgr.leaf(0);
     let mut union_cache = ApplyCache::default();
     // Per NBA state, its successor-set diagram (built on demand).
@@ -149,21 +147,21 @@ pub(crate) fn determinize(
     let mut dfa_of_set: FxHashMap<u32, u32> = FxHashMap::default();
     let mut order: Vec<u32> = Vec::new();
     let mut raw: Vec<Node> = Vec::new();
-    if is_final(&table.sets[start as usize]) {
+    if is_final(table.get(start)) {
         return Ok(DetAutomaton::rejecting_all(mgr));
     }
     dfa_of_set.insert(start, 0);
     order.push(start);
     let mut k = 0;
     while k < order.len() {
-        let set = table.sets[order[k] as usize].clone();
+        let set: Box<[u32]> = table.get(order[k]).into();
         let mut d = empty_leaf;
         for &q in set.iter() {
             let dq = state_diagram(q, mgr, &mut table, &mut union_cache);
             d = mgr.apply2(d, dq, &mut union_cache, &mut |a, b| table.union(a, b));
         }
         for leaf in mgr.leaves(d) {
-            if !dfa_of_set.contains_key(&leaf) && !is_final(&table.sets[leaf as usize]) {
+            if !dfa_of_set.contains_key(&leaf) && !is_final(table.get(leaf)) {
                 if order.len() >= max_states {
                     return Err(BuildError::too_many_states(
                         "deterministic automaton",

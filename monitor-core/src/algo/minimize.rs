@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use super::determinize::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
-use crate::dd::{ApplyCache, Manager};
+use crate::dd::{ApplyCache, Manager, Node};
 
 /// Returns the minimal automaton equivalent to `det` (same verdicts on
 /// every word).
@@ -66,12 +66,8 @@ pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
     while !dirty.is_empty() {
         cache.clear();
         for &s in &dirty {
-            sig[s as usize] = mgr.map_leaves(det.diagrams[s as usize], &mut cache, &mut |leaf| {
-                if leaf == VIOLATION_LEAF {
-                    VIOLATION_LEAF
-                } else {
-                    class[leaf as usize]
-                }
+            sig[s as usize] = rename_targets(mgr, det.diagrams[s as usize], &mut cache, |t| {
+                class[t as usize]
             });
         }
         let mut touched: Vec<u32> = dirty.iter().map(|&s| class[s as usize]).collect();
@@ -124,21 +120,42 @@ pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
             reps.push(s);
         }
     }
+    let quotient = select(mgr, det, &reps, |t| number[class[t as usize] as usize]);
+    canonical_order(mgr, quotient)
+}
+
+/// The diagram `d` with every target state `t` renamed `rename(t)` (the
+/// rejecting sink stays). `cache` must not outlive the renaming.
+fn rename_targets(
+    mgr: &mut Manager,
+    d: Node,
+    cache: &mut ApplyCache,
+    rename: impl Fn(u32) -> u32,
+) -> Node {
+    mgr.map_leaves(d, cache, &mut |leaf| {
+        if leaf == VIOLATION_LEAF {
+            VIOLATION_LEAF
+        } else {
+            rename(leaf)
+        }
+    })
+}
+
+/// The automaton made of the states `states` of `det`, in that order, with
+/// targets renamed by `rename` (which must map into the new numbering).
+fn select(
+    mgr: &mut Manager,
+    det: &DetAutomaton,
+    states: &[usize],
+    rename: impl Fn(u32) -> u32,
+) -> DetAutomaton {
     let mut cache = ApplyCache::default();
-    let diagrams = reps
+    let diagrams = states
         .iter()
-        .map(|&s| {
-            mgr.map_leaves(det.diagrams[s], &mut cache, &mut |leaf| {
-                if leaf == VIOLATION_LEAF {
-                    VIOLATION_LEAF
-                } else {
-                    number[class[leaf as usize] as usize]
-                }
-            })
-        })
+        .map(|&s| rename_targets(mgr, det.diagrams[s], &mut cache, &rename))
         .collect();
-    let verdicts = reps.iter().map(|&s| det.verdicts[s]).collect();
-    canonical_order(mgr, DetAutomaton { diagrams, verdicts })
+    let verdicts = states.iter().map(|&s| det.verdicts[s]).collect();
+    DetAutomaton { diagrams, verdicts }
 }
 
 /// Renumbers states in the order a breadth-first search discovers them
@@ -162,19 +179,7 @@ pub(crate) fn canonical_order(mgr: &mut Manager, det: DetAutomaton) -> DetAutoma
             }
         }
     }
-    let mut cache = ApplyCache::default();
-    let diagrams = order
-        .iter()
-        .map(|&s| {
-            mgr.map_leaves(det.diagrams[s], &mut cache, &mut |leaf| {
-                if leaf == VIOLATION_LEAF {
-                    VIOLATION_LEAF
-                } else {
-                    number[leaf as usize].expect("reachable")
-                }
-            })
-        })
-        .collect();
-    let verdicts = order.iter().map(|&s| det.verdicts[s]).collect();
-    DetAutomaton { diagrams, verdicts }
+    select(mgr, &det, &order, |t| {
+        number[t as usize].expect("reachable")
+    })
 }

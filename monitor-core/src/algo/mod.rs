@@ -14,6 +14,7 @@
 
 pub(crate) mod determinize;
 pub(crate) mod emptiness;
+pub(crate) mod interner;
 pub(crate) mod minimize;
 pub(crate) mod product;
 pub(crate) mod tableau;

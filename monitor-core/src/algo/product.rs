@@ -17,24 +17,11 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use super::determinize::DetAutomaton;
+use super::interner::Interner;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Nba, NbaEdge, Verdict};
 use crate::dd::{ApplyCache, Cube, Manager, Node};
 use crate::translate::BuildError;
-
-fn intern<K: std::hash::Hash + Eq + Clone>(
-    index: &mut FxHashMap<K, u32>,
-    keys: &mut Vec<K>,
-    key: K,
-) -> u32 {
-    if let Some(&i) = index.get(&key) {
-        return i;
-    }
-    let i = keys.len() as u32;
-    index.insert(key.clone(), i);
-    keys.push(key);
-    i
-}
 
 /// The product of `nba` with the monitor `det`, keeping only runs that
 /// never reach the monitor's rejecting sink.
@@ -55,13 +42,12 @@ pub(crate) fn with_safety_dfa(
         return Ok(out);
     }
     let mut guards: FxHashMap<u32, Vec<(u32, Node)>> = FxHashMap::default();
-    let mut index = FxHashMap::default();
-    let mut keys: Vec<(u32, u32)> = Vec::new();
-    intern(&mut index, &mut keys, (init, 0));
+    let mut states: Interner<(u32, u32)> = Interner::default();
+    states.intern((init, 0));
     out.init = Some(0);
     let mut k = 0;
-    while k < keys.len() {
-        let (q, d) = keys[k];
+    while k < states.len() {
+        let (q, d) = *states.get(k as u32);
         let dg = guards
             .entry(d)
             .or_insert_with(|| mgr.leaf_guards(det.diagrams[d as usize]))
@@ -76,8 +62,8 @@ pub(crate) fn with_safety_dfa(
                 if g == Node::FALSE {
                     continue;
                 }
-                let dst = intern(&mut index, &mut keys, (e.dst, leaf));
-                if keys.len() > max_states {
+                let dst = states.intern((e.dst, leaf));
+                if states.len() > max_states {
                     return Err(BuildError::too_many_states("product automaton", max_states));
                 }
                 edges.push(NbaEdge {
@@ -120,13 +106,12 @@ pub(crate) fn stutter_product(
     let (Some(ia), Some(ib)) = (a.init, b.init) else {
         return Ok(out);
     };
-    let mut index = FxHashMap::default();
-    let mut keys = Vec::new();
-    intern(&mut index, &mut keys, StutterKey::Normal(ia, ib));
+    let mut states: Interner<StutterKey> = Interner::default();
+    states.intern(StutterKey::Normal(ia, ib));
     out.init = Some(0);
     let mut k = 0;
-    while k < keys.len() {
-        let key = keys[k].clone();
+    while k < states.len() {
+        let key = states.get(k as u32).clone();
         let mut edges = Vec::new();
         match key {
             StutterKey::Normal(qa, qb) => {
@@ -143,7 +128,7 @@ pub(crate) fn stutter_product(
                             StutterKey::Normal(ea.dst, eb.dst),
                             StutterKey::Repeat(ea.dst, eb.dst, g),
                         ] {
-                            let dst = intern(&mut index, &mut keys, next);
+                            let dst = states.intern(next);
                             edges.push(NbaEdge {
                                 guard: g,
                                 dst,
@@ -164,7 +149,7 @@ pub(crate) fn stutter_product(
                         StutterKey::Normal(qa, eb.dst),
                         StutterKey::Repeat(qa, eb.dst, g),
                     ] {
-                        let dst = intern(&mut index, &mut keys, next);
+                        let dst = states.intern(next);
                         edges.push(NbaEdge {
                             guard: g,
                             dst,
@@ -174,7 +159,7 @@ pub(crate) fn stutter_product(
                 }
             }
         }
-        if keys.len() > max_states {
+        if states.len() > max_states {
             return Err(BuildError::too_many_states(
                 "stutter-check product",
                 max_states,
@@ -206,14 +191,13 @@ pub(crate) fn three_valued(
             verdicts: vec![v],
         });
     }
-    let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-    let mut keys: Vec<(u32, u32)> = Vec::new();
-    intern(&mut index, &mut keys, (0, 0));
+    let mut states: Interner<(u32, u32)> = Interner::default();
+    states.intern((0, 0));
     let mut cache = ApplyCache::default();
     let mut raw = Vec::new();
     let mut k = 0;
-    while k < keys.len() {
-        let (a, b) = keys[k];
+    while k < states.len() {
+        let (a, b) = *states.get(k as u32);
         let d = mgr.apply2(
             pos.diagrams[a as usize],
             neg.diagrams[b as usize],
@@ -224,11 +208,11 @@ pub(crate) fn three_valued(
                 } else if lb == VIOLATION_LEAF {
                     SAT
                 } else {
-                    intern(&mut index, &mut keys, (la, lb))
+                    states.intern((la, lb))
                 }
             },
         );
-        if keys.len() > max_states {
+        if states.len() > max_states {
             return Err(BuildError::too_many_states(
                 "three-valued automaton",
                 max_states,
@@ -277,25 +261,24 @@ pub(crate) fn first_difference(
     if vx != vy {
         return Some((Vec::new(), vx, vy));
     }
-    let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-    let mut keys: Vec<(u32, u32)> = Vec::new();
+    // Visited pairs of states, and the pairs of leaves of product diagrams.
+    let mut visited: Interner<(u32, u32)> = Interner::default();
+    let mut leaves: Interner<(u32, u32)> = Interner::default();
     let mut parent: Vec<Option<(u32, Cube)>> = Vec::new();
-    intern(&mut index, &mut keys, (0, 0));
+    visited.intern((0, 0));
     parent.push(None);
     let mut queue = VecDeque::from([0u32]);
     let mut cache = ApplyCache::default();
-    let mut pairs: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-    let mut pair_keys: Vec<(u32, u32)> = Vec::new();
     while let Some(p) = queue.pop_front() {
-        let (a, b) = keys[p as usize];
+        let (a, b) = *visited.get(p);
         let d = mgr.apply2(
             x.diagrams[a as usize],
             y.diagrams[b as usize],
             &mut cache,
-            &mut |la, lb| intern(&mut pairs, &mut pair_keys, (la, lb)),
+            &mut |la, lb| leaves.intern((la, lb)),
         );
         for (leaf, cube) in mgr.leaf_paths(d) {
-            let (la, lb) = pair_keys[leaf as usize];
+            let (la, lb) = *leaves.get(leaf);
             let (va, vb) = (verdict_of(x, la), verdict_of(y, lb));
             if va != vb {
                 let mut word = vec![cube];
@@ -310,8 +293,8 @@ pub(crate) fn first_difference(
             if la == VIOLATION_LEAF || lb == VIOLATION_LEAF {
                 continue;
             }
-            if !index.contains_key(&(la, lb)) {
-                let id = intern(&mut index, &mut keys, (la, lb));
+            if visited.get_index(&(la, lb)).is_none() {
+                let id = visited.intern((la, lb));
                 parent.push(Some((p, cube)));
                 queue.push_back(id);
             }

@@ -43,6 +43,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::interner::Interner;
 use crate::automaton::{Alphabet, Marks, Nba, NbaEdge};
 use crate::dd::{Manager, Node};
 use crate::formula::simplify::Implications;
@@ -65,8 +66,7 @@ struct PastMachine {
     /// The past operator nodes having a register.
     registers: Vec<Formula>,
     reg_index: FxHashMap<Formula, usize>,
-    memories: Vec<Box<[bool]>>,
-    mem_index: FxHashMap<Box<[bool]>, u32>,
+    memories: Interner<Box<[bool]>>,
     eval_cache: FxHashMap<(Formula, u32), Node>,
     partition_cache: FxHashMap<u32, Rc<[(Node, u32)]>>,
 }
@@ -87,8 +87,7 @@ impl PastMachine {
         let mut m = PastMachine {
             registers,
             reg_index,
-            memories: Vec::new(),
-            mem_index: FxHashMap::default(),
+            memories: Interner::default(),
             eval_cache: FxHashMap::default(),
             partition_cache: FxHashMap::default(),
         };
@@ -99,18 +98,8 @@ impl PastMachine {
             .iter()
             .map(|g| matches!(g.op(), Op::Z | Op::H | Op::B | Op::T))
             .collect();
-        m.intern(init);
+        m.memories.intern(init);
         m
-    }
-
-    fn intern(&mut self, mem: Box<[bool]>) -> u32 {
-        if let Some(&i) = self.mem_index.get(&mem) {
-            return i;
-        }
-        let i = self.memories.len() as u32;
-        self.memories.push(mem.clone());
-        self.mem_index.insert(mem, i);
-        i
     }
 
     /// The BDD (over the current letter) of a formula without future
@@ -119,7 +108,7 @@ impl PastMachine {
         if let Some(&n) = self.eval_cache.get(&(f.clone(), mem)) {
             return n;
         }
-        let reg = |s: &Self| s.memories[mem as usize][s.reg_index[f]];
+        let reg = |s: &Self| s.memories.get(mem)[s.reg_index[f]];
         let n = match f.op() {
             Op::True => Node::TRUE,
             Op::False => Node::FALSE,
@@ -228,7 +217,7 @@ impl PastMachine {
         }
         let out: Rc<[(Node, u32)]> = parts
             .into_iter()
-            .map(|(g, bits)| (g, self.intern(bits.into_boxed_slice())))
+            .map(|(g, bits)| (g, self.memories.intern(bits.into_boxed_slice())))
             .collect();
         self.partition_cache.insert(mem, out.clone());
         out

@@ -67,18 +67,26 @@ pub fn is_bare_ap(name: &str) -> bool {
     !matches!(name, "U" | "R" | "V" | "W" | "M" | "S" | "B" | "T")
 }
 
+/// `s` in double quotes, with `"` and `\` escaped by a backslash: the
+/// string syntax of Spot's formulas and of HOA.
+pub fn double_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
 fn write_ap(out: &mut String, name: &str) {
     if is_bare_ap(name) {
         out.push_str(name);
     } else {
-        out.push('"');
-        for c in name.chars() {
-            if c == '"' || c == '\\' {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-        out.push('"');
+        out.push_str(&double_quoted(name));
     }
 }
 
