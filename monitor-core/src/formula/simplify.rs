@@ -32,6 +32,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{Formula, Op};
+use crate::dd::{Manager, Node};
 
 /// Simplifies a formula; the result is equivalent to the input.
 pub fn simplify(f: &Formula) -> Formula {
@@ -219,10 +220,10 @@ impl Simplifier {
         if f.is_boolean() {
             // Exact: a Boolean formula over few propositions that is valid or
             // unsatisfiable becomes a constant.
-            if boolean_implies(&Formula::tt(), f) == Some(true) {
+            if self.imp.implies(&Formula::tt(), f) {
                 return Some(Formula::tt());
             }
-            if boolean_implies(f, &Formula::ff()) == Some(true) {
+            if self.imp.implies(f, &Formula::ff()) {
                 return Some(Formula::ff());
             }
         }
@@ -269,8 +270,7 @@ impl Simplifier {
 }
 
 /// Syntactic implication: `true` only if `x` implies `y` (the converse need
-/// not hold). Boolean formulas over at most 12 propositions are compared
-/// exactly.
+/// not hold). Boolean formulas are compared exactly.
 pub fn implies(x: &Formula, y: &Formula) -> bool {
     Implications::default().implies(x, y)
 }
@@ -281,6 +281,9 @@ pub fn implies(x: &Formula, y: &Formula) -> bool {
 #[derive(Debug, Default)]
 pub struct Implications {
     memo: FxHashMap<(Formula, Formula), bool>,
+    /// Boolean formulas are compared exactly, as BDDs over their
+    /// propositions (numbered on first sight).
+    bdds: BooleanBdds,
 }
 
 /// Deeper questions give up (answer "no"): a guard against runaway
@@ -314,9 +317,7 @@ impl Implications {
 
     fn compute(&mut self, x: &Formula, y: &Formula, d: u32) -> bool {
         if x.is_boolean() && y.is_boolean() {
-            if let Some(r) = boolean_implies(x, y) {
-                return r;
-            }
+            return self.bdds.implies(x, y);
         }
         // Decompose the right-hand side.
         let by_y = match y.op() {
@@ -361,38 +362,71 @@ impl Implications {
     }
 }
 
-/// Exact implication between Boolean formulas over few propositions.
-fn boolean_implies(x: &Formula, y: &Formula) -> Option<bool> {
-    let mut aps = x.atomic_propositions();
-    for a in y.atomic_propositions() {
-        if !aps.contains(&a) {
-            aps.push(a);
-        }
-    }
-    if aps.len() > 12 {
-        return None;
-    }
-    let index: FxHashMap<&str, usize> = aps
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (a.as_str(), i))
-        .collect();
-    let eval = |f: &Formula, v: u32| eval_boolean(f, &|name| v >> index[name] & 1 == 1);
-    Some((0..1u32 << aps.len()).all(|v| !eval(x, v) || eval(y, v)))
+/// BDDs of Boolean formulas, for exact implication.
+#[derive(Debug, Default)]
+struct BooleanBdds {
+    mgr: Manager,
+    vars: FxHashMap<Formula, u32>,
+    bdds: FxHashMap<Formula, Node>,
 }
 
-fn eval_boolean(f: &Formula, val: &dyn Fn(&str) -> bool) -> bool {
-    match f.op() {
-        Op::True => true,
-        Op::False => false,
-        Op::Ap => val(f.ap_name().expect("ap")),
-        Op::Not => !eval_boolean(f.child(0), val),
-        Op::And => f.children().iter().all(|c| eval_boolean(c, val)),
-        Op::Or => f.children().iter().any(|c| eval_boolean(c, val)),
-        Op::Implies => !eval_boolean(f.child(0), val) || eval_boolean(f.child(1), val),
-        Op::Equiv => eval_boolean(f.child(0), val) == eval_boolean(f.child(1), val),
-        Op::Xor => eval_boolean(f.child(0), val) != eval_boolean(f.child(1), val),
-        op => unreachable!("{op:?} in a Boolean formula"),
+impl BooleanBdds {
+    fn implies(&mut self, x: &Formula, y: &Formula) -> bool {
+        let (bx, by) = (self.bdd(x), self.bdd(y));
+        self.mgr.implies(bx, by)
+    }
+
+    fn bdd(&mut self, f: &Formula) -> Node {
+        if let Some(&n) = self.bdds.get(f) {
+            return n;
+        }
+        let kid = |s: &mut Self, i: usize| s.bdd(f.child(i));
+        let n = match f.op() {
+            Op::True => Node::TRUE,
+            Op::False => Node::FALSE,
+            Op::Ap => {
+                let next = self.vars.len() as u32;
+                let v = *self.vars.entry(f.clone()).or_insert(next);
+                self.mgr.var(v)
+            }
+            Op::Not => {
+                let a = kid(self, 0);
+                self.mgr.not(a)
+            }
+            Op::And | Op::Or => {
+                let mut acc = if f.op() == Op::And {
+                    Node::TRUE
+                } else {
+                    Node::FALSE
+                };
+                for i in 0..f.children().len() {
+                    let c = kid(self, i);
+                    acc = if f.op() == Op::And {
+                        self.mgr.and(acc, c)
+                    } else {
+                        self.mgr.or(acc, c)
+                    };
+                }
+                acc
+            }
+            Op::Implies => {
+                let (a, b) = (kid(self, 0), kid(self, 1));
+                let na = self.mgr.not(a);
+                self.mgr.or(na, b)
+            }
+            Op::Equiv | Op::Xor => {
+                let (a, b) = (kid(self, 0), kid(self, 1));
+                let x = self.mgr.xor(a, b);
+                if f.op() == Op::Xor {
+                    x
+                } else {
+                    self.mgr.not(x)
+                }
+            }
+            op => unreachable!("{op:?} in a Boolean formula"),
+        };
+        self.bdds.insert(f.clone(), n);
+        n
     }
 }
 
