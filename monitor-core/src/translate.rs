@@ -577,6 +577,24 @@ fn stutter_invariant_safety(mgr: &mut Manager, det: &DetAutomaton) -> bool {
     true
 }
 
+/// The symbolic transducer of the informative bad prefixes of `f`
+/// (seed 003): linear in the formula, for symbolic model checkers. It
+/// detects every violation exactly when `f` is a safety formula that is
+/// not pathologic (see [`classify`]).
+///
+/// ```
+/// use monitor_core::formula::parse;
+/// use monitor_core::translate::transducer;
+/// let t = transducer(&parse("G(req -> X ack)")?)?;
+/// // !G(req -> X ack) = F(req & X !ack): one variable for F, one for X.
+/// assert_eq!(t.num_vars(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn transducer(f: &Formula) -> Result<crate::automaton::Transducer, BuildError> {
+    let pipe = Pipeline::new(f, &Config::new())?;
+    Ok(crate::algo::transducer::build(f, &pipe.aps))
+}
+
 /// How the informative monitor of a formula differs from the exact one.
 #[derive(Clone, Debug)]
 pub struct InformativeReport {

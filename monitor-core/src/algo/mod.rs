@@ -18,3 +18,4 @@ pub(crate) mod interner;
 pub(crate) mod minimize;
 pub(crate) mod product;
 pub(crate) mod tableau;
+pub(crate) mod transducer;

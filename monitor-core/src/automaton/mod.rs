@@ -13,12 +13,16 @@
 //! * [`BadPrefixDfa`]: the finished, complete, deterministic and minimal
 //!   monitor, with one multi-terminal decision diagram per state, the
 //!   verdict of each state and a shortest word reaching it.
+//! * [`Transducer`]: the linear-size symbolic observer of informative bad
+//!   prefixes (for symbolic model checkers).
 
 pub(crate) mod dfa;
 mod nba;
+mod transducer;
 
 pub use dfa::{BadPrefixDfa, Edge, Guard, StateId, Target, Verdict};
 pub use nba::{Marks, Nba, NbaEdge};
+pub use transducer::{TExpr, TVar, Transducer};
 
 use rustc_hash::FxHashMap;
 

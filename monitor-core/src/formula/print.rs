@@ -109,6 +109,26 @@ impl Formula {
         out
     }
 
+    /// Prints the formula in NuSMV's LTL syntax (`LTLSPEC`), which has the
+    /// past operators but no `W`, `M` or `B`: those are rewritten
+    /// (`a W b` = `(a U b) | G a`, `a M b` = `b U (a & b)`, `a B b` =
+    /// `(a S b) | H a`). Propositions are printed as they are: they must be
+    /// NuSMV expressions of the model (a variable, or a quoted
+    /// proposition's text such as `x > 3`).
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// assert_eq!(parse("G(a -> (b W c)) & H(d B e)")?.to_nusmv(),
+    ///            "(G (a -> ((G b) | (b U c)))) & (H ((H d) | (d S e)))");
+    /// assert_eq!(parse("G(\"x > 3\" -> Y ok)")?.to_nusmv(), "G ((x > 3) -> (Y ok))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_nusmv(&self) -> String {
+        let mut out = String::new();
+        nusmv(self, &mut out);
+        out
+    }
+
     /// Prints the formula in Spin syntax.
     ///
     /// ```
@@ -240,6 +260,64 @@ fn spin(f: &Formula, out: &mut String) -> Result<(), SpinError> {
         _ => unreachable!("past operators handled above"),
     }
     Ok(())
+}
+
+fn nusmv_operand(f: &Formula, out: &mut String) {
+    if matches!(f.op(), Op::True | Op::False)
+        || (f.op() == Op::Ap && is_bare_ap(f.ap_name().expect("ap")))
+    {
+        nusmv(f, out);
+    } else {
+        out.push('(');
+        nusmv(f, out);
+        out.push(')');
+    }
+}
+
+fn nusmv(f: &Formula, out: &mut String) {
+    let binary = |sym: &str, a: &Formula, b: &Formula, out: &mut String| {
+        nusmv_operand(a, out);
+        let _ = write!(out, " {sym} ");
+        nusmv_operand(b, out);
+    };
+    match f.op() {
+        Op::True => out.push_str("TRUE"),
+        Op::False => out.push_str("FALSE"),
+        // A quoted proposition is an expression of the model.
+        Op::Ap => out.push_str(f.ap_name().expect("ap")),
+        op if op.arity() == Some(1) => {
+            out.push_str(if op == Op::Not { "!" } else { op.symbol() });
+            if op != Op::Not {
+                out.push(' ');
+            }
+            nusmv_operand(f.child(0), out);
+        }
+        Op::And | Op::Or => {
+            for (i, c) in f.children().iter().enumerate() {
+                if i > 0 {
+                    out.push_str(if f.op() == Op::And { " & " } else { " | " });
+                }
+                nusmv_operand(c, out);
+            }
+        }
+        Op::Implies => binary("->", f.child(0), f.child(1), out),
+        Op::Equiv => binary("<->", f.child(0), f.child(1), out),
+        Op::Xor => binary("xor", f.child(0), f.child(1), out),
+        Op::U => binary("U", f.child(0), f.child(1), out),
+        Op::R => binary("V", f.child(0), f.child(1), out),
+        Op::S => binary("S", f.child(0), f.child(1), out),
+        Op::T => binary("T", f.child(0), f.child(1), out),
+        Op::W | Op::M | Op::B => {
+            let (a, b) = (f.child(0).clone(), f.child(1).clone());
+            let g = match f.op() {
+                Op::W => Formula::or([Formula::until(a.clone(), b), Formula::always(a)]),
+                Op::M => Formula::until(b.clone(), Formula::and([a, b])),
+                _ => Formula::or([Formula::since(a.clone(), b), Formula::historically(a)]),
+            };
+            nusmv(&g, out);
+        }
+        op => unreachable!("{op:?} handled above"),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,186 @@
+//! LTL with past to symbolic transducers (seed 003, Sect. III-C).
+//!
+//! Built on the negation of the property in negation normal form, bottom
+//! up with one variable per temporal subformula (shared subformulas share
+//! their variable), following the fixpoint laws under the strong
+//! semantics on finite words:
+//!
+//! | subformula | variable `v` | `trans` | `finals` |
+//! |---|---|---|---|
+//! | `X a` | `x` | `x <-> next(a)` | `!x` |
+//! | `a U b`, `a W b`, `F b` | `u` | `u <-> (b \| a & next(u))` | `u <-> b` |
+//! | `a R b`, `a M b`, `G b` | `r` | `r <-> (b & (a \| next(r)))` | `r <-> (a & b)` |
+//!
+//! (On finite words and in the strong sense, `W` behaves as `U` and `R` as
+//! `M`: nothing can be postponed past the end.) Past subformulas get
+//! deterministic registers with the same recurrences as the tableau.
+
+use rustc_hash::FxHashMap;
+
+use crate::automaton::{Alphabet, TExpr, TVar, Transducer};
+use crate::formula::{Formula, Op};
+
+struct Builder<'a> {
+    aps: &'a Alphabet,
+    vars: Vec<TVar>,
+    trans: Vec<TExpr>,
+    finals: Vec<TExpr>,
+    memo: FxHashMap<Formula, TExpr>,
+}
+
+impl Builder<'_> {
+    fn var(&mut self, meaning: &Formula, register: Option<(bool, TExpr)>) -> u32 {
+        let v = self.vars.len() as u32;
+        self.vars.push(TVar {
+            meaning: meaning.to_spot(),
+            register,
+        });
+        v
+    }
+
+    /// The value of a formula without future operators, at the current
+    /// position, given the registers.
+    fn past(&mut self, f: &Formula) -> TExpr {
+        if let Some(e) = self.memo.get(f) {
+            return e.clone();
+        }
+        let e = match f.op() {
+            Op::True | Op::False => TExpr::Const(f.is_true()),
+            Op::Ap => TExpr::Ap(
+                self.aps
+                    .index(f.ap_name().expect("ap"))
+                    .expect("known proposition"),
+            ),
+            Op::Not => TExpr::not(self.past(f.child(0))),
+            Op::And => {
+                let kids: Vec<TExpr> = f.children().iter().map(|c| self.past(c)).collect();
+                TExpr::and(kids)
+            }
+            Op::Or => {
+                let kids: Vec<TExpr> = f.children().iter().map(|c| self.past(c)).collect();
+                TExpr::or(kids)
+            }
+            Op::Implies => {
+                let (a, b) = (self.past(f.child(0)), self.past(f.child(1)));
+                TExpr::or([TExpr::not(a), b])
+            }
+            Op::Equiv => {
+                let (a, b) = (self.past(f.child(0)), self.past(f.child(1)));
+                TExpr::iff(a, b)
+            }
+            Op::Xor => {
+                let (a, b) = (self.past(f.child(0)), self.past(f.child(1)));
+                TExpr::not(TExpr::iff(a, b))
+            }
+            op @ (Op::Y | Op::Z) => {
+                // The register holds the operand's previous value.
+                let a = self.past(f.child(0));
+                let r = self.var(f, Some((op == Op::Z, a)));
+                TExpr::Var(r)
+            }
+            op => {
+                // O, H, S, B, T: the register holds the formula's own
+                // previous value; the value now follows the recurrence.
+                // (Operands first: they may need registers of their own.)
+                let (a, b) = match op {
+                    Op::O => (TExpr::Const(true), self.past(f.child(0))),
+                    Op::H => (self.past(f.child(0)), TExpr::Const(false)),
+                    _ => (self.past(f.child(0)), self.past(f.child(1))),
+                };
+                let r = self.vars.len() as u32;
+                let prev = TExpr::Var(r);
+                let now = if op == Op::T {
+                    TExpr::and([b, TExpr::or([a, prev])])
+                } else {
+                    TExpr::or([b, TExpr::and([a, prev])])
+                };
+                let init = matches!(op, Op::H | Op::B | Op::T);
+                let got = self.var(f, Some((init, now.clone())));
+                debug_assert_eq!(got, r);
+                now
+            }
+        };
+        self.memo.insert(f.clone(), e.clone());
+        e
+    }
+
+    /// The value of an NNF formula (strong finite semantics).
+    fn expr(&mut self, f: &Formula) -> TExpr {
+        if !f.has_future() {
+            return self.past(f);
+        }
+        if let Some(e) = self.memo.get(f) {
+            return e.clone();
+        }
+        let e = match f.op() {
+            Op::And => {
+                let kids: Vec<TExpr> = f.children().iter().map(|c| self.expr(c)).collect();
+                TExpr::and(kids)
+            }
+            Op::Or => {
+                let kids: Vec<TExpr> = f.children().iter().map(|c| self.expr(c)).collect();
+                TExpr::or(kids)
+            }
+            Op::X => {
+                let a = self.expr(f.child(0));
+                let x = self.var(f, None);
+                self.trans.push(TExpr::iff(TExpr::Var(x), TExpr::next(a)));
+                self.finals.push(TExpr::not(TExpr::Var(x)));
+                TExpr::Var(x)
+            }
+            Op::U | Op::W | Op::F => {
+                let (a, b) = if f.op() == Op::F {
+                    (TExpr::Const(true), self.expr(f.child(0)))
+                } else {
+                    (self.expr(f.child(0)), self.expr(f.child(1)))
+                };
+                let u = self.var(f, None);
+                let step = TExpr::or([b.clone(), TExpr::and([a, TExpr::next(TExpr::Var(u))])]);
+                self.trans.push(TExpr::iff(TExpr::Var(u), step));
+                self.finals.push(TExpr::iff(TExpr::Var(u), b));
+                TExpr::Var(u)
+            }
+            Op::R | Op::M | Op::G => {
+                let (a, b) = if f.op() == Op::G {
+                    (TExpr::Const(false), self.expr(f.child(0)))
+                } else {
+                    (self.expr(f.child(0)), self.expr(f.child(1)))
+                };
+                let r = self.var(f, None);
+                let step = TExpr::and([
+                    b.clone(),
+                    TExpr::or([a.clone(), TExpr::next(TExpr::Var(r))]),
+                ]);
+                self.trans.push(TExpr::iff(TExpr::Var(r), step));
+                self.finals
+                    .push(TExpr::iff(TExpr::Var(r), TExpr::and([a, b])));
+                TExpr::Var(r)
+            }
+            op => unreachable!("{op:?} with future operators in NNF"),
+        };
+        self.memo.insert(f.clone(), e.clone());
+        e
+    }
+}
+
+/// The transducer of the informative bad prefixes of `property` (which
+/// must have no past operator over a future formula). The formula is used
+/// as written: informativeness depends on its syntax.
+pub(crate) fn build(property: &Formula, aps: &Alphabet) -> Transducer {
+    let mut b = Builder {
+        aps,
+        vars: Vec::new(),
+        trans: Vec::new(),
+        finals: Vec::new(),
+        memo: FxHashMap::default(),
+    };
+    let init = b.expr(&Formula::not(property.clone()).nnf());
+    Transducer {
+        property: property.to_spot(),
+        alphabet: aps.clone(),
+        vars: b.vars,
+        init,
+        trans: b.trans,
+        finals: b.finals,
+    }
+}
