@@ -9,12 +9,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use codegen::emit::dot::emit_dot;
 use codegen::emit::hoa::{emit_hoa, HoaOptions};
 use codegen::emit::json::{emit_json, JsonOptions};
+use codegen::emit::promela::{emit_promela, PromelaOptions};
+use codegen::emit::smv::{emit_smv_dfa, emit_smv_transducer, SmvOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
 use monitor_core::formula::{parse, Formula, ParseError};
 use monitor_core::translate::{
-    classify, compare_informative, lasso_text, BuildError, Builder, Config, Prefixes, Verdicts,
-    DEFAULT_MAX_STATES,
+    classify, compare_informative, lasso_text, transducer, BuildError, Builder, Config, Prefixes,
+    Translation, Verdicts, DEFAULT_MAX_STATES,
 };
 
 /// Compile temporal safety properties (LTL with past, Spot/Spin syntax) into
@@ -58,6 +60,30 @@ enum Target {
     Dot,
     /// One JSON object per monitor and per line.
     Json,
+    /// A Promela never claim for Spin's safety mode (pan -DSAFETY).
+    Promela,
+    /// A NuSMV observer module with its INVARSPEC, to append to a model.
+    Smv,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SmvEncoding {
+    /// The explicit DFA, unless it is large and the transducer is exact.
+    Auto,
+    /// The minimal DFA as an enumerated state variable.
+    Dfa,
+    /// The symbolic transducer (informative bad prefixes; linear size).
+    Transducer,
+}
+
+/// A `--define NAME=EXPR`.
+fn parse_define(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, expr)) if !name.trim().is_empty() && !expr.trim().is_empty() => {
+            Ok((name.trim().to_string(), expr.trim().to_string()))
+        }
+        _ => Err(format!("expected NAME=EXPR, found `{s}`")),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -86,7 +112,25 @@ struct CompileArgs {
     /// Do not warn about formulas that are not safety properties.
     #[arg(short, long)]
     quiet: bool,
+    /// Name of what is generated: the never claim, the SMV module
+    /// (NAME_observer).
+    #[arg(long, value_name = "NAME", default_value = "monitor")]
+    name: String,
+    /// Bind a proposition to an expression of the model (repeatable), e.g.
+    /// --define p='ncrit <= 1'.
+    #[arg(long = "define", value_name = "NAME=EXPR", value_parser = parse_define)]
+    defines: Vec<(String, String)>,
+    /// SMV: the observer's instance name in `main`.
+    #[arg(long, value_name = "NAME", default_value = "obs")]
+    instance: String,
+    /// SMV: the observer's encoding.
+    #[arg(long, value_enum, default_value_t = SmvEncoding::Auto)]
+    smv_encoding: SmvEncoding,
 }
+
+/// Above this many states, the SMV observer is the transducer when that is
+/// exact (a non-pathologic safety property).
+const SMV_DFA_LIMIT: usize = 1000;
 
 #[derive(Args, Debug)]
 struct ClassifyArgs {
@@ -253,95 +297,169 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 continue;
             }
         };
-        let t = match builder.build_from_formula(&f) {
-            Ok(t) => t,
-            Err(e) => {
-                run.error(&src.describe(&f, &e));
-                continue;
+        let smv_transducer = args.target == Target::Smv && args.smv_encoding == SmvEncoding::Transducer;
+        let t = if smv_transducer {
+            None
+        } else {
+            match builder.build_from_formula(&f) {
+                Ok(t) => Some(t),
+                Err(e) if args.target == Target::Smv && e.state_limit().is_some() => {
+                    eprintln!(
+                        "mongen: warning: `{}`: the monitor exceeds {} states; using the transducer encoding, \
+                         which detects the informative bad prefixes (every violation when the formula is a \
+                         non-pathologic safety property)",
+                        short(&f),
+                        args.max_states
+                    );
+                    None
+                }
+                Err(e) => {
+                    run.error(&src.describe(&f, &e));
+                    continue;
+                }
             }
         };
-        if t.is_safety() == Some(false) && !args.quiet {
-            let mut msg = format!(
-                "mongen: warning: `{}` is not a safety property; the monitor rejects the bad prefixes of its safety closure",
-                short(&f)
-            );
-            if let Some(w) = t.non_safety_witness() {
-                let _ = write!(
-                    msg,
-                    " (`{}` violates it but has no bad prefix)",
-                    lasso_text(w, t.dfa().alphabet())
-                );
-            }
-            eprintln!("{msg}");
+        if let Some(t) = &t {
+            report(args, &cfg, &f, t, src, run);
         }
-        if t.is_safety().is_none() && !args.quiet {
-            eprintln!(
-                "mongen: note: `{}`: deciding whether it is a safety property needs more than {} states; \
-                 the monitor rejects exactly the bad prefixes of its safety closure either way",
-                short(&f),
-                args.max_states
-            );
-        }
-        if args.informative {
-            match compare_informative(&f, &cfg) {
-                Ok(r) => match r.word_text() {
-                    Some(w) => eprintln!(
-                        "mongen: note: `{}`: informative monitor {} states, exact monitor {} states; \
-                         shortest bad prefix that is not informative: {w}",
-                        short(&f),
-                        r.informative_states,
-                        r.exact_states
-                    ),
-                    None => eprintln!(
-                        "mongen: note: `{}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
-                        short(&f),
-                        r.informative_states,
-                        r.exact_states
-                    ),
-                },
-                Err(e) => run.error(&src.describe(&f, &e)),
-            }
-        }
-        if args.stats {
-            let s = t.stats();
-            let mut line = format!(
-                "mongen: stats: `{}`: {} states (Büchi {}, subsets {}), {:.3} ms",
-                short(&f),
-                s.states,
-                s.nba_states,
-                s.subset_states,
-                s.time.as_secs_f64() * 1e3
-            );
-            if let Some(kib) = peak_rss_kib() {
-                let _ = write!(line, ", peak memory {:.1} MiB", kib as f64 / 1024.0);
-            }
-            eprintln!("{line}");
-        }
-        let dfa = t.dfa();
-        match args.target {
-            Target::Hoa => run.out.push_str(&emit_hoa(
-                dfa,
+        let out = match (&t, args.target) {
+            (Some(t), Target::Hoa) => Ok(emit_hoa(
+                t.dfa(),
                 &HoaOptions {
                     name: None,
                     stutter_invariant: Some(f.is_next_free()),
                     three_valued: three,
                 },
             )),
-            Target::Dot => run.out.push_str(&emit_dot(dfa)),
-            Target::Json => {
-                run.out.push_str(&emit_json(
-                    dfa,
-                    &JsonOptions {
-                        informative: args.informative,
-                        safety: t.is_safety(),
-                        three_valued: three,
-                    },
-                ));
-                run.out.push('\n');
-            }
+            (Some(t), Target::Dot) => Ok(emit_dot(t.dfa())),
+            (Some(t), Target::Json) => Ok(emit_json(
+                t.dfa(),
+                &JsonOptions {
+                    informative: args.informative,
+                    safety: t.is_safety(),
+                    three_valued: three,
+                },
+            ) + "\n"),
+            (Some(t), Target::Promela) => emit_promela(
+                t.dfa(),
+                &PromelaOptions {
+                    name: args.name.clone(),
+                    defines: args.defines.clone(),
+                    stutter_invariant: t.dfa().is_stutter_invariant(),
+                    informative: args.informative,
+                    file: args.output.as_ref().map_or("claim.pml".into(), |p| p.display().to_string()),
+                },
+            )
+            .map_err(|e| e.to_string()),
+            (t, Target::Smv) => emit_smv(args, &cfg, &f, t.as_ref(), three),
+            (None, _) => unreachable!("only SMV goes without a monitor"),
+        };
+        match out {
+            Ok(text) => run.out.push_str(&text),
+            Err(e) => run.error(&format!("{}: {e}", short(&f))),
         }
     }
     Ok(())
+}
+
+/// Warnings and notes about one translation, on standard error.
+fn report(args: &CompileArgs, cfg: &Config, f: &Formula, t: &Translation, src: &Source, run: &mut Run) {
+    if t.is_safety() == Some(false) && !args.quiet {
+        let mut msg = format!(
+            "mongen: warning: `{}` is not a safety property; the monitor rejects the bad prefixes of its safety closure",
+            short(f)
+        );
+        if let Some(w) = t.non_safety_witness() {
+            let _ = write!(
+                msg,
+                " (`{}` violates it but has no bad prefix)",
+                lasso_text(w, t.dfa().alphabet())
+            );
+        }
+        eprintln!("{msg}");
+    }
+    if t.is_safety().is_none() && !args.quiet {
+        eprintln!(
+            "mongen: note: `{}`: deciding whether it is a safety property needs more than {} states; \
+             the monitor rejects exactly the bad prefixes of its safety closure either way",
+            short(f),
+            args.max_states
+        );
+    }
+    if args.informative {
+        match compare_informative(f, cfg) {
+            Ok(r) => match r.word_text() {
+                Some(w) => eprintln!(
+                    "mongen: note: `{}`: informative monitor {} states, exact monitor {} states; \
+                     shortest bad prefix that is not informative: {w}",
+                    short(f),
+                    r.informative_states,
+                    r.exact_states
+                ),
+                None => eprintln!(
+                    "mongen: note: `{}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
+                    short(f),
+                    r.informative_states,
+                    r.exact_states
+                ),
+            },
+            Err(e) => run.error(&src.describe(f, &e)),
+        }
+    }
+    if args.stats {
+        let s = t.stats();
+        let mut line = format!(
+            "mongen: stats: `{}`: {} states (Büchi {}, subsets {}), {:.3} ms",
+            short(f),
+            s.states,
+            s.nba_states,
+            s.subset_states,
+            s.time.as_secs_f64() * 1e3
+        );
+        if let Some(kib) = peak_rss_kib() {
+            let _ = write!(line, ", peak memory {:.1} MiB", kib as f64 / 1024.0);
+        }
+        eprintln!("{line}");
+    }
+}
+
+/// The SMV observer: the DFA or the transducer (see `SmvEncoding`).
+fn emit_smv(args: &CompileArgs, cfg: &Config, f: &Formula, t: Option<&Translation>, three: bool) -> Result<String, String> {
+    let opts = SmvOptions {
+        name: args.name.clone(),
+        instance: args.instance.clone(),
+        defines: args.defines.clone(),
+        informative: args.informative,
+        three_valued: three,
+    };
+    // The transducer is exact for non-pathologic safety properties.
+    let transducer_exact = || {
+        classify(f, cfg)
+            .ok()
+            .is_some_and(|c| c.safety == Some(true) && c.pathologic == Some(false))
+    };
+    let use_transducer = match (args.smv_encoding, t) {
+        (SmvEncoding::Dfa, _) => false,
+        (SmvEncoding::Transducer, _) | (_, None) => true,
+        (SmvEncoding::Auto, Some(t)) => t.dfa().num_states() > SMV_DFA_LIMIT && !three && transducer_exact(),
+    };
+    if use_transducer {
+        if three {
+            return Err("three-valued verdicts need --smv-encoding dfa".into());
+        }
+        if args.smv_encoding == SmvEncoding::Transducer && !args.quiet && !transducer_exact() {
+            eprintln!(
+                "mongen: warning: `{}` is not known to be a non-pathologic safety property: the transducer \
+                 detects its informative bad prefixes only, and may miss violations",
+                short(f)
+            );
+        }
+        let tr = transducer(f).map_err(|e| e.to_string())?;
+        emit_smv_transducer(&tr, &opts).map_err(|e| e.to_string())
+    } else {
+        let t = t.expect("a monitor unless the transducer is used");
+        emit_smv_dfa(t.dfa(), &opts).map_err(|e| e.to_string())
+    }
 }
 
 fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {

@@ -1,6 +1,42 @@
-//! One emitter per target. Emitters read a finished monitor; they never
-//! see formulas or intermediate automata.
+//! One emitter per target. Emitters read a finished monitor (or, for the
+//! SMV transducer encoding, a finished transducer); they never see
+//! formulas or intermediate automata.
+
+use std::fmt;
 
 pub mod dot;
 pub mod hoa;
 pub mod json;
+pub mod names;
+pub mod promela;
+pub mod smv;
+
+/// Why a monitor could not be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EmitError {
+    /// `--define` names no proposition of the formula.
+    UnknownDefine(String),
+    /// The requested name is not an identifier of the target (or is one of
+    /// its keywords).
+    Name(String),
+    /// A template failed to render (a bug).
+    Template(String),
+}
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmitError::UnknownDefine(n) => {
+                write!(f, "--define {n}: the formula has no proposition of that name")
+            }
+            EmitError::Name(n) => write!(
+                f,
+                "--name {n}: not usable as a name in this target (use letters, digits and _, not a keyword)"
+            ),
+            EmitError::Template(e) => write!(f, "template error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for EmitError {}

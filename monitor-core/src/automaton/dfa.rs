@@ -550,6 +550,44 @@ impl BadPrefixDfa {
         })
     }
 
+    /// Whether the monitor's verdicts are stutter-invariant: repeating a
+    /// letter never changes them. Exact for the automaton's own language
+    /// (for a non-safety formula, that of its safety closure): it holds iff
+    /// every edge `q -a-> p` into a state has `p -a-> p`, because the
+    /// states are pairwise distinguishable. This is what partial-order
+    /// reduction in a model checker needs of an observer.
+    ///
+    /// ```
+    /// use monitor_core::translate::Builder;
+    /// assert!(Builder::new().build("G(a -> (b W c))")?.dfa().is_stutter_invariant());
+    /// assert!(!Builder::new().build("G(a -> X b)")?.dfa().is_stutter_invariant());
+    /// // X, but stutter-invariant all the same: a repeated `a` satisfies
+    /// // the obligation it creates.
+    /// assert!(Builder::new().build("G(a -> X(a | b))")?.dfa().is_stutter_invariant());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_stutter_invariant(&self) -> bool {
+        let mut scratch = Manager::new();
+        let mut memo = FxHashMap::default();
+        let diagrams: Vec<Node> = self
+            .states
+            .iter()
+            .map(|s| scratch.import(&self.mgr, s.diagram, &mut memo))
+            .collect();
+        for &d in &diagrams {
+            for (p, g) in scratch.leaf_guards(d) {
+                if p == VIOLATION_LEAF {
+                    continue;
+                }
+                let stay = scratch.leaf_guard(diagrams[p as usize], p);
+                if !scratch.implies(g, stay) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Whether no word is ever rejected (the monitored property is a
     /// liveness property: every prefix can be extended into a model).
     pub fn never_violates(&self) -> bool {

@@ -7,8 +7,8 @@
 //! identifier are double-quoted. `parse(f.to_spot()) == f` always holds.
 //!
 //! The Spin printer writes Spin's operators (`[]`, `<>`, `&&`, `||`, `V`),
-//! parenthesizes every operand that is not atomic, and rewrites `M` and
-//! `xor`, which Spin lacks. Spin has no past operators and no quoted
+//! parenthesizes every operand that is not atomic, and rewrites `W`, `M`
+//! and `xor`, which Spin's translator (`spin -f`) does not handle. Spin has no past operators and no quoted
 //! propositions: those are reported as [`SpinError`]s.
 
 use std::fmt;
@@ -245,7 +245,13 @@ fn spin(f: &Formula, out: &mut String) -> Result<(), SpinError> {
         Op::Equiv => binary("<->", f.child(0), f.child(1), out)?,
         Op::U => binary("U", f.child(0), f.child(1), out)?,
         Op::R => binary("V", f.child(0), f.child(1), out)?,
-        Op::W => binary("W", f.child(0), f.child(1), out)?,
+        Op::W => {
+            // Spin 6's `-f` does not translate W (it keeps it as an opaque
+            // predicate): a W b == (a U b) || [] a.
+            let (a, b) = (f.child(0).clone(), f.child(1).clone());
+            let g = Formula::or([Formula::until(a.clone(), b), Formula::always(a)]);
+            spin(&g, out)?;
+        }
         Op::Xor => {
             out.push_str("!(");
             binary("<->", f.child(0), f.child(1), out)?;

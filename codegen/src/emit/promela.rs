@@ -1,0 +1,218 @@
+//! Promela never claims for Spin's safety mode.
+//!
+//! The claim is the minimal monitor in the encoding Rozier found fastest
+//! for Spin (front_det_switch_min_abr_ea_state_fin, thesis ch. 6): one
+//! labelled state per monitor state, each an `atomic { if … fi }` with one
+//! option per edge and simplified guards. An edge to the rejecting sink
+//! jumps to the end of the claim: pan compiled with `-DSAFETY` reports
+//! "end state in claim reached" on the first bad prefix. Trap states are
+//! folded away: the sink is the end of the claim, and edges into states
+//! from which no violation is reachable are dropped, so the claim blocks
+//! and Spin stops exploring those executions.
+//!
+//! Spin evaluates the claim on every global state, including the initial
+//! one and the intermediate states of interleaved processes; properties
+//! with `X` or `Y` are not stutter-invariant and need `-DNOREDUCE` (the
+//! header says so). Target: Spin 6.
+
+use askama::Template;
+use monitor_core::automaton::{BadPrefixDfa, Target};
+
+use super::names::{bind, guard_text, is_identifier, Binding, UnknownDefine, C_OPS, PROMELA_KEYWORDS};
+use super::EmitError;
+
+/// Options of [`emit_promela`].
+#[derive(Clone, Debug)]
+pub struct PromelaOptions {
+    /// The claim's name (`never NAME { … }`).
+    pub name: String,
+    /// Propositions bound to Promela expressions (`--define p='x > 3'`).
+    pub defines: Vec<(String, String)>,
+    /// Whether the property is stutter-invariant (decides the
+    /// `-DNOREDUCE` advice).
+    pub stutter_invariant: bool,
+    /// Whether the monitor rejects only informative bad prefixes.
+    pub informative: bool,
+    /// The file name used in the usage comment.
+    pub file: String,
+}
+
+impl Default for PromelaOptions {
+    fn default() -> Self {
+        PromelaOptions {
+            name: "monitor".into(),
+            defines: Vec::new(),
+            stutter_invariant: false,
+            informative: false,
+            file: "claim.pml".into(),
+        }
+    }
+}
+
+struct BindingView {
+    name: String,
+    ident: String,
+    note: String,
+}
+
+struct StateView {
+    label: String,
+    options: Vec<(String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "promela/never.pml")]
+struct NeverClaim {
+    formula: String,
+    version: &'static str,
+    informative: bool,
+    num_states: usize,
+    file: String,
+    noreduce: &'static str,
+    stutter_invariant: bool,
+    bindings: Vec<BindingView>,
+    defines: Vec<(String, String)>,
+    name: String,
+    states: Vec<StateView>,
+    violation: &'static str,
+}
+
+const VIOLATION_LABEL: &str = "violation";
+
+/// Per state: whether the rejecting sink can be reached from it.
+pub(crate) fn can_violate(dfa: &BadPrefixDfa) -> Vec<bool> {
+    let n = dfa.num_states();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut hit = vec![false; n];
+    let mut stack = Vec::new();
+    for s in 0..n as u32 {
+        for e in dfa.edges(s) {
+            match e.target {
+                Target::Violation => {
+                    if !hit[s as usize] {
+                        hit[s as usize] = true;
+                        stack.push(s);
+                    }
+                }
+                Target::State(t) => preds[t as usize].push(s),
+            }
+        }
+    }
+    while let Some(t) = stack.pop() {
+        for &p in &preds[t as usize] {
+            if !hit[p as usize] {
+                hit[p as usize] = true;
+                stack.push(p);
+            }
+        }
+    }
+    hit
+}
+
+/// Writes `dfa` as a never claim.
+pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String, EmitError> {
+    if !is_identifier(&opts.name) || PROMELA_KEYWORDS.contains(&opts.name.as_str()) {
+        return Err(EmitError::Name(opts.name.clone()));
+    }
+    let labels: Vec<String> = (0..dfa.num_states()).map(|s| format!("S{s}")).collect();
+    let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
+    reserved.push(VIOLATION_LABEL);
+    reserved.push(&opts.name);
+    let bindings = bind(dfa.alphabet(), PROMELA_KEYWORDS, &reserved, &opts.defines)
+        .map_err(|UnknownDefine(n)| EmitError::UnknownDefine(n))?;
+    let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
+    let (defines, notes) = promela_defines(&bindings);
+    let live = can_violate(dfa);
+    let mut states = Vec::new();
+    if dfa.verdict(0) != monitor_core::automaton::Verdict::Violated && live.first() == Some(&true) {
+        for s in 0..dfa.num_states() as u32 {
+            if !live[s as usize] {
+                continue;
+            }
+            let options = dfa
+                .edges(s)
+                .into_iter()
+                .filter_map(|e| {
+                    let target = match e.target {
+                        Target::Violation => VIOLATION_LABEL.to_string(),
+                        Target::State(t) if live[t as usize] => labels[t as usize].clone(),
+                        // No violation possible from t: block.
+                        Target::State(_) => return None,
+                    };
+                    Some((guard_text(&e.guard, &idents, &C_OPS), target))
+                })
+                .collect();
+            states.push(StateView {
+                label: labels[s as usize].clone(),
+                options,
+            });
+        }
+    } else if dfa.verdict(0) == monitor_core::automaton::Verdict::Violated {
+        // Unsatisfiable: the very first step is a violation.
+        states.push(StateView {
+            label: labels[0].clone(),
+            options: vec![("1".into(), VIOLATION_LABEL.into())],
+        });
+    }
+    let view = NeverClaim {
+        formula: dfa.name().to_string(),
+        version: env!("CARGO_PKG_VERSION"),
+        informative: opts.informative,
+        num_states: dfa.num_states(),
+        file: opts.file.clone(),
+        noreduce: if opts.stutter_invariant { "" } else { " -DNOREDUCE" },
+        stutter_invariant: opts.stutter_invariant,
+        bindings: bindings
+            .iter()
+            .zip(notes)
+            .map(|(b, note)| BindingView {
+                name: b.name.clone(),
+                ident: b.ident.clone(),
+                note,
+            })
+            .collect(),
+        defines,
+        name: opts.name.clone(),
+        states,
+        violation: VIOLATION_LABEL,
+    };
+    let mut text = view.render().map_err(|e| EmitError::Template(e.to_string()))?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// The `#define`s a claim needs, and a note per proposition for the header.
+fn promela_defines(bindings: &[Binding]) -> (Vec<(String, String)>, Vec<String>) {
+    let mut defines = Vec::new();
+    let mut notes = Vec::new();
+    for b in bindings {
+        if b.expr != b.ident {
+            // A --define, a quoted proposition, or a renamed model symbol.
+            defines.push((b.ident.clone(), b.expr.clone()));
+            notes.push(format!(" = ({})", b.expr));
+        } else if b.ident != b.name {
+            // A keyword: the model must define the identifier.
+            notes.push(format!(" (a Promela keyword: #define {} in the model or pass --define)", b.ident));
+        } else {
+            notes.push(String::new());
+        }
+    }
+    (defines, notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monitor_core::translate::Builder;
+
+    #[test]
+    fn renders_a_claim() {
+        let dfa = Builder::new().build("G(req -> X ack) & G(\"x > 3\" -> !if)").unwrap().into_dfa();
+        let text = emit_promela(&dfa, &PromelaOptions::default()).unwrap();
+        println!("{text}");
+        assert!(text.contains("never monitor {\nS0:\n\tatomic { if\n"));
+        assert!(text.contains("#define x___3 (x > 3)\n"));
+        assert!(text.contains("violation:\n\tskip\n}\n"));
+        assert!(text.contains("-DNOREDUCE"));
+    }
+}

@@ -1,0 +1,79 @@
+//! Helpers for the tests that run external tools.
+//!
+//! A missing tool fails the test with the command that installs it
+//! (`scripts/install-tools.sh` installs them all; CI runs it first). The
+//! only way to skip is explicit: `MONGEN_SKIP_TOOLS=1`, for local runs on
+//! machines without the tools, and it says so on standard error.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Where a tool is, or why the test cannot run. `None`: skipped on request.
+pub fn tool(name: &str, extra: &[PathBuf], install: &str) -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(path) = std::env::var_os("PATH") {
+        candidates.extend(std::env::split_paths(&path).map(|d| d.join(name)));
+    }
+    candidates.extend(extra.iter().cloned());
+    if let Some(found) = candidates.into_iter().find(|p| p.is_file()) {
+        return Some(found);
+    }
+    if std::env::var_os("MONGEN_SKIP_TOOLS").is_some() {
+        eprintln!("SKIPPED: {name} not found and MONGEN_SKIP_TOOLS is set");
+        return None;
+    }
+    panic!("{name} is not installed; install it with: {install} (or run scripts/install-tools.sh)");
+}
+
+/// Spin and a C compiler.
+pub fn spin() -> Option<(PathBuf, PathBuf)> {
+    let spin = tool("spin", &[], "apt-get install -y spin")?;
+    let cc = tool("gcc", &[], "apt-get install -y gcc")?;
+    Some((spin, cc))
+}
+
+/// NuSMV 2.5.4 (scripts/install-nusmv.sh installs it in ~/.local).
+pub fn nusmv() -> Option<PathBuf> {
+    let mut extra = Vec::new();
+    if let Some(p) = std::env::var_os("NUSMV") {
+        extra.push(PathBuf::from(p));
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        extra.push(Path::new(&home).join(".local/bin/NuSMV"));
+    }
+    extra.push(PathBuf::from("/opt/nusmv/bin/NuSMV"));
+    tool("NuSMV", &extra, "scripts/install-nusmv.sh")
+}
+
+/// A fresh directory for one test case.
+pub fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mongen-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs a command in `dir`; panics with its output if it cannot start.
+pub fn run(dir: &Path, program: &Path, args: &[&str]) -> Output {
+    Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()))
+}
+
+/// Standard output and error of a command, as text.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The path of a test model.
+pub fn model(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models").join(name)
+}

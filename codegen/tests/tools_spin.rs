@@ -1,0 +1,247 @@
+//! Never claims checked by Spin for real.
+//!
+//! For each model and safety property: our claim under `pan -DSAFETY` must
+//! give the same verdict as Spin's own `spin -f` Büchi claim under `pan -a`
+//! (for properties with `X` or past operators, which Debian's Spin cannot
+//! translate, the `spin -f` claim of an equivalent X-free future formula);
+//! and every counterexample of our claim, replayed with `spin -t`, must be
+//! a bad prefix for the core monitor.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use codegen::emit::promela::{emit_promela, PromelaOptions};
+use monitor_core::automaton::{BadPrefixDfa, Verdict};
+use monitor_core::formula::parse;
+use monitor_core::translate::Builder;
+
+/// A global state of a model: variable -> value.
+type State = HashMap<String, i64>;
+
+/// The reference for Spin's own translation (`spin -f`), which has no past
+/// operators and, in Debian's build, no X.
+enum SpinRef {
+    /// The property itself.
+    Same,
+    /// An equivalent X-free future formula.
+    Equivalent(&'static str),
+    /// None exists: the verdict is checked against the expectation and
+    /// the counterexample by replay only.
+    Unavailable,
+}
+
+use SpinRef::*;
+
+struct Case {
+    model: &'static str,
+    property: &'static str,
+    /// `--define`s for the propositions.
+    defines: &'static [(&'static str, &'static str)],
+    /// What `spin -f` translates for the reference verdict.
+    spin: SpinRef,
+    /// The expected verdict (checked against Spin's as well).
+    violated: bool,
+}
+
+const CASES: &[Case] = &[
+    // Peterson's algorithm: mutual exclusion holds.
+    Case { model: "peterson.pml", property: "G !(crit0 && crit1)", defines: &[], spin: Same, violated: false },
+    Case { model: "peterson.pml", property: "!crit0 W try0", defines: &[], spin: Same, violated: false },
+    Case { model: "peterson.pml", property: "G(crit0 -> O try0)", defines: &[], spin: Equivalent("!crit0 W try0"), violated: false },
+    Case { model: "peterson.pml", property: "G !crit0", defines: &[], spin: Same, violated: true },
+    Case { model: "peterson.pml", property: "!crit1 W crit0", defines: &[], spin: Same, violated: true },
+    Case { model: "peterson.pml", property: "G(try0 -> (!crit1 W crit0))", defines: &[], spin: Same, violated: true },
+    Case { model: "peterson.pml", property: "G(crit0 -> Y try0)", defines: &[], spin: Unavailable, violated: true },
+    // The broken algorithm violates mutual exclusion.
+    Case { model: "peterson_bug.pml", property: "G !(crit0 && crit1)", defines: &[], spin: Same, violated: true },
+    Case { model: "peterson_bug.pml", property: "G(crit0 -> !crit1)", defines: &[], spin: Same, violated: true },
+    // The handshake.
+    Case { model: "handshake.pml", property: "G(req -> (req W ack))", defines: &[], spin: Same, violated: false },
+    Case { model: "handshake.pml", property: "G(ack -> (ack W !req))", defines: &[], spin: Same, violated: false },
+    Case { model: "handshake.pml", property: "!ack W req", defines: &[], spin: Same, violated: false },
+    Case { model: "handshake.pml", property: "G(ack -> req)", defines: &[], spin: Same, violated: true },
+    Case { model: "handshake.pml", property: "G(ack -> O req)", defines: &[], spin: Equivalent("!ack W req"), violated: false },
+    Case { model: "handshake_bug.pml", property: "G(ack -> (ack W !req))", defines: &[], spin: Same, violated: true },
+    // The client lowers req after seeing ack; the server may drop ack in
+    // between, so req falls while ack is low.
+    Case { model: "handshake_bug.pml", property: "G(req -> (req W ack))", defines: &[], spin: Same, violated: true },
+    // The counter, with propositions bound to expressions, and keywords.
+    Case { model: "counter.pml", property: "G(big -> !zero)", defines: &[("big", "x >= 5"), ("zero", "x == 0")], spin: Same, violated: false },
+    Case { model: "counter.pml", property: "G !big", defines: &[("big", "x >= 5")], spin: Same, violated: true },
+    Case { model: "counter.pml", property: "G(\"x == 7\" -> (\"x == 7\" W \"x == 0\"))", defines: &[], spin: Same, violated: false },
+    Case { model: "counter.pml", property: "G(if -> !do)", defines: &[("if", "x == 3"), ("do", "x == 4")], spin: Same, violated: false },
+    Case { model: "counter.pml", property: "G(seven -> X(zero | seven))", defines: &[("seven", "x == 7"), ("zero", "x == 0")], spin: Equivalent("G(seven -> (seven W zero))"), violated: false },
+    Case { model: "counter.pml", property: "G(zero -> X zero)", defines: &[("zero", "x == 0")], spin: Unavailable, violated: true },
+];
+
+fn errors(pan_output: &str) -> usize {
+    pan_output
+        .lines()
+        .find_map(|l| l.split("errors: ").nth(1))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no error count in pan's output:\n{pan_output}"))
+}
+
+/// The states along a trail: the initial state, then one per process step.
+fn trail_states(replay: &str) -> Vec<State> {
+    let mut states = vec![State::new()];
+    let mut current = State::new();
+    let mut steps = 0;
+    for line in replay.lines() {
+        if line.contains("trail ends") {
+            break;
+        }
+        let t = line.trim_start();
+        // "  12:\tproc  1 (P1:1) model.pml:22 (state 2)\t[flag1 = 1]"
+        let is_step = t.split_once(':').is_some_and(|(n, rest)| {
+            !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && rest.trim_start().starts_with("proc ")
+        });
+        if is_step {
+            if steps > 0 {
+                states.push(current.clone());
+            }
+            steps += 1;
+        } else if line.starts_with("\t\t") {
+            if let Some((var, value)) = t.split_once(" = ") {
+                if let Ok(v) = value.trim().parse::<i64>() {
+                    current.insert(var.trim().to_string(), v);
+                }
+            }
+        }
+    }
+    if steps > 0 {
+        states.push(current);
+    }
+    states
+}
+
+/// The value of a proposition in a state of the models above.
+fn holds(ap: &str, defines: &[(&str, &str)], s: &State) -> bool {
+    let expr = defines.iter().find(|(n, _)| *n == ap).map_or(ap, |(_, e)| *e);
+    let value = |v: &str| s.get(v).copied().unwrap_or(0);
+    if let Some((var, k)) = expr.split_once(" == ") {
+        value(var) == k.parse::<i64>().unwrap()
+    } else if let Some((var, k)) = expr.split_once(" >= ") {
+        value(var) >= k.parse::<i64>().unwrap()
+    } else {
+        value(expr) != 0
+    }
+}
+
+fn replay_is_bad_prefix(dfa: &BadPrefixDfa, states: &[State], defines: &[(&str, &str)]) -> bool {
+    let word = states.iter().map(|s| {
+        dfa.alphabet()
+            .names()
+            .iter()
+            .map(|ap| holds(ap, defines, s))
+            .collect::<Vec<bool>>()
+    });
+    dfa.run(word) == Verdict::Violated
+}
+
+fn pan(dir: &Path, cc: &Path, flags: &[&str], run_args: &[&str]) -> String {
+    let mut args: Vec<&str> = flags.to_vec();
+    args.extend(["-o", "pan", "pan.c"]);
+    let out = common::run(dir, cc, &args);
+    assert!(out.status.success(), "cc failed:\n{}", common::text(&out));
+    common::text(&common::run(dir, &dir.join("pan"), run_args))
+}
+
+#[test]
+fn claims_agree_with_spin() {
+    let Some((spin, cc)) = common::spin() else { return };
+    for (i, case) in CASES.iter().enumerate() {
+        let ctx = format!("{} on {}", case.property, case.model);
+        let dir = common::scratch(&format!("spin{i}"));
+        std::fs::copy(common::model(case.model), dir.join("model.pml")).unwrap();
+        let dfa = Builder::new().build(case.property).unwrap().into_dfa();
+        let opts = PromelaOptions {
+            defines: case.defines.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+            stutter_invariant: dfa.is_stutter_invariant(),
+            ..Default::default()
+        };
+        std::fs::write(dir.join("claim.pml"), emit_promela(&dfa, &opts).unwrap()).unwrap();
+
+        // Our claim, in safety mode.
+        let out = common::run(&dir, &spin, &["-a", "-N", "claim.pml", "model.pml"]);
+        assert!(out.status.success(), "{ctx}: spin -a:\n{}", common::text(&out));
+        let flags: &[&str] = if opts.stutter_invariant { &["-DSAFETY"] } else { &["-DSAFETY", "-DNOREDUCE"] };
+        let report = pan(&dir, &cc, flags, &[]);
+        let ours = errors(&report) > 0;
+        assert_eq!(ours, case.violated, "{ctx}: our claim\n{report}");
+        if ours {
+            assert!(report.contains("end state in claim reached"), "{ctx}:\n{report}");
+            let replay = common::run(&dir, &spin, &["-t", "-p", "-g", "-N", "claim.pml", "model.pml"]);
+            let states = trail_states(&common::text(&replay));
+            assert!(states.len() > 1, "{ctx}: empty trail\n{}", common::text(&replay));
+            assert!(
+                replay_is_bad_prefix(&dfa, &states, case.defines),
+                "{ctx}: the trail is not a bad prefix\n{}",
+                common::text(&replay)
+            );
+        }
+
+        // Spin's own claim for the negation, in acceptance mode.
+        let spin_text = match case.spin {
+            Same => case.property,
+            Equivalent(f) => f,
+            Unavailable => continue,
+        };
+        let mut f = parse(spin_text).unwrap();
+        // Spin has no #define on the command line: substitute the model
+        // expressions, parenthesized (Spin accepts them in formulas).
+        f = f.map_bottom_up(|g| match g.ap_name() {
+            Some(n) => match case.defines.iter().find(|(a, _)| *a == n) {
+                Some((_, e)) => monitor_core::formula::Formula::ap(e),
+                None => g.clone(),
+            },
+            None => g.clone(),
+        });
+        let ltl = spin_syntax(&f);
+        let out = common::run(&dir, &spin, &["-f", &format!("!({ltl})")]);
+        assert!(out.status.success(), "{ctx}: spin -f {ltl}:\n{}", common::text(&out));
+        std::fs::write(dir.join("spin_claim.pml"), &out.stdout).unwrap();
+        let out = common::run(&dir, &spin, &["-a", "-N", "spin_claim.pml", "model.pml"]);
+        assert!(out.status.success(), "{ctx}: spin -a (spin's claim):\n{}", common::text(&out));
+        let report = pan(&dir, &cc, &[], &["-a"]);
+        assert_eq!(errors(&report) > 0, ours, "{ctx}: spin's claim disagrees\n{report}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Spin syntax, with quoted propositions as parenthesized expressions.
+fn spin_syntax(f: &monitor_core::formula::Formula) -> String {
+    // Replace every proposition by a placeholder Spin accepts, print, then
+    // put the expressions back.
+    let aps = f.atomic_propositions();
+    let g = f.map_bottom_up(|g| match g.ap_name() {
+        Some(n) => {
+            let i = aps.iter().position(|a| a == n).unwrap();
+            monitor_core::formula::Formula::ap(&format!("ap_{i}_"))
+        }
+        None => g.clone(),
+    });
+    let mut text = g.to_spin().unwrap();
+    for (i, a) in aps.iter().enumerate().rev() {
+        text = text.replace(&format!("ap_{i}_"), &format!("({a})"));
+    }
+    text
+}
+
+#[test]
+fn a_property_that_cannot_be_violated_blocks_the_claim() {
+    let Some((spin, cc)) = common::spin() else { return };
+    let dir = common::scratch("spin-block");
+    std::fs::copy(common::model("handshake.pml"), dir.join("model.pml")).unwrap();
+    // A liveness property: its monitor never rejects, the claim blocks.
+    let dfa = Builder::new().build("G(req -> F ack)").unwrap().into_dfa();
+    let claim = emit_promela(&dfa, &PromelaOptions::default()).unwrap();
+    assert!(claim.contains("\tfalse\t/* the property cannot be violated */"));
+    std::fs::write(dir.join("claim.pml"), claim).unwrap();
+    assert!(common::run(&dir, &spin, &["-a", "-N", "claim.pml", "model.pml"]).status.success());
+    let report = pan(&dir, &cc, &["-DSAFETY"], &[]);
+    assert_eq!(errors(&report), 0, "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
