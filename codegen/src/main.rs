@@ -297,7 +297,8 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 continue;
             }
         };
-        let smv_transducer = args.target == Target::Smv && args.smv_encoding == SmvEncoding::Transducer;
+        let smv_transducer =
+            args.target == Target::Smv && args.smv_encoding == SmvEncoding::Transducer;
         let t = if smv_transducer {
             None
         } else {
@@ -347,7 +348,10 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     defines: args.defines.clone(),
                     stutter_invariant: t.dfa().is_stutter_invariant(),
                     informative: args.informative,
-                    file: args.output.as_ref().map_or("claim.pml".into(), |p| p.display().to_string()),
+                    file: args
+                        .output
+                        .as_ref()
+                        .map_or("claim.pml".into(), |p| p.display().to_string()),
                 },
             )
             .map_err(|e| e.to_string()),
@@ -363,7 +367,14 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
 }
 
 /// Warnings and notes about one translation, on standard error.
-fn report(args: &CompileArgs, cfg: &Config, f: &Formula, t: &Translation, src: &Source, run: &mut Run) {
+fn report(
+    args: &CompileArgs,
+    cfg: &Config,
+    f: &Formula,
+    t: &Translation,
+    src: &Source,
+    run: &mut Run,
+) {
     if t.is_safety() == Some(false) && !args.quiet {
         let mut msg = format!(
             "mongen: warning: `{}` is not a safety property; the monitor rejects the bad prefixes of its safety closure",
@@ -424,7 +435,13 @@ fn report(args: &CompileArgs, cfg: &Config, f: &Formula, t: &Translation, src: &
 }
 
 /// The SMV observer: the DFA or the transducer (see `SmvEncoding`).
-fn emit_smv(args: &CompileArgs, cfg: &Config, f: &Formula, t: Option<&Translation>, three: bool) -> Result<String, String> {
+fn emit_smv(
+    args: &CompileArgs,
+    cfg: &Config,
+    f: &Formula,
+    t: Option<&Translation>,
+    three: bool,
+) -> Result<String, String> {
     let opts = SmvOptions {
         name: args.name.clone(),
         instance: args.instance.clone(),
@@ -441,7 +458,9 @@ fn emit_smv(args: &CompileArgs, cfg: &Config, f: &Formula, t: Option<&Translatio
     let use_transducer = match (args.smv_encoding, t) {
         (SmvEncoding::Dfa, _) => false,
         (SmvEncoding::Transducer, _) | (_, None) => true,
-        (SmvEncoding::Auto, Some(t)) => t.dfa().num_states() > SMV_DFA_LIMIT && !three && transducer_exact(),
+        (SmvEncoding::Auto, Some(t)) => {
+            t.dfa().num_states() > SMV_DFA_LIMIT && !three && transducer_exact()
+        }
     };
     if use_transducer {
         if three {

@@ -47,33 +47,165 @@ struct Case {
 
 const CASES: &[Case] = &[
     // Peterson's algorithm: mutual exclusion holds.
-    Case { model: "peterson.pml", property: "G !(crit0 && crit1)", defines: &[], spin: Same, violated: false },
-    Case { model: "peterson.pml", property: "!crit0 W try0", defines: &[], spin: Same, violated: false },
-    Case { model: "peterson.pml", property: "G(crit0 -> O try0)", defines: &[], spin: Equivalent("!crit0 W try0"), violated: false },
-    Case { model: "peterson.pml", property: "G !crit0", defines: &[], spin: Same, violated: true },
-    Case { model: "peterson.pml", property: "!crit1 W crit0", defines: &[], spin: Same, violated: true },
-    Case { model: "peterson.pml", property: "G(try0 -> (!crit1 W crit0))", defines: &[], spin: Same, violated: true },
-    Case { model: "peterson.pml", property: "G(crit0 -> Y try0)", defines: &[], spin: Unavailable, violated: true },
+    Case {
+        model: "peterson.pml",
+        property: "G !(crit0 && crit1)",
+        defines: &[],
+        spin: Same,
+        violated: false,
+    },
+    Case {
+        model: "peterson.pml",
+        property: "!crit0 W try0",
+        defines: &[],
+        spin: Same,
+        violated: false,
+    },
+    Case {
+        model: "peterson.pml",
+        property: "G(crit0 -> O try0)",
+        defines: &[],
+        spin: Equivalent("!crit0 W try0"),
+        violated: false,
+    },
+    Case {
+        model: "peterson.pml",
+        property: "G !crit0",
+        defines: &[],
+        spin: Same,
+        violated: true,
+    },
+    Case {
+        model: "peterson.pml",
+        property: "!crit1 W crit0",
+        defines: &[],
+        spin: Same,
+        violated: true,
+    },
+    Case {
+        model: "peterson.pml",
+        property: "G(try0 -> (!crit1 W crit0))",
+        defines: &[],
+        spin: Same,
+        violated: true,
+    },
+    Case {
+        model: "peterson.pml",
+        property: "G(crit0 -> Y try0)",
+        defines: &[],
+        spin: Unavailable,
+        violated: true,
+    },
     // The broken algorithm violates mutual exclusion.
-    Case { model: "peterson_bug.pml", property: "G !(crit0 && crit1)", defines: &[], spin: Same, violated: true },
-    Case { model: "peterson_bug.pml", property: "G(crit0 -> !crit1)", defines: &[], spin: Same, violated: true },
+    Case {
+        model: "peterson_bug.pml",
+        property: "G !(crit0 && crit1)",
+        defines: &[],
+        spin: Same,
+        violated: true,
+    },
+    Case {
+        model: "peterson_bug.pml",
+        property: "G(crit0 -> !crit1)",
+        defines: &[],
+        spin: Same,
+        violated: true,
+    },
     // The handshake.
-    Case { model: "handshake.pml", property: "G(req -> (req W ack))", defines: &[], spin: Same, violated: false },
-    Case { model: "handshake.pml", property: "G(ack -> (ack W !req))", defines: &[], spin: Same, violated: false },
-    Case { model: "handshake.pml", property: "!ack W req", defines: &[], spin: Same, violated: false },
-    Case { model: "handshake.pml", property: "G(ack -> req)", defines: &[], spin: Same, violated: true },
-    Case { model: "handshake.pml", property: "G(ack -> O req)", defines: &[], spin: Equivalent("!ack W req"), violated: false },
-    Case { model: "handshake_bug.pml", property: "G(ack -> (ack W !req))", defines: &[], spin: Same, violated: true },
+    Case {
+        model: "handshake.pml",
+        property: "G(req -> (req W ack))",
+        defines: &[],
+        spin: Same,
+        violated: false,
+    },
+    Case {
+        model: "handshake.pml",
+        property: "G(ack -> (ack W !req))",
+        defines: &[],
+        spin: Same,
+        violated: false,
+    },
+    Case {
+        model: "handshake.pml",
+        property: "!ack W req",
+        defines: &[],
+        spin: Same,
+        violated: false,
+    },
+    Case {
+        model: "handshake.pml",
+        property: "G(ack -> req)",
+        defines: &[],
+        spin: Same,
+        violated: true,
+    },
+    Case {
+        model: "handshake.pml",
+        property: "G(ack -> O req)",
+        defines: &[],
+        spin: Equivalent("!ack W req"),
+        violated: false,
+    },
+    Case {
+        model: "handshake_bug.pml",
+        property: "G(ack -> (ack W !req))",
+        defines: &[],
+        spin: Same,
+        violated: true,
+    },
     // The client lowers req after seeing ack; the server may drop ack in
     // between, so req falls while ack is low.
-    Case { model: "handshake_bug.pml", property: "G(req -> (req W ack))", defines: &[], spin: Same, violated: true },
+    Case {
+        model: "handshake_bug.pml",
+        property: "G(req -> (req W ack))",
+        defines: &[],
+        spin: Same,
+        violated: true,
+    },
     // The counter, with propositions bound to expressions, and keywords.
-    Case { model: "counter.pml", property: "G(big -> !zero)", defines: &[("big", "x >= 5"), ("zero", "x == 0")], spin: Same, violated: false },
-    Case { model: "counter.pml", property: "G !big", defines: &[("big", "x >= 5")], spin: Same, violated: true },
-    Case { model: "counter.pml", property: "G(\"x == 7\" -> (\"x == 7\" W \"x == 0\"))", defines: &[], spin: Same, violated: false },
-    Case { model: "counter.pml", property: "G(if -> !do)", defines: &[("if", "x == 3"), ("do", "x == 4")], spin: Same, violated: false },
-    Case { model: "counter.pml", property: "G(seven -> X(zero | seven))", defines: &[("seven", "x == 7"), ("zero", "x == 0")], spin: Equivalent("G(seven -> (seven W zero))"), violated: false },
-    Case { model: "counter.pml", property: "G(zero -> X zero)", defines: &[("zero", "x == 0")], spin: Unavailable, violated: true },
+    Case {
+        model: "counter.pml",
+        property: "G(big -> !zero)",
+        defines: &[("big", "x >= 5"), ("zero", "x == 0")],
+        spin: Same,
+        violated: false,
+    },
+    Case {
+        model: "counter.pml",
+        property: "G !big",
+        defines: &[("big", "x >= 5")],
+        spin: Same,
+        violated: true,
+    },
+    Case {
+        model: "counter.pml",
+        property: "G(\"x == 7\" -> (\"x == 7\" W \"x == 0\"))",
+        defines: &[],
+        spin: Same,
+        violated: false,
+    },
+    Case {
+        model: "counter.pml",
+        property: "G(if -> !do)",
+        defines: &[("if", "x == 3"), ("do", "x == 4")],
+        spin: Same,
+        violated: false,
+    },
+    Case {
+        model: "counter.pml",
+        property: "G(seven -> X(zero | seven))",
+        defines: &[("seven", "x == 7"), ("zero", "x == 0")],
+        spin: Equivalent("G(seven -> (seven W zero))"),
+        violated: false,
+    },
+    Case {
+        model: "counter.pml",
+        property: "G(zero -> X zero)",
+        defines: &[("zero", "x == 0")],
+        spin: Unavailable,
+        violated: true,
+    },
 ];
 
 fn errors(pan_output: &str) -> usize {
@@ -96,7 +228,9 @@ fn trail_states(replay: &str) -> Vec<State> {
         let t = line.trim_start();
         // "  12:\tproc  1 (P1:1) model.pml:22 (state 2)\t[flag1 = 1]"
         let is_step = t.split_once(':').is_some_and(|(n, rest)| {
-            !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && rest.trim_start().starts_with("proc ")
+            !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_digit())
+                && rest.trim_start().starts_with("proc ")
         });
         if is_step {
             if steps > 0 {
@@ -119,7 +253,10 @@ fn trail_states(replay: &str) -> Vec<State> {
 
 /// The value of a proposition in a state of the models above.
 fn holds(ap: &str, defines: &[(&str, &str)], s: &State) -> bool {
-    let expr = defines.iter().find(|(n, _)| *n == ap).map_or(ap, |(_, e)| *e);
+    let expr = defines
+        .iter()
+        .find(|(n, _)| *n == ap)
+        .map_or(ap, |(_, e)| *e);
     let value = |v: &str| s.get(v).copied().unwrap_or(0);
     if let Some((var, k)) = expr.split_once(" == ") {
         value(var) == k.parse::<i64>().unwrap()
@@ -151,14 +288,20 @@ fn pan(dir: &Path, cc: &Path, flags: &[&str], run_args: &[&str]) -> String {
 
 #[test]
 fn claims_agree_with_spin() {
-    let Some((spin, cc)) = common::spin() else { return };
+    let Some((spin, cc)) = common::spin() else {
+        return;
+    };
     for (i, case) in CASES.iter().enumerate() {
         let ctx = format!("{} on {}", case.property, case.model);
         let dir = common::scratch(&format!("spin{i}"));
         std::fs::copy(common::model(case.model), dir.join("model.pml")).unwrap();
         let dfa = Builder::new().build(case.property).unwrap().into_dfa();
         let opts = PromelaOptions {
-            defines: case.defines.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+            defines: case
+                .defines
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
             stutter_invariant: dfa.is_stutter_invariant(),
             ..Default::default()
         };
@@ -166,16 +309,35 @@ fn claims_agree_with_spin() {
 
         // Our claim, in safety mode.
         let out = common::run(&dir, &spin, &["-a", "-N", "claim.pml", "model.pml"]);
-        assert!(out.status.success(), "{ctx}: spin -a:\n{}", common::text(&out));
-        let flags: &[&str] = if opts.stutter_invariant { &["-DSAFETY"] } else { &["-DSAFETY", "-DNOREDUCE"] };
+        assert!(
+            out.status.success(),
+            "{ctx}: spin -a:\n{}",
+            common::text(&out)
+        );
+        let flags: &[&str] = if opts.stutter_invariant {
+            &["-DSAFETY"]
+        } else {
+            &["-DSAFETY", "-DNOREDUCE"]
+        };
         let report = pan(&dir, &cc, flags, &[]);
         let ours = errors(&report) > 0;
         assert_eq!(ours, case.violated, "{ctx}: our claim\n{report}");
         if ours {
-            assert!(report.contains("end state in claim reached"), "{ctx}:\n{report}");
-            let replay = common::run(&dir, &spin, &["-t", "-p", "-g", "-N", "claim.pml", "model.pml"]);
+            assert!(
+                report.contains("end state in claim reached"),
+                "{ctx}:\n{report}"
+            );
+            let replay = common::run(
+                &dir,
+                &spin,
+                &["-t", "-p", "-g", "-N", "claim.pml", "model.pml"],
+            );
             let states = trail_states(&common::text(&replay));
-            assert!(states.len() > 1, "{ctx}: empty trail\n{}", common::text(&replay));
+            assert!(
+                states.len() > 1,
+                "{ctx}: empty trail\n{}",
+                common::text(&replay)
+            );
             assert!(
                 replay_is_bad_prefix(&dfa, &states, case.defines),
                 "{ctx}: the trail is not a bad prefix\n{}",
@@ -201,12 +363,24 @@ fn claims_agree_with_spin() {
         });
         let ltl = spin_syntax(&f);
         let out = common::run(&dir, &spin, &["-f", &format!("!({ltl})")]);
-        assert!(out.status.success(), "{ctx}: spin -f {ltl}:\n{}", common::text(&out));
+        assert!(
+            out.status.success(),
+            "{ctx}: spin -f {ltl}:\n{}",
+            common::text(&out)
+        );
         std::fs::write(dir.join("spin_claim.pml"), &out.stdout).unwrap();
         let out = common::run(&dir, &spin, &["-a", "-N", "spin_claim.pml", "model.pml"]);
-        assert!(out.status.success(), "{ctx}: spin -a (spin's claim):\n{}", common::text(&out));
+        assert!(
+            out.status.success(),
+            "{ctx}: spin -a (spin's claim):\n{}",
+            common::text(&out)
+        );
         let report = pan(&dir, &cc, &[], &["-a"]);
-        assert_eq!(errors(&report) > 0, ours, "{ctx}: spin's claim disagrees\n{report}");
+        assert_eq!(
+            errors(&report) > 0,
+            ours,
+            "{ctx}: spin's claim disagrees\n{report}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -232,7 +406,9 @@ fn spin_syntax(f: &monitor_core::formula::Formula) -> String {
 
 #[test]
 fn a_property_that_cannot_be_violated_blocks_the_claim() {
-    let Some((spin, cc)) = common::spin() else { return };
+    let Some((spin, cc)) = common::spin() else {
+        return;
+    };
     let dir = common::scratch("spin-block");
     std::fs::copy(common::model("handshake.pml"), dir.join("model.pml")).unwrap();
     // A liveness property: its monitor never rejects, the claim blocks.
@@ -240,7 +416,11 @@ fn a_property_that_cannot_be_violated_blocks_the_claim() {
     let claim = emit_promela(&dfa, &PromelaOptions::default()).unwrap();
     assert!(claim.contains("\tfalse\t/* the property cannot be violated */"));
     std::fs::write(dir.join("claim.pml"), claim).unwrap();
-    assert!(common::run(&dir, &spin, &["-a", "-N", "claim.pml", "model.pml"]).status.success());
+    assert!(
+        common::run(&dir, &spin, &["-a", "-N", "claim.pml", "model.pml"])
+            .status
+            .success()
+    );
     let report = pan(&dir, &cc, &["-DSAFETY"], &[]);
     assert_eq!(errors(&report), 0, "{report}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -25,28 +25,180 @@ use monitor_core::automaton::{Alphabet, Guard};
 
 /// Keywords of Promela (Spin 6) and names Spin predefines.
 pub const PROMELA_KEYWORDS: &[&str] = &[
-    "active", "assert", "atomic", "bit", "bool", "break", "byte", "c_code", "c_decl", "c_expr",
-    "c_state", "c_track", "chan", "d_proctype", "d_step", "do", "else", "empty", "enabled",
-    "eval", "false", "fi", "for", "full", "get_priority", "goto", "hidden", "if", "in", "init",
-    "inline", "int", "len", "local", "ltl", "mtype", "nempty", "never", "nfull", "notrace", "np_",
-    "od", "of", "pc_value", "print", "printf", "printm", "priority", "proctype", "provided",
-    "run", "scanf", "select", "set_priority", "short", "show", "skip", "timeout", "trace", "true",
-    "typedef", "unless", "unsigned", "xr", "xs", "_", "_last", "_nr_pr", "_pid", "_priority",
-    "STDIN", "accept", "end", "progress",
+    "active",
+    "assert",
+    "atomic",
+    "bit",
+    "bool",
+    "break",
+    "byte",
+    "c_code",
+    "c_decl",
+    "c_expr",
+    "c_state",
+    "c_track",
+    "chan",
+    "d_proctype",
+    "d_step",
+    "do",
+    "else",
+    "empty",
+    "enabled",
+    "eval",
+    "false",
+    "fi",
+    "for",
+    "full",
+    "get_priority",
+    "goto",
+    "hidden",
+    "if",
+    "in",
+    "init",
+    "inline",
+    "int",
+    "len",
+    "local",
+    "ltl",
+    "mtype",
+    "nempty",
+    "never",
+    "nfull",
+    "notrace",
+    "np_",
+    "od",
+    "of",
+    "pc_value",
+    "print",
+    "printf",
+    "printm",
+    "priority",
+    "proctype",
+    "provided",
+    "run",
+    "scanf",
+    "select",
+    "set_priority",
+    "short",
+    "show",
+    "skip",
+    "timeout",
+    "trace",
+    "true",
+    "typedef",
+    "unless",
+    "unsigned",
+    "xr",
+    "xs",
+    "_",
+    "_last",
+    "_nr_pr",
+    "_pid",
+    "_priority",
+    "STDIN",
+    "accept",
+    "end",
+    "progress",
 ];
 
 /// Keywords of NuSMV 2.5/2.6 (including the temporal operators, which are
 /// reserved words).
 pub const SMV_KEYWORDS: &[&str] = &[
-    "MODULE", "DEFINE", "MDEFINE", "CONSTANTS", "VAR", "IVAR", "FROZENVAR", "INIT", "TRANS",
-    "INVAR", "SPEC", "CTLSPEC", "LTLSPEC", "PSLSPEC", "COMPUTE", "NAME", "INVARSPEC", "FAIRNESS",
-    "JUSTICE", "COMPASSION", "ISA", "ASSIGN", "CONSTRAINT", "SIMPWFF", "CTLWFF", "LTLWFF",
-    "PSLWFF", "COMPWFF", "IN", "MIN", "MAX", "MIRROR", "PRED", "PREDICATES", "process", "array",
-    "of", "boolean", "integer", "real", "word", "word1", "bool", "signed", "unsigned", "extend",
-    "resize", "sizeof", "uwconst", "swconst", "EX", "AX", "EF", "AF", "EG", "AG", "E", "F", "O",
-    "G", "H", "X", "Y", "Z", "A", "U", "S", "V", "T", "BU", "EBF", "ABF", "EBG", "ABG", "case",
-    "esac", "mod", "next", "init", "union", "in", "xor", "xnor", "self", "TRUE", "FALSE", "count",
-    "abs", "toint", "floor", "max", "min", "typeof", "set", "clock",
+    "MODULE",
+    "DEFINE",
+    "MDEFINE",
+    "CONSTANTS",
+    "VAR",
+    "IVAR",
+    "FROZENVAR",
+    "INIT",
+    "TRANS",
+    "INVAR",
+    "SPEC",
+    "CTLSPEC",
+    "LTLSPEC",
+    "PSLSPEC",
+    "COMPUTE",
+    "NAME",
+    "INVARSPEC",
+    "FAIRNESS",
+    "JUSTICE",
+    "COMPASSION",
+    "ISA",
+    "ASSIGN",
+    "CONSTRAINT",
+    "SIMPWFF",
+    "CTLWFF",
+    "LTLWFF",
+    "PSLWFF",
+    "COMPWFF",
+    "IN",
+    "MIN",
+    "MAX",
+    "MIRROR",
+    "PRED",
+    "PREDICATES",
+    "process",
+    "array",
+    "of",
+    "boolean",
+    "integer",
+    "real",
+    "word",
+    "word1",
+    "bool",
+    "signed",
+    "unsigned",
+    "extend",
+    "resize",
+    "sizeof",
+    "uwconst",
+    "swconst",
+    "EX",
+    "AX",
+    "EF",
+    "AF",
+    "EG",
+    "AG",
+    "E",
+    "F",
+    "O",
+    "G",
+    "H",
+    "X",
+    "Y",
+    "Z",
+    "A",
+    "U",
+    "S",
+    "V",
+    "T",
+    "BU",
+    "EBF",
+    "ABF",
+    "EBG",
+    "ABG",
+    "case",
+    "esac",
+    "mod",
+    "next",
+    "init",
+    "union",
+    "in",
+    "xor",
+    "xnor",
+    "self",
+    "TRUE",
+    "FALSE",
+    "count",
+    "abs",
+    "toint",
+    "floor",
+    "max",
+    "min",
+    "typeof",
+    "set",
+    "clock",
 ];
 
 /// How one proposition appears in generated code.
@@ -68,7 +220,11 @@ pub struct UnknownDefine(pub String);
 
 impl fmt::Display for UnknownDefine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "--define {}: no proposition of that name in the formula", self.0)
+        write!(
+            f,
+            "--define {}: no proposition of that name in the formula",
+            self.0
+        )
     }
 }
 
@@ -95,9 +251,18 @@ pub fn mangle(aps: &Alphabet, keywords: &[&str], reserved: &[&str]) -> Vec<Strin
         } else {
             let clean: String = name
                 .chars()
-                .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
                 .collect();
-            if clean.starts_with(|c: char| c.is_ascii_alphabetic()) && !bad(&clean) && clean != *name {
+            if clean.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !bad(&clean)
+                && clean != *name
+            {
                 clean
             } else {
                 format!("p_{clean}")
@@ -196,7 +361,9 @@ pub fn guard_text(g: &Guard, idents: &[String], ops: &Ops) -> String {
     if g.is_false() {
         return ops.ff.to_string();
     }
-    let lit = |&(v, pos): &(u32, bool)| format!("{}{}", if pos { "" } else { ops.not }, idents[v as usize]);
+    let lit = |&(v, pos): &(u32, bool)| {
+        format!("{}{}", if pos { "" } else { ops.not }, idents[v as usize])
+    };
     let cubes = g.cubes();
     let common: Vec<(u32, bool)> = cubes[0]
         .iter()
@@ -222,7 +389,11 @@ pub fn guard_text(g: &Guard, idents: &[String], ops: &Ops) -> String {
             })
             .collect();
         let disj = disjuncts.join(ops.or);
-        parts.push(if parts.is_empty() { disj } else { format!("({disj})") });
+        parts.push(if parts.is_empty() {
+            disj
+        } else {
+            format!("({disj})")
+        });
     } else if rests.len() == 1 {
         parts.extend(rests[0].iter().map(lit));
     }
@@ -237,7 +408,10 @@ mod tests {
     fn keywords_and_odd_names_are_mangled_uniquely() {
         let aps = Alphabet::new(["req", "if", "x > 3", "x_3", "3d", "violated", "next"]);
         let ids = mangle(&aps, PROMELA_KEYWORDS, &["violated"]);
-        assert_eq!(ids, ["req", "p_if", "x___3", "x_3", "p_3d", "p_violated", "next"]);
+        assert_eq!(
+            ids,
+            ["req", "p_if", "x___3", "x_3", "p_3d", "p_violated", "next"]
+        );
         let ids = mangle(&aps, SMV_KEYWORDS, &[]);
         assert_eq!(ids[6], "p_next");
         let clash = Alphabet::new(["a b", "a_b", "a-b"]);
@@ -251,18 +425,40 @@ mod tests {
     fn guards_factor_common_literals() {
         let ids: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
         let g = |cubes: Vec<Vec<(u32, bool)>>| guard_text(&Guard::from_cubes(cubes), &ids, &C_OPS);
-        assert_eq!(g(vec![vec![(0, false), (1, false)], vec![(0, false), (2, false)]]), "!a && (!b || !c)");
-        assert_eq!(g(vec![vec![(0, true), (1, true)], vec![(2, true)]]), "(a && b) || c");
+        assert_eq!(
+            g(vec![
+                vec![(0, false), (1, false)],
+                vec![(0, false), (2, false)]
+            ]),
+            "!a && (!b || !c)"
+        );
+        assert_eq!(
+            g(vec![vec![(0, true), (1, true)], vec![(2, true)]]),
+            "(a && b) || c"
+        );
         assert_eq!(g(vec![vec![(0, true), (1, false)]]), "a && !b");
         assert_eq!(g(vec![vec![]]), "1");
         assert_eq!(g(vec![]), "0");
-        assert_eq!(guard_text(&Guard::from_cubes(vec![vec![(1, true)], vec![(2, true)]]), &ids, &SMV_OPS), "b | c");
+        assert_eq!(
+            guard_text(
+                &Guard::from_cubes(vec![vec![(1, true)], vec![(2, true)]]),
+                &ids,
+                &SMV_OPS
+            ),
+            "b | c"
+        );
     }
 
     #[test]
     fn defines_bind_expressions() {
         let aps = Alphabet::new(["p", "x > 3", "if"]);
-        let b = bind(&aps, PROMELA_KEYWORDS, &[], &[("p".into(), "ncrit <= 1".into())]).unwrap();
+        let b = bind(
+            &aps,
+            PROMELA_KEYWORDS,
+            &[],
+            &[("p".into(), "ncrit <= 1".into())],
+        )
+        .unwrap();
         assert_eq!(b[0].expr, "ncrit <= 1");
         assert!(b[0].defined);
         assert_eq!(b[1].expr, "x > 3");

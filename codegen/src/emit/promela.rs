@@ -18,7 +18,9 @@
 use askama::Template;
 use monitor_core::automaton::{BadPrefixDfa, Target};
 
-use super::names::{bind, guard_text, is_identifier, Binding, UnknownDefine, C_OPS, PROMELA_KEYWORDS};
+use super::names::{
+    bind, guard_text, is_identifier, Binding, UnknownDefine, C_OPS, PROMELA_KEYWORDS,
+};
 use super::EmitError;
 
 /// Options of [`emit_promela`].
@@ -160,7 +162,11 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         informative: opts.informative,
         num_states: dfa.num_states(),
         file: opts.file.clone(),
-        noreduce: if opts.stutter_invariant { "" } else { " -DNOREDUCE" },
+        noreduce: if opts.stutter_invariant {
+            ""
+        } else {
+            " -DNOREDUCE"
+        },
         stutter_invariant: opts.stutter_invariant,
         bindings: bindings
             .iter()
@@ -176,7 +182,9 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         states,
         violation: VIOLATION_LABEL,
     };
-    let mut text = view.render().map_err(|e| EmitError::Template(e.to_string()))?;
+    let mut text = view
+        .render()
+        .map_err(|e| EmitError::Template(e.to_string()))?;
     text.push('\n');
     Ok(text)
 }
@@ -192,7 +200,10 @@ fn promela_defines(bindings: &[Binding]) -> (Vec<(String, String)>, Vec<String>)
             notes.push(format!(" = ({})", b.expr));
         } else if b.ident != b.name {
             // A keyword: the model must define the identifier.
-            notes.push(format!(" (a Promela keyword: #define {} in the model or pass --define)", b.ident));
+            notes.push(format!(
+                " (a Promela keyword: #define {} in the model or pass --define)",
+                b.ident
+            ));
         } else {
             notes.push(String::new());
         }
@@ -207,7 +218,10 @@ mod tests {
 
     #[test]
     fn renders_a_claim() {
-        let dfa = Builder::new().build("G(req -> X ack) & G(\"x > 3\" -> !if)").unwrap().into_dfa();
+        let dfa = Builder::new()
+            .build("G(req -> X ack) & G(\"x > 3\" -> !if)")
+            .unwrap()
+            .into_dfa();
         let text = emit_promela(&dfa, &PromelaOptions::default()).unwrap();
         println!("{text}");
         assert!(text.contains("never monitor {\nS0:\n\tatomic { if\n"));

@@ -5,7 +5,9 @@
 //! `INVARSPEC !obs.violated;` for `main`, then the observer `MODULE`.
 //!
 //! * [`emit_smv_dfa`]: the minimal monitor as an explicit-state module (an
-//!   enumerated `state`, `ASSIGN init/next` by `case`). `violated` is a
+//!   enumerated `state` of integers, `ASSIGN init/next` by `case`; integers
+//!   because NuSMV's symbolic constants are global and could clash with
+//!   the model's names). `violated` is a
 //!   *Mealy* output: true in the step whose letter completes a bad prefix
 //!   (so the counterexample ends on the violating state of the model, not
 //!   one step later), and true from then on.
@@ -22,7 +24,9 @@
 use askama::Template;
 use monitor_core::automaton::{BadPrefixDfa, TExpr, Target, Transducer, Verdict};
 
-use super::names::{bind, guard_text, is_identifier, Binding, UnknownDefine, SMV_KEYWORDS, SMV_OPS};
+use super::names::{
+    bind, guard_text, is_identifier, Binding, UnknownDefine, SMV_KEYWORDS, SMV_OPS,
+};
 use super::EmitError;
 
 /// Options of the SMV emitters.
@@ -105,12 +109,21 @@ fn bindings(
     reserved: &[&str],
     opts: &SmvOptions,
 ) -> Result<Vec<Binding>, EmitError> {
-    bind(aps, SMV_KEYWORDS, reserved, &opts.defines).map_err(|UnknownDefine(n)| EmitError::UnknownDefine(n))
+    bind(aps, SMV_KEYWORDS, reserved, &opts.defines)
+        .map_err(|UnknownDefine(n)| EmitError::UnknownDefine(n))
 }
 
 fn join_args(bindings: &[Binding]) -> (String, String) {
-    let args = bindings.iter().map(|b| b.expr.clone()).collect::<Vec<_>>().join(", ");
-    let params = bindings.iter().map(|b| b.ident.clone()).collect::<Vec<_>>().join(", ");
+    let args = bindings
+        .iter()
+        .map(|b| b.expr.clone())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let params = bindings
+        .iter()
+        .map(|b| b.ident.clone())
+        .collect::<Vec<_>>()
+        .join(", ");
     (args, params)
 }
 
@@ -118,19 +131,20 @@ fn join_args(bindings: &[Binding]) -> (String, String) {
 pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<String, EmitError> {
     let module = check_names(opts)?;
     let n = dfa.num_states();
-    let values: Vec<String> = (0..n).map(|s| format!("s{s}")).collect();
-    let mut reserved: Vec<&str> = values.iter().map(String::as_str).collect();
-    reserved.extend(["state", "violation", "violated", "satisfied"]);
+    // States are integers: NuSMV's symbolic constants are global and could
+    // clash with the model's names; the sink is the number after the last.
+    let values: Vec<String> = (0..n).map(|s| s.to_string()).collect();
+    let reserved = ["state", "violated", "satisfied"];
     let bindings = bindings(dfa.alphabet(), &reserved, opts)?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let guard = |g: &monitor_core::automaton::Guard| guard_text(g, &idents, &SMV_OPS);
     let in_state = |s: u32, g: String| {
         if g == "TRUE" {
-            format!("state = s{s}")
+            format!("state = {s}")
         } else if g.contains('|') {
-            format!("state = s{s} & ({g})")
+            format!("state = {s} & ({g})")
         } else {
-            format!("state = s{s} & {g}")
+            format!("state = {s} & {g}")
         }
     };
     let unsatisfiable = dfa.verdict(0) == Verdict::Violated;
@@ -140,12 +154,13 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<String, Emi
     let mut satisfied = Vec::new();
     for s in 0..n as u32 {
         if dfa.verdict(s) == Verdict::Satisfied {
-            satisfied.push(format!("state = s{s}"));
+            satisfied.push(format!("state = {s}"));
         }
         for e in dfa.edges(s) {
             match e.target {
                 Target::State(t) => {
-                    if dfa.verdict(t) == Verdict::Satisfied && dfa.verdict(s) != Verdict::Satisfied {
+                    if dfa.verdict(t) == Verdict::Satisfied && dfa.verdict(s) != Verdict::Satisfied
+                    {
                         satisfied.push(in_state(s, guard(&e.guard)));
                     }
                     cases.push((in_state(s, guard(&e.guard)), values[t as usize].clone()));
@@ -156,14 +171,20 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<String, Emi
     }
     let mut all_values = values.clone();
     let sink = if can_violate {
-        all_values.push("violation".into());
-        violated.insert(0, "state = violation".into());
-        "violation".to_string()
+        all_values.push(n.to_string());
+        violated.insert(0, format!("state = {n}"));
+        n.to_string()
     } else {
         // Unreachable default: the cases cover every letter.
         "state".to_string()
     };
-    let or = |v: Vec<String>| if v.is_empty() { "FALSE".to_string() } else { v.join(" | ") };
+    let or = |v: Vec<String>| {
+        if v.is_empty() {
+            "FALSE".to_string()
+        } else {
+            v.join(" | ")
+        }
+    };
     let (args, params) = join_args(&bindings);
     let view = DfaObserver {
         formula: dfa.name(),
@@ -179,10 +200,16 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<String, Emi
         values: all_values.join(", "),
         cases,
         sink,
-        violated: if unsatisfiable { "TRUE".into() } else { or(violated) },
+        violated: if unsatisfiable {
+            "TRUE".into()
+        } else {
+            or(violated)
+        },
         satisfied: or(satisfied),
     };
-    let mut text = view.render().map_err(|e| EmitError::Template(e.to_string()))?;
+    let mut text = view
+        .render()
+        .map_err(|e| EmitError::Template(e.to_string()))?;
     text.push('\n');
     Ok(text)
 }
@@ -197,8 +224,20 @@ fn expr(e: &TExpr, idents: &[String]) -> String {
             TExpr::Ap(_) | TExpr::Var(_) | TExpr::Const(_) => format!("!{}", expr(x, idents)),
             _ => format!("!({})", expr(x, idents)),
         },
-        TExpr::And(xs) => format!("({})", xs.iter().map(|x| expr(x, idents)).collect::<Vec<_>>().join(" & ")),
-        TExpr::Or(xs) => format!("({})", xs.iter().map(|x| expr(x, idents)).collect::<Vec<_>>().join(" | ")),
+        TExpr::And(xs) => format!(
+            "({})",
+            xs.iter()
+                .map(|x| expr(x, idents))
+                .collect::<Vec<_>>()
+                .join(" & ")
+        ),
+        TExpr::Or(xs) => format!(
+            "({})",
+            xs.iter()
+                .map(|x| expr(x, idents))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ),
         TExpr::Iff(a, b) => format!("({} <-> {})", expr(a, idents), expr(b, idents)),
     }
 }
@@ -235,7 +274,10 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<String, 
         if v.is_empty() {
             "TRUE".to_string()
         } else {
-            v.iter().map(|e| expr(e, &idents)).collect::<Vec<_>>().join(sep)
+            v.iter()
+                .map(|e| expr(e, &idents))
+                .collect::<Vec<_>>()
+                .join(sep)
         }
     };
     let (args, params) = join_args(&bindings);
@@ -251,10 +293,16 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<String, 
         vars,
         init: expr(&t.init, &idents),
         registers,
-        trans: if t.trans.is_empty() { String::new() } else { conj(&t.trans, " &\n  ") },
+        trans: if t.trans.is_empty() {
+            String::new()
+        } else {
+            conj(&t.trans, " &\n  ")
+        },
         finals: conj(&t.finals, " & "),
     };
-    let mut text = view.render().map_err(|e| EmitError::Template(e.to_string()))?;
+    let mut text = view
+        .render()
+        .map_err(|e| EmitError::Template(e.to_string()))?;
     text.push('\n');
     Ok(text)
 }
@@ -271,9 +319,12 @@ mod tests {
         let dfa = Builder::new().build(f).unwrap().into_dfa();
         let text = emit_smv_dfa(&dfa, &SmvOptions::default()).unwrap();
         println!("{text}");
-        assert!(text.contains("  VAR obs : monitor_observer(req, ack);\n  INVARSPEC !obs.violated;\n"));
+        assert!(
+            text.contains("  VAR obs : monitor_observer(req, ack);\n  INVARSPEC !obs.violated;\n")
+        );
         assert!(text.contains("MODULE monitor_observer(req, ack)\n"));
-        assert!(text.contains("  violated := state = violation | state = s1 & !ack;\n"));
+        assert!(text.contains("  state : { 0, 1, 2 };\n"));
+        assert!(text.contains("  violated := state = 2 | state = 1 & !ack;\n"));
         let t = transducer(&parse(f).unwrap()).unwrap();
         let text = emit_smv_transducer(&t, &SmvOptions::default()).unwrap();
         println!("{text}");
@@ -283,15 +334,27 @@ mod tests {
 
     #[test]
     fn keywords_become_parameters() {
-        let dfa = Builder::new().build("G(next -> X \"x > 3\") & G(!MODULE)").unwrap().into_dfa();
+        let dfa = Builder::new()
+            .build("G(next -> X \"x > 3\") & G(!MODULE)")
+            .unwrap()
+            .into_dfa();
         let text = emit_smv_dfa(&dfa, &SmvOptions::default()).unwrap();
-        assert!(text.contains("MODULE monitor_observer(p_MODULE, p_next, x___3)"), "{text}");
+        assert!(
+            text.contains("MODULE monitor_observer(p_MODULE, p_next, x___3)"),
+            "{text}"
+        );
         // Keywords name nothing in the model: the model defines p_MODULE.
-        assert!(text.contains("VAR obs : monitor_observer(p_MODULE, p_next, x > 3)"), "{text}");
+        assert!(
+            text.contains("VAR obs : monitor_observer(p_MODULE, p_next, x > 3)"),
+            "{text}"
+        );
         let bad = SmvOptions {
             name: "1x".into(),
             ..Default::default()
         };
-        assert_eq!(emit_smv_dfa(&dfa, &bad), Err(EmitError::Name("1x_observer".into())));
+        assert_eq!(
+            emit_smv_dfa(&dfa, &bad),
+            Err(EmitError::Name("1x_observer".into()))
+        );
     }
 }

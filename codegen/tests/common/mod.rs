@@ -75,5 +75,7 @@ pub fn text(o: &Output) -> String {
 
 /// The path of a test model.
 pub fn model(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/models")
+        .join(name)
 }
