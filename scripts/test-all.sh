@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: formatting, lints, documentation and
-# every test of the workspace (release build: the property tests translate
-# thousands of formulas).
+# The whole test suite, as CI runs it: installs the tools the tests run
+# (Spin, NuSMV), then formatting, lints, documentation and every test of the
+# workspace (release build: the property tests translate thousands of
+# formulas).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== external tools (Spin, NuSMV)"
+scripts/install-tools.sh
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"

@@ -149,8 +149,11 @@ struct PrintArgs {
     #[command(flatten)]
     input: Input,
     /// Print in Spin syntax instead of Spot's.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "smv")]
     spin: bool,
+    /// Print in NuSMV's LTL syntax (for LTLSPEC) instead of Spot's.
+    #[arg(long)]
+    smv: bool,
     /// Simplify first.
     #[arg(long)]
     simplify: bool,
@@ -572,7 +575,9 @@ fn print_cmd(args: &PrintArgs, run: &mut Run) -> Result<(), String> {
         if args.nnf {
             f = f.nnf();
         }
-        if args.spin {
+        if args.smv {
+            let _ = writeln!(run.out, "{}", f.to_nusmv());
+        } else if args.spin {
             match f.to_spin() {
                 Ok(s) => {
                     let _ = writeln!(run.out, "{s}");

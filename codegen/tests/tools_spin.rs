@@ -323,10 +323,7 @@ fn claims_agree_with_spin() {
         let ours = errors(&report) > 0;
         assert_eq!(ours, case.violated, "{ctx}: our claim\n{report}");
         if ours {
-            assert!(
-                report.contains("end state in claim reached"),
-                "{ctx}:\n{report}"
-            );
+            assert!(report.contains("assertion violated"), "{ctx}:\n{report}");
             let replay = common::run(
                 &dir,
                 &spin,

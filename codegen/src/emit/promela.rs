@@ -226,7 +226,14 @@ mod tests {
         println!("{text}");
         assert!(text.contains("never monitor {\nS0:\n\tatomic { if\n"));
         assert!(text.contains("#define x___3 (x > 3)\n"));
-        assert!(text.contains("violation:\n\tskip\n}\n"));
+        assert!(
+            text.contains("\t:: (x___3 && p_if) -> assert(!(x___3 && p_if)); goto violation\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("violation:\t/* the end of the claim: a bad prefix */\n}\n"),
+            "{text}"
+        );
         assert!(text.contains("-DNOREDUCE"));
     }
 }

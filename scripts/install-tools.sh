@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the external tools the tests run: Spin and a C compiler (for the
+# never claims), NuSMV 2.5.4 (for the SMV observers, built by
+# install-nusmv.sh into ~/.local). Idempotent: what is there is kept.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if ((EUID != 0)) && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
+missing=()
+command -v spin >/dev/null 2>&1 || missing+=(spin)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+if ((${#missing[@]})); then
+  echo "install-tools: apt-get installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+NUSMV_PREFIX=${NUSMV_PREFIX:-$HOME/.local}
+scripts/install-nusmv.sh "$NUSMV_PREFIX"
+echo "install-tools: spin $(spin -V | head -1), NuSMV at $NUSMV_PREFIX/bin/NuSMV"
