@@ -292,6 +292,24 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         });
     let mut builder = Builder::new();
     builder.configure(cfg.clone());
+    // A --define must name a proposition of some formula (a misspelt one
+    // would silently leave the proposition unbound).
+    let mut used = vec![false; args.defines.len()];
+    for src in &sources {
+        if let Ok(f) = parse(&src.text) {
+            let aps = f.atomic_propositions();
+            for (k, (name, _)) in args.defines.iter().enumerate() {
+                used[k] |= aps.contains(name);
+            }
+        }
+    }
+    for ((name, _), used) in args.defines.iter().zip(used) {
+        if !used {
+            return Err(format!(
+                "--define {name}: no formula has a proposition of that name"
+            ));
+        }
+    }
     for src in &sources {
         let f = match src.parse() {
             Ok(f) => f,

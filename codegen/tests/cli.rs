@@ -216,3 +216,65 @@ fn output_file_and_dot() {
     let text = std::fs::read_to_string(&p).unwrap();
     assert!(text.contains("1 -> violation [label=\"!ack\""));
 }
+
+#[test]
+fn defines_must_name_a_proposition() {
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "promela",
+        "--define",
+        "reqq=x > 1",
+        "G(req -> X ack)",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--define reqq: no formula has a proposition of that name"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mongen(&["compile", "-t", "promela", "--define", "oops", "G a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("expected NAME=EXPR"), "{}", stderr(&o));
+    // One set of defines serves several formulas.
+    let o = mongen(&[
+        "compile", "-t", "promela", "--define", "a=x > 1", "--define", "b=y", "G a", "G b",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("#define a (x > 1)") && stdout(&o).contains("#define b (y)"));
+}
+
+#[test]
+fn promela_and_smv_names() {
+    let o = mongen(&["compile", "-t", "promela", "--name", "if", "G a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--name if: not usable"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "smv",
+        "--name",
+        "bus",
+        "--instance",
+        "bus_obs",
+        "G(req -> X ack)",
+    ]);
+    assert!(stdout(&o)
+        .contains("  VAR bus_obs : bus_observer(req, ack);\n  INVARSPEC !bus_obs.violated;\n"));
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "smv",
+        "--verdicts",
+        "3",
+        "--smv-encoding",
+        "transducer",
+        "a U b",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("three-valued verdicts need --smv-encoding dfa"));
+}

@@ -15,8 +15,6 @@ pub mod smv;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EmitError {
-    /// `--define` names no proposition of the formula.
-    UnknownDefine(String),
     /// The requested name is not an identifier of the target (or is one of
     /// its keywords).
     Name(String),
@@ -27,9 +25,6 @@ pub enum EmitError {
 impl fmt::Display for EmitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EmitError::UnknownDefine(n) => {
-                write!(f, "--define {n}: the formula has no proposition of that name")
-            }
             EmitError::Name(n) => write!(
                 f,
                 "--name {n}: not usable as a name in this target (use letters, digits and _, not a keyword)"

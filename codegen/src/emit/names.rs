@@ -19,7 +19,6 @@
 //! or the identifier itself (a symbol of the model).
 
 use std::collections::HashSet;
-use std::fmt;
 
 use monitor_core::automaton::{Alphabet, Guard};
 
@@ -214,22 +213,6 @@ pub struct Binding {
     pub defined: bool,
 }
 
-/// A `--define` that names no proposition of the formula.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownDefine(pub String);
-
-impl fmt::Display for UnknownDefine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "--define {}: no proposition of that name in the formula",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownDefine {}
-
 /// Whether `s` is `[A-Za-z_][A-Za-z0-9_]*`.
 pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
@@ -283,21 +266,17 @@ pub fn mangle(aps: &Alphabet, keywords: &[&str], reserved: &[&str]) -> Vec<Strin
 }
 
 /// The bindings of the propositions of `aps`: identifiers from [`mangle`],
-/// expressions from `defines` (pairs `name`, `expression`) or the names.
+/// expressions from `defines` (pairs `name`, `expression`; those naming no
+/// proposition of `aps` are ignored, as one set of defines serves several
+/// formulas) or the names.
 pub fn bind(
     aps: &Alphabet,
     keywords: &[&str],
     reserved: &[&str],
     defines: &[(String, String)],
-) -> Result<Vec<Binding>, UnknownDefine> {
-    for (name, _) in defines {
-        if aps.index(name).is_none() {
-            return Err(UnknownDefine(name.clone()));
-        }
-    }
+) -> Vec<Binding> {
     let idents = mangle(aps, keywords, reserved);
-    Ok(aps
-        .names()
+    aps.names()
         .iter()
         .zip(idents)
         .map(|(name, ident)| {
@@ -314,7 +293,7 @@ pub fn bind(
                 defined: def.is_some(),
             }
         })
-        .collect())
+        .collect()
 }
 
 /// How a target language spells Boolean operators.
@@ -452,18 +431,15 @@ mod tests {
     #[test]
     fn defines_bind_expressions() {
         let aps = Alphabet::new(["p", "x > 3", "if"]);
-        let b = bind(
-            &aps,
-            PROMELA_KEYWORDS,
-            &[],
-            &[("p".into(), "ncrit <= 1".into())],
-        )
-        .unwrap();
+        // Defines of names the formula lacks are ignored (one set serves
+        // several formulas).
+        let defines = [("p".into(), "ncrit <= 1".into()), ("q".into(), "0".into())];
+        let b = bind(&aps, PROMELA_KEYWORDS, &[], &defines);
+        assert_eq!(b.len(), 3);
         assert_eq!(b[0].expr, "ncrit <= 1");
         assert!(b[0].defined);
         assert_eq!(b[1].expr, "x > 3");
         // A keyword names nothing in the model: the model defines p_if.
         assert_eq!((b[2].ident.as_str(), b[2].expr.as_str()), ("p_if", "p_if"));
-        assert!(bind(&aps, &[], &[], &[("q".into(), "1".into())]).is_err());
     }
 }

@@ -18,9 +18,7 @@
 use askama::Template;
 use monitor_core::automaton::{BadPrefixDfa, Target};
 
-use super::names::{
-    bind, guard_text, is_identifier, Binding, UnknownDefine, C_OPS, PROMELA_KEYWORDS,
-};
+use super::names::{bind, guard_text, is_identifier, Binding, C_OPS, PROMELA_KEYWORDS};
 use super::EmitError;
 
 /// Options of [`emit_promela`].
@@ -120,8 +118,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
     let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
     reserved.push(VIOLATION_LABEL);
     reserved.push(&opts.name);
-    let bindings = bind(dfa.alphabet(), PROMELA_KEYWORDS, &reserved, &opts.defines)
-        .map_err(|UnknownDefine(n)| EmitError::UnknownDefine(n))?;
+    let bindings = bind(dfa.alphabet(), PROMELA_KEYWORDS, &reserved, &opts.defines);
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let (defines, notes) = promela_defines(&bindings);
     let live = can_violate(dfa);

@@ -24,9 +24,7 @@
 use askama::Template;
 use monitor_core::automaton::{BadPrefixDfa, TExpr, Target, Transducer, Verdict};
 
-use super::names::{
-    bind, guard_text, is_identifier, Binding, UnknownDefine, SMV_KEYWORDS, SMV_OPS,
-};
+use super::names::{bind, guard_text, is_identifier, Binding, SMV_KEYWORDS, SMV_OPS};
 use super::EmitError;
 
 /// Options of the SMV emitters.
@@ -109,9 +107,8 @@ fn bindings(
     aps: &monitor_core::automaton::Alphabet,
     reserved: &[&str],
     opts: &SmvOptions,
-) -> Result<Vec<Binding>, EmitError> {
+) -> Vec<Binding> {
     bind(aps, SMV_KEYWORDS, reserved, &opts.defines)
-        .map_err(|UnknownDefine(n)| EmitError::UnknownDefine(n))
 }
 
 fn join_args(bindings: &[Binding]) -> (String, String) {
@@ -136,7 +133,7 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<String, Emi
     // clash with the model's names; the sink is the number after the last.
     let values: Vec<String> = (0..n).map(|s| s.to_string()).collect();
     let reserved = ["state", "violated", "satisfied"];
-    let bindings = bindings(dfa.alphabet(), &reserved, opts)?;
+    let bindings = bindings(dfa.alphabet(), &reserved, opts);
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let guard = |g: &monitor_core::automaton::Guard| guard_text(g, &idents, &SMV_OPS);
     let in_state = |s: u32, g: String| {
@@ -250,7 +247,7 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<String, 
     let names: Vec<String> = (0..t.vars.len()).map(|i| format!("t{i}")).collect();
     let mut reserved: Vec<&str> = names.iter().map(String::as_str).collect();
     reserved.extend(["ok", "fs", "violated"]);
-    let bindings = bindings(&t.alphabet, &reserved, opts)?;
+    let bindings = bindings(&t.alphabet, &reserved, opts);
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let vars = t
         .vars
