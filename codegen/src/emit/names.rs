@@ -213,6 +213,11 @@ pub struct Binding {
     pub defined: bool,
 }
 
+/// `1 state`, `2 states`.
+pub fn states(n: usize) -> String {
+    format!("{n} state{}", if n == 1 { "" } else { "s" })
+}
+
 /// Whether `s` is `[A-Za-z_][A-Za-z0-9_]*`.
 pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();

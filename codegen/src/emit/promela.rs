@@ -66,7 +66,7 @@ struct NeverClaim {
     formula: String,
     version: &'static str,
     informative: bool,
-    num_states: usize,
+    num_states: String,
     file: String,
     noreduce: &'static str,
     stutter_invariant: bool,
@@ -157,7 +157,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         formula: dfa.name().to_string(),
         version: env!("CARGO_PKG_VERSION"),
         informative: opts.informative,
-        num_states: dfa.num_states(),
+        num_states: super::names::states(dfa.num_states()),
         file: opts.file.clone(),
         noreduce: if opts.stutter_invariant {
             ""

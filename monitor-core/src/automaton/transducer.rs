@@ -42,7 +42,8 @@ pub enum TExpr {
 }
 
 impl TExpr {
-    /// `!e`.
+    /// `!e`. (A constructor like the others, not `std::ops::Not`.)
+    #[allow(clippy::should_implement_trait)]
     pub fn not(e: TExpr) -> TExpr {
         match e {
             TExpr::Const(b) => TExpr::Const(!b),
