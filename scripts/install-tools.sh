@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the external tools the tests run: Spin and a C compiler (for the
 # never claims), NuSMV 2.5.4 (for the SMV observers, built by
-# install-nusmv.sh into ~/.local). Idempotent: what is there is kept.
+# install-nusmv.sh into ~/.local), Icarus Verilog, Verilator, Yosys, g++ and
+# SystemC (for the hardware checkers). Idempotent: what is there is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,12 @@ if ((EUID != 0)) && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
 missing=()
 command -v spin >/dev/null 2>&1 || missing+=(spin)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v make >/dev/null 2>&1 || missing+=(make)
+command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)
+command -v verilator >/dev/null 2>&1 || missing+=(verilator)
+command -v yosys >/dev/null 2>&1 || missing+=(yosys)
+[[ -e /usr/include/systemc ]] || missing+=(libsystemc-dev)
 if ((${#missing[@]})); then
   echo "install-tools: apt-get installing ${missing[*]}"
   $SUDO apt-get update -qq
@@ -19,3 +26,4 @@ fi
 NUSMV_PREFIX=${NUSMV_PREFIX:-$HOME/.local}
 scripts/install-nusmv.sh "$NUSMV_PREFIX"
 echo "install-tools: spin $(spin -V | head -1), NuSMV at $NUSMV_PREFIX/bin/NuSMV"
+echo "install-tools: $(iverilog -V 2>/dev/null | head -1), $(verilator --version), $(yosys -V)"

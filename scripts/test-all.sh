@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs the tools the tests run
-# (Spin, NuSMV), then formatting, lints, documentation and every test of the
+# (Spin, NuSMV, Icarus Verilog, Verilator, Yosys, SystemC), then formatting, lints, documentation and every test of the
 # workspace (release build: the property tests translate thousands of
 # formulas).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "== external tools (Spin, NuSMV)"
+echo "== external tools (Spin, NuSMV, Icarus Verilog, Verilator, Yosys, SystemC)"
 scripts/install-tools.sh
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

@@ -11,6 +11,8 @@ use codegen::emit::hoa::{emit_hoa, HoaOptions};
 use codegen::emit::json::{emit_json, JsonOptions};
 use codegen::emit::promela::{emit_promela, PromelaOptions};
 use codegen::emit::smv::{emit_smv_dfa, emit_smv_transducer, SmvOptions};
+use codegen::emit::systemc::{emit_systemc, SystemcOptions};
+use codegen::emit::verilog::{emit_verilog, StateEncoding, VerilogOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
 use monitor_core::formula::{parse, Formula, ParseError};
@@ -64,6 +66,20 @@ enum Target {
     Promela,
     /// A NuSMV observer module with its INVARSPEC, to append to a model.
     Smv,
+    /// A synthesizable Verilog-2001 checker module (NAME_checker).
+    Verilog,
+    /// A SystemC checker module, the header NAME_checker.h.
+    Systemc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Encoding {
+    /// Binary up to 2 states and above 16, one-hot in between.
+    Auto,
+    /// ceil(log2 n) flip-flops.
+    Binary,
+    /// One flip-flop per state.
+    Onehot,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -113,7 +129,8 @@ struct CompileArgs {
     #[arg(short, long)]
     quiet: bool,
     /// Name of what is generated: the never claim, the SMV module
-    /// (NAME_observer).
+    /// (NAME_observer), the Verilog module and SystemC class
+    /// (NAME_checker). With several formulas, the k-th is NAME_k.
     #[arg(long, value_name = "NAME", default_value = "monitor")]
     name: String,
     /// Bind a proposition to an expression of the model (repeatable), e.g.
@@ -126,6 +143,9 @@ struct CompileArgs {
     /// SMV: the observer's encoding.
     #[arg(long, value_enum, default_value_t = SmvEncoding::Auto)]
     smv_encoding: SmvEncoding,
+    /// Verilog: the state encoding.
+    #[arg(long, value_enum, default_value_t = Encoding::Auto)]
+    encoding: Encoding,
 }
 
 /// Above this many states, the SMV observer is the transducer when that is
@@ -310,7 +330,10 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             ));
         }
     }
-    for src in &sources {
+    // Several formulas give several modules (claims, checkers): number
+    // their names.
+    let numbered = sources.len() > 1;
+    for (k, src) in sources.iter().enumerate() {
         let f = match src.parse() {
             Ok(f) => f,
             Err(e) => {
@@ -318,6 +341,14 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 continue;
             }
         };
+        let suffix = |s: &str| {
+            if numbered {
+                format!("{s}_{}", k + 1)
+            } else {
+                s.to_string()
+            }
+        };
+        let name = suffix(&args.name);
         let smv_transducer =
             args.target == Target::Smv && args.smv_encoding == SmvEncoding::Transducer;
         let t = if smv_transducer {
@@ -365,7 +396,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             (Some(t), Target::Promela) => emit_promela(
                 t.dfa(),
                 &PromelaOptions {
-                    name: args.name.clone(),
+                    name: name.clone(),
                     defines: args.defines.clone(),
                     stutter_invariant: t.dfa().is_stutter_invariant(),
                     informative: args.informative,
@@ -376,7 +407,44 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 },
             )
             .map_err(|e| e.to_string()),
-            (t, Target::Smv) => emit_smv(args, &cfg, &f, t.as_ref(), three),
+            (t, Target::Smv) => emit_smv(
+                args,
+                &cfg,
+                &f,
+                t.as_ref(),
+                SmvOptions {
+                    name: name.clone(),
+                    instance: suffix(&args.instance),
+                    defines: args.defines.clone(),
+                    informative: args.informative,
+                    three_valued: three,
+                },
+            ),
+            (Some(t), Target::Verilog) => emit_verilog(
+                t.dfa(),
+                &VerilogOptions {
+                    name: name.clone(),
+                    defines: args.defines.clone(),
+                    encoding: match args.encoding {
+                        Encoding::Auto => None,
+                        Encoding::Binary => Some(StateEncoding::Binary),
+                        Encoding::Onehot => Some(StateEncoding::OneHot),
+                    },
+                    informative: args.informative,
+                    three_valued: three,
+                },
+            )
+            .map_err(|e| e.to_string()),
+            (Some(t), Target::Systemc) => emit_systemc(
+                t.dfa(),
+                &SystemcOptions {
+                    name: name.clone(),
+                    defines: args.defines.clone(),
+                    informative: args.informative,
+                    three_valued: three,
+                },
+            )
+            .map_err(|e| e.to_string()),
             (None, _) => unreachable!("only SMV goes without a monitor"),
         };
         match out {
@@ -461,15 +529,9 @@ fn emit_smv(
     cfg: &Config,
     f: &Formula,
     t: Option<&Translation>,
-    three: bool,
+    opts: SmvOptions,
 ) -> Result<String, String> {
-    let opts = SmvOptions {
-        name: args.name.clone(),
-        instance: args.instance.clone(),
-        defines: args.defines.clone(),
-        informative: args.informative,
-        three_valued: three,
-    };
+    let three = opts.three_valued;
     // The transducer is exact for non-pathologic safety properties.
     let transducer_exact = || {
         classify(f, cfg)

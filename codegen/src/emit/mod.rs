@@ -4,12 +4,15 @@
 
 use std::fmt;
 
+pub(crate) mod branches;
 pub mod dot;
 pub mod hoa;
 pub mod json;
 pub mod names;
 pub mod promela;
 pub mod smv;
+pub mod systemc;
+pub mod verilog;
 
 /// Why a monitor could not be written.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -200,6 +200,500 @@ pub const SMV_KEYWORDS: &[&str] = &[
     "clock",
 ];
 
+/// Keywords of Verilog-2005 and SystemVerilog (IEEE 1800-2017, annex B):
+/// a checker must also compile as SystemVerilog.
+pub const VERILOG_KEYWORDS: &[&str] = &[
+    "accept_on",
+    "alias",
+    "always",
+    "always_comb",
+    "always_ff",
+    "always_latch",
+    "and",
+    "assert",
+    "assign",
+    "assume",
+    "automatic",
+    "before",
+    "begin",
+    "bind",
+    "bins",
+    "binsof",
+    "bit",
+    "break",
+    "buf",
+    "bufif0",
+    "bufif1",
+    "byte",
+    "case",
+    "casex",
+    "casez",
+    "cell",
+    "chandle",
+    "checker",
+    "class",
+    "clocking",
+    "cmos",
+    "config",
+    "const",
+    "constraint",
+    "context",
+    "continue",
+    "cover",
+    "covergroup",
+    "coverpoint",
+    "cross",
+    "deassign",
+    "default",
+    "defparam",
+    "design",
+    "disable",
+    "dist",
+    "do",
+    "edge",
+    "else",
+    "end",
+    "endcase",
+    "endchecker",
+    "endclass",
+    "endclocking",
+    "endconfig",
+    "endfunction",
+    "endgenerate",
+    "endgroup",
+    "endinterface",
+    "endmodule",
+    "endpackage",
+    "endprimitive",
+    "endprogram",
+    "endproperty",
+    "endspecify",
+    "endsequence",
+    "endtable",
+    "endtask",
+    "enum",
+    "event",
+    "eventually",
+    "expect",
+    "export",
+    "extends",
+    "extern",
+    "final",
+    "first_match",
+    "for",
+    "force",
+    "foreach",
+    "forever",
+    "fork",
+    "forkjoin",
+    "function",
+    "generate",
+    "genvar",
+    "global",
+    "highz0",
+    "highz1",
+    "if",
+    "iff",
+    "ifnone",
+    "ignore_bins",
+    "illegal_bins",
+    "implements",
+    "implies",
+    "import",
+    "incdir",
+    "include",
+    "initial",
+    "inout",
+    "input",
+    "inside",
+    "instance",
+    "int",
+    "integer",
+    "interconnect",
+    "interface",
+    "intersect",
+    "join",
+    "join_any",
+    "join_none",
+    "large",
+    "let",
+    "liblist",
+    "library",
+    "local",
+    "localparam",
+    "logic",
+    "longint",
+    "macromodule",
+    "matches",
+    "medium",
+    "modport",
+    "module",
+    "nand",
+    "negedge",
+    "nettype",
+    "new",
+    "nexttime",
+    "nmos",
+    "nor",
+    "noshowcancelled",
+    "not",
+    "notif0",
+    "notif1",
+    "null",
+    "or",
+    "output",
+    "package",
+    "packed",
+    "parameter",
+    "pmos",
+    "posedge",
+    "primitive",
+    "priority",
+    "program",
+    "property",
+    "protected",
+    "pull0",
+    "pull1",
+    "pulldown",
+    "pullup",
+    "pulsestyle_ondetect",
+    "pulsestyle_onevent",
+    "pure",
+    "rand",
+    "randc",
+    "randcase",
+    "randsequence",
+    "rcmos",
+    "real",
+    "realtime",
+    "ref",
+    "reg",
+    "reject_on",
+    "release",
+    "repeat",
+    "restrict",
+    "return",
+    "rnmos",
+    "rpmos",
+    "rtran",
+    "rtranif0",
+    "rtranif1",
+    "s_always",
+    "s_eventually",
+    "s_nexttime",
+    "s_until",
+    "s_until_with",
+    "scalared",
+    "sequence",
+    "shortint",
+    "shortreal",
+    "showcancelled",
+    "signed",
+    "small",
+    "soft",
+    "solve",
+    "specify",
+    "specparam",
+    "static",
+    "string",
+    "strong",
+    "strong0",
+    "strong1",
+    "struct",
+    "super",
+    "supply0",
+    "supply1",
+    "sync_accept_on",
+    "sync_reject_on",
+    "table",
+    "tagged",
+    "task",
+    "this",
+    "throughout",
+    "time",
+    "timeprecision",
+    "timeunit",
+    "tran",
+    "tranif0",
+    "tranif1",
+    "tri",
+    "tri0",
+    "tri1",
+    "triand",
+    "trior",
+    "trireg",
+    "type",
+    "typedef",
+    "union",
+    "unique",
+    "unique0",
+    "unsigned",
+    "until",
+    "until_with",
+    "untyped",
+    "use",
+    "uwire",
+    "var",
+    "vectored",
+    "virtual",
+    "void",
+    "wait",
+    "wait_order",
+    "wand",
+    "weak",
+    "weak0",
+    "weak1",
+    "while",
+    "wildcard",
+    "wire",
+    "with",
+    "within",
+    "wor",
+    "xnor",
+    "xor",
+];
+
+/// Keywords of C++ (up to C++23, with the alternative operator spellings
+/// and the identifiers with a special meaning).
+pub const CPP_KEYWORDS: &[&str] = &[
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "atomic_cancel",
+    "atomic_commit",
+    "atomic_noexcept",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "compl",
+    "concept",
+    "const",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "const_cast",
+    "continue",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "reflexpr",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "synchronized",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "while",
+    "xor",
+    "xor_eq",
+    "final",
+    "override",
+    "import",
+    "module",
+    "transaction_safe",
+    "transaction_safe_dynamic",
+];
+
+/// Members that `sc_module` and `sc_object` give every module: a port of
+/// one of these names would hide them (`SC_METHOD` uses `sensitive_pos`).
+pub const SYSTEMC_MEMBERS: &[&str] = &[
+    "add_attribute",
+    "add_child_event",
+    "add_child_object",
+    "append_port",
+    "async_reset_signal_is",
+    "at_negedge",
+    "at_posedge",
+    "attr_cltn",
+    "basename",
+    "before_end_of_elaboration",
+    "construction_done",
+    "defunct",
+    "dont_initialize",
+    "dump",
+    "elaboration_done",
+    "end_module",
+    "end_of_elaboration",
+    "end_of_simulation",
+    "gen_unique_name",
+    "get_attribute",
+    "get_child_events",
+    "get_child_objects",
+    "get_parent",
+    "get_parent_object",
+    "halt",
+    "kind",
+    "name",
+    "next_trigger",
+    "num_attributes",
+    "orphan_child_events",
+    "orphan_child_objects",
+    "positional_bind",
+    "print",
+    "remove_all_attributes",
+    "remove_attribute",
+    "remove_child_event",
+    "remove_child_object",
+    "reset_signal_is",
+    "sc_module_init",
+    "sc_object_init",
+    "sensitive",
+    "sensitive_pos",
+    "sensitive_neg",
+    "set_stack_size",
+    "simcontext",
+    "simulation_done",
+    "start_simulation",
+    "start_of_simulation",
+    "timed_out",
+    "trace",
+    "wait",
+    "watching",
+];
+
+/// Words Verilator reserves besides C++ keywords (its `SYMRSVDWORD` lint
+/// warning, `V3LanguageWords.h`): it compiles Verilog to C++ and SystemC.
+pub const VERILATOR_WORDS: &[&str] = &[
+    "NULL",
+    "abort",
+    "asm",
+    "bit_vector",
+    "cdecl",
+    "complex",
+    "const_cast",
+    "const_iterator",
+    "const_reference",
+    "deque",
+    "far",
+    "huge",
+    "interrupt",
+    "iterator",
+    "list",
+    "map",
+    "near",
+    "override",
+    "pascal",
+    "queue",
+    "reference",
+    "restrict",
+    "set",
+    "stack",
+    "type_info",
+    "uint16_t",
+    "uint32_t",
+    "uint8_t",
+    "vector",
+    "sc_clock",
+    "sc_in",
+    "sc_inout",
+    "sc_out",
+    "sc_signal",
+    "sensitive",
+    "sensitive_neg",
+    "sensitive_pos",
+];
+
+/// Whether the identifier `s` can name a signal of a Verilog checker that
+/// `verilator -Wall` accepts without warnings: not a Verilog or
+/// SystemVerilog keyword, and not a C++ keyword or a word Verilator
+/// reserves.
+pub fn verilog_usable(s: &str) -> bool {
+    !VERILOG_KEYWORDS.contains(&s) && !CPP_KEYWORDS.contains(&s) && !VERILATOR_WORDS.contains(&s)
+}
+
+/// Whether `s` is a macro after `#include <systemc>` and the standard
+/// headers (the list in `cpp_macros.txt`, from `scripts/cpp-macros.sh`).
+pub fn is_cpp_macro(s: &str) -> bool {
+    static MACROS: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
+    MACROS
+        .get_or_init(|| {
+            include_str!("cpp_macros.txt")
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect()
+        })
+        .contains(s)
+}
+
+/// Whether the identifier `s` can name a member of a SystemC module: not a
+/// keyword, a macro, a member every module has, or a name C++ reserves
+/// (`__` anywhere, `_` and a capital letter in front).
+pub fn cpp_usable(s: &str) -> bool {
+    let reserved_by_cpp = s.contains("__")
+        || (s.starts_with('_') && s[1..].starts_with(|c: char| c.is_ascii_uppercase()));
+    !reserved_by_cpp
+        && !CPP_KEYWORDS.contains(&s)
+        && !SYSTEMC_MEMBERS.contains(&s)
+        && !is_cpp_macro(s)
+}
+
 /// How one proposition appears in generated code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binding {
@@ -213,9 +707,46 @@ pub struct Binding {
     pub defined: bool,
 }
 
+impl Binding {
+    /// The name, safe for a comment ([`comment_safe`]).
+    pub fn comment_name(&self) -> String {
+        comment_safe(&self.name)
+    }
+
+    /// The expression, safe for a comment ([`comment_safe`]).
+    pub fn comment_expr(&self) -> String {
+        comment_safe(&self.expr)
+    }
+}
+
 /// `1 state`, `2 states`.
 pub fn states(n: usize) -> String {
     format!("{n} state{}", if n == 1 { "" } else { "s" })
+}
+
+/// User text (a formula, a proposition name) made safe for a comment of
+/// any target: one line (control characters escaped as `\n`, `\t`, …)
+/// that cannot close a block comment (`*/` becomes `*\/`).
+pub fn comment_safe(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            '/' if out.ends_with('*') => out.push_str("\\/"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `s` with control characters (line breaks, tabs) turned into spaces.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 /// Whether `s` is `[A-Za-z_][A-Za-z0-9_]*`.
@@ -230,42 +761,64 @@ pub fn is_identifier(s: &str) -> bool {
 /// The identifiers of the propositions of `aps` for a target with the
 /// given keywords (compared case-sensitively), avoiding `reserved` names.
 pub fn mangle(aps: &Alphabet, keywords: &[&str], reserved: &[&str]) -> Vec<String> {
-    let mut taken: HashSet<String> = reserved.iter().map(|s| s.to_string()).collect();
-    let bad = |s: &str| keywords.contains(&s) || reserved.contains(&s);
+    mangle_where(aps, |s| !keywords.contains(&s) && !reserved.contains(&s))
+}
+
+/// The identifiers of the propositions of `aps` for a target where an
+/// identifier `s` (of the form `[A-Za-z_][A-Za-z0-9_]*`) may be used when
+/// `usable(s)`.
+///
+/// Candidates, in order: the name itself; the name with every other
+/// character replaced by `_`; the same with runs of `_` collapsed and no
+/// trailing `_` (C++ reserves `__`); that with `p_` in front. The first
+/// usable one is taken, and a numeric suffix separates clashes.
+pub fn mangle_where(aps: &Alphabet, usable: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut taken: HashSet<String> = HashSet::new();
     let mut out = Vec::with_capacity(aps.len());
     for name in aps.names() {
-        let mut base: String = if is_identifier(name) && !bad(name) {
-            name.clone()
-        } else {
-            let clean: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '_' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            if clean.starts_with(|c: char| c.is_ascii_alphabetic())
-                && !bad(&clean)
-                && clean != *name
-            {
-                clean
-            } else {
-                format!("p_{clean}")
-            }
-        };
-        if taken.contains(&base) {
-            let stem = base.clone();
-            let mut k = 2;
-            while taken.contains(&base) {
-                base = format!("{stem}_{k}");
-                k += 1;
+        let clean: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let mut collapsed = String::with_capacity(clean.len());
+        for c in clean.chars() {
+            if !(c == '_' && collapsed.ends_with('_')) {
+                collapsed.push(c);
             }
         }
-        taken.insert(base.clone());
-        out.push(base);
+        let collapsed = collapsed.trim_end_matches('_').to_string();
+        let letter = |s: &str| s.starts_with(|c: char| c.is_ascii_alphabetic());
+        let prefixed = if collapsed.is_empty() {
+            "p".to_string()
+        } else if collapsed.starts_with('_') {
+            format!("p{collapsed}")
+        } else {
+            format!("p_{collapsed}")
+        };
+        let base = if is_identifier(name) && usable(name) {
+            name.clone()
+        } else if letter(&clean) && clean != *name && usable(&clean) {
+            clean
+        } else if letter(&collapsed) && collapsed != *name && usable(&collapsed) {
+            collapsed
+        } else {
+            prefixed
+        };
+        let mut ident = base.clone();
+        let stem = base.trim_end_matches('_').to_string();
+        let mut k = 2;
+        while taken.contains(&ident) || !usable(&ident) {
+            ident = format!("{stem}_{k}");
+            k += 1;
+        }
+        taken.insert(ident.clone());
+        out.push(ident);
     }
     out
 }
@@ -280,16 +833,35 @@ pub fn bind(
     reserved: &[&str],
     defines: &[(String, String)],
 ) -> Vec<Binding> {
-    let idents = mangle(aps, keywords, reserved);
+    bind_where(
+        aps,
+        |s| !keywords.contains(&s) && !reserved.contains(&s),
+        |s| keywords.contains(&s),
+        defines,
+    )
+}
+
+/// [`bind`] for a target whose usable identifiers `usable` tells (see
+/// [`mangle_where`]). A name for which `keyword` holds cannot be a symbol
+/// of the model: its expression is its new identifier.
+pub fn bind_where(
+    aps: &Alphabet,
+    usable: impl Fn(&str) -> bool,
+    keyword: impl Fn(&str) -> bool,
+    defines: &[(String, String)],
+) -> Vec<Binding> {
+    let idents = mangle_where(aps, &usable);
     aps.names()
         .iter()
         .zip(idents)
         .map(|(name, ident)| {
             let def = defines.iter().rev().find(|(n, _)| n == name);
+            // Expressions are one line: a line break would end a
+            // `#define`; elsewhere it is white space.
             let expr = match def {
-                Some((_, e)) => e.clone(),
-                None if keywords.contains(&name.as_str()) => ident.clone(),
-                None => name.clone(),
+                Some((_, e)) => one_line(e),
+                None if keyword(name) => ident.clone(),
+                None => one_line(name),
             };
             Binding {
                 name: name.clone(),
@@ -323,6 +895,15 @@ pub const C_OPS: Ops = Ops {
     not: "!",
     tt: "1",
     ff: "0",
+};
+
+/// Verilog operators (1-bit constants).
+pub const VERILOG_OPS: Ops = Ops {
+    and: " && ",
+    or: " || ",
+    not: "!",
+    tt: "1'b1",
+    ff: "1'b0",
 };
 
 /// NuSMV operators.

@@ -18,7 +18,9 @@
 use askama::Template;
 use monitor_core::automaton::{BadPrefixDfa, Target};
 
-use super::names::{bind, guard_text, is_identifier, Binding, C_OPS, PROMELA_KEYWORDS};
+use super::names::{
+    bind, comment_safe, guard_text, is_identifier, Binding, C_OPS, PROMELA_KEYWORDS,
+};
 use super::EmitError;
 
 /// Options of [`emit_promela`].
@@ -154,7 +156,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         });
     }
     let view = NeverClaim {
-        formula: dfa.name().to_string(),
+        formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
         informative: opts.informative,
         num_states: super::names::states(dfa.num_states()),
@@ -169,7 +171,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
             .iter()
             .zip(notes)
             .map(|(b, note)| BindingView {
-                name: b.name.clone(),
+                name: comment_safe(&b.name),
                 ident: b.ident.clone(),
                 note,
             })
@@ -194,7 +196,7 @@ fn promela_defines(bindings: &[Binding]) -> (Vec<(String, String)>, Vec<String>)
         if b.expr != b.ident {
             // A --define, a quoted proposition, or a renamed model symbol.
             defines.push((b.ident.clone(), b.expr.clone()));
-            notes.push(format!(" = ({})", b.expr));
+            notes.push(format!(" = ({})", comment_safe(&b.expr)));
         } else if b.ident != b.name {
             // A keyword: the model must define the identifier.
             notes.push(format!(

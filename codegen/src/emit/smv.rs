@@ -24,7 +24,7 @@
 use askama::Template;
 use monitor_core::automaton::{BadPrefixDfa, TExpr, Target, Transducer, Verdict};
 
-use super::names::{bind, guard_text, is_identifier, Binding, SMV_KEYWORDS, SMV_OPS};
+use super::names::{bind, comment_safe, guard_text, is_identifier, Binding, SMV_KEYWORDS, SMV_OPS};
 use super::EmitError;
 
 /// Options of the SMV emitters.
@@ -57,7 +57,7 @@ impl Default for SmvOptions {
 #[derive(Template)]
 #[template(path = "smv/observer_dfa.smv")]
 struct DfaObserver<'a> {
-    formula: &'a str,
+    formula: String,
     version: &'static str,
     informative: bool,
     three_valued: bool,
@@ -79,7 +79,7 @@ struct DfaObserver<'a> {
 #[derive(Template)]
 #[template(path = "smv/observer_transducer.smv")]
 struct TransducerObserver<'a> {
-    formula: &'a str,
+    formula: String,
     version: &'static str,
     num_vars: usize,
     bindings: &'a [Binding],
@@ -186,7 +186,7 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<String, Emi
     };
     let (args, params) = join_args(&bindings);
     let view = DfaObserver {
-        formula: dfa.name(),
+        formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
         informative: opts.informative,
         three_valued: opts.three_valued,
@@ -259,7 +259,7 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<String, 
         .vars
         .iter()
         .enumerate()
-        .map(|(i, v)| (names[i].clone(), v.meaning.replace('\n', " ")))
+        .map(|(i, v)| (names[i].clone(), comment_safe(&v.meaning)))
         .collect();
     let registers = t
         .vars
@@ -287,7 +287,7 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<String, 
     };
     let (args, params) = join_args(&bindings);
     let view = TransducerObserver {
-        formula: &t.property,
+        formula: comment_safe(&t.property),
         version: env!("CARGO_PKG_VERSION"),
         num_vars: t.vars.len(),
         bindings: &bindings,

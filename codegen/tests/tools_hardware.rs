@@ -1,0 +1,707 @@
+//! Verilog and SystemC checkers run by the real tools.
+//!
+//! * Icarus Verilog and Verilator (`--binary`) simulate every checker on
+//!   traces that start with the shortest bad prefix, then follow random
+//!   walks through the monitor and random letters, with resets in between;
+//!   `fail`, `violated` and `satisfied` must equal the core monitor's
+//!   verdicts cycle by cycle.
+//! * `verilator --lint-only -Wall` has nothing to say about any checker,
+//!   also with FORMAL or ASSERTIONS defined; Yosys synthesizes them without
+//!   latches, with the flip-flops the encoding promises.
+//! * A SystemC testbench (built with `g++ -Wall -Wextra -Werror`) replays
+//!   the same traces on the SystemC checkers.
+//! * Yosys proves the assertion of a checker bound to a design that
+//!   satisfies the property, and finds a counterexample, a bad prefix for
+//!   the core monitor, for a design that does not.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use codegen::emit::names::cpp_usable;
+use codegen::emit::systemc::{emit_systemc, systemc_bindings, SystemcOptions};
+use codegen::emit::verilog::{emit_verilog, verilog_bindings, StateEncoding, VerilogOptions};
+use common::{run, scratch, text, tool};
+use monitor_core::automaton::{BadPrefixDfa, Guard, Target, Verdict};
+use monitor_core::formula::families::{data_lines, DWYER_PATTERNS};
+use monitor_core::formula::random::{RandomLtl, SplitMix64};
+use monitor_core::translate::{classify, Builder, Config, Verdicts};
+
+/// Propositions named after keywords, macros and the checkers' own names.
+const AWKWARD: &str = "G((module & \"x > 3\") -> X(reg | class)) & G(int -> !EOF) \
+                       & G(errno -> X sensitive) & G(clk -> !fail) & G(a__b -> X \"*/\")";
+
+struct Case {
+    formula: String,
+    encoding: Option<StateEncoding>,
+    three: bool,
+}
+
+fn case(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
+    Case {
+        formula: formula.to_string(),
+        encoding,
+        three,
+    }
+}
+
+fn cases() -> Vec<Case> {
+    use StateEncoding::{Binary, OneHot};
+    let mut v = vec![
+        case("G(req -> X ack)", Some(Binary), false),
+        case("G(req -> X ack)", Some(OneHot), false),
+        case("G(req -> F[0:6] ack)", None, false),
+        case("G(req -> F[0:6] ack)", Some(OneHot), false),
+        case("G(req -> F[0:20] ack)", None, false),
+        case("G(gnt -> O req) & G(gnt -> Y !gnt)", None, false),
+        case("G(a -> (b W c))", Some(OneHot), false),
+        case("H(a -> Y b) | X X c", None, false),
+        case("false", None, false),
+        case("false", Some(OneHot), true),
+        case("G F a", None, false),
+        case("G b & (X a | X !a)", None, false),
+        case("a & X X X !a", Some(OneHot), false),
+        case("a W b", None, true),
+        case("a W b", Some(OneHot), true),
+        case("G a", None, true),
+        case("(a U b) | G c", Some(Binary), true),
+        case("X(a & b) -> X X c", None, true),
+        case("true", None, true),
+        case("G(p1) | G(p2) | G(p3)", Some(Binary), false),
+        case("G(p1) | G(p2) | G(p3)", Some(OneHot), true),
+        case(AWKWARD, Some(Binary), false),
+        case(AWKWARD, Some(OneHot), true),
+    ];
+    // The safety Dwyer patterns, encodings alternating.
+    let cfg = Config::new();
+    let mut k = 0;
+    for line in data_lines(DWYER_PATTERNS) {
+        let f = monitor_core::formula::parse(line).unwrap();
+        if classify(&f, &cfg).unwrap().safety == Some(true) {
+            let enc = if k % 2 == 0 { Binary } else { OneHot };
+            v.push(case(line, Some(enc), k % 3 == 0));
+            k += 1;
+        }
+    }
+    // Random formulas with past operators (monitors of their safety
+    // closures when they are not safety).
+    for seed in 0..24u64 {
+        let f = RandomLtl::new(&["a", "b", "c"], 4 + (seed % 8) as usize)
+            .with_past()
+            .seed(0x4a7d_0000 + seed)
+            .next_formula();
+        v.push(case(&f.to_spot(), None, seed % 2 == 0));
+    }
+    v
+}
+
+/// One compiled case: the monitor, both checkers and the stimulus.
+struct Compiled {
+    name: String,
+    formula: String,
+    dfa: BadPrefixDfa,
+    three: bool,
+    verilog: String,
+    verilog_ports: Vec<String>,
+    systemc: String,
+    systemc_ports: Vec<String>,
+    bits: usize,
+    trace: Vec<(bool, u64)>,
+}
+
+fn letter(g: &Guard, nprops: usize, rng: &mut SplitMix64) -> u64 {
+    let mut l = if nprops == 0 {
+        0
+    } else {
+        rng.next_u64() & (u64::MAX >> (64 - nprops))
+    };
+    let cubes = g.cubes();
+    let cube = &cubes[rng.below(cubes.len() as u64) as usize];
+    for &(v, pos) in cube {
+        if pos {
+            l |= 1 << v;
+        } else {
+            l &= !(1 << v);
+        }
+    }
+    l
+}
+
+/// A stimulus: reset, the shortest bad prefix, random walks through the
+/// monitor and random letters, with resets (of random length, with random
+/// inputs) in between.
+fn stimulus(dfa: &BadPrefixDfa, rng: &mut SplitMix64) -> Vec<(bool, u64)> {
+    let n = dfa.alphabet().len();
+    let random = |rng: &mut SplitMix64| letter(&Guard::from_cubes(vec![vec![]]), n, rng);
+    let mut t = vec![(false, random(rng))];
+    let reset = |t: &mut Vec<(bool, u64)>, rng: &mut SplitMix64| {
+        for _ in 0..1 + rng.below(2) {
+            let l = random(rng);
+            t.push((false, l));
+        }
+    };
+    if let Some(word) = dfa.shortest_violation() {
+        for g in &word {
+            t.push((true, letter(g, n, rng)));
+        }
+        for _ in 0..2 {
+            let l = random(rng);
+            t.push((true, l));
+        }
+        reset(&mut t, rng);
+    }
+    for walk in 0..8 {
+        let mut s = dfa.start();
+        for _ in 0..24 {
+            let edges = dfa.edges(s);
+            let safe: Vec<_> = edges
+                .iter()
+                .filter(|e| e.target != Target::Violation)
+                .collect();
+            let e = if safe.is_empty() || rng.chance(1, 12) {
+                &edges[rng.below(edges.len() as u64) as usize]
+            } else {
+                safe[rng.below(safe.len() as u64) as usize]
+            };
+            t.push((true, letter(&e.guard, n, rng)));
+            match e.target {
+                Target::State(next) => s = next,
+                Target::Violation => break,
+            }
+        }
+        if walk % 3 != 2 {
+            reset(&mut t, rng);
+        }
+    }
+    for _ in 0..30 {
+        let l = random(rng);
+        t.push((true, l));
+    }
+    t
+}
+
+/// The outputs `(fail, violated, satisfied)` the checkers must produce.
+fn expected(dfa: &BadPrefixDfa, trace: &[(bool, u64)]) -> Vec<[bool; 3]> {
+    let mut s = dfa.start();
+    let mut violated = false;
+    trace
+        .iter()
+        .map(|&(rst_n, l)| {
+            if !rst_n {
+                s = dfa.start();
+                violated = false;
+                return [false; 3];
+            }
+            if violated {
+                return [false, true, false];
+            }
+            match dfa.step(s, &l) {
+                Target::Violation => {
+                    violated = true;
+                    [true, true, false]
+                }
+                Target::State(t) => {
+                    s = t;
+                    [false, false, dfa.verdict(t) == Verdict::Satisfied]
+                }
+            }
+        })
+        .collect()
+}
+
+fn compile_all() -> Vec<Compiled> {
+    let mut rng = SplitMix64::new(0x5eed_4a7d);
+    cases()
+        .into_iter()
+        .enumerate()
+        .map(|(j, c)| {
+            let mut b = Builder::new();
+            b.configure(Config::new().verdicts(if c.three {
+                Verdicts::Three
+            } else {
+                Verdicts::Two
+            }));
+            let dfa = b.build(&c.formula).unwrap().into_dfa();
+            let name = format!("c{j}");
+            let verilog = emit_verilog(
+                &dfa,
+                &VerilogOptions {
+                    name: name.clone(),
+                    encoding: c.encoding,
+                    three_valued: c.three,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let systemc = emit_systemc(
+                &dfa,
+                &SystemcOptions {
+                    name: name.clone(),
+                    three_valued: c.three,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let verilog_ports = verilog_bindings(dfa.alphabet(), &[])
+                .into_iter()
+                .map(|b| b.ident)
+                .collect();
+            let systemc_ports = systemc_bindings(dfa.alphabet(), &name, &[])
+                .into_iter()
+                .map(|b| b.ident)
+                .collect();
+            let bits = c
+                .encoding
+                .unwrap_or(StateEncoding::for_states(dfa.num_states()))
+                .state_bits(dfa.num_states());
+            let trace = stimulus(&dfa, &mut rng);
+            Compiled {
+                name,
+                formula: c.formula,
+                dfa,
+                three: c.three,
+                verilog,
+                verilog_ports,
+                systemc,
+                systemc_ports,
+                bits,
+                trace,
+            }
+        })
+        .collect()
+}
+
+/// Writes the stimulus files (`stim_J.txt`, one line per cycle: reset bit,
+/// then the propositions from the last to the first), all of the same
+/// length (padded with reset cycles). Returns that length.
+fn write_stimuli(dir: &Path, cs: &[Compiled]) -> usize {
+    let len = cs.iter().map(|c| c.trace.len()).max().unwrap();
+    for (j, c) in cs.iter().enumerate() {
+        let n = c.dfa.alphabet().len();
+        let mut s = String::new();
+        for i in 0..len {
+            let (rst_n, l) = c.trace.get(i).copied().unwrap_or((false, 0));
+            s.push(if rst_n { '1' } else { '0' });
+            for b in (0..n).rev() {
+                s.push(if (l >> b) & 1 == 1 { '1' } else { '0' });
+            }
+            s.push('\n');
+        }
+        std::fs::write(dir.join(format!("stim_{j}.txt")), s).unwrap();
+    }
+    len
+}
+
+/// Checks simulator output lines `J I fvs` against the core monitors.
+fn check_outputs(tool: &str, out: &str, cs: &[Compiled], len: usize) {
+    let mut seen = vec![vec![false; len]; cs.len()];
+    let expect: Vec<Vec<[bool; 3]>> = cs.iter().map(|c| expected(&c.dfa, &c.trace)).collect();
+    for line in out.lines() {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [j, i, bits] = parts[..] else { continue };
+        let (Ok(j), Ok(i)) = (j.parse::<usize>(), i.parse::<usize>()) else {
+            continue;
+        };
+        let got: Vec<bool> = bits.chars().map(|ch| ch == '1').collect();
+        let c = &cs[j];
+        let want = expect[j].get(i).copied().unwrap_or([false; 3]);
+        let want = [want[0], want[1], want[2] && c.three];
+        assert_eq!(
+            got,
+            want,
+            "{tool}: `{}` ({}), cycle {i}: (fail, violated, satisfied) = {got:?}, the core monitor says {want:?}; \
+             trace up to here: {:?}",
+            c.formula,
+            c.name,
+            &c.trace[..=i.min(c.trace.len() - 1)]
+        );
+        seen[j][i] = true;
+    }
+    for (j, s) in seen.iter().enumerate() {
+        assert!(
+            s.iter().all(|&x| x),
+            "{tool}: no output for some cycles of case {j}\n{out}"
+        );
+    }
+}
+
+fn verilog_testbench(cs: &[Compiled], len: usize) -> String {
+    let mut tb = String::from("module tb;\n  reg clk = 1'b0;\n  integer i;\n");
+    for (j, c) in cs.iter().enumerate() {
+        let k = c.verilog_ports.len();
+        let _ = writeln!(tb, "  reg [{k}:0] stim_{j} [0:{}];", len - 1);
+        let _ = writeln!(tb, "  reg [{k}:0] cur_{j};");
+        let _ = writeln!(tb, "  wire f_{j}, v_{j};");
+        let mut conns = vec![".clk(clk)".to_string(), format!(".rst_n(cur_{j}[{k}])")];
+        for (b, p) in c.verilog_ports.iter().enumerate() {
+            conns.push(format!(".{p}(cur_{j}[{b}])"));
+        }
+        conns.push(format!(".violated(v_{j})"));
+        conns.push(format!(".fail(f_{j})"));
+        if c.three {
+            let _ = writeln!(tb, "  wire s_{j};");
+            conns.push(format!(".satisfied(s_{j})"));
+        } else {
+            let _ = writeln!(tb, "  wire s_{j} = 1'b0;");
+        }
+        let _ = writeln!(tb, "  {}_checker u_{j} ({});", c.name, conns.join(", "));
+    }
+    tb.push_str("  initial begin\n");
+    for j in 0..cs.len() {
+        let _ = writeln!(tb, "    $readmemb(\"stim_{j}.txt\", stim_{j});");
+    }
+    let _ = writeln!(tb, "    for (i = 0; i < {len}; i = i + 1) begin");
+    for j in 0..cs.len() {
+        let _ = writeln!(tb, "      cur_{j} = stim_{j}[i];");
+    }
+    tb.push_str("      #1;\n");
+    for j in 0..cs.len() {
+        let _ = writeln!(
+            tb,
+            "      $display(\"{j} %0d %b%b%b\", i, f_{j}, v_{j}, s_{j});"
+        );
+    }
+    tb.push_str("      clk = 1'b1;\n      #1;\n      clk = 1'b0;\n    end\n    $finish;\n  end\nendmodule\n");
+    tb
+}
+
+fn systemc_testbench(cs: &[Compiled], len: usize) -> String {
+    let mut tb = String::from(
+        "#include <cstdio>\n#include <fstream>\n#include <string>\n#include <vector>\n",
+    );
+    for c in cs {
+        let _ = writeln!(tb, "#include \"{}_checker.h\"", c.name);
+    }
+    tb.push_str(
+        "\nstatic std::vector<std::string> lines(const char* path) {\n  std::ifstream in(path);\n  std::vector<std::string> v;\n  std::string l;\n  while (std::getline(in, l)) v.push_back(l);\n  return v;\n}\n\nint sc_main(int, char**) {\n  sc_core::sc_signal<bool> clk(\"clk\");\n",
+    );
+    for (j, c) in cs.iter().enumerate() {
+        let k = c.systemc_ports.len();
+        let _ = writeln!(
+            tb,
+            "  sc_core::sc_vector<sc_core::sc_signal<bool>> in_{j}(\"in_{j}\", {});",
+            k + 1
+        );
+        let _ = writeln!(
+            tb,
+            "  sc_core::sc_signal<bool> f_{j}(\"f_{j}\"), v_{j}(\"v_{j}\"), s_{j}(\"s_{j}\");"
+        );
+        let _ = writeln!(tb, "  {}_checker u_{j}(\"u_{j}\");", c.name);
+        let _ = writeln!(tb, "  u_{j}.clk(clk);");
+        let _ = writeln!(tb, "  u_{j}.rst_n(in_{j}[{k}]);");
+        for (b, p) in c.systemc_ports.iter().enumerate() {
+            let _ = writeln!(tb, "  u_{j}.{p}(in_{j}[{b}]);");
+        }
+        let _ = writeln!(tb, "  u_{j}.violated(v_{j});\n  u_{j}.fail(f_{j});");
+        if c.three {
+            let _ = writeln!(tb, "  u_{j}.satisfied(s_{j});");
+        }
+        let _ = writeln!(
+            tb,
+            "  const std::vector<std::string> stim_{j} = lines(\"stim_{j}.txt\");"
+        );
+    }
+    let _ = writeln!(tb, "  for (int i = 0; i < {len}; ++i) {{");
+    tb.push_str("    clk.write(false);\n");
+    for (j, c) in cs.iter().enumerate() {
+        let k = c.systemc_ports.len();
+        // Line: reset bit, then propositions from the last to the first.
+        let _ = writeln!(
+            tb,
+            "    for (int b = 0; b <= {k}; ++b) in_{j}[b].write(stim_{j}[i][{k} - b] == '1');"
+        );
+    }
+    tb.push_str("    sc_core::sc_start(1, sc_core::SC_NS);\n");
+    for j in 0..cs.len() {
+        let _ = writeln!(
+            tb,
+            "    std::printf(\"{j} %d %d%d%d\\n\", i, int(f_{j}.read()), int(v_{j}.read()), int(s_{j}.read()));"
+        );
+    }
+    tb.push_str(
+        "    clk.write(true);\n    sc_core::sc_start(1, sc_core::SC_NS);\n  }\n  return 0;\n}\n",
+    );
+    tb
+}
+
+fn write_verilog(dir: &Path, cs: &[Compiled]) -> Vec<String> {
+    cs.iter()
+        .map(|c| {
+            let file = format!("{}_checker.v", c.name);
+            std::fs::write(dir.join(&file), &c.verilog).unwrap();
+            file
+        })
+        .collect()
+}
+
+fn verilator() -> Option<PathBuf> {
+    tool("verilator", &[], "apt-get install -y verilator")
+}
+
+fn yosys() -> Option<PathBuf> {
+    tool("yosys", &[], "apt-get install -y yosys")
+}
+
+#[test]
+fn icarus_simulation_matches_the_monitor() {
+    let Some(iverilog) = tool("iverilog", &[], "apt-get install -y iverilog") else {
+        return;
+    };
+    let vvp = tool("vvp", &[], "apt-get install -y iverilog").unwrap();
+    let cs = compile_all();
+    let dir = scratch("icarus");
+    let len = write_stimuli(&dir, &cs);
+    let mut files = write_verilog(&dir, &cs);
+    std::fs::write(dir.join("tb.v"), verilog_testbench(&cs, len)).unwrap();
+    files.insert(0, "tb.v".into());
+    let mut args = vec!["-o", "sim"];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(&dir, &iverilog, &args);
+    assert!(o.status.success(), "iverilog failed:\n{}", text(&o));
+    let o = run(&dir, &vvp, &["-n", "sim"]);
+    assert!(o.status.success(), "vvp failed:\n{}", text(&o));
+    check_outputs(
+        "Icarus Verilog",
+        &String::from_utf8_lossy(&o.stdout),
+        &cs,
+        len,
+    );
+}
+
+#[test]
+fn verilator_simulation_matches_the_monitor() {
+    let Some(verilator) = verilator() else {
+        return;
+    };
+    let cs = compile_all();
+    let dir = scratch("verilator");
+    let len = write_stimuli(&dir, &cs);
+    let mut files = write_verilog(&dir, &cs);
+    std::fs::write(dir.join("tb.v"), verilog_testbench(&cs, len)).unwrap();
+    files.insert(0, "tb.v".into());
+    let mut args = vec![
+        "--binary",
+        "--timing",
+        "-j",
+        "2",
+        "-Wno-fatal",
+        "-Wno-lint",
+        "-Wno-style",
+        "--top-module",
+        "tb",
+        "-Mdir",
+        "obj",
+        "-o",
+        "sim",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(&dir, &verilator, &args);
+    assert!(o.status.success(), "verilator failed:\n{}", text(&o));
+    let o = run(&dir, &dir.join("obj/sim"), &[]);
+    assert!(o.status.success(), "simulation failed:\n{}", text(&o));
+    check_outputs("Verilator", &String::from_utf8_lossy(&o.stdout), &cs, len);
+}
+
+#[test]
+fn checkers_are_lint_clean() {
+    let Some(verilator) = verilator() else {
+        return;
+    };
+    let cs = compile_all();
+    let dir = scratch("lint");
+    let files = write_verilog(&dir, &cs);
+    for (c, file) in cs.iter().zip(&files) {
+        for extra in [
+            &[][..],
+            &["-DFORMAL"][..],
+            &["--assert", "-DASSERTIONS"][..],
+        ] {
+            let mut args = vec!["--lint-only", "-Wall"];
+            args.extend_from_slice(extra);
+            args.push(file);
+            let o = run(&dir, &verilator, &args);
+            assert!(
+                o.status.success() && text(&o).trim().is_empty(),
+                "verilator {args:?} on the checker of `{}`:\n{}\n{}",
+                c.formula,
+                text(&o),
+                c.verilog
+            );
+        }
+    }
+}
+
+/// Yosys `stat` per module: cell counts by type.
+fn yosys_stats(log: &str) -> Vec<(String, Vec<(String, usize)>)> {
+    let mut out: Vec<(String, Vec<(String, usize)>)> = Vec::new();
+    for line in log.lines() {
+        let t = line.trim();
+        if let Some(m) = t.strip_prefix("=== ").and_then(|s| s.strip_suffix(" ===")) {
+            out.push((m.to_string(), Vec::new()));
+        } else if t.starts_with('$') {
+            let mut parts = t.split_whitespace();
+            if let (Some(cell), Some(Ok(n)), Some((_, cells))) =
+                (parts.next(), parts.next().map(str::parse), out.last_mut())
+            {
+                cells.push((cell.to_string(), n));
+            }
+        }
+    }
+    out
+}
+
+/// Flip-flop bits in a `stat` list: single-bit cells after synthesis
+/// (`$_SDFF_PN0_`), or word cells annotated with their width by
+/// `stat -width` (`$dff_3`).
+fn flip_flops(cells: &[(String, usize)]) -> usize {
+    cells
+        .iter()
+        .filter(|(t, _)| t.to_ascii_lowercase().contains("dff"))
+        .map(|(t, n)| {
+            let width = t
+                .rsplit_once('_')
+                .and_then(|(_, w)| w.parse::<usize>().ok())
+                .filter(|_| !t.starts_with("$_"))
+                .unwrap_or(1);
+            width * n
+        })
+        .sum()
+}
+
+#[test]
+fn yosys_synthesizes_with_the_promised_flip_flops() {
+    let Some(yosys) = yosys() else {
+        return;
+    };
+    let cs = compile_all();
+    let dir = scratch("yosys");
+    let files = write_verilog(&dir, &cs);
+    let script = format!(
+        "read_verilog {}; proc; tee -q -o rtl.txt stat -width; synth; tee -q -o synth.txt stat",
+        files.join(" ")
+    );
+    let o = run(&dir, &yosys, &["-q", "-p", &script]);
+    assert!(o.status.success(), "yosys failed:\n{}", text(&o));
+    let rtl = yosys_stats(&std::fs::read_to_string(dir.join("rtl.txt")).unwrap());
+    let synth = yosys_stats(&std::fs::read_to_string(dir.join("synth.txt")).unwrap());
+    for c in &cs {
+        let module = format!("{}_checker", c.name);
+        let find = |stats: &[(String, Vec<(String, usize)>)]| {
+            stats
+                .iter()
+                .find(|(m, _)| *m == module)
+                .map(|(_, cells)| cells.clone())
+                .unwrap_or_else(|| panic!("no statistics for {module}"))
+        };
+        let (rtl, synth) = (find(&rtl), find(&synth));
+        // The register transfer level has exactly the promised state bits
+        // plus `violated`; synthesis may drop unobservable ones.
+        assert_eq!(
+            flip_flops(&rtl),
+            c.bits + 1,
+            "checker of `{}` ({} states): {rtl:?}",
+            c.formula,
+            c.dfa.num_states()
+        );
+        assert!(
+            flip_flops(&synth) <= c.bits + 1,
+            "checker of `{}`: {synth:?}",
+            c.formula
+        );
+        for cells in [&rtl, &synth] {
+            assert!(
+                !cells
+                    .iter()
+                    .any(|(t, _)| t.to_ascii_lowercase().contains("latch")),
+                "latch in the checker of `{}`: {cells:?}",
+                c.formula
+            );
+        }
+    }
+}
+
+#[test]
+fn systemc_simulation_matches_the_monitor() {
+    let Some(gxx) = tool("g++", &[], "apt-get install -y g++") else {
+        return;
+    };
+    if !Path::new("/usr/include/systemc").exists()
+        && std::env::var_os("MONGEN_SKIP_TOOLS").is_some()
+    {
+        eprintln!("SKIPPED: SystemC headers not found and MONGEN_SKIP_TOOLS is set");
+        return;
+    }
+    assert!(
+        Path::new("/usr/include/systemc").exists(),
+        "SystemC is not installed; install it with: apt-get install -y libsystemc-dev (or run scripts/install-tools.sh)"
+    );
+    let cs = compile_all();
+    let dir = scratch("systemc");
+    let len = write_stimuli(&dir, &cs);
+    for c in &cs {
+        std::fs::write(dir.join(format!("{}_checker.h", c.name)), &c.systemc).unwrap();
+    }
+    std::fs::write(dir.join("tb.cpp"), systemc_testbench(&cs, len)).unwrap();
+    let o = run(
+        &dir,
+        &gxx,
+        &[
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O1",
+            "-o",
+            "tb",
+            "tb.cpp",
+            "-lsystemc",
+        ],
+    );
+    assert!(o.status.success(), "g++ failed:\n{}", text(&o));
+    let o = std::process::Command::new(dir.join("tb"))
+        .current_dir(&dir)
+        .env("SC_COPYRIGHT_MESSAGE", "DISABLE")
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "the SystemC testbench failed:\n{}",
+        text(&o)
+    );
+    check_outputs("SystemC", &String::from_utf8_lossy(&o.stdout), &cs, len);
+}
+
+/// The macro list used for mangling covers what this compiler defines.
+#[test]
+fn cpp_macro_list_covers_the_compiler() {
+    let Some(gxx) = tool("g++", &[], "apt-get install -y g++") else {
+        return;
+    };
+    if !Path::new("/usr/include/systemc").exists() {
+        assert!(
+            std::env::var_os("MONGEN_SKIP_TOOLS").is_some(),
+            "SystemC is not installed; install it with: apt-get install -y libsystemc-dev"
+        );
+        return;
+    }
+    let dir = scratch("macros");
+    std::fs::write(
+        dir.join("all.cpp"),
+        "#include <bits/stdc++.h>\n#include <systemc>\n#include <systemc.h>\n",
+    )
+    .unwrap();
+    let o = run(&dir, &gxx, &["-std=gnu++17", "-dM", "-E", "all.cpp"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let missing: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("#define "))
+        .map(|l| l.split([' ', '(']).next().unwrap().to_string())
+        // A macro SystemC ports could be named after.
+        .filter(|m| cpp_usable(m))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "macros missing from codegen/src/emit/cpp_macros.txt (run scripts/cpp-macros.sh): {missing:?}"
+    );
+}
