@@ -15,3 +15,5 @@ echo "== cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release --quiet
 echo "== cargo test"
 cargo test --workspace --release
+echo "== examples/hardware/run.sh (the arbiter example end to end)"
+OUT="$(mktemp -d)" examples/hardware/run.sh

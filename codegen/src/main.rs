@@ -12,7 +12,7 @@ use codegen::emit::json::{emit_json, JsonOptions};
 use codegen::emit::promela::{emit_promela, PromelaOptions};
 use codegen::emit::smv::{emit_smv_dfa, emit_smv_transducer, SmvOptions};
 use codegen::emit::systemc::{emit_systemc, SystemcOptions};
-use codegen::emit::verilog::{emit_verilog, StateEncoding, VerilogOptions};
+use codegen::emit::verilog::{emit_verilog, StateEncoding, VerilogLogic, VerilogOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
 use monitor_core::formula::{parse, Formula, ParseError};
@@ -74,7 +74,7 @@ enum Target {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Encoding {
-    /// Binary up to 2 states and above 16, one-hot in between.
+    /// The smaller estimated logic (binary on ties).
     Auto,
     /// ceil(log2 n) flip-flops.
     Binary,
@@ -146,6 +146,18 @@ struct CompileArgs {
     /// Verilog: the state encoding.
     #[arg(long, value_enum, default_value_t = Encoding::Auto)]
     encoding: Encoding,
+    /// Verilog: how the transition function is written.
+    #[arg(long, value_enum, default_value_t = Logic::Minimized)]
+    logic: Logic,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Logic {
+    /// Sums of products minimized with the monitor's don't-cares (smaller
+    /// after synthesis), unless a case statement is smaller.
+    Minimized,
+    /// A case statement, one line per edge (readable).
+    Case,
 }
 
 /// Above this many states, the SMV observer is the transducer when that is
@@ -432,6 +444,10 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     },
                     informative: args.informative,
                     three_valued: three,
+                    logic: match args.logic {
+                        Logic::Minimized => VerilogLogic::Minimized,
+                        Logic::Case => VerilogLogic::Case,
+                    },
                 },
             )
             .map_err(|e| e.to_string()),

@@ -21,10 +21,12 @@ use std::path::{Path, PathBuf};
 
 use codegen::emit::names::cpp_usable;
 use codegen::emit::systemc::{emit_systemc, systemc_bindings, SystemcOptions};
-use codegen::emit::verilog::{emit_verilog, verilog_bindings, StateEncoding, VerilogOptions};
+use codegen::emit::verilog::{
+    choose_encoding, emit_verilog, verilog_bindings, StateEncoding, VerilogLogic, VerilogOptions,
+};
 use common::{run, scratch, text, tool};
 use monitor_core::automaton::{BadPrefixDfa, Guard, Target, Verdict};
-use monitor_core::formula::families::{data_lines, DWYER_PATTERNS};
+use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS};
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
 use monitor_core::translate::{classify, Builder, Config, Verdicts};
 
@@ -36,6 +38,7 @@ struct Case {
     formula: String,
     encoding: Option<StateEncoding>,
     three: bool,
+    logic: VerilogLogic,
 }
 
 fn case(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
@@ -43,6 +46,15 @@ fn case(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
         formula: formula.to_string(),
         encoding,
         three,
+        logic: VerilogLogic::Minimized,
+    }
+}
+
+/// A case whose Verilog transition function is a `case` statement.
+fn case_statement(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
+    Case {
+        logic: VerilogLogic::Case,
+        ..case(formula, encoding, three)
     }
 }
 
@@ -72,7 +84,18 @@ fn cases() -> Vec<Case> {
         case("G(p1) | G(p2) | G(p3)", Some(OneHot), true),
         case(AWKWARD, Some(Binary), false),
         case(AWKWARD, Some(OneHot), true),
+        case_statement(AWKWARD, Some(Binary), true),
+        case_statement("G(req -> X ack)", Some(OneHot), false),
+        case_statement("G(req -> F[0:6] ack)", Some(Binary), false),
+        case_statement("G(req -> F[0:6] ack)", Some(OneHot), true),
+        case_statement("false", None, false),
+        case_statement("a W b", Some(OneHot), true),
     ];
+    // Rozier's 3-bit counter (24 states), whose next-state functions
+    // count.
+    let counter = generate("rv-counter", 3).unwrap().to_spot();
+    v.push(case(&counter, Some(Binary), false));
+    v.push(case(&counter, Some(OneHot), false));
     // The safety Dwyer patterns, encodings alternating.
     let cfg = Config::new();
     let mut k = 0;
@@ -80,7 +103,11 @@ fn cases() -> Vec<Case> {
         let f = monitor_core::formula::parse(line).unwrap();
         if classify(&f, &cfg).unwrap().safety == Some(true) {
             let enc = if k % 2 == 0 { Binary } else { OneHot };
-            v.push(case(line, Some(enc), k % 3 == 0));
+            let mut c = case(line, Some(enc), k % 3 == 0);
+            if k % 4 >= 2 {
+                c.logic = VerilogLogic::Case;
+            }
+            v.push(c);
             k += 1;
         }
     }
@@ -230,6 +257,7 @@ fn compile_all() -> Vec<Compiled> {
                     name: name.clone(),
                     encoding: c.encoding,
                     three_valued: c.three,
+                    logic: c.logic,
                     ..Default::default()
                 },
             )
@@ -253,7 +281,7 @@ fn compile_all() -> Vec<Compiled> {
                 .collect();
             let bits = c
                 .encoding
-                .unwrap_or(StateEncoding::for_states(dfa.num_states()))
+                .unwrap_or_else(|| choose_encoding(&dfa))
                 .state_bits(dfa.num_states());
             let trace = stimulus(&dfa, &mut rng);
             Compiled {
@@ -703,5 +731,136 @@ fn cpp_macro_list_covers_the_compiler() {
     assert!(
         missing.is_empty(),
         "macros missing from codegen/src/emit/cpp_macros.txt (run scripts/cpp-macros.sh): {missing:?}"
+    );
+}
+
+/// The example of `examples/hardware`: the properties, one per line.
+fn arbiter_properties() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware/properties.ltl");
+    data_lines(&std::fs::read_to_string(path).unwrap())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The value of each step (from 1) of one signal of a Yosys `-dump_json`
+/// counterexample (WaveJSON: `.` repeats, the first character is the
+/// initial state).
+fn wave(json: &str, signal: &str) -> Vec<bool> {
+    let key = format!("{{ \"name\": \"{signal}\", \"wave\": \"");
+    let start = json
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {signal} in\n{json}"))
+        + key.len();
+    let chars = &json[start..json[start..].find('"').unwrap() + start];
+    let mut out = Vec::new();
+    let mut last = false;
+    for c in chars.chars().skip(1) {
+        match c {
+            '0' => last = false,
+            '1' => last = true,
+            '.' => {}
+            other => panic!("{signal}: unexpected value {other:?} in {chars}"),
+        }
+        out.push(last);
+    }
+    out
+}
+
+/// Yosys proves every checker's assertion on the round-robin arbiter, and
+/// finds a counterexample for the fixed-priority one; the counterexample
+/// is a bad prefix of one of the properties.
+#[test]
+fn yosys_proves_the_arbiter_and_refutes_the_buggy_one() {
+    let Some(yosys) = yosys() else {
+        return;
+    };
+    let dir = scratch("formal");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware");
+    let mut files = vec![example.join("arbiter_top.v").display().to_string()];
+    let mut dfas = Vec::new();
+    for (k, p) in arbiter_properties().iter().enumerate() {
+        let dfa = Builder::new().build(p).unwrap().into_dfa();
+        let name = format!("prop_{}", k + 1);
+        let v = emit_verilog(
+            &dfa,
+            &VerilogOptions {
+                name: name.clone(),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let file = dir.join(format!("{name}_checker.v"));
+        std::fs::write(&file, v).unwrap();
+        files.push(file.display().to_string());
+        dfas.push((p.clone(), dfa));
+    }
+    assert_eq!(dfas.len(), 4, "examples/hardware/properties.ltl changed");
+    let prove = |design: &str| {
+        let script = format!(
+            "read_verilog -formal {} {}; prep -top arbiter_top; flatten; async2sync; dffunmap; \
+             sat -tempinduct -prove-asserts -set-assumes -maxsteps 24 -dump_json cex.json \
+             -show rst_n,req0,req1,gnt0,gnt1 arbiter_top",
+            example.join(design).display(),
+            files.join(" ")
+        );
+        let _ = std::fs::remove_file(dir.join("cex.json"));
+        let o = run(&dir, &yosys, &["-p", &script]);
+        text(&o)
+    };
+    let log = prove("arbiter.v");
+    assert!(
+        log.contains("Induction step proven: SUCCESS"),
+        "the assertions of the checkers are not proven on arbiter.v:\n{log}"
+    );
+    let log = prove("arbiter_bug.v");
+    assert!(
+        log.contains("model found for base case: FAIL"),
+        "no counterexample on arbiter_bug.v:\n{log}"
+    );
+    let json = std::fs::read_to_string(dir.join("cex.json")).unwrap();
+    let rst_n = wave(&json, "rst_n");
+    let signals: Vec<(&str, Vec<bool>)> = ["req0", "req1", "gnt0", "gnt1"]
+        .iter()
+        .map(|s| (*s, wave(&json, s)))
+        .collect();
+    // The letters after the last reset (the assertion fires one step
+    // after the violating letter, which may be a reset step).
+    let last_reset = rst_n.iter().rposition(|r| !r).unwrap();
+    let steps = rst_n.len();
+    let first = rst_n[..last_reset]
+        .iter()
+        .rposition(|r| !r)
+        .map_or(0, |i| i + 1);
+    let range = if last_reset + 1 == steps {
+        first..last_reset
+    } else {
+        last_reset + 1..steps
+    };
+    let violated: Vec<&str> = dfas
+        .iter()
+        .filter(|(_, dfa)| {
+            let word = range.clone().map(|i| {
+                let mut l = 0u64;
+                for (k, name) in dfa.alphabet().names().iter().enumerate() {
+                    let (_, vals) = signals.iter().find(|(s, _)| s == name).unwrap();
+                    if vals[i] {
+                        l |= 1 << k;
+                    }
+                }
+                l
+            });
+            dfa.run(word) == Verdict::Violated
+        })
+        .map(|(p, _)| p.as_str())
+        .collect();
+    assert!(
+        !violated.is_empty(),
+        "the counterexample is a bad prefix of no property:\n{json}"
+    );
+    // Fixed priority starves client 0: its response property fails.
+    assert_eq!(
+        violated,
+        ["G((req0 & X req0) -> X(gnt0 | X gnt0))"],
+        "{json}"
     );
 }

@@ -725,8 +725,27 @@ impl Manager {
     /// An irredundant sum of products of a BDD (Minato–Morreale), cubes in
     /// a deterministic order. `false` gives no cube, `true` one empty cube.
     pub fn isop(&mut self, a: Node) -> Vec<Cube> {
+        self.isop_between(a, a)
+    }
+
+    /// An irredundant sum of products of some function between `lower`
+    /// and `upper` (which must contain `lower`): the letters of `upper`
+    /// outside `lower` are don't-cares.
+    ///
+    /// ```
+    /// use monitor_core::dd::Manager;
+    ///
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let a_and_b = m.and(a, b);
+    /// let not_a = m.not(a);
+    /// let care_free = m.or(a_and_b, not_a); // don't care when a is false
+    /// assert_eq!(m.isop_between(a_and_b, care_free), vec![vec![(1, true)]]);
+    /// ```
+    pub fn isop_between(&mut self, lower: Node, upper: Node) -> Vec<Cube> {
+        debug_assert!(self.implies(lower, upper));
         let mut memo = FxHashMap::default();
-        let (mut cover, _) = self.isop_rec(a, a, &mut memo);
+        let (mut cover, _) = self.isop_rec(lower, upper, &mut memo);
         cover.sort_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)));
         cover
     }

@@ -32,11 +32,35 @@
 module {{ module }} (
 {{ ports }}
 );
-{%- if width > 0 %}
+{%- if form == "single" %}
+  reg violated_q;
+
+  // One state: whether this cycle's inputs complete a bad prefix.
+  {{ assigns[0] }}
+{%- else %}
   (* fsm_encoding = "none" *)
   reg [{{ width - 1 }}:0] state_q;
-  reg [{{ width - 1 }}:0] state_d;
   reg violated_q;
+{%- endif %}
+{%- if form == "minimized" %}
+  wire [{{ width - 1 }}:0] state_d;
+  wire bad;
+
+  // The transition function: the next state, and whether this cycle's
+  // inputs complete a bad prefix, as sums of products minimized with the
+  // monitor's don't-cares (codes that are no state; the next state after a
+  // violation, which the register does not take).
+{%- if !state_list.is_empty() %}
+  // States ({% if binary %}state_q{% else %}one-hot bit{% endif %}: shortest inputs reaching it):
+{%- for s in state_list %}
+  //   {{ s.0 }}: {{ s.1 }}
+{%- endfor %}
+{%- endif %}
+{%- for a in assigns %}
+  {{ a }}
+{%- endfor %}
+{%- else if form == "case" %}
+  reg [{{ width - 1 }}:0] state_d;
   reg bad;
 
   // The transition function: the next state, and whether this cycle's
@@ -67,11 +91,6 @@ module {{ module }} (
 {%- endfor %}
 {%- endif %}
   end
-{%- else %}
-  reg violated_q;
-
-  // One state: whether this cycle's inputs complete a bad prefix.
-  wire bad = {{ bad }};
 {%- endif %}
 
   assign fail = rst_n && !violated_q && bad;
@@ -95,7 +114,7 @@ module {{ module }} (
   end
 {%- if !unused.is_empty() %}
 
-  // Propositions no transition depends on.
+  // Inputs and state bits the logic does not need.
   wire _unused_ok = &{ {{- unused -}} };
 {%- endif %}
 

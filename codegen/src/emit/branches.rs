@@ -74,18 +74,3 @@ pub(crate) fn access_note(dfa: &BadPrefixDfa, s: StateId) -> String {
         text
     }
 }
-
-/// The propositions no guard mentions (they need no logic, but a port).
-pub(crate) fn unused_propositions(dfa: &BadPrefixDfa) -> Vec<bool> {
-    let mut unused = vec![true; dfa.alphabet().len()];
-    for s in 0..dfa.num_states() as StateId {
-        for e in dfa.edges(s) {
-            for cube in e.guard.cubes() {
-                for &(v, _) in cube {
-                    unused[v as usize] = false;
-                }
-            }
-        }
-    }
-    unused
-}

@@ -8,6 +8,7 @@ pub(crate) mod branches;
 pub mod dot;
 pub mod hoa;
 pub mod json;
+pub(crate) mod logic;
 pub mod names;
 pub mod promela;
 pub mod smv;

@@ -24,9 +24,10 @@
 //! `-g2012`) the assertion has an `$error` naming the property.
 
 use askama::Template;
-use monitor_core::automaton::{Alphabet, BadPrefixDfa, Target, Verdict};
+use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, Target, Verdict};
 
-use super::branches::{access_note, chain, unused_propositions};
+use super::branches::{access_note, chain};
+use super::logic::{minimized_logic, Logic};
 use super::names::{
     bind_where, comment_safe, guard_text, is_identifier, verilog_usable, Binding, VERILOG_KEYWORDS,
     VERILOG_OPS,
@@ -43,17 +44,6 @@ pub enum StateEncoding {
 }
 
 impl StateEncoding {
-    /// The encoding chosen by size: one-hot from 3 to 16 states (fewer
-    /// cells after synthesis, see `scripts/bench-hardware.sh`), binary for
-    /// 2 states (1 flip-flop either way) and above 16.
-    pub fn for_states(n: usize) -> StateEncoding {
-        if (3..=16).contains(&n) {
-            StateEncoding::OneHot
-        } else {
-            StateEncoding::Binary
-        }
-    }
-
     /// The number of flip-flops holding the state of an `n`-state monitor.
     ///
     /// ```
@@ -79,13 +69,27 @@ pub struct VerilogOptions {
     /// Propositions bound to expressions of the design, used in the
     /// instantiation printed in the header (`--define req='req_i[0]'`).
     pub defines: Vec<(String, String)>,
-    /// The state encoding; `None` chooses by size
-    /// ([`StateEncoding::for_states`]).
+    /// The state encoding; `None` chooses the smaller logic
+    /// ([`choose_encoding`]).
     pub encoding: Option<StateEncoding>,
     /// Whether the monitor rejects only informative bad prefixes.
     pub informative: bool,
     /// Whether the monitor has three-valued verdicts (adds `satisfied`).
     pub three_valued: bool,
+    /// How the transition function is written.
+    pub logic: VerilogLogic,
+}
+
+/// How a Verilog checker writes its transition function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VerilogLogic {
+    /// Minimized sums of products over the state bits and propositions,
+    /// using the monitor's don't-cares (much smaller after synthesis),
+    /// unless a `case` statement is smaller.
+    #[default]
+    Minimized,
+    /// A `case` statement with one line per edge (readable).
+    Case,
 }
 
 impl Default for VerilogOptions {
@@ -93,6 +97,7 @@ impl Default for VerilogOptions {
         VerilogOptions {
             name: "monitor".into(),
             defines: Vec::new(),
+            logic: VerilogLogic::Minimized,
             encoding: None,
             informative: false,
             three_valued: false,
@@ -119,6 +124,83 @@ struct StateView {
     head: String,
     note: String,
     lines: Vec<String>,
+    /// The guards tested, to measure the size.
+    guards: Vec<Guard>,
+}
+
+/// How the transition function is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// One state: only `bad`, from the inputs.
+    Single,
+    /// Minimized sums of products (`assign state_d[k] = …`).
+    Minimized,
+    /// A `case` statement (binary) or `if` blocks (one-hot), one edge per
+    /// line.
+    Case,
+}
+
+impl Form {
+    fn as_str(self) -> &'static str {
+        match self {
+            Form::Single => "single",
+            Form::Minimized => "minimized",
+            Form::Case => "case",
+        }
+    }
+}
+
+/// Above this many states the minimized form lists no states in a comment.
+const STATE_LIST_LIMIT: usize = 64;
+
+/// The transitions of `dfa` as `case` items (binary) or `if` blocks
+/// (one-hot), one edge per line; empty for one state.
+fn case_form(dfa: &BadPrefixDfa, width: usize, binary: bool, idents: &[String]) -> Vec<StateView> {
+    if width == 0 {
+        return Vec::new();
+    }
+    let code = |k: usize| format!("{width}'d{k}");
+    let action = |t: Target| match t {
+        Target::Violation => "bad = 1'b1;".to_string(),
+        Target::State(t) if binary => format!("state_d = {};", code(t as usize)),
+        Target::State(t) => format!("state_d[{t}] = 1'b1;"),
+    };
+    (0..dfa.num_states() as u32)
+        .map(|s| {
+            // Binary: `state_d` defaults to `state_q`, so the self-loop
+            // may stay implicit.
+            let implicit = binary.then_some(Target::State(s));
+            let mut lines = Vec::new();
+            let mut guards = Vec::new();
+            for (i, b) in chain(dfa, s, implicit).into_iter().enumerate() {
+                let act = action(b.target);
+                let els = if i > 0 { "else " } else { "" };
+                match b.guard {
+                    Some(g) => {
+                        lines.push(format!(
+                            "{els}if ({}) {act}",
+                            guard_text(&g, idents, &VERILOG_OPS)
+                        ));
+                        guards.push(g);
+                    }
+                    None => lines.push(format!("{els}{act}")),
+                }
+            }
+            if lines.is_empty() && binary {
+                lines.push("state_d = state_q;".into());
+            }
+            StateView {
+                head: if binary {
+                    format!("{}:", code(s as usize))
+                } else {
+                    format!("if (state_q[{s}])")
+                },
+                note: access_note(dfa, s),
+                lines,
+                guards,
+            }
+        })
+        .collect()
 }
 
 #[derive(Template)]
@@ -144,7 +226,9 @@ struct Checker {
     satisfied: String,
     onehot_legal: String,
     message: String,
-    bad: String,
+    form: &'static str,
+    assigns: Vec<String>,
+    state_list: Vec<(String, String)>,
 }
 
 /// The ports of the propositions of `aps` in a Verilog checker: the
@@ -192,6 +276,86 @@ fn module_name(name: &str) -> Result<String, EmitError> {
     Ok(module)
 }
 
+/// A way to write a checker: its encoding, its transition function in
+/// both forms (the minimized one when it is used), and its estimated size.
+struct Plan {
+    encoding: StateEncoding,
+    width: usize,
+    case: Vec<StateView>,
+    logic: Option<Logic>,
+    /// Literals of the transition function plus flip-flops, which
+    /// predicts Yosys's cell count (see `scripts/bench-hardware.sh`); a
+    /// `case` statement counts four times its guards' literals and states
+    /// (its priority chains and state decoding synthesize to that).
+    cost: usize,
+}
+
+fn plan(
+    dfa: &BadPrefixDfa,
+    encoding: StateEncoding,
+    logic: VerilogLogic,
+    idents: &[String],
+) -> Plan {
+    let n = dfa.num_states();
+    let width = encoding.state_bits(n);
+    let binary = encoding == StateEncoding::Binary || width == 0;
+    let case = case_form(dfa, width, binary, idents);
+    let case_cost = 4 * case
+        .iter()
+        .flat_map(|s| &s.guards)
+        .map(|g| g.cubes().iter().map(Vec::len).sum::<usize>())
+        .sum::<usize>()
+        + 4 * n;
+    // The minimized sums of products, unless the case statement is
+    // estimated smaller (functions with no small two-level form).
+    let logic = match logic {
+        VerilogLogic::Minimized => {
+            minimized_logic(dfa, encoding).filter(|l| l.literals() <= case_cost)
+        }
+        VerilogLogic::Case => None,
+    };
+    let cost = logic.as_ref().map_or(case_cost, Logic::literals) + width;
+    Plan {
+        encoding,
+        width,
+        case,
+        logic,
+        cost,
+    }
+}
+
+/// The plan of the smaller estimated size; binary on ties (fewer
+/// flip-flops).
+fn plan_auto(dfa: &BadPrefixDfa, logic: VerilogLogic, idents: &[String]) -> Plan {
+    let binary = plan(dfa, StateEncoding::Binary, logic, idents);
+    if dfa.num_states() <= 2 {
+        return binary;
+    }
+    let one_hot = plan(dfa, StateEncoding::OneHot, logic, idents);
+    if one_hot.cost < binary.cost {
+        one_hot
+    } else {
+        binary
+    }
+}
+
+/// The state encoding [`emit_verilog`] chooses when none is given: the
+/// one whose transition function is estimated smaller (literals of the
+/// logic plus flip-flops), binary on ties.
+///
+/// ```
+/// use codegen::emit::verilog::{choose_encoding, StateEncoding};
+/// use monitor_core::translate::Builder;
+///
+/// let bounded = Builder::new().build("G(req -> F[0:32] ack)")?.into_dfa();
+/// assert_eq!(choose_encoding(&bounded), StateEncoding::Binary);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn choose_encoding(dfa: &BadPrefixDfa) -> StateEncoding {
+    let idents: Vec<String> = dfa.alphabet().names().to_vec();
+    plan_auto(dfa, VerilogLogic::Minimized, &idents).encoding
+}
+
 /// Writes `dfa` as a Verilog checker module.
 ///
 /// ```
@@ -207,74 +371,113 @@ fn module_name(name: &str) -> Result<String, EmitError> {
 pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String, EmitError> {
     let module = module_name(&opts.name)?;
     let n = dfa.num_states();
-    let encoding = opts
-        .encoding
-        .unwrap_or_else(|| StateEncoding::for_states(n));
-    let width = encoding.state_bits(n);
-    let binary = encoding == StateEncoding::Binary || width == 0;
     let bindings = verilog_bindings(dfa.alphabet(), &opts.defines);
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
-    let code = |k: usize| format!("{width}'d{k}");
-    let action = |t: Target| match t {
-        Target::Violation => "bad = 1'b1;".to_string(),
-        Target::State(t) if binary => format!("state_d = {};", code(t as usize)),
-        Target::State(t) => format!("state_d[{t}] = 1'b1;"),
+    let Plan {
+        encoding,
+        width,
+        case,
+        logic,
+        cost: _,
+    } = match opts.encoding {
+        Some(e) => plan(dfa, e, opts.logic, &idents),
+        None => plan_auto(dfa, opts.logic, &idents),
     };
-    let mut states = Vec::with_capacity(n);
-    for s in 0..n as u32 {
-        // Binary: `state_d` defaults to `state_q`, so the self-loop is
-        // implicit; one state: staying needs no statement.
-        let implicit = binary.then_some(Target::State(s));
-        let mut lines = Vec::new();
-        let links = if width == 0 {
-            Vec::new()
+    let binary = encoding == StateEncoding::Binary || width == 0;
+    let code = |k: usize| format!("{width}'d{k}");
+    let state_name = |s: usize| {
+        if binary {
+            code(s)
         } else {
-            chain(dfa, s, implicit)
+            format!("state_q[{s}]")
+        }
+    };
+    // Variables of the two-level logic: the state bits, then the
+    // propositions.
+    let vars: Vec<String> = (0..width)
+        .map(|b| format!("state_q[{b}]"))
+        .chain(idents.iter().cloned())
+        .collect();
+    let mut used = vec![false; width + idents.len()];
+    let mut mark = |g: &Guard, offset: usize| {
+        for c in g.cubes() {
+            for &(v, _) in c {
+                used[v as usize + offset] = true;
+            }
+        }
+    };
+    let (form, assigns, satisfied) = if width == 0 {
+        let g = dfa.violation_guard(0);
+        mark(&g, width);
+        let good = if dfa.verdict(0) == Verdict::Satisfied {
+            "1'b1"
+        } else {
+            "1'b0"
         };
-        for (i, b) in links.into_iter().enumerate() {
-            let act = action(b.target);
-            let els = if i > 0 { "else " } else { "" };
-            match b.guard {
-                Some(g) => lines.push(format!(
-                    "{els}if ({}) {act}",
-                    guard_text(&g, &idents, &VERILOG_OPS)
-                )),
-                None => lines.push(format!("{els}{act}")),
+        let bad = guard_text(&g, &idents, &VERILOG_OPS);
+        (
+            Form::Single,
+            vec![format!("wire bad = {bad};")],
+            good.to_string(),
+        )
+    } else if let Some(l) = &logic {
+        let mut lines = Vec::new();
+        for (b, g) in l.state_d.iter().enumerate() {
+            mark(g, 0);
+            lines.push(format!(
+                "assign state_d[{b}] = {};",
+                guard_text(g, &vars, &VERILOG_OPS)
+            ));
+        }
+        mark(&l.bad, 0);
+        lines.push(format!(
+            "assign bad = {};",
+            guard_text(&l.bad, &vars, &VERILOG_OPS)
+        ));
+        let satisfied = if opts.three_valued {
+            mark(&l.satisfied, 0);
+            guard_text(&l.satisfied, &vars, &VERILOG_OPS)
+        } else {
+            String::new()
+        };
+        (Form::Minimized, lines, satisfied)
+    } else {
+        for s in &case {
+            for g in &s.guards {
+                mark(g, width);
             }
         }
-        if lines.is_empty() && binary && width > 0 {
-            lines.push("state_d = state_q;".into());
-        }
-        states.push(StateView {
-            head: if width == 0 {
-                String::new()
-            } else if binary {
-                format!("{}:", code(s as usize))
-            } else {
-                format!("if (state_q[{s}])")
-            },
-            note: access_note(dfa, s),
-            lines,
-        });
-    }
-    let unused: Vec<&str> = unused_propositions(dfa)
+        used[..width].iter_mut().for_each(|u| *u = true);
+        let good: Vec<String> = (0..n)
+            .filter(|&s| dfa.verdict(s as u32) == Verdict::Satisfied)
+            .map(|s| {
+                if binary {
+                    format!("state_d == {}", code(s))
+                } else {
+                    format!("state_d[{s}]")
+                }
+            })
+            .collect();
+        let satisfied = if good.is_empty() {
+            "1'b0".to_string()
+        } else {
+            good.join(" || ")
+        };
+        (Form::Case, Vec::new(), satisfied)
+    };
+    let unused: Vec<&str> = vars
         .iter()
-        .zip(&idents)
-        .filter(|(u, _)| **u)
-        .map(|(_, id)| id.as_str())
+        .zip(&used)
+        .filter(|(_, u)| !**u)
+        .map(|(v, _)| v.as_str())
         .collect();
-    let good: Vec<String> = (0..n)
-        .filter(|&s| dfa.verdict(s as u32) == Verdict::Satisfied)
-        .map(|s| {
-            if width == 0 {
-                "1'b1".to_string()
-            } else if binary {
-                format!("state_d == {}", code(s))
-            } else {
-                format!("state_d[{s}]")
-            }
-        })
-        .collect();
+    let state_list = if form == Form::Minimized && n <= STATE_LIST_LIMIT {
+        (0..n)
+            .map(|s| (state_name(s), access_note(dfa, s as u32)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut ports = vec![
         "  input  wire clk".to_string(),
         "  input  wire rst_n".to_string(),
@@ -297,9 +500,7 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         connections.push(".satisfied(satisfied)".into());
     }
     let message = format_string(&format!("{module}: property {} violated", dfa.name()));
-    let bad = guard_text(&dfa.violation_guard(0), &idents, &VERILOG_OPS);
     let view = Checker {
-        bad,
         formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
         informative: opts.informative,
@@ -322,6 +523,9 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         ports: ports.join(",\n"),
         width,
         binary,
+        form: form.as_str(),
+        assigns,
+        state_list,
         state_reset: if binary {
             code(0)
         } else {
@@ -332,18 +536,14 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         } else {
             format!("{width}'d0")
         },
-        states,
         default_item: binary && width > 0 && n < 1 << width,
+        states: case,
         unused: if unused.is_empty() {
             String::new()
         } else {
             format!("1'b0, {}, 1'b0", unused.join(", "))
         },
-        satisfied: if good.is_empty() {
-            "1'b0".into()
-        } else {
-            good.join(" || ")
-        },
+        satisfied,
         onehot_legal: if binary {
             String::new()
         } else {

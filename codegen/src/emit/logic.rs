@@ -1,0 +1,130 @@
+//! Two-level logic for the hardware checkers: the next-state bits, the
+//! violation and the good-prefix condition of an encoded monitor as
+//! irredundant sums of products over the state bits and the propositions.
+//!
+//! The monitor knows don't-cares a synthesis tool cannot find: codes that
+//! are no state (one-hot vectors that are not one-hot), and the next state
+//! in a cycle that completes a bad prefix (the state register then holds).
+//! Minato–Morreale's ISOP between the on-set and the on-set plus the
+//! don't-cares uses them, which makes checkers much smaller after
+//! synthesis than a `case` statement of the transitions.
+
+use monitor_core::automaton::{BadPrefixDfa, Guard, Verdict};
+use monitor_core::dd::{Manager, Node};
+use rustc_hash::FxHashMap;
+
+use super::verilog::StateEncoding;
+
+/// The leaf that stands for the rejecting sink in transition diagrams.
+const VIOLATION_LEAF: u32 = u32::MAX;
+
+/// Sums of products whose variables are the state bits (`0..width`) and
+/// then the propositions (`width..`).
+#[derive(Debug)]
+pub(crate) struct Logic {
+    /// One sum per bit of the next state.
+    pub state_d: Vec<Guard>,
+    /// Whether this cycle's inputs complete a bad prefix.
+    pub bad: Guard,
+    /// Whether the next state is a satisfied state (three-valued monitors).
+    pub satisfied: Guard,
+}
+
+impl Logic {
+    /// The number of literals, a measure of the logic's size.
+    pub fn literals(&self) -> usize {
+        self.state_d
+            .iter()
+            .chain([&self.bad, &self.satisfied])
+            .flat_map(|g| g.cubes())
+            .map(|c| c.len())
+            .sum()
+    }
+}
+
+/// Beyond these sizes the two-level form is not attempted.
+const MAX_BINARY_STATES: usize = 4096;
+const MAX_ONE_HOT_STATES: usize = 64;
+
+/// The minimized logic of `dfa` in `encoding` (state `k` is the number `k`,
+/// or bit `k`), or `None` for monitors too large for two-level logic.
+pub(crate) fn minimized_logic(dfa: &BadPrefixDfa, encoding: StateEncoding) -> Option<Logic> {
+    let n = dfa.num_states();
+    let width = encoding.state_bits(n);
+    let limit = match encoding {
+        StateEncoding::Binary => MAX_BINARY_STATES,
+        StateEncoding::OneHot => MAX_ONE_HOT_STATES,
+    };
+    if width == 0 || n > limit {
+        return None;
+    }
+    let nprops = dfa.alphabet().len() as u32;
+    let mut m = Manager::new();
+    // State bits on top, propositions below.
+    let rename: Vec<u32> = (0..nprops).map(|v| v + width as u32).collect();
+    let code = |m: &mut Manager, s: usize| -> Node {
+        let cube: Vec<(u32, bool)> = match encoding {
+            StateEncoding::Binary => (0..width).map(|b| (b as u32, (s >> b) & 1 == 1)).collect(),
+            StateEncoding::OneHot => (0..width).map(|b| (b as u32, b == s)).collect(),
+        };
+        m.cube(&cube)
+    };
+    let mut legal = Node::FALSE;
+    let mut bad = Node::FALSE;
+    let mut next = vec![Node::FALSE; width];
+    let mut good = Node::FALSE;
+    for s in 0..n {
+        let c = code(&mut m, s);
+        legal = m.or(legal, c);
+        let mut memo = FxHashMap::default();
+        let diagram = m.import_renamed(dfa.manager(), dfa.diagram(s as u32), &rename, &mut memo);
+        for (leaf, g) in m.leaf_guards(diagram) {
+            let here = m.and(c, g);
+            if leaf == VIOLATION_LEAF {
+                bad = m.or(bad, here);
+                continue;
+            }
+            let t = leaf as usize;
+            for (b, bit) in next.iter_mut().enumerate() {
+                let set = match encoding {
+                    StateEncoding::Binary => (t >> b) & 1 == 1,
+                    StateEncoding::OneHot => b == t,
+                };
+                if set {
+                    *bit = m.or(*bit, here);
+                }
+            }
+            if dfa.verdict(t as u32) == Verdict::Satisfied {
+                good = m.or(good, here);
+            }
+        }
+    }
+    let illegal = m.not(legal);
+    // Binary codes that are no state count as a violation (a corrupted
+    // register is reported); one-hot vectors that are not one-hot are
+    // don't-cares (the FORMAL block asserts they do not occur).
+    let (bad_low, bad_high) = match encoding {
+        StateEncoding::Binary => {
+            let b = m.or(bad, illegal);
+            (b, b)
+        }
+        StateEncoding::OneHot => (bad, m.or(bad, illegal)),
+    };
+    let dont_care = m.or(bad, illegal);
+    let sop = |m: &mut Manager, low: Node, high: Node| Guard::from_cubes(m.isop_between(low, high));
+    let state_d = next
+        .iter()
+        .map(|&on| {
+            let high = m.or(on, dont_care);
+            sop(&mut m, on, high)
+        })
+        .collect();
+    let bad = sop(&mut m, bad_low, bad_high);
+    let high = m.or(good, dont_care);
+    let satisfied = sop(&mut m, good, high);
+    Some(Logic {
+        state_d,
+        bad,
+        satisfied,
+    })
+}
