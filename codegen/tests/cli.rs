@@ -278,3 +278,67 @@ fn promela_and_smv_names() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("three-valued verdicts need --smv-encoding dfa"));
 }
+
+#[test]
+fn verilog_and_systemc_targets() {
+    let o = mongen(&["compile", "-t", "verilog", "G(req -> X ack)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = stdout(&o);
+    assert!(v.contains("module monitor_checker (\n  input  wire clk,\n  input  wire rst_n,\n  input  wire req,\n  input  wire ack,\n  output wire violated,\n  output wire fail\n);\n"), "{v}");
+    assert!(v.contains("  reg [0:0] state_q;\n"), "binary, one bit: {v}");
+    assert!(v.ends_with("endmodule\n"));
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "verilog",
+        "--encoding",
+        "onehot",
+        "--logic",
+        "case",
+        "--verdicts",
+        "3",
+        "--name",
+        "bus",
+        "a W b",
+    ]);
+    let v = stdout(&o);
+    assert!(v.contains("module bus_checker ("), "{v}");
+    assert!(v.contains("  output wire satisfied\n"), "{v}");
+    assert!(
+        v.contains("  reg [1:0] state_q;\n") && v.contains("    if (state_q[0]) begin"),
+        "{v}"
+    );
+    // Several formulas: numbered modules, one stream.
+    let o = mongen(&["compile", "-t", "verilog", "G a", "G(a -> X b)"]);
+    let v = stdout(&o);
+    assert!(
+        v.contains("module monitor_1_checker (") && v.contains("module monitor_2_checker ("),
+        "{v}"
+    );
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "systemc",
+        "--verdicts",
+        "3",
+        "G(class -> X int)",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let h = stdout(&o);
+    assert!(h.contains("SC_MODULE(monitor_checker) {\n"), "{h}");
+    assert!(
+        h.contains("  sc_core::sc_in<bool> p_class;\n  sc_core::sc_in<bool> p_int;\n"),
+        "{h}"
+    );
+    assert!(h.contains("  sc_core::sc_out<bool> satisfied;\n"), "{h}");
+    assert!(h.contains("//     class -> p_class\n"), "{h}");
+    for target in ["verilog", "systemc"] {
+        let o = mongen(&["compile", "-t", target, "--name", "a b", "G a"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("--name a b: not usable"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

@@ -864,3 +864,157 @@ fn yosys_proves_the_arbiter_and_refutes_the_buggy_one() {
         "{json}"
     );
 }
+
+/// Every keyword and reserved word of the targets, and odd names, as
+/// propositions: the checkers are lint-clean, compile and elaborate.
+#[test]
+fn every_keyword_and_odd_name_is_mangled() {
+    use codegen::emit::names::{CPP_KEYWORDS, SYSTEMC_MEMBERS, VERILATOR_WORDS, VERILOG_KEYWORDS};
+    use codegen::emit::systemc::SYSTEMC_RESERVED;
+    use codegen::emit::verilog::VERILOG_RESERVED;
+    let Some(verilator) = verilator() else {
+        return;
+    };
+    let iverilog = tool("iverilog", &[], "apt-get install -y iverilog").unwrap();
+    let gxx = tool("g++", &[], "apt-get install -y g++").unwrap();
+    let mut words: Vec<String> = VERILOG_KEYWORDS
+        .iter()
+        .chain(CPP_KEYWORDS)
+        .chain(VERILATOR_WORDS)
+        .chain(SYSTEMC_MEMBERS)
+        .chain(SYSTEMC_RESERVED)
+        .chain(VERILOG_RESERVED)
+        .map(|s| s.to_string())
+        .collect();
+    for odd in [
+        "EOF",
+        "NULL",
+        "errno",
+        "assert",
+        "stdin",
+        "linux",
+        "unix",
+        "M_PI",
+        "INT_MAX",
+        "SC_MODULE",
+        "sc_core",
+        "a b",
+        "x > 3",
+        "*/",
+        "a__b",
+        "_Foo",
+        "3d",
+        "é",
+        "\\",
+        "p_if",
+        "monitor_checker",
+        "w0_checker",
+        "tb",
+        "main",
+    ] {
+        words.push(odd.to_string());
+    }
+    words.sort();
+    words.dedup();
+    let dir = scratch("keywords");
+    let mut headers = String::from("#include <cstdio>\n");
+    let mut body =
+        String::from("int sc_main(int, char**) {\n  sc_core::sc_signal<bool> clk(\"clk\");\n");
+    for (k, chunk) in words.chunks(24).enumerate() {
+        let quoted: Vec<String> = chunk
+            .iter()
+            .map(|w| monitor_core::formula::print::double_quoted(w))
+            .collect();
+        let f = format!("G({} -> X({}))", quoted[0], quoted[1..].join(" | "));
+        let dfa = Builder::new().build(&f).unwrap().into_dfa();
+        assert_eq!(dfa.alphabet().len(), chunk.len(), "{f}");
+        let name = format!("w{k}");
+        for enc in [StateEncoding::Binary, StateEncoding::OneHot] {
+            let v = emit_verilog(
+                &dfa,
+                &VerilogOptions {
+                    name: name.clone(),
+                    encoding: Some(enc),
+                    three_valued: true,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let file = format!("{name}_checker.v");
+            std::fs::write(dir.join(&file), &v).unwrap();
+            for extra in [
+                &[][..],
+                &["-DFORMAL"][..],
+                &["--assert", "-DASSERTIONS"][..],
+            ] {
+                let mut args = vec!["--lint-only", "-Wall"];
+                args.extend_from_slice(extra);
+                args.push(&file);
+                let o = run(&dir, &verilator, &args);
+                assert!(
+                    o.status.success() && text(&o).trim().is_empty(),
+                    "verilator {args:?} on the checker of `{f}`:\n{}\n{v}",
+                    text(&o)
+                );
+            }
+            let o = run(
+                &dir,
+                &iverilog,
+                &["-g2012", "-DASSERTIONS", "-o", "/dev/null", &file],
+            );
+            assert!(o.status.success(), "iverilog on `{f}`:\n{}\n{v}", text(&o));
+        }
+        let h = emit_systemc(
+            &dfa,
+            &SystemcOptions {
+                name: name.clone(),
+                three_valued: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        std::fs::write(dir.join(format!("{name}_checker.h")), &h).unwrap();
+        let _ = writeln!(headers, "#include \"{name}_checker.h\"");
+        let ports = systemc_bindings(dfa.alphabet(), &name, &[]);
+        let _ = writeln!(
+            body,
+            "  sc_core::sc_vector<sc_core::sc_signal<bool>> s{k}(\"s{k}\", {});\n  {name}_checker u{k}(\"u{k}\");\n  u{k}.clk(clk);\n  u{k}.rst_n(s{k}[0]);\n  u{k}.violated(s{k}[1]);\n  u{k}.fail(s{k}[2]);\n  u{k}.satisfied(s{k}[3]);",
+            ports.len() + 4
+        );
+        for (i, p) in ports.iter().enumerate() {
+            let _ = writeln!(body, "  u{k}.{}(s{k}[{}]);", p.ident, i + 4);
+        }
+    }
+    body.push_str(
+        "  sc_core::sc_start(3, sc_core::SC_NS);\n  std::puts(\"elaborated\");\n  return 0;\n}\n",
+    );
+    std::fs::write(dir.join("tb.cpp"), headers + &body).unwrap();
+    let o = run(
+        &dir,
+        &gxx,
+        &[
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-o",
+            "tb",
+            "tb.cpp",
+            "-lsystemc",
+        ],
+    );
+    assert!(o.status.success(), "g++ failed:\n{}", text(&o));
+    let o = std::process::Command::new(dir.join("tb"))
+        .current_dir(&dir)
+        .env("SC_COPYRIGHT_MESSAGE", "DISABLE")
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert!(
+        o.status.success()
+            && out.contains("elaborated")
+            && !out.contains("Warning")
+            && !out.contains("Error"),
+        "SystemC elaboration:\n{out}"
+    );
+}

@@ -128,3 +128,86 @@ pub(crate) fn minimized_logic(dfa: &BadPrefixDfa, encoding: StateEncoding) -> Op
         satisfied,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monitor_core::automaton::Target;
+    use monitor_core::formula::random::RandomLtl;
+    use monitor_core::translate::{Builder, Config, Verdicts};
+
+    fn holds(g: &Guard, vars: &[bool]) -> bool {
+        g.cubes()
+            .iter()
+            .any(|c| c.iter().all(|&(v, pos)| vars[v as usize] == pos))
+    }
+
+    /// On every state and letter the minimized logic agrees with the
+    /// monitor (the don't-cares are only where the checker ignores them).
+    #[test]
+    fn minimized_logic_agrees_with_the_monitor() {
+        let aps = ["a", "b", "c"];
+        let mut checked = 0;
+        for seed in 0..150u64 {
+            let f = RandomLtl::new(&aps, 3 + (seed % 9) as usize)
+                .with_past()
+                .seed(seed)
+                .next_formula();
+            let mut b = Builder::new();
+            b.configure(Config::new().verdicts(Verdicts::Three));
+            let dfa = b.build_from_formula(&f).unwrap().into_dfa();
+            let n = dfa.num_states();
+            let nprops = dfa.alphabet().len();
+            for enc in [StateEncoding::Binary, StateEncoding::OneHot] {
+                let Some(logic) = minimized_logic(&dfa, enc) else {
+                    assert_eq!(n, 1, "{f}");
+                    continue;
+                };
+                let width = enc.state_bits(n);
+                for s in 0..n {
+                    for letter in 0..1u64 << nprops {
+                        let mut vars: Vec<bool> = (0..width)
+                            .map(|b| match enc {
+                                StateEncoding::Binary => (s >> b) & 1 == 1,
+                                StateEncoding::OneHot => b == s,
+                            })
+                            .collect();
+                        vars.extend((0..nprops).map(|p| (letter >> p) & 1 == 1));
+                        let bad = holds(&logic.bad, &vars);
+                        match dfa.step(s as u32, &letter) {
+                            Target::Violation => {
+                                assert!(bad, "{f} {enc:?} state {s} letter {letter}")
+                            }
+                            Target::State(t) => {
+                                assert!(!bad, "{f} {enc:?} state {s} letter {letter}");
+                                for (b, g) in logic.state_d.iter().enumerate() {
+                                    let want = match enc {
+                                        StateEncoding::Binary => (t >> b) & 1 == 1,
+                                        StateEncoding::OneHot => b == t as usize,
+                                    };
+                                    assert_eq!(holds(g, &vars), want, "{f} {enc:?} bit {b}");
+                                }
+                                assert_eq!(
+                                    holds(&logic.satisfied, &vars),
+                                    dfa.verdict(t) == Verdict::Satisfied,
+                                    "{f} {enc:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+                checked += 1;
+            }
+            // Binary codes that are no state are violations.
+            if let Some(logic) = minimized_logic(&dfa, StateEncoding::Binary) {
+                let width = StateEncoding::Binary.state_bits(n);
+                for code in n..1 << width {
+                    let mut vars: Vec<bool> = (0..width).map(|b| (code >> b) & 1 == 1).collect();
+                    vars.extend((0..nprops).map(|_| false));
+                    assert!(holds(&logic.bad, &vars), "{f}: code {code}");
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+}

@@ -1028,4 +1028,44 @@ mod tests {
         // A keyword names nothing in the model: the model defines p_if.
         assert_eq!((b[2].ident.as_str(), b[2].expr.as_str()), ("p_if", "p_if"));
     }
+
+    #[test]
+    fn cpp_rules_avoid_reserved_names_and_macros() {
+        let aps = Alphabet::new([
+            "x > 3",
+            "a__b",
+            "_Foo",
+            "EOF",
+            "errno",
+            "int",
+            "sensitive",
+            "ok_",
+        ]);
+        let ids = mangle_where(&aps, cpp_usable);
+        assert_eq!(
+            ids,
+            [
+                "x_3",
+                "a_b",
+                "p_Foo",
+                "p_EOF",
+                "p_errno",
+                "p_int",
+                "p_sensitive",
+                "ok_"
+            ]
+        );
+        for id in &ids {
+            assert!(cpp_usable(id), "{id}");
+        }
+        // Suffixes keep the identifiers usable.
+        let clash = Alphabet::new(["a b", "a_b", "a-b"]);
+        assert_eq!(mangle_where(&clash, cpp_usable), ["a_b", "a_b_2", "a_b_3"]);
+    }
+
+    #[test]
+    fn comments_stay_comments() {
+        assert_eq!(comment_safe("a */ b\nc\td"), "a *\\/ b\\nc\\td");
+        assert_eq!(comment_safe("G(req -> X ack)"), "G(req -> X ack)");
+    }
 }

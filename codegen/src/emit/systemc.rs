@@ -132,7 +132,7 @@ pub fn systemc_bindings(aps: &Alphabet, name: &str, defines: &[(String, String)]
 pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String, EmitError> {
     let module = format!("{}_checker", opts.name);
     if !is_identifier(&module) || !cpp_usable(&module) {
-        return Err(EmitError::Name(module));
+        return Err(EmitError::Name(opts.name.clone()));
     }
     let bindings = systemc_bindings(dfa.alphabet(), &opts.name, &opts.defines);
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
@@ -209,4 +209,67 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
         .map_err(|e| EmitError::Template(e.to_string()))?;
     text.push('\n');
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monitor_core::translate::{Builder, Config, Verdicts};
+
+    #[test]
+    fn switch_encoding_with_guards_on_ports() {
+        let dfa = Builder::new().build("G(req -> X ack)").unwrap().into_dfa();
+        let h = emit_systemc(&dfa, &SystemcOptions::default()).unwrap();
+        println!("{h}");
+        assert!(
+            h.contains("    switch (s) {\n      case 0:  // start\n"),
+            "{h}"
+        );
+        assert!(
+            h.contains("        if (!ack.read()) { bad = true; return s; }\n"),
+            "{h}"
+        );
+        assert!(
+            h.contains("    sensitive << rst_n << req << ack << state_q_ << violated_q_;\n"),
+            "{h}"
+        );
+        assert!(h.starts_with("// Checker for the safety property\n"), "{h}");
+        assert!(h.ends_with("#endif  // MONGEN_monitor_checker_H\n"), "{h}");
+        assert!(!h.contains("satisfied"), "{h}");
+    }
+
+    #[test]
+    fn three_valued_checkers_know_good_states() {
+        let mut b = Builder::new();
+        b.configure(Config::new().verdicts(Verdicts::Three));
+        let dfa = b.build("a W b").unwrap().into_dfa();
+        let h = emit_systemc(
+            &dfa,
+            &SystemcOptions {
+                three_valued: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(
+            h.contains("  static bool good_state(unsigned s) { return s == "),
+            "{h}"
+        );
+        assert!(
+            h.contains("satisfied.write(on && !violated_q_.read() && !bad && good_state(next));"),
+            "{h}"
+        );
+        // `G a` is never satisfied.
+        let never = b.build("G a").unwrap().into_dfa();
+        let h = emit_systemc(
+            &never,
+            &SystemcOptions {
+                three_valued: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(h.contains("    satisfied.write(false);\n"), "{h}");
+        assert!(!h.contains("good_state"), "{h}");
+    }
 }

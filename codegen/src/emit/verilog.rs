@@ -271,7 +271,7 @@ fn format_string(s: &str) -> String {
 fn module_name(name: &str) -> Result<String, EmitError> {
     let module = format!("{name}_checker");
     if !is_identifier(&module) || !verilog_usable(&module) {
-        return Err(EmitError::Name(module));
+        return Err(EmitError::Name(name.to_string()));
     }
     Ok(module)
 }
@@ -556,4 +556,119 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         .map_err(|e| EmitError::Template(e.to_string()))?;
     text.push('\n');
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monitor_core::translate::{Builder, Config, Verdicts};
+
+    fn dfa(f: &str, three: bool) -> BadPrefixDfa {
+        let mut b = Builder::new();
+        if three {
+            b.configure(Config::new().verdicts(Verdicts::Three));
+        }
+        b.build(f).unwrap().into_dfa()
+    }
+
+    #[test]
+    fn minimized_logic_uses_the_dont_cares() {
+        // The state is the last values of req0 and req1.
+        let d = dfa("G((gnt0 -> Y req0) & (gnt1 -> Y req1))", false);
+        let opts = VerilogOptions {
+            encoding: Some(StateEncoding::Binary),
+            ..Default::default()
+        };
+        let v = emit_verilog(&d, &opts).unwrap();
+        println!("{v}");
+        assert!(v.contains("  wire [1:0] state_d;\n"), "{v}");
+        let assigns: Vec<&str> = v
+            .lines()
+            .filter(|l| l.starts_with("  assign state_d"))
+            .collect();
+        assert_eq!(assigns.len(), 2, "{v}");
+        // One literal each: a proposition's value of this cycle.
+        for a in assigns {
+            assert!(!a.contains("&&") && !a.contains("||"), "{a}");
+        }
+        assert!(v.contains("  //   2'd0: start\n"), "{v}");
+    }
+
+    #[test]
+    fn case_form_and_corrupted_codes() {
+        let d = dfa("G(req -> X(ack | X ack))", false);
+        assert_eq!(d.num_states(), 3);
+        let opts = VerilogOptions {
+            encoding: Some(StateEncoding::Binary),
+            logic: VerilogLogic::Case,
+            ..Default::default()
+        };
+        let v = emit_verilog(&d, &opts).unwrap();
+        assert!(
+            v.contains("    case (state_q)\n      2'd0: begin  // start\n"),
+            "{v}"
+        );
+        assert!(v.contains("      default: bad = 1'b1;"), "{v}");
+        assert!(v.contains("  reg [1:0] state_d;\n"), "{v}");
+        let one_hot = emit_verilog(
+            &d,
+            &VerilogOptions {
+                encoding: Some(StateEncoding::OneHot),
+                logic: VerilogLogic::Case,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(one_hot.contains("    if (state_q[2]) begin"), "{one_hot}");
+        assert!(one_hot.contains("state_q <= 3'd1;"), "{one_hot}");
+        assert!(
+            one_hot.contains("assert (state_q != 3'd0 && (state_q & (state_q - 3'd1)) == 3'd0);"),
+            "{one_hot}"
+        );
+    }
+
+    #[test]
+    fn single_state_checkers_and_unused_inputs() {
+        let d = dfa("G b & (X a | X !a)", false);
+        assert_eq!(d.num_states(), 1);
+        let v = emit_verilog(&d, &VerilogOptions::default()).unwrap();
+        assert!(v.contains("  wire bad = !b;\n"), "{v}");
+        assert!(!v.contains("state_q"), "{v}");
+        assert!(v.contains("  wire _unused_ok = &{1'b0, a, 1'b0};\n"), "{v}");
+        let never = emit_verilog(&dfa("true", true), &VerilogOptions::default()).unwrap();
+        assert!(never.contains("  wire bad = 1'b0;\n"), "{never}");
+    }
+
+    #[test]
+    fn three_valued_and_messages() {
+        let d = dfa("a W \"b%\"", true);
+        let v = emit_verilog(
+            &d,
+            &VerilogOptions {
+                three_valued: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(v.contains("  output wire satisfied\n"), "{v}");
+        assert!(
+            v.contains("  assign satisfied = rst_n && !violated_q && !bad && ("),
+            "{v}"
+        );
+        // The property in a $error format string: quotes and % escaped.
+        assert!(
+            v.contains("$error(\"monitor_checker: property a W \\\"b%%\\\" violated\");"),
+            "{v}"
+        );
+        assert_eq!(
+            emit_verilog(
+                &d,
+                &VerilogOptions {
+                    name: "1x".into(),
+                    ..Default::default()
+                }
+            ),
+            Err(EmitError::Name("1x".into()))
+        );
+    }
 }
