@@ -6,11 +6,13 @@
 # 2. lints the checkers with verilator -Wall;
 # 3. simulates the round-robin arbiter (arbiter.v) and a buggy one
 #    (arbiter_bug.v) with the checkers bound in (arbiter_top.v), with Icarus
-#    Verilog and the assertions on: the first passes, the second fails;
+#    Verilog and the assertions on: the first passes, the second fails; and
+#    the same with a SystemC model of both and the SystemC checkers
+#    (arbiter_sc.cpp);
 # 4. proves the checkers' assertions on the arbiter with Yosys
 #    (sat -tempinduct) and finds a counterexample for the buggy one;
 # 5. prints the size of each checker after synthesis.
-# Needs iverilog, verilator and yosys (scripts/install-tools.sh).
+# Needs iverilog, verilator, yosys, g++ and SystemC (scripts/install-tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 out=${OUT:-build}
@@ -44,6 +46,17 @@ for design in arbiter arbiter_bug; do
 done
 grep -q "no violation" "$out/arbiter.log"
 grep -q "a property is violated" "$out/arbiter_bug.log"
+
+echo "== 3b. simulation (SystemC checkers, g++ -Wall -Wextra -Werror)"
+for variant in arbiter arbiter_bug; do
+  flags=()
+  [[ $variant == arbiter_bug ]] && flags=(-DBUGGY)
+  g++ -std=c++17 -Wall -Wextra -Werror "${flags[@]}" -I"$out" -o "$out/${variant}_sc" arbiter_sc.cpp -lsystemc
+  echo "-- arbiter_sc.cpp ${flags[*]}"
+  SC_COPYRIGHT_MESSAGE=DISABLE "$out/${variant}_sc" | tee "$out/${variant}_sc.log" | head -3
+done
+grep -q "no violation" "$out/arbiter_sc.log"
+grep -q "a property is violated" "$out/arbiter_bug_sc.log"
 
 echo "== 4. formal (Yosys sat -tempinduct -prove-asserts)"
 prove() {

@@ -39,3 +39,12 @@ impl fmt::Display for EmitError {
 }
 
 impl std::error::Error for EmitError {}
+
+/// Renders a template of a text target, ending the text with a newline.
+pub(crate) fn render(view: &impl askama::Template) -> Result<String, EmitError> {
+    let mut text = view
+        .render()
+        .map_err(|e| EmitError::Template(e.to_string()))?;
+    text.push('\n');
+    Ok(text)
+}

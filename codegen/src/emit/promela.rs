@@ -181,11 +181,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         states,
         violation: VIOLATION_LABEL,
     };
-    let mut text = view
-        .render()
-        .map_err(|e| EmitError::Template(e.to_string()))?;
-    text.push('\n');
-    Ok(text)
+    super::render(&view)
 }
 
 /// The `#define`s a claim needs, and a note per proposition for the header.

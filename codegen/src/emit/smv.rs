@@ -212,11 +212,7 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<String, Emi
         },
         satisfied: or(satisfied),
     };
-    let mut text = view
-        .render()
-        .map_err(|e| EmitError::Template(e.to_string()))?;
-    text.push('\n');
-    Ok(text)
+    super::render(&view)
 }
 
 fn expr(e: &TExpr, idents: &[String]) -> String {
@@ -305,11 +301,7 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<String, 
         },
         finals: conj(&t.finals, " & "),
     };
-    let mut text = view
-        .render()
-        .map_err(|e| EmitError::Template(e.to_string()))?;
-    text.push('\n');
-    Ok(text)
+    super::render(&view)
 }
 
 #[cfg(test)]

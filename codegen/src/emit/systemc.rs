@@ -204,11 +204,7 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
             good.join(" || ")
         },
     };
-    let mut text = view
-        .render()
-        .map_err(|e| EmitError::Template(e.to_string()))?;
-    text.push('\n');
-    Ok(text)
+    super::render(&view)
 }
 
 #[cfg(test)]

@@ -551,11 +551,7 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         },
         message,
     };
-    let mut text = view
-        .render()
-        .map_err(|e| EmitError::Template(e.to_string()))?;
-    text.push('\n');
-    Ok(text)
+    super::render(&view)
 }
 
 #[cfg(test)]
