@@ -471,18 +471,44 @@ fn yosys() -> Option<PathBuf> {
     tool("yosys", &[], "apt-get install -y yosys")
 }
 
+/// Compiles every case and writes the checkers, the stimuli and the
+/// Verilog testbench (`tb.v`, first of the files) to a fresh directory.
+fn simulation_setup(test: &str) -> (Vec<Compiled>, PathBuf, usize, Vec<String>) {
+    let cs = compile_all();
+    let dir = scratch(test);
+    let len = write_stimuli(&dir, &cs);
+    let mut files = write_verilog(&dir, &cs);
+    std::fs::write(dir.join("tb.v"), verilog_testbench(&cs, len)).unwrap();
+    files.insert(0, "tb.v".into());
+    (cs, dir, len, files)
+}
+
+/// `verilator --lint-only -Wall` on a file, plain and with FORMAL or
+/// ASSERTIONS defined: an error unless it succeeds silently.
+fn lint(dir: &Path, verilator: &Path, file: &str) -> Result<(), String> {
+    for extra in [
+        &[][..],
+        &["-DFORMAL"][..],
+        &["--assert", "-DASSERTIONS"][..],
+    ] {
+        let mut args = vec!["--lint-only", "-Wall"];
+        args.extend_from_slice(extra);
+        args.push(file);
+        let o = run(dir, verilator, &args);
+        if !o.status.success() || !text(&o).trim().is_empty() {
+            return Err(format!("verilator {args:?}:\n{}", text(&o)));
+        }
+    }
+    Ok(())
+}
+
 #[test]
 fn icarus_simulation_matches_the_monitor() {
     let Some(iverilog) = tool("iverilog", &[], "apt-get install -y iverilog") else {
         return;
     };
     let vvp = tool("vvp", &[], "apt-get install -y iverilog").unwrap();
-    let cs = compile_all();
-    let dir = scratch("icarus");
-    let len = write_stimuli(&dir, &cs);
-    let mut files = write_verilog(&dir, &cs);
-    std::fs::write(dir.join("tb.v"), verilog_testbench(&cs, len)).unwrap();
-    files.insert(0, "tb.v".into());
+    let (cs, dir, len, files) = simulation_setup("icarus");
     let mut args = vec!["-o", "sim"];
     args.extend(files.iter().map(String::as_str));
     let o = run(&dir, &iverilog, &args);
@@ -502,12 +528,7 @@ fn verilator_simulation_matches_the_monitor() {
     let Some(verilator) = verilator() else {
         return;
     };
-    let cs = compile_all();
-    let dir = scratch("verilator");
-    let len = write_stimuli(&dir, &cs);
-    let mut files = write_verilog(&dir, &cs);
-    std::fs::write(dir.join("tb.v"), verilog_testbench(&cs, len)).unwrap();
-    files.insert(0, "tb.v".into());
+    let (cs, dir, len, files) = simulation_setup("verilator");
     let mut args = vec![
         "--binary",
         "--timing",
@@ -540,22 +561,8 @@ fn checkers_are_lint_clean() {
     let dir = scratch("lint");
     let files = write_verilog(&dir, &cs);
     for (c, file) in cs.iter().zip(&files) {
-        for extra in [
-            &[][..],
-            &["-DFORMAL"][..],
-            &["--assert", "-DASSERTIONS"][..],
-        ] {
-            let mut args = vec!["--lint-only", "-Wall"];
-            args.extend_from_slice(extra);
-            args.push(file);
-            let o = run(&dir, &verilator, &args);
-            assert!(
-                o.status.success() && text(&o).trim().is_empty(),
-                "verilator {args:?} on the checker of `{}`:\n{}\n{}",
-                c.formula,
-                text(&o),
-                c.verilog
-            );
+        if let Err(e) = lint(&dir, &verilator, file) {
+            panic!("{e} on the checker of `{}`:\n{}", c.formula, c.verilog);
         }
     }
 }
@@ -949,20 +956,8 @@ fn every_keyword_and_odd_name_is_mangled() {
             .unwrap();
             let file = format!("{name}_checker.v");
             std::fs::write(dir.join(&file), &v).unwrap();
-            for extra in [
-                &[][..],
-                &["-DFORMAL"][..],
-                &["--assert", "-DASSERTIONS"][..],
-            ] {
-                let mut args = vec!["--lint-only", "-Wall"];
-                args.extend_from_slice(extra);
-                args.push(&file);
-                let o = run(&dir, &verilator, &args);
-                assert!(
-                    o.status.success() && text(&o).trim().is_empty(),
-                    "verilator {args:?} on the checker of `{f}`:\n{}\n{v}",
-                    text(&o)
-                );
+            if let Err(e) = lint(&dir, &verilator, &file) {
+                panic!("{e} on the checker of `{f}`:\n{v}");
             }
             let o = run(
                 &dir,
