@@ -11,6 +11,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings
+echo "== monitor-core without std (the no_std runtime)"
+cargo clippy -p monitor-core --no-default-features --release -- -D warnings
 echo "== cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release --quiet
 echo "== cargo test"

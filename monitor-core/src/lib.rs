@@ -24,6 +24,16 @@ read the finished automaton.
 * [`translate`]: the pipeline ([`Builder`](translate::Builder) and
   [`Config`](translate::Config)) and the analysis
   ([`classify`](translate::classify)).
+* [`runtime`]: running monitors, `no_std` and allocation-free: the
+  [`Monitor`] type, compiled [`Table`](runtime::Table)s, [`Verdict`] and
+  [`Violation`] (why a run failed). `Monitor::from_ltl` compiles a formula
+  at run time; `#[monitor]` (crate `monitor-macros`) and
+  `mongen compile --target rust` embed the tables at compile time.
+
+# Features
+
+`std` (default): everything. Without it the crate is `#![no_std]` and holds
+only [`runtime`], [`Verdict`], [`Valuation`]: what generated monitors need.
 
 # Example: a monitor, run on a trace
 
@@ -70,12 +80,22 @@ past-time formulas (`G(ack -> Y req)` is fine, `O(F p)` is rejected).
 */
 
 #![warn(missing_docs)]
+#![cfg_attr(not(feature = "std"), no_std)]
 
+#[cfg(feature = "std")]
 pub mod algo;
+#[cfg(feature = "std")]
 pub mod automaton;
+#[cfg(feature = "std")]
 pub mod dd;
+#[cfg(feature = "std")]
 pub mod formula;
+pub mod runtime;
+#[cfg(feature = "std")]
 pub mod translate;
 mod valuation;
 
+#[cfg(feature = "std")]
+pub use runtime::MonitorTable;
+pub use runtime::{Monitor, Verdict, Violation};
 pub use valuation::Valuation;

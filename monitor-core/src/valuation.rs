@@ -4,9 +4,8 @@
 //! pass a bit mask (`u64`, `u128`), a `[bool]` slice or a `bitvec` slice,
 //! indexed by the position of each proposition in the alphabet.
 
-use bitvec::order::BitOrder;
-use bitvec::slice::BitSlice;
-use bitvec::store::BitStore;
+#[cfg(feature = "std")]
+use bitvec::{order::BitOrder, slice::BitSlice, store::BitStore};
 
 /// A letter: the truth value of each atomic proposition, by index.
 ///
@@ -45,12 +44,14 @@ impl<const N: usize> Valuation for [bool; N] {
     }
 }
 
+#[cfg(feature = "std")]
 impl Valuation for Vec<bool> {
     fn holds(&self, ap: usize) -> bool {
         self.get(ap).copied().unwrap_or(false)
     }
 }
 
+#[cfg(feature = "std")]
 impl<T: BitStore, O: BitOrder> Valuation for BitSlice<T, O> {
     fn holds(&self, ap: usize) -> bool {
         self.get(ap).is_some_and(|b| *b)

@@ -17,35 +17,7 @@ pub type StateId = u32;
 /// diagrams.
 pub(crate) const VIOLATION_LEAF: u32 = u32::MAX;
 
-/// What a monitor knows about the word read so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Verdict {
-    /// No verdict yet: some extension satisfies the property (and, in
-    /// three-valued mode, some extension violates it).
-    Undecided,
-    /// Every extension satisfies the property (a good prefix; three-valued
-    /// mode only).
-    Satisfied,
-    /// No extension satisfies the property (a bad prefix).
-    Violated,
-}
-
-impl Verdict {
-    /// The lowercase name used in JSON and DOT output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Undecided => "undecided",
-            Verdict::Satisfied => "satisfied",
-            Verdict::Violated => "violated",
-        }
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::runtime::Verdict;
 
 /// Where a transition leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,0 +1,495 @@
+//! Running monitors: `no_std`, allocation-free.
+//!
+//! A compiled monitor is a [`Table`]: the verdict of each state and its
+//! transition function, as a dense array (one lookup per step, for few
+//! propositions) or as decision diagrams (one test per proposition on the
+//! path, for many), plus the texts that explain a violation. A [`Cursor`]
+//! is the state of one run: a `u32`. [`Monitor`] pairs the two.
+//!
+//! Tables come from [`MonitorTable`] (built from a formula or a
+//! [`BadPrefixDfa`](crate::automaton::BadPrefixDfa), with the `std`
+//! feature), or are embedded as constants by `#[monitor]` and
+//! `mongen compile --target rust`, which need neither `std` nor an
+//! allocator at run time.
+//!
+//! ```
+//! use monitor_core::{Monitor, Verdict};
+//!
+//! // Compiled at run time (std); `Monitor` is `Copy`: one per session.
+//! let proto = Monitor::from_ltl("G(req -> X ack)")?;
+//! let mut m = proto;
+//! let (req, ack) = (0b01u64, 0b10u64); // bit i: proposition i
+//! assert_eq!(m.step(req), Verdict::Undecided);
+//! assert_eq!(m.step(0), Verdict::Violated);
+//! let why = m.violation().unwrap();
+//! assert_eq!(why.after, "req");
+//! assert_eq!(why.letters, "!ack");
+//! assert_eq!(
+//!     why.to_string(),
+//!     "`G(req -> Xack)` violated: after `req`, the letter satisfied `!ack`"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use core::fmt;
+
+use crate::Valuation;
+
+#[cfg(feature = "std")]
+mod owned;
+#[cfg(feature = "std")]
+pub use owned::{Layout, MonitorTable};
+
+/// What a monitor knows about the word read so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verdict {
+    /// No verdict yet ("ok so far"): some extension satisfies the property
+    /// (and, in three-valued mode, some extension violates it).
+    Undecided,
+    /// Every extension satisfies the property (a good prefix; three-valued
+    /// mode only).
+    Satisfied,
+    /// No extension satisfies the property (a bad prefix).
+    Violated,
+}
+
+impl Verdict {
+    /// The lowercase name used in JSON and DOT output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Undecided => "undecided",
+            Verdict::Satisfied => "satisfied",
+            Verdict::Violated => "violated",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The target that stands for the rejecting sink in a [`Table`].
+pub const VIOLATION: u32 = u32::MAX;
+
+/// Tags a leaf in [`Transitions::Diagram`]: a reference `r` with this bit
+/// set is the target `r & !LEAF` (or [`VIOLATION`] for `u32::MAX`).
+pub const LEAF: u32 = 1 << 31;
+
+/// The transition function of a [`Table`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transitions<'a> {
+    /// `next[(state << props) | letter]`: one lookup per step.
+    Dense(&'a [u32]),
+    /// One decision diagram per state: `roots[state]` is a reference, and
+    /// node `[var, lo, hi]` continues with `hi` when proposition `var`
+    /// holds, `lo` otherwise. References with the [`LEAF`] bit are targets.
+    Diagram {
+        /// The diagram of each state.
+        roots: &'a [u32],
+        /// The inner nodes.
+        nodes: &'a [[u32; 3]],
+    },
+}
+
+/// A compiled monitor: everything needed to run it and to explain a
+/// violation, in borrowed slices (so that it can be a constant).
+///
+/// The fields are the layout `#[monitor]` and `mongen --target rust`
+/// write; build tables with [`MonitorTable`] rather than by hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Table<'a> {
+    /// The number of propositions; letters have bit `i` for proposition `i`.
+    pub props: u32,
+    /// The verdict of each state (state 0 is the start).
+    pub verdicts: &'a [Verdict],
+    /// The transition function.
+    pub transitions: Transitions<'a>,
+    /// For monitors of events (one proposition per step): the target of
+    /// state `s` on event `e` at `events[e * states + s]`; may be empty.
+    pub events: &'a [u32],
+    /// The texts, concatenated: the property, the proposition names, for
+    /// each state a shortest word reaching it and the letters that violate
+    /// the property from it, and a shortest bad prefix.
+    pub text: &'a str,
+    /// Where each text starts in `text` (one more entry than texts).
+    pub spans: &'a [u32],
+}
+
+impl<'a> Table<'a> {
+    /// The number of states.
+    pub fn num_states(&self) -> usize {
+        self.verdicts.len()
+    }
+
+    fn text_at(&self, i: usize) -> &'a str {
+        match (self.spans.get(i), self.spans.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.text.get(a as usize..b as usize).unwrap_or(""),
+            _ => "",
+        }
+    }
+
+    /// The property the monitor checks.
+    pub fn property(&self) -> &'a str {
+        self.text_at(0)
+    }
+
+    /// The name of proposition `i` (bit `i` of a letter).
+    pub fn proposition(&self, i: usize) -> &'a str {
+        if i < self.props as usize {
+            self.text_at(1 + i)
+        } else {
+            ""
+        }
+    }
+
+    /// A shortest word leading to `state` (letters separated by `; `;
+    /// empty for the start, or when the table has no explanations).
+    pub fn access(&self, state: u32) -> &'a str {
+        self.text_at(1 + self.props as usize + 2 * state as usize)
+    }
+
+    /// The letters that violate the property from `state`, as a Boolean
+    /// formula over the propositions (empty if none).
+    pub fn violating(&self, state: u32) -> &'a str {
+        self.text_at(2 + self.props as usize + 2 * state as usize)
+    }
+
+    /// A shortest bad prefix (empty if there is none).
+    pub fn shortest_violation(&self) -> &'a str {
+        self.text_at(1 + self.props as usize + 2 * self.num_states())
+    }
+
+    /// The target of `state` on `letter` (bit `i` for proposition `i`):
+    /// a state or [`VIOLATION`].
+    #[inline]
+    pub fn next(&self, state: u32, letter: u64) -> u32 {
+        match self.transitions {
+            Transitions::Dense(next) => {
+                let mask = if self.props >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << self.props) - 1
+                };
+                let i = ((state as usize) << self.props) | (letter & mask) as usize;
+                next.get(i).copied().unwrap_or(VIOLATION)
+            }
+            Transitions::Diagram { roots, nodes } => {
+                walk(roots, nodes, state, |v| letter.holds(v as usize))
+            }
+        }
+    }
+
+    /// [`Table::next`] for any [`Valuation`] (slices of `bool`, bit sets
+    /// of more than 64 propositions).
+    #[inline]
+    pub fn next_with<L: Valuation + ?Sized>(&self, state: u32, letter: &L) -> u32 {
+        match self.transitions {
+            Transitions::Dense(_) => {
+                let mut bits = 0u64;
+                for i in 0..self.props.min(64) as usize {
+                    if letter.holds(i) {
+                        bits |= 1 << i;
+                    }
+                }
+                self.next(state, bits)
+            }
+            Transitions::Diagram { roots, nodes } => {
+                walk(roots, nodes, state, |v| letter.holds(v as usize))
+            }
+        }
+    }
+
+    /// The target of `state` on event `e`: the letter where only
+    /// proposition `e` holds.
+    #[inline]
+    pub fn next_event(&self, state: u32, e: usize) -> u32 {
+        let n = self.num_states();
+        match self.events.get(e * n + state as usize) {
+            Some(&t) if !self.events.is_empty() => t,
+            _ if e < 64 => self.next(state, 1u64 << e),
+            _ => VIOLATION,
+        }
+    }
+}
+
+#[inline]
+fn walk(roots: &[u32], nodes: &[[u32; 3]], state: u32, holds: impl Fn(u32) -> bool) -> u32 {
+    let mut r = roots.get(state as usize).copied().unwrap_or(u32::MAX);
+    while r & LEAF == 0 {
+        let Some(&[var, lo, hi]) = nodes.get(r as usize) else {
+            return VIOLATION;
+        };
+        r = if holds(var) { hi } else { lo };
+    }
+    if r == u32::MAX {
+        VIOLATION
+    } else {
+        r & !LEAF
+    }
+}
+
+/// Set in a [`Cursor`] once the run has violated the property.
+const VIOLATED: u32 = 1 << 31;
+
+/// The state of one run of a monitor: a `u32`. The methods take the
+/// [`Table`] they run on.
+///
+/// ```
+/// use monitor_core::runtime::Cursor;
+/// use monitor_core::{MonitorTable, Verdict};
+///
+/// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+/// let t = table.table();
+/// let mut run = Cursor::new();
+/// assert_eq!(run.step(&t, 0b01), Verdict::Undecided);
+/// assert_eq!(run.step(&t, 0b00), Verdict::Violated);
+/// assert_eq!(run.step(&t, 0b10), Verdict::Violated); // sticky
+/// run.reset();
+/// assert_eq!(run.state(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Cursor(u32);
+
+impl Cursor {
+    /// A run at the start state.
+    pub const fn new() -> Cursor {
+        Cursor(0)
+    }
+
+    /// The current state; after a violation, the state in which it
+    /// happened.
+    #[inline]
+    pub fn state(&self) -> u32 {
+        self.0 & !VIOLATED
+    }
+
+    /// Back to the start state.
+    #[inline]
+    pub fn reset(&mut self) {
+        self.0 = 0;
+    }
+
+    /// Whether the word read so far is a bad prefix.
+    #[inline]
+    pub fn is_violated(&self, table: &Table<'_>) -> bool {
+        self.verdict(table) == Verdict::Violated
+    }
+
+    /// The verdict of the word read so far.
+    #[inline]
+    pub fn verdict(&self, table: &Table<'_>) -> Verdict {
+        if self.0 & VIOLATED != 0 {
+            Verdict::Violated
+        } else {
+            table
+                .verdicts
+                .get(self.0 as usize)
+                .copied()
+                .unwrap_or(Verdict::Violated)
+        }
+    }
+
+    /// Moves to `target` (from [`Table::next`]) and returns the verdict.
+    /// After a violation the run stays violated.
+    #[inline]
+    pub fn enter(&mut self, table: &Table<'_>, target: u32) -> Verdict {
+        if self.0 & VIOLATED != 0 {
+            return Verdict::Violated;
+        }
+        match table.verdicts.get(target as usize) {
+            Some(&v) => {
+                self.0 = target;
+                v
+            }
+            None => {
+                self.0 |= VIOLATED;
+                Verdict::Violated
+            }
+        }
+    }
+
+    /// Reads one letter (bit `i` for proposition `i`).
+    #[inline]
+    pub fn step(&mut self, table: &Table<'_>, letter: u64) -> Verdict {
+        if self.0 & VIOLATED != 0 {
+            return Verdict::Violated;
+        }
+        let t = table.next(self.0, letter);
+        self.enter(table, t)
+    }
+
+    /// Reads one letter given as any [`Valuation`].
+    #[inline]
+    pub fn step_with<L: Valuation + ?Sized>(&mut self, table: &Table<'_>, letter: &L) -> Verdict {
+        if self.0 & VIOLATED != 0 {
+            return Verdict::Violated;
+        }
+        let t = table.next_with(self.0, letter);
+        self.enter(table, t)
+    }
+
+    /// Reads event `e` (the letter where only proposition `e` holds).
+    #[inline]
+    pub fn step_event(&mut self, table: &Table<'_>, e: usize) -> Verdict {
+        if self.0 & VIOLATED != 0 {
+            return Verdict::Violated;
+        }
+        let t = table.next_event(self.0, e);
+        self.enter(table, t)
+    }
+
+    /// Whether reading event `e` now would violate the property (the run
+    /// does not move).
+    #[inline]
+    pub fn would_violate_event(&self, table: &Table<'_>, e: usize) -> bool {
+        self.0 & VIOLATED != 0 || table.next_event(self.0, e) as usize >= table.num_states()
+    }
+
+    /// Why the run violated the property, if it did.
+    pub fn violation<'t>(&self, table: &Table<'t>) -> Option<Violation<'t>> {
+        if !self.is_violated(table) {
+            return None;
+        }
+        let state = self.state();
+        Some(Violation {
+            property: table.property(),
+            state,
+            after: table.access(state),
+            letters: table.violating(state),
+            shortest: table.shortest_violation(),
+            event: None,
+        })
+    }
+}
+
+/// Why a run violated its property: the state where it happened, a
+/// shortest word leading there, and the letters that violate the property
+/// from there (one of which the run read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Violation<'a> {
+    /// The property.
+    pub property: &'a str,
+    /// The monitor state in which the violating letter was read.
+    pub state: u32,
+    /// A shortest word leading to that state (letters separated by `; `,
+    /// empty for the start state). Every word leading there is equivalent.
+    pub after: &'a str,
+    /// The letters that violate the property from that state, as a
+    /// Boolean formula over the propositions (for monitors of events: the
+    /// events, separated by ` | `).
+    pub letters: &'a str,
+    /// A shortest bad prefix of the property.
+    pub shortest: &'a str,
+    /// For monitors of method calls: the call that violated the property.
+    pub event: Option<&'a str>,
+}
+
+impl<'a> Violation<'a> {
+    /// The same violation, caused by event `name`.
+    pub fn with_event(mut self, name: &'a str) -> Violation<'a> {
+        self.event = Some(name);
+        self
+    }
+}
+
+impl fmt::Display for Violation<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` violated", self.property)?;
+        if let Some(e) = self.event {
+            write!(f, " by `{e}`")?;
+        }
+        if self.letters.is_empty() {
+            return Ok(());
+        }
+        if !self.after.is_empty() {
+            write!(f, ": after `{}`,", self.after)?;
+        } else {
+            f.write_str(": at the start,")?;
+        }
+        if self.event.is_some() {
+            write!(f, " the event must not be `{}`", self.letters)
+        } else {
+            write!(f, " the letter satisfied `{}`", self.letters)
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Violation<'_> {}
+
+/// A monitor: a [`Table`] and the state of a run on it. `Copy`, 16 bytes;
+/// the table is shared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Monitor<'a> {
+    table: &'a Table<'a>,
+    cursor: Cursor,
+}
+
+impl<'a> Monitor<'a> {
+    /// A run of `table` from its start state.
+    pub const fn new(table: &'a Table<'a>) -> Monitor<'a> {
+        Monitor {
+            table,
+            cursor: Cursor::new(),
+        }
+    }
+
+    /// The table.
+    pub fn table(&self) -> &'a Table<'a> {
+        self.table
+    }
+
+    /// Reads one letter (bit `i` for proposition `i`, in the order of
+    /// [`Table::proposition`]).
+    #[inline]
+    pub fn step(&mut self, letter: u64) -> Verdict {
+        self.cursor.step(self.table, letter)
+    }
+
+    /// Reads one letter given as any [`Valuation`] (`&[bool]`, …).
+    #[inline]
+    pub fn step_with<L: Valuation + ?Sized>(&mut self, letter: &L) -> Verdict {
+        self.cursor.step_with(self.table, letter)
+    }
+
+    /// The verdict of the word read so far.
+    pub fn verdict(&self) -> Verdict {
+        self.cursor.verdict(self.table)
+    }
+
+    /// The current state (after a violation: where it happened).
+    pub fn state(&self) -> u32 {
+        self.cursor.state()
+    }
+
+    /// Back to the start.
+    pub fn reset(&mut self) {
+        self.cursor.reset();
+    }
+
+    /// Why the property was violated, if it was.
+    pub fn violation(&self) -> Option<Violation<'a>> {
+        self.cursor.violation(self.table)
+    }
+}
+
+#[cfg(feature = "std")]
+impl Monitor<'static> {
+    /// Compiles `formula` (LTL with past, Spot syntax) into a monitor of its
+    /// bad prefixes (of its safety closure if it is not a safety property;
+    /// [`crate::translate::classify`] tells).
+    ///
+    /// The table is allocated once and lives until the program ends: every
+    /// copy of the monitor shares it, which is what makes `Monitor` `Copy`.
+    /// This suits properties read once from configuration; to free the
+    /// table, build a [`MonitorTable`] and run it with
+    /// [`Monitor::new`]`(&table.table())`.
+    pub fn from_ltl(formula: &str) -> Result<Monitor<'static>, crate::translate::BuildError> {
+        let owned: &'static MonitorTable = Box::leak(Box::new(MonitorTable::from_ltl(formula)?));
+        let table: &'static Table<'static> = Box::leak(Box::new(owned.table()));
+        Ok(Monitor::new(table))
+    }
+}
