@@ -21,3 +21,4 @@
 #![warn(missing_docs)]
 
 pub mod emit;
+pub mod monitor_attr;

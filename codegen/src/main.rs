@@ -10,6 +10,7 @@ use codegen::emit::dot::emit_dot;
 use codegen::emit::hoa::{emit_hoa, HoaOptions};
 use codegen::emit::json::{emit_json, JsonOptions};
 use codegen::emit::promela::{emit_promela, PromelaOptions};
+use codegen::emit::rust::{emit_rust, RustOptions};
 use codegen::emit::smv::{emit_smv_dfa, emit_smv_transducer, SmvOptions};
 use codegen::emit::systemc::{emit_systemc, SystemcOptions};
 use codegen::emit::verilog::{emit_verilog, StateEncoding, VerilogLogic, VerilogOptions};
@@ -70,6 +71,8 @@ enum Target {
     Verilog,
     /// A SystemC checker module, the header NAME_checker.h.
     Systemc,
+    /// A Rust monitor type NameMonitor (needs the crate monitor-core).
+    Rust,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -130,7 +133,8 @@ struct CompileArgs {
     quiet: bool,
     /// Name of what is generated: the never claim, the SMV module
     /// (NAME_observer), the Verilog module and SystemC class
-    /// (NAME_checker). With several formulas, the k-th is NAME_k.
+    /// (NAME_checker), the Rust type (NameMonitor). With several formulas,
+    /// the k-th is NAME_k.
     #[arg(long, value_name = "NAME", default_value = "monitor")]
     name: String,
     /// Bind a proposition to an expression of the model (repeatable), e.g.
@@ -448,6 +452,14 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                         Logic::Minimized => VerilogLogic::Minimized,
                         Logic::Case => VerilogLogic::Case,
                     },
+                },
+            )
+            .map_err(|e| e.to_string()),
+            (Some(t), Target::Rust) => emit_rust(
+                t.dfa(),
+                &RustOptions {
+                    name: name.clone(),
+                    three_valued: three,
                 },
             )
             .map_err(|e| e.to_string()),

@@ -11,6 +11,7 @@ pub mod json;
 pub(crate) mod logic;
 pub mod names;
 pub mod promela;
+pub mod rust;
 pub mod smv;
 pub mod systemc;
 pub mod verilog;

@@ -420,6 +420,72 @@ impl fmt::Display for Violation<'_> {
 #[cfg(feature = "std")]
 impl std::error::Error for Violation<'_> {}
 
+/// A proposition's bit in a letter: `0` or `1`. Generated monitors call it
+/// on each proposition's value, so that a value that is not a `bool` is a
+/// type error at the user's expression.
+#[inline(always)]
+pub const fn bit(value: bool) -> u64 {
+    value as u64
+}
+
+/// Where an instrumented type keeps its monitor, for `&mut self` methods:
+/// the monitor itself, or a [`Cell`](core::cell::Cell) of it.
+#[diagnostic::on_unimplemented(
+    message = "the monitor field has type `{Self}`, not `{M}` or `Cell<{M}>`",
+    label = "this event method updates the monitor field"
+)]
+pub trait Slot<M> {
+    /// Runs `f` on the monitor (and stores it back).
+    fn with<R>(&mut self, f: impl FnOnce(&mut M) -> R) -> R;
+}
+
+impl<M> Slot<M> for M {
+    #[inline]
+    fn with<R>(&mut self, f: impl FnOnce(&mut M) -> R) -> R {
+        f(self)
+    }
+}
+
+impl<M: Copy> Slot<M> for core::cell::Cell<M> {
+    #[inline]
+    fn with<R>(&mut self, f: impl FnOnce(&mut M) -> R) -> R {
+        f(self.get_mut())
+    }
+}
+
+/// Where an instrumented type keeps its monitor, for `&self` methods: a
+/// [`Cell`](core::cell::Cell) (single thread) or, with `std`, a
+/// [`Mutex`](std::sync::Mutex) (shared between threads).
+#[diagnostic::on_unimplemented(
+    message = "a method taking `&self` cannot update a monitor kept as `{Self}`",
+    label = "this event method takes `&self`",
+    note = "keep the monitor in a `Cell<{M}>` (one thread) or a `Mutex<{M}>` (shared), or take `&mut self`"
+)]
+pub trait SharedSlot<M> {
+    /// Runs `f` on the monitor and stores it back.
+    fn with<R>(&self, f: impl FnOnce(&mut M) -> R) -> R;
+}
+
+impl<M: Copy> SharedSlot<M> for core::cell::Cell<M> {
+    #[inline]
+    fn with<R>(&self, f: impl FnOnce(&mut M) -> R) -> R {
+        let mut m = self.get();
+        let r = f(&mut m);
+        self.set(m);
+        r
+    }
+}
+
+#[cfg(feature = "std")]
+impl<M> SharedSlot<M> for std::sync::Mutex<M> {
+    fn with<R>(&self, f: impl FnOnce(&mut M) -> R) -> R {
+        // A panic while the monitor was held (a violation reported by
+        // panicking) leaves it usable.
+        let mut guard = self.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut guard)
+    }
+}
+
 /// A monitor: a [`Table`] and the state of a run on it. `Copy`, 16 bytes;
 /// the table is shared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,274 @@
+//! Rust monitors: a `Copy` type holding a 4-byte run state, with the
+//! compiled [`Table`](monitor_core::runtime::Table) as an associated
+//! constant. No parsing, allocation or locking at run time, and only the
+//! `no_std` part of `monitor-core`.
+//!
+//! The same generator serves `mongen compile --target rust` ([`emit_rust`])
+//! and the `#[monitor]` attribute of `monitor-macros`
+//! ([`crate::monitor_attr`]).
+
+use monitor_core::automaton::BadPrefixDfa;
+use monitor_core::runtime::{Table, Transitions, VIOLATION};
+use monitor_core::{MonitorTable, Verdict};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::EmitError;
+
+/// The `Table` constant for `table`, as an expression.
+pub fn table_tokens(table: &Table<'_>) -> TokenStream {
+    let props = table.props;
+    let verdicts = table.verdicts.iter().map(|v| match v {
+        Verdict::Undecided => quote!(::monitor_core::Verdict::Undecided),
+        Verdict::Satisfied => quote!(::monitor_core::Verdict::Satisfied),
+        Verdict::Violated => quote!(::monitor_core::Verdict::Violated),
+    });
+    // The rejecting sink by name, other targets as numbers.
+    let target = |t: &u32| {
+        if *t == VIOLATION {
+            quote!(::monitor_core::runtime::VIOLATION)
+        } else {
+            quote!(#t)
+        }
+    };
+    let transitions = match table.transitions {
+        Transitions::Dense(next) => {
+            let next = next.iter().map(target);
+            quote!(::monitor_core::runtime::Transitions::Dense(&[#(#next),*]))
+        }
+        Transitions::Diagram { roots, nodes } => {
+            let nodes = nodes.iter().map(|[v, lo, hi]| quote!([#v, #lo, #hi]));
+            quote!(::monitor_core::runtime::Transitions::Diagram {
+                roots: &[#(#roots),*],
+                nodes: &[#(#nodes),*],
+            })
+        }
+    };
+    let events = table.events.iter().map(target);
+    let text = table.text;
+    let spans = table.spans;
+    quote! {
+        ::monitor_core::runtime::Table {
+            props: #props,
+            verdicts: &[#(#verdicts),*],
+            transitions: #transitions,
+            events: &[#(#events),*],
+            text: #text,
+            spans: &[#(#spans),*],
+        }
+    }
+}
+
+/// What a generated monitor type looks like.
+pub struct MonitorType<'a> {
+    /// Its name.
+    pub name: Ident,
+    /// Its visibility (`pub`, `pub(crate)`, nothing).
+    pub vis: TokenStream,
+    /// The table.
+    pub table: &'a Table<'a>,
+    /// The documentation of the type, one string per line.
+    pub doc: Vec<String>,
+    /// More items for the type's `impl` block.
+    pub methods: TokenStream,
+}
+
+/// The monitor type: a struct holding a
+/// [`Cursor`](monitor_core::runtime::Cursor), `Clone`, `Copy`, `Default`,
+/// with `new`, `step`, `verdict`, `state`, `reset`, `violation` and the
+/// table as `TABLE`.
+pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
+    let MonitorType {
+        name,
+        vis,
+        table,
+        doc,
+        methods,
+    } = m;
+    let table_expr = table_tokens(table);
+    let property = table.property();
+    let states = table.num_states() as u32;
+    let doc = doc.iter().map(|l| format!(" {l}"));
+    quote! {
+        #(#[doc = #doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name {
+            cursor: ::monitor_core::runtime::Cursor,
+        }
+
+        #[allow(dead_code)]
+        impl #name {
+            /// The compiled monitor: verdicts, transitions and explanations.
+            pub const TABLE: ::monitor_core::runtime::Table<'static> = #table_expr;
+            /// The property, as compiled.
+            pub const PROPERTY: &'static str = #property;
+            /// The number of states of the monitor.
+            pub const STATES: u32 = #states;
+
+            /// A monitor at the start of a run.
+            pub const fn new() -> Self {
+                Self { cursor: ::monitor_core::runtime::Cursor::new() }
+            }
+
+            /// Reads one letter: bit `i` is proposition `i` of the table.
+            #[inline]
+            pub fn step(&mut self, letter: u64) -> ::monitor_core::Verdict {
+                self.cursor.step(&Self::TABLE, letter)
+            }
+
+            /// The verdict of the run so far.
+            #[inline]
+            pub fn verdict(&self) -> ::monitor_core::Verdict {
+                self.cursor.verdict(&Self::TABLE)
+            }
+
+            /// The current state (after a violation: where it happened).
+            #[inline]
+            pub fn state(&self) -> u32 {
+                self.cursor.state()
+            }
+
+            /// Back to the start of a run.
+            #[inline]
+            pub fn reset(&mut self) {
+                self.cursor.reset();
+            }
+
+            /// Why the run violated the property, if it did.
+            pub fn violation(&self) -> ::core::option::Option<::monitor_core::Violation<'static>> {
+                self.cursor.violation(&Self::TABLE)
+            }
+
+            #methods
+        }
+    }
+}
+
+/// Options of [`emit_rust`].
+#[derive(Clone, Debug)]
+pub struct RustOptions {
+    /// The type is `NameMonitor` (`--name bus` gives `BusMonitor`).
+    pub name: String,
+    /// Whether the monitor has three-valued verdicts.
+    pub three_valued: bool,
+}
+
+impl Default for RustOptions {
+    fn default() -> Self {
+        RustOptions {
+            name: "monitor".into(),
+            three_valued: false,
+        }
+    }
+}
+
+/// `bus_checker` → `BusChecker`.
+pub fn camel_case(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '_' || c == '-' || c == ' ' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `BusMonitor` → `bus_monitor`.
+pub fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether `s` can be a Rust identifier (not a keyword).
+pub fn is_rust_identifier(s: &str) -> bool {
+    syn::parse_str::<Ident>(s).is_ok()
+}
+
+/// Writes `dfa` as a Rust module item: the monitor type `NameMonitor`,
+/// formatted, with an `observe` method taking one `bool` per proposition
+/// when the propositions are identifiers.
+///
+/// ```
+/// use codegen::emit::rust::{emit_rust, RustOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+/// let code = emit_rust(&dfa, &RustOptions { name: "bus".into(), ..Default::default() })?;
+/// assert!(code.contains("pub struct BusMonitor {"));
+/// assert!(code.contains("pub fn observe(&mut self, req: bool, ack: bool) -> ::monitor_core::Verdict {"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitError> {
+    let type_name = format!("{}Monitor", camel_case(&opts.name));
+    if !is_rust_identifier(&type_name) {
+        return Err(EmitError::Name(opts.name.clone()));
+    }
+    let name = Ident::new(&type_name, Span::call_site());
+    let owned = MonitorTable::from_dfa(dfa);
+    let table = owned.table();
+    let names = dfa.alphabet().names();
+    let all_identifiers = names.iter().all(|n| is_rust_identifier(n) && n != "self");
+    let methods = if all_identifiers && names.len() <= 64 {
+        let params: Vec<Ident> = names.iter().map(|n| format_ident!("{}", n)).collect();
+        let bits = (0..names.len() as u32).map(|i| quote!(#i));
+        quote! {
+            /// Reads one letter, given as the value of each proposition.
+            #[inline]
+            #[allow(clippy::too_many_arguments)]
+            pub fn observe(&mut self, #(#params: bool),*) -> ::monitor_core::Verdict {
+                self.step(0u64 #(| ((#params as u64) << #bits))*)
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let mut doc = vec![
+        format!("Monitor of `{}`:", dfa.name()),
+        format!(
+            "the minimal deterministic automaton of its bad prefixes ({}){},",
+            super::names::states(dfa.num_states()),
+            if opts.three_valued {
+                ", with three-valued verdicts"
+            } else {
+                ""
+            }
+        ),
+        format!("generated by mongen {}.", env!("CARGO_PKG_VERSION")),
+        String::new(),
+        "Propositions (bit of a letter):".to_string(),
+    ];
+    for (i, n) in names.iter().enumerate() {
+        doc.push(format!("* bit {i}: `{n}`"));
+    }
+    let tokens = monitor_type(&MonitorType {
+        name,
+        vis: quote!(pub),
+        table: &table,
+        doc,
+        methods,
+    });
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| EmitError::Template(format!("generated Rust: {e}")))?;
+    let header = format!(
+        "// Monitor for the property\n//     {}\n// generated by mongen {}. It needs the crate `monitor-core` (its `no_std`\n// runtime suffices: `default-features = false`).\n\n",
+        super::names::comment_safe(dfa.name()),
+        env!("CARGO_PKG_VERSION")
+    );
+    Ok(header + &prettyplease::unparse(&file))
+}

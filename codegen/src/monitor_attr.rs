@@ -1,0 +1,863 @@
+//! The `#[monitor(...)]` attribute, as a library: `monitor-macros` is a
+//! thin wrapper around [`expand`], which is unit-tested here.
+//!
+//! Two uses:
+//!
+//! * on a struct: the propositions are its `bool` fields or named
+//!   predicates (`ap(low = self.level < 10)`); the generated
+//!   `NameMonitor` has `observe(&mut self, s: &Name) -> Verdict`;
+//! * on an `impl` block: each method named in the formula is an event; a
+//!   call steps the monitor kept in a field of `self` (`monitor` unless
+//!   `field = ...` says otherwise) before the body runs, and a violation
+//!   triggers the reaction chosen with `on_violation`.
+//!
+//! Every user mistake is a `syn::Error` at the span of the offending
+//! tokens: the formula literal (with the column and a caret in the
+//! message: stable Rust cannot point inside a string literal), the field,
+//! the method or the option.
+
+use monitor_core::formula::{parse, Formula, ParseError};
+use monitor_core::translate::{lasso_text, BuildError, Builder, Config, Verdicts};
+use monitor_core::MonitorTable;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::parse::Parser;
+use syn::spanned::Spanned;
+use syn::{Error, Expr, Fields, FnArg, Ident, ImplItem, Item, LitInt, LitStr, Path, Type};
+
+use crate::emit::rust::{monitor_type, snake_case, MonitorType};
+
+/// What to do when a call violates the property.
+#[derive(Clone)]
+enum Reaction {
+    /// Panic with the explanation.
+    Panic,
+    /// Panic in debug builds (`debug_assertions`); record only otherwise.
+    DebugPanic,
+    /// `log::error!` with the explanation (the crate needs `log`).
+    Log,
+    /// Record only (`violation()` tells).
+    Ignore,
+    /// The call returns `Err(From::from(violation))` without running, and
+    /// the monitor does not move.
+    Result,
+    /// Call the function with the violation.
+    Callback(Path),
+}
+
+/// The parsed arguments of `#[monitor(...)]`.
+struct Args {
+    ltl: LitStr,
+    name: Option<Ident>,
+    three_valued: bool,
+    closure: bool,
+    aps: Vec<(Ident, Expr)>,
+    on_violation: Option<(Reaction, Span)>,
+    field: Option<Ident>,
+    max_states: Option<usize>,
+}
+
+fn parse_args(attr: TokenStream) -> Result<Args, Error> {
+    let mut ltl: Option<LitStr> = None;
+    let mut args = Args {
+        ltl: LitStr::new("", Span::call_site()),
+        name: None,
+        three_valued: false,
+        closure: false,
+        aps: Vec::new(),
+        on_violation: None,
+        field: None,
+        max_states: None,
+    };
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("ltl") {
+            ltl = Some(meta.value()?.parse()?);
+        } else if meta.path.is_ident("psl") {
+            let lit: LitStr = meta.value()?.parse()?;
+            return Err(Error::new(
+                lit.span(),
+                "PSL properties are not supported yet: write the property in LTL (`ltl = \"...\"`)",
+            ));
+        } else if meta.path.is_ident("name") {
+            args.name = Some(meta.value()?.parse()?);
+        } else if meta.path.is_ident("verdicts") {
+            let n: LitInt = meta.value()?.parse()?;
+            match n.base10_parse::<u8>()? {
+                2 => args.three_valued = false,
+                3 => args.three_valued = true,
+                _ => return Err(Error::new(n.span(), "`verdicts` is 2 or 3")),
+            }
+        } else if meta.path.is_ident("closure") {
+            args.closure = true;
+        } else if meta.path.is_ident("field") {
+            args.field = Some(meta.value()?.parse()?);
+        } else if meta.path.is_ident("max_states") {
+            let n: LitInt = meta.value()?.parse()?;
+            args.max_states = Some(n.base10_parse()?);
+        } else if meta.path.is_ident("ap") {
+            meta.parse_nested_meta(|ap| {
+                let name = ap.path.get_ident().cloned().ok_or_else(|| {
+                    Error::new(
+                        ap.path.span(),
+                        "expected a proposition name: `ap(name = expr)`",
+                    )
+                })?;
+                let value = ap.value()?;
+                let expr: Expr = if value.peek(LitStr) {
+                    let lit: LitStr = value.parse()?;
+                    lit.parse()?
+                } else {
+                    value.parse()?
+                };
+                args.aps.push((name, expr));
+                Ok(())
+            })?;
+        } else if meta.path.is_ident("on_violation") {
+            let path: Path = meta.value()?.parse()?;
+            let span = path.span();
+            let reaction = match path.get_ident().map(|i| i.to_string()).as_deref() {
+                Some("panic") => Reaction::Panic,
+                Some("debug_panic") => Reaction::DebugPanic,
+                Some("log") => Reaction::Log,
+                Some("ignore") => Reaction::Ignore,
+                Some("result") => Reaction::Result,
+                _ => Reaction::Callback(path),
+            };
+            args.on_violation = Some((reaction, span));
+        } else {
+            return Err(meta.error(
+                "unknown option; expected `ltl`, `ap(...)`, `name`, `verdicts`, `closure`, `on_violation`, `field` or `max_states`",
+            ));
+        }
+        Ok(())
+    });
+    parser.parse2(attr)?;
+    args.ltl = ltl.ok_or_else(|| {
+        Error::new(
+            Span::call_site(),
+            "missing property: `#[monitor(ltl = \"G(req -> X ack)\")]`",
+        )
+    })?;
+    Ok(args)
+}
+
+/// A syntax error in the formula, at the literal (inside it on compilers
+/// that can point there).
+fn formula_error(lit: &LitStr, e: &ParseError) -> Error {
+    let text = lit.value();
+    // Point inside the literal when the compiler allows it (nightly); the
+    // message carries the caret in any case.
+    let span = if text.contains(['\\', '"']) {
+        None
+    } else {
+        let start = 1 + e.offset();
+        let end = (start + 1).min(text.len() + 1);
+        lit.token().subspan(start..end)
+    }
+    .unwrap_or_else(|| lit.span());
+    let caret = format!(
+        "{}\n  {}\n  {}^",
+        e.message(),
+        text,
+        " ".repeat(e.column().saturating_sub(1))
+    );
+    Error::new(
+        span,
+        format!(
+            "syntax error in the formula at column {}: {caret}",
+            e.column()
+        ),
+    )
+}
+
+fn build_error(lit: &LitStr, f: &Formula, e: &BuildError) -> Error {
+    let mut msg = format!("cannot compile `{}`: {e}", f.to_spot());
+    if e.state_limit().is_some() {
+        msg.push_str("; raise the limit with `max_states = N` if this blow-up is expected");
+    }
+    Error::new(lit.span(), msg)
+}
+
+/// Compiles the formula (conjoined with `constraint` for event monitors)
+/// and refuses non-safety properties unless the user opted in.
+fn compile(
+    args: &Args,
+    formula: &Formula,
+    constraint: Option<Formula>,
+) -> Result<monitor_core::translate::Translation, Error> {
+    let mut cfg = Config::new().verdicts(if args.three_valued {
+        Verdicts::Three
+    } else {
+        Verdicts::Two
+    });
+    if let Some(n) = args.max_states {
+        cfg = cfg.max_states(Some(n));
+    }
+    let mut b = Builder::new();
+    b.configure(cfg);
+    let f = match constraint {
+        Some(c) => Formula::and([formula.clone(), c]),
+        None => formula.clone(),
+    };
+    let t = b
+        .build_from_formula(&f)
+        .map_err(|e| build_error(&args.ltl, formula, &e))?;
+    if t.is_safety() == Some(false) && !args.closure && !args.three_valued {
+        let witness = t
+            .non_safety_witness()
+            .map(|w| {
+                format!(
+                    " (`{}` violates it, yet no prefix of it is a bad prefix)",
+                    lasso_text(w, t.dfa().alphabet())
+                )
+            })
+            .unwrap_or_default();
+        return Err(Error::new(
+            args.ltl.span(),
+            format!(
+                "`{}` is not a safety property{witness}: a monitor can only check its safety closure. \
+                 Add `closure` to monitor the closure, or `verdicts = 3` for satisfied/violated/undecided verdicts",
+                formula.to_spot()
+            ),
+        ));
+    }
+    Ok(t)
+}
+
+/// The tokens a violation reaction runs, with `v` a
+/// `Violation<'static>` in scope (`None` for `Result`, handled apart).
+fn reaction_tokens(reaction: &Reaction, monitor: &Ident) -> Option<TokenStream> {
+    let prefix = format!("monitor {monitor}: {{}}");
+    Some(match reaction {
+        Reaction::Panic => quote!(::core::panic!(#prefix, v)),
+        Reaction::DebugPanic => quote! {
+            if ::core::cfg!(debug_assertions) {
+                ::core::panic!(#prefix, v);
+            }
+        },
+        Reaction::Log => quote!(::log::error!(#prefix, v)),
+        Reaction::Ignore => quote!(let _ = v;),
+        Reaction::Callback(path) => quote!(#path(&v)),
+        Reaction::Result => return None,
+    })
+}
+
+/// Expands `#[monitor(attr)] item`; errors become `compile_error!`s next to
+/// the unchanged item.
+///
+/// ```
+/// use quote::quote;
+/// let out = codegen::monitor_attr::expand(
+///     quote!(ltl = "G(req -> X ack)"),
+///     quote!(struct Bus { req: bool, ack: bool }),
+/// );
+/// let text = out.to_string();
+/// assert!(text.contains("struct BusMonitor"));
+/// assert!(text.contains("fn observe"));
+/// ```
+pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match try_expand(attr, item.clone()) {
+        Ok(t) => t,
+        Err(e) => {
+            let err = e.to_compile_error();
+            quote!(#item #err)
+        }
+    }
+}
+
+fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error> {
+    let args = parse_args(attr)?;
+    let formula = parse(&args.ltl.value()).map_err(|e| formula_error(&args.ltl, &e))?;
+    let item: Item = syn::parse2(item)?;
+    match item {
+        Item::Struct(s) => expand_struct(&args, &formula, s),
+        Item::Impl(i) => expand_impl(&args, &formula, i),
+        other => Err(Error::new(
+            other.span(),
+            "#[monitor] goes on a struct (propositions: bool fields and predicates) \
+             or on an impl block (propositions: method calls)",
+        )),
+    }
+}
+
+fn expand_struct(args: &Args, formula: &Formula, s: syn::ItemStruct) -> Result<TokenStream, Error> {
+    if let Some((Reaction::Result, span)) = &args.on_violation {
+        return Err(Error::new(
+            *span,
+            "`on_violation = result` is for method-call monitors (on an impl block); \
+             `observe` returns the verdict",
+        ));
+    }
+    if let Some(f) = &args.field {
+        return Err(Error::new(
+            f.span(),
+            "`field` is for method-call monitors (on an impl block)",
+        ));
+    }
+    let ty = &s.ident;
+    let monitor = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format_ident!("{}Monitor", ty));
+    let fields: Vec<&syn::Field> = match &s.fields {
+        Fields::Named(n) => n.named.iter().collect(),
+        _ => Vec::new(),
+    };
+    // Predicates must be used.
+    let props = formula.atomic_propositions();
+    for (name, _) in &args.aps {
+        if !props.iter().any(|p| name == p) {
+            return Err(Error::new(
+                name.span(),
+                format!("the formula has no proposition `{name}`"),
+            ));
+        }
+    }
+    if props.len() > 64 {
+        return Err(Error::new(
+            args.ltl.span(),
+            format!(
+                "{} propositions: a monitor reads at most 64 per step",
+                props.len()
+            ),
+        ));
+    }
+    let t = compile(args, formula, None)?;
+    let dfa = t.dfa();
+    // One bit per proposition, in the monitor's order.
+    let mut bits = Vec::new();
+    for (i, p) in dfa.alphabet().names().iter().enumerate() {
+        let i = i as u32;
+        let value = if let Some((name, expr)) = args.aps.iter().find(|(n, _)| n == p) {
+            let _ = name;
+            quote_spanned!(expr.span()=> ::monitor_core::runtime::bit(#expr))
+        } else if let Some(field) = fields
+            .iter()
+            .find(|f| f.ident.as_ref().is_some_and(|i| i == p))
+        {
+            let is_bool = matches!(&field.ty, Type::Path(tp) if tp.path.is_ident("bool"));
+            if !is_bool {
+                return Err(Error::new(
+                    field.ty.span(),
+                    format!(
+                        "proposition `{p}` is the field `{p}: {}`; a proposition needs a `bool` field \
+                         or a predicate such as `ap({p} = self.{p} > 0)`",
+                        field.ty.to_token_stream()
+                    ),
+                ));
+            }
+            let ident = field.ident.as_ref().expect("named field");
+            quote_spanned!(ident.span()=> ::monitor_core::runtime::bit(self.#ident))
+        } else {
+            let known: Vec<String> = fields
+                .iter()
+                .filter(|f| matches!(&f.ty, Type::Path(tp) if tp.path.is_ident("bool")))
+                .filter_map(|f| f.ident.as_ref().map(|i| i.to_string()))
+                .chain(args.aps.iter().map(|(n, _)| n.to_string()))
+                .collect();
+            return Err(Error::new(
+                args.ltl.span(),
+                format!(
+                    "unknown proposition `{p}`: `{ty}` has no bool field `{p}` and no predicate `ap({p} = ...)`{}",
+                    if known.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (propositions available: {})", known.join(", "))
+                    }
+                ),
+            ));
+        };
+        bits.push(quote!((#value << #i)));
+    }
+    let owned = MonitorTable::from_dfa(dfa);
+    let table = owned.table();
+    let letter_fn = format_ident!("__{}_letter", snake_case(&monitor.to_string()));
+    let (impl_generics, ty_generics, where_clause) = s.generics.split_for_impl();
+    let reaction = match &args.on_violation {
+        Some((r, _)) => reaction_tokens(r, &monitor),
+        None => None,
+    };
+    let observe_body = match reaction {
+        Some(react) => quote! {
+            let before = self.cursor.is_violated(&Self::TABLE);
+            let verdict = self.step(s.#letter_fn());
+            if !before && verdict == ::monitor_core::Verdict::Violated {
+                if let ::core::option::Option::Some(v) = self.violation() {
+                    #react;
+                }
+            }
+            verdict
+        },
+        None => quote!(self.step(s.#letter_fn())),
+    };
+    let methods = quote! {
+        /// Reads one snapshot: the propositions are evaluated on it.
+        #[inline]
+        pub fn observe #impl_generics (&mut self, s: &#ty #ty_generics) -> ::monitor_core::Verdict #where_clause {
+            #observe_body
+        }
+    };
+    let doc = vec![
+        format!(
+            "Monitor of `{}` over [`{ty}`] snapshots,",
+            formula.to_spot()
+        ),
+        format!(
+            "generated by `#[monitor]` ({}): `observe` reads one snapshot and",
+            crate::emit::names::states(dfa.num_states())
+        ),
+        "returns the verdict so far.".to_string(),
+    ];
+    let vis = s.vis.to_token_stream();
+    let mtype = monitor_type(&MonitorType {
+        name: monitor.clone(),
+        vis,
+        table: &table,
+        doc,
+        methods,
+    });
+    let bits = if bits.is_empty() {
+        vec![quote!(0u64)]
+    } else {
+        bits
+    };
+    Ok(quote! {
+        #s
+
+        impl #impl_generics #ty #ty_generics #where_clause {
+            #[doc(hidden)]
+            #[inline(always)]
+            #[allow(clippy::identity_op)]
+            fn #letter_fn(&self) -> u64 {
+                #(#bits)|*
+            }
+        }
+
+        #mtype
+    })
+}
+
+/// `G(one event at a time)` over the events.
+fn one_event_at_a_time(events: &[String]) -> Formula {
+    let one = events.iter().enumerate().map(|(i, e)| {
+        Formula::and(events.iter().enumerate().map(|(j, o)| {
+            if i == j {
+                Formula::ap(e)
+            } else {
+                Formula::not(Formula::ap(o))
+            }
+        }))
+    });
+    Formula::always(Formula::or(one))
+}
+
+fn expand_impl(
+    args: &Args,
+    formula: &Formula,
+    mut block: syn::ItemImpl,
+) -> Result<TokenStream, Error> {
+    if let Some((name, _)) = args.aps.first() {
+        return Err(Error::new(
+            name.span(),
+            "`ap(...)` is for snapshot monitors (on a struct); on an impl block the propositions are method calls",
+        ));
+    }
+    let Type::Path(self_ty) = &*block.self_ty else {
+        return Err(Error::new(
+            block.self_ty.span(),
+            "#[monitor] needs an impl block of a named type",
+        ));
+    };
+    let ty_ident = self_ty
+        .path
+        .segments
+        .last()
+        .map(|s| s.ident.clone())
+        .ok_or_else(|| Error::new(self_ty.span(), "expected a type name"))?;
+    let monitor = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format_ident!("{}Monitor", ty_ident));
+    let field = args
+        .field
+        .clone()
+        .unwrap_or_else(|| Ident::new("monitor", Span::call_site()));
+    let events = formula.atomic_propositions();
+    let methods: Vec<String> = block
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ImplItem::Fn(f) => Some(f.sig.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    for e in &events {
+        if !methods.contains(e) {
+            return Err(Error::new(
+                args.ltl.span(),
+                format!(
+                    "unknown proposition `{e}`: `{ty_ident}` has no method `{e}` in this impl block (methods: {})",
+                    methods.join(", ")
+                ),
+            ));
+        }
+    }
+    if events.is_empty() {
+        return Err(Error::new(args.ltl.span(), "the formula names no method"));
+    }
+    let t = compile(args, formula, Some(one_event_at_a_time(&events)))?;
+    // Explanations name the user's property, not its conjunction with
+    // the one-event-at-a-time constraint.
+    let mut dfa = t.into_dfa();
+    dfa.set_name(formula.to_spot());
+    let dfa = &dfa;
+    let owned = MonitorTable::from_dfa_events(dfa);
+    let table = owned.table();
+    let reaction = args
+        .on_violation
+        .as_ref()
+        .map_or(Reaction::DebugPanic, |(r, _)| r.clone());
+    for item in &mut block.items {
+        let ImplItem::Fn(f) = item else { continue };
+        let name = f.sig.ident.to_string();
+        let Some(e) = dfa.alphabet().index(&name) else {
+            continue;
+        };
+        let e = e as usize;
+        let receiver = f.sig.inputs.first().and_then(|a| match a {
+            FnArg::Receiver(r) => Some(r.clone()),
+            FnArg::Typed(_) => None,
+        });
+        let shared = match &receiver {
+            Some(r) if r.reference.is_some() && r.colon_token.is_none() => r.mutability.is_none(),
+            _ => return Err(Error::new(
+                f.sig.span(),
+                format!(
+                    "`{name}` is an event of the property, so it must take `&mut self` or `&self` \
+                         (the monitor lives in `self.{field}`)"
+                ),
+            )),
+        };
+        // The monitor in `self.field`, updated by `body`; type errors (a
+        // plain field for a `&self` method) point at the receiver.
+        let receiver_span = receiver.as_ref().map_or(f.sig.span(), |r| r.span());
+        let with = |body: TokenStream| {
+            if shared {
+                quote_spanned!(receiver_span=> <_ as ::monitor_core::runtime::SharedSlot<#monitor>>::with(&self.#field, |m: &mut #monitor| #body))
+            } else {
+                quote_spanned!(receiver_span=> <_ as ::monitor_core::runtime::Slot<#monitor>>::with(&mut self.#field, |m: &mut #monitor| #body))
+            }
+        };
+        let prologue = match reaction_tokens(&reaction, &monitor) {
+            Some(react) => {
+                let step = with(quote!(m.__event(#e)));
+                quote! {
+                    if let ::core::option::Option::Some(v) = #step {
+                        let v = v.with_event(#name);
+                        #react;
+                    }
+                }
+            }
+            None => {
+                // The method must return a Result.
+                let returns_result = match &f.sig.output {
+                    syn::ReturnType::Type(_, ty) => matches!(&**ty, Type::Path(p)
+                        if p.path.segments.last().is_some_and(|s| s.ident == "Result")),
+                    syn::ReturnType::Default => false,
+                };
+                if !returns_result {
+                    return Err(Error::new(
+                        f.sig.output.span().join(f.sig.ident.span()).unwrap_or(f.sig.ident.span()),
+                        format!(
+                            "with `on_violation = result`, the event `{name}` must return a `Result` \
+                             whose error type implements `From<monitor_core::Violation<'static>>`"
+                        ),
+                    ));
+                }
+                let step = with(quote!(m.try_event(#e)));
+                quote! {
+                    if let ::core::result::Result::Err(v) = #step {
+                        return ::core::result::Result::Err(::core::convert::From::from(v.with_event(#name)));
+                    }
+                }
+            }
+        };
+        let body = &f.block;
+        f.block = syn::parse2(quote!({ #prologue #body }))?;
+    }
+    let event_consts = dfa.alphabet().names().iter().enumerate().map(|(i, n)| {
+        let c = format_ident!("EVENT_{}", n.to_uppercase());
+        let doc = format!(" The event of a call to `{n}`.");
+        quote!(#[doc = #doc] pub const #c: usize = #i;)
+    });
+    let methods = quote! {
+        #(#event_consts)*
+
+        /// Reads event `e` (one of the `EVENT_` constants).
+        #[inline]
+        pub fn event(&mut self, e: usize) -> ::monitor_core::Verdict {
+            self.cursor.step_event(&Self::TABLE, e)
+        }
+
+        /// Reads event `e` unless it violates the property: then the
+        /// monitor does not move and the violation is returned.
+        #[inline]
+        pub fn try_event(&mut self, e: usize) -> ::core::result::Result<::monitor_core::Verdict, ::monitor_core::Violation<'static>> {
+            if self.cursor.would_violate_event(&Self::TABLE, e) {
+                let mut probe = *self;
+                probe.cursor.step_event(&Self::TABLE, e);
+                return ::core::result::Result::Err(probe.violation().expect("a violation"));
+            }
+            ::core::result::Result::Ok(self.cursor.step_event(&Self::TABLE, e))
+        }
+
+        #[doc(hidden)]
+        #[inline]
+        pub fn __event(&mut self, e: usize) -> ::core::option::Option<::monitor_core::Violation<'static>> {
+            let before = self.cursor.is_violated(&Self::TABLE);
+            if self.cursor.step_event(&Self::TABLE, e) == ::monitor_core::Verdict::Violated && !before {
+                self.violation()
+            } else {
+                ::core::option::Option::None
+            }
+        }
+    };
+    let doc = vec![
+        format!(
+            "Monitor of `{}` over calls of `{ty_ident}`'s methods {},",
+            formula.to_spot(),
+            events
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        format!(
+            "generated by `#[monitor]` ({}). It lives in the field `{field}`",
+            crate::emit::names::states(dfa.num_states())
+        ),
+        "(of this type, or a `Cell` or `Mutex` of it for `&self` methods).".to_string(),
+    ];
+    let vis = quote!(pub);
+    let mtype = monitor_type(&MonitorType {
+        name: monitor,
+        vis,
+        table: &table,
+        doc,
+        methods,
+    });
+    Ok(quote! {
+        #block
+        #mtype
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(attr: TokenStream, item: TokenStream) -> String {
+        match try_expand(attr, item) {
+            Ok(t) => panic!("expanded:\n{t}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn struct_monitors_read_bool_fields_and_predicates() {
+        let out = try_expand(
+            quote!(
+                ltl = "G(req -> X ack) & G !(low && high)",
+                ap(low = self.level < 10, high = "self.level > 90")
+            ),
+            quote!(
+                pub struct Bus {
+                    req: bool,
+                    ack: bool,
+                    level: u32,
+                }
+            ),
+        )
+        .unwrap();
+        let file: syn::File = syn::parse2(out).unwrap();
+        let text = prettyplease::unparse(&file);
+        assert!(text.contains("pub struct BusMonitor {"), "{text}");
+        assert!(
+            text.contains("fn __bus_monitor_letter(&self) -> u64 {"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(::monitor_core::runtime::bit(self.req) << "),
+            "{text}"
+        );
+        assert!(
+            text.contains("::monitor_core::runtime::bit(self.level < 10)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("pub fn observe(&mut self, s: &Bus) -> ::monitor_core::Verdict {"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn impl_monitors_step_before_the_body() {
+        let out = try_expand(
+            quote!(ltl = "G(open -> X(!open U close))", field = mon, on_violation = panic),
+            quote!(impl File { fn open(&mut self) { body(); } fn close(&self) {} fn other(self) {} }),
+        )
+        .unwrap();
+        let file: syn::File = syn::parse2(out).unwrap();
+        let text = prettyplease::unparse(&file);
+        assert!(text.contains("pub struct FileMonitor {"), "{text}");
+        assert!(
+            text.contains("pub const EVENT_OPEN: usize = 0usize;"),
+            "{text}"
+        );
+        assert!(text.contains("::monitor_core::runtime::Slot<"), "{text}");
+        assert!(
+            text.contains(">>::with(&mut self.mon, |m: &mut FileMonitor| m.__event(0usize))"),
+            "{text}"
+        );
+        assert!(
+            text.contains("::monitor_core::runtime::SharedSlot<"),
+            "{text}"
+        );
+        // The prologue comes first, then the body.
+        let open = text.find("fn open").unwrap();
+        assert!(
+            text[open..].find("with_event(\"open\")").unwrap()
+                < text[open..].find("body()").unwrap()
+        );
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        let e = error(
+            quote!(ltl = "G(req -> )"),
+            quote!(
+                struct Bus {
+                    req: bool,
+                }
+            ),
+        );
+        assert!(
+            e.starts_with("syntax error in the formula at column 10: expected"),
+            "{e}"
+        );
+        assert!(e.contains("\n  G(req -> )\n           ^"), "{e}");
+        let e = error(
+            quote!(ltl = "G(req -> X acks)"),
+            quote!(
+                struct Bus {
+                    req: bool,
+                    ack: bool,
+                }
+            ),
+        );
+        assert!(
+            e.contains("unknown proposition `acks`: `Bus` has no bool field `acks`")
+                && e.contains("available: req, ack"),
+            "{e}"
+        );
+        let e = error(
+            quote!(ltl = "G count"),
+            quote!(
+                struct C {
+                    count: u32,
+                }
+            ),
+        );
+        assert!(
+            e.contains("proposition `count` is the field `count: u32`"),
+            "{e}"
+        );
+        let e = error(
+            quote!(ltl = "G(req -> F ack)"),
+            quote!(
+                struct Bus {
+                    req: bool,
+                    ack: bool,
+                }
+            ),
+        );
+        assert!(
+            e.contains("is not a safety property") && e.contains("`closure`"),
+            "{e}"
+        );
+        assert!(try_expand(
+            quote!(ltl = "G(req -> F ack)", closure),
+            quote!(
+                struct Bus {
+                    req: bool,
+                    ack: bool,
+                }
+            )
+        )
+        .is_ok());
+        assert!(try_expand(
+            quote!(ltl = "G(req -> F ack)", verdicts = 3),
+            quote!(
+                struct Bus {
+                    req: bool,
+                    ack: bool,
+                }
+            )
+        )
+        .is_ok());
+        let e = error(
+            quote!(ltl = "G a", colour = 3),
+            quote!(
+                struct S {
+                    a: bool,
+                }
+            ),
+        );
+        assert!(e.starts_with("unknown option"), "{e}");
+        let e = error(
+            quote!(psl = "always a"),
+            quote!(
+                struct S {
+                    a: bool,
+                }
+            ),
+        );
+        assert!(e.contains("PSL properties are not supported yet"), "{e}");
+        let e = error(
+            quote!(ltl = "G(open -> X close)"),
+            quote!(impl F { fn open(&mut self) {} }),
+        );
+        assert!(
+            e.contains("unknown proposition `close`: `F` has no method `close`"),
+            "{e}"
+        );
+        let e = error(
+            quote!(ltl = "G(open -> X !open)"),
+            quote!(impl F { fn open(self) {} }),
+        );
+        assert!(e.contains("must take `&mut self` or `&self`"), "{e}");
+        let e = error(
+            quote!(ltl = "G(open -> X !open)", on_violation = result),
+            quote!(impl F { fn open(&mut self) {} }),
+        );
+        assert!(e.contains("must return a `Result`"), "{e}");
+        let e = error(
+            quote!(ltl = "G a"),
+            quote!(
+                enum E {
+                    A,
+                }
+            ),
+        );
+        assert!(e.starts_with("#[monitor] goes on a struct"), "{e}");
+        let e = error(
+            quote!(),
+            quote!(
+                struct S {
+                    a: bool,
+                }
+            ),
+        );
+        assert!(e.starts_with("missing property"), "{e}");
+    }
+}
