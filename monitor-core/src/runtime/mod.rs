@@ -407,7 +407,9 @@ impl fmt::Display for Violation<'_> {
         if !self.after.is_empty() {
             write!(f, ": after `{}`,", self.after)?;
         } else {
-            f.write_str(": at the start,")?;
+            // The state may be reached again later: it is the start
+            // state, not necessarily the start of the run.
+            f.write_str(": in the initial state,")?;
         }
         if self.event.is_some() {
             write!(f, " the event must not be `{}`", self.letters)
@@ -419,6 +421,16 @@ impl fmt::Display for Violation<'_> {
 
 #[cfg(feature = "std")]
 impl std::error::Error for Violation<'_> {}
+
+/// So that methods returning `io::Result` can refuse calls that violate
+/// their protocol (`#[monitor(..., on_violation = result)]`): an error of
+/// kind `Other` whose message is the explanation.
+#[cfg(feature = "std")]
+impl From<Violation<'_>> for std::io::Error {
+    fn from(v: Violation<'_>) -> std::io::Error {
+        std::io::Error::other(v.to_string())
+    }
+}
 
 /// A proposition's bit in a letter: `0` or `1`. Generated monitors call it
 /// on each proposition's value, so that a value that is not a `bool` is a

@@ -89,7 +89,7 @@ fn main() {
     }));
     std::panic::set_hook(hook);
     let msg = *caught.unwrap_err().downcast::<String>().unwrap();
-    assert!(msg.starts_with("monitor SharedMonitor: `G(lock -> Xunlock)` violated by `lock`"), "{msg}");
+    assert!(msg.starts_with("monitor SharedMonitor: `G(lock -> X unlock)` violated by `lock`"), "{msg}");
 
     let t = Threads { guard: Mutex::new(ThreadsMonitor::new()) };
     t.acquire();
