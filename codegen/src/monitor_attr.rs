@@ -533,13 +533,15 @@ fn expand_impl(
         });
         let shared = match &receiver {
             Some(r) if r.reference.is_some() && r.colon_token.is_none() => r.mutability.is_none(),
-            _ => return Err(Error::new(
-                f.sig.span(),
-                format!(
+            _ => {
+                return Err(Error::new(
+                    f.sig.span(),
+                    format!(
                     "`{name}` is an event of the property, so it must take `&mut self` or `&self` \
                          (the monitor lives in `self.{field}`)"
                 ),
-            )),
+                ))
+            }
         };
         // The monitor in `self.field`, updated by `body`; type errors (a
         // plain field for a `&self` method) point at the receiver.

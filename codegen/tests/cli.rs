@@ -342,3 +342,29 @@ fn verilog_and_systemc_targets() {
         );
     }
 }
+
+#[test]
+fn rust_target() {
+    let o = mongen(&["compile", "-t", "rust", "--name", "bus", "G(req -> X ack)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let code = stdout(&o);
+    assert!(code.contains("pub struct BusMonitor {"), "{code}");
+    assert!(
+        code.contains("pub const TABLE: ::monitor_core::runtime::Table<'static>"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pub fn observe(&mut self, req: bool, ack: bool)"),
+        "{code}"
+    );
+    syn::parse_file(&code).unwrap();
+    // Propositions that are no identifiers: letters only.
+    let o = mongen(&["compile", "-t", "rust", "G \"x > 3\""]);
+    let code = stdout(&o);
+    assert!(
+        code.contains("pub struct Monitor {") && !code.contains("fn observe"),
+        "{code}"
+    );
+    let o = mongen(&["compile", "-t", "rust", "--name", "1x", "G a"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -46,7 +46,7 @@
 //! otherwise), before the body runs. On a violation the monitor reacts as
 //! `on_violation` says: `panic`, `debug_panic` (the default: panic in debug
 //! builds, record only in release builds), `log` (`log::error!`), `ignore`,
-//! a function `path` called with the [`Violation`](monitor_core::Violation),
+//! a function `path` called with the `monitor_core::Violation`,
 //! or `result`: the call returns `Err(From::from(violation))` without
 //! running, and the monitor stays where it was.
 //!

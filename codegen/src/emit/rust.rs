@@ -1,5 +1,5 @@
 //! Rust monitors: a `Copy` type holding a 4-byte run state, with the
-//! compiled [`Table`](monitor_core::runtime::Table) as an associated
+//! compiled [`Table`] as an associated
 //! constant. No parsing, allocation or locking at run time, and only the
 //! `no_std` part of `monitor-core`.
 //!
@@ -147,7 +147,8 @@ pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
 /// Options of [`emit_rust`].
 #[derive(Clone, Debug)]
 pub struct RustOptions {
-    /// The type is `NameMonitor` (`--name bus` gives `BusMonitor`).
+    /// The type is `NameMonitor` (`--name bus` gives `BusMonitor`, the
+    /// default `monitor` gives `Monitor`).
     pub name: String,
     /// Whether the monitor has three-valued verdicts.
     pub three_valued: bool,
@@ -215,7 +216,13 @@ pub fn is_rust_identifier(s: &str) -> bool {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitError> {
-    let type_name = format!("{}Monitor", camel_case(&opts.name));
+    // `bus` and `bus_monitor` give `BusMonitor`; `monitor` gives `Monitor`.
+    let camel = camel_case(&opts.name);
+    let type_name = if camel.ends_with("Monitor") {
+        camel
+    } else {
+        format!("{camel}Monitor")
+    };
     if !is_rust_identifier(&type_name) {
         return Err(EmitError::Name(opts.name.clone()));
     }

@@ -86,11 +86,18 @@ fn main() {
         }
         for (name, verdict, why) in [
             ("response", response.observe(&bus), response.violation()),
-            ("protocol", protocol.observe(&Cycle { bus }), protocol.violation()),
+            (
+                "protocol",
+                protocol.observe(&Cycle { bus }),
+                protocol.violation(),
+            ),
         ] {
             if verdict == Verdict::Violated {
                 violations += 1;
-                println!("cycle {cycle:>4}: {name} violated: {}", why.expect("a violation"));
+                println!(
+                    "cycle {cycle:>4}: {name} violated: {}",
+                    why.expect("a violation")
+                );
             }
         }
         if response.verdict() == Verdict::Violated {
