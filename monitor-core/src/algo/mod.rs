@@ -6,6 +6,7 @@
 //!   with an empty language.
 //! * `determinize`: subset construction on decision diagrams.
 //! * `minimize`: signature refinement to the minimal DFA.
+//! * `sere`: linear forms of SEREs (the SERE automata of the tableau).
 //! * `product`: products used by the analyses (safety, pathologic,
 //!   stutter-invariance), the three-valued monitor and language
 //!   comparison.
@@ -17,5 +18,6 @@ pub(crate) mod emptiness;
 pub(crate) mod interner;
 pub(crate) mod minimize;
 pub(crate) mod product;
+pub(crate) mod sere;
 pub(crate) mod tableau;
 pub(crate) mod transducer;

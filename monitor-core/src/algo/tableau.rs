@@ -30,6 +30,24 @@
 //! This requires the operands of past operators to be past formulas; a
 //! past operator over a future formula is rejected by the translator.
 //!
+//! # PSL
+//!
+//! SEREs are expanded by their linear forms ([`super::sere`]): the
+//! obligation `{r} |-> f` reads one letter of `r` and leaves `{r'} |-> f`
+//! for each residual `r'` (universally), `{r} <>-> f` picks one residual
+//! (existentially), the weak closure `{r}` lives while the prefix can be
+//! completed to a match, and `!{r}` waits for the prefix to die.
+//!
+//! `{r} <>-> f` and `!{r}` are eventualities, and when `r` has unbounded
+//! repetitions their residuals form cycles of *different* formulas, so
+//! Couvreur's one-mark-per-formula acceptance is wrong for them (two
+//! overlapping instances can keep the family pending forever although
+//! each one is fulfilled). They use a breakpoint instead (Miyano–Hayashi,
+//! as Spot's `<>+>`): the *marked* copies are the instances owed since
+//! the last breakpoint; an edge whose destination holds no marked
+//! obligation is accepting for the breakpoint mark, and marks every
+//! pending instance of its destination.
+//!
 //! # Informative mode
 //!
 //! Without acceptance conditions and with the `true` obligation as the
@@ -44,6 +62,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use super::interner::Interner;
+use super::sere::Seres;
 use crate::automaton::{Alphabet, Marks, Nba, NbaEdge};
 use crate::dd::{Manager, Node};
 use crate::formula::simplify::Implications;
@@ -258,6 +277,24 @@ pub(crate) struct Tableau<'a> {
     /// (0: not known yet, 1: no, 2: yes). Dense: numbers are small.
     implies: Vec<Vec<u8>>,
     mode: TableauMode,
+    seres: Seres,
+    /// Whether some SERE eventuality needs the breakpoint (its mark is
+    /// the last one).
+    breakpoint: bool,
+}
+
+/// Whether `f` is a SERE eventuality tracked by the breakpoint.
+fn tracked(f: &Formula) -> bool {
+    matches!(f.op(), Op::EConcat | Op::NegClosure) && f.child(0).has_unbounded_repetition()
+}
+
+/// The marked copy of a tracked SERE eventuality.
+fn marked(f: &Formula) -> Formula {
+    match f.op() {
+        Op::EConcat => Formula::econcat_marked(f.child(0).clone(), f.child(1).clone()),
+        Op::NegClosure => Formula::neg_closure_marked(f.child(0).clone()),
+        _ => f.clone(),
+    }
 }
 
 impl<'a> Tableau<'a> {
@@ -292,18 +329,21 @@ impl<'a> Tableau<'a> {
             implications: Implications::default(),
             implies: Vec::new(),
             mode,
+            seres: Seres::default(),
+            breakpoint: mode == TableauMode::Buchi && f.subformulas_postorder().iter().any(tracked),
         };
         t.build(f, max_states)
     }
 
     fn build(&mut self, f: &Formula, max_states: usize) -> Result<TableauAutomaton, BuildError> {
         let all = Marks::all(self.eventualities.len());
+        let bp_mark = self.eventualities.len();
         // A state is a set of obligations (sorted numbers) and a memory.
         type Key = (Rc<[u32]>, u32);
         let mut index: FxHashMap<Key, u32> = FxHashMap::default();
         let mut keys: Vec<Key> = Vec::new();
         let mut nba = Nba {
-            num_marks: self.eventualities.len(),
+            num_marks: self.eventualities.len() + usize::from(self.breakpoint),
             ..Nba::default()
         };
         let mut init: Vec<u32> = self.obligation(f);
@@ -320,8 +360,12 @@ impl<'a> Tableau<'a> {
             let parts = self.past.partition(mem, self.mgr, self.aps);
             let mut edges = Vec::new();
             for term in terms.iter() {
-                let dest: Rc<[u32]> = Rc::from(self.reduce(term.next.clone()).as_slice());
-                let marks = all.difference(&term.promises);
+                let mut next = self.reduce(term.next.clone());
+                let mut marks = all.difference(&term.promises);
+                if self.breakpoint && self.apply_breakpoint(&mut next) {
+                    marks.insert(bp_mark);
+                }
+                let dest: Rc<[u32]> = Rc::from(next.as_slice());
                 for &(pg, next_mem) in parts.iter() {
                     let guard = self.mgr.and(term.guard, pg);
                     if guard == Node::FALSE {
@@ -356,6 +400,43 @@ impl<'a> Tableau<'a> {
         nba.merge_parallel_edges(self.mgr);
         let discharged = keys.iter().map(|(set, _)| set.is_empty()).collect();
         Ok(TableauAutomaton { nba, discharged })
+    }
+
+    /// The breakpoint on a destination: if it owes no marked obligation,
+    /// the edge is accepting and every tracked obligation becomes marked
+    /// (owed until the next breakpoint). Otherwise unmarked copies of
+    /// marked obligations are dropped (the marked copy carries them).
+    fn apply_breakpoint(&mut self, next: &mut Vec<u32>) -> bool {
+        let is_marked = |f: &Formula| matches!(f.op(), Op::EConcatMarked | Op::NegClosureMarked);
+        let owes = next.iter().any(|&n| is_marked(&self.formulas[n as usize]));
+        if owes {
+            let mut out = Vec::with_capacity(next.len());
+            for &n in next.iter() {
+                let f = self.formulas[n as usize].clone();
+                if tracked(&f)
+                    && self.numbers.contains_key(&marked(&f))
+                    && next.contains(&self.numbers[&marked(&f)])
+                {
+                    continue;
+                }
+                out.push(n);
+            }
+            *next = out;
+            return false;
+        }
+        let mut out: Vec<u32> = Vec::with_capacity(next.len());
+        for &n in next.iter() {
+            let f = self.formulas[n as usize].clone();
+            out.push(if tracked(&f) {
+                self.number(&marked(&f))
+            } else {
+                n
+            });
+        }
+        out.sort_unstable();
+        out.dedup();
+        *next = out;
+        true
     }
 
     /// The expansion of a conjunction of obligations.
@@ -502,11 +583,129 @@ impl<'a> Tableau<'a> {
                     };
                     Rc::from(self.simplify(v))
                 }
+                Op::UConcat => self.uconcat_terms(f.child(0), f.child(1), mem),
+                Op::EConcat | Op::EConcatMarked => {
+                    self.econcat_terms(f.child(0), f.child(1), f.op() == Op::EConcatMarked, mem)
+                }
+                // Seed 003's strong finite semantics: `{r}` is `{r}!`. Its
+                // negation `!{r}` is discharged when the prefix can no
+                // longer be completed, as on infinite words: with letters
+                // satisfying every Boolean (IEEE 1850's ⊤), so that an
+                // informative bad prefix is always a bad prefix.
+                Op::Closure if self.mode == TableauMode::Finite => {
+                    self.econcat_terms(f.child(0), &Formula::tt(), false, mem)
+                }
+                Op::Closure => self.closure_terms(f.child(0), mem),
+                Op::NegClosure | Op::NegClosureMarked => {
+                    self.neg_closure_terms(f.child(0), f.op() == Op::NegClosureMarked, mem)
+                }
                 op => unreachable!("{op:?} in an NNF formula with future operators"),
             }
         };
         self.terms.insert(key, r.clone());
         r
+    }
+
+    /// The steps of a SERE with their guards as BDDs (unsatisfiable ones
+    /// dropped).
+    fn sere_steps(&mut self, r: &Formula, mem: u32) -> Vec<(Node, Formula)> {
+        let form = self.seres.linear_form(r);
+        let mut out = Vec::with_capacity(form.len());
+        for (b, s) in form.iter() {
+            let g = self.past.eval(b, mem, self.mgr, self.aps);
+            if g != Node::FALSE {
+                out.push((g, s.clone()));
+            }
+        }
+        out
+    }
+
+    /// `{r} |-> f`: on every step of `r`, `f` now if the step ends a match,
+    /// and `{r'} |-> f` next while `r'` can still match.
+    fn uconcat_terms(&mut self, r: &Formula, f: &Formula, mem: u32) -> Rc<[Term]> {
+        let mut acc: Vec<Term> = self.single(Node::TRUE, Vec::new(), Marks::empty()).to_vec();
+        for (g, s) in self.sere_steps(r, mem) {
+            let next = if self.seres.alive(&s) {
+                self.obligation(&Formula::uconcat(s.clone(), f.clone()))
+            } else {
+                Vec::new()
+            };
+            let mut on = self.single(g, next, Marks::empty()).to_vec();
+            if s.accepts_empty_word() {
+                let now = self.terms(f, mem);
+                on = self.product(&on, &now);
+            }
+            let off = self.mgr.not(g);
+            let mut choice = self.single(off, Vec::new(), Marks::empty()).to_vec();
+            choice.extend(on);
+            acc = self.product(&acc, &choice);
+            acc = self.simplify(acc);
+        }
+        Rc::from(acc)
+    }
+
+    /// `{r} <>-> f`: some step of `r` either ends a match where `f` holds
+    /// now, or leaves `{r'} <>-> f` (marked if this one is).
+    fn econcat_terms(&mut self, r: &Formula, f: &Formula, is_marked: bool, mem: u32) -> Rc<[Term]> {
+        let mut all: Vec<Term> = Vec::new();
+        for (g, s) in self.sere_steps(r, mem) {
+            if s.accepts_empty_word() {
+                let now = self.terms(f, mem);
+                let here = self.single(g, Vec::new(), Marks::empty());
+                all.extend(self.product(&here, &now));
+            }
+            if self.seres.alive(&s) {
+                let rest = if is_marked {
+                    Formula::econcat_marked(s.clone(), f.clone())
+                } else {
+                    Formula::econcat(s.clone(), f.clone())
+                };
+                let next = self.obligation(&rest);
+                all.extend(self.single(g, next, Marks::empty()).iter().cloned());
+            }
+        }
+        Rc::from(self.simplify(all))
+    }
+
+    /// The weak closure `{r}`: some step of `r` ends a match, or leaves a
+    /// residual that letters satisfying every Boolean can still complete.
+    fn closure_terms(&mut self, r: &Formula, mem: u32) -> Rc<[Term]> {
+        let mut all: Vec<Term> = Vec::new();
+        for (g, s) in self.sere_steps(r, mem) {
+            if s.accepts_empty_word() {
+                all.extend(self.single(g, Vec::new(), Marks::empty()).iter().cloned());
+            } else if self.seres.completable(&s) {
+                let next = self.obligation(&Formula::closure(s.clone()));
+                all.extend(self.single(g, next, Marks::empty()).iter().cloned());
+            }
+        }
+        Rc::from(self.simplify(all))
+    }
+
+    /// `!{r}`: on every step of `r`, no match ends, and the residual is
+    /// dead or must die later.
+    fn neg_closure_terms(&mut self, r: &Formula, is_marked: bool, mem: u32) -> Rc<[Term]> {
+        let mut acc: Vec<Term> = self.single(Node::TRUE, Vec::new(), Marks::empty()).to_vec();
+        for (g, s) in self.sere_steps(r, mem) {
+            let off = self.mgr.not(g);
+            let mut choice = self.single(off, Vec::new(), Marks::empty()).to_vec();
+            if !s.accepts_empty_word() {
+                let next = if self.seres.completable(&s) {
+                    let rest = if is_marked {
+                        Formula::neg_closure_marked(s.clone())
+                    } else {
+                        Formula::neg_closure(s.clone())
+                    };
+                    self.obligation(&rest)
+                } else {
+                    Vec::new()
+                };
+                choice.extend(self.single(g, next, Marks::empty()).iter().cloned());
+            }
+            acc = self.product(&acc, &choice);
+            acc = self.simplify(acc);
+        }
+        Rc::from(acc)
     }
 
     /// Removes from a set of obligations those implied by another one

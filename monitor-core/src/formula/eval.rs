@@ -10,7 +10,17 @@
 //!   backwards, sweeping the loop twice (enough for the values to settle);
 //! * the cycle is unrolled `past depth + 2` times so that the values of
 //!   past subformulas are periodic on the last copy (each nesting level of
-//!   past operators can need one more turn of the loop to stabilize).
+//!   past operators can need one more turn of the loop to stabilize);
+//! * PSL: the matches of a SERE are computed by dynamic programming over
+//!   the word, straight from the definitions (the set of end points of
+//!   the matches from each start, for every sub-SERE), on a finite
+//!   horizon of [`SERE_LOOPS`] more turns of the cycle. Suffix
+//!   implication and conjunction quantify over those matches; the weak
+//!   closure `{r}` appends letters that satisfy every Boolean (IEEE 1850's
+//!   ⊤) after the horizon and asks for a match. This is exact as soon as
+//!   the SERE's own behaviour on the cycle has become periodic, which
+//!   takes at most as many turns as the SERE has sets of residuals: the
+//!   small SEREs of the tests are far below the horizon.
 //!
 //! ```
 //! use monitor_core::formula::{parse, eval::{holds, Lasso}};
@@ -24,6 +34,8 @@
 //! assert!(!holds(&f, &aps, &w));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
@@ -53,6 +65,138 @@ impl<L> Lasso<L> {
         } else {
             &self.cycle[(i - self.prefix.len()) % self.cycle.len()]
         }
+    }
+}
+
+/// How many turns of the cycle the SERE matcher looks ahead.
+pub const SERE_LOOPS: usize = 24;
+
+/// How many ⊤ letters the weak closure may append after the horizon.
+const TOP_LETTERS: usize = 48;
+
+/// The end points of SERE matches on a finite window of the word.
+///
+/// Time `t` reads the letter at `t`; a match from `i` to `j` reads the
+/// letters `i..j` (so `j == i` is the empty match). Letters at times
+/// `>= top_from` are ⊤: they satisfy every Boolean.
+struct SereMatcher<'a> {
+    /// Boolean values of the SERE's leaves at each unrolled position.
+    val: &'a FxHashMap<Formula, Vec<bool>>,
+    fold: &'a dyn Fn(usize) -> usize,
+    horizon: usize,
+    top_from: usize,
+    memo: FxHashMap<(Formula, usize), Rc<Vec<bool>>>,
+}
+
+impl SereMatcher<'_> {
+    fn letter_ok(&self, b: &Formula, t: usize) -> bool {
+        t >= self.top_from || self.val[b][(self.fold)(t)]
+    }
+
+    /// `ends[j]`: whether the letters `i..j` match `r` (`j <= horizon`).
+    fn ends(&mut self, r: &Formula, i: usize) -> Rc<Vec<bool>> {
+        if let Some(e) = self.memo.get(&(r.clone(), i)) {
+            return e.clone();
+        }
+        let h = self.horizon;
+        let mut out = vec![false; h + 1];
+        match r.op() {
+            Op::EmptyWord => out[i] = true,
+            Op::Concat => {
+                let mut cur = vec![false; h + 1];
+                cur[i] = true;
+                for c in r.children() {
+                    cur = self.step(c, &cur);
+                }
+                out = cur;
+            }
+            Op::Fusion => {
+                // r1 : rest — rest starts on the last letter r1 read (empty
+                // matches of either side share no letter).
+                let rest = Formula::fusion(r.children()[1..].to_vec());
+                let first = self.ends(r.child(0), i);
+                for j in i + 1..=h {
+                    if first[j] {
+                        // rest's match contains the shared letter j - 1.
+                        let e = self.ends(&rest, j - 1);
+                        for k in j..=h {
+                            out[k] |= e[k];
+                        }
+                    }
+                }
+            }
+            Op::OrRat | Op::AndRat => {
+                let and = r.op() == Op::AndRat;
+                out = vec![and; h + 1];
+                for c in r.children() {
+                    let e = self.ends(c, i);
+                    for j in 0..=h {
+                        out[j] = if and { out[j] && e[j] } else { out[j] || e[j] };
+                    }
+                }
+            }
+            Op::Star => {
+                let (lo, hi) = r.star_bounds().expect("star");
+                let c = r.child(0);
+                // Exactly k repetitions, for k = 0, 1, ...
+                let mut level = vec![false; h + 1];
+                level[i] = true;
+                let mut k = 0u32;
+                while k < lo {
+                    level = self.step(c, &level);
+                    k += 1;
+                }
+                out = level.clone();
+                match hi {
+                    Some(hi) => {
+                        while k < hi && level.iter().any(|&x| x) {
+                            level = self.step(c, &level);
+                            k += 1;
+                            for j in 0..=h {
+                                out[j] |= level[j];
+                            }
+                        }
+                    }
+                    None => loop {
+                        let next = self.step(c, &out);
+                        let mut grew = false;
+                        for j in 0..=h {
+                            if next[j] && !out[j] {
+                                out[j] = true;
+                                grew = true;
+                            }
+                        }
+                        if !grew {
+                            break;
+                        }
+                    },
+                }
+            }
+            _ => {
+                assert!(
+                    !r.has_future(),
+                    "temporal formula {r} used as a SERE letter"
+                );
+                if i < h && self.letter_ok(r, i) {
+                    out[i + 1] = true;
+                }
+            }
+        }
+        let out = Rc::new(out);
+        self.memo.insert((r.clone(), i), out.clone());
+        out
+    }
+
+    /// The end points of matches of `r` starting at any point of `starts`.
+    fn step(&mut self, r: &Formula, starts: &[bool]) -> Vec<bool> {
+        let mut out = vec![false; self.horizon + 1];
+        for (j, _) in starts.iter().enumerate().filter(|(_, &s)| s) {
+            let e = self.ends(r, j);
+            for (o, &x) in out.iter_mut().zip(e.iter()) {
+                *o |= x;
+            }
+        }
+        out
     }
 }
 
@@ -91,8 +235,20 @@ fn unrolled_values<L: Valuation>(
     let n = p + copies * c;
     let loop_start = n - c;
     let succ = |i: usize| if i + 1 < n { i + 1 } else { loop_start };
+    let fold = |t: usize| {
+        if t < n {
+            t
+        } else {
+            loop_start + (t - loop_start) % c
+        }
+    };
+    let horizon = n + SERE_LOOPS * c;
     let mut val: FxHashMap<Formula, Vec<bool>> = FxHashMap::default();
     for g in f.subformulas_postorder() {
+        if g.op().is_sere() {
+            // Not a formula: its matches are computed where it is used.
+            continue;
+        }
         let kid = |i: usize| &val[g.child(i)];
         let pointwise1 =
             |h: &dyn Fn(bool) -> bool| kid(0).iter().map(|&x| h(x)).collect::<Vec<_>>();
@@ -170,6 +326,47 @@ fn unrolled_values<L: Valuation>(
                 }
                 v
             }
+            Op::UConcat | Op::EConcat | Op::EConcatMarked => {
+                let mut m = SereMatcher {
+                    val: &val,
+                    fold: &fold,
+                    horizon,
+                    top_from: usize::MAX,
+                    memo: FxHashMap::default(),
+                };
+                let universal = g.op() == Op::UConcat;
+                let after = &val[g.child(1)];
+                (0..n)
+                    .map(|i| {
+                        let ends = m.ends(g.child(0), i);
+                        let mut hits = (i + 1..=horizon).filter(|&j| ends[j]);
+                        if universal {
+                            hits.all(|j| after[fold(j - 1)])
+                        } else {
+                            hits.any(|j| after[fold(j - 1)])
+                        }
+                    })
+                    .collect()
+            }
+            Op::Closure | Op::NegClosure | Op::NegClosureMarked => {
+                // Real letters up to the horizon, then ⊤ letters: the
+                // closure holds iff that word has a (non-empty) match.
+                let mut m = SereMatcher {
+                    val: &val,
+                    fold: &fold,
+                    horizon: horizon + TOP_LETTERS,
+                    top_from: horizon,
+                    memo: FxHashMap::default(),
+                };
+                let positive = g.op() == Op::Closure;
+                (0..n)
+                    .map(|i| {
+                        let ends = m.ends(g.child(0), i);
+                        ends[i + 1..].iter().any(|&x| x) == positive
+                    })
+                    .collect()
+            }
+            op => unreachable!("{op:?} is a SERE operator"),
         };
         val.insert(g, v);
     }

@@ -50,9 +50,11 @@ pub mod families;
 mod node;
 pub mod parse;
 pub mod print;
+pub mod psl;
 pub mod random;
 pub mod simplify;
 
 pub use node::{Formula, Op};
 pub use parse::{parse, ParseError, ParseErrorKind};
 pub use print::SpinError;
+pub use psl::parse_psl;

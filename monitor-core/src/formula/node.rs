@@ -63,6 +63,41 @@ pub enum Op {
     B,
     /// Trigger (`T`), the dual of since: `a T b` is `!(!a S !b)`.
     T,
+    // PSL: sequential extended regular expressions (SEREs). Their Boolean
+    // leaves are ordinary Boolean formulas, each matching one letter.
+    /// The empty SERE `[*0]`, matching only the empty word.
+    EmptyWord,
+    /// SERE concatenation `r ; s` (n-ary, flattened).
+    Concat,
+    /// SERE fusion `r : s`: `r` and `s` overlap on one letter (n-ary).
+    Fusion,
+    /// SERE union `r | s` (n-ary).
+    OrRat,
+    /// Length-matching SERE intersection `r && s` (n-ary).
+    AndRat,
+    /// Repetition `r[*i..j]` ([`Formula::star_bounds`]); `[*]`, `[+]`,
+    /// `[*n]`, `[=n]` and `[->n]` are written with it.
+    Star,
+    // PSL: formulas over SEREs. As in IEEE 1850, only non-empty matches
+    // count.
+    /// The weak closure `{r}`: every prefix of the word either has matched
+    /// `r` or can still be completed to a match (IEEE 1850: completed with
+    /// letters that satisfy every Boolean).
+    Closure,
+    /// The negated closure `!{r}`.
+    NegClosure,
+    /// `!{r}` while it is tracked by the breakpoint of the tableau (an
+    /// internal form; equivalent to `NegClosure`).
+    NegClosureMarked,
+    /// Suffix implication `{r} |-> f` (Spot: `{r}[]-> f`): at the end of
+    /// every match of `r`, `f` holds.
+    UConcat,
+    /// Suffix conjunction `{r} <>-> f` (Spot: `{r}<>-> f`): some match of
+    /// `r` ends where `f` holds. The strong sequence `{r}!` is
+    /// `{r} <>-> true`.
+    EConcat,
+    /// `EConcat` while tracked by the breakpoint of the tableau (internal).
+    EConcatMarked,
     // n-ary operators
     /// Conjunction (`&`, `&&`, `/\`).
     And,
@@ -75,16 +110,41 @@ impl Op {
     pub fn arity(self) -> Option<usize> {
         use Op::*;
         match self {
-            False | True | Ap => Some(0),
+            False | True | Ap | EmptyWord => Some(0),
             Not | X | F | G | Y | Z | O | H => Some(1),
+            Star | Closure | NegClosure | NegClosureMarked => Some(1),
             Implies | Equiv | Xor | U | R | W | M | S | B | T => Some(2),
-            And | Or => None,
+            UConcat | EConcat | EConcatMarked => Some(2),
+            And | Or | Concat | Fusion | OrRat | AndRat => None,
         }
     }
 
     /// Whether this is a future-time temporal operator.
     pub fn is_future(self) -> bool {
         matches!(self, Op::X | Op::F | Op::G | Op::U | Op::R | Op::W | Op::M)
+    }
+
+    /// Whether this is a SERE operator (`[*0]`, `;`, `:`, `|`, `&&`,
+    /// repetition).
+    pub fn is_sere(self) -> bool {
+        matches!(
+            self,
+            Op::EmptyWord | Op::Concat | Op::Fusion | Op::OrRat | Op::AndRat | Op::Star
+        )
+    }
+
+    /// Whether this is a PSL operator over SEREs (closures, suffix
+    /// implication and conjunction).
+    pub fn is_sere_formula(self) -> bool {
+        matches!(
+            self,
+            Op::Closure
+                | Op::NegClosure
+                | Op::NegClosureMarked
+                | Op::UConcat
+                | Op::EConcat
+                | Op::EConcatMarked
+        )
     }
 
     /// Whether this is a past-time temporal operator.
@@ -118,6 +178,18 @@ impl Op {
             S => "S",
             B => "B",
             T => "T",
+            EmptyWord => "[*0]",
+            Concat => ";",
+            Fusion => ":",
+            OrRat => "|",
+            AndRat => "&&",
+            Star => "[*]",
+            Closure => "{}",
+            NegClosure => "!{}",
+            NegClosureMarked => "!+{}",
+            UConcat => "[]->",
+            EConcat => "<>->",
+            EConcatMarked => "<>+>",
             And => "&",
             Or => "|",
         }
@@ -148,11 +220,19 @@ struct Props {
     past_depth: u32,
     /// Number of nodes of the formula seen as a tree (saturating).
     tree_size: u32,
+    /// For a SERE: whether it matches the empty word.
+    nullable: bool,
+    /// Contains a SERE repetition without upper bound.
+    unbounded: bool,
+    /// Contains a SERE (a PSL formula).
+    sere: bool,
 }
 
 pub(crate) struct Node {
     op: Op,
     name: Box<str>,
+    /// The bounds of a `Star` (`u32::MAX`: unbounded); `(0, 0)` otherwise.
+    bounds: (u32, u32),
     children: Box<[Formula]>,
     id: u64,
     hash: u64,
@@ -200,26 +280,30 @@ fn table() -> &'static Mutex<Table> {
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
-fn key_hash(op: Op, name: &str, children: &[Formula]) -> u64 {
+fn key_hash(op: Op, name: &str, bounds: (u32, u32), children: &[Formula]) -> u64 {
     let mut h = FxHasher::default();
     op.hash(&mut h);
     name.hash(&mut h);
+    bounds.hash(&mut h);
     for c in children {
         c.0.id.hash(&mut h);
     }
     h.finish()
 }
 
-fn compute_props(op: Op, children: &[Formula]) -> Props {
+fn compute_props(op: Op, bounds: (u32, u32), children: &[Formula]) -> Props {
     let c = |i: usize| children[i].0.props;
     let all = |f: fn(&Props) -> bool| children.iter().all(|c| f(&c.0.props));
     let any = |f: fn(&Props) -> bool| children.iter().any(|c| f(&c.0.props));
+    // SEREs and the PSL operators over them are temporal: they count as
+    // future-time operators everywhere (NNF, Boolean tests, the tableau).
+    let psl = op.is_sere() || op.is_sere_formula();
     let mut p = Props {
-        boolean: all(|p| p.boolean) && !op.is_future() && !op.is_past(),
-        has_future: op.is_future() || any(|p| p.has_future),
+        boolean: all(|p| p.boolean) && !op.is_future() && !op.is_past() && !psl,
+        has_future: op.is_future() || psl || any(|p| p.has_future),
         has_past: op.is_past() || any(|p| p.has_past),
         past_over_future: any(|p| p.past_over_future) || (op.is_past() && any(|p| p.has_future)),
-        next_free: all(|p| p.next_free) && !matches!(op, Op::X | Op::Y | Op::Z),
+        next_free: all(|p| p.next_free) && !matches!(op, Op::X | Op::Y | Op::Z) && !psl,
         nnf: false,
         syntactic_safety: false,
         syntactic_guarantee: false,
@@ -232,6 +316,15 @@ fn compute_props(op: Op, children: &[Formula]) -> Props {
         tree_size: children
             .iter()
             .fold(1u32, |acc, c| acc.saturating_add(c.0.props.tree_size)),
+        nullable: match op {
+            Op::EmptyWord => true,
+            Op::Concat | Op::AndRat => all(|p| p.nullable),
+            Op::OrRat => any(|p| p.nullable),
+            Op::Star => bounds.0 == 0 || c(0).nullable,
+            _ => false,
+        },
+        unbounded: any(|p| p.unbounded) || (op == Op::Star && bounds.1 == u32::MAX),
+        sere: psl || any(|p| p.sere),
     };
     // A pure-past formula is, at each position, a function of the history:
     // for the classifications below it behaves like a proposition.
@@ -255,10 +348,27 @@ fn compute_props(op: Op, children: &[Formula]) -> Props {
         Op::U | Op::M => (false, all(|p| p.syntactic_guarantee)),
         Op::R | Op::W => (all(|p| p.syntactic_safety), false),
         Op::Y | Op::Z | Op::O | Op::H | Op::S | Op::B | Op::T => (false, false),
+        // A SERE is not a formula; the operators over it are classified as
+        // in Spot (a SERE without unbounded repetition is "finite").
+        _ if op.is_sere() => (false, false),
+        Op::Closure => (true, false),
+        Op::NegClosure | Op::NegClosureMarked => (false, true),
+        Op::UConcat => (
+            c(1).syntactic_safety,
+            !c(0).unbounded && c(1).syntactic_guarantee,
+        ),
+        Op::EConcat | Op::EConcatMarked => (
+            !c(0).unbounded && c(1).syntactic_safety,
+            c(1).syntactic_guarantee,
+        ),
+        Op::EmptyWord | Op::Concat | Op::Fusion | Op::OrRat | Op::AndRat | Op::Star => {
+            unreachable!("SERE operators handled above")
+        }
     };
     p.syntactic_safety = safe;
     p.syntactic_guarantee = guar;
     p.nnf = match op {
+        _ if op.is_sere() => true,
         _ if pure_past => true,
         Op::Not => children[0].0.op == Op::Ap || !children[0].0.props.has_future,
         Op::Implies | Op::Equiv | Op::Xor => false,
@@ -269,7 +379,11 @@ fn compute_props(op: Op, children: &[Formula]) -> Props {
 
 /// Interns a node: returns the existing node if there is one.
 fn intern(op: Op, name: &str, children: Vec<Formula>) -> Formula {
-    let hash = key_hash(op, name, &children);
+    intern_with_bounds(op, name, (0, 0), children)
+}
+
+fn intern_with_bounds(op: Op, name: &str, bounds: (u32, u32), children: Vec<Formula>) -> Formula {
+    let hash = key_hash(op, name, bounds, &children);
     let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(bucket) = t.buckets.get_mut(&hash) {
         let mut found = None;
@@ -278,6 +392,7 @@ fn intern(op: Op, name: &str, children: Vec<Formula>) -> Formula {
                 if found.is_none()
                     && n.op == op
                     && *n.name == *name
+                    && n.bounds == bounds
                     && n.children.len() == children.len()
                     && n.children.iter().zip(&children).all(|(a, b)| a == b)
                 {
@@ -291,10 +406,11 @@ fn intern(op: Op, name: &str, children: Vec<Formula>) -> Formula {
             return Formula(n);
         }
     }
-    let props = compute_props(op, &children);
+    let props = compute_props(op, bounds, &children);
     let node = Arc::new(Node {
         op,
         name: name.into(),
+        bounds,
         children: children.into_boxed_slice(),
         id: NEXT_ID.fetch_add(1, AtomicOrdering::Relaxed),
         hash,
@@ -338,6 +454,7 @@ impl Ord for Formula {
         let (a, b) = (&*self.0, &*other.0);
         a.op.cmp(&b.op)
             .then_with(|| natural_cmp(&a.name, &b.name))
+            .then_with(|| a.bounds.cmp(&b.bounds))
             .then_with(|| a.children.iter().cmp(b.children.iter()))
     }
 }
@@ -478,6 +595,39 @@ impl Formula {
         self.0.props.syntactic_guarantee
     }
 
+    /// Whether the formula contains a SERE (it is PSL, not LTL).
+    pub fn is_psl(&self) -> bool {
+        self.0.props.sere
+    }
+
+    /// For a SERE: whether it matches the empty word.
+    pub fn accepts_empty_word(&self) -> bool {
+        self.0.props.nullable
+    }
+
+    /// Whether the formula contains a SERE repetition without an upper
+    /// bound (`[*]`, `[+]`, `[*n:inf]`, `[->]`, ...). SEREs without one
+    /// match only words of bounded length.
+    pub fn has_unbounded_repetition(&self) -> bool {
+        self.0.props.unbounded
+    }
+
+    /// The bounds `(min, max)` of a repetition `r[*min..max]` (`None` as the
+    /// maximum: unbounded); `None` for other operators.
+    ///
+    /// ```
+    /// use monitor_core::formula::Formula;
+    /// let a = Formula::ap("a");
+    /// assert_eq!(Formula::star(a.clone(), 2, Some(3)).star_bounds(), Some((2, Some(3))));
+    /// assert_eq!(Formula::star(a, 1, None).star_bounds(), Some((1, None)));
+    /// ```
+    pub fn star_bounds(&self) -> Option<(u32, Option<u32>)> {
+        (self.0.op == Op::Star).then(|| {
+            let (lo, hi) = self.0.bounds;
+            (lo, (hi != u32::MAX).then_some(hi))
+        })
+    }
+
     /// The number of nodes of the formula seen as a tree (saturating).
     pub fn tree_size(&self) -> usize {
         self.0.props.tree_size as usize
@@ -582,6 +732,9 @@ impl Formula {
             Op::Y if f.is_false() => f,
             Op::Z if f.is_true() => f,
             Op::X | Op::F | Op::G | Op::Y | Op::Z | Op::O | Op::H => intern(op, "", vec![f]),
+            Op::Closure => Formula::closure(f),
+            Op::NegClosure => Formula::neg_closure(f),
+            Op::NegClosureMarked => Formula::neg_closure_marked(f),
             _ => panic!("{op:?} is not a unary operator"),
         }
     }
@@ -592,7 +745,12 @@ impl Formula {
     /// Panics if `op` is not binary.
     pub fn binop(op: Op, a: Formula, b: Formula) -> Formula {
         assert_eq!(op.arity(), Some(2), "{op:?} is not a binary operator");
-        intern(op, "", vec![a, b])
+        match op {
+            Op::UConcat => Formula::uconcat(a, b),
+            Op::EConcat => Formula::econcat(a, b),
+            Op::EConcatMarked => Formula::econcat_marked(a, b),
+            _ => intern(op, "", vec![a, b]),
+        }
     }
 
     /// An n-ary `And` or `Or`.
@@ -726,8 +884,17 @@ impl Formula {
     /// Rebuilds a node of the same operator with new operands.
     pub fn with_children(&self, children: Vec<Formula>) -> Formula {
         match self.op() {
-            Op::True | Op::False | Op::Ap => self.clone(),
+            Op::True | Op::False | Op::Ap | Op::EmptyWord => self.clone(),
             Op::And | Op::Or => Formula::multop(self.op(), children),
+            Op::Concat => Formula::concat(children),
+            Op::Fusion => Formula::fusion(children),
+            Op::OrRat => Formula::sere_or(children),
+            Op::AndRat => Formula::sere_and(children),
+            Op::Star => {
+                let [c]: [Formula; 1] = children.try_into().expect("one operand");
+                let (lo, hi) = self.star_bounds().expect("star");
+                Formula::star(c, lo, hi)
+            }
             op if op.arity() == Some(1) => {
                 let [c]: [Formula; 1] = children.try_into().expect("one operand");
                 Formula::unop(op, c)
@@ -769,6 +936,189 @@ impl Formula {
     pub fn nnf(&self) -> Formula {
         let mut memo: FxHashMap<(Formula, bool), Formula> = FxHashMap::default();
         nnf_rec(self, false, &mut memo)
+    }
+}
+
+/// PSL constructors: SEREs and the operators over them. Like the others
+/// they only apply trivial rewrites: flattening, the empty word, and
+/// SEREs made only of Booleans become Booleans. The Boolean `false`
+/// matches no letter of a word, but IEEE 1850's weak closure completes
+/// words with letters that satisfy every Boolean, so `false` is kept
+/// inside SEREs (`{a;false}` is not `{false}`); only the suffix operators,
+/// which count real matches, drop a `false` SERE.
+///
+/// ```
+/// use monitor_core::formula::Formula;
+/// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+/// let r = Formula::concat([a.clone(), Formula::star(b.clone(), 0, None), a.clone()]);
+/// assert_eq!(r.to_spot(), "a;b[*];a");
+/// assert_eq!(Formula::uconcat(r.clone(), b.clone()).to_spot(), "{a;b[*];a}[]-> b");
+/// assert_eq!(Formula::econcat(r, Formula::tt()).to_spot(), "{a;b[*];a}!");
+/// // A union of Booleans is a Boolean.
+/// assert_eq!(Formula::sere_or([a.clone(), b.clone()]), Formula::or([a, b]));
+/// ```
+impl Formula {
+    /// The empty SERE `[*0]`.
+    pub fn empty_word() -> Formula {
+        intern(Op::EmptyWord, "", Vec::new())
+    }
+
+    /// Concatenation `r1 ; r2 ; ...` (`[*0]` if there is no operand).
+    pub fn concat(operands: impl IntoIterator<Item = Formula>) -> Formula {
+        let mut v = Vec::new();
+        for f in operands {
+            match f.op() {
+                Op::Concat => v.extend(f.children().iter().cloned()),
+                Op::EmptyWord => {}
+                // `false` is not absorbing: the weak closure completes a
+                // prefix with letters that satisfy every Boolean, `false`
+                // included (IEEE 1850's ⊤), so `{a;false}` is not `{false}`.
+                _ => v.push(f),
+            }
+        }
+        match v.len() {
+            0 => Formula::empty_word(),
+            1 => v.pop().expect("one operand"),
+            _ => intern(Op::Concat, "", v),
+        }
+    }
+
+    /// Fusion `r1 : r2 : ...`: consecutive operands share one letter, so
+    /// an operand matching only the empty word makes it match nothing.
+    pub fn fusion(operands: impl IntoIterator<Item = Formula>) -> Formula {
+        let mut v = Vec::new();
+        for f in operands {
+            match f.op() {
+                Op::Fusion => v.extend(f.children().iter().cloned()),
+                Op::EmptyWord => return Formula::ff(),
+                _ => v.push(f),
+            }
+        }
+        match v.len() {
+            0 => Formula::empty_word(),
+            1 => v.pop().expect("one operand"),
+            _ => intern(Op::Fusion, "", v),
+        }
+    }
+
+    /// Union `r1 | r2 | ...` (`false`, the empty language, if none).
+    pub fn sere_or(operands: impl IntoIterator<Item = Formula>) -> Formula {
+        let mut v = Vec::new();
+        for f in operands {
+            match f.op() {
+                Op::OrRat => v.extend(f.children().iter().cloned()),
+                Op::False => {}
+                _ => v.push(f),
+            }
+        }
+        if v.iter().all(Formula::is_boolean) {
+            return Formula::or(v);
+        }
+        v.sort();
+        v.dedup();
+        match v.len() {
+            1 => v.pop().expect("one operand"),
+            _ => intern(Op::OrRat, "", v),
+        }
+    }
+
+    /// Length-matching intersection `r1 && r2 && ...` (`[*0]` if none).
+    pub fn sere_and(operands: impl IntoIterator<Item = Formula>) -> Formula {
+        let mut v = Vec::new();
+        for f in operands {
+            match f.op() {
+                Op::AndRat => v.extend(f.children().iter().cloned()),
+                _ => v.push(f),
+            }
+        }
+        if !v.is_empty() && v.iter().all(Formula::is_boolean) {
+            return Formula::and(v);
+        }
+        v.sort();
+        v.dedup();
+        match v.len() {
+            0 => Formula::empty_word(),
+            1 => v.pop().expect("one operand"),
+            _ => intern(Op::AndRat, "", v),
+        }
+    }
+
+    /// The non-length-matching intersection `r1 & r2` of PSL: both match,
+    /// one of them possibly on a prefix of the other's match. It is
+    /// written `{r1 ; [*]} && r2 | r1 && {r2 ; [*]}`.
+    pub fn sere_and_nlm(a: Formula, b: Formula) -> Formula {
+        if a.is_boolean() && b.is_boolean() {
+            return Formula::and([a, b]);
+        }
+        let any = Formula::star(Formula::tt(), 0, None);
+        Formula::sere_or([
+            Formula::sere_and([Formula::concat([a.clone(), any.clone()]), b.clone()]),
+            Formula::sere_and([a, Formula::concat([b, any])]),
+        ])
+    }
+
+    /// Repetition `r[*min..max]`; `max = None` is unbounded. Panics if
+    /// `max < min`.
+    pub fn star(r: Formula, min: u32, max: Option<u32>) -> Formula {
+        let hi = max.unwrap_or(u32::MAX);
+        assert!(min <= hi, "repetition [*{min}..{hi}] with max < min");
+        match r.op() {
+            _ if hi == 0 => Formula::empty_word(),
+            Op::EmptyWord => r,
+            _ if (min, hi) == (1, 1) => r,
+            // r[*][*] = r[*]
+            Op::Star if (min, hi) == (0, u32::MAX) && r.0.bounds == (0, u32::MAX) => r,
+            _ => intern_with_bounds(Op::Star, "", (min, hi), vec![r]),
+        }
+    }
+
+    /// The weak closure `{r}`.
+    pub fn closure(r: Formula) -> Formula {
+        if r.is_false() {
+            return r;
+        }
+        intern(Op::Closure, "", vec![r])
+    }
+
+    /// The negated closure `!{r}` (also what `Formula::not` of a closure
+    /// becomes in negation normal form).
+    pub fn neg_closure(r: Formula) -> Formula {
+        if r.is_false() {
+            return Formula::tt();
+        }
+        intern(Op::NegClosure, "", vec![r])
+    }
+
+    /// The marked negated closure (internal to the tableau).
+    pub fn neg_closure_marked(r: Formula) -> Formula {
+        if r.is_false() {
+            return Formula::tt();
+        }
+        intern(Op::NegClosureMarked, "", vec![r])
+    }
+
+    /// Suffix implication `{r} |-> f`.
+    pub fn uconcat(r: Formula, f: Formula) -> Formula {
+        if r.is_false() || f.is_true() {
+            return Formula::tt();
+        }
+        intern(Op::UConcat, "", vec![r, f])
+    }
+
+    /// Suffix conjunction `{r} <>-> f`; `{r}!` is `econcat(r, true)`.
+    pub fn econcat(r: Formula, f: Formula) -> Formula {
+        if r.is_false() || f.is_false() {
+            return Formula::ff();
+        }
+        intern(Op::EConcat, "", vec![r, f])
+    }
+
+    /// The marked suffix conjunction (internal to the tableau).
+    pub fn econcat_marked(r: Formula, f: Formula) -> Formula {
+        if r.is_false() || f.is_false() {
+            return Formula::ff();
+        }
+        intern(Op::EConcatMarked, "", vec![r, f])
     }
 }
 
@@ -839,6 +1189,24 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
                     nnf_rec(b.unwrap(), neg, memo),
                 );
                 Formula::binop(op, x, y)
+            }
+            // A SERE on its own (not a formula) is left as it is.
+            (op, _) if op.is_sere() => f.clone(),
+            // PSL: the SERE is kept as it is; the dualities of seed 003.
+            (Op::Closure, false) | (Op::NegClosure | Op::NegClosureMarked, true) => {
+                Formula::closure(a.unwrap().clone())
+            }
+            (Op::Closure, true) => Formula::neg_closure(a.unwrap().clone()),
+            (Op::NegClosure, false) => f.clone(),
+            (Op::NegClosureMarked, false) => f.clone(),
+            (Op::UConcat, false) | (Op::EConcat | Op::EConcatMarked, true) => {
+                Formula::uconcat(a.unwrap().clone(), nnf_rec(b.unwrap(), neg, memo))
+            }
+            (Op::EConcat, false) | (Op::UConcat, true) => {
+                Formula::econcat(a.unwrap().clone(), nnf_rec(b.unwrap(), neg, memo))
+            }
+            (Op::EConcatMarked, false) => {
+                Formula::econcat_marked(a.unwrap().clone(), nnf_rec(b.unwrap(), false, memo))
             }
             // Past operators over future formulas: keep the structure (the
             // translator rejects them); negate at the top.

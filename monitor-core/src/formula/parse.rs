@@ -103,6 +103,8 @@ pub enum ParseErrorKind {
     Bound(String),
     /// Nesting deeper than [`MAX_DEPTH`].
     TooDeep,
+    /// A construct outside the supported language, named in the message.
+    Unsupported(String),
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -121,6 +123,7 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::TooDeep => {
                 write!(f, "formula nested more than {MAX_DEPTH} levels deep")
             }
+            ParseErrorKind::Unsupported(msg) => f.write_str(msg),
         }
     }
 }
@@ -191,9 +194,9 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
-    start: usize,
-    end: usize,
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,7 +224,7 @@ struct Token {
     span: Span,
 }
 
-fn make_error(input: &str, span: Span, kind: ParseErrorKind) -> ParseError {
+pub(crate) fn make_error(input: &str, span: Span, kind: ParseErrorKind) -> ParseError {
     let offset = span.start.min(input.len());
     let line_start = input[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let line_end = input[offset..]

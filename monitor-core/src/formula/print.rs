@@ -22,6 +22,8 @@ use super::{Formula, Op};
 pub enum SpinError {
     /// Spin's LTL has no past-time operators.
     PastOperator(Op),
+    /// Spin's LTL has no SEREs.
+    Sere(Op),
     /// The proposition is not a valid Spin identifier.
     Proposition(String),
 }
@@ -32,6 +34,11 @@ impl fmt::Display for SpinError {
             SpinError::PastOperator(op) => write!(
                 f,
                 "Spin's LTL has no past-time operators (found `{}`)",
+                op.symbol()
+            ),
+            SpinError::Sere(op) => write!(
+                f,
+                "Spin's LTL has no SEREs (found `{}`); compile the property to a never claim instead",
                 op.symbol()
             ),
             SpinError::Proposition(name) => write!(
@@ -155,8 +162,83 @@ fn spot_operand(f: &Formula, out: &mut String) {
     }
 }
 
+/// A SERE operand: Booleans and repetitions bare, the rest in braces.
+fn sere_operand(r: &Formula, out: &mut String) {
+    if r.is_boolean() {
+        spot_operand(r, out);
+    } else if matches!(r.op(), Op::Star | Op::EmptyWord) {
+        sere(r, out);
+    } else {
+        out.push('{');
+        sere(r, out);
+        out.push('}');
+    }
+}
+
+/// A SERE in Spot's syntax (without the outer braces).
+fn sere(r: &Formula, out: &mut String) {
+    match r.op() {
+        Op::EmptyWord => out.push_str("[*0]"),
+        Op::Concat | Op::Fusion | Op::OrRat | Op::AndRat => {
+            let sep = match r.op() {
+                Op::Concat => ";",
+                Op::Fusion => ":",
+                Op::OrRat => " | ",
+                _ => " && ",
+            };
+            for (i, c) in r.children().iter().enumerate() {
+                if i > 0 {
+                    out.push_str(sep);
+                }
+                sere_operand(c, out);
+            }
+        }
+        Op::Star => {
+            let c = r.child(0);
+            let (lo, hi) = r.star_bounds().expect("star");
+            if !c.is_true() {
+                sere_operand(c, out);
+            }
+            match (lo, hi) {
+                (0, None) => out.push_str("[*]"),
+                (1, None) => out.push_str("[+]"),
+                (lo, None) => {
+                    let _ = write!(out, "[*{lo}..]");
+                }
+                (lo, Some(hi)) if lo == hi => {
+                    let _ = write!(out, "[*{lo}]");
+                }
+                (lo, Some(hi)) => {
+                    let _ = write!(out, "[*{lo}..{hi}]");
+                }
+            }
+        }
+        _ => spot(r, out),
+    }
+}
+
 fn spot(f: &Formula, out: &mut String) {
     match f.op() {
+        op if op.is_sere() => sere(f, out),
+        Op::Closure | Op::NegClosure | Op::NegClosureMarked => {
+            out.push_str(match f.op() {
+                Op::Closure => "{",
+                Op::NegClosure => "!{",
+                _ => "!+{",
+            });
+            sere(f.child(0), out);
+            out.push('}');
+        }
+        Op::UConcat | Op::EConcat | Op::EConcatMarked => {
+            out.push('{');
+            sere(f.child(0), out);
+            if f.op() == Op::EConcat && f.child(1).is_true() {
+                out.push_str("}!");
+                return;
+            }
+            let _ = write!(out, "}}{} ", f.op().symbol());
+            spot_operand(f.child(1), out);
+        }
         Op::True => out.push('1'),
         Op::False => out.push('0'),
         Op::Ap => write_ap(out, f.ap_name().expect("ap")),
@@ -208,6 +290,9 @@ fn spin(f: &Formula, out: &mut String) -> Result<(), SpinError> {
     let op = f.op();
     if op.is_past() {
         return Err(SpinError::PastOperator(op));
+    }
+    if op.is_sere() || op.is_sere_formula() {
+        return Err(SpinError::Sere(op));
     }
     let binary = |sym: &str, a: &Formula, b: &Formula, out: &mut String| -> Result<(), SpinError> {
         spin_operand(a, out)?;

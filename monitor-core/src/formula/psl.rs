@@ -1,0 +1,1269 @@
+//! A parser for PSL (IEEE 1850), the Foundation Language with SEREs, in
+//! the Verilog flavour and in NuSMV's syntax.
+//!
+//! PSL is translated into the formulas of this crate: LTL operators for
+//! the temporal layer and SERE operators ([`Op::Concat`], [`Op::Star`],
+//! ...) with the closures and suffix operators over them
+//! ([`Op::Closure`], [`Op::UConcat`], [`Op::EConcat`]). The sugar of
+//! IEEE 1850 (appendix B) is expanded here, so the translator only sees
+//! the core operators.
+//!
+//! # Language
+//!
+//! | PSL | meaning |
+//! |---|---|
+//! | `!` `~` `&&` `&` `\|\|` `\|` `^` `xor` `->` `<->` | Boolean layer (also on formulas) |
+//! | `always φ`, `G φ`, `never φ` | `G φ`, `G !φ` |
+//! | `eventually! φ`, `F φ` | `F φ` |
+//! | `next φ`, `next! φ`, `X φ`, `X! φ`, `next[n] φ`, `next![n] φ` | `X φ`, `Xⁿ φ` (weak and strong agree on infinite words) |
+//! | `next_a[i:j] φ`, `next_e[i:j] φ` (and `!`) | `G[i:j] φ`, `F[i:j] φ` |
+//! | `next_event(b) φ`, `next_event(b)[n] φ` | `{b[->n]} \|-> φ` (strong `!`: `<>->`) |
+//! | `next_event_a(b)[i:j] φ`, `next_event_e(b)[i:j] φ` (and `!`) | over `{b[->i:j]}` |
+//! | `φ until ψ`, `until!`, `until_`, `until!_`, `U`, `W` | `φ W ψ`, `φ U ψ`, `φ W (φ & ψ)`, `φ U (φ & ψ)` |
+//! | `φ before ψ`, `before!`, `before_`, `before!_` | `!ψ W (φ & !ψ)`, `!ψ U (φ & !ψ)`, `!ψ W φ`, `!ψ U φ` |
+//! | `φ abort b`, `async_abort`, `sync_abort` | `φ` holds, or `b` comes before `φ` fails |
+//! | `{r}`, `{r}!` | weak and strong sequence |
+//! | `{r} \|-> φ`, `{r} \|=> φ` | suffix implication (overlapping, next cycle) |
+//! | `r ; s`, `r : s`, `r \| s`, `r && s`, `r & s`, `r within s` | SERE concatenation, fusion, union, length-matching and non-length-matching intersection, `within` |
+//! | `r[*]`, `r[+]`, `r[*n]`, `r[*i:j]`, `[*]`, `[+]`, `[*n]` | repetition (`j` may be `inf` or `$`; ranges also as `i..j` and `i to j`) |
+//! | `b[=n]`, `b[=i:j]`, `b[->]`, `b[->n]`, `b[->i:j]` | non-consecutive and goto repetition |
+//! | `rose(b)`, `fell(b)`, `prev(b)` | `b & !Y b`, `!b & Y b`, `Y b` (past operators; `prev` is false at the first cycle) |
+//!
+//! Atoms are identifiers (`[A-Za-z_][A-Za-z0-9_$.]*`, with an optional
+//! index `sig[3]`), `true`/`false`/`TRUE`/`FALSE`/`1'b1`/`1'b0`/`1`/`0`,
+//! and comparisons of an identifier with an identifier or a number
+//! (`state == 3`, `count > 5`), which become atomic propositions named by
+//! their text. A leading `assert` or `PSLSPEC` and a trailing `;` are
+//! skipped, so lines of a vunit can be pasted. `//`, `--` and `/* */`
+//! comments are skipped.
+//!
+//! Precedence, from the loosest: `always`/`never`/`G` (their operand
+//! extends as far as possible), `->` `<->` (right), `|->` `|=>` (right),
+//! `next*`/`eventually!`/`X`/`F`, `before*`, `until*`/`U`/`W` (right),
+//! `abort`, `||` `|`, `^`, `&&` `&`, `!`. This is NuSMV's table; in doubt,
+//! use parentheses. Inside braces: `;` `:` (loosest), `|` `||`, `&&` `&`,
+//! `within`, repetitions (tightest).
+//!
+//! Clocks (`@`), `forall`, the Optional Branching Extension (`AG`, `EX`,
+//! ...), declarations and `union` are outside the supported subset and
+//! are reported as such, with a caret.
+//!
+//! # Semantics
+//!
+//! Formulas are read on infinite words, where the weak, neutral and strong
+//! views of IEEE 1850 agree. The weak closure `{r}` holds when every prefix
+//! of the word has matched `r` or can still be completed into a match by
+//! letters that satisfy every Boolean (the standard's ⊤); `{r}!` needs a
+//! match. Only non-empty matches count (`{[*0]} |-> φ` is `true`,
+//! `{[*0]}!` is `false`). The informative monitor (`--informative`) uses
+//! the strong semantics on finite paths of seed 003, where `{r}` is read
+//! as `{r}!`.
+//!
+//! ```
+//! use monitor_core::formula::psl::parse_psl;
+//!
+//! let f = parse_psl("always {req; !ack[*0:3]} |=> ack")?;
+//! assert_eq!(f.to_spot(), "G({req;!ack[*0..3];1}[]-> ack)");
+//! let g = parse_psl("always (a -> next b)")?;
+//! assert_eq!(g.to_spot(), "G(a -> Xb)");
+//! // NuSMV's spelling of the same properties.
+//! assert_eq!(parse_psl("PSLSPEC G (a -> X b);")?, g);
+//!
+//! let err = parse_psl("always {a; b} |-> c @ clk").unwrap_err();
+//! assert_eq!(err.column(), 21);
+//! assert!(err.to_string().contains("clocked properties are not supported"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::parse::{make_error, ParseError, ParseErrorKind, Span, MAX_BOUND, MAX_DEPTH};
+use super::Formula;
+
+/// Parses a PSL property (Verilog flavour or NuSMV syntax).
+pub fn parse_psl(input: &str) -> Result<Formula, ParseError> {
+    let tokens = lex(input)?;
+    let mut p = Parser {
+        input,
+        tokens,
+        pos: 0,
+        depth: 0,
+    };
+    // `assert φ;` and `PSLSPEC φ;` as in a vunit or an SMV file.
+    if matches!(&p.peek().kind, T::Word(w) if w == "assert" || w == "PSLSPEC") {
+        p.next();
+    }
+    if p.peek().kind == T::End {
+        return Err(p.error(p.peek().span, ParseErrorKind::Empty));
+    }
+    let f = p.formula()?;
+    if p.peek().kind == T::Sym(";") {
+        p.next();
+    }
+    let t = p.peek().clone();
+    if t.kind != T::End {
+        return Err(p.unexpected(&t, "an operator or the end of the property"));
+    }
+    Ok(f)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum T {
+    /// An identifier or a keyword, with a trailing `!` or `!_` for the
+    /// keywords that have strong forms.
+    Word(String),
+    Num(u32),
+    Sym(&'static str),
+    End,
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    kind: T,
+    span: Span,
+}
+
+/// Symbols, longest first.
+const SYMBOLS: &[&str] = &[
+    "|->", "|=>", "<->", "[->", "[+]", "->", "[*", "[=", "&&", "||", "==", "!=", "<=", ">=", "..",
+    "{", "}", "(", ")", "[", "]", ";", ":", "|", "&", "!", "~", "<", ">", "=", ",", "^", "@", "$",
+];
+
+/// Keywords that take a `!` (strong) form.
+const BANG_WORDS: &[&str] = &[
+    "X",
+    "next",
+    "next_a",
+    "next_e",
+    "next_event",
+    "next_event_a",
+    "next_event_e",
+    "eventually",
+    "until",
+    "before",
+    "within",
+];
+
+fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
+    let bytes = input.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = input[i..].chars().next().expect("in bounds");
+        if c.is_whitespace() {
+            i += c.len_utf8();
+            continue;
+        }
+        if input[i..].starts_with("//") || input[i..].starts_with("--") {
+            i = input[i..].find('\n').map_or(input.len(), |k| i + k);
+            continue;
+        }
+        if input[i..].starts_with("/*") {
+            match input[i + 2..].find("*/") {
+                Some(k) => i = i + 2 + k + 2,
+                None => {
+                    return Err(make_error(
+                        input,
+                        Span {
+                            start: i,
+                            end: i + 2,
+                        },
+                        ParseErrorKind::UnclosedComment,
+                    ))
+                }
+            }
+            continue;
+        }
+        let start = i;
+        if c.is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            // Verilog sized literals: 1'b0, 1'b1.
+            if input[i..].starts_with("'b") {
+                let v = &input[i + 2..];
+                let d = v.len() - v.trim_start_matches(['0', '1']).len();
+                if d > 0 && &input[start..i] == "1" && d == 1 {
+                    let one = v.starts_with('1');
+                    i += 3;
+                    out.push(Token {
+                        kind: T::Word(if one { "true" } else { "false" }.into()),
+                        span: Span { start, end: i },
+                    });
+                    continue;
+                }
+                return Err(make_error(
+                    input,
+                    Span { start, end: i + 2 },
+                    ParseErrorKind::Unsupported(
+                        "only the one-bit literals 1'b0 and 1'b1 are supported".into(),
+                    ),
+                ));
+            }
+            let n = input[start..i].parse::<u32>().map_err(|_| {
+                make_error(
+                    input,
+                    Span { start, end: i },
+                    ParseErrorKind::Bound(format!("number too large (at most {MAX_BOUND})")),
+                )
+            })?;
+            out.push(Token {
+                kind: T::Num(n),
+                span: Span { start, end: i },
+            });
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'$' | b'.'))
+            {
+                i += 1;
+            }
+            let mut word = input[start..i].to_string();
+            if BANG_WORDS.contains(&word.as_str()) && input[i..].starts_with('!') {
+                word.push('!');
+                i += 1;
+                if matches!(&word[..], "until!" | "before!" | "within!")
+                    && input[i..].starts_with('_')
+                {
+                    word.push('_');
+                    i += 1;
+                }
+            }
+            out.push(Token {
+                kind: T::Word(word),
+                span: Span { start, end: i },
+            });
+            continue;
+        }
+        match SYMBOLS.iter().find(|s| input[i..].starts_with(**s)) {
+            Some(s) => {
+                i += s.len();
+                out.push(Token {
+                    kind: T::Sym(s),
+                    span: Span { start, end: i },
+                });
+            }
+            None => {
+                return Err(make_error(
+                    input,
+                    Span {
+                        start,
+                        end: start + c.len_utf8(),
+                    },
+                    ParseErrorKind::UnknownCharacter(c),
+                ))
+            }
+        }
+    }
+    out.push(Token {
+        kind: T::End,
+        span: Span {
+            start: input.len(),
+            end: input.len(),
+        },
+    });
+    Ok(out)
+}
+
+/// Words that are operators, not propositions.
+const KEYWORDS: &[&str] = &[
+    "always",
+    "never",
+    "eventually!",
+    "next",
+    "next!",
+    "next_a",
+    "next_a!",
+    "next_e",
+    "next_e!",
+    "next_event",
+    "next_event!",
+    "next_event_a",
+    "next_event_a!",
+    "next_event_e",
+    "next_event_e!",
+    "until",
+    "until!",
+    "until_",
+    "until!_",
+    "before",
+    "before!",
+    "before_",
+    "before!_",
+    "abort",
+    "async_abort",
+    "sync_abort",
+    "within",
+    "X",
+    "X!",
+    "F",
+    "G",
+    "U",
+    "W",
+    "xor",
+    "inf",
+    "to",
+    "rose",
+    "fell",
+    "prev",
+    "union",
+    "forall",
+    "forany",
+    "AG",
+    "AF",
+    "AX",
+    "EG",
+    "EF",
+    "EX",
+    "A",
+    "E",
+    "assert",
+    "assume",
+    "cover",
+    "restrict",
+    "property",
+    "sequence",
+    "endpoint",
+    "vunit",
+    "default",
+    "stable",
+    "ended",
+    "isunknown",
+    "countones",
+    "onehot",
+    "onehot0",
+    "within!",
+    "within!_",
+    "within_",
+    "whilenot",
+    "whilenot!",
+    "whilenot_",
+    "whilenot!_",
+];
+
+/// A parsed operand: a formula, or a braced SERE not yet used (it becomes
+/// a weak or strong sequence, or the left side of `|->`).
+enum Item {
+    Formula(Formula),
+    Sequence {
+        sere: Formula,
+        strong: bool,
+        span: Span,
+    },
+}
+
+impl Item {
+    fn into_formula(self) -> Formula {
+        match self {
+            Item::Formula(f) => f,
+            Item::Sequence { sere, strong, .. } => {
+                if strong {
+                    Formula::econcat(sere, Formula::tt())
+                } else {
+                    Formula::closure(sere)
+                }
+            }
+        }
+    }
+}
+
+struct Parser<'a> {
+    input: &'a str,
+    tokens: Vec<Token>,
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &Token {
+        &self.tokens[self.pos]
+    }
+
+    fn next(&mut self) -> Token {
+        let t = self.tokens[self.pos].clone();
+        if t.kind != T::End {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn is_sym(&self, s: &str) -> bool {
+        matches!(self.peek().kind, T::Sym(x) if x == s)
+    }
+
+    fn is_word(&self, w: &str) -> bool {
+        matches!(&self.peek().kind, T::Word(x) if x == w)
+    }
+
+    fn error(&self, span: Span, kind: ParseErrorKind) -> ParseError {
+        make_error(self.input, span, kind)
+    }
+
+    fn unexpected(&self, t: &Token, expected: &'static str) -> ParseError {
+        if t.kind == T::Sym("@") {
+            return self.clock_error(t.span);
+        }
+        let found = match &t.kind {
+            T::End => "the end of the property".to_string(),
+            _ => format!("`{}`", &self.input[t.span.start..t.span.end]),
+        };
+        self.error(t.span, ParseErrorKind::Unexpected { expected, found })
+    }
+
+    fn unsupported(&self, span: Span, msg: impl Into<String>) -> ParseError {
+        self.error(span, ParseErrorKind::Unsupported(msg.into()))
+    }
+
+    fn expect_sym(&mut self, s: &'static str, expected: &'static str) -> Result<Token, ParseError> {
+        if self.is_sym(s) {
+            Ok(self.next())
+        } else {
+            let t = self.peek().clone();
+            Err(self.unexpected(&t, expected))
+        }
+    }
+
+    fn enter(&mut self, span: Span) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(span, ParseErrorKind::TooDeep));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ---- the temporal layer -------------------------------------------
+
+    /// `->` and `<->`, right associative.
+    fn formula(&mut self) -> Result<Formula, ParseError> {
+        let lhs = self.suffix_level()?.into_formula();
+        if self.is_sym("->") || self.is_sym("<->") {
+            let t = self.next();
+            self.enter(t.span)?;
+            let rhs = self.formula()?;
+            self.leave();
+            return Ok(if t.kind == T::Sym("->") {
+                Formula::implies(lhs, rhs)
+            } else {
+                Formula::equiv(lhs, rhs)
+            });
+        }
+        Ok(lhs)
+    }
+
+    /// `{r} |-> φ` and `{r} |=> φ`, right associative.
+    fn suffix_level(&mut self) -> Result<Item, ParseError> {
+        let lhs = self.occurrence_level()?;
+        if !(self.is_sym("|->") || self.is_sym("|=>")) {
+            return Ok(lhs);
+        }
+        let t = self.next();
+        let sere =
+            match lhs {
+                Item::Sequence {
+                    sere,
+                    strong: false,
+                    ..
+                } => sere,
+                Item::Sequence {
+                    strong: true, span, ..
+                } => {
+                    return Err(self.unsupported(
+                        span,
+                        "the left side of a suffix implication is a sequence `{...}`, without `!`",
+                    ))
+                }
+                Item::Formula(f) if !f.has_future() => f,
+                Item::Formula(_) => return Err(self.unsupported(
+                    t.span,
+                    "the left side of a suffix implication must be a sequence `{...}` or a Boolean",
+                )),
+            };
+        self.enter(t.span)?;
+        let rhs = self.suffix_level()?.into_formula();
+        self.leave();
+        let sere = if t.kind == T::Sym("|=>") {
+            Formula::concat([sere, Formula::tt()])
+        } else {
+            sere
+        };
+        Ok(Item::Formula(Formula::uconcat(sere, rhs)))
+    }
+
+    /// Prefix occurrence operators bind looser than `until` and `abort`;
+    /// they are parsed where an operand starts (see `unary`), so this
+    /// level is the bounding one.
+    fn occurrence_level(&mut self) -> Result<Item, ParseError> {
+        self.before_level()
+    }
+
+    /// `before*`, right associative.
+    fn before_level(&mut self) -> Result<Item, ParseError> {
+        let lhs = self.until_level()?;
+        let kw = match &self.peek().kind {
+            T::Word(w) if w.starts_with("before") => w.clone(),
+            _ => return Ok(lhs),
+        };
+        let t = self.next();
+        self.enter(t.span)?;
+        let rhs = self.before_level()?.into_formula();
+        self.leave();
+        let (a, b) = (lhs.into_formula(), rhs);
+        let nb = Formula::not(b);
+        let strong = kw.contains('!');
+        let goal = if kw.ends_with('_') {
+            a
+        } else {
+            Formula::and([a, nb.clone()])
+        };
+        Ok(Item::Formula(if strong {
+            Formula::until(nb, goal)
+        } else {
+            Formula::weak_until(nb, goal)
+        }))
+    }
+
+    /// `until*`, `U`, `W`, right associative.
+    fn until_level(&mut self) -> Result<Item, ParseError> {
+        let lhs = self.abort_level()?;
+        let kw = match &self.peek().kind {
+            T::Word(w) if w.starts_with("until") || w == "U" || w == "W" => w.clone(),
+            _ => return Ok(lhs),
+        };
+        let t = self.next();
+        self.enter(t.span)?;
+        let rhs = self.until_level()?.into_formula();
+        self.leave();
+        let a = lhs.into_formula();
+        let strong = kw.contains('!') || kw == "U";
+        let goal = if kw.ends_with('_') {
+            Formula::and([a.clone(), rhs])
+        } else {
+            rhs
+        };
+        Ok(Item::Formula(if strong {
+            Formula::until(a, goal)
+        } else {
+            Formula::weak_until(a, goal)
+        }))
+    }
+
+    /// `φ abort b` (and `async_abort`, `sync_abort`: the same without
+    /// clocks), left associative.
+    fn abort_level(&mut self) -> Result<Item, ParseError> {
+        let mut lhs = self.or_level()?;
+        while matches!(&self.peek().kind, T::Word(w) if w == "abort" || w == "async_abort" || w == "sync_abort")
+        {
+            let t = self.next();
+            let b = self.or_level()?.into_formula();
+            if b.has_future() {
+                return Err(self.unsupported(
+                    t.span,
+                    "the right operand of `abort` must be a Boolean expression",
+                ));
+            }
+            lhs = Item::Formula(abort(&lhs.into_formula(), &b));
+        }
+        Ok(lhs)
+    }
+
+    fn or_level(&mut self) -> Result<Item, ParseError> {
+        let first = self.xor_level()?;
+        if !(self.is_sym("||") || self.is_sym("|")) {
+            return Ok(first);
+        }
+        let mut v = vec![first.into_formula()];
+        while self.is_sym("||") || self.is_sym("|") {
+            self.next();
+            v.push(self.xor_level()?.into_formula());
+        }
+        Ok(Item::Formula(Formula::or(v)))
+    }
+
+    fn xor_level(&mut self) -> Result<Item, ParseError> {
+        let mut lhs = self.and_level()?;
+        while self.is_sym("^") || self.is_word("xor") {
+            self.next();
+            let rhs = self.and_level()?.into_formula();
+            lhs = Item::Formula(Formula::xor(lhs.into_formula(), rhs));
+        }
+        Ok(lhs)
+    }
+
+    fn and_level(&mut self) -> Result<Item, ParseError> {
+        let first = self.unary()?;
+        if !(self.is_sym("&&") || self.is_sym("&")) {
+            return Ok(first);
+        }
+        let mut v = vec![first.into_formula()];
+        while self.is_sym("&&") || self.is_sym("&") {
+            self.next();
+            v.push(self.unary()?.into_formula());
+        }
+        Ok(Item::Formula(Formula::and(v)))
+    }
+
+    /// `[n]` after `next`, `next!`, `X`: a count.
+    fn count(&mut self) -> Result<u32, ParseError> {
+        self.expect_sym("[", "`[`")?;
+        let n = self.number()?;
+        self.expect_sym("]", "`]`")?;
+        Ok(n)
+    }
+
+    fn number(&mut self) -> Result<u32, ParseError> {
+        let t = self.next();
+        match t.kind {
+            T::Num(n) if n <= MAX_BOUND => Ok(n),
+            T::Num(_) => Err(self.error(
+                t.span,
+                ParseErrorKind::Bound(format!("bound larger than {MAX_BOUND}")),
+            )),
+            _ => Err(self.unexpected(&t, "a number")),
+        }
+    }
+
+    /// `[i:j]` (also `i..j`, `i to j`); `j` may be `inf` or `$` when
+    /// `unbounded_ok`.
+    fn range(&mut self, unbounded_ok: bool) -> Result<(u32, Option<u32>), ParseError> {
+        let open = self.expect_sym("[", "`[`")?;
+        let r = self.range_body(unbounded_ok, open.span)?;
+        self.expect_sym("]", "`]`")?;
+        Ok(r)
+    }
+
+    /// `i:j`, `i..j`, `i to j` or `n` (then `n:n`).
+    fn range_body(
+        &mut self,
+        unbounded_ok: bool,
+        at: Span,
+    ) -> Result<(u32, Option<u32>), ParseError> {
+        let lo = self.number()?;
+        if !(self.is_sym(":") || self.is_sym("..") || self.is_word("to")) {
+            return Ok((lo, Some(lo)));
+        }
+        self.next();
+        let hi = if self.is_word("inf") || self.is_sym("$") {
+            let t = self.next();
+            if !unbounded_ok {
+                return Err(self.error(
+                    t.span,
+                    ParseErrorKind::Bound("this range must have a finite upper bound".into()),
+                ));
+            }
+            None
+        } else {
+            Some(self.number()?)
+        };
+        if let Some(hi) = hi {
+            if hi < lo {
+                let end = self.tokens[self.pos.saturating_sub(1)].span.end;
+                return Err(self.error(
+                    Span {
+                        start: at.start,
+                        end,
+                    },
+                    ParseErrorKind::Bound(format!("empty range: {hi} < {lo}")),
+                ));
+            }
+        }
+        Ok((lo, hi))
+    }
+
+    /// `(b)` after `next_event`: a Boolean.
+    fn event(&mut self) -> Result<Formula, ParseError> {
+        let open = self.expect_sym("(", "`(`")?;
+        self.enter(open.span)?;
+        let b = self.formula()?;
+        self.leave();
+        self.expect_sym(")", "`)`")?;
+        if b.has_future() {
+            return Err(self.unsupported(
+                open.span,
+                "the event of `next_event` must be a Boolean expression",
+            ));
+        }
+        Ok(b)
+    }
+
+    /// Operands: `!`, prefix operators, atoms, parentheses, sequences.
+    fn unary(&mut self) -> Result<Item, ParseError> {
+        let t = self.next();
+        self.enter(t.span)?;
+        let r = self.unary_inner(t);
+        self.leave();
+        r
+    }
+
+    fn unary_inner(&mut self, t: Token) -> Result<Item, ParseError> {
+        let word = match &t.kind {
+            T::Word(w) => w.clone(),
+            T::Sym("!") | T::Sym("~") => {
+                let f = self.unary()?.into_formula();
+                return Ok(Item::Formula(Formula::not(f)));
+            }
+            T::Sym("(") => {
+                let f = self.formula()?;
+                if self.is_sym(")") {
+                    self.next();
+                    return Ok(Item::Formula(f));
+                }
+                if self.peek().kind == T::End {
+                    return Err(self.error(t.span, ParseErrorKind::UnclosedParenthesis));
+                }
+                let u = self.peek().clone();
+                return Err(self.unexpected(&u, "an operator or `)`"));
+            }
+            T::Sym("{") => {
+                let sere = self.sere_braced(t.span)?;
+                let end = self.tokens[self.pos - 1].span.end;
+                let mut strong = false;
+                if self.is_sym("!") {
+                    self.next();
+                    strong = true;
+                }
+                if self.is_sym("@") {
+                    let at = self.peek().span;
+                    return Err(self.clock_error(at));
+                }
+                return Ok(Item::Sequence {
+                    sere,
+                    strong,
+                    span: Span {
+                        start: t.span.start,
+                        end,
+                    },
+                });
+            }
+            T::Sym("[*") | T::Sym("[+]") | T::Sym("[=") | T::Sym("[->") => {
+                return Err(self.unsupported(
+                    t.span,
+                    "a repetition must be inside a sequence: write `{...}`",
+                ))
+            }
+            T::Num(n @ (0 | 1)) => return Ok(Item::Formula(Formula::constant(*n == 1))),
+            _ => return Err(self.unexpected(&t, "a property")),
+        };
+        let f = |x: Formula| Ok(Item::Formula(x));
+        match word.as_str() {
+            "always" | "G" | "never" => {
+                // The loosest operators: the operand extends to the end.
+                let g = self.formula()?;
+                f(Formula::always(if word == "never" {
+                    Formula::not(g)
+                } else {
+                    g
+                }))
+            }
+            "eventually!" | "F" => {
+                let g = self.prefix_operand()?;
+                f(Formula::eventually(g))
+            }
+            "next" | "next!" | "X" | "X!" => {
+                let n = if self.is_sym("[") { self.count()? } else { 1 };
+                let g = self.prefix_operand()?;
+                f(Formula::next_n(g, n as usize))
+            }
+            "next_a" | "next_a!" | "next_e" | "next_e!" => {
+                let (lo, hi) = self.range(false)?;
+                let hi = hi.expect("finite");
+                let g = self.prefix_operand()?;
+                let terms = (lo..=hi).map(|k| Formula::next_n(g.clone(), k as usize));
+                f(if word.starts_with("next_a") {
+                    Formula::and(terms.collect::<Vec<_>>())
+                } else {
+                    Formula::or(terms.collect::<Vec<_>>())
+                })
+            }
+            "next_event" | "next_event!" => {
+                let b = self.event()?;
+                let n = if self.is_sym("[") { self.count()? } else { 1 };
+                if n == 0 {
+                    let at = self.tokens[self.pos - 2].span;
+                    return Err(self.error(
+                        at,
+                        ParseErrorKind::Bound("next_event counts occurrences from 1".into()),
+                    ));
+                }
+                let g = self.prefix_operand()?;
+                let r = goto(b, n, Some(n));
+                f(if word.ends_with('!') {
+                    Formula::econcat(r, g)
+                } else {
+                    Formula::uconcat(r, g)
+                })
+            }
+            "next_event_a" | "next_event_a!" | "next_event_e" | "next_event_e!" => {
+                let b = self.event()?;
+                let (lo, hi) = self.range(false)?;
+                let hi = hi.expect("finite");
+                if lo == 0 {
+                    let at = self.tokens[self.pos - 2].span;
+                    return Err(self.error(
+                        at,
+                        ParseErrorKind::Bound(format!("{word} counts occurrences from 1")),
+                    ));
+                }
+                let g = self.prefix_operand()?;
+                let r = goto(b.clone(), lo, Some(hi));
+                let last = goto(b, hi, Some(hi));
+                let strong = word.ends_with('!');
+                f(if word.starts_with("next_event_a") {
+                    let all = Formula::uconcat(r, g);
+                    if strong {
+                        Formula::and([all, Formula::econcat(last, Formula::tt())])
+                    } else {
+                        all
+                    }
+                } else {
+                    let some = Formula::econcat(r, g);
+                    if strong {
+                        some
+                    } else {
+                        // Weak: also true if the last occurrence never comes.
+                        Formula::or([some, Formula::not(Formula::econcat(last, Formula::tt()))])
+                    }
+                })
+            }
+            "rose" | "fell" | "prev" => {
+                let b = self.event()?;
+                let y = Formula::yesterday(b.clone());
+                f(match word.as_str() {
+                    "rose" => Formula::and([b, Formula::not(y)]),
+                    "fell" => Formula::and([Formula::not(b), y]),
+                    _ => y,
+                })
+            }
+            "true" | "TRUE" => f(Formula::tt()),
+            "false" | "FALSE" => f(Formula::ff()),
+            w if KEYWORDS.contains(&w) => Err(self.keyword_error(&t, w)),
+            _ => self.atom(t, word),
+        }
+    }
+
+    /// The operand of `next`, `eventually!`, ...: up to `->` and `|->`.
+    fn prefix_operand(&mut self) -> Result<Formula, ParseError> {
+        Ok(self.before_level()?.into_formula())
+    }
+
+    fn clock_error(&self, at: Span) -> ParseError {
+        self.unsupported(
+            at,
+            "clocked properties are not supported: monitors read one letter per cycle, so sample \
+             the signals at the clock edge and leave out `@`",
+        )
+    }
+
+    fn keyword_error(&self, t: &Token, w: &str) -> ParseError {
+        let msg = match w {
+            "union" => "`union` is not supported (it is nondeterministic)".to_string(),
+            "forall" | "forany" => format!("`{w}` (replicated properties) is not supported"),
+            "AG" | "AF" | "AX" | "EG" | "EF" | "EX" | "A" | "E" => {
+                format!("`{w}` belongs to the Optional Branching Extension, which is not supported")
+            }
+            "assume" | "cover" | "restrict" | "property" | "sequence" | "endpoint" | "vunit"
+            | "default" => format!("`{w}` declarations are not supported: give one property"),
+            "stable" | "ended" | "isunknown" | "countones" | "onehot" | "onehot0" => {
+                format!("the built-in function `{w}` is not supported")
+            }
+            "within!" | "within!_" | "within_" | "whilenot" | "whilenot!" | "whilenot_"
+            | "whilenot!_" => format!("`{w}` (NuSMV's extension) is not supported"),
+            _ => {
+                return self.unexpected(t, "a property");
+            }
+        };
+        self.unsupported(t.span, msg)
+    }
+
+    /// An identifier, possibly indexed or compared: `sig`, `bus[3]`,
+    /// `state == 2`.
+    fn atom(&mut self, t: Token, word: String) -> Result<Item, ParseError> {
+        let mut name = word;
+        let mut end = t.span.end;
+        // `sig[3]`: an index, unless it is a repetition.
+        if self.is_sym("[") {
+            if let (T::Num(n), T::Sym("]")) = (
+                self.tokens[self.pos + 1].kind.clone(),
+                self.tokens
+                    .get(self.pos + 2)
+                    .map_or(T::End, |x| x.kind.clone()),
+            ) {
+                self.pos += 3;
+                name = format!("{name}[{n}]");
+                end = self.tokens[self.pos - 1].span.end;
+            }
+        }
+        let cmp = ["==", "!=", "<=", ">=", "<", ">", "="]
+            .into_iter()
+            .find(|s| self.is_sym(s));
+        if let Some(op) = cmp {
+            self.next();
+            let rhs = self.next();
+            let value = match &rhs.kind {
+                T::Num(n) => n.to_string(),
+                T::Word(w) if !KEYWORDS.contains(&w.as_str()) => w.clone(),
+                _ => return Err(self.unexpected(&rhs, "a number or an identifier")),
+            };
+            name = format!("{name} {op} {value}");
+            end = rhs.span.end;
+        }
+        let _ = end;
+        Ok(Item::Formula(Formula::ap(&name)))
+    }
+
+    // ---- SEREs -------------------------------------------------------
+
+    /// `{ r }`, the `{` already read.
+    fn sere_braced(&mut self, open: Span) -> Result<Formula, ParseError> {
+        let r = self.sere()?;
+        if self.is_sym("}") {
+            self.next();
+            return Ok(r);
+        }
+        if self.peek().kind == T::End {
+            return Err(self.unsupported(open, "this `{` is never closed"));
+        }
+        let u = self.peek().clone();
+        if u.kind == T::Sym("@") {
+            return Err(self.clock_error(u.span));
+        }
+        Err(self.unexpected(&u, "a SERE operator or `}`"))
+    }
+
+    /// `;` and `:` (the loosest in a SERE), left to right.
+    fn sere(&mut self) -> Result<Formula, ParseError> {
+        let mut r = self.sere_or()?;
+        while self.is_sym(";") || self.is_sym(":") {
+            let fusion = self.next().kind == T::Sym(":");
+            let s = self.sere_or()?;
+            r = if fusion {
+                Formula::fusion([r, s])
+            } else {
+                Formula::concat([r, s])
+            };
+        }
+        Ok(r)
+    }
+
+    fn sere_or(&mut self) -> Result<Formula, ParseError> {
+        let mut v = vec![self.sere_and()?];
+        while self.is_sym("|") || self.is_sym("||") {
+            self.next();
+            v.push(self.sere_and()?);
+        }
+        Ok(Formula::sere_or(v))
+    }
+
+    fn sere_and(&mut self) -> Result<Formula, ParseError> {
+        let mut r = self.sere_within()?;
+        while self.is_sym("&&") || self.is_sym("&") {
+            let length_matching = self.next().kind == T::Sym("&&");
+            let s = self.sere_within()?;
+            r = if length_matching {
+                Formula::sere_and([r, s])
+            } else {
+                Formula::sere_and_nlm(r, s)
+            };
+        }
+        Ok(r)
+    }
+
+    fn sere_within(&mut self) -> Result<Formula, ParseError> {
+        let mut r = self.sere_repeat()?;
+        while self.is_word("within") {
+            self.next();
+            let s = self.sere_repeat()?;
+            let any = Formula::star(Formula::tt(), 0, None);
+            r = Formula::sere_and([Formula::concat([any.clone(), r, any]), s]);
+        }
+        Ok(r)
+    }
+
+    /// A SERE operand followed by repetitions.
+    fn sere_repeat(&mut self) -> Result<Formula, ParseError> {
+        let t = self.peek().clone();
+        let mut r = match t.kind {
+            // `[*2]`, `[+]` alone repeat `true`.
+            T::Sym("[*") | T::Sym("[+]") => Formula::tt(),
+            T::Sym("[=") | T::Sym("[->") => {
+                return Err(self.unsupported(t.span, "`[=` and `[->` need a Boolean before them"))
+            }
+            _ => self.sere_primary()?,
+        };
+        loop {
+            let t = self.peek().clone();
+            r = match t.kind {
+                T::Sym("[*") => {
+                    self.next();
+                    let (lo, hi) = if self.is_sym("]") {
+                        (0, None)
+                    } else {
+                        self.range_body(true, t.span)?
+                    };
+                    self.expect_sym("]", "`]`")?;
+                    Formula::star(r, lo, hi)
+                }
+                T::Sym("[+]") => {
+                    self.next();
+                    Formula::star(r, 1, None)
+                }
+                T::Sym("[=") | T::Sym("[->") => {
+                    self.next();
+                    if r.has_future() {
+                        return Err(self.unsupported(
+                            t.span,
+                            format!(
+                                "`{}` repeats a Boolean, not a sequence",
+                                &self.input[t.span.start..t.span.end]
+                            ),
+                        ));
+                    }
+                    let (lo, hi) = if self.is_sym("]") {
+                        (1, Some(1))
+                    } else {
+                        self.range_body(true, t.span)?
+                    };
+                    self.expect_sym("]", "`]`")?;
+                    if t.kind == T::Sym("[->") {
+                        if lo == 0 {
+                            return Err(self.error(
+                                t.span,
+                                ParseErrorKind::Bound("`[->` counts occurrences from 1".into()),
+                            ));
+                        }
+                        goto(r, lo, hi)
+                    } else {
+                        // b[=i:j] = b[->i:j] ; !b[*]  (also for i = 0)
+                        let nb = Formula::star(Formula::not(r.clone()), 0, None);
+                        let occurrences =
+                            Formula::star(Formula::concat([nb.clone(), r.clone()]), lo, hi);
+                        Formula::concat([occurrences, nb])
+                    }
+                }
+                _ => return Ok(r),
+            };
+        }
+    }
+
+    fn sere_primary(&mut self) -> Result<Formula, ParseError> {
+        let t = self.next();
+        self.enter(t.span)?;
+        let r = self.sere_primary_inner(t);
+        self.leave();
+        r
+    }
+
+    fn sere_primary_inner(&mut self, t: Token) -> Result<Formula, ParseError> {
+        match &t.kind {
+            T::Sym("{") => self.sere_braced(t.span),
+            T::Sym("(") => {
+                let r = self.sere()?;
+                // A Boolean implication inside parentheses.
+                let r = if (self.is_sym("->") || self.is_sym("<->")) && !r.has_future() {
+                    let op = self.next();
+                    let s = self.sere()?;
+                    if s.has_future() {
+                        return Err(self.unsupported(op.span, "`->` in a SERE joins Booleans"));
+                    }
+                    if op.kind == T::Sym("->") {
+                        Formula::implies(r, s)
+                    } else {
+                        Formula::equiv(r, s)
+                    }
+                } else {
+                    r
+                };
+                if self.is_sym(")") {
+                    self.next();
+                    return Ok(r);
+                }
+                if self.peek().kind == T::End {
+                    return Err(self.error(t.span, ParseErrorKind::UnclosedParenthesis));
+                }
+                let u = self.peek().clone();
+                Err(self.unexpected(&u, "a SERE operator or `)`"))
+            }
+            T::Sym("!") | T::Sym("~") => {
+                let r = self.sere_primary()?;
+                if r.has_future() {
+                    return Err(self.unsupported(
+                        t.span,
+                        "a SERE cannot be negated; only Booleans can (use `!{r}` outside braces)",
+                    ));
+                }
+                Ok(Formula::not(r))
+            }
+            T::Word(w) if w == "rose" || w == "fell" || w == "prev" => {
+                Ok(self.unary_inner(t.clone())?.into_formula())
+            }
+            T::Word(w) if matches!(w.as_str(), "true" | "TRUE" | "false" | "FALSE") => {
+                Ok(Formula::constant(w.eq_ignore_ascii_case("true")))
+            }
+            T::Num(n @ (0 | 1)) => Ok(Formula::constant(*n == 1)),
+            T::Word(w) if KEYWORDS.contains(&w.as_str()) => {
+                let w = w.clone();
+                let known = self.keyword_error(&t, &w);
+                if matches!(known.kind(), ParseErrorKind::Unsupported(_)) {
+                    return Err(known);
+                }
+                Err(self.unsupported(
+                    t.span,
+                    format!(
+                        "`{w}` is a temporal operator; inside a SERE only Booleans are letters"
+                    ),
+                ))
+            }
+            T::Word(w) => {
+                let w = w.clone();
+                Ok(self.atom(t.clone(), w)?.into_formula())
+            }
+            _ => Err(self.unexpected(&t, "a SERE")),
+        }
+    }
+}
+
+/// `b[->lo:hi]` = `{!b[*] ; b}[*lo:hi]`.
+fn goto(b: Formula, lo: u32, hi: Option<u32>) -> Formula {
+    let step = Formula::concat([Formula::star(Formula::not(b.clone()), 0, None), b]);
+    Formula::star(step, lo, hi)
+}
+
+/// `φ abort b`: `φ` holds, or `b` happens at some `j` and `φ` holds on the
+/// word whose letters from `j` on satisfy every Boolean (IEEE 1850). In
+/// negation normal form `φ` is monotone in its Boolean leaves, and the
+/// earliest `b` is the best choice of `j`, so this is `φ` with every
+/// Boolean leaf `β` replaced by `β | O b` (`O`: once, a past operator).
+fn abort(f: &Formula, b: &Formula) -> Formula {
+    let seen = Formula::once(b.clone());
+    let nnf = f.nnf();
+    replace_leaves(&nnf, &seen)
+}
+
+fn replace_leaves(f: &Formula, seen: &Formula) -> Formula {
+    if !f.has_future() {
+        return Formula::or([f.clone(), seen.clone()]);
+    }
+    let kids: Vec<Formula> = f
+        .children()
+        .iter()
+        .map(|c| replace_leaves(c, seen))
+        .collect();
+    f.with_children(kids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    fn p(s: &str) -> Formula {
+        parse_psl(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn ltl_subset_matches_ltl() {
+        let cases = [
+            ("always (a -> next b)", "G(a -> X b)"),
+            ("always a -> next b", "G(a -> X b)"),
+            ("never (a && b)", "G !(a & b)"),
+            ("eventually! a", "F a"),
+            ("a until b", "a W b"),
+            ("a until! b", "a U b"),
+            ("a until_ b", "a W (a & b)"),
+            ("a until!_ b", "a U (a & b)"),
+            ("a before b", "!b W (a & !b)"),
+            ("a before! b", "!b U (a & !b)"),
+            ("a before_ b", "!b W a"),
+            ("a before!_ b", "!b U a"),
+            ("next[3] a", "X X X a"),
+            ("next_a[1:2] a", "X a & X X a"),
+            ("next_e[0:1] a", "a | X a"),
+            ("G (a -> X! b)", "G(a -> X b)"),
+            ("always (a || b) && !c", "G((a | b) & !c)"),
+            ("a xor b", "a xor b"),
+            (
+                "always (req -> next (ack until done))",
+                "G(req -> X(ack W done))",
+            ),
+            ("always (prev(a) -> b)", "G(Y a -> b)"),
+            ("always (rose(a) -> b)", "G((a & !Y a) -> b)"),
+        ];
+        for (psl, ltl) in cases {
+            assert_eq!(p(psl), parse(ltl).unwrap(), "{psl}");
+        }
+    }
+
+    #[test]
+    fn seres_and_suffix_operators() {
+        let s = |x: &str| p(x).to_spot();
+        assert_eq!(s("{a; b}"), "{a;b}");
+        assert_eq!(s("{a; b}!"), "{a;b}!");
+        assert_eq!(s("{a; b} |-> c"), "{a;b}[]-> c");
+        assert_eq!(s("{a; b} |=> {c}"), "{a;b;1}[]-> {c}");
+        assert_eq!(s("{a[*2:3]}"), "{a[*2..3]}");
+        assert_eq!(s("{a[*]; b[+]; [*]; c[*2]}"), "{a[*];b[+];[*];c[*2]}");
+        assert_eq!(s("{a[->2]}"), "{{!a[*];a}[*2]}");
+        assert_eq!(s("{a : b | c}"), "{a:(b | c)}");
+        assert_eq!(s("{{a;b} && {c;d}}"), "{{a;b} && {c;d}}");
+        assert_eq!(s("{a && b}"), "{a & b}");
+        assert_eq!(s("!{a;b}"), "!{a;b}");
+        assert_eq!(s("{[*0]}"), "{[*0]}");
+        assert_eq!(
+            s("always {req; !ack[*0:3]} |=> ack"),
+            "G({req;!ack[*0..3];1}[]-> ack)"
+        );
+        assert_eq!(
+            s("{state == 2; count > 3}"),
+            "{\"state == 2\";\"count > 3\"}"
+        );
+        // NuSMV spellings.
+        assert_eq!(p("PSLSPEC always ({a} |-> {b});"), p("always {a} |-> {b}"));
+        assert_eq!(p("{a; b[*1..inf]}"), p("{a; b[+]}"));
+        assert_eq!(p("{a; b[*1 to $]}"), p("{a; b[+]}"));
+        assert_eq!(p("assert always a -> 1'b1;"), p("always a -> true"));
+        // within, non-length-matching and
+        assert_eq!(p("{a within {b;c}}"), p("{{[*]; a; [*]} && {b;c}}"));
+        assert_eq!(p("{{a;b} & c}"), p("{{a;b} && {c;[*]} | {a;b;[*]} && c}"));
+    }
+
+    #[test]
+    fn abort_replaces_leaves() {
+        assert_eq!(p("(always a) abort r"), parse("G(a | O r)").unwrap());
+        assert_eq!(
+            p("{a;b} |-> c abort r"),
+            p("{a;b} |-> (c abort r)"),
+            "abort binds tighter than |->"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_construct() {
+        let e = |s: &str| parse_psl(s).unwrap_err();
+        let err = e("always a @ clk");
+        assert_eq!(err.column(), 10);
+        assert!(err.to_string().contains("clocked"), "{err}");
+        let err = e("AG a");
+        assert!(err.to_string().contains("Branching"), "{err}");
+        let err = e("{a; next b}");
+        assert_eq!(err.column(), 5);
+        assert!(err.to_string().contains("temporal operator"), "{err}");
+        let err = e("{a; b");
+        assert_eq!(err.column(), 1);
+        let err = e("{a[*3:1]}");
+        assert!(err.to_string().contains("empty range"), "{err}");
+        let err = e("(always a) |-> b");
+        assert!(err.to_string().contains("suffix implication"), "{err}");
+        let err = e("a abort next b");
+        assert!(err.to_string().contains("abort"), "{err}");
+        let err = e("a until");
+        assert!(err.to_string().contains("end of the property"), "{err}");
+        let err = e("next_a[1:inf] a");
+        assert!(err.to_string().contains("finite"), "{err}");
+        let err = e("forall i in {0:3}: a");
+        assert!(err.to_string().contains("replicated"), "{err}");
+        assert!(parse_psl("").is_err());
+        assert!(parse_psl("   -- only a comment").is_err());
+    }
+}
