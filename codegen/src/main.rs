@@ -16,7 +16,7 @@ use codegen::emit::systemc::{emit_systemc, SystemcOptions};
 use codegen::emit::verilog::{emit_verilog, StateEncoding, VerilogLogic, VerilogOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
-use monitor_core::formula::{parse, Formula, ParseError};
+use monitor_core::formula::{parse, parse_psl, Formula, ParseError};
 use monitor_core::translate::{
     classify, compare_informative, lasso_text, transducer, BuildError, Builder, Config, Prefixes,
     Translation, Verdicts, DEFAULT_MAX_STATES,
@@ -53,6 +53,10 @@ struct Input {
     /// blank lines and lines starting with '#' are skipped.
     #[arg(short = 'F', long = "file", value_name = "FILE")]
     files: Vec<PathBuf>,
+    /// Read the formulas as PSL (IEEE 1850, Verilog flavour or NuSMV
+    /// syntax: `always {req; !ack[*0:3]} |=> ack`) instead of LTL.
+    #[arg(long)]
+    psl: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -219,11 +223,17 @@ struct Source {
     text: String,
     file: Option<String>,
     line: usize,
+    psl: bool,
 }
 
 impl Source {
     fn parse(&self) -> Result<Formula, String> {
-        parse(&self.text).map_err(|e| self.describe_parse_error(e))
+        let parsed = if self.psl {
+            parse_psl(&self.text)
+        } else {
+            parse(&self.text)
+        };
+        parsed.map_err(|e| self.describe_parse_error(e))
     }
 
     fn describe_parse_error(&self, e: ParseError) -> String {
@@ -276,6 +286,7 @@ fn read_sources(input: &Input) -> Result<Vec<Source>, String> {
                 text: line.to_string(),
                 file: Some(name.clone()),
                 line: i + 1,
+                psl: input.psl,
             });
         }
     }
@@ -284,6 +295,7 @@ fn read_sources(input: &Input) -> Result<Vec<Source>, String> {
             text: f.clone(),
             file: None,
             line: 1,
+            psl: input.psl,
         });
     }
     if out.is_empty() {
@@ -332,7 +344,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     // would silently leave the proposition unbound).
     let mut used = vec![false; args.defines.len()];
     for src in &sources {
-        if let Ok(f) = parse(&src.text) {
+        if let Ok(f) = src.parse() {
             let aps = f.atomic_propositions();
             for (k, (name, _)) in args.defines.iter().enumerate() {
                 used[k] |= aps.contains(name);
@@ -683,7 +695,12 @@ fn print_cmd(args: &PrintArgs, run: &mut Run) -> Result<(), String> {
         if args.nnf {
             f = f.nnf();
         }
-        if args.smv {
+        if args.smv && f.is_psl() {
+            run.error(&format!(
+                "{f}: NuSMV's LTLSPEC has no SEREs; compile the property to an observer \
+                 with `mongen compile --psl --target smv`"
+            ));
+        } else if args.smv {
             let _ = writeln!(run.out, "{}", f.to_nusmv());
         } else if args.spin {
             match f.to_spin() {

@@ -368,3 +368,57 @@ fn rust_target() {
     let o = mongen(&["compile", "-t", "rust", "--name", "1x", "G a"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn psl_properties_compile_and_classify() {
+    let o = mongen(&["compile", "--psl", "always {req} |=> {[*0:2]; ack}"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("States: 4\n"), "{}", stdout(&o));
+    let o = mongen(&[
+        "classify",
+        "--psl",
+        "always {req} |=> {[*0:2]; ack}",
+        "always {a} |=> {b[*]; c}!",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].contains(": safety"), "{out}");
+    assert!(lines[1].contains("not safety"), "{out}");
+    // Without --psl the same text is not LTL.
+    let o = mongen(&["compile", "always {req} |=> ack"]);
+    assert!(!o.status.success());
+    // Errors in a file name the line and point at the column.
+    let file = temp_file(
+        "props.psl",
+        "# PSL, one property per line\nalways {a; b} |-> c\nalways {a; b} |-> c @ clk\n",
+    );
+    let o = mongen(&[
+        "compile",
+        "--psl",
+        "-F",
+        file.to_str().unwrap(),
+        "-t",
+        "json",
+    ]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("line 3, column 21"), "{err}");
+    assert!(
+        err.contains("clocked properties are not supported"),
+        "{err}"
+    );
+    assert_eq!(
+        stdout(&o).lines().count(),
+        1,
+        "the good property is still compiled"
+    );
+    // NuSMV's LTL syntax cannot print SEREs: a clear error, not garbage.
+    let o = mongen(&["print", "--psl", "--smv", "{a; b}"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("PSLSPEC") || stderr(&o).contains("SEREs"),
+        "{}",
+        stderr(&o)
+    );
+}

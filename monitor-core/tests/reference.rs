@@ -16,7 +16,7 @@
 
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
 use monitor_core::formula::eval::{holds, Lasso};
-use monitor_core::formula::random::{RandomLtl, SplitMix64};
+use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
 use monitor_core::formula::Formula;
 use monitor_core::translate::{classify, Builder, Config, Prefixes, Verdicts};
 
@@ -358,99 +358,11 @@ fn safety_shaped_random_formulas_agree_with_the_evaluator() {
 
 use monitor_core::formula::Op;
 
-/// A random SERE of about `size` nodes over `APS[..2]`.
-fn random_sere(rng: &mut SplitMix64, size: usize) -> Formula {
-    let leaf = |rng: &mut SplitMix64| -> Formula {
-        let a = Formula::ap(APS[rng.below(2) as usize]);
-        match rng.below(8) {
-            0 => Formula::tt(),
-            1 => Formula::not(a),
-            2 => Formula::and([a, Formula::ap("b")]),
-            3 => Formula::ff(),
-            4 if rng.chance(1, 3) => Formula::empty_word(),
-            _ => a,
-        }
-    };
-    if size <= 1 {
-        return leaf(rng);
-    }
-    let split = |rng: &mut SplitMix64| {
-        let l = 1 + rng.below((size - 1) as u64) as usize;
-        (l, size - 1 - l.min(size - 1)).max((1, 1))
-    };
-    match rng.below(9) {
-        0..=2 => {
-            let (l, r) = split(rng);
-            Formula::concat([random_sere(rng, l), random_sere(rng, r)])
-        }
-        3 => {
-            let (l, r) = split(rng);
-            Formula::fusion([random_sere(rng, l), random_sere(rng, r)])
-        }
-        4 => {
-            let (l, r) = split(rng);
-            Formula::sere_or([random_sere(rng, l), random_sere(rng, r)])
-        }
-        5 => {
-            let (l, r) = split(rng);
-            Formula::sere_and([random_sere(rng, l), random_sere(rng, r)])
-        }
-        6 => {
-            let (l, r) = split(rng);
-            Formula::sere_and_nlm(random_sere(rng, l), random_sere(rng, r))
-        }
-        _ => {
-            let lo = rng.below(3) as u32;
-            let hi = if rng.chance(1, 2) {
-                None
-            } else {
-                Some(lo + rng.below(3) as u32)
-            };
-            Formula::star(random_sere(rng, size - 1), lo, hi)
-        }
-    }
-}
-
-/// A random PSL formula: LTL operators and the SERE operators.
-fn random_psl(rng: &mut SplitMix64, size: usize) -> Formula {
-    if size <= 1 {
-        return Formula::ap(APS[rng.below(3) as usize]);
-    }
-    let sub = |rng: &mut SplitMix64, n: usize| random_psl(rng, n.max(1));
-    let sere_size = |rng: &mut SplitMix64| 1 + rng.below(size.min(6) as u64) as usize;
-    match rng.below(12) {
-        0 => Formula::not(sub(rng, size - 1)),
-        1 => Formula::always(sub(rng, size - 1)),
-        2 => Formula::eventually(sub(rng, size - 1)),
-        3 => Formula::next(sub(rng, size - 1)),
-        4 => Formula::and([sub(rng, size / 2), sub(rng, size / 2)]),
-        5 => Formula::or([sub(rng, size / 2), sub(rng, size / 2)]),
-        6 => Formula::until(sub(rng, size / 2), sub(rng, size / 2)),
-        7 => {
-            let n = sere_size(rng);
-            Formula::uconcat(random_sere(rng, n), sub(rng, size.saturating_sub(n)))
-        }
-        8 => {
-            let n = sere_size(rng);
-            Formula::econcat(random_sere(rng, n), sub(rng, size.saturating_sub(n)))
-        }
-        9 => {
-            let n = sere_size(rng);
-            Formula::closure(random_sere(rng, n))
-        }
-        10 => {
-            let n = sere_size(rng);
-            Formula::neg_closure(random_sere(rng, n))
-        }
-        _ => Formula::weak_until(sub(rng, size / 2), sub(rng, size / 2)),
-    }
-}
-
 #[test]
 fn random_psl_formulas_agree_with_the_evaluator() {
     for seed in 0..300u64 {
         let mut rng = SplitMix64::new(seed.wrapping_mul(0x9e37_79b9));
-        let f = random_psl(&mut rng, 3 + (seed % 8) as usize);
+        let f = random_psl(&mut rng, &APS, 3 + (seed % 8) as usize);
         check_formula(&f, seed);
     }
 }
@@ -460,8 +372,8 @@ fn safety_shaped_psl_formulas_agree_with_the_evaluator() {
     // always {r} |-> {s}, the hardware idiom, with weak and strong ends.
     for seed in 0..200u64 {
         let mut rng = SplitMix64::new(seed ^ 0xabcdef);
-        let r = random_sere(&mut rng, 1 + (seed % 5) as usize);
-        let s = random_sere(&mut rng, 1 + (seed % 4) as usize);
+        let r = random_sere(&mut rng, &APS[..2], 1 + (seed % 5) as usize);
+        let s = random_sere(&mut rng, &APS[..2], 1 + (seed % 4) as usize);
         let end = if seed % 3 == 0 {
             Formula::econcat(s, Formula::tt())
         } else {

@@ -186,6 +186,103 @@ impl Seres {
 mod tests {
     use super::*;
     use crate::formula::parse_psl;
+    use crate::formula::random::{random_sere, SplitMix64};
+
+    const APS: [&str; 2] = ["a", "b"];
+
+    fn boolean(b: &Formula, letter: u64) -> bool {
+        match b.op() {
+            Op::True => true,
+            Op::False => false,
+            Op::Ap => {
+                let i = APS.iter().position(|a| Some(*a) == b.ap_name()).unwrap();
+                letter >> i & 1 == 1
+            }
+            Op::Not => !boolean(b.child(0), letter),
+            Op::And => b.children().iter().all(|c| boolean(c, letter)),
+            Op::Or => b.children().iter().any(|c| boolean(c, letter)),
+            op => panic!("{op:?} in a SERE letter"),
+        }
+    }
+
+    /// `w` matches `r`, by the definitions (enumerating every split).
+    fn brute(r: &Formula, w: &[u64]) -> bool {
+        let n = w.len();
+        match r.op() {
+            Op::EmptyWord => n == 0,
+            Op::Concat => {
+                let rest = Formula::concat(r.children()[1..].to_vec());
+                (0..=n).any(|k| brute(r.child(0), &w[..k]) && brute(&rest, &w[k..]))
+            }
+            Op::Fusion => {
+                let rest = Formula::fusion(r.children()[1..].to_vec());
+                (1..=n).any(|k| brute(r.child(0), &w[..k]) && brute(&rest, &w[k - 1..]))
+            }
+            Op::OrRat => r.children().iter().any(|c| brute(c, w)),
+            Op::AndRat => r.children().iter().all(|c| brute(c, w)),
+            Op::Star => {
+                let (lo, hi) = r.star_bounds().unwrap();
+                let top = hi.unwrap_or(lo.max(n as u32)).min(lo.max(n as u32));
+                (lo..=top).any(|k| power(r.child(0), k, w))
+            }
+            _ => n == 1 && boolean(r, w[0]),
+        }
+    }
+
+    fn power(r: &Formula, k: u32, w: &[u64]) -> bool {
+        if k == 0 {
+            return w.is_empty();
+        }
+        (0..=w.len()).any(|j| brute(r, &w[..j]) && power(r, k - 1, &w[j..]))
+    }
+
+    /// `w` matches `r`, by running the residuals of the linear forms.
+    fn by_linear_forms(seres: &mut Seres, r: &Formula, w: &[u64]) -> bool {
+        let mut cur = vec![r.clone()];
+        for &l in w {
+            let mut next = Vec::new();
+            for t in &cur {
+                for (b, s) in seres.linear_form(t).iter() {
+                    if boolean(b, l) && !next.contains(s) {
+                        next.push(s.clone());
+                    }
+                }
+            }
+            cur = next;
+        }
+        cur.iter().any(Formula::accepts_empty_word)
+    }
+
+    #[test]
+    fn linear_forms_agree_with_the_brute_force_matcher() {
+        let mut seres = Seres::default();
+        let mut matched = 0;
+        for seed in 0..400u64 {
+            let mut rng = SplitMix64::new(seed);
+            let r = random_sere(&mut rng, &APS, 1 + (seed % 7) as usize);
+            let residuals = seres.reachable(&r, |_| true).len();
+            for len in 0..=5usize {
+                for code in 0..(1u64 << (2 * len)) {
+                    let w: Vec<u64> = (0..len).map(|i| code >> (2 * i) & 3).collect();
+                    let expected = brute(&r, &w);
+                    matched += usize::from(expected);
+                    assert_eq!(
+                        by_linear_forms(&mut seres, &r, &w),
+                        expected,
+                        "seed {seed}: {r} on {w:?}"
+                    );
+                }
+            }
+            assert!(
+                residuals < 200,
+                "seed {seed}: {r} has {residuals} residuals"
+            );
+        }
+        assert!(
+            matched > 5_000,
+            "the random SEREs match too rarely ({matched})"
+        );
+    }
 
     fn sere(s: &str) -> Formula {
         parse_psl(s).unwrap().child(0).clone()

@@ -372,6 +372,9 @@ fn nusmv(f: &Formula, out: &mut String) {
         nusmv_operand(b, out);
     };
     match f.op() {
+        // LTLSPEC has no SEREs: PSL subformulas keep Spot's syntax (NuSMV
+        // reads PSL only in PSLSPEC, whose grammar is different).
+        op if op.is_sere() || op.is_sere_formula() => spot(f, out),
         Op::True => out.push_str("TRUE"),
         Op::False => out.push_str("FALSE"),
         // A quoted proposition is an expression of the model.

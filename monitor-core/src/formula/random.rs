@@ -199,3 +199,101 @@ mod tests {
         }
     }
 }
+
+/// A random SERE of about `size` nodes over `aps` (Booleans, `[*0]`,
+/// `;`, `:`, `|`, `&&`, `&` and bounded and unbounded repetitions), for
+/// property tests of the PSL translation.
+///
+/// ```
+/// use monitor_core::formula::random::{random_sere, SplitMix64};
+/// let r = random_sere(&mut SplitMix64::new(7), &["a", "b"], 5);
+/// assert!(r.is_psl() || r.is_boolean());
+/// ```
+pub fn random_sere(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
+    let leaf = |rng: &mut SplitMix64| -> Formula {
+        let pick = |rng: &mut SplitMix64| Formula::ap(aps[rng.below(aps.len() as u64) as usize]);
+        let a = pick(rng);
+        match rng.below(8) {
+            0 => Formula::tt(),
+            1 => Formula::not(a),
+            2 => Formula::and([a, pick(rng)]),
+            3 => Formula::ff(),
+            4 if rng.chance(1, 3) => Formula::empty_word(),
+            _ => a,
+        }
+    };
+    if size <= 1 {
+        return leaf(rng);
+    }
+    let split = |rng: &mut SplitMix64| {
+        let l = 1 + rng.below((size - 1) as u64) as usize;
+        (l, size - 1 - l.min(size - 1)).max((1, 1))
+    };
+    match rng.below(9) {
+        0..=2 => {
+            let (l, r) = split(rng);
+            Formula::concat([random_sere(rng, aps, l), random_sere(rng, aps, r)])
+        }
+        3 => {
+            let (l, r) = split(rng);
+            Formula::fusion([random_sere(rng, aps, l), random_sere(rng, aps, r)])
+        }
+        4 => {
+            let (l, r) = split(rng);
+            Formula::sere_or([random_sere(rng, aps, l), random_sere(rng, aps, r)])
+        }
+        5 => {
+            let (l, r) = split(rng);
+            Formula::sere_and([random_sere(rng, aps, l), random_sere(rng, aps, r)])
+        }
+        6 => {
+            let (l, r) = split(rng);
+            Formula::sere_and_nlm(random_sere(rng, aps, l), random_sere(rng, aps, r))
+        }
+        _ => {
+            let lo = rng.below(3) as u32;
+            let hi = if rng.chance(1, 2) {
+                None
+            } else {
+                Some(lo + rng.below(3) as u32)
+            };
+            Formula::star(random_sere(rng, aps, size - 1), lo, hi)
+        }
+    }
+}
+
+/// A random PSL formula of about `size` nodes over `aps`: LTL operators,
+/// suffix implication and conjunction, weak closures and their negations.
+pub fn random_psl(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
+    if size <= 1 {
+        return Formula::ap(aps[rng.below(aps.len() as u64) as usize]);
+    }
+    let sub = |rng: &mut SplitMix64, n: usize| random_psl(rng, aps, n.max(1));
+    let sere_size = |rng: &mut SplitMix64| 1 + rng.below(size.min(6) as u64) as usize;
+    match rng.below(12) {
+        0 => Formula::not(sub(rng, size - 1)),
+        1 => Formula::always(sub(rng, size - 1)),
+        2 => Formula::eventually(sub(rng, size - 1)),
+        3 => Formula::next(sub(rng, size - 1)),
+        4 => Formula::and([sub(rng, size / 2), sub(rng, size / 2)]),
+        5 => Formula::or([sub(rng, size / 2), sub(rng, size / 2)]),
+        6 => Formula::until(sub(rng, size / 2), sub(rng, size / 2)),
+        7 => {
+            let n = sere_size(rng);
+            Formula::uconcat(random_sere(rng, aps, n), sub(rng, size.saturating_sub(n)))
+        }
+        8 => {
+            let n = sere_size(rng);
+            Formula::econcat(random_sere(rng, aps, n), sub(rng, size.saturating_sub(n)))
+        }
+        9 => {
+            let n = sere_size(rng);
+            Formula::closure(random_sere(rng, aps, n))
+        }
+        10 => {
+            let n = sere_size(rng);
+            Formula::neg_closure(random_sere(rng, aps, n))
+        }
+        _ => Formula::weak_until(sub(rng, size / 2), sub(rng, size / 2)),
+    }
+}
