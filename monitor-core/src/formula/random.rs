@@ -184,22 +184,6 @@ impl Iterator for RandomLtl {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_and_fragment() {
-        let mut g = RandomLtl::new(&["a", "b", "c"], 9).with_past().seed(3);
-        for _ in 0..500 {
-            let f = g.next_formula();
-            assert!(!f.has_past_over_future(), "{f}");
-            // Constructors may fold constants, so the size is an upper bound.
-            assert!(f.tree_size() <= 9, "{f}");
-        }
-    }
-}
-
 /// A random SERE of about `size` nodes over `aps` (Booleans, `[*0]`,
 /// `;`, `:`, `|`, `&&`, `&` and bounded and unbounded repetitions), for
 /// property tests of the PSL translation.
@@ -295,5 +279,21 @@ pub fn random_psl(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
             Formula::neg_closure(random_sere(rng, aps, n))
         }
         _ => Formula::weak_until(sub(rng, size / 2), sub(rng, size / 2)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_fragment() {
+        let mut g = RandomLtl::new(&["a", "b", "c"], 9).with_past().seed(3);
+        for _ in 0..500 {
+            let f = g.next_formula();
+            assert!(!f.has_past_over_future(), "{f}");
+            // Constructors may fold constants, so the size is an upper bound.
+            assert!(f.tree_size() <= 9, "{f}");
+        }
     }
 }
