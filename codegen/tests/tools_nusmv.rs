@@ -360,3 +360,101 @@ fn the_transducer_finds_informative_violations_of_non_safety_properties() {
     assert!(trace_is_bad_prefix(&dfa, &trace, &[]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// PSL properties in the dialect NuSMV 2.5.4 reads (strong suffix
+/// implications, `[*]`, `[*n]`; no ranges, weak suffix implication or
+/// `abort`), which our parser reads as well: the same text goes to
+/// `PSLSPEC` and to our observers.
+const PSL_CASES: &[(&str, &str)] = &[
+    ("handshake.smv", "always ({req} |=> {ack}!)"),
+    ("handshake.smv", "never {req; ack}"),
+    ("handshake.smv", "never {ack; ack; ack}"),
+    ("handshake.smv", "always ({req} |=> {ack; ack}!)"),
+    ("handshake.smv", "always ({req} |=> {ack[*2]}!)"),
+    ("handshake.smv", "always ({req} |-> {req[*]; ack}!)"),
+    ("handshake.smv", "always (ack -> next_a[1:2](!ack))"),
+    ("counter.smv", "always ({seven} |=> {zero}!)"),
+    ("counter.smv", "always ({zero; !zero} |=> {!zero}!)"),
+    ("counter.smv", "never {big; zero; big}"),
+    ("counter.smv", "always ({zero[*2]} |=> {zero}!)"),
+    ("counter.smv", "never {x = 3; x = 5}"),
+    ("counter.smv", "always ({seven; zero} |=> {x = 1 | zero}!)"),
+    ("mutex.smv", "never {crit0; crit1}"),
+    ("mutex.smv", "always ({try0; try0} |=> {try0 | crit0}!)"),
+    ("mutex.smv", "always ({crit0} |=> {crit0}!)"),
+    ("mutex_bug.smv", "never {crit0 & crit1}"),
+];
+
+#[test]
+fn psl_observers_agree_with_nusmv_pslspec() {
+    use monitor_core::formula::parse_psl;
+    let Some(nusmv) = common::nusmv() else { return };
+    let (mut violated_cases, mut transducer_cases) = (0, 0);
+    for (i, (model_file, property)) in PSL_CASES.iter().enumerate() {
+        let ctx = format!("{property} on {model_file}");
+        let dir = common::scratch(&format!("nusmv-psl{i}"));
+        let model = std::fs::read_to_string(common::model(model_file)).unwrap();
+        let f = parse_psl(property).unwrap();
+        let c = classify(&f, &Config::new()).unwrap();
+        let (reference, _) = check(
+            &nusmv,
+            &dir,
+            &model,
+            &format!("PSLSPEC {property};\n"),
+            "psl.smv",
+        );
+        violated_cases += usize::from(reference);
+
+        let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
+        let opts = SmvOptions::default();
+        let (violated, trace) = check(
+            &nusmv,
+            &dir,
+            &model,
+            &emit_smv_dfa(&dfa, &opts).unwrap(),
+            "dfa.smv",
+        );
+        if c.safety == Some(true) {
+            assert_eq!(violated, reference, "{ctx}: DFA observer");
+        } else {
+            // The monitor of a non-safety property finds the violations
+            // that have a bad prefix, and only real ones.
+            assert!(!violated || reference, "{ctx}: DFA observer");
+        }
+        if violated {
+            assert!(
+                trace_is_bad_prefix(&dfa, &trace, &[]),
+                "{ctx}: DFA trace {trace:?}"
+            );
+        }
+
+        // Seed 003's transducer: exact for non-pathologic safety
+        // properties, a sound bug hunter otherwise.
+        let t = transducer(&f).unwrap();
+        let (violated, trace) = check(
+            &nusmv,
+            &dir,
+            &model,
+            &emit_smv_transducer(&t, &opts).unwrap(),
+            "transducer.smv",
+        );
+        if c.safety == Some(true) && c.pathologic == Some(false) {
+            transducer_cases += 1;
+            assert_eq!(violated, reference, "{ctx}: transducer observer");
+        } else {
+            assert!(!violated || reference, "{ctx}: transducer observer");
+        }
+        if violated {
+            assert!(
+                trace_is_bad_prefix(&dfa, &trace, &[]),
+                "{ctx}: transducer trace {trace:?}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(violated_cases >= 5, "only {violated_cases} violated cases");
+    assert!(
+        transducer_cases >= 12,
+        "only {transducer_cases} exact transducer cases"
+    );
+}

@@ -128,3 +128,37 @@ fn random_transducers_accept_the_informative_bad_prefixes() {
     }
     assert!(checked > 250, "only {checked} formulas small enough");
 }
+
+#[test]
+fn known_psl_transducers() {
+    for f in [
+        "{a; b} |-> b",
+        "always {a} |=> {b}",
+        "{a[*]; b}!",
+        "{a; b[*]}",
+        "!{a; b}",
+        "never {a; b}",
+        "{a:b} |-> a",
+        "{a[*2]}!",
+    ] {
+        let p = monitor_core::formula::parse_psl(f).unwrap();
+        assert!(check(&p, f), "{f}: too many variables for the brute force");
+    }
+}
+
+#[test]
+fn random_psl_transducers_accept_the_informative_bad_prefixes() {
+    use monitor_core::formula::random::{random_psl, SplitMix64};
+    let mut checked = 0;
+    for seed in 0..600u64 {
+        let mut rng = SplitMix64::new(seed ^ 0x7777);
+        let f = random_psl(&mut rng, &["a", "b"], 2 + (seed % 5) as usize);
+        if !f.is_psl() {
+            continue;
+        }
+        if check(&f, &format!("seed {seed}: {f}")) {
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} PSL formulas small enough");
+}

@@ -14,9 +14,30 @@
 //! (On finite words and in the strong sense, `W` behaves as `U` and `R` as
 //! `M`: nothing can be postponed past the end.) Past subformulas get
 //! deterministic registers with the same recurrences as the tableau.
+//!
+//! PSL: the tail implication `{r} |-> f` and tail conjunction
+//! `{r} <>-> f` of seed 003 simulate the automaton of `r`, whose states
+//! are the residuals of its linear forms (`super::sere`). Each pair
+//! (residual `t`, `f`) gets a variable meaning "`{t} |-> f` must hold
+//! here" (resp. `<>->`), constrained in one direction only, as in the
+//! paper: for every step `(b, t')` of `t`,
+//!
+//! | subformula | `trans` (with `v` true and `b` read) | `finals` |
+//! |---|---|---|
+//! | `{t} \|-> f` | `f` now if `t'` ends a match; `next(v(t'))` if `t'` can go on | no copy goes on |
+//! | `{t} <>-> f` | some step: a match with `f` now, or `next(v(t'))` | some step ends a match with `f` |
+//! | `!{t}` | no match now; `next(v(t'))` while `t'` can be completed | every copy dies |
+//!
+//! The weak closure `{r}` is `{r} <>-> true` under the strong semantics
+//! on finite words. A variable set to true commits the execution to its
+//! subformula, so executions that start with the negated property true
+//! and end in a final state read exactly its informative bad prefixes; a
+//! one-directional variable is enough because every variable is used
+//! positively (the formula is in negation normal form).
 
 use rustc_hash::FxHashMap;
 
+use super::sere::Seres;
 use crate::automaton::{Alphabet, TExpr, TVar, Transducer};
 use crate::formula::{Formula, Op};
 
@@ -26,6 +47,7 @@ struct Builder<'a> {
     trans: Vec<TExpr>,
     finals: Vec<TExpr>,
     memo: FxHashMap<Formula, TExpr>,
+    seres: Seres,
 }
 
 impl Builder<'_> {
@@ -156,10 +178,98 @@ impl Builder<'_> {
                     .push(TExpr::iff(TExpr::Var(r), TExpr::and([a, b])));
                 TExpr::Var(r)
             }
+            Op::UConcat | Op::EConcat | Op::Closure | Op::NegClosure => self.sere_var(f),
             op => unreachable!("{op:?} with future operators in NNF"),
         };
         self.memo.insert(f.clone(), e.clone());
         e
+    }
+
+    /// The variable of a PSL subformula over a SERE (see the module
+    /// documentation). Variables of residuals are created on demand, so a
+    /// cycle of residuals refers to variables through the memo.
+    fn sere_var(&mut self, f: &Formula) -> TExpr {
+        // Seed 003: the weak closure is the tail conjunction with `true`
+        // under the strong semantics on finite words.
+        let f = if f.op() == Op::Closure {
+            Formula::econcat(f.child(0).clone(), Formula::tt())
+        } else {
+            f.clone()
+        };
+        if !matches!(f.op(), Op::UConcat | Op::EConcat | Op::NegClosure) {
+            // The constructors folded it into a constant.
+            return self.expr(&f);
+        }
+        if let Some(e) = self.memo.get(&f) {
+            return e.clone();
+        }
+        let v = self.var(&f, None);
+        let me = TExpr::Var(v);
+        self.memo.insert(f.clone(), me.clone());
+        let r = f.child(0).clone();
+        let steps = self.seres.linear_form(&r);
+        let mut some_step = Vec::new();
+        let mut some_end = Vec::new();
+        for (b, t) in steps.iter() {
+            let guard = self.past(b);
+            let ends = t.accepts_empty_word();
+            match f.op() {
+                Op::UConcat => {
+                    let now = if ends {
+                        self.expr(f.child(1))
+                    } else {
+                        TExpr::Const(true)
+                    };
+                    let alive = self.seres.alive(t);
+                    let later = if alive {
+                        let rest = self.sere_var(&Formula::uconcat(t.clone(), f.child(1).clone()));
+                        TExpr::next(rest)
+                    } else {
+                        TExpr::Const(true)
+                    };
+                    let pre = TExpr::not(TExpr::and([me.clone(), guard]));
+                    self.trans
+                        .push(TExpr::or([pre.clone(), TExpr::and([now.clone(), later])]));
+                    self.finals
+                        .push(TExpr::or([pre, TExpr::and([now, TExpr::Const(!alive)])]));
+                }
+                Op::EConcat => {
+                    if ends {
+                        let now = self.expr(f.child(1));
+                        let hit = TExpr::and([guard.clone(), now]);
+                        some_step.push(hit.clone());
+                        some_end.push(hit);
+                    }
+                    if self.seres.alive(t) {
+                        let rest = self.sere_var(&Formula::econcat(t.clone(), f.child(1).clone()));
+                        some_step.push(TExpr::and([guard, TExpr::next(rest)]));
+                    }
+                }
+                _ => {
+                    // !{r}: no match now; the copy lives on while ⊤ letters
+                    // could still complete it.
+                    let pre = TExpr::not(TExpr::and([me.clone(), guard]));
+                    let go_on = self.seres.completable(t);
+                    let later = if ends {
+                        TExpr::Const(false)
+                    } else if go_on {
+                        TExpr::next(self.sere_var(&Formula::neg_closure(t.clone())))
+                    } else {
+                        TExpr::Const(true)
+                    };
+                    self.trans.push(TExpr::or([pre.clone(), later]));
+                    self.finals
+                        .push(TExpr::or([pre, TExpr::Const(!ends && !go_on)]));
+                }
+            }
+        }
+        if f.op() == Op::EConcat {
+            let not_me = TExpr::not(me.clone());
+            self.trans
+                .push(TExpr::or([not_me.clone(), TExpr::or(some_step)]));
+            self.finals.push(TExpr::or([not_me, TExpr::or(some_end)]));
+        }
+        me
     }
 }
 
@@ -173,6 +283,7 @@ pub(crate) fn build(property: &Formula, aps: &Alphabet) -> Transducer {
         trans: Vec::new(),
         finals: Vec::new(),
         memo: FxHashMap::default(),
+        seres: Seres::default(),
     };
     let init = b.expr(&Formula::not(property.clone()).nnf());
     Transducer {
