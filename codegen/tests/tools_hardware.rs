@@ -39,6 +39,7 @@ struct Case {
     encoding: Option<StateEncoding>,
     three: bool,
     logic: VerilogLogic,
+    psl: bool,
 }
 
 fn case(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
@@ -47,6 +48,15 @@ fn case(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
         encoding,
         three,
         logic: VerilogLogic::Minimized,
+        psl: false,
+    }
+}
+
+/// A PSL property (Verilog flavour).
+fn psl_case(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
+    Case {
+        psl: true,
+        ..case(formula, encoding, three)
     }
 }
 
@@ -90,6 +100,16 @@ fn cases() -> Vec<Case> {
         case_statement("G(req -> F[0:6] ack)", Some(OneHot), true),
         case_statement("false", None, false),
         case_statement("a W b", Some(OneHot), true),
+        // PSL: the hardware idioms, weak and strong sequences, abort.
+        psl_case("always {req; !ack[*0:3]} |=> ack", None, false),
+        psl_case("always {req} |=> {[*0:3]; ack}", Some(OneHot), false),
+        psl_case("always {req} |=> {[*0:3]; ack}", Some(Binary), true),
+        psl_case("never {(a && !b)[*3]}", None, false),
+        psl_case("always {a; b[*]; c} |-> {d[*2]}", None, true),
+        psl_case("always {a} |=> {b[*1:2]; c}!", Some(OneHot), false),
+        psl_case("(always (a -> next b)) abort c", None, true),
+        psl_case("{a[->2]} |-> {b; c}", None, false),
+        psl_case("always {a} |=> {b[=2]; c}", Some(Binary), false),
     ];
     // Rozier's 3-bit counter (24 states), whose next-state functions
     // count.
@@ -249,7 +269,12 @@ fn compile_all() -> Vec<Compiled> {
             } else {
                 Verdicts::Two
             }));
-            let dfa = b.build(&c.formula).unwrap().into_dfa();
+            let f = if c.psl {
+                monitor_core::formula::parse_psl(&c.formula).unwrap()
+            } else {
+                monitor_core::formula::parse(&c.formula).unwrap()
+            };
+            let dfa = b.build_from_formula(&f).unwrap().into_dfa();
             let name = format!("c{j}");
             let verilog = emit_verilog(
                 &dfa,
@@ -749,11 +774,23 @@ fn cpp_macro_list_covers_the_compiler() {
 }
 
 /// The example of `examples/hardware`: the properties, one per line.
-fn arbiter_properties() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware/properties.ltl");
-    data_lines(&std::fs::read_to_string(path).unwrap())
-        .map(str::to_string)
-        .collect()
+/// The properties of the arbiter example, in run.sh's order: those of
+/// properties.ltl, then those of properties.psl, parsed.
+fn arbiter_properties() -> Vec<(String, monitor_core::formula::Formula)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware");
+    let mut out = Vec::new();
+    for (file, psl) in [("properties.ltl", false), ("properties.psl", true)] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        for line in data_lines(&text) {
+            let f = if psl {
+                monitor_core::formula::parse_psl(line).unwrap()
+            } else {
+                monitor_core::formula::parse(line).unwrap()
+            };
+            out.push((line.to_string(), f));
+        }
+    }
+    out
 }
 
 /// The value of each step (from 1) of one signal of a Yosys `-dump_json`
@@ -792,8 +829,8 @@ fn yosys_proves_the_arbiter_and_refutes_the_buggy_one() {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware");
     let mut files = vec![example.join("arbiter_top.v").display().to_string()];
     let mut dfas = Vec::new();
-    for (k, p) in arbiter_properties().iter().enumerate() {
-        let dfa = Builder::new().build(p).unwrap().into_dfa();
+    for (k, (p, f)) in arbiter_properties().iter().enumerate() {
+        let dfa = Builder::new().build_from_formula(f).unwrap().into_dfa();
         let name = format!("prop_{}", k + 1);
         let v = emit_verilog(
             &dfa,
@@ -808,7 +845,7 @@ fn yosys_proves_the_arbiter_and_refutes_the_buggy_one() {
         files.push(file.display().to_string());
         dfas.push((p.clone(), dfa));
     }
-    assert_eq!(dfas.len(), 4, "examples/hardware/properties.ltl changed");
+    assert_eq!(dfas.len(), 6, "examples/hardware/properties.* changed");
     let prove = |design: &str| {
         let script = format!(
             "read_verilog -formal {} {}; prep -top arbiter_top; flatten; async2sync; dffunmap; \

@@ -9,6 +9,8 @@
 #include "prop_2_checker.h"
 #include "prop_3_checker.h"
 #include "prop_4_checker.h"
+#include "prop_5_checker.h"
+#include "prop_6_checker.h"
 
 SC_MODULE(arbiter) {
   sc_core::sc_in<bool> clk, rst_n, req0, req1;
@@ -45,7 +47,7 @@ SC_MODULE(arbiter) {
 
 int sc_main(int, char**) {
   sc_core::sc_signal<bool> clk("clk"), rst_n("rst_n"), req0("req0"), req1("req1"), gnt0("gnt0"), gnt1("gnt1");
-  sc_core::sc_signal<bool> violated[4], fail[4];
+  sc_core::sc_signal<bool> violated[6], fail[6];
   arbiter dut("dut");
   dut.clk(clk); dut.rst_n(rst_n); dut.req0(req0); dut.req1(req1); dut.gnt0(gnt0); dut.gnt1(gnt1);
   prop_1_checker c1("c1");
@@ -57,6 +59,10 @@ int sc_main(int, char**) {
   c3.clk(clk); c3.rst_n(rst_n); c3.req0(req0); c3.gnt0(gnt0); c3.violated(violated[2]); c3.fail(fail[2]);
   prop_4_checker c4("c4");
   c4.clk(clk); c4.rst_n(rst_n); c4.req1(req1); c4.gnt1(gnt1); c4.violated(violated[3]); c4.fail(fail[3]);
+  prop_5_checker c5("c5");
+  c5.clk(clk); c5.rst_n(rst_n); c5.req0(req0); c5.gnt0(gnt0); c5.violated(violated[4]); c5.fail(fail[4]);
+  prop_6_checker c6("c6");
+  c6.clk(clk); c6.rst_n(rst_n); c6.gnt0(gnt0); c6.req0(req0); c6.violated(violated[5]); c6.fail(fail[5]);
 
   std::srand(1);
   bool any = false;
@@ -69,9 +75,9 @@ int sc_main(int, char**) {
     req0.write((req0.read() && !gnt0.read()) || std::rand() % 3 == 0);
     req1.write((req1.read() && !gnt1.read()) || std::rand() % 2 == 0);
     sc_core::sc_start(1, sc_core::SC_NS);
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 6; ++k) {
       if (fail[k].read()) {
-        std::printf("arbiter_sc: cycle %d: property %d of properties.ltl violated\n", cycle, k + 1);
+        std::printf("arbiter_sc: cycle %d: property %d (prop_%d_checker) violated\n", cycle, k + 1, k + 1);
         any = true;
       }
     }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The arbiter example end to end, in one command:
 #   examples/hardware/run.sh
-# 1. compiles each property of properties.ltl into a Verilog checker
-#    (build/prop_K_checker.v) and a SystemC checker (build/prop_K_checker.h);
+# 1. compiles each property of properties.ltl, then of properties.psl (PSL),
+#    into a Verilog checker (build/prop_K_checker.v) and a SystemC checker
+#    (build/prop_K_checker.h);
 # 2. lints the checkers with verilator -Wall;
 # 3. simulates the round-robin arbiter (arbiter.v) and a buggy one
 #    (arbiter_bug.v) with the checkers bound in (arbiter_top.v), with Icarus
@@ -20,17 +21,21 @@ mkdir -p "$out"
 cargo build -q --release --manifest-path ../../Cargo.toml --bin mongen
 mongen=../../target/release/mongen
 
-echo "== 1. checkers from properties.ltl"
+echo "== 1. checkers from properties.ltl and properties.psl"
 k=0
 checkers=()
-while IFS= read -r line; do
-  [[ -z "${line// /}" || "$line" == \#* ]] && continue
-  k=$((k + 1))
-  "$mongen" compile -t verilog --name "prop_$k" "$line" -o "$out/prop_${k}_checker.v"
-  "$mongen" compile -t systemc --name "prop_$k" "$line" -o "$out/prop_${k}_checker.h"
-  checkers+=("$out/prop_${k}_checker.v")
-  echo "prop_${k}_checker: $line"
-done < properties.ltl
+for file in properties.ltl properties.psl; do
+  lang=()
+  [[ $file == *.psl ]] && lang=(--psl)
+  while IFS= read -r line; do
+    [[ -z "${line// /}" || "$line" == \#* ]] && continue
+    k=$((k + 1))
+    "$mongen" compile "${lang[@]}" -t verilog --name "prop_$k" "$line" -o "$out/prop_${k}_checker.v"
+    "$mongen" compile "${lang[@]}" -t systemc --name "prop_$k" "$line" -o "$out/prop_${k}_checker.h"
+    checkers+=("$out/prop_${k}_checker.v")
+    echo "prop_${k}_checker: $line"
+  done < "$file"
+done
 
 echo "== 2. verilator --lint-only -Wall"
 for c in "${checkers[@]}"; do
