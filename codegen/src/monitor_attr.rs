@@ -16,7 +16,7 @@
 //! message: stable Rust cannot point inside a string literal), the field,
 //! the method or the option.
 
-use monitor_core::formula::{parse, Formula, ParseError};
+use monitor_core::formula::{parse, parse_psl, Formula, ParseError};
 use monitor_core::translate::{lasso_text, BuildError, Builder, Config, Verdicts};
 use monitor_core::MonitorTable;
 use proc_macro2::{Span, TokenStream};
@@ -47,7 +47,10 @@ enum Reaction {
 
 /// The parsed arguments of `#[monitor(...)]`.
 struct Args {
+    /// The property's literal (`ltl = "..."` or `psl = "..."`).
     ltl: LitStr,
+    /// Whether it is PSL.
+    psl: bool,
     name: Option<Ident>,
     three_valued: bool,
     closure: bool,
@@ -59,8 +62,10 @@ struct Args {
 
 fn parse_args(attr: TokenStream) -> Result<Args, Error> {
     let mut ltl: Option<LitStr> = None;
+    let mut psl: Option<LitStr> = None;
     let mut args = Args {
         ltl: LitStr::new("", Span::call_site()),
+        psl: false,
         name: None,
         three_valued: false,
         closure: false,
@@ -73,11 +78,7 @@ fn parse_args(attr: TokenStream) -> Result<Args, Error> {
         if meta.path.is_ident("ltl") {
             ltl = Some(meta.value()?.parse()?);
         } else if meta.path.is_ident("psl") {
-            let lit: LitStr = meta.value()?.parse()?;
-            return Err(Error::new(
-                lit.span(),
-                "PSL properties are not supported yet: write the property in LTL (`ltl = \"...\"`)",
-            ));
+            psl = Some(meta.value()?.parse()?);
         } else if meta.path.is_ident("name") {
             args.name = Some(meta.value()?.parse()?);
         } else if meta.path.is_ident("verdicts") {
@@ -126,18 +127,32 @@ fn parse_args(attr: TokenStream) -> Result<Args, Error> {
             args.on_violation = Some((reaction, span));
         } else {
             return Err(meta.error(
-                "unknown option; expected `ltl`, `ap(...)`, `name`, `verdicts`, `closure`, `on_violation`, `field` or `max_states`",
+                "unknown option; expected `ltl`, `psl`, `ap(...)`, `name`, `verdicts`, `closure`, `on_violation`, `field` or `max_states`",
             ));
         }
         Ok(())
     });
     parser.parse2(attr)?;
-    args.ltl = ltl.ok_or_else(|| {
-        Error::new(
-            Span::call_site(),
-            "missing property: `#[monitor(ltl = \"G(req -> X ack)\")]`",
-        )
-    })?;
+    args.ltl = match (ltl, psl) {
+        (Some(l), None) => l,
+        (None, Some(p)) => {
+            args.psl = true;
+            p
+        }
+        (Some(_), Some(p)) => {
+            return Err(Error::new(
+                p.span(),
+                "give the property once: `ltl = \"...\"` or `psl = \"...\"`",
+            ))
+        }
+        (None, None) => {
+            return Err(Error::new(
+                Span::call_site(),
+                "missing property: `#[monitor(ltl = \"G(req -> X ack)\")]` or \
+                 `#[monitor(psl = \"always {req} |=> {ack}\")]`",
+            ))
+        }
+    };
     Ok(args)
 }
 
@@ -267,7 +282,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error> {
     let args = parse_args(attr)?;
-    let formula = parse(&args.ltl.value()).map_err(|e| formula_error(&args.ltl, &e))?;
+    let text = args.ltl.value();
+    let parsed = if args.psl {
+        parse_psl(&text)
+    } else {
+        parse(&text)
+    };
+    let formula = parsed.map_err(|e| formula_error(&args.ltl, &e))?;
     let item: Item = syn::parse2(item)?;
     match item {
         Item::Struct(s) => expand_struct(&args, &formula, s),
@@ -820,14 +841,34 @@ mod tests {
         );
         assert!(e.starts_with("unknown option"), "{e}");
         let e = error(
-            quote!(psl = "always a"),
+            quote!(psl = "always {a; b} |-> c", ltl = "G a"),
             quote!(
                 struct S {
                     a: bool,
                 }
             ),
         );
-        assert!(e.contains("PSL properties are not supported yet"), "{e}");
+        assert!(e.contains("give the property once"), "{e}");
+        let e = error(
+            quote!(psl = "always {a; b} |-> cc"),
+            quote!(
+                struct S {
+                    a: bool,
+                    b: bool,
+                    c: bool,
+                }
+            ),
+        );
+        assert!(e.contains("cc"), "{e}");
+        let e = error(
+            quote!(psl = "always {a; b[*3:1]} |-> c"),
+            quote!(
+                struct S {
+                    a: bool,
+                }
+            ),
+        );
+        assert!(e.contains("empty range"), "{e}");
         let e = error(
             quote!(ltl = "G(open -> X close)"),
             quote!(impl F { fn open(&mut self) {} }),

@@ -37,6 +37,20 @@
 //!
 //! let mut t = TankMonitor::new();
 //! assert_eq!(t.observe(&Tank { level: 50 }), Verdict::Undecided);
+//!
+//! // PSL (IEEE 1850): a request is answered within one to three cycles.
+//! #[monitor(psl = "always {req} |=> {[*0:2]; ack}")]
+//! struct Handshake {
+//!     req: bool,
+//!     ack: bool,
+//! }
+//!
+//! let mut h = HandshakeMonitor::new();
+//! let idle = Handshake { req: false, ack: false };
+//! h.observe(&Handshake { req: true, ack: false });
+//! h.observe(&idle);
+//! h.observe(&idle);
+//! assert_eq!(h.observe(&idle), Verdict::Violated);
 //! ```
 //!
 //! # On an impl block: method calls
@@ -95,6 +109,7 @@
 //! | option | meaning |
 //! |---|---|
 //! | `ltl = "..."` | the property (Spot/Spin syntax, past operators allowed) |
+//! | `psl = "..."` | the property in PSL instead (Verilog flavour or NuSMV syntax, SEREs) |
 //! | `ap(name = expr, ...)` | predicates (structs): `bool` expressions over `self`, bare or in a string |
 //! | `name = Ident` | the monitor type (default: the type's name followed by `Monitor`) |
 //! | `verdicts = 3` | also detect good prefixes (`Verdict::Satisfied`) |

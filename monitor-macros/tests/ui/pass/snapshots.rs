@@ -43,6 +43,13 @@ struct Device {
     err: bool,
 }
 
+// PSL: a request is acknowledged within one to three cycles.
+#[monitor(psl = "always {req} |=> {[*0:2]; ack}")]
+struct Handshake {
+    req: bool,
+    ack: bool,
+}
+
 fn assert_traits<T: Copy + Send + Sync + Default + core::fmt::Debug + PartialEq>() {}
 
 fn main() {
@@ -69,6 +76,13 @@ fn main() {
 
     let mut l = LiveMonitor::new();
     assert_eq!(l.observe(&Live { req: true, ack: false }), Verdict::Undecided);
+
+    let mut h = HandshakeMonitor::new();
+    let quiet = Handshake { req: false, ack: false };
+    assert_eq!(h.observe(&Handshake { req: true, ack: false }), Verdict::Undecided);
+    assert_eq!(h.observe(&quiet), Verdict::Undecided);
+    assert_eq!(h.observe(&quiet), Verdict::Undecided);
+    assert_eq!(h.observe(&quiet), Verdict::Violated);
 
     let mut d = DeviceMonitor::new();
     assert_eq!(d.observe(&Device { err: true }), Verdict::Violated);

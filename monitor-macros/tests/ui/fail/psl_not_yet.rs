@@ -1,9 +1,0 @@
-use monitor_macros::monitor;
-
-#[monitor(psl = "always {req} |=> ack")]
-struct Bus {
-    req: bool,
-    ack: bool,
-}
-
-fn main() {}
