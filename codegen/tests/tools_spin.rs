@@ -46,6 +46,42 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    // PSL properties (`psl: `), with Spin's verdict for an LTL equivalent.
+    Case {
+        model: "peterson.pml",
+        property: "psl: never {crit0 && crit1}",
+        defines: &[],
+        spin: Equivalent("G !(crit0 && crit1)"),
+        violated: false,
+    },
+    Case {
+        model: "peterson.pml",
+        property: "psl: always {crit0} |-> {!crit1}",
+        defines: &[],
+        spin: Equivalent("G(crit0 -> !crit1)"),
+        violated: false,
+    },
+    Case {
+        model: "peterson.pml",
+        property: "psl: {!crit0[*]; try0}",
+        defines: &[],
+        spin: Equivalent("!crit0 W try0"),
+        violated: false,
+    },
+    Case {
+        model: "peterson_bug.pml",
+        property: "psl: never {crit0 && crit1}",
+        defines: &[],
+        spin: Equivalent("G !(crit0 && crit1)"),
+        violated: true,
+    },
+    Case {
+        model: "peterson_bug.pml",
+        property: "psl: always {!crit1} |-> {!crit0} abort crit1",
+        defines: &[],
+        spin: Equivalent("G(!crit1 -> (!crit0 || crit1))"),
+        violated: true,
+    },
     // Peterson's algorithm: mutual exclusion holds.
     Case {
         model: "peterson.pml",
@@ -295,7 +331,14 @@ fn claims_agree_with_spin() {
         let ctx = format!("{} on {}", case.property, case.model);
         let dir = common::scratch(&format!("spin{i}"));
         std::fs::copy(common::model(case.model), dir.join("model.pml")).unwrap();
-        let dfa = Builder::new().build(case.property).unwrap().into_dfa();
+        let formula = match case.property.strip_prefix("psl: ") {
+            Some(psl) => monitor_core::formula::parse_psl(psl).unwrap(),
+            None => parse(case.property).unwrap(),
+        };
+        let dfa = Builder::new()
+            .build_from_formula(&formula)
+            .unwrap()
+            .into_dfa();
         let opts = PromelaOptions {
             defines: case
                 .defines

@@ -28,6 +28,12 @@ fn psl_and_ltl_spellings_give_the_same_monitor() {
         ("always (a -> next_event(b)(c))", "G(a -> (!b W (b & c)))"),
         ("always (a -> next_event!(b)(c))", "G(a -> (!b U (b & c)))"),
         ("(always a) abort r", "a W r"),
+        ("always ((a -> next b) abort r)", "G(!a | r | X(b | r))"),
+        (
+            "always ((a -> next (b until! c)) abort r)",
+            "G(!a | r | X((b | r) U (c | r)))",
+        ),
+        ("always ({a; b} |-> c abort r)", "G(!a | X(!b | c | r))"),
         ("always (rose(a) -> b)", "G((a & !Y a) -> b)"),
         // SEREs with an LTL equivalent.
         ("always {a} |=> {b}", "G(a -> X b)"),

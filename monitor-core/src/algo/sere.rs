@@ -180,6 +180,45 @@ impl Seres {
         self.completable.insert(r.clone(), c);
         c
     }
+
+    /// The value of an NNF formula on the word whose letters all satisfy
+    /// every Boolean (`top`, IEEE 1850's ⊤) or none (`!top`, ⊥). As in the
+    /// standard, a negation reads the complemented word (⊤ and ⊥
+    /// swapped), so the negative operators `!{r}` and `{r} |-> f` see
+    /// their SERE letters the other way round; this keeps every formula
+    /// monotone (⊤ letters only help), which `abort` relies on.
+    pub(crate) fn on_constant_word(&mut self, f: &Formula, top: bool) -> bool {
+        if !f.has_future() {
+            return top;
+        }
+        let c = |s: &mut Self, i: usize| s.on_constant_word(f.child(i), top);
+        match f.op() {
+            Op::And => (0..f.children().len()).all(|i| c(self, i)),
+            Op::Or => (0..f.children().len()).any(|i| c(self, i)),
+            Op::X | Op::F | Op::G => c(self, 0),
+            // On a constant word `a U b` and `a R b` are `b`, `a W b` is
+            // `a | b`, `a M b` is `a & b`.
+            Op::U | Op::R => c(self, 1),
+            Op::W => c(self, 0) || c(self, 1),
+            Op::M => c(self, 0) && c(self, 1),
+            Op::Closure => top && self.top_match(f.child(0)),
+            Op::EConcat | Op::EConcatMarked => top && self.top_match(f.child(0)) && c(self, 1),
+            // !{r} = !({r} on the complement); {r} |-> f = !({r} <>-> !f)
+            // on the complement.
+            Op::NegClosure | Op::NegClosureMarked => top || !self.top_match(f.child(0)),
+            Op::UConcat => top || !self.top_match(f.child(0)) || c(self, 1),
+            // The condition holds at once on ⊤ (cut: the same word), never
+            // on ⊥; either way the operand is read on the same word.
+            Op::Abort | Op::AbortBottom => c(self, 0),
+            op => unreachable!("{op:?} in an NNF formula with future operators"),
+        }
+    }
+
+    /// Whether `r` has a non-empty match made of ⊤ letters.
+    fn top_match(&mut self, r: &Formula) -> bool {
+        let form = self.linear_form(r);
+        form.iter().any(|(_, s)| self.completable(s))
+    }
 }
 
 #[cfg(test)]

@@ -32,11 +32,16 @@
 //!
 //! # PSL
 //!
-//! SEREs are expanded by their linear forms ([`super::sere`]): the
-//! obligation `{r} |-> f` reads one letter of `r` and leaves `{r'} |-> f`
-//! for each residual `r'` (universally), `{r} <>-> f` picks one residual
-//! (existentially), the weak closure `{r}` lives while the prefix can be
-//! completed to a match, and `!{r}` waits for the prefix to die.
+//! SEREs are expanded by their linear forms ([`super::sere`]), made
+//! deterministic letter by letter: the letters are partitioned by the
+//! union `r'` of the residuals whose guards they satisfy (Brzozowski's
+//! derivative, up to the normalization of `|`). The obligation
+//! `{r} |-> f` reads one letter and leaves `{r'} |-> f` (and `f` now if
+//! `r'` accepts the empty word), `{r} <>-> f` either ends a match or
+//! leaves `{r'} <>-> f`, the weak closure `{r}` lives while `r'` can be
+//! completed to a match, and `!{r}` waits for it to die. These rest on
+//! `{r1|r2} |-> f = ({r1} |-> f) & ({r2} |-> f)`, `{r1|r2} = {r1} | {r2}`
+//! and their duals, so one obligation per instance is enough.
 //!
 //! `{r} <>-> f` and `!{r}` are eventualities, and when `r` has unbounded
 //! repetitions their residuals form cycles of *different* formulas, so
@@ -283,9 +288,23 @@ pub(crate) struct Tableau<'a> {
     breakpoint: bool,
 }
 
-/// Whether `f` is a SERE eventuality tracked by the breakpoint.
+/// Whether `f` is a SERE eventuality tracked by the breakpoint (possibly
+/// inside `abort`).
 fn tracked(f: &Formula) -> bool {
-    matches!(f.op(), Op::EConcat | Op::NegClosure) && f.child(0).has_unbounded_repetition()
+    match f.op() {
+        Op::EConcat | Op::NegClosure => f.child(0).has_unbounded_repetition(),
+        Op::Abort | Op::AbortBottom => tracked(f.child(0)),
+        _ => false,
+    }
+}
+
+/// Whether `f` is a marked SERE eventuality (possibly inside `abort`).
+fn is_marked(f: &Formula) -> bool {
+    match f.op() {
+        Op::EConcatMarked | Op::NegClosureMarked => true,
+        Op::Abort | Op::AbortBottom => is_marked(f.child(0)),
+        _ => false,
+    }
 }
 
 /// The marked copy of a tracked SERE eventuality.
@@ -293,6 +312,8 @@ fn marked(f: &Formula) -> Formula {
     match f.op() {
         Op::EConcat => Formula::econcat_marked(f.child(0).clone(), f.child(1).clone()),
         Op::NegClosure => Formula::neg_closure_marked(f.child(0).clone()),
+        Op::Abort => Formula::abort(marked(f.child(0)), f.child(1).clone()),
+        Op::AbortBottom => Formula::abort_bottom(marked(f.child(0)), f.child(1).clone()),
         _ => f.clone(),
     }
 }
@@ -407,7 +428,6 @@ impl<'a> Tableau<'a> {
     /// (owed until the next breakpoint). Otherwise unmarked copies of
     /// marked obligations are dropped (the marked copy carries them).
     fn apply_breakpoint(&mut self, next: &mut Vec<u32>) -> bool {
-        let is_marked = |f: &Formula| matches!(f.op(), Op::EConcatMarked | Op::NegClosureMarked);
         let owes = next.iter().any(|&n| is_marked(&self.formulas[n as usize]));
         if owes {
             let mut out = Vec::with_capacity(next.len());
@@ -596,6 +616,9 @@ impl<'a> Tableau<'a> {
                     self.econcat_terms(f.child(0), &Formula::tt(), false, mem)
                 }
                 Op::Closure => self.closure_terms(f.child(0), mem),
+                Op::Abort | Op::AbortBottom => {
+                    self.abort_terms(f.child(0), f.child(1), f.op() == Op::Abort, mem)
+                }
                 Op::NegClosure | Op::NegClosureMarked => {
                     self.neg_closure_terms(f.child(0), f.op() == Op::NegClosureMarked, mem)
                 }
@@ -606,59 +629,132 @@ impl<'a> Tableau<'a> {
         r
     }
 
-    /// The steps of a SERE with their guards as BDDs (unsatisfiable ones
-    /// dropped).
-    fn sere_steps(&mut self, r: &Formula, mem: u32) -> Vec<(Node, Formula)> {
-        let form = self.seres.linear_form(r);
-        let mut out = Vec::with_capacity(form.len());
-        for (b, s) in form.iter() {
-            let g = self.past.eval(b, mem, self.mgr, self.aps);
-            if g != Node::FALSE {
-                out.push((g, s.clone()));
-            }
+    /// `f abort b` (`top`) and its dual (`!top`): at the first `b` the
+    /// letters become ⊤ (resp. ⊥) for good, so the pending `f` is decided
+    /// by its value on the constant word; before it, `f` is expanded on
+    /// the real letter and each obligation it leaves stays under the same
+    /// abort (the cut is the same for all of them).
+    fn abort_terms(&mut self, f: &Formula, b: &Formula, top: bool, mem: u32) -> Rc<[Term]> {
+        let cond = self.past.eval(b, mem, self.mgr, self.aps);
+        let mut all = Vec::new();
+        if self.seres.on_constant_word(f, top) {
+            all.extend(
+                self.single(cond, Vec::new(), Marks::empty())
+                    .iter()
+                    .cloned(),
+            );
         }
-        out
+        let before = self.mgr.not(cond);
+        let inner = self.terms(f, mem);
+        for t in inner.iter() {
+            let guard = self.mgr.and(t.guard, before);
+            if guard == Node::FALSE {
+                continue;
+            }
+            let mut next = Vec::with_capacity(t.next.len());
+            for &o in &t.next {
+                let g = self.formulas[o as usize].clone();
+                let wrapped = if top {
+                    Formula::abort(g, b.clone())
+                } else {
+                    Formula::abort_bottom(g, b.clone())
+                };
+                next.extend(self.obligation(&wrapped));
+            }
+            next.sort_unstable();
+            next.dedup();
+            all.push(Term {
+                guard,
+                next,
+                promises: t.promises.clone(),
+            });
+        }
+        Rc::from(self.simplify(all))
     }
 
-    /// `{r} |-> f`: on every step of `r`, `f` now if the step ends a match,
-    /// and `{r'} |-> f` next while `r'` can still match.
+    /// The letters partitioned by the residual of `r` they lead to: the
+    /// union of the residuals of the steps whose guards they satisfy (a
+    /// deterministic step, as Brzozowski's derivatives: one obligation per
+    /// instance of a SERE operator instead of one per residual, which
+    /// keeps the automaton small when residuals are nondeterministic).
+    /// Letters that satisfy no guard are in no class.
+    fn sere_classes(&mut self, r: &Formula, mem: u32) -> Vec<(Node, Formula)> {
+        let form = self.seres.linear_form(r);
+        let mut parts: Vec<(Node, Vec<Formula>)> = vec![(Node::TRUE, Vec::new())];
+        for (b, s) in form.iter() {
+            let g = self.past.eval(b, mem, self.mgr, self.aps);
+            if g == Node::FALSE {
+                continue;
+            }
+            let mut next = Vec::with_capacity(parts.len() * 2);
+            for (p, members) in parts {
+                let inside = self.mgr.and(p, g);
+                let outside = self.mgr.diff(p, g);
+                if inside != Node::FALSE {
+                    let mut m = members.clone();
+                    m.push(s.clone());
+                    next.push((inside, m));
+                }
+                if outside != Node::FALSE {
+                    next.push((outside, members));
+                }
+            }
+            parts = next;
+        }
+        parts
+            .into_iter()
+            .filter(|(_, m)| !m.is_empty())
+            .map(|(g, m)| (g, Formula::sere_or(m)))
+            .collect()
+    }
+
+    /// The letters in no class of `classes`.
+    fn outside(&mut self, classes: &[(Node, Formula)]) -> Node {
+        let mut any = Node::FALSE;
+        for (g, _) in classes {
+            any = self.mgr.or(any, *g);
+        }
+        self.mgr.not(any)
+    }
+
+    /// `{r} |-> f`: `f` now if the letter ends a match, and `{r'} |-> f`
+    /// next while the residual `r'` can still match.
     fn uconcat_terms(&mut self, r: &Formula, f: &Formula, mem: u32) -> Rc<[Term]> {
-        let mut acc: Vec<Term> = self.single(Node::TRUE, Vec::new(), Marks::empty()).to_vec();
-        for (g, s) in self.sere_steps(r, mem) {
-            let next = if self.seres.alive(&s) {
-                self.obligation(&Formula::uconcat(s.clone(), f.clone()))
+        let classes = self.sere_classes(r, mem);
+        let off = self.outside(&classes);
+        let mut all = self.single(off, Vec::new(), Marks::empty()).to_vec();
+        for (g, u) in classes {
+            let next = if self.seres.alive(&u) {
+                self.obligation(&Formula::uconcat(u.clone(), f.clone()))
             } else {
                 Vec::new()
             };
-            let mut on = self.single(g, next, Marks::empty()).to_vec();
-            if s.accepts_empty_word() {
+            let on = self.single(g, next, Marks::empty());
+            if u.accepts_empty_word() {
                 let now = self.terms(f, mem);
-                on = self.product(&on, &now);
+                all.extend(self.product(&on, &now));
+            } else {
+                all.extend(on.iter().cloned());
             }
-            let off = self.mgr.not(g);
-            let mut choice = self.single(off, Vec::new(), Marks::empty()).to_vec();
-            choice.extend(on);
-            acc = self.product(&acc, &choice);
-            acc = self.simplify(acc);
         }
-        Rc::from(acc)
+        Rc::from(self.simplify(all))
     }
 
-    /// `{r} <>-> f`: some step of `r` either ends a match where `f` holds
-    /// now, or leaves `{r'} <>-> f` (marked if this one is).
+    /// `{r} <>-> f`: the letter ends a match where `f` holds now, or the
+    /// residual goes on as `{r'} <>-> f` (marked if this one is).
     fn econcat_terms(&mut self, r: &Formula, f: &Formula, is_marked: bool, mem: u32) -> Rc<[Term]> {
         let mut all: Vec<Term> = Vec::new();
-        for (g, s) in self.sere_steps(r, mem) {
-            if s.accepts_empty_word() {
+        for (g, u) in self.sere_classes(r, mem) {
+            if u.accepts_empty_word() {
                 let now = self.terms(f, mem);
                 let here = self.single(g, Vec::new(), Marks::empty());
                 all.extend(self.product(&here, &now));
             }
-            if self.seres.alive(&s) {
+            if self.seres.alive(&u) {
                 let rest = if is_marked {
-                    Formula::econcat_marked(s.clone(), f.clone())
+                    Formula::econcat_marked(u.clone(), f.clone())
                 } else {
-                    Formula::econcat(s.clone(), f.clone())
+                    Formula::econcat(u.clone(), f.clone())
                 };
                 let next = self.obligation(&rest);
                 all.extend(self.single(g, next, Marks::empty()).iter().cloned());
@@ -667,45 +763,44 @@ impl<'a> Tableau<'a> {
         Rc::from(self.simplify(all))
     }
 
-    /// The weak closure `{r}`: some step of `r` ends a match, or leaves a
+    /// The weak closure `{r}`: the letter ends a match, or leaves a
     /// residual that letters satisfying every Boolean can still complete.
     fn closure_terms(&mut self, r: &Formula, mem: u32) -> Rc<[Term]> {
         let mut all: Vec<Term> = Vec::new();
-        for (g, s) in self.sere_steps(r, mem) {
-            if s.accepts_empty_word() {
+        for (g, u) in self.sere_classes(r, mem) {
+            if u.accepts_empty_word() {
                 all.extend(self.single(g, Vec::new(), Marks::empty()).iter().cloned());
-            } else if self.seres.completable(&s) {
-                let next = self.obligation(&Formula::closure(s.clone()));
+            } else if self.seres.completable(&u) {
+                let next = self.obligation(&Formula::closure(u.clone()));
                 all.extend(self.single(g, next, Marks::empty()).iter().cloned());
             }
         }
         Rc::from(self.simplify(all))
     }
 
-    /// `!{r}`: on every step of `r`, no match ends, and the residual is
-    /// dead or must die later.
+    /// `!{r}`: no match ends now, and the residual is dead or must die
+    /// later.
     fn neg_closure_terms(&mut self, r: &Formula, is_marked: bool, mem: u32) -> Rc<[Term]> {
-        let mut acc: Vec<Term> = self.single(Node::TRUE, Vec::new(), Marks::empty()).to_vec();
-        for (g, s) in self.sere_steps(r, mem) {
-            let off = self.mgr.not(g);
-            let mut choice = self.single(off, Vec::new(), Marks::empty()).to_vec();
-            if !s.accepts_empty_word() {
-                let next = if self.seres.completable(&s) {
-                    let rest = if is_marked {
-                        Formula::neg_closure_marked(s.clone())
-                    } else {
-                        Formula::neg_closure(s.clone())
-                    };
-                    self.obligation(&rest)
-                } else {
-                    Vec::new()
-                };
-                choice.extend(self.single(g, next, Marks::empty()).iter().cloned());
+        let classes = self.sere_classes(r, mem);
+        let off = self.outside(&classes);
+        let mut all = self.single(off, Vec::new(), Marks::empty()).to_vec();
+        for (g, u) in classes {
+            if u.accepts_empty_word() {
+                continue;
             }
-            acc = self.product(&acc, &choice);
-            acc = self.simplify(acc);
+            let next = if self.seres.completable(&u) {
+                let rest = if is_marked {
+                    Formula::neg_closure_marked(u.clone())
+                } else {
+                    Formula::neg_closure(u.clone())
+                };
+                self.obligation(&rest)
+            } else {
+                Vec::new()
+            };
+            all.extend(self.single(g, next, Marks::empty()).iter().cloned());
         }
-        Rc::from(acc)
+        Rc::from(self.simplify(all))
     }
 
     /// Removes from a set of obligations those implied by another one

@@ -29,7 +29,10 @@
 //! | `!{t}` | no match now; `next(v(t'))` while `t'` can be completed | every copy dies |
 //!
 //! The weak closure `{r}` is `{r} <>-> true` under the strong semantics
-//! on finite words. A variable set to true commits the execution to its
+//! on finite words. `f abort b` reads `f` on the word cut at the first `b`
+//! (⊤ letters from there, ⊥ for the dual): the variables of `f` get a
+//! second, cut copy whose constraints switch, where the cut happens, to
+//! the subformula's value on the constant word. A variable set to true commits the execution to its
 //! subformula, so executions that start with the negated property true
 //! and end in a final state read exactly its informative bad prefixes; a
 //! one-directional variable is enough because every variable is used
@@ -47,6 +50,8 @@ struct Builder<'a> {
     trans: Vec<TExpr>,
     finals: Vec<TExpr>,
     memo: FxHashMap<Formula, TExpr>,
+    /// Temporal subformulas, by the cut they are read under.
+    cut_memo: FxHashMap<(Formula, Cut), TExpr>,
     seres: Seres,
 }
 
@@ -128,67 +133,132 @@ impl Builder<'_> {
 
     /// The value of an NNF formula (strong finite semantics).
     fn expr(&mut self, f: &Formula) -> TExpr {
+        self.expr_in(f, &Cut::none())
+    }
+
+    /// The value of `f` on the word cut by `cut`: from the first position
+    /// where `cut.stop` holds, every letter is ⊤ or ⊥ (`cut.kind` there),
+    /// so the value is the formula's value on that constant word.
+    fn expr_in(&mut self, f: &Formula, cut: &Cut) -> TExpr {
         if !f.has_future() {
-            return self.past(f);
+            let real = self.past(f);
+            // Boolean leaves: ⊤ satisfies them all, ⊥ none.
+            return TExpr::or([
+                TExpr::and([cut.stop.clone(), cut.kind.clone()]),
+                TExpr::and([TExpr::not(cut.stop.clone()), real]),
+            ]);
         }
-        if let Some(e) = self.memo.get(f) {
+        let key = (f.clone(), cut.clone());
+        if let Some(e) = self.cut_memo.get(&key) {
             return e.clone();
         }
         let e = match f.op() {
             Op::And => {
-                let kids: Vec<TExpr> = f.children().iter().map(|c| self.expr(c)).collect();
+                let kids: Vec<TExpr> = f.children().iter().map(|c| self.expr_in(c, cut)).collect();
                 TExpr::and(kids)
             }
             Op::Or => {
-                let kids: Vec<TExpr> = f.children().iter().map(|c| self.expr(c)).collect();
+                let kids: Vec<TExpr> = f.children().iter().map(|c| self.expr_in(c, cut)).collect();
                 TExpr::or(kids)
             }
             Op::X => {
-                let a = self.expr(f.child(0));
-                let x = self.var(f, None);
-                self.trans.push(TExpr::iff(TExpr::Var(x), TExpr::next(a)));
-                self.finals.push(TExpr::not(TExpr::Var(x)));
+                let a = self.expr_in(f.child(0), cut);
+                let x = self.var_in(f, cut);
+                let at_cut = self.constant(f, cut);
+                self.trans.push(TExpr::iff(
+                    TExpr::Var(x),
+                    cut.choose(at_cut.clone(), TExpr::next(a)),
+                ));
+                self.finals.push(TExpr::iff(
+                    TExpr::Var(x),
+                    cut.choose(at_cut, TExpr::Const(false)),
+                ));
                 TExpr::Var(x)
             }
             Op::U | Op::W | Op::F => {
                 let (a, b) = if f.op() == Op::F {
-                    (TExpr::Const(true), self.expr(f.child(0)))
+                    (TExpr::Const(true), self.expr_in(f.child(0), cut))
                 } else {
-                    (self.expr(f.child(0)), self.expr(f.child(1)))
+                    (self.expr_in(f.child(0), cut), self.expr_in(f.child(1), cut))
                 };
-                let u = self.var(f, None);
+                let u = self.var_in(f, cut);
+                let at_cut = self.constant(f, cut);
                 let step = TExpr::or([b.clone(), TExpr::and([a, TExpr::next(TExpr::Var(u))])]);
-                self.trans.push(TExpr::iff(TExpr::Var(u), step));
-                self.finals.push(TExpr::iff(TExpr::Var(u), b));
+                self.trans
+                    .push(TExpr::iff(TExpr::Var(u), cut.choose(at_cut.clone(), step)));
+                self.finals
+                    .push(TExpr::iff(TExpr::Var(u), cut.choose(at_cut, b)));
                 TExpr::Var(u)
             }
             Op::R | Op::M | Op::G => {
                 let (a, b) = if f.op() == Op::G {
-                    (TExpr::Const(false), self.expr(f.child(0)))
+                    (TExpr::Const(false), self.expr_in(f.child(0), cut))
                 } else {
-                    (self.expr(f.child(0)), self.expr(f.child(1)))
+                    (self.expr_in(f.child(0), cut), self.expr_in(f.child(1), cut))
                 };
-                let r = self.var(f, None);
+                let r = self.var_in(f, cut);
+                let at_cut = self.constant(f, cut);
                 let step = TExpr::and([
                     b.clone(),
                     TExpr::or([a.clone(), TExpr::next(TExpr::Var(r))]),
                 ]);
-                self.trans.push(TExpr::iff(TExpr::Var(r), step));
-                self.finals
-                    .push(TExpr::iff(TExpr::Var(r), TExpr::and([a, b])));
+                self.trans
+                    .push(TExpr::iff(TExpr::Var(r), cut.choose(at_cut.clone(), step)));
+                self.finals.push(TExpr::iff(
+                    TExpr::Var(r),
+                    cut.choose(at_cut, TExpr::and([a, b])),
+                ));
                 TExpr::Var(r)
             }
-            Op::UConcat | Op::EConcat | Op::Closure | Op::NegClosure => self.sere_var(f),
+            Op::UConcat | Op::EConcat | Op::Closure | Op::NegClosure => self.sere_var(f, cut),
+            Op::Abort | Op::AbortBottom => {
+                // A cut inside a cut: whichever comes first; at the same
+                // position the outer one (its letter is already special).
+                let b = self.past(f.child(1));
+                let kind = TExpr::Const(f.op() == Op::Abort);
+                let inner = Cut {
+                    stop: TExpr::or([cut.stop.clone(), b]),
+                    kind: TExpr::or([
+                        TExpr::and([cut.stop.clone(), cut.kind.clone()]),
+                        TExpr::and([TExpr::not(cut.stop.clone()), kind]),
+                    ]),
+                };
+                self.expr_in(f.child(0), &inner)
+            }
             op => unreachable!("{op:?} with future operators in NNF"),
         };
-        self.memo.insert(f.clone(), e.clone());
+        self.cut_memo.insert(key, e.clone());
         e
+    }
+
+    /// A variable for `f` under `cut`.
+    fn var_in(&mut self, f: &Formula, cut: &Cut) -> u32 {
+        let v = self.var(f, None);
+        if !cut.is_none() {
+            self.vars[v as usize].meaning.push_str(" (under abort)");
+        }
+        v
+    }
+
+    /// The value of `f` on the constant word where the cut happens.
+    fn constant(&mut self, f: &Formula, cut: &Cut) -> TExpr {
+        if cut.is_none() {
+            return TExpr::Const(false);
+        }
+        let on_top = self.seres.on_constant_word(f, true);
+        let on_bottom = self.seres.on_constant_word(f, false);
+        TExpr::or([
+            TExpr::and([cut.kind.clone(), TExpr::Const(on_top)]),
+            TExpr::and([TExpr::not(cut.kind.clone()), TExpr::Const(on_bottom)]),
+        ])
     }
 
     /// The variable of a PSL subformula over a SERE (see the module
     /// documentation). Variables of residuals are created on demand, so a
-    /// cycle of residuals refers to variables through the memo.
-    fn sere_var(&mut self, f: &Formula) -> TExpr {
+    /// cycle of residuals refers to variables through the memo. Under a
+    /// cut, every constraint is released where the cut happens, and the
+    /// variable then commits to the formula's value on the constant word.
+    fn sere_var(&mut self, f: &Formula, cut: &Cut) -> TExpr {
         // Seed 003: the weak closure is the tail conjunction with `true`
         // under the strong semantics on finite words.
         let f = if f.op() == Op::Closure {
@@ -198,14 +268,22 @@ impl Builder<'_> {
         };
         if !matches!(f.op(), Op::UConcat | Op::EConcat | Op::NegClosure) {
             // The constructors folded it into a constant.
-            return self.expr(&f);
+            return self.expr_in(&f, cut);
         }
-        if let Some(e) = self.memo.get(&f) {
+        let key = (f.clone(), cut.clone());
+        if let Some(e) = self.cut_memo.get(&key) {
             return e.clone();
         }
-        let v = self.var(&f, None);
+        let v = self.var_in(&f, cut);
         let me = TExpr::Var(v);
-        self.memo.insert(f.clone(), me.clone());
+        self.cut_memo.insert(key, me.clone());
+        // Before the cut the constraints below apply; at it, the value on
+        // the constant word.
+        let at_cut = self.constant(&f, cut);
+        let not_me = TExpr::or([TExpr::not(me.clone()), cut.stop.clone()]);
+        let commit = TExpr::or([TExpr::not(me.clone()), TExpr::not(cut.stop.clone()), at_cut]);
+        self.trans.push(commit.clone());
+        self.finals.push(commit);
         let r = f.child(0).clone();
         let steps = self.seres.linear_form(&r);
         let mut some_step = Vec::new();
@@ -216,18 +294,18 @@ impl Builder<'_> {
             match f.op() {
                 Op::UConcat => {
                     let now = if ends {
-                        self.expr(f.child(1))
+                        self.expr_in(f.child(1), cut)
                     } else {
                         TExpr::Const(true)
                     };
                     let alive = self.seres.alive(t);
                     let later = if alive {
-                        let rest = self.sere_var(&Formula::uconcat(t.clone(), f.child(1).clone()));
-                        TExpr::next(rest)
+                        let rest = Formula::uconcat(t.clone(), f.child(1).clone());
+                        TExpr::next(self.sere_var(&rest, cut))
                     } else {
                         TExpr::Const(true)
                     };
-                    let pre = TExpr::not(TExpr::and([me.clone(), guard]));
+                    let pre = TExpr::or([not_me.clone(), TExpr::not(guard)]);
                     self.trans
                         .push(TExpr::or([pre.clone(), TExpr::and([now.clone(), later])]));
                     self.finals
@@ -235,25 +313,26 @@ impl Builder<'_> {
                 }
                 Op::EConcat => {
                     if ends {
-                        let now = self.expr(f.child(1));
+                        let now = self.expr_in(f.child(1), cut);
                         let hit = TExpr::and([guard.clone(), now]);
                         some_step.push(hit.clone());
                         some_end.push(hit);
                     }
                     if self.seres.alive(t) {
-                        let rest = self.sere_var(&Formula::econcat(t.clone(), f.child(1).clone()));
+                        let rest = Formula::econcat(t.clone(), f.child(1).clone());
+                        let rest = self.sere_var(&rest, cut);
                         some_step.push(TExpr::and([guard, TExpr::next(rest)]));
                     }
                 }
                 _ => {
                     // !{r}: no match now; the copy lives on while ⊤ letters
                     // could still complete it.
-                    let pre = TExpr::not(TExpr::and([me.clone(), guard]));
+                    let pre = TExpr::or([not_me.clone(), TExpr::not(guard)]);
                     let go_on = self.seres.completable(t);
                     let later = if ends {
                         TExpr::Const(false)
                     } else if go_on {
-                        TExpr::next(self.sere_var(&Formula::neg_closure(t.clone())))
+                        TExpr::next(self.sere_var(&Formula::neg_closure(t.clone()), cut))
                     } else {
                         TExpr::Const(true)
                     };
@@ -264,12 +343,43 @@ impl Builder<'_> {
             }
         }
         if f.op() == Op::EConcat {
-            let not_me = TExpr::not(me.clone());
             self.trans
                 .push(TExpr::or([not_me.clone(), TExpr::or(some_step)]));
             self.finals.push(TExpr::or([not_me, TExpr::or(some_end)]));
         }
         me
+    }
+}
+
+/// Where a word is cut by `abort`: from the first position where `stop`
+/// holds, the letters are ⊤ (`kind` true there) or ⊥.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Cut {
+    stop: TExpr,
+    kind: TExpr,
+}
+
+impl Cut {
+    fn none() -> Cut {
+        Cut {
+            stop: TExpr::Const(false),
+            kind: TExpr::Const(false),
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        self.stop == TExpr::Const(false)
+    }
+
+    /// `at_cut` where the cut happens, `before` elsewhere.
+    fn choose(&self, at_cut: TExpr, before: TExpr) -> TExpr {
+        if self.is_none() {
+            return before;
+        }
+        TExpr::or([
+            TExpr::and([self.stop.clone(), at_cut]),
+            TExpr::and([TExpr::not(self.stop.clone()), before]),
+        ])
     }
 }
 
@@ -283,6 +393,7 @@ pub(crate) fn build(property: &Formula, aps: &Alphabet) -> Transducer {
         trans: Vec::new(),
         finals: Vec::new(),
         memo: FxHashMap::default(),
+        cut_memo: FxHashMap::default(),
         seres: Seres::default(),
     };
     let init = b.expr(&Formula::not(property.clone()).nnf());

@@ -85,12 +85,21 @@ struct SereMatcher<'a> {
     fold: &'a dyn Fn(usize) -> usize,
     horizon: usize,
     top_from: usize,
+    /// From this time on the letters are ⊤ (`true`) or ⊥ (`false`) for the
+    /// SERE (already complemented for the negative operators).
+    special: Option<(usize, bool)>,
     memo: FxHashMap<(Formula, usize), Rc<Vec<bool>>>,
 }
 
 impl SereMatcher<'_> {
     fn letter_ok(&self, b: &Formula, t: usize) -> bool {
-        t >= self.top_from || self.val[b][(self.fold)(t)]
+        if t >= self.top_from {
+            return true;
+        }
+        match self.special {
+            Some((from, kind)) if t >= from => kind,
+            _ => self.val[b][(self.fold)(t)],
+        }
     }
 
     /// `ends[j]`: whether the letters `i..j` match `r` (`j <= horizon`).
@@ -203,16 +212,16 @@ impl SereMatcher<'_> {
 /// Whether the infinite word `lasso` satisfies `f` at its first position.
 /// `aps[i]` names the proposition read by `letter.holds(i)`; propositions of
 /// `f` missing from `aps` are false everywhere.
-pub fn holds<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> bool {
-    unrolled_values(f, aps, lasso).0[0]
+pub fn holds<L: Valuation + Clone>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> bool {
+    unrolled_values(f, aps, lasso, None).0[0]
 }
 
 /// The truth value of `f` at each position `0..lasso.prefix.len()` (the
 /// positions of the prefix) and then at the positions of one turn of the
 /// cycle, once past subformulas have become periodic. Mostly useful for
 /// tests; [`holds`] is the first value.
-pub fn values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> Vec<bool> {
-    let (all, loop_start) = unrolled_values(f, aps, lasso);
+pub fn values<L: Valuation + Clone>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> Vec<bool> {
+    let (all, loop_start) = unrolled_values(f, aps, lasso, None);
     let mut out: Vec<bool> = all[..lasso.prefix.len()].to_vec();
     out.extend_from_slice(&all[loop_start..]);
     out
@@ -220,10 +229,15 @@ pub fn values<L: Valuation>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> Ve
 
 /// The values of `f` at every position of the unrolled word, and the
 /// position where its loop starts.
-fn unrolled_values<L: Valuation>(
+///
+/// With `special = Some(kind)`, the letters of the cycle are not letters
+/// of the lasso but IEEE 1850's ⊤ (`kind` true: they satisfy every
+/// Boolean) or ⊥ (they satisfy none): the words `abort` reads.
+fn unrolled_values<L: Valuation + Clone>(
     f: &Formula,
     aps: &[String],
     lasso: &Lasso<L>,
+    special: Option<bool>,
 ) -> (Vec<bool>, usize) {
     let index: FxHashMap<&str, usize> = aps
         .iter()
@@ -244,6 +258,7 @@ fn unrolled_values<L: Valuation>(
     };
     let horizon = n + SERE_LOOPS * c;
     let mut val: FxHashMap<Formula, Vec<bool>> = FxHashMap::default();
+    let p = lasso.prefix.len();
     for g in f.subformulas_postorder() {
         if g.op().is_sere() {
             // Not a formula: its matches are computed where it is used.
@@ -327,14 +342,17 @@ fn unrolled_values<L: Valuation>(
                 v
             }
             Op::UConcat | Op::EConcat | Op::EConcatMarked => {
+                let universal = g.op() == Op::UConcat;
+                // IEEE 1850: `{r} |-> f` is `!({r} <>-> !f)` read on the
+                // complemented word: its SERE sees ⊤ and ⊥ swapped.
                 let mut m = SereMatcher {
                     val: &val,
                     fold: &fold,
                     horizon,
                     top_from: usize::MAX,
+                    special: special.map(|k| (p, k != universal)),
                     memo: FxHashMap::default(),
                 };
-                let universal = g.op() == Op::UConcat;
                 let after = &val[g.child(1)];
                 (0..n)
                     .map(|i| {
@@ -351,14 +369,16 @@ fn unrolled_values<L: Valuation>(
             Op::Closure | Op::NegClosure | Op::NegClosureMarked => {
                 // Real letters up to the horizon, then ⊤ letters: the
                 // closure holds iff that word has a (non-empty) match.
+                let positive = g.op() == Op::Closure;
+                // `!{r}` reads `{r}` on the complemented word.
                 let mut m = SereMatcher {
                     val: &val,
                     fold: &fold,
                     horizon: horizon + TOP_LETTERS,
                     top_from: horizon,
+                    special: special.map(|k| (p, k == positive)),
                     memo: FxHashMap::default(),
                 };
-                let positive = g.op() == Op::Closure;
                 (0..n)
                     .map(|i| {
                         let ends = m.ends(g.child(0), i);
@@ -366,8 +386,44 @@ fn unrolled_values<L: Valuation>(
                     })
                     .collect()
             }
+            Op::Abort | Op::AbortBottom => {
+                // IEEE 1850, literally: `f abort b` holds if `f` does, or if
+                // for some j with b, `f` holds on the word from i cut at j
+                // (real letters before j, ⊤ from j on); its dual holds if
+                // `f` does and does on every such ⊥-cut word. (The
+                // translator uses the first b only, by monotonicity: this
+                // checks that too.)
+                let top = g.op() == Op::Abort;
+                let b = val[g.child(1)].clone();
+                let inner = val[g.child(0)].clone();
+                let letters: Vec<L> = (0..n + 2 * c).map(|t| lasso.letter(t).clone()).collect();
+                // In a word that is itself cut, the letters from p on are
+                // all ⊤ (a cut there is the cut at p) or all ⊥ (b never
+                // holds there).
+                let end = if special.is_some() { p + 1 } else { n + 2 * c };
+                (0..n)
+                    .map(|i| {
+                        let mut cuts = (i..end.max(i)).filter(|&t| b[fold(t)]).map(|j| {
+                            let cut = Lasso::new(letters[i..j].to_vec(), vec![letters[0].clone()]);
+                            unrolled_values(g.child(0), aps, &cut, Some(top)).0[0]
+                        });
+                        if top {
+                            inner[i] || cuts.any(|x| x)
+                        } else {
+                            inner[i] && cuts.all(|x| x)
+                        }
+                    })
+                    .collect()
+            }
             op => unreachable!("{op:?} is a SERE operator"),
         };
+        let mut v = v;
+        if let (Some(kind), false) = (special, g.has_future()) {
+            // A Boolean (or pure-past) expression on ⊤ / ⊥ letters.
+            for x in &mut v[p..] {
+                *x = kind;
+            }
+        }
         val.insert(g, v);
     }
     (val.remove(f).expect("root evaluated"), loop_start)

@@ -98,6 +98,13 @@ pub enum Op {
     EConcat,
     /// `EConcat` while tracked by the breakpoint of the tableau (internal).
     EConcatMarked,
+    /// PSL's `f abort b`: `f` holds on the word whose letters, from the
+    /// first `b` on, satisfy every Boolean (IEEE 1850's ⊤).
+    Abort,
+    /// The dual of `Abort`, its negation in negation normal form:
+    /// `!(f abort b)` is `(!f)` on the word whose letters from the first
+    /// `b` on satisfy no Boolean (⊥).
+    AbortBottom,
     // n-ary operators
     /// Conjunction (`&`, `&&`, `/\`).
     And,
@@ -114,7 +121,7 @@ impl Op {
             Not | X | F | G | Y | Z | O | H => Some(1),
             Star | Closure | NegClosure | NegClosureMarked => Some(1),
             Implies | Equiv | Xor | U | R | W | M | S | B | T => Some(2),
-            UConcat | EConcat | EConcatMarked => Some(2),
+            UConcat | EConcat | EConcatMarked | Abort | AbortBottom => Some(2),
             And | Or | Concat | Fusion | OrRat | AndRat => None,
         }
     }
@@ -133,8 +140,9 @@ impl Op {
         )
     }
 
-    /// Whether this is a PSL operator over SEREs (closures, suffix
-    /// implication and conjunction).
+    /// Whether this is a PSL operator of the temporal layer that LTL does
+    /// not have: closures, suffix implication and conjunction (over
+    /// SEREs), and `abort`.
     pub fn is_sere_formula(self) -> bool {
         matches!(
             self,
@@ -144,6 +152,8 @@ impl Op {
                 | Op::UConcat
                 | Op::EConcat
                 | Op::EConcatMarked
+                | Op::Abort
+                | Op::AbortBottom
         )
     }
 
@@ -190,6 +200,8 @@ impl Op {
             UConcat => "[]->",
             EConcat => "<>->",
             EConcatMarked => "<>+>",
+            Abort => "abort",
+            AbortBottom => "abort_bottom",
             And => "&",
             Or => "|",
         }
@@ -361,6 +373,8 @@ fn compute_props(op: Op, bounds: (u32, u32), children: &[Formula]) -> Props {
             !c(0).unbounded && c(1).syntactic_safety,
             c(1).syntactic_guarantee,
         ),
+        // Left to the semantic analysis.
+        Op::Abort | Op::AbortBottom => (false, false),
         Op::EmptyWord | Op::Concat | Op::Fusion | Op::OrRat | Op::AndRat | Op::Star => {
             unreachable!("SERE operators handled above")
         }
@@ -749,6 +763,8 @@ impl Formula {
             Op::UConcat => Formula::uconcat(a, b),
             Op::EConcat => Formula::econcat(a, b),
             Op::EConcatMarked => Formula::econcat_marked(a, b),
+            Op::Abort => Formula::abort(a, b),
+            Op::AbortBottom => Formula::abort_bottom(a, b),
             _ => intern(op, "", vec![a, b]),
         }
     }
@@ -944,8 +960,9 @@ impl Formula {
 /// SEREs made only of Booleans become Booleans. The Boolean `false`
 /// matches no letter of a word, but IEEE 1850's weak closure completes
 /// words with letters that satisfy every Boolean, so `false` is kept
-/// inside SEREs (`{a;false}` is not `{false}`); only the suffix operators,
-/// which count real matches, drop a `false` SERE.
+/// inside SEREs (`{a;false}` is not `{false}`), and the operators over a
+/// `false` SERE are not folded either (words cut by `abort` have such
+/// letters).
 ///
 /// ```
 /// use monitor_core::formula::Formula;
@@ -1074,32 +1091,23 @@ impl Formula {
 
     /// The weak closure `{r}`.
     pub fn closure(r: Formula) -> Formula {
-        if r.is_false() {
-            return r;
-        }
         intern(Op::Closure, "", vec![r])
     }
 
     /// The negated closure `!{r}` (also what `Formula::not` of a closure
     /// becomes in negation normal form).
     pub fn neg_closure(r: Formula) -> Formula {
-        if r.is_false() {
-            return Formula::tt();
-        }
         intern(Op::NegClosure, "", vec![r])
     }
 
     /// The marked negated closure (internal to the tableau).
     pub fn neg_closure_marked(r: Formula) -> Formula {
-        if r.is_false() {
-            return Formula::tt();
-        }
         intern(Op::NegClosureMarked, "", vec![r])
     }
 
     /// Suffix implication `{r} |-> f`.
     pub fn uconcat(r: Formula, f: Formula) -> Formula {
-        if r.is_false() || f.is_true() {
+        if f.is_true() {
             return Formula::tt();
         }
         intern(Op::UConcat, "", vec![r, f])
@@ -1107,7 +1115,7 @@ impl Formula {
 
     /// Suffix conjunction `{r} <>-> f`; `{r}!` is `econcat(r, true)`.
     pub fn econcat(r: Formula, f: Formula) -> Formula {
-        if r.is_false() || f.is_false() {
+        if f.is_false() {
             return Formula::ff();
         }
         intern(Op::EConcat, "", vec![r, f])
@@ -1115,10 +1123,53 @@ impl Formula {
 
     /// The marked suffix conjunction (internal to the tableau).
     pub fn econcat_marked(r: Formula, f: Formula) -> Formula {
-        if r.is_false() || f.is_false() {
+        if f.is_false() {
             return Formula::ff();
         }
         intern(Op::EConcatMarked, "", vec![r, f])
+    }
+
+    /// PSL's `f abort b` (`b` a Boolean). On a Boolean `f` it is `f | b`
+    /// (at the first `b` every letter satisfies `f`); nested aborts join
+    /// their conditions.
+    ///
+    /// ```
+    /// use monitor_core::formula::{Formula, parse};
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::abort(a.clone(), b.clone()), Formula::or([a.clone(), b.clone()]));
+    /// let g = Formula::always(a);
+    /// assert_eq!(Formula::abort(g.clone(), b).to_spot(), "(Ga) abort b");
+    /// ```
+    pub fn abort(f: Formula, b: Formula) -> Formula {
+        assert!(!b.has_future(), "the condition of abort must be a Boolean");
+        if !f.has_future() {
+            return Formula::or([f, b]);
+        }
+        if b.is_false() {
+            return f;
+        }
+        if f.op() == Op::Abort {
+            let inner = Formula::or([f.child(1).clone(), b]);
+            return Formula::abort(f.child(0).clone(), inner);
+        }
+        intern(Op::Abort, "", vec![f, b])
+    }
+
+    /// The dual of [`Formula::abort`] (`!(f abort b)` is
+    /// `abort_bottom(!f, b)`): on a Boolean `f` it is `f & !b`.
+    pub fn abort_bottom(f: Formula, b: Formula) -> Formula {
+        assert!(!b.has_future(), "the condition of abort must be a Boolean");
+        if !f.has_future() {
+            return Formula::and([f, Formula::not(b)]);
+        }
+        if b.is_false() {
+            return f;
+        }
+        if f.op() == Op::AbortBottom {
+            let inner = Formula::or([f.child(1).clone(), b]);
+            return Formula::abort_bottom(f.child(0).clone(), inner);
+        }
+        intern(Op::AbortBottom, "", vec![f, b])
     }
 }
 
@@ -1207,6 +1258,12 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
             }
             (Op::EConcatMarked, false) => {
                 Formula::econcat_marked(a.unwrap().clone(), nnf_rec(b.unwrap(), false, memo))
+            }
+            (Op::Abort, false) | (Op::AbortBottom, true) => {
+                Formula::abort(nnf_rec(a.unwrap(), neg, memo), b.unwrap().clone())
+            }
+            (Op::AbortBottom, false) | (Op::Abort, true) => {
+                Formula::abort_bottom(nnf_rec(a.unwrap(), neg, memo), b.unwrap().clone())
             }
             // Past operators over future formulas: keep the structure (the
             // translator rejects them); negate at the top.

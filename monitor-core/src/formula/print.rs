@@ -229,6 +229,19 @@ fn spot(f: &Formula, out: &mut String) {
             sere(f.child(0), out);
             out.push('}');
         }
+        Op::Abort | Op::AbortBottom => {
+            // `G a abort b` would read as `G(a abort b)`.
+            let left = f.child(0);
+            if matches!(left.op(), Op::Ap | Op::True | Op::False) {
+                spot(left, out);
+            } else {
+                out.push('(');
+                spot(left, out);
+                out.push(')');
+            }
+            let _ = write!(out, " {} ", f.op().symbol());
+            spot_operand(f.child(1), out);
+        }
         Op::UConcat | Op::EConcat | Op::EConcatMarked => {
             out.push('{');
             sere(f.child(0), out);

@@ -564,7 +564,7 @@ impl Parser<'_> {
                     "the right operand of `abort` must be a Boolean expression",
                 ));
             }
-            lhs = Item::Formula(abort(&lhs.into_formula(), &b));
+            lhs = Item::Formula(Formula::abort(lhs.into_formula(), b));
         }
         Ok(lhs)
     }
@@ -1130,29 +1130,6 @@ fn goto(b: Formula, lo: u32, hi: Option<u32>) -> Formula {
     Formula::star(step, lo, hi)
 }
 
-/// `φ abort b`: `φ` holds, or `b` happens at some `j` and `φ` holds on the
-/// word whose letters from `j` on satisfy every Boolean (IEEE 1850). In
-/// negation normal form `φ` is monotone in its Boolean leaves, and the
-/// earliest `b` is the best choice of `j`, so this is `φ` with every
-/// Boolean leaf `β` replaced by `β | O b` (`O`: once, a past operator).
-fn abort(f: &Formula, b: &Formula) -> Formula {
-    let seen = Formula::once(b.clone());
-    let nnf = f.nnf();
-    replace_leaves(&nnf, &seen)
-}
-
-fn replace_leaves(f: &Formula, seen: &Formula) -> Formula {
-    if !f.has_future() {
-        return Formula::or([f.clone(), seen.clone()]);
-    }
-    let kids: Vec<Formula> = f
-        .children()
-        .iter()
-        .map(|c| replace_leaves(c, seen))
-        .collect();
-    f.with_children(kids)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::parse;
@@ -1229,8 +1206,8 @@ mod tests {
     }
 
     #[test]
-    fn abort_replaces_leaves() {
-        assert_eq!(p("(always a) abort r"), parse("G(a | O r)").unwrap());
+    fn abort_binds_tighter_than_suffix_implication() {
+        assert_eq!(p("(always a) abort r").to_spot(), "(Ga) abort r");
         assert_eq!(
             p("{a;b} |-> c abort r"),
             p("{a;b} |-> (c abort r)"),

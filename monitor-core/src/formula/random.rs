@@ -247,7 +247,8 @@ pub fn random_sere(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
 }
 
 /// A random PSL formula of about `size` nodes over `aps`: LTL operators,
-/// suffix implication and conjunction, weak closures and their negations.
+/// suffix implication and conjunction, weak closures and their negations,
+/// `abort`.
 pub fn random_psl(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
     if size <= 1 {
         return Formula::ap(aps[rng.below(aps.len() as u64) as usize]);
@@ -277,6 +278,10 @@ pub fn random_psl(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
         10 => {
             let n = sere_size(rng);
             Formula::neg_closure(random_sere(rng, aps, n))
+        }
+        11 if rng.chance(1, 2) => {
+            let b = Formula::ap(aps[rng.below(aps.len() as u64) as usize]);
+            Formula::abort(sub(rng, size - 1), b)
         }
         _ => Formula::weak_until(sub(rng, size / 2), sub(rng, size / 2)),
     }

@@ -345,6 +345,17 @@ impl Implications {
                 self.rec(x, y.child(0), d)
                     || (x.op() == Op::O && self.rec(x.child(0), y.child(0), d))
             }
+            // PSL, by inclusion of the SEREs (which makes pending bounded
+            // responses `{[*0:k]; ack}` for different k imply each other,
+            // as `F[0:k]` do).
+            Op::Closure | Op::EConcat | Op::EConcatMarked if x.op() == y.op() => {
+                self.sere_included(x.child(0), y.child(0), d)
+                    && (y.op() == Op::Closure || self.rec(x.child(1), y.child(1), d))
+            }
+            Op::UConcat | Op::NegClosure | Op::NegClosureMarked if x.op() == y.op() => {
+                self.sere_included(y.child(0), x.child(0), d)
+                    && (y.op() != Op::UConcat || self.rec(x.child(1), y.child(1), d))
+            }
             _ => false,
         };
         if by_y {
@@ -357,6 +368,57 @@ impl Implications {
             Op::G | Op::H => self.rec(x.child(0), y, d),
             Op::R | Op::M => self.rec(x.child(1), y, d),
             Op::U | Op::W => self.rec(&Formula::or(x.children().to_vec()), y, d),
+            _ => false,
+        }
+    }
+
+    /// Whether every word matching the SERE `r` matches `s` (also with
+    /// letters that satisfy every Boolean), by syntactic rules: sound, not
+    /// complete.
+    fn sere_included(&mut self, r: &Formula, s: &Formula, d: u32) -> bool {
+        if r == s {
+            return true;
+        }
+        if d > MAX_IMPLICATION_DEPTH {
+            return false;
+        }
+        let d = d + 1;
+        let leaf = |f: &Formula| !f.op().is_sere();
+        match (r.op(), s.op()) {
+            // Single letters: the Booleans imply each other. (A ⊤ letter
+            // matches both.)
+            _ if leaf(r) && leaf(s) => r.is_boolean() && s.is_boolean() && self.rec(r, s, d),
+            (_, Op::OrRat) if s.children().iter().any(|c| self.sere_included(r, c, d)) => true,
+            (Op::OrRat, _) => r.children().iter().all(|c| self.sere_included(c, s, d)),
+            (Op::EmptyWord, Op::Star) => {
+                s.star_bounds().expect("star").0 == 0 || s.child(0).accepts_empty_word()
+            }
+            (Op::Star, Op::Star) => {
+                let (l1, h1) = r.star_bounds().expect("star");
+                let (l2, h2) = s.star_bounds().expect("star");
+                let within = l2 <= l1
+                    && match (h1, h2) {
+                        (_, None) => true,
+                        (None, Some(_)) => false,
+                        (Some(a), Some(b)) => a <= b,
+                    };
+                within && self.sere_included(r.child(0), s.child(0), d)
+            }
+            // One repetition of the body.
+            (_, Op::Star) if s.star_bounds().expect("star").0 <= 1 => {
+                let (_, h) = s.star_bounds().expect("star");
+                h != Some(0) && self.sere_included(r, s.child(0), d)
+            }
+            (Op::Concat, Op::Concat) | (Op::Fusion, Op::Fusion)
+                if r.children().len() == s.children().len() =>
+            {
+                r.children()
+                    .iter()
+                    .zip(s.children())
+                    .all(|(a, b)| self.sere_included(a, b, d))
+            }
+            (_, Op::AndRat) => s.children().iter().all(|c| self.sere_included(r, c, d)),
+            (Op::AndRat, _) => r.children().iter().any(|c| self.sere_included(c, s, d)),
             _ => false,
         }
     }
