@@ -1,6 +1,6 @@
 //! The `mongen` binary, run as users run it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn mongen(args: &[&str]) -> Output {
@@ -421,4 +421,25 @@ fn psl_properties_compile_and_classify() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn the_example_psl_file_compiles_to_every_checker() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/properties/bus.psl");
+    for target in ["verilog", "systemc", "promela", "smv", "rust"] {
+        let o = mongen(&[
+            "compile",
+            "--psl",
+            "-q",
+            "-t",
+            target,
+            "-F",
+            file.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{target}: {}", stderr(&o));
+        assert!(!stdout(&o).is_empty());
+    }
+    let o = mongen(&["classify", "--psl", "-F", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches(": safety").count(), 4, "{}", stdout(&o));
 }
