@@ -2,9 +2,9 @@
 //! the Verilog flavour and in NuSMV's syntax.
 //!
 //! PSL is translated into the formulas of this crate: LTL operators for
-//! the temporal layer and SERE operators ([`Op::Concat`], [`Op::Star`],
+//! the temporal layer and SERE operators ([`Op::Concat`](super::Op::Concat), [`Op::Star`](super::Op::Star),
 //! ...) with the closures and suffix operators over them
-//! ([`Op::Closure`], [`Op::UConcat`], [`Op::EConcat`]). The sugar of
+//! ([`Op::Closure`](super::Op::Closure), [`Op::UConcat`](super::Op::UConcat), [`Op::EConcat`](super::Op::EConcat)). The sugar of
 //! IEEE 1850 (appendix B) is expanded here, so the translator only sees
 //! the core operators.
 //!
