@@ -32,7 +32,7 @@ pair() {
 for n in 4 16 64 256; do
   pair "always {req} |=> {[*0:$n]; ack}" "G(req -> X F[0:$n] ack)"
 done
-for n in 4 8 16; do
+for n in 4 8 12; do
   chain="req"
   for ((k = 1; k < n; k++)); do chain="$chain & $(xs "$k")req"; done
   pair "always {req[*$n]} |=> gnt" "G(($chain) -> $(xs "$n")gnt)"
