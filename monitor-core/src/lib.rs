@@ -1,8 +1,9 @@
 /*!
 Compile temporal safety properties into deterministic, minimal monitors.
 
-`monitor-core` turns a formula of LTL with past-time operators into the
-minimal deterministic automaton of its *bad prefixes*: the finite words
+`monitor-core` turns a formula of LTL with past-time operators, or a PSL
+property with SEREs ([`formula::psl`]), into the minimal deterministic
+automaton of its *bad prefixes*: the finite words
 after which no continuation can satisfy the property. It also decides
 whether the formula is a safety property at all, and where it sits in the
 safety-progress hierarchy. The back ends (HOA, DOT, JSON, and the model
@@ -11,8 +12,9 @@ read the finished automaton.
 
 # Overview
 
-* [`formula`]: hash-consed formulas, the parser (Spot and Spin syntax, past
-  operators, errors with line, column and caret), printers, the simplifier,
+* [`formula`]: hash-consed formulas, the parsers (Spot and Spin syntax, past
+  operators; PSL with SEREs), errors with line, column and caret, printers,
+  the simplifier,
   a brute-force evaluator used as the reference in tests, random formulas
   and benchmark families.
 * [`dd`]: BDDs for guards and multi-terminal diagrams for transition
