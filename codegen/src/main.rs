@@ -243,8 +243,36 @@ impl Source {
         }
     }
 
+    /// A PSL property as the user wrote it (without `assert`/`PSLSPEC`
+    /// and `;`); `None` for LTL.
+    fn written(&self) -> Option<&str> {
+        if !self.psl {
+            return None;
+        }
+        let text = self.text.trim();
+        let text = ["assert ", "PSLSPEC "]
+            .iter()
+            .find_map(|k| text.strip_prefix(k))
+            .unwrap_or(text);
+        Some(text.trim_start().trim_end_matches(';').trim_end())
+    }
+
+    /// The formula for a diagnostic: PSL as the user wrote it, LTL in
+    /// Spot syntax; long ones cut.
+    fn label(&self, f: &Formula) -> String {
+        let Some(text) = self.written() else {
+            return short(f);
+        };
+        if text.chars().count() <= 80 {
+            text.to_string()
+        } else {
+            let head: String = text.chars().take(72).collect();
+            format!("{head} …")
+        }
+    }
+
     fn describe(&self, f: &Formula, e: &BuildError) -> String {
-        let mut msg = format!("{}: {e}", short(f));
+        let mut msg = format!("{}: {e}", self.label(f));
         if e.state_limit().is_some() {
             msg.push_str("; raise it with --max-states N if this blow-up is expected");
         }
@@ -383,13 +411,20 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             None
         } else {
             match builder.build_from_formula(&f) {
-                Ok(t) => Some(t),
+                Ok(mut t) => {
+                    // PSL users read their property as they wrote it
+                    // (Spot's PSL syntax is not theirs).
+                    if let Some(text) = src.written() {
+                        t.set_name(text);
+                    }
+                    Some(t)
+                }
                 Err(e) if args.target == Target::Smv && e.state_limit().is_some() => {
                     eprintln!(
                         "mongen: warning: `{}`: the monitor exceeds {} states; using the transducer encoding, \
                          which detects the informative bad prefixes (every violation when the formula is a \
                          non-pathologic safety property)",
-                        short(&f),
+                        src.label(&f),
                         args.max_states
                     );
                     None
@@ -489,7 +524,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         };
         match out {
             Ok(text) => run.out.push_str(&text),
-            Err(e) => run.error(&format!("{}: {e}", short(&f))),
+            Err(e) => run.error(&format!("{}: {e}", src.label(&f))),
         }
     }
     Ok(())
@@ -507,7 +542,7 @@ fn report(
     if t.is_safety() == Some(false) && !args.quiet {
         let mut msg = format!(
             "mongen: warning: `{}` is not a safety property; the monitor rejects the bad prefixes of its safety closure",
-            short(f)
+            src.label(f)
         );
         if let Some(w) = t.non_safety_witness() {
             let _ = write!(
@@ -522,7 +557,7 @@ fn report(
         eprintln!(
             "mongen: note: `{}`: deciding whether it is a safety property needs more than {} states; \
              the monitor rejects exactly the bad prefixes of its safety closure either way",
-            short(f),
+            src.label(f),
             args.max_states
         );
     }
@@ -532,13 +567,13 @@ fn report(
                 Some(w) => eprintln!(
                     "mongen: note: `{}`: informative monitor {} states, exact monitor {} states; \
                      shortest bad prefix that is not informative: {w}",
-                    short(f),
+                    src.label(f),
                     r.informative_states,
                     r.exact_states
                 ),
                 None => eprintln!(
                     "mongen: note: `{}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
-                    short(f),
+                    src.label(f),
                     r.informative_states,
                     r.exact_states
                 ),
@@ -550,7 +585,7 @@ fn report(
         let s = t.stats();
         let mut line = format!(
             "mongen: stats: `{}`: {} states (Büchi {}, subsets {}), {:.3} ms",
-            short(f),
+            src.label(f),
             s.states,
             s.nba_states,
             s.subset_states,
@@ -667,7 +702,8 @@ fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
             }
             let n = c.monitor_states;
             let mut line = format!(
-                "{f}: {}; monitor: {n} state{}",
+                "{}: {}; monitor: {n} state{}",
+                src.written().map_or_else(|| f.to_spot(), str::to_string),
                 tags.join(", "),
                 if n == 1 { "" } else { "s" }
             );

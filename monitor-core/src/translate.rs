@@ -286,6 +286,12 @@ impl Translation {
         &self.dfa
     }
 
+    /// Renames the monitor (by default the formula in Spot syntax), for
+    /// instance to the property as the user wrote it.
+    pub fn set_name(&mut self, name: impl Into<String>) {
+        self.dfa.set_name(name);
+    }
+
     /// The monitor, by value.
     pub fn into_dfa(self) -> BadPrefixDfa {
         self.dfa
