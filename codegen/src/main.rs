@@ -194,6 +194,10 @@ struct PrintArgs {
     /// Print in NuSMV's LTL syntax (for LTLSPEC) instead of Spot's.
     #[arg(long)]
     smv: bool,
+    /// Print in PSL (Verilog flavour, fully parenthesized) instead of
+    /// Spot's syntax: LTL properties for PSL tools, or PSL read back.
+    #[arg(long = "to-psl", conflicts_with_all = ["spin", "smv"])]
+    to_psl: bool,
     /// Simplify first.
     #[arg(long)]
     simplify: bool,
@@ -738,6 +742,13 @@ fn print_cmd(args: &PrintArgs, run: &mut Run) -> Result<(), String> {
             ));
         } else if args.smv {
             let _ = writeln!(run.out, "{}", f.to_nusmv());
+        } else if args.to_psl {
+            match f.to_psl() {
+                Ok(s) => {
+                    let _ = writeln!(run.out, "{s}");
+                }
+                Err(e) => run.error(&format!("{f}: {e}")),
+            }
         } else if args.spin {
             match f.to_spin() {
                 Ok(s) => {

@@ -443,3 +443,16 @@ fn the_example_psl_file_compiles_to_every_checker() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).matches(": safety").count(), 4, "{}", stdout(&o));
 }
+
+#[test]
+fn print_to_psl_reads_back() {
+    let o = mongen(&["print", "--to-psl", "G(req -> X(ack W done))"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let psl = stdout(&o);
+    let back = mongen(&["print", "--psl", psl.trim()]);
+    assert!(back.status.success(), "{}", stderr(&back));
+    assert_eq!(stdout(&back), "G(req -> X(ack W done))\n");
+    let o = mongen(&["print", "--to-psl", "G(a -> O b)"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("past-time"), "{}", stderr(&o));
+}

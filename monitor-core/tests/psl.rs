@@ -182,6 +182,13 @@ proptest! {
                 if let Err(e) = r {
                     prop_assert!(e.state_limit().is_some(), "{}: {}", f, e);
                 }
+                // The transducer, the classification and the informative
+                // monitor take any of them too.
+                prop_assert!(monitor_core::translate::transducer(&f).is_ok());
+                let cfg = Config::new().max_states(Some(20_000));
+                if let Err(e) = monitor_core::translate::classify(&f, &cfg) {
+                    prop_assert!(e.state_limit().is_some(), "{}: {}", f, e);
+                }
             }
         }
     }

@@ -57,4 +57,4 @@ pub mod simplify;
 pub use node::{Formula, Op};
 pub use parse::{parse, ParseError, ParseErrorKind};
 pub use print::SpinError;
-pub use psl::parse_psl;
+pub use psl::{parse_psl, PslPrintError};

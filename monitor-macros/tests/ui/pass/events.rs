@@ -68,6 +68,17 @@ impl Conn {
     }
 }
 
+// PSL over method calls: after `begin`, no second `begin` before `commit`.
+struct Tx {
+    monitor: TxMonitor,
+}
+
+#[monitor(psl = "always {begin} |=> {!begin[*]; commit}", on_violation = ignore)]
+impl Tx {
+    fn begin(&mut self) {}
+    fn commit(&mut self) {}
+}
+
 fn main() {
     let mut f = File { monitor: FileMonitor::new(), opened: 0 };
     f.open();
@@ -101,4 +112,12 @@ fn main() {
     c.connect().unwrap();
     assert_eq!(c.send(2).unwrap(), 1);
     assert_ne!(ConnMonitor::EVENT_SEND, ConnMonitor::EVENT_CONNECT);
+
+    let mut tx = Tx { monitor: TxMonitor::new() };
+    tx.begin();
+    tx.commit();
+    tx.begin();
+    assert_eq!(tx.monitor.verdict(), Verdict::Undecided);
+    tx.begin();
+    assert_eq!(tx.monitor.verdict(), Verdict::Violated);
 }
