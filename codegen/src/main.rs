@@ -264,14 +264,9 @@ impl Source {
     /// The formula for a diagnostic: PSL as the user wrote it, LTL in
     /// Spot syntax; long ones cut.
     fn label(&self, f: &Formula) -> String {
-        let Some(text) = self.written() else {
-            return short(f);
-        };
-        if text.chars().count() <= 80 {
-            text.to_string()
-        } else {
-            let head: String = text.chars().take(72).collect();
-            format!("{head} …")
+        match self.written() {
+            Some(text) => shorten(text),
+            None => short(f),
         }
     }
 
@@ -287,9 +282,13 @@ impl Source {
 /// A formula for a diagnostic: long ones are cut (the whole formula is in
 /// the input anyway).
 fn short(f: &Formula) -> String {
-    let text = f.to_spot();
+    shorten(&f.to_spot())
+}
+
+/// Long text cut for a diagnostic.
+fn shorten(text: &str) -> String {
     if text.chars().count() <= 80 {
-        text
+        text.to_string()
     } else {
         let head: String = text.chars().take(72).collect();
         format!("{head} …")
@@ -374,13 +373,12 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     builder.configure(cfg.clone());
     // A --define must name a proposition of some formula (a misspelt one
     // would silently leave the proposition unbound).
+    let parsed: Vec<Result<Formula, String>> = sources.iter().map(Source::parse).collect();
     let mut used = vec![false; args.defines.len()];
-    for src in &sources {
-        if let Ok(f) = src.parse() {
-            let aps = f.atomic_propositions();
-            for (k, (name, _)) in args.defines.iter().enumerate() {
-                used[k] |= aps.contains(name);
-            }
+    for f in parsed.iter().flatten() {
+        let aps = f.atomic_propositions();
+        for (k, (name, _)) in args.defines.iter().enumerate() {
+            used[k] |= aps.contains(name);
         }
     }
     for ((name, _), used) in args.defines.iter().zip(used) {
@@ -393,8 +391,8 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     // Several formulas give several modules (claims, checkers): number
     // their names.
     let numbered = sources.len() > 1;
-    for (k, src) in sources.iter().enumerate() {
-        let f = match src.parse() {
+    for (k, (src, parsed)) in sources.iter().zip(parsed).enumerate() {
+        let f = match parsed {
             Ok(f) => f,
             Err(e) => {
                 run.error(&e);

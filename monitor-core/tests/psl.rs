@@ -193,3 +193,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn printing_to_psl_round_trips() {
+    use monitor_core::formula::random::{random_psl, RandomLtl, SplitMix64};
+    for seed in 0..300u64 {
+        let f = if seed % 2 == 0 {
+            random_psl(
+                &mut SplitMix64::new(seed),
+                &["a", "b", "c"],
+                2 + (seed % 9) as usize,
+            )
+        } else {
+            RandomLtl::new(&["a", "b", "x == 3"], 2 + (seed % 12) as usize)
+                .seed(seed)
+                .next_formula()
+        };
+        let text = f
+            .to_psl()
+            .unwrap_or_else(|e| panic!("seed {seed}: {f}: {e}"));
+        let back = parse_psl(&text).unwrap_or_else(|e| panic!("seed {seed}: {text}\n{e}"));
+        assert!(
+            monitor(&f).first_difference(&monitor(&back)).is_none(),
+            "seed {seed}: {f} printed as {text}, read back as {back}"
+        );
+    }
+    assert!(parse("Y a").unwrap().to_psl().is_ok());
+    assert!(parse("O a").unwrap().to_psl().is_err());
+    assert!(Formula::ap("x y").to_psl().is_err());
+}

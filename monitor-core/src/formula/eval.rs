@@ -394,8 +394,8 @@ fn unrolled_values<L: Valuation + Clone>(
                 // translator uses the first b only, by monotonicity: this
                 // checks that too.)
                 let top = g.op() == Op::Abort;
-                let b = val[g.child(1)].clone();
-                let inner = val[g.child(0)].clone();
+                let b = &val[g.child(1)];
+                let inner = &val[g.child(0)];
                 let letters: Vec<L> = (0..n + 2 * c).map(|t| lasso.letter(t).clone()).collect();
                 // In a word that is itself cut, the letters from p on are
                 // all ⊤ (a cut there is the cut at p) or all ⊥ (b never
