@@ -11,7 +11,10 @@ use codegen::emit::hoa::{emit_hoa, HoaOptions};
 use codegen::emit::json::{emit_json, JsonOptions};
 use codegen::emit::promela::{emit_promela, PromelaOptions};
 use codegen::emit::rust::{emit_rust, RustOptions};
-use codegen::emit::smv::{emit_smv_dfa, emit_smv_transducer, SmvOptions};
+use codegen::emit::smv::{
+    emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions, RESERVED_PREFIX,
+};
+use codegen::emit::smv_model::SmvModel;
 use codegen::emit::systemc::{emit_systemc, SystemcOptions};
 use codegen::emit::verilog::{emit_verilog, StateEncoding, VerilogLogic, VerilogOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
@@ -145,9 +148,15 @@ struct CompileArgs {
     /// --define p='ncrit <= 1'.
     #[arg(long = "define", value_name = "NAME=EXPR", value_parser = parse_define)]
     defines: Vec<(String, String)>,
-    /// SMV: the observer's instance name in `main`.
-    #[arg(long, value_name = "NAME", default_value = "obs")]
-    instance: String,
+    /// SMV: the observer's instance name in `main` (default: `obs` with
+    /// --model, `mg_obs` without).
+    #[arg(long, value_name = "NAME")]
+    instance: Option<String>,
+    /// SMV: write MODEL with the observers in it (their instances and
+    /// INVARSPECs at the end of `main`, wherever `main` is; their modules
+    /// at the end), using names that clash with none of the model's.
+    #[arg(long, value_name = "MODEL.smv")]
+    model: Option<PathBuf>,
     /// SMV: the observer's encoding.
     #[arg(long, value_enum, default_value_t = SmvEncoding::Auto)]
     smv_encoding: SmvEncoding,
@@ -371,6 +380,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         });
     let mut builder = Builder::new();
     builder.configure(cfg.clone());
+    let mut smv = SmvContext::new(args)?;
     // A --define must name a proposition of some formula (a misspelt one
     // would silently leave the proposition unbound).
     let parsed: Vec<Result<Formula, String>> = sources.iter().map(Source::parse).collect();
@@ -472,19 +482,28 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 },
             )
             .map_err(|e| e.to_string()),
-            (t, Target::Smv) => emit_smv(
-                args,
-                &cfg,
-                &f,
-                t.as_ref(),
-                SmvOptions {
-                    name: name.clone(),
-                    instance: suffix(&args.instance),
-                    defines: args.defines.clone(),
-                    informative: args.informative,
-                    three_valued: three,
-                },
-            ),
+            (t, Target::Smv) => {
+                let (name, instance) =
+                    smv.names(&name, args.instance.as_deref().map(suffix), &suffix("obs"));
+                match instance {
+                    Err(e) => Err(e),
+                    Ok(instance) => emit_smv(
+                        args,
+                        &cfg,
+                        &f,
+                        t.as_ref(),
+                        SmvOptions {
+                            name,
+                            instance,
+                            defines: args.defines.clone(),
+                            informative: args.informative,
+                            three_valued: three,
+                            namespace: smv.namespace(),
+                        },
+                    )
+                    .map(|obs| smv.add(obs)),
+                }
+            }
             (Some(t), Target::Verilog) => emit_verilog(
                 t.dfa(),
                 &VerilogOptions {
@@ -529,7 +548,94 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             Err(e) => run.error(&format!("{}: {e}", src.label(&f))),
         }
     }
+    if let Some(text) = smv.finish() {
+        run.out = text;
+    }
     Ok(())
+}
+
+/// SMV observers of one run: appended one after the other, or, with
+/// `--model`, collected and put into the model.
+struct SmvContext {
+    model: Option<SmvModel>,
+    /// Names already given (modules, instances), with `--model`.
+    taken: std::collections::BTreeSet<String>,
+    observers: Vec<SmvObserver>,
+}
+
+impl SmvContext {
+    fn new(args: &CompileArgs) -> Result<SmvContext, String> {
+        let model = match &args.model {
+            Some(_) if args.target != Target::Smv => {
+                return Err("--model is for --target smv".into());
+            }
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                Some(SmvModel::read(&text).map_err(|e| format!("{}: {e}", path.display()))?)
+            }
+            None => None,
+        };
+        Ok(SmvContext {
+            model,
+            taken: Default::default(),
+            observers: Vec::new(),
+        })
+    }
+
+    fn namespace(&self) -> SmvNamespace {
+        match &self.model {
+            Some(m) => SmvNamespace::Avoiding(m.constants().clone()),
+            None => SmvNamespace::Reserved,
+        }
+    }
+
+    /// The name of the observer (its module is `NAME_observer`) and of its
+    /// instance (`explicit`, when the user gave one).
+    /// The default instance is `default`, with the reserved prefix when
+    /// the model is not known.
+    fn names(
+        &mut self,
+        name: &str,
+        explicit: Option<String>,
+        default: &str,
+    ) -> (String, Result<String, String>) {
+        let Some(model) = &self.model else {
+            let instance = explicit.unwrap_or_else(|| format!("{RESERVED_PREFIX}{default}"));
+            return (name.to_string(), Ok(instance));
+        };
+        let module_name = model.fresh_module(name, &mut self.taken);
+        let instance = match explicit {
+            Some(i) if model.uses(&i) || self.taken.contains(&i) => Err(format!(
+                "--instance {i}: the model already uses the name `{i}`"
+            )),
+            Some(i) => {
+                self.taken.insert(i.clone());
+                Ok(i)
+            }
+            None => Ok(model.fresh_name(default, &mut self.taken)),
+        };
+        (module_name, instance)
+    }
+
+    /// Records an observer; returns the text to print now (none with
+    /// `--model`: the model is printed at the end).
+    fn add(&mut self, obs: SmvObserver) -> String {
+        if self.model.is_some() {
+            self.observers.push(obs);
+            String::new()
+        } else {
+            obs.appendable()
+        }
+    }
+
+    /// The model with the observers, with `--model`.
+    fn finish(&self) -> Option<String> {
+        let model = self.model.as_ref()?;
+        let mains: Vec<String> = self.observers.iter().map(|o| o.main.clone()).collect();
+        let modules: Vec<String> = self.observers.iter().map(|o| o.module.clone()).collect();
+        Some(model.insert(&mains, &modules))
+    }
 }
 
 /// Warnings and notes about one translation, on standard error.
@@ -607,7 +713,7 @@ fn emit_smv(
     f: &Formula,
     t: Option<&Translation>,
     opts: SmvOptions,
-) -> Result<String, String> {
+) -> Result<SmvObserver, String> {
     let three = opts.three_valued;
     // The transducer is exact for non-pathologic safety properties.
     let transducer_exact = || {

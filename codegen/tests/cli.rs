@@ -264,7 +264,7 @@ fn promela_and_smv_names() {
         "G(req -> X ack)",
     ]);
     assert!(stdout(&o)
-        .contains("  VAR bus_obs : bus_observer(req, ack);\n  INVARSPEC !bus_obs.violated;\n"));
+        .contains("  VAR bus_obs : bus_observer(req, ack);\n  INVARSPEC !bus_obs.mg_violated;\n"));
     let o = mongen(&[
         "compile",
         "-t",
@@ -277,6 +277,84 @@ fn promela_and_smv_names() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("three-valued verdicts need --smv-encoding dfa"));
+}
+
+#[test]
+fn smv_model_insertion() {
+    let dir = std::env::temp_dir().join(format!("mongen-cli-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("m.smv");
+    // `main` first, constants named like the observer's names.
+    std::fs::write(
+        &model,
+        "MODULE main\nVAR s : {n1, t1, c1, state, violated};\n  c : cell;\n  obs : boolean;\n\nMODULE cell\nVAR v : boolean;\n",
+    )
+    .unwrap();
+    let m = model.to_str().unwrap();
+    let out = dir.join("out.smv");
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "smv",
+        "--model",
+        m,
+        "-o",
+        out.to_str().unwrap(),
+        "--define",
+        "a=s = c1",
+        "--define",
+        "t1=s = t1",
+        "G(a -> X t1)",
+        "G !a",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("MODULE main\nVAR s : {n1, t1, c1, state, violated};\n  c : cell;\n  obs : boolean;\n  -- mongen: the observer of G(a -> Xt1) (MODULE monitor_1_observer at the end)\n  VAR obs_1 : monitor_1_observer(s = c1, s = t1);\n  INVARSPEC !obs_1.violated_2;\n"), "{text}");
+    assert!(
+        text.contains("  VAR obs_2 : monitor_2_observer(s = c1);\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nMODULE cell\nVAR v : boolean;\n\n-- Observer"),
+        "{text}"
+    );
+    assert!(
+        text.contains("MODULE monitor_1_observer(a, p_t1)\nVAR\n  state_2 : "),
+        "{text}"
+    );
+    // A name the user gives is kept or refused, never changed.
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "smv",
+        "--model",
+        m,
+        "--instance",
+        "obs",
+        "G a",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--instance obs: the model already uses the name `obs`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mongen(&["compile", "-t", "hoa", "--model", m, "G a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--model is for --target smv"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(&model, "MODULE cell\nVAR v : boolean;\n").unwrap();
+    let o = mongen(&["compile", "-t", "smv", "--model", m, "G a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the model has no `MODULE main`"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

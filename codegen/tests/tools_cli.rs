@@ -73,10 +73,43 @@ fn smv_observer_appended_to_a_model() {
         let text = format!("{model}{}", String::from_utf8(out.stdout).unwrap());
         std::fs::write(dir.join("model.smv"), &text).unwrap();
         let report = common::text(&common::run(&dir, &nusmv, &["-dcx", "model.smv"]));
-        let expected = format!("-- invariant !obs.violated  is {holds}");
+        let expected = format!("-- invariant !mg_obs.mg_violated  is {holds}");
         assert!(
             report.contains(&expected),
             "{property} ({encoding}):\n{text}\n{report}"
         );
+    }
+}
+
+#[test]
+fn smv_observers_put_into_a_process_model() {
+    // The documented workflow on a model whose `main` comes first and
+    // whose processes run asynchronously: `--model` writes the whole model.
+    let Some(nusmv) = common::nusmv() else { return };
+    let dir = common::scratch("cli-smv-model");
+    let model = common::model("token_ring.smv");
+    for (encoding, expected) in [("dfa", [true, false]), ("transducer", [true, false])] {
+        let out = dir.join("checked.smv");
+        let o = mongen(&[
+            "compile",
+            "-t",
+            "smv",
+            "--smv-encoding",
+            encoding,
+            "--model",
+            model.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--define",
+            "moved=x1 != x0",
+            "G(moved -> Y(priv0 | moved))",
+            "G(priv0 -> X priv0)",
+        ]);
+        assert!(o.status.success(), "{}", common::text(&o));
+        let report = common::text(&common::run(&dir, &nusmv, &["-dcx", "checked.smv"]));
+        for (k, holds) in expected.iter().enumerate() {
+            let line = format!("-- invariant !obs_{}.violated  is {holds}", k + 1);
+            assert!(report.contains(&line), "{encoding}: {line}\n{report}");
+        }
     }
 }

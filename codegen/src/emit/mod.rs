@@ -13,6 +13,7 @@ pub mod names;
 pub mod promela;
 pub mod rust;
 pub mod smv;
+pub mod smv_model;
 pub mod systemc;
 pub mod verilog;
 

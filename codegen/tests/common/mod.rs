@@ -47,6 +47,23 @@ pub fn nusmv() -> Option<PathBuf> {
     tool("NuSMV", &extra, "scripts/install-nusmv.sh")
 }
 
+/// The example models of the NuSMV distribution, which
+/// scripts/install-nusmv.sh installs beside `nusmv` (PREFIX/bin/NuSMV ->
+/// PREFIX/share/nusmv/examples/smv-dist).
+pub fn nusmv_examples(nusmv: &Path) -> PathBuf {
+    let dir = nusmv
+        .parent()
+        .and_then(Path::parent)
+        .map(|p| p.join("share/nusmv/examples/smv-dist"))
+        .filter(|d| d.join("ring.smv").is_file());
+    dir.unwrap_or_else(|| {
+        panic!(
+            "NuSMV's example models are not installed beside {}; install them with: scripts/install-nusmv.sh",
+            nusmv.display()
+        )
+    })
+}
+
 /// A fresh directory for one test case.
 pub fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mongen-{test}-{}", std::process::id()));

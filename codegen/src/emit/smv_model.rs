@@ -1,0 +1,342 @@
+//! Reading a NuSMV model just enough to put observers into it.
+//!
+//! `mongen compile -t smv --model MODEL.smv` writes the whole model back with
+//! the observers inserted: their instances and `INVARSPEC`s at the end of
+//! `main`, wherever `main` is in the file, and their modules after the last
+//! module; every other byte of the model is kept. Reading the model also
+//! tells which names the observers must not use: NuSMV's enumeration
+//! constants are global, so a variable, define or parameter of an observer
+//! named like a constant of the model is a "multiple declaration" or an
+//! "ambiguous" identifier, wherever it is declared.
+//!
+//! The reader is a lexer, not a parser: it follows NuSMV 2.5's lexical rules
+//! (identifiers `[A-Za-z_][A-Za-z0-9_$#-]*`, `--` comments, `#` lines of the
+//! C preprocessor) and finds `MODULE` headers, the identifiers inside braces
+//! (enumerations and set expressions) and `CONSTANTS` declarations.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use super::names::SMV_KEYWORDS;
+
+/// Why a model cannot take observers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// The model has no `MODULE main`.
+    NoMain,
+    /// The model has several `MODULE main`.
+    SeveralMains {
+        /// The 1-based line of the second one.
+        line: usize,
+    },
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::NoMain => write!(f, "the model has no `MODULE main`"),
+            ModelError::SeveralMains { line } => {
+                write!(f, "the model declares `MODULE main` again at line {line}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// A NuSMV model read for inserting observers.
+///
+/// ```
+/// use codegen::emit::smv_model::SmvModel;
+///
+/// let model = SmvModel::read(
+///     "MODULE main\nVAR s : {idle, busy};\nMODULE cell(x)\nVAR v : boolean;\n",
+/// )?;
+/// assert!(model.is_constant("busy"));
+/// assert!(!model.is_constant("v"));
+/// assert!(model.uses("cell") && model.uses("v"));
+/// // Observers go at the end of `main`, which here is not the last module.
+/// let text = model.insert(&["  VAR o : obs(s = busy);\n".into()], &["MODULE obs(b)\n".into()]);
+/// assert_eq!(
+///     text,
+///     "MODULE main\nVAR s : {idle, busy};\n  VAR o : obs(s = busy);\n\
+///      MODULE cell(x)\nVAR v : boolean;\n\nMODULE obs(b)\n"
+/// );
+/// # Ok::<(), codegen::emit::smv_model::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SmvModel {
+    text: String,
+    identifiers: BTreeSet<String>,
+    constants: BTreeSet<String>,
+    /// Where `main`'s lines go: after the line of its last token.
+    main_end: usize,
+    main_last: bool,
+}
+
+/// A token of a NuSMV model: an identifier or one other character.
+#[derive(Debug)]
+struct Token<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
+    ident: bool,
+}
+
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+fn is_ident_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'#' | b'-')
+}
+
+/// The tokens of `text`, without white space and comments.
+fn tokens(text: &str) -> Vec<Token<'_>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        // `--` comments and preprocessor lines run to the end of the line.
+        if (c == b'-' && bytes.get(i + 1) == Some(&b'-')) || (c == b'#' && line_start) {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        line_start = false;
+        let start = i;
+        if is_ident_start(c) {
+            // Longest match, as flex does: `a--b` is one identifier.
+            while i < bytes.len() && is_ident_char(bytes[i]) {
+                i += 1;
+            }
+            out.push(Token {
+                text: &text[start..i],
+                start,
+                end: i,
+                ident: true,
+            });
+        } else if c.is_ascii_digit() {
+            // Numbers and word constants (`0ud4_15`) name nothing.
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+        } else {
+            let len = text[i..].chars().next().map_or(1, char::len_utf8);
+            i += len;
+            out.push(Token {
+                text: &text[start..i],
+                start,
+                end: i,
+                ident: false,
+            });
+        }
+    }
+    out
+}
+
+impl SmvModel {
+    /// Reads a model.
+    pub fn read(text: &str) -> Result<SmvModel, ModelError> {
+        let toks = tokens(text);
+        let mut identifiers = BTreeSet::new();
+        let mut constants = BTreeSet::new();
+        let mut main: Option<usize> = None;
+        let mut main_last: Option<usize> = None;
+        let mut depth = 0usize;
+        let mut in_constants = false;
+        let mut in_main = false;
+        for (k, t) in toks.iter().enumerate() {
+            if t.ident {
+                identifiers.insert(t.text.to_string());
+                if depth > 0 || in_constants {
+                    constants.insert(t.text.to_string());
+                }
+                if t.text == "MODULE" {
+                    in_main = false;
+                    if toks.get(k + 1).is_some_and(|n| n.text == "main") {
+                        if main.is_some() {
+                            return Err(ModelError::SeveralMains {
+                                line: text[..t.start].matches('\n').count() + 1,
+                            });
+                        }
+                        main = Some(k);
+                        in_main = true;
+                    }
+                }
+                in_constants |= t.text == "CONSTANTS";
+            } else {
+                match t.text {
+                    "{" => depth += 1,
+                    "}" => depth = depth.saturating_sub(1),
+                    ";" => in_constants = false,
+                    _ => {}
+                }
+            }
+            if in_main {
+                main_last = Some(k);
+            }
+        }
+        if main.is_none() {
+            return Err(ModelError::NoMain);
+        }
+        let last = &toks[main_last.expect("main has its header")];
+        let main_end = text[last.end..]
+            .find('\n')
+            .map_or(text.len(), |n| last.end + n + 1);
+        Ok(SmvModel {
+            text: text.to_string(),
+            identifiers,
+            constants,
+            main_end,
+            main_last: in_main,
+        })
+    }
+
+    /// Whether `main` is the last module (text appended to the model goes
+    /// into `main`).
+    pub fn main_is_last(&self) -> bool {
+        self.main_last
+    }
+
+    /// Whether the model uses `name` anywhere (a variable, define, module,
+    /// constant or keyword).
+    pub fn uses(&self, name: &str) -> bool {
+        self.identifiers.contains(name)
+    }
+
+    /// Whether `name` may be an enumeration constant of the model: it
+    /// appears inside braces or in a `CONSTANTS` declaration.
+    pub fn is_constant(&self, name: &str) -> bool {
+        self.constants.contains(name)
+    }
+
+    /// The model's constants (see [`SmvModel::is_constant`]).
+    pub fn constants(&self) -> &BTreeSet<String> {
+        &self.constants
+    }
+
+    /// `base`, or `base_2`, `base_3`, …: the first that the model does not
+    /// use, that is not a keyword and that is not in `taken` (which
+    /// receives it).
+    pub fn fresh_name(&self, base: &str, taken: &mut BTreeSet<String>) -> String {
+        let free = |s: &str| !self.uses(s) && !SMV_KEYWORDS.contains(&s) && !taken.contains(s);
+        let mut name = base.to_string();
+        let mut k = 2;
+        while !free(&name) {
+            name = format!("{base}_{k}");
+            k += 1;
+        }
+        taken.insert(name.clone());
+        name
+    }
+
+    /// `name`, or `name_2`, `name_3`, …: the first such that the model
+    /// does not use `NAME_observer` (the observer module's name) and
+    /// `taken` does not hold it (it receives it).
+    pub fn fresh_module(&self, name: &str, taken: &mut BTreeSet<String>) -> String {
+        let mut module = name.to_string();
+        let mut k = 2;
+        while self.uses(&format!("{module}_observer")) || taken.contains(&module) {
+            module = format!("{name}_{k}");
+            k += 1;
+        }
+        taken.insert(module.clone());
+        module
+    }
+
+    /// The model with `main_lines` added at the end of `main` and
+    /// `modules` after everything else, each module after a blank line.
+    pub fn insert(&self, main_lines: &[String], modules: &[String]) -> String {
+        let mut out = String::with_capacity(self.text.len() + 1024);
+        out.push_str(&self.text[..self.main_end]);
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        for l in main_lines {
+            out.push_str(l);
+        }
+        out.push_str(&self.text[self.main_end..]);
+        for m in modules {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push('\n');
+            out.push_str(m);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_anywhere_and_comments_skipped() {
+        let text = "-- MODULE main in a comment\nMODULE main\nVAR\n  c : cell; -- MODULE x\n  s : {n1, t1, c1};\nSPEC AG !c.v -- last\n\n-- about cell\nMODULE cell\nVAR v : boolean;";
+        let m = SmvModel::read(text).unwrap();
+        let out = m.insert(&["  VAR obs : o;\n".into()], &["MODULE o\n".into()]);
+        assert_eq!(
+            out,
+            "-- MODULE main in a comment\nMODULE main\nVAR\n  c : cell; -- MODULE x\n  s : {n1, t1, c1};\nSPEC AG !c.v -- last\n  VAR obs : o;\n\n-- about cell\nMODULE cell\nVAR v : boolean;\n\nMODULE o\n"
+        );
+        assert!(m.is_constant("t1") && !m.is_constant("c") && !m.uses("x"));
+        assert!(!m.main_is_last());
+        // The last module, without a final newline.
+        let m = SmvModel::read("MODULE main\nVAR x : boolean;").unwrap();
+        assert!(m.main_is_last());
+        assert_eq!(
+            m.insert(&["  VAR o : m;\n".into()], &[]),
+            "MODULE main\nVAR x : boolean;\n  VAR o : m;\n"
+        );
+    }
+
+    #[test]
+    fn nusmv_identifiers_and_constants() {
+        let m = SmvModel::read(
+            "MODULE main\nCONSTANTS red, green;\nVAR e-1 : process cell(e-2);\n  w : unsigned word[4];\nASSIGN next(w) := 0ud4_15;\n#line 3\nDEFINE d := w = 0ud4_3 & x$1;",
+        )
+        .unwrap();
+        for c in ["red", "green"] {
+            assert!(m.is_constant(c), "{c}");
+        }
+        for i in ["e-1", "e-2", "x$1", "w", "d", "cell", "process"] {
+            assert!(m.uses(i) && !m.is_constant(i), "{i}");
+        }
+        assert!(!m.uses("ud4_15") && !m.uses("line"));
+        let mut taken = BTreeSet::new();
+        assert_eq!(m.fresh_name("w", &mut taken), "w_2");
+        assert_eq!(m.fresh_name("w", &mut taken), "w_3");
+        assert_eq!(m.fresh_name("next", &mut taken), "next_2");
+        let m = SmvModel::read("MODULE monitor_observer\nMODULE main\n").unwrap();
+        assert_eq!(m.fresh_module("monitor", &mut taken), "monitor_2");
+        assert_eq!(m.fresh_module("monitor", &mut taken), "monitor_3");
+        assert_eq!(m.fresh_module("bus", &mut taken), "bus");
+    }
+
+    #[test]
+    fn models_without_one_main() {
+        assert_eq!(
+            SmvModel::read("MODULE m\nVAR x : boolean;").unwrap_err(),
+            ModelError::NoMain
+        );
+        assert_eq!(
+            SmvModel::read("MODULE main\n\nMODULE main\n").unwrap_err(),
+            ModelError::SeveralMains { line: 3 }
+        );
+    }
+}
