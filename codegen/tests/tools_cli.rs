@@ -113,3 +113,89 @@ fn smv_observers_put_into_a_process_model() {
         }
     }
 }
+
+#[test]
+fn psl_comparisons_and_literals_in_nusmv_syntax() {
+    // PSL comparisons with Verilog literals, bit- and part-selects reach
+    // NuSMV in its own syntax (`=`, TRUE/FALSE, word constants): the
+    // observers' verdicts equal NuSMV's for LTLSPECs written by hand.
+    let Some(nusmv) = common::nusmv() else { return };
+    let dir = common::scratch("cli-smv-vectors");
+    let model = common::model("vectors.smv");
+    let cases = [
+        (
+            "always state == 2 -> next state == 3",
+            "G(state = 2 -> X state = 3)",
+            true,
+        ),
+        (
+            "always data[3] != 1'b0 -> next data[3] == 1'b0",
+            "G(data[3] != FALSE -> X data[3] = FALSE)",
+            true,
+        ),
+        (
+            "always data[3] == 1'b1 -> next data[0]",
+            "G(data[3] = TRUE -> X data[0])",
+            true,
+        ),
+        (
+            "always level >= 4'd12 -> next level != 4'd0",
+            "G(level >= 0ud4_12 -> X level != 0ud4_0)",
+            false,
+        ),
+        (
+            "always grant[1:0] == 2'b01 -> state == 2",
+            "G(grant[1:0] = 0ud2_1 -> state = 2)",
+            true,
+        ),
+        (
+            "always {grant == 2'b01} |=> {grant[1:1] == 1'b0}",
+            "G(grant = 0ud2_1 -> X grant[1:1] = 0ud1_0)",
+            true,
+        ),
+        (
+            "never {state == 3; grant == 2'b11}",
+            "G(state = 3 -> X grant != 0ud2_3)",
+            false,
+        ),
+    ];
+    let mut args = vec!["compile", "-t", "smv", "--psl", "--model"];
+    let model_arg = model.to_str().unwrap();
+    args.push(model_arg);
+    for (psl, _, _) in &cases {
+        args.push(psl);
+    }
+    for encoding in ["dfa", "transducer"] {
+        let mut a = args.clone();
+        a.extend(["--smv-encoding", encoding]);
+        let o = mongen(&a);
+        assert!(o.status.success(), "{}", common::text(&o));
+        let mut text = String::from_utf8(o.stdout).unwrap();
+        // The references, by hand, at the end of main (the last lines
+        // mongen put there).
+        let at = text.find("\n-- Observer").unwrap();
+        let refs: String = cases
+            .iter()
+            .map(|(_, ltl, _)| format!("  LTLSPEC {ltl}\n"))
+            .collect();
+        text.insert_str(at, &format!("\n{refs}"));
+        std::fs::write(dir.join("checked.smv"), &text).unwrap();
+        let report = common::text(&common::run(&dir, &nusmv, &["checked.smv"]));
+        for (k, (psl, ltl, holds)) in cases.iter().enumerate() {
+            let line = format!("-- invariant !obs_{}.violated  is {holds}", k + 1);
+            assert!(
+                report.contains(&line),
+                "{psl} ({encoding}): {line}\n{text}\n{report}"
+            );
+            let verdicts: Vec<&str> = report
+                .lines()
+                .filter(|l| l.starts_with("-- specification"))
+                .collect();
+            assert!(
+                verdicts[k].ends_with(&format!("is {holds}")),
+                "{ltl}: {}",
+                verdicts[k]
+            );
+        }
+    }
+}

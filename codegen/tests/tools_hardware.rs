@@ -1034,3 +1034,150 @@ fn every_keyword_and_odd_name_is_mangled() {
         "SystemC elaboration:\n{out}"
     );
 }
+
+/// The design signals of `literals_and_selects_are_kept_as_written`, and
+/// what each proposition means over them (evaluated here, independently
+/// of the emitters).
+type VectorSample = (u8, u8, u8); // data[7:0], grant[1:0], count[3:0]
+
+fn vector_proposition(name: &str, (data, grant, count): VectorSample) -> bool {
+    match name {
+        "data[3] != 1'b0" => data & 8 != 0,
+        "data[3]" => data & 8 != 0,
+        "grant[1:0] == 2'b01" => grant & 3 == 1,
+        "grant == 2'b10" => grant == 2,
+        "count >= 4'd12" => count >= 12,
+        "count == 4'b0000" => count == 0,
+        "data[7:4] == 4'hA" => data >> 4 == 0xA,
+        other => panic!("no meaning for {other}"),
+    }
+}
+
+#[test]
+fn literals_and_selects_are_kept_as_written() {
+    // PSL over vectors: the suggested instantiation connects the design's
+    // own expressions (`data[3] != 1'b0`, `grant[1:0] == 2'b01`), which
+    // Icarus (with every warning) and Verilator (-Wall) accept, and the
+    // checker's `fail` equals the core monitor's verdict cycle by cycle.
+    let Some(iverilog) = tool("iverilog", &[], "apt-get install -y iverilog") else {
+        return;
+    };
+    let Some(vvp) = tool("vvp", &[], "apt-get install -y iverilog") else {
+        return;
+    };
+    let Some(verilator) = verilator() else { return };
+    let properties = [
+        "always (data[3] != 1'b0 && grant[1:0] == 2'b01) -> next (count >= 4'd12 || data[3])",
+        "never {grant == 2'b10; count == 4'b0000}",
+        "always data[7:4] == 4'hA -> next !(grant[1:0] == 2'b01)",
+    ];
+    let dir = scratch("vector-literals");
+    let mut rng = SplitMix64::new(0x5eed_1e7e);
+    let len = 400;
+    let samples: Vec<VectorSample> = (0..len)
+        .map(|_| {
+            let r = rng.next_u64();
+            // Values that make the propositions true often enough.
+            let data = if r & 1 == 0 { 0xA8 } else { (r >> 8) as u8 };
+            let grant = ((r >> 16) % 3) as u8;
+            let count = if r & 2 == 0 {
+                0
+            } else {
+                ((r >> 24) & 15) as u8
+            };
+            (data, grant, count)
+        })
+        .collect();
+    for (k, p) in properties.iter().enumerate() {
+        let f = monitor_core::formula::parse_psl(p).unwrap();
+        let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
+        let name = format!("vec{k}");
+        let v = emit_verilog(
+            &dfa,
+            &VerilogOptions {
+                name: name.clone(),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        // The instantiation the header suggests, as a user pastes it.
+        let inst = v
+            .lines()
+            .skip_while(|l| !l.starts_with("// Instantiate"))
+            .nth(1)
+            .and_then(|l| l.strip_prefix("//   "))
+            .unwrap_or_else(|| panic!("no instantiation in\n{v}"));
+        assert!(!inst.contains("true") && !inst.contains("false"), "{inst}");
+        let stim: String = samples
+            .iter()
+            .map(|(d, g, c)| format!("{d:08b}{g:02b}{c:04b}\n"))
+            .collect();
+        std::fs::write(dir.join("stim.txt"), stim).unwrap();
+        // The design a user pastes it into, and a testbench around it.
+        let design = format!(
+            "`default_nettype none\nmodule dut_top (\n  input wire clk,\n  input wire rst_n,\n  /* verilator lint_off UNUSEDSIGNAL */ // each property reads some bits\n  input wire [7:0] data,\n  input wire [1:0] grant,\n  input wire [3:0] count,\n  /* verilator lint_on UNUSEDSIGNAL */\n  output wire violated,\n  output wire fail\n);\n  {inst}\nendmodule\n"
+        );
+        let top = format!(
+            "`default_nettype none\nmodule tb;\n  reg clk = 1'b0;\n  reg rst_n = 1'b0;\n  reg [7:0] data;\n  reg [1:0] grant;\n  reg [3:0] count;\n  wire violated;\n  wire fail;\n  reg [13:0] stim [0:{}];\n  integer i;\n  dut_top dut (.clk(clk), .rst_n(rst_n), .data(data), .grant(grant), .count(count), .violated(violated), .fail(fail));\n  initial begin\n    $readmemb(\"stim.txt\", stim);\n    for (i = 0; i < {len}; i = i + 1) begin\n      {{data, grant, count}} = stim[i];\n      #1;\n      $display(\"%0d %b\", i, fail);\n      clk = 1'b1;\n      #1;\n      clk = 1'b0;\n      rst_n = 1'b1;\n    end\n    $finish;\n  end\nendmodule\n",
+            len - 1
+        );
+        std::fs::write(dir.join("dut_top.v"), &design).unwrap();
+        let checker = format!("{name}_checker.v");
+        std::fs::write(dir.join(&checker), &v).unwrap();
+        std::fs::write(dir.join("tb.v"), &top).unwrap();
+        let o = run(
+            &dir,
+            &iverilog,
+            &["-Wall", "-o", "sim", "tb.v", "dut_top.v", &checker],
+        );
+        assert!(
+            o.status.success() && text(&o).trim().is_empty(),
+            "iverilog -Wall on `{p}`:\n{}\n{top}",
+            text(&o)
+        );
+        let out = text(&run(&dir, &vvp, &["-n", "sim"]));
+        let got: Vec<bool> = out
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .filter(|(i, _)| i.parse::<usize>().is_ok())
+            .map(|(_, f)| f == "1")
+            .collect();
+        // The first cycle is in reset.
+        let trace: Vec<(bool, u64)> = samples
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let mut letter = 0u64;
+                for (b, ap) in dfa.alphabet().names().iter().enumerate() {
+                    if vector_proposition(ap, s) {
+                        letter |= 1 << b;
+                    }
+                }
+                (i > 0, letter)
+            })
+            .collect();
+        let want: Vec<bool> = expected(&dfa, &trace).iter().map(|o| o[0]).collect();
+        assert_eq!(got.len(), len, "{out}");
+        assert_eq!(got, want, "`{p}`: fail per cycle");
+        assert!(want.iter().any(|&f| f), "`{p}`: the trace never fails");
+        // Verilator, every warning on, on the design with the checker
+        // (`dut_top.v` holds `dut_top`: no file-name warning).
+        let o = run(
+            &dir,
+            &verilator,
+            &[
+                "--lint-only",
+                "-Wall",
+                "--top-module",
+                "dut_top",
+                "dut_top.v",
+                &checker,
+            ],
+        );
+        assert!(
+            o.status.success() && text(&o).trim().is_empty(),
+            "verilator -Wall on `{p}`:\n{}",
+            text(&o)
+        );
+    }
+}

@@ -287,20 +287,28 @@ fn trail_states(replay: &str) -> Vec<State> {
     states
 }
 
-/// The value of a proposition in a state of the models above.
+/// The value of a proposition in a state of the models above: a variable,
+/// or a variable compared with a number.
 fn holds(ap: &str, defines: &[(&str, &str)], s: &State) -> bool {
     let expr = defines
         .iter()
         .find(|(n, _)| *n == ap)
         .map_or(ap, |(_, e)| *e);
-    let value = |v: &str| s.get(v).copied().unwrap_or(0);
-    if let Some((var, k)) = expr.split_once(" == ") {
-        value(var) == k.parse::<i64>().unwrap()
-    } else if let Some((var, k)) = expr.split_once(" >= ") {
-        value(var) >= k.parse::<i64>().unwrap()
-    } else {
-        value(expr) != 0
+    let value = |v: &str| s.get(v.trim()).copied().unwrap_or(0);
+    for op in [" == ", " != ", " >= ", " <= ", " > ", " < "] {
+        if let Some((var, k)) = expr.split_once(op) {
+            let (a, b) = (value(var), k.trim().parse::<i64>().unwrap());
+            return match op.trim() {
+                "==" => a == b,
+                "!=" => a != b,
+                ">=" => a >= b,
+                "<=" => a <= b,
+                ">" => a > b,
+                _ => a < b,
+            };
+        }
     }
+    value(expr) != 0
 }
 
 fn replay_is_bad_prefix(dfa: &BadPrefixDfa, states: &[State], defines: &[(&str, &str)]) -> bool {
@@ -464,4 +472,228 @@ fn a_property_that_cannot_be_violated_blocks_the_claim() {
     let report = pan(&dir, &cc, &["-DSAFETY"], &[]);
     assert_eq!(errors(&report), 0, "{report}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A property of one of the example models that Debian's `spin` package
+/// ships (`/usr/share/doc/spin/examples/Examples`), run unmodified.
+struct DistCase {
+    /// The model, relative to the examples folder.
+    model: &'static str,
+    property: &'static str,
+    defines: &'static [(&'static str, &'static str)],
+    spin: SpinRef,
+    violated: bool,
+    /// Whether the propositions are global variables compared with
+    /// numbers (the trail is replayed and checked then).
+    replay: bool,
+}
+
+const DISTRIBUTION: &[DistCase] = &[
+    // Peterson's mutual exclusion, with its own assertions.
+    DistCase {
+        model: "peterson.pml",
+        property: "G p",
+        defines: &[("p", "ncrit <= 1")],
+        spin: Same,
+        violated: false,
+        replay: true,
+    },
+    DistCase {
+        model: "peterson.pml",
+        property: "G !c",
+        defines: &[("c", "ncrit == 1")],
+        spin: Same,
+        violated: true,
+        replay: true,
+    },
+    // A process may enter before `turn` was ever 1.
+    DistCase {
+        model: "peterson.pml",
+        property: "G(c -> O t)",
+        defines: &[("c", "ncrit == 1"), ("t", "turn == 1")],
+        spin: Equivalent("!c W t"),
+        violated: true,
+        replay: true,
+    },
+    DistCase {
+        model: "peterson.pml",
+        property: "G(c -> X[2] \"ncrit <= 1\")",
+        defines: &[("c", "ncrit == 1")],
+        spin: Unavailable,
+        violated: false,
+        replay: false,
+    },
+    // Leader election in a ring: one leader at most, and it stays.
+    DistCase {
+        model: "leader0.pml",
+        property: "G \"nr_leaders <= 1\"",
+        defines: &[],
+        spin: Same,
+        violated: false,
+        replay: true,
+    },
+    DistCase {
+        model: "leader0.pml",
+        property: "G(l -> X l)",
+        defines: &[("l", "nr_leaders == 1")],
+        spin: Equivalent("G(l -> G l)"),
+        violated: false,
+        replay: true,
+    },
+    DistCase {
+        model: "leader0.pml",
+        property: "G \"nr_leaders == 0\"",
+        defines: &[],
+        spin: Same,
+        violated: true,
+        replay: true,
+    },
+    // Lamport's bakery with byte tickets, which overflow; the model has
+    // an `ltl` formula of its own (pan -N picks the claim).
+    DistCase {
+        model: "LTL/bakery.pml",
+        property: "G \"mutex <= 1\"",
+        defines: &[],
+        spin: Same,
+        violated: true,
+        replay: true,
+    },
+    DistCase {
+        model: "LTL/bakery.pml",
+        property: "G(in -> Y \"mutex <= 1\")",
+        defines: &[("in", "P[0]@CS")],
+        spin: Unavailable,
+        violated: true,
+        replay: false,
+    },
+    // A flow-control layer made of #include files (relative to the model).
+    DistCase {
+        model: "Book_1991/p329.pml",
+        property: "G q",
+        defines: &[("q", "len(ses_to_flow[0]) <= 2")],
+        spin: Same,
+        violated: false,
+        replay: false,
+    },
+    DistCase {
+        model: "Book_1991/p329.pml",
+        property: "G q",
+        defines: &[("q", "len(flow_to_ses[1]) == 0")],
+        spin: Same,
+        violated: true,
+        replay: false,
+    },
+];
+
+#[test]
+fn claims_agree_with_spin_on_its_distribution_examples() {
+    let Some((spin, cc)) = common::spin() else {
+        return;
+    };
+    let examples = common::spin_examples();
+    for (i, case) in DISTRIBUTION.iter().enumerate() {
+        let ctx = format!("{} on {}", case.property, case.model);
+        // The model's folder, copied: Spin writes next to the model.
+        let root = common::scratch(&format!("spin-dist{i}"));
+        let src = examples.join(case.model);
+        let folder = src.parent().unwrap();
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_file() {
+                std::fs::copy(&p, root.join(p.file_name().unwrap())).unwrap();
+            }
+        }
+        let model = src.file_name().unwrap().to_str().unwrap();
+        let text = std::fs::read_to_string(&src).unwrap();
+        let own_ltl = text.lines().any(|l| l.trim_start().starts_with("ltl "));
+        let f = parse(case.property).unwrap();
+        let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
+        let opts = PromelaOptions {
+            defines: case
+                .defines
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            stutter_invariant: dfa.is_stutter_invariant(),
+            ..Default::default()
+        };
+        let claim = emit_promela(&dfa, &opts).unwrap();
+        assert!(claim.contains("./pan -N monitor"), "{claim}");
+        std::fs::write(root.join("claim.pml"), claim).unwrap();
+        let out = common::run(&root, &spin, &["-a", "-N", "claim.pml", model]);
+        assert!(
+            out.status.success(),
+            "{ctx}: spin -a:\n{}",
+            common::text(&out)
+        );
+        let flags: &[&str] = if opts.stutter_invariant {
+            &["-DSAFETY"]
+        } else {
+            &["-DSAFETY", "-DNOREDUCE"]
+        };
+        let mut run_args = vec!["-m1000000"];
+        if own_ltl {
+            run_args.extend(["-N", "monitor"]);
+        }
+        let report = pan(&root, &cc, flags, &run_args);
+        assert!(
+            report.contains("never claim         \t+ (monitor)"),
+            "{ctx}:\n{report}"
+        );
+        let ours = errors(&report) > 0;
+        assert_eq!(ours, case.violated, "{ctx}: our claim\n{report}");
+        if ours {
+            assert!(report.contains("assertion violated"), "{ctx}:\n{report}");
+            if case.replay {
+                let args = ["-t", "-p", "-g", "-N", "claim.pml", model];
+                let replay = common::run(&root, &spin, &args);
+                let states = trail_states(&common::text(&replay));
+                assert!(
+                    replay_is_bad_prefix(&dfa, &states, case.defines),
+                    "{ctx}: the trail is not a bad prefix\n{}",
+                    common::text(&replay)
+                );
+            }
+        }
+        // Spin's own claim for the negation, in acceptance mode.
+        let spin_text = match case.spin {
+            Same => case.property,
+            Equivalent(f) => f,
+            Unavailable => continue,
+        };
+        let g = parse(spin_text)
+            .unwrap()
+            .map_bottom_up(|g| match g.ap_name() {
+                Some(n) => match case.defines.iter().find(|(a, _)| *a == n) {
+                    Some((_, e)) => monitor_core::formula::Formula::ap(e),
+                    None => g.clone(),
+                },
+                None => g.clone(),
+            });
+        let ltl = spin_syntax(&g);
+        let out = common::run(&root, &spin, &["-f", &format!("!({ltl})")]);
+        assert!(
+            out.status.success(),
+            "{ctx}: spin -f {ltl}:\n{}",
+            common::text(&out)
+        );
+        std::fs::write(root.join("spin_claim.pml"), &out.stdout).unwrap();
+        let out = common::run(&root, &spin, &["-a", "-N", "spin_claim.pml", model]);
+        assert!(
+            out.status.success(),
+            "{ctx}: spin -a (spin's claim):\n{}",
+            common::text(&out)
+        );
+        let mut run_args = vec!["-a", "-m1000000"];
+        if own_ltl {
+            run_args.extend(["-N", "never_0"]);
+        }
+        let report = pan(&root, &cc, &[], &run_args);
+        assert_eq!(
+            errors(&report) > 0,
+            ours,
+            "{ctx}: spin's claim disagrees\n{report}"
+        );
+        let _ = std::fs::remove_dir_all(&root);
+    }
 }

@@ -9,11 +9,16 @@
  * very step) and then ends; after letters from which the property can no
  * longer be violated the claim blocks, which prunes the search.
  *
- * Usage, with the model in model.pml and this claim in {{ file }}:
+ * Usage, in the model's folder, with the model in model.pml and this claim
+ * in {{ file }}:
  *     spin -a -N {{ file }} model.pml
  *     cc -DSAFETY{{ noreduce }} -o pan pan.c
  *     ./pan
  *     spin -t -p -N {{ file }} model.pml      (replays a violation)
+ * Spin includes the claim from the model's folder (so that the model's own
+ * #include files are found): keep the claim there, or name it by an
+ * absolute path. If the model has ltl formulas of its own, pan checks one
+ * claim per run: choose this one with ./pan -N {{ name }}.
 {%- if !stutter_invariant %}
  * The property is not stutter-invariant: compile with -DNOREDUCE, otherwise
  * partial-order reduction may hide violations.

@@ -21,6 +21,7 @@
 use std::collections::HashSet;
 
 use monitor_core::automaton::{Alphabet, Guard};
+use monitor_core::formula::atom::{expression, Syntax};
 
 /// Keywords of Promela (Spin 6) and names Spin predefines.
 pub const PROMELA_KEYWORDS: &[&str] = &[
@@ -826,18 +827,21 @@ pub fn mangle_where(aps: &Alphabet, usable: impl Fn(&str) -> bool) -> Vec<String
 /// The bindings of the propositions of `aps`: identifiers from [`mangle`],
 /// expressions from `defines` (pairs `name`, `expression`; those naming no
 /// proposition of `aps` are ignored, as one set of defines serves several
-/// formulas) or the names.
+/// formulas) or the names, written in `syntax` when they are signals or
+/// comparisons ([`expression`]: `state == 2` is `state = 2` in NuSMV).
 pub fn bind(
     aps: &Alphabet,
     keywords: &[&str],
     reserved: &[&str],
     defines: &[(String, String)],
+    syntax: Syntax,
 ) -> Vec<Binding> {
     bind_where(
         aps,
         |s| !keywords.contains(&s) && !reserved.contains(&s),
         |s| keywords.contains(&s),
         defines,
+        syntax,
     )
 }
 
@@ -849,6 +853,7 @@ pub fn bind_where(
     usable: impl Fn(&str) -> bool,
     keyword: impl Fn(&str) -> bool,
     defines: &[(String, String)],
+    syntax: Syntax,
 ) -> Vec<Binding> {
     let idents = mangle_where(aps, &usable);
     aps.names()
@@ -861,7 +866,7 @@ pub fn bind_where(
             let expr = match def {
                 Some((_, e)) => one_line(e),
                 None if keyword(name) => ident.clone(),
-                None => one_line(name),
+                None => one_line(&expression(name, syntax)),
             };
             Binding {
                 name: name.clone(),
@@ -1020,7 +1025,7 @@ mod tests {
         // Defines of names the formula lacks are ignored (one set serves
         // several formulas).
         let defines = [("p".into(), "ncrit <= 1".into()), ("q".into(), "0".into())];
-        let b = bind(&aps, PROMELA_KEYWORDS, &[], &defines);
+        let b = bind(&aps, PROMELA_KEYWORDS, &[], &defines, Syntax::C);
         assert_eq!(b.len(), 3);
         assert_eq!(b[0].expr, "ncrit <= 1");
         assert!(b[0].defined);

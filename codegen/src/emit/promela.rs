@@ -17,6 +17,7 @@
 
 use askama::Template;
 use monitor_core::automaton::{BadPrefixDfa, Target};
+use monitor_core::formula::atom::Syntax;
 
 use super::names::{
     bind, comment_safe, guard_text, is_identifier, Binding, C_OPS, PROMELA_KEYWORDS,
@@ -120,7 +121,13 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
     let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
     reserved.push(VIOLATION_LABEL);
     reserved.push(&opts.name);
-    let bindings = bind(dfa.alphabet(), PROMELA_KEYWORDS, &reserved, &opts.defines);
+    let bindings = bind(
+        dfa.alphabet(),
+        PROMELA_KEYWORDS,
+        &reserved,
+        &opts.defines,
+        Syntax::C,
+    );
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let (defines, notes) = promela_defines(&bindings);
     let live = can_violate(dfa);

@@ -39,6 +39,7 @@ use std::collections::BTreeSet;
 
 use askama::Template;
 use monitor_core::automaton::{Alphabet, BadPrefixDfa, TExpr, Target, Transducer, Verdict};
+use monitor_core::formula::atom::Syntax;
 
 use super::names::{bind, comment_safe, guard_text, is_identifier, Binding, SMV_KEYWORDS, SMV_OPS};
 use super::EmitError;
@@ -244,7 +245,7 @@ fn names(aps: &Alphabet, own: &[&str], ns: &SmvNamespace, opts: &SmvOptions) -> 
     if let SmvNamespace::Avoiding(constants) = ns {
         reserved.extend(constants.iter().map(String::as_str));
     }
-    let mut bindings = bind(aps, SMV_KEYWORDS, &reserved, &opts.defines);
+    let mut bindings = bind(aps, SMV_KEYWORDS, &reserved, &opts.defines, Syntax::Smv);
     if let SmvNamespace::Reserved = ns {
         for b in &mut bindings {
             b.ident = format!("{RESERVED_PREFIX}{}", b.ident);

@@ -17,6 +17,7 @@
 
 use askama::Template;
 use monitor_core::automaton::{Alphabet, BadPrefixDfa, Target, Verdict};
+use monitor_core::formula::atom::Syntax;
 
 use super::branches::{access_note, chain};
 use super::names::{
@@ -115,6 +116,7 @@ pub fn systemc_bindings(aps: &Alphabet, name: &str, defines: &[(String, String)]
         |s| cpp_usable(s) && !SYSTEMC_RESERVED.contains(&s) && s != module,
         |s| !cpp_usable(s),
         defines,
+        Syntax::C,
     )
 }
 

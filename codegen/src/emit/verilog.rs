@@ -25,6 +25,7 @@
 
 use askama::Template;
 use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, Target, Verdict};
+use monitor_core::formula::atom::Syntax;
 
 use super::branches::{access_note, chain};
 use super::logic::{minimized_logic, Logic};
@@ -249,6 +250,7 @@ pub fn verilog_bindings(aps: &Alphabet, defines: &[(String, String)]) -> Vec<Bin
         |s| verilog_usable(s) && !VERILOG_RESERVED.contains(&s),
         |s| VERILOG_KEYWORDS.contains(&s),
         defines,
+        Syntax::Verilog,
     )
 }
 

@@ -34,6 +34,15 @@ pub fn spin() -> Option<(PathBuf, PathBuf)> {
     Some((spin, cc))
 }
 
+/// The example models of Debian's `spin` package.
+pub fn spin_examples() -> PathBuf {
+    let dir = PathBuf::from("/usr/share/doc/spin/examples/Examples");
+    if !dir.join("peterson.pml").is_file() {
+        panic!("Spin's example models are not in {}; install them with: apt-get install -y spin (or run scripts/install-tools.sh)", dir.display());
+    }
+    dir
+}
+
 /// NuSMV 2.5.4 (scripts/install-nusmv.sh installs it in ~/.local).
 pub fn nusmv() -> Option<PathBuf> {
     let mut extra = Vec::new();

@@ -45,6 +45,7 @@
 //! formula, such as `O(F p)`, is rejected with a clear error by the
 //! translator (the parser and the reference evaluator accept it).
 
+pub mod atom;
 pub mod eval;
 pub mod families;
 mod node;

@@ -390,8 +390,12 @@ fn nusmv(f: &Formula, out: &mut String) {
         op if op.is_sere() || op.is_sere_formula() => spot(f, out),
         Op::True => out.push_str("TRUE"),
         Op::False => out.push_str("FALSE"),
-        // A quoted proposition is an expression of the model.
-        Op::Ap => out.push_str(f.ap_name().expect("ap")),
+        // A quoted proposition is an expression of the model; comparisons
+        // and literals in NuSMV's syntax (`state == 2` is `state = 2`).
+        Op::Ap => out.push_str(&super::atom::expression(
+            f.ap_name().expect("ap"),
+            super::atom::Syntax::Smv,
+        )),
         op if op.arity() == Some(1) => {
             out.push_str(if op == Op::Not { "!" } else { op.symbol() });
             if op != Op::Not {

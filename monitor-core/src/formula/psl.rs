@@ -75,6 +75,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::atom::{literal_len, Literal};
 use super::parse::{make_error, ParseError, ParseErrorKind, Span, MAX_BOUND, MAX_DEPTH};
 use super::Formula;
 
@@ -110,7 +111,9 @@ enum T {
     /// An identifier or a keyword, with a trailing `!` or `!_` for the
     /// keywords that have strong forms.
     Word(String),
-    Num(u32),
+    Num(u64),
+    /// A Verilog based literal (`1'b1`, `4'd15`), checked.
+    Literal(Literal),
     Sym(&'static str),
     End,
 }
@@ -173,36 +176,33 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             continue;
         }
         let start = i;
+        // Verilog based literals: 1'b0, 1'b1, 4'd15, 2'b01, 'h_ff.
+        let n = literal_len(&input[i..]);
+        if n > 0 {
+            let text = &input[i..i + n];
+            let lit = Literal::parse(text).map_err(|e| {
+                make_error(
+                    input,
+                    Span { start, end: i + n },
+                    ParseErrorKind::Unsupported(format!("literal `{text}`: {e}")),
+                )
+            })?;
+            i += n;
+            out.push(Token {
+                kind: T::Literal(lit),
+                span: Span { start, end: i },
+            });
+            continue;
+        }
         if c.is_ascii_digit() {
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
-            // Verilog sized literals: 1'b0, 1'b1.
-            if input[i..].starts_with("'b") {
-                let v = &input[i + 2..];
-                let d = v.len() - v.trim_start_matches(['0', '1']).len();
-                if d > 0 && &input[start..i] == "1" && d == 1 {
-                    let one = v.starts_with('1');
-                    i += 3;
-                    out.push(Token {
-                        kind: T::Word(if one { "true" } else { "false" }.into()),
-                        span: Span { start, end: i },
-                    });
-                    continue;
-                }
-                return Err(make_error(
-                    input,
-                    Span { start, end: i + 2 },
-                    ParseErrorKind::Unsupported(
-                        "only the one-bit literals 1'b0 and 1'b1 are supported".into(),
-                    ),
-                ));
-            }
-            let n = input[start..i].parse::<u32>().map_err(|_| {
+            let n = input[start..i].parse::<u64>().map_err(|_| {
                 make_error(
                     input,
                     Span { start, end: i },
-                    ParseErrorKind::Bound(format!("number too large (at most {MAX_BOUND})")),
+                    ParseErrorKind::Bound("number too large (at most 2^64 - 1)".into()),
                 )
             })?;
             out.push(Token {
@@ -612,7 +612,7 @@ impl Parser<'_> {
     fn number(&mut self) -> Result<u32, ParseError> {
         let t = self.next();
         match t.kind {
-            T::Num(n) if n <= MAX_BOUND => Ok(n),
+            T::Num(n) if n <= u64::from(MAX_BOUND) => Ok(n as u32),
             T::Num(_) => Err(self.error(
                 t.span,
                 ParseErrorKind::Bound(format!("bound larger than {MAX_BOUND}")),
@@ -740,6 +740,7 @@ impl Parser<'_> {
                 ))
             }
             T::Num(n @ (0 | 1)) => return Ok(Item::Formula(Formula::constant(*n == 1))),
+            T::Literal(l) => return Ok(Item::Formula(self.literal_boolean(&t, l)?)),
             _ => return Err(self.unexpected(&t, "a property")),
         };
         let f = |x: Formula| Ok(Item::Formula(x));
@@ -873,22 +874,12 @@ impl Parser<'_> {
         self.unsupported(t.span, msg)
     }
 
-    /// An identifier, possibly indexed or compared: `sig`, `bus[3]`,
-    /// `state == 2`.
+    /// An identifier, possibly selected or compared: `sig`, `bus[3]`,
+    /// `grant[1:0]`, `state == 2`, `count >= 4'd12`. The proposition is
+    /// named by its text ([`atom`](super::atom) reads it back for the
+    /// back ends).
     fn atom(&mut self, word: String) -> Result<Item, ParseError> {
-        let mut name = word;
-        // `sig[3]`: an index, unless it is a repetition.
-        if self.is_sym("[") {
-            if let (T::Num(n), T::Sym("]")) = (
-                self.tokens[self.pos + 1].kind.clone(),
-                self.tokens
-                    .get(self.pos + 2)
-                    .map_or(T::End, |x| x.kind.clone()),
-            ) {
-                self.pos += 3;
-                name = format!("{name}[{n}]");
-            }
-        }
+        let mut name = self.select(word)?;
         let cmp = ["==", "!=", "<=", ">=", "<", ">", "="]
             .into_iter()
             .find(|s| self.is_sym(s));
@@ -897,12 +888,64 @@ impl Parser<'_> {
             let rhs = self.next();
             let value = match &rhs.kind {
                 T::Num(n) => n.to_string(),
-                T::Word(w) if !KEYWORDS.contains(&w.as_str()) => w.clone(),
-                _ => return Err(self.unexpected(&rhs, "a number or an identifier")),
+                T::Literal(l) => l.text.clone(),
+                T::Word(w) if !KEYWORDS.contains(&w.as_str()) => self.select(w.clone())?,
+                _ => return Err(self.unexpected(&rhs, "a number, a literal or an identifier")),
             };
             name = format!("{name} {op} {value}");
         }
         Ok(Item::Formula(Formula::ap(&name)))
+    }
+
+    /// `sig` followed by a bit-select `[i]` or a part-select `[msb:lsb]`,
+    /// if one follows (and not a repetition).
+    fn select(&mut self, name: String) -> Result<String, ParseError> {
+        if !self.is_sym("[") {
+            return Ok(name);
+        }
+        let kind = |k: usize| self.tokens.get(self.pos + k).map(|t| t.kind.clone());
+        let (Some(T::Num(hi)), next) = (kind(1), kind(2)) else {
+            return Ok(name);
+        };
+        match next {
+            Some(T::Sym("]")) => {
+                self.pos += 3;
+                Ok(format!("{name}[{hi}]"))
+            }
+            Some(T::Sym(":")) => {
+                let open = self.next();
+                self.next();
+                self.next();
+                let lo = self.next();
+                let T::Num(lo) = lo.kind else {
+                    return Err(self.unexpected(&lo, "the least significant bit of a part-select"));
+                };
+                if lo > hi {
+                    return Err(self.unsupported(
+                        open.span,
+                        format!("part-select [{hi}:{lo}]: write the most significant bit first"),
+                    ));
+                }
+                self.expect_sym("]", "`]`")?;
+                Ok(format!("{name}[{hi}:{lo}]"))
+            }
+            _ => Ok(name),
+        }
+    }
+
+    /// A literal where a Boolean is expected: `1'b1` and `1'b0` are the
+    /// constants; wider literals must be compared.
+    fn literal_boolean(&self, t: &Token, l: &Literal) -> Result<Formula, ParseError> {
+        if l.width == Some(1) {
+            return Ok(Formula::constant(l.value == 1));
+        }
+        Err(self.unsupported(
+            t.span,
+            format!(
+                "`{}` is a vector, not a Boolean: compare it with a signal (`x == {}`)",
+                l.text, l.text
+            ),
+        ))
     }
 
     // ---- SEREs -------------------------------------------------------
@@ -1109,6 +1152,7 @@ impl Parser<'_> {
                 Ok(Formula::constant(w.eq_ignore_ascii_case("true")))
             }
             T::Num(n @ (0 | 1)) => Ok(Formula::constant(*n == 1)),
+            T::Literal(l) => self.literal_boolean(&t, l),
             T::Word(w) if KEYWORDS.contains(&w.as_str()) => {
                 let w = w.clone();
                 let known = self.keyword_error(&t, &w);
@@ -1426,6 +1470,26 @@ mod tests {
         assert_eq!(p("{a; b[*1..inf]}"), p("{a; b[+]}"));
         assert_eq!(p("{a; b[*1 to $]}"), p("{a; b[+]}"));
         assert_eq!(p("assert always a -> 1'b1;"), p("always a -> true"));
+        // Literals and selects stay as written in the proposition's name.
+        let name = |s: &str| p(s).child(0).ap_name().map(str::to_string);
+        assert_eq!(
+            name("always data[3] != 1'b0").as_deref(),
+            Some("data[3] != 1'b0")
+        );
+        assert_eq!(
+            name("always grant[1:0] == 2'b01").as_deref(),
+            Some("grant[1:0] == 2'b01")
+        );
+        assert_eq!(
+            name("always count >= 4'd12").as_deref(),
+            Some("count >= 4'd12")
+        );
+        assert_eq!(
+            name("always latency > 100000").as_deref(),
+            Some("latency > 100000")
+        );
+        assert_eq!(name("always a == b[2]").as_deref(), Some("a == b[2]"));
+        assert_eq!(p("{1'b1; a}"), p("{true; a}"));
         // within, non-length-matching and
         assert_eq!(p("{a within {b;c}}"), p("{{[*]; a; [*]} && {b;c}}"));
         assert_eq!(p("{{a;b} & c}"), p("{{a;b} && {c;[*]} | {a;b;[*]} && c}"));
@@ -1468,5 +1532,19 @@ mod tests {
         assert!(err.to_string().contains("replicated"), "{err}");
         assert!(parse_psl("").is_err());
         assert!(parse_psl("   -- only a comment").is_err());
+        // Literals: checked, and vectors are not Booleans.
+        let err = e("always x == 4'bx1");
+        assert_eq!(err.column(), 13);
+        assert!(err.to_string().contains("two-valued"), "{err}");
+        let err = e("always x == 4'd16");
+        assert!(err.to_string().contains("does not fit"), "{err}");
+        let err = e("always 4'd15 -> a");
+        assert_eq!(err.column(), 8);
+        assert!(err.to_string().contains("compare it"), "{err}");
+        let err = e("always grant[0:1] == 1");
+        assert!(
+            err.to_string().contains("most significant bit first"),
+            "{err}"
+        );
     }
 }

@@ -1,0 +1,560 @@
+//! Propositions that are expressions over signals, and how each target
+//! language writes them.
+//!
+//! A proposition is a name. Some names are expressions of the system under
+//! watch: the PSL parser names a comparison by its text (`state == 2`,
+//! `data[3] != 1'b0`, `grant[1:0] == 2'b01`), and an LTL proposition in
+//! quotes is any text (`"x > 3"`). [`Atom::parse`] reads the names that are
+//! a signal (with a bit- or part-select) or a comparison of two operands;
+//! [`Atom::render`] writes them in the syntax of a target, so that `==`
+//! becomes `=` in NuSMV and a Verilog literal stays one in Verilog but
+//! becomes a number in Promela. [`expression`] does both and keeps any
+//! other name as it is (the user wrote it in the target's syntax).
+//!
+//! ```
+//! use monitor_core::formula::atom::{expression, Syntax};
+//!
+//! assert_eq!(expression("state == 2", Syntax::Smv), "state = 2");
+//! assert_eq!(expression("data[3] != 1'b0", Syntax::Smv), "data[3] != FALSE");
+//! assert_eq!(expression("count >= 4'd12", Syntax::Smv), "count >= 0ud4_12");
+//! assert_eq!(expression("grant[1:0] == 2'b01", Syntax::Verilog), "grant[1:0] == 2'b01");
+//! assert_eq!(expression("grant[1:0] == 2'b01", Syntax::C), "((grant >> 0) & 3) == 1");
+//! assert_eq!(expression("x = 3", Syntax::C), "x == 3");
+//! // Not an atom: kept as written.
+//! assert_eq!(expression("x + 1 > y", Syntax::Smv), "x + 1 > y");
+//! ```
+
+use std::fmt;
+
+/// A target language's syntax for expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Syntax {
+    /// NuSMV: `=`, `TRUE`/`FALSE`, word constants `0ud4_15`.
+    Smv,
+    /// Verilog and SystemVerilog: literals and selects as written.
+    Verilog,
+    /// C-like (Promela, C++): `==`, plain numbers, part-selects as shifts
+    /// and masks.
+    C,
+}
+
+/// A Verilog based literal: `4'd15`, `2'b01`, `8'shff`, `'d7`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Literal {
+    /// The width (`None` for an unsized literal such as `'d7`).
+    pub width: Option<u32>,
+    /// Whether it is signed (`4'sd3`).
+    pub signed: bool,
+    /// Its value.
+    pub value: u64,
+    /// The text as written.
+    pub text: String,
+}
+
+/// Why a literal cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LiteralError {
+    /// Not of the form `[width]'[s]<base><digits>`.
+    Malformed,
+    /// `x`, `z` or `?` digits: a monitor reads two-valued signals.
+    Unknown,
+    /// A digit the base does not have.
+    Digit(char),
+    /// The value needs more bits than the width (or than 64).
+    TooWide,
+}
+
+impl fmt::Display for LiteralError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LiteralError::Malformed => {
+                f.write_str("a based literal is [width]'[s]<b|o|d|h><digits>, such as 4'd15")
+            }
+            LiteralError::Unknown => f.write_str(
+                "x, z and ? digits cannot be compared: a monitor reads two-valued signals",
+            ),
+            LiteralError::Digit(c) => write!(f, "`{c}` is not a digit of this base"),
+            LiteralError::TooWide => {
+                f.write_str("the value does not fit in the width (at most 64 bits)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LiteralError {}
+
+/// The length of the based literal at the start of `s` (digits, `'`,
+/// base, digits and `_`), or 0 if `s` does not start with one. Used by
+/// lexers to cut the token before [`Literal::parse`] checks it.
+pub fn literal_len(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    if b.get(i) != Some(&b'\'') {
+        return 0;
+    }
+    i += 1;
+    if matches!(b.get(i), Some(b's' | b'S')) {
+        i += 1;
+    }
+    if !matches!(
+        b.get(i),
+        Some(b'b' | b'B' | b'o' | b'O' | b'd' | b'D' | b'h' | b'H')
+    ) {
+        return 0;
+    }
+    i += 1;
+    let start = i;
+    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'?') {
+        i += 1;
+    }
+    if i == start {
+        0
+    } else {
+        i
+    }
+}
+
+impl Literal {
+    /// Reads a based literal.
+    ///
+    /// ```
+    /// use monitor_core::formula::atom::{Literal, LiteralError};
+    ///
+    /// let l = Literal::parse("4'b0101")?;
+    /// assert_eq!((l.width, l.value), (Some(4), 5));
+    /// assert_eq!(Literal::parse("8'hFF")?.value, 255);
+    /// assert_eq!(Literal::parse("4'd16"), Err(LiteralError::TooWide));
+    /// assert_eq!(Literal::parse("1'bx"), Err(LiteralError::Unknown));
+    /// # Ok::<(), LiteralError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Literal, LiteralError> {
+        if literal_len(text) != text.len() {
+            return Err(LiteralError::Malformed);
+        }
+        let (width, rest) = text.split_once('\'').ok_or(LiteralError::Malformed)?;
+        let width = if width.is_empty() {
+            None
+        } else {
+            match width.parse::<u32>() {
+                Ok(w) if w > 0 => Some(w),
+                _ => return Err(LiteralError::TooWide),
+            }
+        };
+        let (signed, rest) = match rest.strip_prefix(['s', 'S']) {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let mut chars = rest.chars();
+        let radix = match chars.next().map(|c| c.to_ascii_lowercase()) {
+            Some('b') => 2,
+            Some('o') => 8,
+            Some('d') => 10,
+            Some('h') => 16,
+            _ => return Err(LiteralError::Malformed),
+        };
+        let mut value: u64 = 0;
+        for c in chars {
+            match c {
+                '_' => continue,
+                'x' | 'X' | 'z' | 'Z' | '?' => return Err(LiteralError::Unknown),
+                c => {
+                    let d = c.to_digit(radix).ok_or(LiteralError::Digit(c))?;
+                    value = value
+                        .checked_mul(u64::from(radix))
+                        .and_then(|v| v.checked_add(u64::from(d)))
+                        .ok_or(LiteralError::TooWide)?;
+                }
+            }
+        }
+        if let Some(w) = width {
+            if w > 64 || (w < 64 && value >> w != 0) {
+                return Err(LiteralError::TooWide);
+            }
+        }
+        Ok(Literal {
+            width,
+            signed,
+            value,
+            text: text.to_string(),
+        })
+    }
+}
+
+/// A bit- or part-select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Select {
+    /// `[i]`
+    Bit(u32),
+    /// `[msb:lsb]`
+    Part(u32, u32),
+}
+
+/// A signal, with an optional select: `req`, `u1.state`, `data[3]`,
+/// `grant[1:0]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Signal {
+    /// The name (`[A-Za-z_][A-Za-z0-9_$.]*`).
+    pub name: String,
+    /// The select, if any.
+    pub select: Option<Select>,
+}
+
+/// An operand of a comparison.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// A signal (or a symbolic constant such as `idle`).
+    Signal(Signal),
+    /// A decimal number.
+    Number(u64),
+    /// A Verilog based literal.
+    Literal(Literal),
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    /// `==` (or `=`)
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Comparison {
+    /// The operator in a target's syntax.
+    pub fn symbol(self, syntax: Syntax) -> &'static str {
+        match self {
+            Comparison::Eq if syntax == Syntax::Smv => "=",
+            Comparison::Eq => "==",
+            Comparison::Ne => "!=",
+            Comparison::Lt => "<",
+            Comparison::Le => "<=",
+            Comparison::Gt => ">",
+            Comparison::Ge => ">=",
+        }
+    }
+}
+
+/// A proposition read as an expression over signals.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Atom {
+    /// A signal: its value as a Boolean.
+    Signal(Signal),
+    /// A comparison.
+    Compare(Operand, Comparison, Operand),
+}
+
+/// A cursor over the text of a name.
+struct Cursor<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn skip_space(&mut self) {
+        while self.s[self.i..].starts_with(' ') {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, t: &str) -> bool {
+        self.skip_space();
+        if self.s[self.i..].starts_with(t) {
+            self.i += t.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn number(&mut self) -> Option<u64> {
+        self.skip_space();
+        let rest = &self.s[self.i..];
+        let n = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if n == 0 || rest[n..].starts_with('\'') {
+            return None;
+        }
+        let v = rest[..n].parse().ok()?;
+        self.i += n;
+        Some(v)
+    }
+
+    fn signal(&mut self) -> Option<Signal> {
+        self.skip_space();
+        let rest = &self.s[self.i..];
+        let mut chars = rest.char_indices();
+        match chars.next() {
+            Some((_, c)) if c.is_ascii_alphabetic() || c == '_' => {}
+            _ => return None,
+        }
+        let n = chars
+            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.')))
+            .map_or(rest.len(), |(k, _)| k);
+        let name = rest[..n].to_string();
+        self.i += n;
+        let save = self.i;
+        let select = if self.eat("[") {
+            let hi = self.number().and_then(|n| u32::try_from(n).ok());
+            let sel = match hi {
+                Some(hi) if self.eat("]") => Some(Select::Bit(hi)),
+                Some(hi) if self.eat(":") => {
+                    match self.number().and_then(|n| u32::try_from(n).ok()) {
+                        Some(lo) if self.eat("]") => Some(Select::Part(hi, lo)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if sel.is_none() {
+                self.i = save;
+                return None;
+            }
+            sel
+        } else {
+            None
+        };
+        Some(Signal { name, select })
+    }
+
+    fn operand(&mut self) -> Option<Operand> {
+        self.skip_space();
+        let rest = &self.s[self.i..];
+        let n = literal_len(rest);
+        if n > 0 {
+            let l = Literal::parse(&rest[..n]).ok()?;
+            self.i += n;
+            return Some(Operand::Literal(l));
+        }
+        if let Some(v) = self.number() {
+            return Some(Operand::Number(v));
+        }
+        self.signal().map(Operand::Signal)
+    }
+
+    fn comparison(&mut self) -> Option<Comparison> {
+        // Longest first.
+        for (t, c) in [
+            ("==", Comparison::Eq),
+            ("!=", Comparison::Ne),
+            ("<=", Comparison::Le),
+            (">=", Comparison::Ge),
+            ("<", Comparison::Lt),
+            (">", Comparison::Gt),
+            ("=", Comparison::Eq),
+        ] {
+            if self.eat(t) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    fn at_end(&mut self) -> bool {
+        self.skip_space();
+        self.i == self.s.len()
+    }
+}
+
+impl Atom {
+    /// Reads a proposition's name as a signal or a comparison; `None` for
+    /// any other text.
+    ///
+    /// ```
+    /// use monitor_core::formula::atom::{Atom, Comparison, Operand, Select, Signal};
+    ///
+    /// let a = Atom::parse("data[3] != 1'b0").unwrap();
+    /// let Atom::Compare(Operand::Signal(s), Comparison::Ne, Operand::Literal(l)) = a else {
+    ///     panic!()
+    /// };
+    /// assert_eq!((s.name.as_str(), s.select, l.value), ("data", Some(Select::Bit(3)), 0));
+    /// assert_eq!(
+    ///     Atom::parse("u1.state"),
+    ///     Some(Atom::Signal(Signal { name: "u1.state".into(), select: None }))
+    /// );
+    /// assert_eq!(Atom::parse("x + 1 > y"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<Atom> {
+        let mut c = Cursor { s: name, i: 0 };
+        let lhs = c.operand()?;
+        if c.at_end() {
+            return match lhs {
+                Operand::Signal(s) => Some(Atom::Signal(s)),
+                _ => None,
+            };
+        }
+        let op = c.comparison()?;
+        let rhs = c.operand()?;
+        c.at_end().then_some(Atom::Compare(lhs, op, rhs))
+    }
+
+    /// Writes the atom in a target's syntax.
+    pub fn render(&self, syntax: Syntax) -> String {
+        match self {
+            Atom::Signal(s) => signal(s, syntax),
+            Atom::Compare(a, op, b) => {
+                // A part-select is a word in NuSMV, even of one bit.
+                let word = |o: &Operand| {
+                    matches!(
+                        o,
+                        Operand::Signal(Signal {
+                            select: Some(Select::Part(..)),
+                            ..
+                        })
+                    )
+                };
+                let (wa, wb) = (word(b), word(a));
+                format!(
+                    "{} {} {}",
+                    operand(a, syntax, wa),
+                    op.symbol(syntax),
+                    operand(b, syntax, wb)
+                )
+            }
+        }
+    }
+}
+
+fn signal(s: &Signal, syntax: Syntax) -> String {
+    match (s.select, syntax) {
+        (None, _) => s.name.clone(),
+        (Some(Select::Bit(i)), _) => format!("{}[{i}]", s.name),
+        (Some(Select::Part(hi, lo)), Syntax::Smv | Syntax::Verilog) => {
+            format!("{}[{hi}:{lo}]", s.name)
+        }
+        (Some(Select::Part(hi, lo)), Syntax::C) => {
+            let width = hi.saturating_sub(lo) + 1;
+            let mask = if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            format!("(({} >> {lo}) & {mask})", s.name)
+        }
+    }
+}
+
+/// An operand; `word`: compared with a NuSMV word (a part-select).
+fn operand(o: &Operand, syntax: Syntax, word: bool) -> String {
+    match o {
+        Operand::Signal(s) => signal(s, syntax),
+        Operand::Number(n) => n.to_string(),
+        Operand::Literal(l) => match (syntax, l.width) {
+            (Syntax::Verilog, _) => l.text.clone(),
+            // A one-bit signal of an SMV model is a Boolean.
+            (Syntax::Smv, Some(1)) if !word => if l.value == 1 { "TRUE" } else { "FALSE" }.into(),
+            // A sized literal is a word constant; unsized, an integer.
+            (Syntax::Smv, Some(w)) => {
+                format!("0{}d{w}_{}", if l.signed { 's' } else { 'u' }, l.value)
+            }
+            (Syntax::Smv, None) | (Syntax::C, _) => l.value.to_string(),
+        },
+    }
+}
+
+/// A proposition's expression in a target's syntax: the atom rendered
+/// ([`Atom::render`]) when the name is one, the name as written otherwise.
+pub fn expression(name: &str, syntax: Syntax) -> String {
+    match Atom::parse(name) {
+        Some(a) => a.render(syntax),
+        None => name.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals() {
+        assert_eq!(Literal::parse("4'd15").unwrap().value, 15);
+        assert_eq!(Literal::parse("16'h_ff_ff").unwrap().value, 0xffff);
+        assert_eq!(Literal::parse("'o17").unwrap().width, None);
+        assert!(Literal::parse("4'sd7").unwrap().signed);
+        assert_eq!(
+            Literal::parse("64'hffff_ffff_ffff_ffff").unwrap().value,
+            u64::MAX
+        );
+        assert_eq!(Literal::parse("65'd1"), Err(LiteralError::TooWide));
+        assert_eq!(Literal::parse("0'd0"), Err(LiteralError::TooWide));
+        assert_eq!(Literal::parse("2'b12"), Err(LiteralError::Digit('2')));
+        assert_eq!(Literal::parse("4'hz"), Err(LiteralError::Unknown));
+        assert_eq!(Literal::parse("4'q1"), Err(LiteralError::Malformed));
+        assert_eq!(literal_len("4'b01 == x"), 5);
+        assert_eq!(literal_len("4 == x"), 0);
+        assert_eq!(literal_len("4'"), 0);
+    }
+
+    #[test]
+    fn atoms_in_each_syntax() {
+        let cases = [
+            // name, SMV, Verilog, C
+            ("req", "req", "req", "req"),
+            ("state == 2", "state = 2", "state == 2", "state == 2"),
+            ("x = 3", "x = 3", "x == 3", "x == 3"),
+            ("s != idle", "s != idle", "s != idle", "s != idle"),
+            ("data[3]", "data[3]", "data[3]", "data[3]"),
+            (
+                "data[3] != 1'b0",
+                "data[3] != FALSE",
+                "data[3] != 1'b0",
+                "data[3] != 0",
+            ),
+            (
+                "data[3] == 1'b1",
+                "data[3] = TRUE",
+                "data[3] == 1'b1",
+                "data[3] == 1",
+            ),
+            (
+                "count >= 4'd12",
+                "count >= 0ud4_12",
+                "count >= 4'd12",
+                "count >= 12",
+            ),
+            ("v < 4'sd3", "v < 0sd4_3", "v < 4'sd3", "v < 3"),
+            ("x == 'd5", "x = 5", "x == 'd5", "x == 5"),
+            (
+                "grant[1:0] == 2'b01",
+                "grant[1:0] = 0ud2_1",
+                "grant[1:0] == 2'b01",
+                "((grant >> 0) & 3) == 1",
+            ),
+            (
+                "a.b$c <= y[2]",
+                "a.b$c <= y[2]",
+                "a.b$c <= y[2]",
+                "a.b$c <= y[2]",
+            ),
+        ];
+        for (name, smv, verilog, c) in cases {
+            assert_eq!(expression(name, Syntax::Smv), smv, "{name}");
+            assert_eq!(expression(name, Syntax::Verilog), verilog, "{name}");
+            assert_eq!(expression(name, Syntax::C), c, "{name}");
+        }
+        // Anything else is the user's expression, kept as written.
+        for other in [
+            "x + 1 > y",
+            "a-b",
+            "f(x)",
+            "3",
+            "x == ",
+            "x[1:]",
+            "4'd15",
+            "x >= 4'dz",
+        ] {
+            assert_eq!(Atom::parse(other), None, "{other}");
+            assert_eq!(expression(other, Syntax::Smv), other);
+        }
+    }
+}
