@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the external tools the tests run: Spin and a C compiler (for the
-# never claims), NuSMV 2.5.4 (for the SMV observers, built by
+# Installs the external tools the tests run: Spin (with its example models)
+# and a C compiler (for the never claims), NuSMV 2.5.4 (for the SMV observers, built by
 # install-nusmv.sh into ~/.local), Icarus Verilog, Verilator, Yosys, g++ and
 # SystemC (for the hardware checkers). Idempotent: what is there is kept.
 set -euo pipefail
@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if ((EUID != 0)) && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
 missing=()
-command -v spin >/dev/null 2>&1 || missing+=(spin)
+# The tests also run the example models the spin package ships.
+command -v spin >/dev/null 2>&1 && [[ -e /usr/share/doc/spin/examples/Examples/peterson.pml ]] \
+  || missing+=(spin)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
@@ -20,7 +22,8 @@ command -v yosys >/dev/null 2>&1 || missing+=(yosys)
 if ((${#missing[@]})); then
   echo "install-tools: apt-get installing ${missing[*]}"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # --reinstall brings back the examples of an installed spin package.
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --reinstall --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 NUSMV_PREFIX=${NUSMV_PREFIX:-$HOME/.local}

@@ -347,51 +347,9 @@ fn claims_agree_with_spin() {
             .build_from_formula(&formula)
             .unwrap()
             .into_dfa();
-        let opts = PromelaOptions {
-            defines: case
-                .defines
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect(),
-            stutter_invariant: dfa.is_stutter_invariant(),
-            ..Default::default()
-        };
-        std::fs::write(dir.join("claim.pml"), emit_promela(&dfa, &opts).unwrap()).unwrap();
-
         // Our claim, in safety mode.
-        let out = common::run(&dir, &spin, &["-a", "-N", "claim.pml", "model.pml"]);
-        assert!(
-            out.status.success(),
-            "{ctx}: spin -a:\n{}",
-            common::text(&out)
-        );
-        let flags: &[&str] = if opts.stutter_invariant {
-            &["-DSAFETY"]
-        } else {
-            &["-DSAFETY", "-DNOREDUCE"]
-        };
-        let report = pan(&dir, &cc, flags, &[]);
-        let ours = errors(&report) > 0;
-        assert_eq!(ours, case.violated, "{ctx}: our claim\n{report}");
-        if ours {
-            assert!(report.contains("assertion violated"), "{ctx}:\n{report}");
-            let replay = common::run(
-                &dir,
-                &spin,
-                &["-t", "-p", "-g", "-N", "claim.pml", "model.pml"],
-            );
-            let states = trail_states(&common::text(&replay));
-            assert!(
-                states.len() > 1,
-                "{ctx}: empty trail\n{}",
-                common::text(&replay)
-            );
-            assert!(
-                replay_is_bad_prefix(&dfa, &states, case.defines),
-                "{ctx}: the trail is not a bad prefix\n{}",
-                common::text(&replay)
-            );
-        }
+        let ours = our_verdict(&dir, &spin, &cc, &dfa, case.defines, "model.pml", &[], true);
+        assert_eq!(ours, case.violated, "{ctx}: our claim");
 
         // Spin's own claim for the negation, in acceptance mode.
         let spin_text = match case.spin {
@@ -399,38 +357,109 @@ fn claims_agree_with_spin() {
             Equivalent(f) => f,
             Unavailable => continue,
         };
-        let mut f = parse(spin_text).unwrap();
-        // Spin has no #define on the command line: substitute the model
-        // expressions, parenthesized (Spin accepts them in formulas).
-        f = f.map_bottom_up(|g| match g.ap_name() {
-            Some(n) => match case.defines.iter().find(|(a, _)| *a == n) {
+        let theirs = spins_verdict(&dir, &spin, &cc, spin_text, case.defines, "model.pml", &[]);
+        assert_eq!(theirs, ours, "{ctx}: spin's claim disagrees");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Whether our claim for `dfa` (propositions bound by `defines`), written
+/// next to `model` in `dir`, finds a violation under `pan -DSAFETY`
+/// (`pan_args` added); a violation's trail, replayed, must be a bad prefix
+/// when `replay` (the propositions are globals compared with numbers).
+#[allow(clippy::too_many_arguments)]
+fn our_verdict(
+    dir: &Path,
+    spin: &Path,
+    cc: &Path,
+    dfa: &BadPrefixDfa,
+    defines: &[(&str, &str)],
+    model: &str,
+    pan_args: &[&str],
+    replay: bool,
+) -> bool {
+    let opts = PromelaOptions {
+        defines: defines
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect(),
+        stutter_invariant: dfa.is_stutter_invariant(),
+        ..Default::default()
+    };
+    let claim = emit_promela(dfa, &opts).unwrap();
+    assert!(claim.contains("./pan -N monitor"), "{claim}");
+    std::fs::write(dir.join("claim.pml"), claim).unwrap();
+    let out = common::run(dir, spin, &["-a", "-N", "claim.pml", model]);
+    assert!(out.status.success(), "spin -a:\n{}", common::text(&out));
+    let flags: &[&str] = if opts.stutter_invariant {
+        &["-DSAFETY"]
+    } else {
+        &["-DSAFETY", "-DNOREDUCE"]
+    };
+    let mut args = vec!["-m1000000"];
+    args.extend_from_slice(pan_args);
+    let report = pan(dir, cc, flags, &args);
+    assert!(
+        report.contains("never claim         \t+ (monitor)"),
+        "{report}"
+    );
+    let violated = errors(&report) > 0;
+    if violated {
+        assert!(report.contains("assertion violated"), "{report}");
+        if replay {
+            let replay = common::run(dir, spin, &["-t", "-p", "-g", "-N", "claim.pml", model]);
+            let states = trail_states(&common::text(&replay));
+            assert!(states.len() > 1, "empty trail\n{}", common::text(&replay));
+            assert!(
+                replay_is_bad_prefix(dfa, &states, defines),
+                "the trail is not a bad prefix\n{}",
+                common::text(&replay)
+            );
+        }
+    }
+    violated
+}
+
+/// Whether Spin's own claim for the negation of `property` (`spin -f`,
+/// propositions replaced by their `defines`) finds a violation in `model`
+/// (in `dir`), under `pan -a`.
+fn spins_verdict(
+    dir: &Path,
+    spin: &Path,
+    cc: &Path,
+    property: &str,
+    defines: &[(&str, &str)],
+    model: &str,
+    pan_args: &[&str],
+) -> bool {
+    // Spin has no #define on the command line: substitute the model
+    // expressions, parenthesized (Spin accepts them in formulas).
+    let f = parse(property)
+        .unwrap()
+        .map_bottom_up(|g| match g.ap_name() {
+            Some(n) => match defines.iter().find(|(a, _)| *a == n) {
                 Some((_, e)) => monitor_core::formula::Formula::ap(e),
                 None => g.clone(),
             },
             None => g.clone(),
         });
-        let ltl = spin_syntax(&f);
-        let out = common::run(&dir, &spin, &["-f", &format!("!({ltl})")]);
-        assert!(
-            out.status.success(),
-            "{ctx}: spin -f {ltl}:\n{}",
-            common::text(&out)
-        );
-        std::fs::write(dir.join("spin_claim.pml"), &out.stdout).unwrap();
-        let out = common::run(&dir, &spin, &["-a", "-N", "spin_claim.pml", "model.pml"]);
-        assert!(
-            out.status.success(),
-            "{ctx}: spin -a (spin's claim):\n{}",
-            common::text(&out)
-        );
-        let report = pan(&dir, &cc, &[], &["-a"]);
-        assert_eq!(
-            errors(&report) > 0,
-            ours,
-            "{ctx}: spin's claim disagrees\n{report}"
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
+    let ltl = spin_syntax(&f);
+    let out = common::run(dir, spin, &["-f", &format!("!({ltl})")]);
+    assert!(
+        out.status.success(),
+        "spin -f {ltl}:\n{}",
+        common::text(&out)
+    );
+    std::fs::write(dir.join("spin_claim.pml"), &out.stdout).unwrap();
+    let out = common::run(dir, spin, &["-a", "-N", "spin_claim.pml", model]);
+    assert!(
+        out.status.success(),
+        "spin -a (spin's claim for {ltl}):\n{}",
+        common::text(&out)
+    );
+    let mut args = vec!["-a", "-m1000000"];
+    args.extend_from_slice(pan_args);
+    errors(&pan(dir, cc, &[], &args)) > 0
 }
 
 /// Spin syntax, with quoted propositions as parenthesized expressions.
@@ -608,92 +637,27 @@ fn claims_agree_with_spin_on_its_distribution_examples() {
         let own_ltl = text.lines().any(|l| l.trim_start().starts_with("ltl "));
         let f = parse(case.property).unwrap();
         let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
-        let opts = PromelaOptions {
-            defines: case
-                .defines
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect(),
-            stutter_invariant: dfa.is_stutter_invariant(),
-            ..Default::default()
-        };
-        let claim = emit_promela(&dfa, &opts).unwrap();
-        assert!(claim.contains("./pan -N monitor"), "{claim}");
-        std::fs::write(root.join("claim.pml"), claim).unwrap();
-        let out = common::run(&root, &spin, &["-a", "-N", "claim.pml", model]);
-        assert!(
-            out.status.success(),
-            "{ctx}: spin -a:\n{}",
-            common::text(&out)
+        let pan_args: &[&str] = if own_ltl { &["-N", "monitor"] } else { &[] };
+        let ours = our_verdict(
+            &root,
+            &spin,
+            &cc,
+            &dfa,
+            case.defines,
+            model,
+            pan_args,
+            case.replay,
         );
-        let flags: &[&str] = if opts.stutter_invariant {
-            &["-DSAFETY"]
-        } else {
-            &["-DSAFETY", "-DNOREDUCE"]
-        };
-        let mut run_args = vec!["-m1000000"];
-        if own_ltl {
-            run_args.extend(["-N", "monitor"]);
-        }
-        let report = pan(&root, &cc, flags, &run_args);
-        assert!(
-            report.contains("never claim         \t+ (monitor)"),
-            "{ctx}:\n{report}"
-        );
-        let ours = errors(&report) > 0;
-        assert_eq!(ours, case.violated, "{ctx}: our claim\n{report}");
-        if ours {
-            assert!(report.contains("assertion violated"), "{ctx}:\n{report}");
-            if case.replay {
-                let args = ["-t", "-p", "-g", "-N", "claim.pml", model];
-                let replay = common::run(&root, &spin, &args);
-                let states = trail_states(&common::text(&replay));
-                assert!(
-                    replay_is_bad_prefix(&dfa, &states, case.defines),
-                    "{ctx}: the trail is not a bad prefix\n{}",
-                    common::text(&replay)
-                );
-            }
-        }
+        assert_eq!(ours, case.violated, "{ctx}: our claim");
         // Spin's own claim for the negation, in acceptance mode.
         let spin_text = match case.spin {
             Same => case.property,
             Equivalent(f) => f,
             Unavailable => continue,
         };
-        let g = parse(spin_text)
-            .unwrap()
-            .map_bottom_up(|g| match g.ap_name() {
-                Some(n) => match case.defines.iter().find(|(a, _)| *a == n) {
-                    Some((_, e)) => monitor_core::formula::Formula::ap(e),
-                    None => g.clone(),
-                },
-                None => g.clone(),
-            });
-        let ltl = spin_syntax(&g);
-        let out = common::run(&root, &spin, &["-f", &format!("!({ltl})")]);
-        assert!(
-            out.status.success(),
-            "{ctx}: spin -f {ltl}:\n{}",
-            common::text(&out)
-        );
-        std::fs::write(root.join("spin_claim.pml"), &out.stdout).unwrap();
-        let out = common::run(&root, &spin, &["-a", "-N", "spin_claim.pml", model]);
-        assert!(
-            out.status.success(),
-            "{ctx}: spin -a (spin's claim):\n{}",
-            common::text(&out)
-        );
-        let mut run_args = vec!["-a", "-m1000000"];
-        if own_ltl {
-            run_args.extend(["-N", "never_0"]);
-        }
-        let report = pan(&root, &cc, &[], &run_args);
-        assert_eq!(
-            errors(&report) > 0,
-            ours,
-            "{ctx}: spin's claim disagrees\n{report}"
-        );
+        let pan_args: &[&str] = if own_ltl { &["-N", "never_0"] } else { &[] };
+        let theirs = spins_verdict(&root, &spin, &cc, spin_text, case.defines, model, pan_args);
+        assert_eq!(theirs, ours, "{ctx}: spin's claim disagrees");
         let _ = std::fs::remove_dir_all(&root);
     }
 }
