@@ -206,6 +206,9 @@ const MODELS: &[(&str, &[Case])] = &[
             holds("G(d -> Y Y Y a)", &[("a", "r[0]"), ("d", "r[3]")]),
             fails("G(a -> X a)", &[("a", "r[0]")]),
             holds("G(full -> Y(full | !full))", &[]),
+            // An input variable as a proposition.
+            holds("G(din -> X a)", &[("a", "r[0]")]),
+            fails("G(din -> X X !a)", &[("a", "r[1]")]),
             fails("G !full", &[]),
         ],
     ),
@@ -525,11 +528,11 @@ fn check(
     let output = common::text(&out);
     let results = outcomes(&output);
     // A model's own PSLSPECs come before ours in check_pslspec; ours is last.
-    let n_ref = results.len() - invariants.len();
     assert!(
-        out.status.success() && n_ref >= 1,
+        out.status.success() && results.len() > invariants.len(),
         "{ctx}: NuSMV failed on\n{full}\n{commands}\n{output}"
     );
+    let n_ref = results.len() - invariants.len();
     let reference = results[n_ref - 1].violated;
     let what = [
         "DFA observer",

@@ -16,8 +16,9 @@
 //!   one step later), and true from then on.
 //! * [`emit_smv_transducer`]: the symbolic transducer of seed 003: one
 //!   Boolean variable per temporal subformula of the negated property,
-//!   `TRANS` and `INVAR` constraints, the final-state variable `fs`. Linear
-//!   in the formula, it finds the informative bad prefixes.
+//!   `TRANS` constraints, and `violated` where the guesses satisfy the
+//!   conditions of a last step. Linear in the formula, it finds the
+//!   informative bad prefixes.
 //!
 //! Both observers step by `TRANS` constraints, never by `next`
 //! assignments: in a model with `process`es NuSMV performs a `next`
@@ -185,7 +186,6 @@ struct TransducerObserver<'a> {
     params: String,
     vars: Vec<(String, String)>,
     ok: &'a str,
-    fs: &'a str,
     violated: &'a str,
     init: String,
     registers: Vec<(String, String)>,
@@ -417,11 +417,11 @@ fn expr(e: &TExpr, idents: &[String], vars: &[String]) -> String {
 pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<SmvObserver, EmitError> {
     let module = check_names(opts)?;
     let var_bases: Vec<String> = (0..t.vars.len()).map(|i| format!("t{i}")).collect();
-    let mut own: Vec<&str> = vec!["ok", "fs", "violated"];
+    let mut own: Vec<&str> = vec!["ok", "violated"];
     own.extend(var_bases.iter().map(String::as_str));
     let Names { own, bindings } = names(&t.alphabet, &own, &opts.namespace, opts);
-    let (ok, fs, violated) = (&own[0], &own[1], &own[2]);
-    let vars = &own[3..];
+    let (ok, violated) = (&own[0], &own[1]);
+    let vars = &own[2..];
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let ex = |e: &TExpr| expr(e, &idents, vars);
     let var_lines = t
@@ -443,10 +443,15 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<SmvObser
         }
     }
     trans.extend(t.trans.iter().map(ex));
+    // The conditions of a last step are checked by `violated`, not by an
+    // INVAR on a guessed end: NuSMV forbids input variables in an INVAR.
     let finals = if t.finals.is_empty() {
         "TRUE".to_string()
     } else {
-        t.finals.iter().map(ex).collect::<Vec<_>>().join(" & ")
+        format!(
+            "({})",
+            t.finals.iter().map(ex).collect::<Vec<_>>().join(" & ")
+        )
     };
     let (args, params) = join_args(&bindings);
     let appended = opts.namespace == SmvNamespace::Reserved;
@@ -463,7 +468,6 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<SmvObser
         params,
         vars: var_lines,
         ok,
-        fs,
         violated,
         init: ex(&t.init),
         registers,
@@ -505,8 +509,8 @@ mod tests {
             .unwrap()
             .appendable();
         println!("{text}");
-        assert!(text.contains("  mg_violated := mg_fs & mg_ok;\n"));
-        assert!(text.contains("INVAR\n  mg_fs -> ("));
+        assert!(text.contains("  mg_violated := mg_ok & ("), "{text}");
+        assert!(!text.contains("\nINVAR\n"), "{text}");
         assert!(text.contains("FROZENVAR\n  mg_ok : boolean;"));
     }
 
