@@ -347,6 +347,10 @@ fn read_sources(input: &Input) -> Result<Vec<Source>, String> {
 /// Collects output and errors; formulas that fail do not stop the others.
 struct Run {
     out: String,
+    /// Output that replaces `out`: a model with observers, byte for byte.
+    raw: Option<Vec<u8>>,
+    /// Whether nothing at all is written (not even `-o`'s file).
+    withhold: bool,
     errors: usize,
 }
 
@@ -431,7 +435,11 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     }
                     Some(t)
                 }
-                Err(e) if args.target == Target::Smv && e.state_limit().is_some() => {
+                Err(e)
+                    if args.target == Target::Smv
+                        && args.smv_encoding == SmvEncoding::Auto
+                        && e.state_limit().is_some() =>
+                {
                     eprintln!(
                         "mongen: warning: `{}`: the monitor exceeds {} states; using the transducer encoding, \
                          which detects the informative bad prefixes (every violation when the formula is a \
@@ -500,6 +508,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                             three_valued: three,
                             namespace: smv.namespace(),
                         },
+                        smv.model.as_ref(),
                     )
                     .map(|obs| smv.add(obs)),
                 }
@@ -548,8 +557,13 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             Err(e) => run.error(&format!("{}: {e}", src.label(&f))),
         }
     }
-    if let Some(text) = smv.finish() {
-        run.out = text;
+    if let Some(model) = smv.finish() {
+        // A model with fewer observers than asked for would look checked.
+        if run.errors > 0 {
+            run.withhold = true;
+            return Err("the model is not written, as some properties failed".into());
+        }
+        run.raw = Some(model);
     }
     Ok(())
 }
@@ -570,7 +584,7 @@ impl SmvContext {
                 return Err("--model is for --target smv".into());
             }
             Some(path) => {
-                let text = std::fs::read_to_string(path)
+                let text = std::fs::read(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 Some(SmvModel::read(&text).map_err(|e| format!("{}: {e}", path.display()))?)
             }
@@ -630,7 +644,7 @@ impl SmvContext {
     }
 
     /// The model with the observers, with `--model`.
-    fn finish(&self) -> Option<String> {
+    fn finish(&self) -> Option<Vec<u8>> {
         let model = self.model.as_ref()?;
         let mains: Vec<String> = self.observers.iter().map(|o| o.main.clone()).collect();
         let modules: Vec<String> = self.observers.iter().map(|o| o.module.clone()).collect();
@@ -713,6 +727,7 @@ fn emit_smv(
     f: &Formula,
     t: Option<&Translation>,
     opts: SmvOptions,
+    model: Option<&SmvModel>,
 ) -> Result<SmvObserver, String> {
     let three = opts.three_valued;
     // The transducer is exact for non-pathologic safety properties.
@@ -721,13 +736,34 @@ fn emit_smv(
             .ok()
             .is_some_and(|c| c.safety == Some(true) && c.pathologic == Some(false))
     };
+    // The transducer reads the next letter (`next(p)`), which NuSMV
+    // forbids for input variables (IVAR, a process's `running`).
+    let input = model.and_then(|m| {
+        f.atomic_propositions().iter().find_map(|ap| {
+            let expr = opts
+                .defines
+                .iter()
+                .rev()
+                .find(|(n, _)| n == ap)
+                .map_or(ap.as_str(), |(_, e)| e.as_str());
+            m.reads_input(expr).map(|i| (ap.clone(), i))
+        })
+    });
     let use_transducer = match (args.smv_encoding, t) {
         (SmvEncoding::Dfa, _) => false,
         (SmvEncoding::Transducer, _) | (_, None) => true,
         (SmvEncoding::Auto, Some(t)) => {
-            t.dfa().num_states() > SMV_DFA_LIMIT && !three && transducer_exact()
+            t.dfa().num_states() > SMV_DFA_LIMIT && !three && input.is_none() && transducer_exact()
         }
     };
+    if let (true, Some((ap, var))) = (use_transducer, &input) {
+        eprintln!(
+            "mongen: warning: `{}`: the proposition `{ap}` may read the input variable `{var}`, and NuSMV \
+             rejects the transducer encoding then (it reads the next letter, `next` of an input); \
+             use --smv-encoding dfa",
+            short(f)
+        );
+    }
     if use_transducer {
         if three {
             return Err("three-valued verdicts need --smv-encoding dfa".into());
@@ -888,6 +924,8 @@ fn real_main() -> ExitCode {
     let cli = Cli::parse();
     let mut run = Run {
         out: String::new(),
+        raw: None,
+        withhold: false,
         errors: 0,
     };
     let (result, output) = match &cli.command {
@@ -899,15 +937,17 @@ fn real_main() -> ExitCode {
     if let Err(e) = result {
         run.error(&e);
     }
+    let bytes = run
+        .raw
+        .take()
+        .unwrap_or_else(|| run.out.clone().into_bytes());
     let written = match output {
-        Some(path) => std::fs::write(&path, &run.out)
+        _ if run.withhold => Ok(()),
+        Some(path) => std::fs::write(&path, &bytes)
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => {
             let mut stdout = io::stdout().lock();
-            match stdout
-                .write_all(run.out.as_bytes())
-                .and_then(|_| stdout.flush())
-            {
+            match stdout.write_all(&bytes).and_then(|_| stdout.flush()) {
                 // A closed pipe (`mongen … | head`) is not an error.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
                 r => r.map_err(|e| format!("cannot write the output: {e}")),

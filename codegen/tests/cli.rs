@@ -339,6 +339,49 @@ fn smv_model_insertion() {
         "{}",
         stderr(&o)
     );
+    // A failing property: the model is not written with fewer observers.
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "smv",
+        "--model",
+        m,
+        "-o",
+        out.to_str().unwrap(),
+        "G a",
+        "G(",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the model is not written"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let o = mongen(&["compile", "-t", "smv", "--instance", "a-b", "G a"]);
+    assert!(
+        stderr(&o).contains("--instance a-b: not usable"),
+        "{}",
+        stderr(&o)
+    );
+    // The DFA encoding asked for, beyond the state limit: an error, not
+    // the transducer (nor a crash).
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "smv",
+        "--smv-encoding",
+        "dfa",
+        "--max-states",
+        "10",
+        "G(a -> X X X X b)",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("exceeds the limit of 10 states"),
+        "{}",
+        stderr(&o)
+    );
     let o = mongen(&["compile", "-t", "hoa", "--model", m, "G a"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -355,6 +398,33 @@ fn smv_model_insertion() {
         stderr(&o)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn numbers_beyond_the_targets_integers_are_errors() {
+    for (target, psl) in [
+        ("promela", "always n != 2147483648"),
+        ("smv", "always n != 2147483648"),
+        ("promela", "always x != 64'hffff_ffff_ffff_ffff"),
+        ("promela", "always x[40:33] == 1"),
+    ] {
+        let o = mongen(&["compile", "--psl", "-t", target, psl]);
+        assert_eq!(o.status.code(), Some(2), "{target} {psl}");
+        assert!(
+            stderr(&o).contains("cannot be written for this target"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // Within them, and in Verilog always.
+    for (target, psl) in [
+        ("promela", "always n != 2147483647"),
+        ("smv", "always x != 40'd5000000000"),
+        ("verilog", "always x != 64'hffff_ffff_ffff_ffff"),
+    ] {
+        let o = mongen(&["compile", "--psl", "-t", target, psl]);
+        assert!(o.status.success(), "{target} {psl}: {}", stderr(&o));
+    }
 }
 
 #[test]

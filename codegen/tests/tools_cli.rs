@@ -199,3 +199,61 @@ fn psl_comparisons_and_literals_in_nusmv_syntax() {
         }
     }
 }
+
+/// NuSMV's verdicts (in order) on `text`, run in `dir`.
+fn nusmv_verdicts(nusmv: &std::path::Path, dir: &std::path::Path, text: &[u8]) -> Vec<bool> {
+    std::fs::write(dir.join("m.smv"), text).unwrap();
+    let report = common::text(&common::run(dir, nusmv, &["m.smv"]));
+    let verdicts: Vec<bool> = report
+        .lines()
+        .filter(|l| l.starts_with("-- specification") || l.starts_with("-- invariant"))
+        .map(|l| l.ends_with("is true"))
+        .collect();
+    assert!(!verdicts.is_empty(), "{report}");
+    verdicts
+}
+
+#[test]
+fn smv_models_as_users_write_them() {
+    let Some(nusmv) = common::nusmv() else { return };
+    let dir = common::scratch("cli-smv-odd");
+    let compile = |model: &[u8], args: &[&str]| {
+        std::fs::write(dir.join("in.smv"), model).unwrap();
+        let input = dir.join("in.smv");
+        let mut a = vec!["compile", "-t", "smv", "--model", input.to_str().unwrap()];
+        a.extend_from_slice(args);
+        let o = mongen(&a);
+        assert!(o.status.success(), "{args:?}: {}", common::text(&o));
+        (o.stdout, String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    // The next module on main's last line, and a Latin-1 comment: the
+    // observer goes into main, the bytes stay as they were.
+    let model = b"MODULE main VAR x : boolean; c : cell; -- r\xe9sum\xe9\nASSIGN init(x) := FALSE; next(x) := !x; LTLSPEC G(x -> X !x) MODULE cell VAR y : boolean;";
+    let (out, _) = compile(model, &["G(x -> X !x)", "G x"]);
+    assert!(out.windows(6).any(|w| w == b"r\xe9sum\xe9"));
+    assert_eq!(nusmv_verdicts(&nusmv, &dir, &out), [true, true, false]);
+    // Input variables (IVAR, a process's `running`): the DFA encoding
+    // reads them; `auto` keeps the DFA even where it would take the
+    // transducer, and an explicit transducer is warned about.
+    let model = b"MODULE main\nIVAR i : boolean;\nVAR x : array 0..9 of boolean;\nASSIGN\n  next(x[0]) := i;\n  next(x[1]) := x[0]; next(x[2]) := x[1]; next(x[3]) := x[2]; next(x[4]) := x[3];\n  next(x[5]) := x[4]; next(x[6]) := x[5]; next(x[7]) := x[6]; next(x[8]) := x[7];\n  next(x[9]) := x[8];\n";
+    // A monitor of 2^10 states: `auto` would take the transducer.
+    let chain = "G(i -> X X X X X X X X X X o)";
+    let (out, err) = compile(model, &["--define", "o=x[9]", chain]);
+    assert!(err.is_empty(), "{err}");
+    assert!(String::from_utf8_lossy(&out).contains("state : {"));
+    assert_eq!(nusmv_verdicts(&nusmv, &dir, &out), [true]);
+    let (_, err) = compile(
+        model,
+        &["--smv-encoding", "transducer", "--define", "o=x[9]", chain],
+    );
+    assert!(err.contains("may read the input variable `i`"), "{err}");
+    // A one-state three-valued observer; names NuSMV 2.5.4 allows but
+    // later versions reserve.
+    let model = b"MODULE main\nVAR set : boolean; clock : boolean;\nASSIGN init(clock) := FALSE; next(clock) := set;\n";
+    let (out, _) = compile(
+        model,
+        &["--verdicts", "3", "G(set -> X clock)", "G(set | !set)"],
+    );
+    assert_eq!(nusmv_verdicts(&nusmv, &dir, &out), [true, true]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -297,10 +297,12 @@ fn compile_all() -> Vec<Compiled> {
             )
             .unwrap();
             let verilog_ports = verilog_bindings(dfa.alphabet(), &[])
+                .unwrap()
                 .into_iter()
                 .map(|b| b.ident)
                 .collect();
             let systemc_ports = systemc_bindings(dfa.alphabet(), &name, &[])
+                .unwrap()
                 .into_iter()
                 .map(|b| b.ident)
                 .collect();
@@ -1014,7 +1016,7 @@ fn every_keyword_and_odd_name_is_mangled() {
         .unwrap();
         std::fs::write(dir.join(format!("{name}_checker.h")), &h).unwrap();
         let _ = writeln!(headers, "#include \"{name}_checker.h\"");
-        let ports = systemc_bindings(dfa.alphabet(), &name, &[]);
+        let ports = systemc_bindings(dfa.alphabet(), &name, &[]).unwrap();
         let _ = writeln!(
             body,
             "  sc_core::sc_vector<sc_core::sc_signal<bool>> s{k}(\"s{k}\", {});\n  {name}_checker u{k}(\"u{k}\");\n  u{k}.clk(clk);\n  u{k}.rst_n(s{k}[0]);\n  u{k}.violated(s{k}[1]);\n  u{k}.fail(s{k}[2]);\n  u{k}.satisfied(s{k}[3]);",

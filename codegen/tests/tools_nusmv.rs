@@ -493,9 +493,14 @@ fn check(
         base.push_str(&obs.appendable());
         obs
     });
-    let mut full = SmvModel::read(&base)
-        .unwrap()
-        .insert(&mains, &[dfa_obs.module.clone(), t_obs.module.clone()]);
+    let text_of = |model: &SmvModel, mains: &[String], modules: &[String]| {
+        String::from_utf8(model.insert(mains, modules)).unwrap()
+    };
+    let mut full = text_of(
+        &SmvModel::read(&base).unwrap(),
+        &mains,
+        &[dfa_obs.module.clone(), t_obs.module.clone()],
+    );
 
     // NuSMV's own verdict: the property as an LTLSPEC (or a PSLSPEC), with
     // the propositions replaced by their expressions.
@@ -511,7 +516,7 @@ fn check(
     };
     let mut commands = String::from("go\n");
     if psl.is_some() {
-        full = SmvModel::read(&full).unwrap().insert(&[reference], &[]);
+        full = text_of(&SmvModel::read(&full).unwrap(), &[reference], &[]);
         commands.push_str("check_pslspec\n");
     } else {
         commands.push_str(&reference);

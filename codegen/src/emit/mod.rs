@@ -24,6 +24,17 @@ pub enum EmitError {
     /// The requested name is not an identifier of the target (or is one of
     /// its keywords).
     Name(String),
+    /// The requested SMV instance name is not an identifier (or is a
+    /// keyword).
+    Instance(String),
+    /// A proposition cannot be written in the target (a number or a
+    /// select beyond the target's integers).
+    Proposition {
+        /// The proposition.
+        name: String,
+        /// Why.
+        reason: String,
+    },
     /// A template failed to render (a bug).
     Template(String),
 }
@@ -35,6 +46,13 @@ impl fmt::Display for EmitError {
                 f,
                 "--name {n}: not usable as a name in this target (use letters, digits and _, not a keyword)"
             ),
+            EmitError::Instance(n) => write!(
+                f,
+                "--instance {n}: not usable as an instance name (use letters, digits and _, not a keyword)"
+            ),
+            EmitError::Proposition { name, reason } => {
+                write!(f, "the proposition `{name}` cannot be written for this target: {reason}")
+            }
             EmitError::Template(e) => write!(f, "template error: {e}"),
         }
     }

@@ -102,8 +102,15 @@ pub const PROMELA_KEYWORDS: &[&str] = &[
 ];
 
 /// Keywords of NuSMV 2.5/2.6 (including the temporal operators, which are
-/// reserved words).
+/// reserved words): generated identifiers avoid them all.
 pub const SMV_KEYWORDS: &[&str] = &[
+    "COMPID",
+    "Integer",
+    "NEXTWFF",
+    "READ",
+    "Real",
+    "WRITE",
+    "Word",
     "MODULE",
     "DEFINE",
     "MDEFINE",
@@ -199,6 +206,12 @@ pub const SMV_KEYWORDS: &[&str] = &[
     "typeof",
     "set",
     "clock",
+];
+
+/// The words of [`SMV_KEYWORDS`] that only later versions reserve: NuSMV
+/// 2.5.4 models may name variables so (`set`, `clock`, `max`).
+pub const SMV_LATER_KEYWORDS: &[&str] = &[
+    "PSLWFF", "abs", "floor", "max", "min", "typeof", "set", "clock",
 ];
 
 /// Keywords of Verilog-2005 and SystemVerilog (IEEE 1800-2017, annex B):
@@ -835,7 +848,7 @@ pub fn bind(
     reserved: &[&str],
     defines: &[(String, String)],
     syntax: Syntax,
-) -> Vec<Binding> {
+) -> Result<Vec<Binding>, super::EmitError> {
     bind_where(
         aps,
         |s| !keywords.contains(&s) && !reserved.contains(&s),
@@ -847,14 +860,15 @@ pub fn bind(
 
 /// [`bind`] for a target whose usable identifiers `usable` tells (see
 /// [`mangle_where`]). A name for which `keyword` holds cannot be a symbol
-/// of the model: its expression is its new identifier.
+/// of the model: its expression is its new identifier. An error names a
+/// proposition the target cannot express (a number beyond its integers).
 pub fn bind_where(
     aps: &Alphabet,
     usable: impl Fn(&str) -> bool,
     keyword: impl Fn(&str) -> bool,
     defines: &[(String, String)],
     syntax: Syntax,
-) -> Vec<Binding> {
+) -> Result<Vec<Binding>, super::EmitError> {
     let idents = mangle_where(aps, &usable);
     aps.names()
         .iter()
@@ -866,14 +880,19 @@ pub fn bind_where(
             let expr = match def {
                 Some((_, e)) => one_line(e),
                 None if keyword(name) => ident.clone(),
-                None => one_line(&expression(name, syntax)),
+                None => one_line(&expression(name, syntax).map_err(|e| {
+                    super::EmitError::Proposition {
+                        name: name.clone(),
+                        reason: e.to_string(),
+                    }
+                })?),
             };
-            Binding {
+            Ok(Binding {
                 name: name.clone(),
                 ident,
                 expr,
                 defined: def.is_some(),
-            }
+            })
         })
         .collect()
 }
@@ -1025,7 +1044,7 @@ mod tests {
         // Defines of names the formula lacks are ignored (one set serves
         // several formulas).
         let defines = [("p".into(), "ncrit <= 1".into()), ("q".into(), "0".into())];
-        let b = bind(&aps, PROMELA_KEYWORDS, &[], &defines, Syntax::C);
+        let b = bind(&aps, PROMELA_KEYWORDS, &[], &defines, Syntax::Promela).unwrap();
         assert_eq!(b.len(), 3);
         assert_eq!(b[0].expr, "ncrit <= 1");
         assert!(b[0].defined);

@@ -126,8 +126,8 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         PROMELA_KEYWORDS,
         &reserved,
         &opts.defines,
-        Syntax::C,
-    );
+        Syntax::Promela,
+    )?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let (defines, notes) = promela_defines(&bindings);
     let live = can_violate(dfa);

@@ -42,7 +42,10 @@ use askama::Template;
 use monitor_core::automaton::{Alphabet, BadPrefixDfa, TExpr, Target, Transducer, Verdict};
 use monitor_core::formula::atom::Syntax;
 
-use super::names::{bind, comment_safe, guard_text, is_identifier, Binding, SMV_KEYWORDS, SMV_OPS};
+use super::names::{
+    bind_where, comment_safe, guard_text, is_identifier, Binding, SMV_KEYWORDS, SMV_LATER_KEYWORDS,
+    SMV_OPS,
+};
 use super::EmitError;
 
 /// The prefix of every name an observer declares when the model is not
@@ -195,10 +198,12 @@ struct TransducerObserver<'a> {
 
 fn check_names(opts: &SmvOptions) -> Result<String, EmitError> {
     let module = format!("{}_observer", opts.name);
-    for n in [&module, &opts.instance] {
-        if !is_identifier(n) || SMV_KEYWORDS.contains(&n.as_str()) {
-            return Err(EmitError::Name(n.clone()));
-        }
+    let usable = |n: &str| is_identifier(n) && !SMV_KEYWORDS.contains(&n);
+    if !usable(&module) {
+        return Err(EmitError::Name(opts.name.clone()));
+    }
+    if !usable(&opts.instance) {
+        return Err(EmitError::Instance(opts.instance.clone()));
     }
     Ok(module)
 }
@@ -212,7 +217,12 @@ struct Names {
 
 /// Chooses the names of the observer's own variables and defines (`own`,
 /// in the order given) and of its parameters, in `ns`.
-fn names(aps: &Alphabet, own: &[&str], ns: &SmvNamespace, opts: &SmvOptions) -> Names {
+fn names(
+    aps: &Alphabet,
+    own: &[&str],
+    ns: &SmvNamespace,
+    opts: &SmvOptions,
+) -> Result<Names, EmitError> {
     let free = |s: &str| match ns {
         SmvNamespace::Reserved => true,
         SmvNamespace::Avoiding(constants) => !constants.contains(s),
@@ -245,13 +255,21 @@ fn names(aps: &Alphabet, own: &[&str], ns: &SmvNamespace, opts: &SmvOptions) -> 
     if let SmvNamespace::Avoiding(constants) = ns {
         reserved.extend(constants.iter().map(String::as_str));
     }
-    let mut bindings = bind(aps, SMV_KEYWORDS, &reserved, &opts.defines, Syntax::Smv);
+    // A word only later NuSMV versions reserve may be a symbol of the
+    // model (NuSMV 2.5.4 reads `VAR set : boolean;`).
+    let mut bindings = bind_where(
+        aps,
+        |s| !SMV_KEYWORDS.contains(&s) && !reserved.contains(&s),
+        |s| SMV_KEYWORDS.contains(&s) && !SMV_LATER_KEYWORDS.contains(&s),
+        &opts.defines,
+        Syntax::Smv,
+    )?;
     if let SmvNamespace::Reserved = ns {
         for b in &mut bindings {
             b.ident = format!("{RESERVED_PREFIX}{}", b.ident);
         }
     }
-    Names { own, bindings }
+    Ok(Names { own, bindings })
 }
 
 fn join_args(bindings: &[Binding]) -> (String, String) {
@@ -303,7 +321,7 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver
         &["state", "violated", "satisfied"],
         &opts.namespace,
         opts,
-    );
+    )?;
     let (state, violated_name, satisfied_name) = (&own[0], &own[1], &own[2]);
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let guard = |g: &monitor_core::automaton::Guard| guard_text(g, &idents, &SMV_OPS);
@@ -386,7 +404,14 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver
             or(violated)
         },
         satisfied: satisfied_name,
-        satisfied_expr: or(satisfied),
+        // One state and no state variable: it is satisfied or not.
+        satisfied_expr: if all_values.len() > 1 {
+            or(satisfied)
+        } else if dfa.verdict(0) == Verdict::Satisfied {
+            "TRUE".into()
+        } else {
+            "FALSE".into()
+        },
     };
     Ok(SmvObserver {
         module: super::render(&view)?,
@@ -419,7 +444,7 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<SmvObser
     let var_bases: Vec<String> = (0..t.vars.len()).map(|i| format!("t{i}")).collect();
     let mut own: Vec<&str> = vec!["ok", "violated"];
     own.extend(var_bases.iter().map(String::as_str));
-    let Names { own, bindings } = names(&t.alphabet, &own, &opts.namespace, opts);
+    let Names { own, bindings } = names(&t.alphabet, &own, &opts.namespace, opts)?;
     let (ok, violated) = (&own[0], &own[1]);
     let vars = &own[2..];
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
@@ -548,30 +573,61 @@ mod tests {
     }
 
     #[test]
+    fn one_state_three_valued_observers() {
+        use monitor_core::translate::{Config, Verdicts};
+        let mut b = Builder::new();
+        b.configure(Config::new().verdicts(Verdicts::Three));
+        let opts = SmvOptions {
+            three_valued: true,
+            ..Default::default()
+        };
+        for (f, satisfied) in [("G(a | !a)", "TRUE"), ("G F a", "FALSE")] {
+            let dfa = b.build(f).unwrap().into_dfa();
+            let text = emit_smv_dfa(&dfa, &opts).unwrap().module;
+            assert_eq!(dfa.num_states(), 1, "{f}");
+            assert!(!text.contains("mg_state"), "{text}");
+            assert!(
+                text.contains(&format!("  mg_satisfied := {satisfied};")),
+                "{f}: {text}"
+            );
+        }
+    }
+
+    #[test]
     fn keywords_become_parameters() {
         let dfa = Builder::new()
-            .build("G(next -> X \"x > 3\") & G(!MODULE) & G !state")
+            .build("G(next -> X \"x > 3\") & G(!MODULE) & G !state & G(set -> clock)")
             .unwrap()
             .into_dfa();
         let text = emit_smv_dfa(&dfa, &SmvOptions::default())
             .unwrap()
             .appendable();
         assert!(
-            text.contains("MODULE monitor_observer(mg_p_MODULE, mg_p_state, mg_p_next, mg_x___3)"),
+            text.contains(
+                "MODULE monitor_observer(mg_p_MODULE, mg_p_state, mg_p_next, mg_x___3, mg_p_set, mg_p_clock)"
+            ),
             "{text}"
         );
-        // Keywords name nothing in the model: the model defines p_MODULE.
+        // Keywords name nothing in the model: the model defines p_MODULE;
+        // words only NuSMV 2.6 reserves may be NuSMV 2.5.4 variables.
         assert!(
-            text.contains("VAR mg_obs : monitor_observer(p_MODULE, state, p_next, x > 3)"),
+            text.contains(
+                "VAR mg_obs : monitor_observer(p_MODULE, state, p_next, x > 3, set, clock)"
+            ),
             "{text}"
         );
         let bad = SmvOptions {
             name: "1x".into(),
             ..Default::default()
         };
+        assert_eq!(emit_smv_dfa(&dfa, &bad), Err(EmitError::Name("1x".into())));
+        let bad = SmvOptions {
+            instance: "a-b".into(),
+            ..Default::default()
+        };
         assert_eq!(
             emit_smv_dfa(&dfa, &bad),
-            Err(EmitError::Name("1x_observer".into()))
+            Err(EmitError::Instance("a-b".into()))
         );
     }
 }

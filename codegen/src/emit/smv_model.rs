@@ -12,7 +12,10 @@
 //! The reader is a lexer, not a parser: it follows NuSMV 2.5's lexical rules
 //! (identifiers `[A-Za-z_][A-Za-z0-9_$#-]*`, `--` comments, `#` lines of the
 //! C preprocessor) and finds `MODULE` headers, the identifiers inside braces
-//! (enumerations and set expressions) and `CONSTANTS` declarations.
+//! (enumerations and set expressions), `CONSTANTS` declarations and the
+//! input variables (`IVAR` declarations, and a process's `running`). It reads
+//! bytes: a model in another encoding than UTF-8 (comments in Latin-1) is
+//! written back unchanged.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -51,27 +54,32 @@ impl std::error::Error for ModelError {}
 /// use codegen::emit::smv_model::SmvModel;
 ///
 /// let model = SmvModel::read(
-///     "MODULE main\nVAR s : {idle, busy};\nMODULE cell(x)\nVAR v : boolean;\n",
+///     "MODULE main\nVAR s : {idle, busy};\nIVAR go : boolean;\nMODULE cell(x)\nVAR v : boolean;\n",
 /// )?;
 /// assert!(model.is_constant("busy"));
 /// assert!(!model.is_constant("v"));
 /// assert!(model.uses("cell") && model.uses("v"));
+/// assert!(model.is_input("go") && !model.is_input("s"));
 /// // Observers go at the end of `main`, which here is not the last module.
 /// let text = model.insert(&["  VAR o : obs(s = busy);\n".into()], &["MODULE obs(b)\n".into()]);
 /// assert_eq!(
 ///     text,
-///     "MODULE main\nVAR s : {idle, busy};\n  VAR o : obs(s = busy);\n\
+///     b"MODULE main\nVAR s : {idle, busy};\nIVAR go : boolean;\n  VAR o : obs(s = busy);\n\
 ///      MODULE cell(x)\nVAR v : boolean;\n\nMODULE obs(b)\n"
 /// );
 /// # Ok::<(), codegen::emit::smv_model::ModelError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct SmvModel {
-    text: String,
+    text: Vec<u8>,
     identifiers: BTreeSet<String>,
     constants: BTreeSet<String>,
-    /// Where `main`'s lines go: after the line of its last token.
+    inputs: BTreeSet<String>,
+    /// Where `main`'s lines go: after the line of its last token, or right
+    /// after that token if the next module starts on the same line.
     main_end: usize,
+    /// Whether the lines go in the middle of a line (which is then broken).
+    main_split: bool,
     main_last: bool,
 }
 
@@ -84,6 +92,33 @@ struct Token<'a> {
     ident: bool,
 }
 
+/// The keywords that start a section of a module.
+const SECTIONS: &[&str] = &[
+    "MODULE",
+    "VAR",
+    "IVAR",
+    "FROZENVAR",
+    "DEFINE",
+    "MDEFINE",
+    "CONSTANTS",
+    "ASSIGN",
+    "INIT",
+    "INVAR",
+    "TRANS",
+    "FAIRNESS",
+    "JUSTICE",
+    "COMPASSION",
+    "SPEC",
+    "CTLSPEC",
+    "LTLSPEC",
+    "PSLSPEC",
+    "INVARSPEC",
+    "COMPUTE",
+    "ISA",
+    "PRED",
+    "PREDICATES",
+];
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
@@ -92,9 +127,10 @@ fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'#' | b'-')
 }
 
-/// The tokens of `text`, without white space and comments.
-fn tokens(text: &str) -> Vec<Token<'_>> {
-    let bytes = text.as_bytes();
+/// The tokens of `text`, without white space and comments; other bytes
+/// than ASCII (in comments) are skipped.
+fn tokens(bytes: &[u8]) -> Vec<Token<'_>> {
+    let text = |a: usize, b: usize| std::str::from_utf8(&bytes[a..b]).unwrap_or("");
     let mut out = Vec::new();
     let mut i = 0;
     let mut line_start = true;
@@ -124,7 +160,7 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
                 i += 1;
             }
             out.push(Token {
-                text: &text[start..i],
+                text: text(start, i),
                 start,
                 end: i,
                 ident: true,
@@ -134,30 +170,38 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
             }
-        } else {
-            let len = text[i..].chars().next().map_or(1, char::len_utf8);
-            i += len;
+        } else if c.is_ascii() {
+            i += 1;
             out.push(Token {
-                text: &text[start..i],
+                text: text(start, i),
                 start,
                 end: i,
                 ident: false,
             });
+        } else {
+            i += 1;
         }
     }
     out
 }
 
 impl SmvModel {
-    /// Reads a model.
-    pub fn read(text: &str) -> Result<SmvModel, ModelError> {
+    /// Reads a model (its bytes: any encoding that keeps ASCII as it is).
+    pub fn read(text: impl AsRef<[u8]>) -> Result<SmvModel, ModelError> {
+        let text = text.as_ref();
         let toks = tokens(text);
         let mut identifiers = BTreeSet::new();
         let mut constants = BTreeSet::new();
+        // A process's `running` is an input (of NuSMV's scheduler).
+        let mut inputs: BTreeSet<String> = ["running", "_process_selector_"]
+            .into_iter()
+            .map(String::from)
+            .collect();
         let mut main: Option<usize> = None;
         let mut main_last: Option<usize> = None;
         let mut depth = 0usize;
         let mut in_constants = false;
+        let mut in_ivar = false;
         let mut in_main = false;
         for (k, t) in toks.iter().enumerate() {
             if t.ident {
@@ -165,12 +209,19 @@ impl SmvModel {
                 if depth > 0 || in_constants {
                     constants.insert(t.text.to_string());
                 }
+                if SECTIONS.contains(&t.text) {
+                    in_ivar = t.text == "IVAR";
+                }
+                // `name : type` in an IVAR section declares an input.
+                if in_ivar && depth == 0 && toks.get(k + 1).is_some_and(|n| n.text == ":") {
+                    inputs.insert(t.text.to_string());
+                }
                 if t.text == "MODULE" {
                     in_main = false;
                     if toks.get(k + 1).is_some_and(|n| n.text == "main") {
                         if main.is_some() {
                             return Err(ModelError::SeveralMains {
-                                line: text[..t.start].matches('\n').count() + 1,
+                                line: text[..t.start].iter().filter(|&&b| b == b'\n').count() + 1,
                             });
                         }
                         main = Some(k);
@@ -193,15 +244,21 @@ impl SmvModel {
         if main.is_none() {
             return Err(ModelError::NoMain);
         }
-        let last = &toks[main_last.expect("main has its header")];
-        let main_end = text[last.end..]
-            .find('\n')
+        let k = main_last.expect("main has its header");
+        let last = &toks[k];
+        let line_end = text[last.end..]
+            .iter()
+            .position(|&b| b == b'\n')
             .map_or(text.len(), |n| last.end + n + 1);
+        // The next module may start on the same line (`... x; MODULE cell`).
+        let main_split = toks.get(k + 1).is_some_and(|n| n.start < line_end);
         Ok(SmvModel {
-            text: text.to_string(),
+            text: text.to_vec(),
             identifiers,
             constants,
-            main_end,
+            inputs,
+            main_end: if main_split { last.end } else { line_end },
+            main_split,
             main_last: in_main,
         })
     }
@@ -222,6 +279,24 @@ impl SmvModel {
     /// appears inside braces or in a `CONSTANTS` declaration.
     pub fn is_constant(&self, name: &str) -> bool {
         self.constants.contains(name)
+    }
+
+    /// Whether `name` may be an input variable of the model: declared in an
+    /// `IVAR` section of some module, or a process's `running`.
+    pub fn is_input(&self, name: &str) -> bool {
+        self.inputs.contains(name)
+    }
+
+    /// Whether the model expression `expr` may read an input variable
+    /// (one of its identifiers, or the last component of a dotted name,
+    /// is an input of some module).
+    pub fn reads_input(&self, expr: &str) -> Option<String> {
+        tokens(expr.as_bytes())
+            .iter()
+            .filter(|t| t.ident)
+            .flat_map(|t| t.text.split('.'))
+            .find(|part| self.is_input(part))
+            .map(str::to_string)
     }
 
     /// The model's constants (see [`SmvModel::is_constant`]).
@@ -260,22 +335,29 @@ impl SmvModel {
 
     /// The model with `main_lines` added at the end of `main` and
     /// `modules` after everything else, each module after a blank line.
-    pub fn insert(&self, main_lines: &[String], modules: &[String]) -> String {
-        let mut out = String::with_capacity(self.text.len() + 1024);
-        out.push_str(&self.text[..self.main_end]);
-        if !out.is_empty() && !out.ends_with('\n') {
-            out.push('\n');
+    pub fn insert(&self, main_lines: &[String], modules: &[String]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.text.len() + 1024);
+        out.extend_from_slice(&self.text[..self.main_end]);
+        if !out.is_empty() && !out.ends_with(b"\n") {
+            out.push(b'\n');
         }
         for l in main_lines {
-            out.push_str(l);
+            out.extend_from_slice(l.as_bytes());
         }
-        out.push_str(&self.text[self.main_end..]);
+        let rest = &self.text[self.main_end..];
+        if self.main_split {
+            // The next module started on main's last line: it starts a
+            // line of its own now.
+            out.extend_from_slice(rest.trim_ascii_start());
+        } else {
+            out.extend_from_slice(rest);
+        }
         for m in modules {
-            if !out.ends_with('\n') {
-                out.push('\n');
+            if !out.ends_with(b"\n") {
+                out.push(b'\n');
             }
-            out.push('\n');
-            out.push_str(m);
+            out.push(b'\n');
+            out.extend_from_slice(m.as_bytes());
         }
         out
     }
@@ -291,7 +373,7 @@ mod tests {
         let m = SmvModel::read(text).unwrap();
         let out = m.insert(&["  VAR obs : o;\n".into()], &["MODULE o\n".into()]);
         assert_eq!(
-            out,
+            String::from_utf8(out).unwrap(),
             "-- MODULE main in a comment\nMODULE main\nVAR\n  c : cell; -- MODULE x\n  s : {n1, t1, c1};\nSPEC AG !c.v -- last\n  VAR obs : o;\n\n-- about cell\nMODULE cell\nVAR v : boolean;\n\nMODULE o\n"
         );
         assert!(m.is_constant("t1") && !m.is_constant("c") && !m.uses("x"));
@@ -301,7 +383,13 @@ mod tests {
         assert!(m.main_is_last());
         assert_eq!(
             m.insert(&["  VAR o : m;\n".into()], &[]),
-            "MODULE main\nVAR x : boolean;\n  VAR o : m;\n"
+            b"MODULE main\nVAR x : boolean;\n  VAR o : m;\n"
+        );
+        // The next module on main's last line; a Latin-1 comment.
+        let m = SmvModel::read(b"MODULE main VAR x : boolean; c : cell; -- caf\xe9\nASSIGN next(x) := !x; MODULE cell VAR y : boolean;").unwrap();
+        assert_eq!(
+            m.insert(&["  VAR o : m;\n".into()], &["MODULE m\n".into()]),
+            b"MODULE main VAR x : boolean; c : cell; -- caf\xe9\nASSIGN next(x) := !x;\n  VAR o : m;\nMODULE cell VAR y : boolean;\n\nMODULE m\n"
         );
     }
 
@@ -317,6 +405,16 @@ mod tests {
         for i in ["e-1", "e-2", "x$1", "w", "d", "cell", "process"] {
             assert!(m.uses(i) && !m.is_constant(i), "{i}");
         }
+        let io = SmvModel::read("MODULE main\nIVAR i : boolean; j : {a, b};\nVAR x : boolean;\nMODULE p\nIVAR\n  k : array 0..1 of boolean;\nVAR y : boolean;").unwrap();
+        for i in ["i", "j", "k", "running"] {
+            assert!(io.is_input(i), "{i}");
+        }
+        for v in ["x", "y", "a", "p"] {
+            assert!(!io.is_input(v), "{v}");
+        }
+        assert_eq!(io.reads_input("x & !i").as_deref(), Some("i"));
+        assert_eq!(io.reads_input("proc1.running").as_deref(), Some("running"));
+        assert_eq!(io.reads_input("x = y"), None);
         assert!(!m.uses("ud4_15") && !m.uses("line"));
         let mut taken = BTreeSet::new();
         assert_eq!(m.fresh_name("w", &mut taken), "w_2");

@@ -105,18 +105,23 @@ struct Checker {
 /// use monitor_core::automaton::Alphabet;
 ///
 /// let aps = Alphabet::new(["req", "class", "x > 3", "EOF", "sensitive"]);
-/// let b = systemc_bindings(&aps, "monitor", &[]);
+/// let b = systemc_bindings(&aps, "monitor", &[])?;
 /// let ports: Vec<&str> = b.iter().map(|b| b.ident.as_str()).collect();
 /// assert_eq!(ports, ["req", "p_class", "x_3", "p_EOF", "p_sensitive"]);
+/// # Ok::<(), codegen::emit::EmitError>(())
 /// ```
-pub fn systemc_bindings(aps: &Alphabet, name: &str, defines: &[(String, String)]) -> Vec<Binding> {
+pub fn systemc_bindings(
+    aps: &Alphabet,
+    name: &str,
+    defines: &[(String, String)],
+) -> Result<Vec<Binding>, EmitError> {
     let module = format!("{name}_checker");
     bind_where(
         aps,
         |s| cpp_usable(s) && !SYSTEMC_RESERVED.contains(&s) && s != module,
         |s| !cpp_usable(s),
         defines,
-        Syntax::C,
+        Syntax::Cpp,
     )
 }
 
@@ -136,7 +141,7 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
     if !is_identifier(&module) || !cpp_usable(&module) {
         return Err(EmitError::Name(opts.name.clone()));
     }
-    let bindings = systemc_bindings(dfa.alphabet(), &opts.name, &opts.defines);
+    let bindings = systemc_bindings(dfa.alphabet(), &opts.name, &opts.defines)?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let reads: Vec<String> = idents.iter().map(|id| format!("{id}.read()")).collect();
     let n = dfa.num_states();

@@ -240,11 +240,15 @@ struct Checker {
 /// use codegen::emit::verilog::verilog_bindings;
 /// use monitor_core::automaton::Alphabet;
 ///
-/// let b = verilog_bindings(&Alphabet::new(["req", "module", "x > 3", "clk"]), &[]);
+/// let b = verilog_bindings(&Alphabet::new(["req", "module", "x > 3", "clk"]), &[])?;
 /// let ports: Vec<&str> = b.iter().map(|b| b.ident.as_str()).collect();
 /// assert_eq!(ports, ["req", "p_module", "x___3", "p_clk"]);
+/// # Ok::<(), codegen::emit::EmitError>(())
 /// ```
-pub fn verilog_bindings(aps: &Alphabet, defines: &[(String, String)]) -> Vec<Binding> {
+pub fn verilog_bindings(
+    aps: &Alphabet,
+    defines: &[(String, String)],
+) -> Result<Vec<Binding>, EmitError> {
     bind_where(
         aps,
         |s| verilog_usable(s) && !VERILOG_RESERVED.contains(&s),
@@ -373,7 +377,7 @@ pub fn choose_encoding(dfa: &BadPrefixDfa) -> StateEncoding {
 pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String, EmitError> {
     let module = module_name(&opts.name)?;
     let n = dfa.num_states();
-    let bindings = verilog_bindings(dfa.alphabet(), &opts.defines);
+    let bindings = verilog_bindings(dfa.alphabet(), &opts.defines)?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let Plan {
         encoding,

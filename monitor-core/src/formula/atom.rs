@@ -14,14 +14,18 @@
 //! ```
 //! use monitor_core::formula::atom::{expression, Syntax};
 //!
-//! assert_eq!(expression("state == 2", Syntax::Smv), "state = 2");
-//! assert_eq!(expression("data[3] != 1'b0", Syntax::Smv), "data[3] != FALSE");
-//! assert_eq!(expression("count >= 4'd12", Syntax::Smv), "count >= 0ud4_12");
-//! assert_eq!(expression("grant[1:0] == 2'b01", Syntax::Verilog), "grant[1:0] == 2'b01");
-//! assert_eq!(expression("grant[1:0] == 2'b01", Syntax::C), "((grant >> 0) & 3) == 1");
-//! assert_eq!(expression("x = 3", Syntax::C), "x == 3");
+//! assert_eq!(expression("state == 2", Syntax::Smv)?, "state = 2");
+//! assert_eq!(expression("data[3] != 1'b0", Syntax::Smv)?, "data[3] != FALSE");
+//! assert_eq!(expression("count >= 4'd12", Syntax::Smv)?, "count >= 0ud4_12");
+//! assert_eq!(expression("grant[1:0] == 2'b01", Syntax::Verilog)?, "grant[1:0] == 2'b01");
+//! assert_eq!(expression("grant[1:0] == 2'b01", Syntax::Promela)?, "((grant >> 0) & 3) == 1");
+//! assert_eq!(expression("grant[1:0] == 2'b01", Syntax::Cpp)?, "grant.range(1, 0) == 1");
+//! assert_eq!(expression("x = 3", Syntax::Promela)?, "x == 3");
 //! // Not an atom: kept as written.
-//! assert_eq!(expression("x + 1 > y", Syntax::Smv), "x + 1 > y");
+//! assert_eq!(expression("x + 1 > y", Syntax::Smv)?, "x + 1 > y");
+//! // Beyond the target's integers: an error, not a wrapped value.
+//! assert!(expression("n < 4294967296", Syntax::Promela).is_err());
+//! # Ok::<(), monitor_core::formula::atom::AtomError>(())
 //! ```
 
 use std::fmt;
@@ -30,14 +34,28 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Syntax {
-    /// NuSMV: `=`, `TRUE`/`FALSE`, word constants `0ud4_15`.
+    /// NuSMV 2.5: `=`, `TRUE`/`FALSE`, word constants `0ud4_15`, 32-bit
+    /// integers.
     Smv,
     /// Verilog and SystemVerilog: literals and selects as written.
     Verilog,
-    /// C-like (Promela, C++): `==`, plain numbers, part-selects as shifts
-    /// and masks.
-    C,
+    /// Promela: `==`, 32-bit integers, part-selects as shifts and masks.
+    Promela,
+    /// C++ with SystemC's types: `==`, 64-bit integers, `x.range(hi, lo)`.
+    Cpp,
 }
+
+/// Why an atom cannot be written in a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtomError(String);
+
+impl fmt::Display for AtomError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AtomError {}
 
 /// A Verilog based literal: `4'd15`, `2'b01`, `8'shff`, `'d7`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -107,15 +125,17 @@ pub fn literal_len(s: &str) -> usize {
         return 0;
     }
     i += 1;
-    let start = i;
+    // Verilog: the digits start with a digit (not `_`).
+    if !b
+        .get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'?')
+    {
+        return 0;
+    }
     while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'?') {
         i += 1;
     }
-    if i == start {
-        0
-    } else {
-        i
-    }
+    i
 }
 
 impl Literal {
@@ -212,6 +232,8 @@ pub enum Operand {
     Number(u64),
     /// A Verilog based literal.
     Literal(Literal),
+    /// `TRUE`/`FALSE` (also `true`, `false`), as NuSMV writes them.
+    Bool(bool),
 }
 
 /// A comparison operator.
@@ -263,9 +285,8 @@ struct Cursor<'a> {
 
 impl Cursor<'_> {
     fn skip_space(&mut self) {
-        while self.s[self.i..].starts_with(' ') {
-            self.i += 1;
-        }
+        let rest = &self.s[self.i..];
+        self.i += rest.len() - rest.trim_start().len();
     }
 
     fn eat(&mut self, t: &str) -> bool {
@@ -310,7 +331,8 @@ impl Cursor<'_> {
                 Some(hi) if self.eat("]") => Some(Select::Bit(hi)),
                 Some(hi) if self.eat(":") => {
                     match self.number().and_then(|n| u32::try_from(n).ok()) {
-                        Some(lo) if self.eat("]") => Some(Select::Part(hi, lo)),
+                        // The most significant bit first, as PSL reads them.
+                        Some(lo) if lo <= hi && self.eat("]") => Some(Select::Part(hi, lo)),
                         _ => None,
                     }
                 }
@@ -339,7 +361,15 @@ impl Cursor<'_> {
         if let Some(v) = self.number() {
             return Some(Operand::Number(v));
         }
-        self.signal().map(Operand::Signal)
+        let s = self.signal()?;
+        if s.select.is_none() {
+            match s.name.as_str() {
+                "TRUE" | "true" => return Some(Operand::Bool(true)),
+                "FALSE" | "false" => return Some(Operand::Bool(false)),
+                _ => {}
+            }
+        }
+        Some(Operand::Signal(s))
     }
 
     fn comparison(&mut self) -> Option<Comparison> {
@@ -398,8 +428,10 @@ impl Atom {
         c.at_end().then_some(Atom::Compare(lhs, op, rhs))
     }
 
-    /// Writes the atom in a target's syntax.
-    pub fn render(&self, syntax: Syntax) -> String {
+    /// Writes the atom in a target's syntax, or says why the target
+    /// cannot express it (a number beyond its integers, a select beyond
+    /// its words).
+    pub fn render(&self, syntax: Syntax) -> Result<String, AtomError> {
         match self {
             Atom::Signal(s) => signal(s, syntax),
             Atom::Compare(a, op, b) => {
@@ -413,61 +445,111 @@ impl Atom {
                         })
                     )
                 };
-                let (wa, wb) = (word(b), word(a));
-                format!(
+                Ok(format!(
                     "{} {} {}",
-                    operand(a, syntax, wa),
+                    operand(a, syntax, word(b))?,
                     op.symbol(syntax),
-                    operand(b, syntax, wb)
-                )
+                    operand(b, syntax, word(a))?
+                ))
             }
         }
     }
 }
 
-fn signal(s: &Signal, syntax: Syntax) -> String {
-    match (s.select, syntax) {
+/// The largest integer of a target (`None`: no limit to check).
+fn int_max(syntax: Syntax) -> Option<i128> {
+    match syntax {
+        Syntax::Smv | Syntax::Promela => Some(i128::from(i32::MAX)),
+        Syntax::Cpp => Some(i128::from(u64::MAX)),
+        Syntax::Verilog => None,
+    }
+}
+
+fn target_name(syntax: Syntax) -> &'static str {
+    match syntax {
+        Syntax::Smv => "NuSMV",
+        Syntax::Verilog => "Verilog",
+        Syntax::Promela => "Promela",
+        Syntax::Cpp => "C++",
+    }
+}
+
+fn signal(s: &Signal, syntax: Syntax) -> Result<String, AtomError> {
+    Ok(match (s.select, syntax) {
         (None, _) => s.name.clone(),
         (Some(Select::Bit(i)), _) => format!("{}[{i}]", s.name),
         (Some(Select::Part(hi, lo)), Syntax::Smv | Syntax::Verilog) => {
             format!("{}[{hi}:{lo}]", s.name)
         }
-        (Some(Select::Part(hi, lo)), Syntax::C) => {
-            let width = hi.saturating_sub(lo) + 1;
-            let mask = if width >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << width) - 1
-            };
+        (Some(Select::Part(hi, lo)), Syntax::Cpp) => format!("{}.range({hi}, {lo})", s.name),
+        (Some(Select::Part(hi, lo)), Syntax::Promela) => {
+            if hi >= 32 {
+                return Err(AtomError(format!(
+                    "bit {hi} of `{}`: Promela's integers have 32 bits",
+                    s.name
+                )));
+            }
+            let width = u64::from(hi - lo) + 1;
+            let mask = (1u64 << width) - 1;
             format!("(({} >> {lo}) & {mask})", s.name)
         }
-    }
+    })
 }
 
 /// An operand; `word`: compared with a NuSMV word (a part-select).
-fn operand(o: &Operand, syntax: Syntax, word: bool) -> String {
-    match o {
-        Operand::Signal(s) => signal(s, syntax),
-        Operand::Number(n) => n.to_string(),
-        Operand::Literal(l) => match (syntax, l.width) {
-            (Syntax::Verilog, _) => l.text.clone(),
-            // A one-bit signal of an SMV model is a Boolean.
-            (Syntax::Smv, Some(1)) if !word => if l.value == 1 { "TRUE" } else { "FALSE" }.into(),
-            // A sized literal is a word constant; unsized, an integer.
-            (Syntax::Smv, Some(w)) => {
-                format!("0{}d{w}_{}", if l.signed { 's' } else { 'u' }, l.value)
+fn operand(o: &Operand, syntax: Syntax, word: bool) -> Result<String, AtomError> {
+    let check = |v: i128, text: &str| match int_max(syntax) {
+        Some(max) if v > max || v < -max - 1 => Err(AtomError(format!(
+            "`{text}` is beyond {}'s integers{}",
+            target_name(syntax),
+            if syntax == Syntax::Smv {
+                " (32 bits; a sized literal such as 40'd5000000000 is a word constant)"
+            } else {
+                ""
             }
-            (Syntax::Smv, None) | (Syntax::C, _) => l.value.to_string(),
+        ))),
+        _ => Ok(v.to_string()),
+    };
+    Ok(match o {
+        Operand::Signal(s) => signal(s, syntax)?,
+        Operand::Bool(b) => match syntax {
+            Syntax::Smv => if *b { "TRUE" } else { "FALSE" }.into(),
+            Syntax::Verilog => if *b { "1'b1" } else { "1'b0" }.into(),
+            Syntax::Promela | Syntax::Cpp => if *b { "1" } else { "0" }.into(),
         },
-    }
+        Operand::Number(n) => check(i128::from(*n), &n.to_string())?,
+        Operand::Literal(l) => {
+            // A signed literal's value in two's complement of its width.
+            let value = match l.width {
+                Some(w) if l.signed && (l.value >> (w - 1)) & 1 == 1 => {
+                    i128::from(l.value) - (1i128 << w)
+                }
+                _ => i128::from(l.value),
+            };
+            match (syntax, l.width) {
+                (Syntax::Verilog, _) => l.text.clone(),
+                // A one-bit signal of an SMV model is a Boolean.
+                (Syntax::Smv, Some(1)) if !word && !l.signed => {
+                    if l.value == 1 { "TRUE" } else { "FALSE" }.into()
+                }
+                // A sized literal is a word constant; unsized, an integer.
+                (Syntax::Smv, Some(w)) if l.signed => {
+                    let sign = if value < 0 { "-" } else { "" };
+                    format!("{sign}0sd{w}_{}", value.unsigned_abs())
+                }
+                (Syntax::Smv, Some(w)) => format!("0ud{w}_{}", l.value),
+                (Syntax::Smv, None) | (Syntax::Promela | Syntax::Cpp, _) => check(value, &l.text)?,
+            }
+        }
+    })
 }
 
 /// A proposition's expression in a target's syntax: the atom rendered
 /// ([`Atom::render`]) when the name is one, the name as written otherwise.
-pub fn expression(name: &str, syntax: Syntax) -> String {
+pub fn expression(name: &str, syntax: Syntax) -> Result<String, AtomError> {
     match Atom::parse(name) {
         Some(a) => a.render(syntax),
-        None => name.to_string(),
+        None => Ok(name.to_string()),
     }
 }
 
@@ -478,7 +560,7 @@ mod tests {
     #[test]
     fn literals() {
         assert_eq!(Literal::parse("4'd15").unwrap().value, 15);
-        assert_eq!(Literal::parse("16'h_ff_ff").unwrap().value, 0xffff);
+        assert_eq!(Literal::parse("16'hff_ff").unwrap().value, 0xffff);
         assert_eq!(Literal::parse("'o17").unwrap().width, None);
         assert!(Literal::parse("4'sd7").unwrap().signed);
         assert_eq!(
@@ -497,50 +579,111 @@ mod tests {
 
     #[test]
     fn atoms_in_each_syntax() {
+        // name, then SMV, Verilog, Promela, C++ ("": an error).
         let cases = [
-            // name, SMV, Verilog, C
-            ("req", "req", "req", "req"),
-            ("state == 2", "state = 2", "state == 2", "state == 2"),
-            ("x = 3", "x = 3", "x == 3", "x == 3"),
-            ("s != idle", "s != idle", "s != idle", "s != idle"),
-            ("data[3]", "data[3]", "data[3]", "data[3]"),
-            (
+            ["req", "req", "req", "req", "req"],
+            [
+                "state == 2",
+                "state = 2",
+                "state == 2",
+                "state == 2",
+                "state == 2",
+            ],
+            ["x = 3", "x = 3", "x == 3", "x == 3", "x == 3"],
+            ["x\t==  3", "x = 3", "x == 3", "x == 3", "x == 3"],
+            [
+                "s != idle",
+                "s != idle",
+                "s != idle",
+                "s != idle",
+                "s != idle",
+            ],
+            ["x = TRUE", "x = TRUE", "x == 1'b1", "x == 1", "x == 1"],
+            ["data[3]", "data[3]", "data[3]", "data[3]", "data[3]"],
+            [
                 "data[3] != 1'b0",
                 "data[3] != FALSE",
                 "data[3] != 1'b0",
                 "data[3] != 0",
-            ),
-            (
-                "data[3] == 1'b1",
-                "data[3] = TRUE",
-                "data[3] == 1'b1",
-                "data[3] == 1",
-            ),
-            (
+                "data[3] != 0",
+            ],
+            [
                 "count >= 4'd12",
                 "count >= 0ud4_12",
                 "count >= 4'd12",
                 "count >= 12",
-            ),
-            ("v < 4'sd3", "v < 0sd4_3", "v < 4'sd3", "v < 3"),
-            ("x == 'd5", "x = 5", "x == 'd5", "x == 5"),
-            (
+                "count >= 12",
+            ],
+            ["v < 4'sd3", "v < 0sd4_3", "v < 4'sd3", "v < 3", "v < 3"],
+            // Signed literals in two's complement.
+            [
+                "v != 4'shf",
+                "v != -0sd4_1",
+                "v != 4'shf",
+                "v != -1",
+                "v != -1",
+            ],
+            ["v > 4'sd8", "v > -0sd4_8", "v > 4'sd8", "v > -8", "v > -8"],
+            ["v > 4'sd9", "v > -0sd4_7", "v > 4'sd9", "v > -7", "v > -7"],
+            ["x == 'd5", "x = 5", "x == 'd5", "x == 5", "x == 5"],
+            [
                 "grant[1:0] == 2'b01",
                 "grant[1:0] = 0ud2_1",
                 "grant[1:0] == 2'b01",
                 "((grant >> 0) & 3) == 1",
-            ),
-            (
+                "grant.range(1, 0) == 1",
+            ],
+            [
+                "w[1:1] == 1'b0",
+                "w[1:1] = 0ud1_0",
+                "w[1:1] == 1'b0",
+                "((w >> 1) & 1) == 0",
+                "w.range(1, 1) == 0",
+            ],
+            [
                 "a.b$c <= y[2]",
                 "a.b$c <= y[2]",
                 "a.b$c <= y[2]",
                 "a.b$c <= y[2]",
-            ),
+                "a.b$c <= y[2]",
+            ],
+            [
+                "n < 40'd5000000000",
+                "n < 0ud40_5000000000",
+                "n < 40'd5000000000",
+                "",
+                "n < 5000000000",
+            ],
+            ["n < 2147483648", "", "n < 2147483648", "", "n < 2147483648"],
+            [
+                "x[31:0] != 0",
+                "x[31:0] != 0",
+                "x[31:0] != 0",
+                "((x >> 0) & 4294967295) != 0",
+                "x.range(31, 0) != 0",
+            ],
+            [
+                "x[32:1] != 0",
+                "x[32:1] != 0",
+                "x[32:1] != 0",
+                "",
+                "x.range(32, 1) != 0",
+            ],
         ];
-        for (name, smv, verilog, c) in cases {
-            assert_eq!(expression(name, Syntax::Smv), smv, "{name}");
-            assert_eq!(expression(name, Syntax::Verilog), verilog, "{name}");
-            assert_eq!(expression(name, Syntax::C), c, "{name}");
+        for [name, smv, verilog, promela, cpp] in cases {
+            for (syntax, want) in [
+                (Syntax::Smv, smv),
+                (Syntax::Verilog, verilog),
+                (Syntax::Promela, promela),
+                (Syntax::Cpp, cpp),
+            ] {
+                let got = expression(name, syntax);
+                if want.is_empty() {
+                    assert!(got.is_err(), "{name} in {syntax:?}: {got:?}");
+                } else {
+                    assert_eq!(got.as_deref(), Ok(want), "{name} in {syntax:?}");
+                }
+            }
         }
         // Anything else is the user's expression, kept as written.
         for other in [
@@ -550,11 +693,13 @@ mod tests {
             "3",
             "x == ",
             "x[1:]",
+            "g[0:3] == 1",
             "4'd15",
             "x >= 4'dz",
+            "x == 4'b_",
         ] {
             assert_eq!(Atom::parse(other), None, "{other}");
-            assert_eq!(expression(other, Syntax::Smv), other);
+            assert_eq!(expression(other, Syntax::Smv).as_deref(), Ok(other));
         }
     }
 }

@@ -391,11 +391,13 @@ fn nusmv(f: &Formula, out: &mut String) {
         Op::True => out.push_str("TRUE"),
         Op::False => out.push_str("FALSE"),
         // A quoted proposition is an expression of the model; comparisons
-        // and literals in NuSMV's syntax (`state == 2` is `state = 2`).
-        Op::Ap => out.push_str(&super::atom::expression(
-            f.ap_name().expect("ap"),
-            super::atom::Syntax::Smv,
-        )),
+        // and literals in NuSMV's syntax (`state == 2` is `state = 2`), or
+        // as written if NuSMV has no such number (it will say so).
+        Op::Ap => {
+            let name = f.ap_name().expect("ap");
+            let text = super::atom::expression(name, super::atom::Syntax::Smv);
+            out.push_str(text.as_deref().unwrap_or(name));
+        }
         op if op.arity() == Some(1) => {
             out.push_str(if op == Op::Not { "!" } else { op.symbol() });
             if op != Op::Not {

@@ -75,7 +75,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::atom::{literal_len, Literal};
+use super::atom::{literal_len, Literal, LiteralError};
 use super::parse::{make_error, ParseError, ParseErrorKind, Span, MAX_BOUND, MAX_DEPTH};
 use super::Formula;
 
@@ -193,6 +193,20 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
                 span: Span { start, end: i },
             });
             continue;
+        }
+        let digits = input[i..].len()
+            - input[i..]
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .len();
+        if input[i + digits..].starts_with('\'') {
+            return Err(make_error(
+                input,
+                Span {
+                    start,
+                    end: i + digits + 1,
+                },
+                ParseErrorKind::Unsupported(LiteralError::Malformed.to_string()),
+            ));
         }
         if c.is_ascii_digit() {
             while i < bytes.len() && bytes[i].is_ascii_digit() {
@@ -1541,6 +1555,9 @@ mod tests {
         let err = e("always 4'd15 -> a");
         assert_eq!(err.column(), 8);
         assert!(err.to_string().contains("compare it"), "{err}");
+        let err = e("always x == 4'b_1");
+        assert_eq!(err.column(), 13);
+        assert!(err.to_string().contains("4'd15"), "{err}");
         let err = e("always grant[0:1] == 1");
         assert!(
             err.to_string().contains("most significant bit first"),
