@@ -93,6 +93,8 @@ pub mod dd;
 #[cfg(feature = "std")]
 pub mod formula;
 pub mod runtime;
+#[cfg(feature = "trace")]
+pub mod trace;
 #[cfg(feature = "std")]
 pub mod translate;
 mod valuation;

@@ -38,7 +38,11 @@ use crate::Valuation;
 #[cfg(feature = "std")]
 mod owned;
 #[cfg(feature = "std")]
+pub mod summary;
+#[cfg(feature = "std")]
 pub use owned::{Layout, MonitorTable};
+#[cfg(feature = "std")]
+pub use summary::{ChunkRun, Summary};
 
 /// What a monitor knows about the word read so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

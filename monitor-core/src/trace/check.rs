@@ -1,0 +1,446 @@
+//! Running several monitors over one trace, in one pass.
+//!
+//! Every proposition of every property is an [`Expr`] over the fields of
+//! an event; each distinct expression is evaluated once per event, the
+//! letters of all properties are gathered from those bits, and each
+//! property's run is a `u32` state ([`Cursor`]). A violation is reported
+//! with its position, the runtime's explanation, the values of the fields
+//! the property reads, and the propositions of the events just before.
+//!
+//! ```
+//! use monitor_core::trace::check::{Checker, Property, Options};
+//! use monitor_core::trace::expr::Expr;
+//! use monitor_core::trace::reader::CsvReader;
+//! use monitor_core::{MonitorTable, Verdict};
+//!
+//! let log = "time,req,ack\n0,1,0\n1,0,1\n2,1,0\n3,0,0\n";
+//! let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+//! let bindings = vec![Expr::parse("req")?, Expr::parse("ack")?];
+//! let mut checker = Checker::new(vec![Property::new("G(req -> X ack)", table, bindings)], Options::default());
+//! let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+//! assert_eq!(reports[0].verdict, Verdict::Violated);
+//! assert_eq!(reports[0].violations[0].at.line, Some(5)); // the 4th record
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::VecDeque;
+
+use super::expr::{Cell, Expr};
+use super::reader::{Position, Reader, TraceError};
+use crate::runtime::{Cursor, MonitorTable};
+use crate::Verdict;
+
+/// A property to check: its monitor and what its propositions mean.
+#[derive(Clone, Debug)]
+pub struct Property {
+    /// The property, as the user wrote it.
+    pub name: String,
+    /// The monitor.
+    pub table: MonitorTable,
+    /// One expression per proposition of the table, in its order.
+    pub bindings: Vec<Expr>,
+}
+
+impl Property {
+    /// A property.
+    pub fn new(name: &str, table: MonitorTable, bindings: Vec<Expr>) -> Property {
+        Property {
+            name: name.to_string(),
+            table,
+            bindings,
+        }
+    }
+}
+
+/// How to check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Restart a monitor after each violation and report every one
+    /// (otherwise a property is done at its first violation).
+    pub all: bool,
+    /// With `all`: how many violations are reported in detail per
+    /// property (all are counted).
+    pub max_reports: usize,
+    /// How many events before a violation are shown.
+    pub context: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            all: false,
+            max_reports: 10,
+            context: 4,
+        }
+    }
+}
+
+/// One violation, explained.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViolationReport {
+    /// The event that completed the bad prefix.
+    pub at: Position,
+    /// The runtime's explanation (`after ..., the letter satisfied ...`).
+    pub explanation: String,
+    /// A shortest word leading to the state where it happened.
+    pub after: String,
+    /// The letters that violate the property from there.
+    pub letters: String,
+    /// The fields the property reads, and their values at the event.
+    pub values: Vec<(String, String)>,
+    /// The events before it (at most [`Options::context`]), with the
+    /// propositions that held, and the violating event last.
+    pub recent: Vec<(Position, String)>,
+}
+
+/// The outcome of one property on one trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The property, as written.
+    pub property: String,
+    /// The verdict at the end (violated if any violation happened).
+    pub verdict: Verdict,
+    /// The first event after which the property was satisfied
+    /// (three-valued monitors).
+    pub satisfied_at: Option<Position>,
+    /// The violations reported in detail.
+    pub violations: Vec<ViolationReport>,
+    /// How many violations happened (with [`Options::all`], possibly more
+    /// than reported).
+    pub violation_count: u64,
+    /// How many events were read.
+    pub events: u64,
+}
+
+struct Run {
+    table: MonitorTable,
+    /// Global atom of each proposition.
+    atoms: Vec<usize>,
+    /// Fields the property reads (name, reader's index).
+    fields: Vec<(String, usize)>,
+    cursor: Cursor,
+    done: bool,
+    report: Report,
+    /// A scratch letter for properties of more than 64 propositions.
+    wide: Vec<bool>,
+}
+
+/// Runs properties over traces (see the [module documentation](self)).
+pub struct Checker {
+    runs: Vec<Run>,
+    atoms: Vec<Expr>,
+    atom_names: Vec<String>,
+    options: Options,
+}
+
+impl Checker {
+    /// A checker of `properties`.
+    pub fn new(properties: Vec<Property>, options: Options) -> Checker {
+        let mut atoms: Vec<Expr> = Vec::new();
+        let mut atom_names: Vec<String> = Vec::new();
+        let runs = properties
+            .into_iter()
+            .map(|p| {
+                let t = p.table.table();
+                let ids = p
+                    .bindings
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| match atoms.iter().position(|a| a == e) {
+                        Some(k) => k,
+                        None => {
+                            atoms.push(e.clone());
+                            atom_names.push(t.proposition(i).to_string());
+                            atoms.len() - 1
+                        }
+                    })
+                    .collect();
+                let mut fields: Vec<(String, usize)> = Vec::new();
+                for e in &p.bindings {
+                    for f in e.fields() {
+                        if !fields.iter().any(|(g, _)| *g == f) {
+                            fields.push((f, usize::MAX));
+                        }
+                    }
+                }
+                let props = t.props as usize;
+                Run {
+                    atoms: ids,
+                    fields,
+                    cursor: Cursor::new(),
+                    done: false,
+                    report: Report {
+                        property: p.name,
+                        verdict: Verdict::Undecided,
+                        satisfied_at: None,
+                        violations: Vec::new(),
+                        violation_count: 0,
+                        events: 0,
+                    },
+                    table: p.table,
+                    wide: vec![false; props],
+                }
+            })
+            .collect();
+        Checker {
+            runs,
+            atoms,
+            atom_names,
+            options,
+        }
+    }
+
+    /// Checks one trace; the monitors start afresh.
+    pub fn run(&mut self, reader: &mut dyn Reader) -> Result<Vec<Report>, TraceError> {
+        let source = reader.source().to_string();
+        let unknown = |message: String| TraceError {
+            source: source.clone(),
+            at: None,
+            message,
+        };
+        let mut atoms = self.atoms.clone();
+        for a in &mut atoms {
+            a.resolve(&mut |n: &str| reader.resolve(n))
+                .map_err(unknown)?;
+        }
+        for r in &mut self.runs {
+            for (f, id) in &mut r.fields {
+                *id = reader.resolve(f).map_err(unknown)?;
+            }
+            r.cursor = Cursor::new();
+            r.done = false;
+            r.report.verdict = Verdict::Undecided;
+            r.report.satisfied_at = None;
+            r.report.violations.clear();
+            r.report.violation_count = 0;
+            r.report.events = 0;
+        }
+        let words = atoms.len().div_ceil(64).max(1);
+        let mut bits = vec![0u64; words];
+        let mut recent: VecDeque<(Position, Vec<u64>)> = VecDeque::new();
+        let mut events = 0u64;
+        let keep = self.options.context + 1;
+        while reader.advance()? {
+            events += 1;
+            bits.iter_mut().for_each(|w| *w = 0);
+            for (k, a) in atoms.iter().enumerate() {
+                let holds = a
+                    .eval(&|id| reader.cell(id))
+                    .map_err(|e| reader.error_here(format!("`{}`: {e}", self.atom_names[k])))?;
+                if holds {
+                    bits[k / 64] |= 1 << (k % 64);
+                }
+            }
+            if recent.len() == keep {
+                recent.pop_front();
+            }
+            recent.push_back((reader.position(), bits.clone()));
+            let mut live = false;
+            for r in &mut self.runs {
+                if r.done {
+                    continue;
+                }
+                live = true;
+                let t = r.table.table();
+                let verdict = if r.atoms.len() <= 64 {
+                    let mut letter = 0u64;
+                    for (i, &k) in r.atoms.iter().enumerate() {
+                        letter |= ((bits[k / 64] >> (k % 64)) & 1) << i;
+                    }
+                    r.cursor.step(&t, letter)
+                } else {
+                    for (i, &k) in r.atoms.iter().enumerate() {
+                        r.wide[i] = (bits[k / 64] >> (k % 64)) & 1 == 1;
+                    }
+                    r.cursor.step_with(&t, r.wide.as_slice())
+                };
+                match verdict {
+                    Verdict::Violated => {
+                        r.report.violation_count += 1;
+                        r.report.verdict = Verdict::Violated;
+                        if r.report.violations.len() < self.options.max_reports.max(1) {
+                            let v = explain(r, reader, &recent);
+                            r.report.violations.push(v);
+                        }
+                        if self.options.all {
+                            r.cursor.reset();
+                        } else {
+                            r.done = true;
+                        }
+                    }
+                    Verdict::Satisfied => {
+                        if r.report.satisfied_at.is_none() {
+                            r.report.satisfied_at = Some(reader.position());
+                            r.report.verdict = Verdict::Satisfied;
+                        }
+                        // A good prefix stays good.
+                        if !self.options.all || r.report.violation_count == 0 {
+                            r.done = true;
+                        }
+                    }
+                    Verdict::Undecided => {}
+                }
+            }
+            if !live {
+                break;
+            }
+        }
+        Ok(self
+            .runs
+            .iter_mut()
+            .map(|r| {
+                r.report.events = events;
+                r.report.clone()
+            })
+            .collect())
+    }
+}
+
+/// The report of a violation that just happened.
+fn explain(
+    r: &Run,
+    reader: &dyn Reader,
+    recent: &VecDeque<(Position, Vec<u64>)>,
+) -> ViolationReport {
+    let t = r.table.table();
+    let why = r.cursor.violation(&t).expect("violated");
+    let values = r
+        .fields
+        .iter()
+        .map(|(name, id)| {
+            let v = match reader.cell(*id) {
+                None => "(absent)".to_string(),
+                Some(Cell::Text(s)) => s.to_string(),
+                Some(Cell::Json(v)) => v.to_string(),
+                Some(Cell::Bits(b)) => String::from_utf8_lossy(b).into_owned(),
+                Some(Cell::Real(x)) => x.to_string(),
+            };
+            (name.clone(), v)
+        })
+        .collect();
+    let recent = recent
+        .iter()
+        .map(|(pos, bits)| {
+            let held: Vec<&str> = r
+                .atoms
+                .iter()
+                .enumerate()
+                .filter(|&(_, &k)| (bits[k / 64] >> (k % 64)) & 1 == 1)
+                .map(|(i, _)| t.proposition(i))
+                .collect();
+            let text = if held.is_empty() {
+                "(no proposition holds)".to_string()
+            } else {
+                held.join(", ")
+            };
+            (pos.clone(), text)
+        })
+        .collect();
+    ViolationReport {
+        at: reader.position(),
+        explanation: why.to_string(),
+        after: why.after.to_string(),
+        letters: why.letters.to_string(),
+        values,
+        recent,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::random::{RandomLtl, SplitMix64};
+    use crate::trace::reader::{CsvReader, JsonlReader};
+    use crate::translate::{Builder, Config, Verdicts};
+
+    #[test]
+    fn checking_a_csv_log_equals_the_monitor_step_by_step() {
+        let mut rng = SplitMix64::new(7);
+        let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(3).with_past();
+        for i in 0..200 {
+            let f = gen.next_formula();
+            let mut builder = Builder::new();
+            builder.configure(Config::new().verdicts(if i % 2 == 0 {
+                Verdicts::Two
+            } else {
+                Verdicts::Three
+            }));
+            let Ok(tr) = builder.build_from_formula(&f) else {
+                continue;
+            };
+            let table = MonitorTable::from_dfa(tr.dfa());
+            let t = table.table();
+            let len = (rng.next_u64() % 40) as usize;
+            let letters: Vec<u64> = (0..len).map(|_| rng.next_u64() & 7).collect();
+            let mut csv = String::from("a,b,c\n");
+            let mut jsonl = String::new();
+            for l in &letters {
+                csv.push_str(&format!("{},{},{}\n", l & 1, (l >> 1) & 1, (l >> 2) & 1));
+                jsonl.push_str(&format!(
+                    "{{\"a\": {}, \"b\": {}, \"c\": {}}}\n",
+                    l & 1 == 1,
+                    (l >> 1) & 1,
+                    (l >> 2) & 1
+                ));
+            }
+            // The reference: the table, letter by letter, with letters
+            // renumbered to the table's propositions.
+            let names: Vec<&str> = (0..t.props as usize).map(|i| t.proposition(i)).collect();
+            let mut c = Cursor::new();
+            let mut first_violation = None;
+            let mut first_satisfied = None;
+            for (k, l) in letters.iter().enumerate() {
+                let mut letter = 0u64;
+                for (i, n) in names.iter().enumerate() {
+                    let bit = ["a", "b", "c"].iter().position(|x| x == n).unwrap();
+                    letter |= ((l >> bit) & 1) << i;
+                }
+                match c.step(&t, letter) {
+                    Verdict::Violated => {
+                        first_violation = Some(k as u64);
+                        break;
+                    }
+                    Verdict::Satisfied if first_satisfied.is_none() => {
+                        first_satisfied = Some(k as u64);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let bindings: Vec<Expr> = names.iter().map(|n| Expr::parse(n).unwrap()).collect();
+            let prop = Property::new(&f.to_spot(), table.clone(), bindings);
+            let mut checker = Checker::new(vec![prop], Options::default());
+            // CSV lines start after the header; JSON Lines at line 1.
+            for (reports, first_line) in [
+                (
+                    checker
+                        .run(&mut CsvReader::new("t.csv", csv.as_bytes()).unwrap())
+                        .unwrap(),
+                    2,
+                ),
+                (
+                    checker
+                        .run(&mut JsonlReader::new("t.jsonl", jsonl.as_bytes()))
+                        .unwrap(),
+                    1,
+                ),
+            ] {
+                let r = &reports[0];
+                assert_eq!(
+                    r.violations.first().map(|v| v.at.index),
+                    first_violation,
+                    "{f}: {letters:?}"
+                );
+                assert_eq!(
+                    r.satisfied_at.as_ref().map(|p| p.index),
+                    first_satisfied,
+                    "{f}"
+                );
+                if let Some(v) = r.violations.first() {
+                    assert_eq!(v.at.line, Some(v.at.index + first_line), "{f}");
+                    assert_eq!(v.recent.last().map(|(p, _)| p), Some(&v.at));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,735 @@
+//! Expressions over the fields of a trace event: what a proposition means
+//! in a log or a waveform.
+//!
+//! ```text
+//! latency > 100            level == "ERROR"        req.kind != 'GET'
+//! data[3]                  state == 4'b0101        count >= 12
+//! !(busy || stall) && ready
+//! ```
+//!
+//! A field alone is a Boolean (`true`/`false`/`1`/`0`, a one-bit signal).
+//! Comparisons are numeric when both sides are numbers (decimal, Verilog
+//! literals, fields holding numbers or bit vectors) and textual when one
+//! side is a string in quotes. `x[i]` is bit `i` of a number or vector,
+//! `x[msb:lsb]` a part of it.
+//!
+//! ```
+//! use monitor_core::trace::expr::Expr;
+//!
+//! let e = Expr::parse("latency > 100 && level == \"ERROR\"")?;
+//! assert_eq!(e.fields(), ["latency", "level"]);
+//! # Ok::<(), monitor_core::trace::expr::ExprError>(())
+//! ```
+
+use std::fmt;
+
+use crate::formula::atom::{literal_len, Comparison, Literal, Select};
+
+/// A value read from an event, before it is interpreted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cell<'a> {
+    /// Text (a CSV field).
+    Text(&'a str),
+    /// A JSON value.
+    Json(&'a serde_json::Value),
+    /// A bit vector, most significant bit first, as VCD writes it (`0`,
+    /// `1`, `x`, `z`).
+    Bits(&'a [u8]),
+    /// A real number (a VCD `real`).
+    Real(f64),
+}
+
+/// Why a value does not fit its use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueError(pub String);
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+/// A number read from a field: an integer when it is one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+impl Num {
+    fn cmp(self, op: Comparison, other: Num) -> bool {
+        use std::cmp::Ordering;
+        let ord = match (self, other) {
+            (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
+            (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
+        };
+        match ord {
+            None => op == Comparison::Ne,
+            Some(o) => match op {
+                Comparison::Eq => o == Ordering::Equal,
+                Comparison::Ne => o != Ordering::Equal,
+                Comparison::Lt => o == Ordering::Less,
+                Comparison::Le => o != Ordering::Greater,
+                Comparison::Gt => o == Ordering::Greater,
+                Comparison::Ge => o != Ordering::Less,
+            },
+        }
+    }
+
+    fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+}
+
+fn shown(c: &Cell<'_>) -> String {
+    match c {
+        Cell::Text(t) => format!("{t:?}"),
+        Cell::Json(v) => v.to_string(),
+        Cell::Bits(b) => String::from_utf8_lossy(b).into_owned(),
+        Cell::Real(r) => r.to_string(),
+    }
+}
+
+impl Cell<'_> {
+    /// The value as a Boolean.
+    pub fn as_bool(&self) -> Result<bool, ValueError> {
+        let text = |t: &str| match t.trim() {
+            "1" | "true" | "True" | "TRUE" => Some(true),
+            "0" | "false" | "False" | "FALSE" => Some(false),
+            _ => None,
+        };
+        let b = match self {
+            Cell::Text(t) => text(t),
+            Cell::Json(serde_json::Value::Bool(b)) => Some(*b),
+            Cell::Json(serde_json::Value::Number(n)) => match n.as_i64() {
+                Some(0) => Some(false),
+                Some(1) => Some(true),
+                _ => None,
+            },
+            Cell::Json(serde_json::Value::String(s)) => text(s),
+            Cell::Json(_) | Cell::Real(_) => None,
+            Cell::Bits([b'1']) => Some(true),
+            Cell::Bits([b'0']) => Some(false),
+            Cell::Bits(bits) if bits.len() > 1 => {
+                return Err(ValueError(format!(
+                    "{} is a {}-bit vector, not a Boolean: compare it or select a bit",
+                    shown(self),
+                    bits.len()
+                )))
+            }
+            Cell::Bits(_) => None,
+        };
+        b.ok_or_else(|| ValueError(format!("{} is not a Boolean (true/false/1/0)", shown(self))))
+    }
+
+    fn as_num(&self) -> Result<Num, ValueError> {
+        let text = |t: &str| {
+            let t = t.trim();
+            t.parse::<i128>()
+                .map(Num::Int)
+                .ok()
+                .or_else(|| t.parse::<f64>().ok().map(Num::Float))
+                // A Boolean field compared with 0 or 1.
+                .or_else(|| Cell::Text(t).as_bool().ok().map(|b| Num::Int(b.into())))
+        };
+        let n = match self {
+            Cell::Text(t) => text(t),
+            Cell::Json(serde_json::Value::Number(n)) => n
+                .as_i64()
+                .map(|i| Num::Int(i.into()))
+                .or_else(|| n.as_u64().map(|u| Num::Int(u.into())))
+                .or_else(|| n.as_f64().map(Num::Float)),
+            Cell::Json(serde_json::Value::Bool(b)) => Some(Num::Int(i128::from(*b))),
+            Cell::Json(_) => None,
+            Cell::Bits(bits) => {
+                if bits.iter().any(|b| !matches!(b, b'0' | b'1')) {
+                    return Err(ValueError(format!(
+                        "{} has unknown (x/z) bits: it cannot be compared",
+                        shown(self)
+                    )));
+                }
+                // Widths beyond 127 bits keep their low bits.
+                let mut v: i128 = 0;
+                for &b in bits.iter().rev().take(127).rev() {
+                    v = (v << 1) | i128::from(b == b'1');
+                }
+                Some(Num::Int(v))
+            }
+            Cell::Real(r) => Some(Num::Float(*r)),
+        };
+        n.ok_or_else(|| ValueError(format!("{} is not a number", shown(self))))
+    }
+
+    fn as_text(&self) -> String {
+        match self {
+            Cell::Text(t) => (*t).to_string(),
+            Cell::Json(serde_json::Value::String(s)) => s.clone(),
+            other => shown(other),
+        }
+    }
+
+    fn select(&self, sel: Select) -> Result<Num, ValueError> {
+        let (hi, lo) = match sel {
+            Select::Bit(i) => (i, i),
+            Select::Part(h, l) => (h, l),
+        };
+        if let Cell::Bits(bits) = self {
+            // Bit 0 is the last character.
+            let n = bits.len() as u32;
+            if hi >= n {
+                return Err(ValueError(format!(
+                    "bit {hi} of a {n}-bit vector {}",
+                    shown(self)
+                )));
+            }
+            let part = &bits[(n - 1 - hi) as usize..=(n - 1 - lo) as usize];
+            return Cell::Bits(part).as_num();
+        }
+        match self.as_num()? {
+            Num::Int(v) if hi < 127 => {
+                let width = hi - lo + 1;
+                let mask = if width >= 127 {
+                    -1
+                } else {
+                    (1i128 << width) - 1
+                };
+                Ok(Num::Int((v >> lo) & mask))
+            }
+            _ => Err(ValueError(format!(
+                "{} has no bits {hi}..{lo}: select bits of integers",
+                shown(self)
+            ))),
+        }
+    }
+}
+
+/// An operand of a comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    /// A field, possibly selected.
+    Field(FieldRef),
+    /// A number.
+    Number(f64, Option<i128>),
+    /// A string in quotes.
+    Str(String),
+    /// A Verilog literal (`4'b0101`).
+    Literal(Literal),
+    /// `true`/`false`.
+    Bool(bool),
+}
+
+/// A field named in an expression, with the index the reader gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldRef {
+    /// The name, as written.
+    pub name: String,
+    /// A bit- or part-select.
+    pub select: Option<Select>,
+    /// The reader's index of the field ([`Expr::resolve`]).
+    pub id: usize,
+}
+
+/// An expression over the fields of an event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A field read as a Boolean (or a selected bit).
+    Field(FieldRef),
+    /// A comparison.
+    Compare(Operand, Comparison, Operand),
+    /// A constant.
+    Const(bool),
+    /// Negation.
+    Not(Box<Expr>),
+    /// Conjunction.
+    And(Vec<Expr>),
+    /// Disjunction.
+    Or(Vec<Expr>),
+}
+
+/// A syntax error in an expression: the message and the byte column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExprError {
+    /// What is wrong.
+    pub message: String,
+    /// The text.
+    pub text: String,
+    /// Where (0-based byte offset).
+    pub at: usize,
+}
+
+impl fmt::Display for ExprError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let col = self.text[..self.at.min(self.text.len())].chars().count();
+        write!(
+            f,
+            "in `{}`, column {}: {}\n  {}\n  {}^",
+            self.text,
+            col + 1,
+            self.message,
+            self.text,
+            " ".repeat(col)
+        )
+    }
+}
+
+impl std::error::Error for ExprError {}
+
+struct Parser<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn err<T>(&self, message: impl Into<String>) -> Result<T, ExprError> {
+        Err(ExprError {
+            message: message.into(),
+            text: self.s.to_string(),
+            at: self.i,
+        })
+    }
+
+    fn ws(&mut self) {
+        let rest = &self.s[self.i..];
+        self.i += rest.len() - rest.trim_start().len();
+    }
+
+    fn eat(&mut self, t: &str) -> bool {
+        self.ws();
+        if self.s[self.i..].starts_with(t) {
+            self.i += t.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn peek_is(&mut self, t: &str) -> bool {
+        self.ws();
+        self.s[self.i..].starts_with(t)
+    }
+
+    fn or(&mut self, depth: usize) -> Result<Expr, ExprError> {
+        let mut xs = vec![self.and(depth)?];
+        while self.eat("||") || (!self.peek_is("||") && self.eat("|")) {
+            xs.push(self.and(depth)?);
+        }
+        Ok(if xs.len() == 1 {
+            xs.pop().expect("one")
+        } else {
+            Expr::Or(xs)
+        })
+    }
+
+    fn and(&mut self, depth: usize) -> Result<Expr, ExprError> {
+        let mut xs = vec![self.unary(depth)?];
+        while self.eat("&&") || (!self.peek_is("&&") && self.eat("&")) {
+            xs.push(self.unary(depth)?);
+        }
+        Ok(if xs.len() == 1 {
+            xs.pop().expect("one")
+        } else {
+            Expr::And(xs)
+        })
+    }
+
+    fn unary(&mut self, depth: usize) -> Result<Expr, ExprError> {
+        if depth > 200 {
+            return self.err("nested too deeply");
+        }
+        if self.peek_is("!=") {
+            return self.err("expected an operand");
+        }
+        if self.eat("!") || self.eat("~") {
+            return Ok(Expr::Not(Box::new(self.unary(depth + 1)?)));
+        }
+        if self.eat("(") {
+            let e = self.or(depth + 1)?;
+            if !self.eat(")") {
+                return self.err("expected `)`");
+            }
+            return Ok(e);
+        }
+        let lhs = self.operand()?;
+        let op = [
+            ("==", Comparison::Eq),
+            ("!=", Comparison::Ne),
+            ("<=", Comparison::Le),
+            (">=", Comparison::Ge),
+            ("<", Comparison::Lt),
+            (">", Comparison::Gt),
+            ("=", Comparison::Eq),
+        ]
+        .into_iter()
+        .find(|(t, _)| self.eat(t));
+        match (op, lhs) {
+            (Some((_, op)), lhs) => {
+                let rhs = self.operand()?;
+                Ok(Expr::Compare(lhs, op, rhs))
+            }
+            (None, Operand::Field(f)) => Ok(Expr::Field(f)),
+            (None, Operand::Bool(b)) => Ok(Expr::Const(b)),
+            (None, _) => self.err("a value alone is not a Boolean: compare it (`x == 3`)"),
+        }
+    }
+
+    fn operand(&mut self) -> Result<Operand, ExprError> {
+        self.ws();
+        let rest = &self.s[self.i..];
+        let start = self.i;
+        let Some(c) = rest.chars().next() else {
+            return self.err("expected an operand, found the end");
+        };
+        let n = literal_len(rest);
+        if n > 0 {
+            return match Literal::parse(&rest[..n]) {
+                Ok(l) => {
+                    self.i += n;
+                    Ok(Operand::Literal(l))
+                }
+                Err(e) => self.err(format!("literal `{}`: {e}", &rest[..n])),
+            };
+        }
+        if c == '"' || c == '\'' {
+            let mut out = String::new();
+            let mut chars = rest[1..].char_indices();
+            while let Some((k, ch)) = chars.next() {
+                match ch {
+                    '\\' => match chars.next() {
+                        Some((_, e)) => out.push(e),
+                        None => break,
+                    },
+                    ch if ch == c => {
+                        self.i = start + 1 + k + 1;
+                        return Ok(Operand::Str(out));
+                    }
+                    ch => out.push(ch),
+                }
+            }
+            return self.err("this string is never closed");
+        }
+        if c.is_ascii_digit() || (c == '-' && rest[1..].starts_with(|d: char| d.is_ascii_digit())) {
+            let len = rest[1..]
+                .find(|d: char| !(d.is_ascii_digit() || matches!(d, '.' | 'e' | 'E' | '_')))
+                .map_or(rest.len(), |k| k + 1);
+            let text: String = rest[..len].chars().filter(|&d| d != '_').collect();
+            let Ok(f) = text.parse::<f64>() else {
+                return self.err(format!("`{}` is not a number", &rest[..len]));
+            };
+            self.i += len;
+            return Ok(Operand::Number(f, text.parse::<i128>().ok()));
+        }
+        if c.is_ascii_alphabetic() || c == '_' || c == '$' {
+            let len = rest
+                .find(|d: char| !(d.is_ascii_alphanumeric() || matches!(d, '_' | '.' | '$')))
+                .unwrap_or(rest.len());
+            let name = rest[..len].trim_end_matches('.').to_string();
+            self.i += name.len();
+            match name.as_str() {
+                "true" | "TRUE" => return Ok(Operand::Bool(true)),
+                "false" | "FALSE" => return Ok(Operand::Bool(false)),
+                _ => {}
+            }
+            let select = self.select()?;
+            return Ok(Operand::Field(FieldRef {
+                name,
+                select,
+                id: usize::MAX,
+            }));
+        }
+        self.err(format!(
+            "expected a field, a number or a string, found `{c}`"
+        ))
+    }
+
+    fn select(&mut self) -> Result<Option<Select>, ExprError> {
+        if !self.s[self.i..].starts_with('[') {
+            return Ok(None);
+        }
+        self.i += 1;
+        let num = |p: &mut Parser<'_>| -> Result<u32, ExprError> {
+            p.ws();
+            let rest = &p.s[p.i..];
+            let len = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            match rest[..len].parse::<u32>() {
+                Ok(v) => {
+                    p.i += len;
+                    Ok(v)
+                }
+                Err(_) => p.err("expected a bit number"),
+            }
+        };
+        let hi = num(self)?;
+        let sel = if self.eat(":") {
+            let lo = num(self)?;
+            if lo > hi {
+                return self.err("write the most significant bit first: `[msb:lsb]`");
+            }
+            Select::Part(hi, lo)
+        } else {
+            Select::Bit(hi)
+        };
+        if !self.eat("]") {
+            return self.err("expected `]`");
+        }
+        Ok(Some(sel))
+    }
+}
+
+impl Expr {
+    /// Parses an expression.
+    pub fn parse(text: &str) -> Result<Expr, ExprError> {
+        let mut p = Parser { s: text, i: 0 };
+        let e = p.or(0)?;
+        p.ws();
+        if p.i < text.len() {
+            return p.err("expected an operator or the end");
+        }
+        Ok(e)
+    }
+
+    /// The names of the fields the expression reads, in order, once each.
+    pub fn fields(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.visit(&mut |f: &FieldRef| {
+            if !out.contains(&f.name) {
+                out.push(f.name.clone());
+            }
+        });
+        out
+    }
+
+    fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
+        match self {
+            Expr::Field(r) => f(r),
+            Expr::Compare(a, _, b) => {
+                for o in [a, b] {
+                    if let Operand::Field(r) = o {
+                        f(r);
+                    }
+                }
+            }
+            Expr::Const(_) => {}
+            Expr::Not(e) => e.visit(f),
+            Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| x.visit(f)),
+        }
+    }
+
+    /// Gives every field the reader's index, `resolve(name)`.
+    pub fn resolve<E>(
+        &mut self,
+        resolve: &mut impl FnMut(&str) -> Result<usize, E>,
+    ) -> Result<(), E> {
+        let mut res = |r: &mut FieldRef| -> Result<(), E> {
+            r.id = resolve(&r.name)?;
+            Ok(())
+        };
+        match self {
+            Expr::Field(r) => res(r),
+            Expr::Compare(a, _, b) => {
+                for o in [a, b] {
+                    if let Operand::Field(r) = o {
+                        res(r)?;
+                    }
+                }
+                Ok(())
+            }
+            Expr::Const(_) => Ok(()),
+            Expr::Not(e) => e.resolve(resolve),
+            Expr::And(xs) | Expr::Or(xs) => xs.iter_mut().try_for_each(|x| x.resolve(resolve)),
+        }
+    }
+
+    /// Evaluates the expression; `cell(id)` reads field `id` of the event
+    /// (`None`: the event has no such field).
+    pub fn eval<'c>(&self, cell: &impl Fn(usize) -> Option<Cell<'c>>) -> Result<bool, ValueError> {
+        let get = |r: &FieldRef| {
+            cell(r.id).ok_or_else(|| ValueError(format!("no field `{}` in this event", r.name)))
+        };
+        let in_field = |r: &FieldRef, e: ValueError| ValueError(format!("`{}`: {}", r.name, e.0));
+        match self {
+            Expr::Const(b) => Ok(*b),
+            Expr::Field(r) => {
+                let c = get(r)?;
+                match r.select {
+                    None => c.as_bool().map_err(|e| in_field(r, e)),
+                    Some(s) => match c.select(s).map_err(|e| in_field(r, e))? {
+                        Num::Int(v) => Ok(v != 0),
+                        Num::Float(_) => unreachable!("selects give integers"),
+                    },
+                }
+            }
+            Expr::Not(e) => Ok(!e.eval(cell)?),
+            Expr::And(xs) => {
+                for x in xs {
+                    if !x.eval(cell)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Expr::Or(xs) => {
+                for x in xs {
+                    if x.eval(cell)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Expr::Compare(a, op, b) => {
+                let textual = matches!(a, Operand::Str(_)) || matches!(b, Operand::Str(_));
+                let boolean = matches!(a, Operand::Bool(_)) || matches!(b, Operand::Bool(_));
+                if textual {
+                    let text = |o: &Operand| -> Result<String, ValueError> {
+                        Ok(match o {
+                            Operand::Str(s) => s.clone(),
+                            Operand::Field(r) if r.select.is_none() => get(r)?.as_text(),
+                            Operand::Field(r) => match get(r)?.select(r.select.expect("some")) {
+                                Ok(Num::Int(v)) => v.to_string(),
+                                Ok(Num::Float(f)) => f.to_string(),
+                                Err(e) => return Err(in_field(r, e)),
+                            },
+                            Operand::Number(f, i) => i.map_or(f.to_string(), |i| i.to_string()),
+                            Operand::Literal(l) => l.value.to_string(),
+                            Operand::Bool(b) => b.to_string(),
+                        })
+                    };
+                    let (x, y) = (text(a)?, text(b)?);
+                    let o = x.cmp(&y);
+                    return Ok(match op {
+                        Comparison::Eq => o.is_eq(),
+                        Comparison::Ne => o.is_ne(),
+                        Comparison::Lt => o.is_lt(),
+                        Comparison::Le => o.is_le(),
+                        Comparison::Gt => o.is_gt(),
+                        Comparison::Ge => o.is_ge(),
+                    });
+                }
+                if boolean {
+                    let truth = |o: &Operand| -> Result<bool, ValueError> {
+                        match o {
+                            Operand::Bool(b) => Ok(*b),
+                            Operand::Field(r) => Expr::Field(r.clone()).eval(cell),
+                            Operand::Number(_, Some(i)) if *i == 0 || *i == 1 => Ok(*i == 1),
+                            Operand::Literal(l) if l.value <= 1 => Ok(l.value == 1),
+                            _ => Err(ValueError(
+                                "a Boolean is compared with a value that is not one".into(),
+                            )),
+                        }
+                    };
+                    let (x, y) = (truth(a)?, truth(b)?);
+                    return match op {
+                        Comparison::Eq => Ok(x == y),
+                        Comparison::Ne => Ok(x != y),
+                        _ => Err(ValueError("Booleans have no order".into())),
+                    };
+                }
+                let num = |o: &Operand| -> Result<Num, ValueError> {
+                    match o {
+                        Operand::Field(r) => {
+                            let c = get(r)?;
+                            match r.select {
+                                None => c.as_num(),
+                                Some(s) => c.select(s),
+                            }
+                            .map_err(|e| in_field(r, e))
+                        }
+                        Operand::Number(_, Some(i)) => Ok(Num::Int(*i)),
+                        Operand::Number(f, None) => Ok(Num::Float(*f)),
+                        Operand::Literal(l) => Ok(Num::Int(l.value.into())),
+                        Operand::Str(_) | Operand::Bool(_) => unreachable!("handled above"),
+                    }
+                };
+                Ok(num(a)?.cmp(*op, num(b)?))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn eval(text: &str, fields: &[(&str, Cell<'_>)]) -> Result<bool, ValueError> {
+        let mut e = Expr::parse(text).unwrap();
+        e.resolve(&mut |n: &str| {
+            fields
+                .iter()
+                .position(|(f, _)| *f == n)
+                .ok_or_else(|| format!("no {n}"))
+        })
+        .unwrap();
+        e.eval(&|id| fields.get(id).map(|(_, c)| *c))
+    }
+
+    #[test]
+    fn comparisons_over_text_json_and_bits() {
+        let j = json!({"code": 503, "ok": false, "kind": "GET", "t": 1.5});
+        let fs = [
+            ("latency", Cell::Text("250")),
+            ("level", Cell::Text("ERROR")),
+            ("req", Cell::Text("true")),
+            ("code", Cell::Json(&j["code"])),
+            ("ok", Cell::Json(&j["ok"])),
+            ("kind", Cell::Json(&j["kind"])),
+            ("t", Cell::Json(&j["t"])),
+            ("state", Cell::Bits(b"0101")),
+            ("data", Cell::Bits(b"10001000")),
+            ("bad", Cell::Bits(b"01x1")),
+        ];
+        for (text, want) in [
+            ("latency > 100", true),
+            ("latency >= 250.0", true),
+            ("latency < 1e2", false),
+            ("level == \"ERROR\"", true),
+            ("level != 'WARN'", true),
+            ("req && !ok", true),
+            ("code == 503 && kind == \"GET\"", true),
+            ("t > 1 && t < 2", true),
+            ("state == 4'b0101", true),
+            ("state == 5", true),
+            ("data[3]", true),
+            ("data[2]", false),
+            ("data[7:4] == 4'h8", true),
+            ("latency[1]", true),
+            ("!(req || ok) || level = \"ERROR\"", true),
+            ("ok == false", true),
+            ("req == 1", true),
+        ] {
+            assert_eq!(eval(text, &fs), Ok(want), "{text}");
+        }
+        for (text, why) in [
+            ("level > 3", "not a number"),
+            ("latency", "not a Boolean"),
+            ("data", "8-bit vector"),
+            ("bad == 3", "unknown (x/z)"),
+            ("state[9]", "bit 9 of a 4-bit vector"),
+        ] {
+            let e = eval(text, &fs).unwrap_err();
+            assert!(e.0.contains(why), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_column() {
+        for (text, at) in [
+            ("a &&", 4),
+            ("(a", 2),
+            ("x == \"abc", 5),
+            ("3", 1),
+            ("a b", 2),
+            ("x == 4'bx1", 5),
+            ("d[1:3]", 5),
+        ] {
+            let e = Expr::parse(text).unwrap_err();
+            assert_eq!(e.at, at, "{text}: {e}");
+        }
+        assert!(Expr::parse(&"!".repeat(10_000)).is_err());
+        assert!(Expr::parse(&format!("{}a{}", "(".repeat(5000), ")".repeat(5000))).is_err());
+    }
+}
