@@ -5,6 +5,8 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod check_cmd;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use codegen::emit::dot::emit_dot;
 use codegen::emit::hoa::{emit_hoa, HoaOptions};
@@ -45,6 +47,9 @@ enum Command {
     Print(PrintArgs),
     /// Generate formulas of the benchmark families (Spot's genltl names).
     Genltl(GenArgs),
+    /// Check traces (CSV, JSON Lines) against properties: exit 0 if they
+    /// hold, 1 if one is violated, 2 on bad input.
+    Check(check_cmd::CheckArgs),
 }
 
 #[derive(Args, Debug)]
@@ -928,11 +933,19 @@ fn real_main() -> ExitCode {
         withhold: false,
         errors: 0,
     };
+    let mut violated = false;
     let (result, output) = match &cli.command {
         Command::Compile(a) => (compile(a, &mut run), a.output.clone()),
         Command::Classify(a) => (classify_cmd(a, &mut run), None),
         Command::Print(a) => (print_cmd(a, &mut run), None),
         Command::Genltl(a) => (genltl(a, &mut run), None),
+        Command::Check(a) => match check_cmd::check(a, &mut run) {
+            Ok(v) => {
+                violated = v;
+                (Ok(()), None)
+            }
+            Err(e) => (Err(e), None),
+        },
     };
     if let Err(e) = result {
         run.error(&e);
@@ -959,6 +972,8 @@ fn real_main() -> ExitCode {
     }
     if run.errors > 0 {
         ExitCode::from(2)
+    } else if violated {
+        ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }

@@ -90,7 +90,7 @@ pub struct ViolationReport {
     pub values: Vec<(String, String)>,
     /// The events before it (at most [`Options::context`]), with the
     /// propositions that held, and the violating event last.
-    pub recent: Vec<(Position, String)>,
+    pub recent: Vec<(Position, Vec<String>)>,
 }
 
 /// The outcome of one property on one trace.
@@ -224,9 +224,16 @@ impl Checker {
             events += 1;
             bits.iter_mut().for_each(|w| *w = 0);
             for (k, a) in atoms.iter().enumerate() {
-                let holds = a
-                    .eval(&|id| reader.cell(id))
-                    .map_err(|e| reader.error_here(format!("`{}`: {e}", self.atom_names[k])))?;
+                let holds = a.eval(&|id| reader.cell(id)).map_err(|e| {
+                    let name = &self.atom_names[k];
+                    // The field's own name says it all.
+                    let plain = matches!(a, Expr::Field(f) if f.name == *name && f.select.is_none());
+                    reader.error_here(if plain {
+                        e.to_string()
+                    } else {
+                        format!("proposition `{name}`: {e}")
+                    })
+                })?;
                 if holds {
                     bits[k / 64] |= 1 << (k % 64);
                 }
@@ -321,19 +328,14 @@ fn explain(
     let recent = recent
         .iter()
         .map(|(pos, bits)| {
-            let held: Vec<&str> = r
+            let held: Vec<String> = r
                 .atoms
                 .iter()
                 .enumerate()
                 .filter(|&(_, &k)| (bits[k / 64] >> (k % 64)) & 1 == 1)
-                .map(|(i, _)| t.proposition(i))
+                .map(|(i, _)| t.proposition(i).to_string())
                 .collect();
-            let text = if held.is_empty() {
-                "(no proposition holds)".to_string()
-            } else {
-                held.join(", ")
-            };
-            (pos.clone(), text)
+            (pos.clone(), held)
         })
         .collect();
     ViolationReport {

@@ -236,11 +236,14 @@ impl<R: BufRead> Reader for JsonlReader<R> {
         let text = self.line.trim_end_matches(['\n', '\r']);
         self.value = serde_json::from_str(text).map_err(|e| TraceError {
             source: self.source.clone(),
-            at: Some(format!("line {}, column {}", self.line_no, e.column())),
+            at: Some(format!("line {}, column {}", self.line_no, e.column().max(1))),
             message: if text.trim().is_empty() {
                 "an empty line (JSON Lines has one JSON object per line)".into()
             } else {
-                format!("invalid JSON: {e}")
+                // serde_json's message ends with its own (one-line) position.
+                let m = e.to_string();
+                let m = m.rsplit_once(" at line ").map_or(m.as_str(), |(m, _)| m).to_string();
+                format!("invalid JSON: {m}")
             },
         })?;
         if !self.value.is_object() {

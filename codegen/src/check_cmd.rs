@@ -1,0 +1,302 @@
+//! `mongen check`: properties over traces (CSV, JSON Lines).
+
+use std::fmt::Write as _;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use monitor_core::trace::check::{Checker, Options, Property, Report};
+use monitor_core::trace::expr::Expr;
+use monitor_core::trace::reader::{CsvReader, JsonlReader, Position, TraceError};
+use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
+use monitor_core::{MonitorTable, Verdict};
+
+use super::{parse_define, read_sources, Input, Run};
+
+/// The formats of traces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TraceFormat {
+    /// CSV with a header row.
+    Csv,
+    /// JSON Lines: one JSON object per line.
+    Jsonl,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// A property to check (repeatable).
+    #[arg(short = 'f', long = "formula", value_name = "FORMULA")]
+    formulas: Vec<String>,
+    /// Read properties from FILE, one per line ('-' for standard input);
+    /// blank lines and lines starting with '#' are skipped.
+    #[arg(short = 'F', long = "file", value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Read the properties as PSL instead of LTL.
+    #[arg(long)]
+    psl: bool,
+    /// Bind a proposition to an expression over the trace's fields
+    /// (repeatable): --define slow='latency > 100',
+    /// --define err='level == "ERROR"'. A proposition without one reads
+    /// the field of its name as a Boolean, or is itself an expression
+    /// ("latency > 100" in quotes).
+    #[arg(long = "define", value_name = "NAME=EXPR", value_parser = parse_define)]
+    defines: Vec<(String, String)>,
+    /// The traces ('-' for standard input, with --format).
+    #[arg(value_name = "TRACE", required = true)]
+    traces: Vec<PathBuf>,
+    /// The traces' format (default: from the extension: .csv, .jsonl,
+    /// .ndjson, .json).
+    #[arg(long, value_enum)]
+    format: Option<TraceFormat>,
+    /// 2: holds/violated; 3: also detect when the property is satisfied
+    /// for good.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    verdicts: u8,
+    /// Restart a property after each violation and count every one.
+    #[arg(long)]
+    all: bool,
+    /// With --all: how many violations per property are explained.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    max_reports: usize,
+    /// One JSON object per trace and property and per line.
+    #[arg(long)]
+    json: bool,
+    /// Stop with an error when an automaton exceeds N states.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
+    max_states: usize,
+    /// Do not warn about properties that are not safety properties.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// What `mongen check` found: whether some property was violated.
+pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
+    if args.formulas.is_empty() && args.files.is_empty() {
+        return Err("no property given (pass -f FORMULA or -F FILE)".into());
+    }
+    let input = Input {
+        formulas: args.formulas.clone(),
+        files: args.files.clone(),
+        psl: args.psl,
+    };
+    let sources = read_sources(&input)?;
+    let mut builder = Builder::new();
+    builder.configure(Config::new().max_states(Some(args.max_states)).verdicts(
+        if args.verdicts == 3 {
+            Verdicts::Three
+        } else {
+            Verdicts::Two
+        },
+    ));
+    let mut used = vec![false; args.defines.len()];
+    let mut properties = Vec::new();
+    for src in &sources {
+        let f = src.parse()?;
+        let t = builder
+            .build_from_formula(&f)
+            .map_err(|e| src.describe(&f, &e))?;
+        let label = src.written().map_or_else(|| f.to_spot(), str::to_string);
+        if t.is_safety() == Some(false) && !args.quiet {
+            eprintln!(
+                "mongen: warning: `{label}` is not a safety property; only the bad prefixes of its safety closure are detected"
+            );
+        }
+        let table = MonitorTable::from_dfa(t.dfa());
+        let tt = table.table();
+        let mut bindings = Vec::new();
+        for i in 0..tt.props as usize {
+            let ap = tt.proposition(i);
+            let def = args.defines.iter().rposition(|(n, _)| n == ap);
+            if let Some(k) = def {
+                used[k] = true;
+            }
+            let text = def.map_or(ap, |k| args.defines[k].1.as_str());
+            let e = Expr::parse(text).map_err(|e| match def {
+                Some(_) => format!("--define {ap}: {e}"),
+                None => format!(
+                    "`{label}`: the proposition `{ap}` is neither a field nor an expression over fields; bind it with --define {ap}=EXPR ({e})"
+                ),
+            })?;
+            bindings.push(e);
+        }
+        properties.push(Property::new(&label, table, bindings));
+    }
+    for ((name, _), used) in args.defines.iter().zip(used) {
+        if !used {
+            return Err(format!(
+                "--define {name}: no property has a proposition of that name"
+            ));
+        }
+    }
+    let options = Options {
+        all: args.all,
+        max_reports: args.max_reports,
+        ..Options::default()
+    };
+    let mut checker = Checker::new(properties, options);
+    let mut violated = false;
+    for path in &args.traces {
+        let name = path.display().to_string();
+        let format = match args.format {
+            Some(f) => f,
+            None => format_of(path)?,
+        };
+        let input: Box<dyn Read> = if name == "-" {
+            Box::new(io::stdin().lock())
+        } else {
+            Box::new(std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?)
+        };
+        let result = match format {
+            TraceFormat::Csv => {
+                let mut r = CsvReader::new(&name, input).map_err(|e| e.to_string())?;
+                checker.run(&mut r)
+            }
+            TraceFormat::Jsonl => {
+                let mut r = JsonlReader::new(&name, BufReader::with_capacity(1 << 16, input));
+                checker.run(&mut r)
+            }
+        };
+        let reports = result.map_err(|e: TraceError| e.to_string())?;
+        for r in &reports {
+            violated |= r.verdict == Verdict::Violated;
+            if args.json {
+                let _ = writeln!(run.out, "{}", json(&name, r, args.verdicts == 3));
+            } else {
+                text(&mut run.out, &name, r, args.verdicts == 3);
+            }
+        }
+    }
+    Ok(violated)
+}
+
+fn format_of(path: &Path) -> Result<TraceFormat, String> {
+    let name = path.display().to_string();
+    if name == "-" {
+        return Err("standard input: give its format with --format csv|jsonl".into());
+    }
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("csv") => Ok(TraceFormat::Csv),
+        Some("jsonl" | "ndjson" | "json") => Ok(TraceFormat::Jsonl),
+        _ => Err(format!(
+            "{name}: unknown trace format (the extension is not .csv, .jsonl, .ndjson or .json); give it with --format csv|jsonl"
+        )),
+    }
+}
+
+fn verdict_word(r: &Report, three: bool) -> &'static str {
+    match r.verdict {
+        Verdict::Violated => "violated",
+        Verdict::Satisfied => "satisfied",
+        Verdict::Undecided if three => "undecided",
+        Verdict::Undecided => "holds",
+    }
+}
+
+fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
+    let events = format!("{} event{}", r.events, if r.events == 1 { "" } else { "s" });
+    match r.verdict {
+        Verdict::Violated => {
+            let first = &r.violations[0];
+            let _ = write!(
+                out,
+                "{trace}: `{}`: violated at {} (event {})",
+                r.property, first.at, first.at.index
+            );
+            if r.violation_count > 1 {
+                let _ = write!(out, ", {} violations in all", r.violation_count);
+            }
+            let _ = writeln!(out, "; {events}");
+            for v in &r.violations {
+                if r.violations.len() > 1 {
+                    let _ = writeln!(out, "  at {} (event {}):", v.at, v.at.index);
+                }
+                let _ = writeln!(out, "  {}", v.explanation);
+                if !v.values.is_empty() {
+                    let values: Vec<String> =
+                        v.values.iter().map(|(f, x)| format!("{f} = {x}")).collect();
+                    let _ = writeln!(out, "  values: {}", values.join(", "));
+                }
+                for (p, held) in &v.recent {
+                    let mark = if *p == v.at { "  <- violation" } else { "" };
+                    let held = if held.is_empty() {
+                        "(no proposition holds)".to_string()
+                    } else {
+                        held.join(", ")
+                    };
+                    let _ = writeln!(out, "    {p}: {held}{mark}");
+                }
+            }
+            if (r.violations.len() as u64) < r.violation_count {
+                let _ = writeln!(
+                    out,
+                    "  ({} more, not explained: raise --max-reports)",
+                    r.violation_count - r.violations.len() as u64
+                );
+            }
+        }
+        Verdict::Satisfied => {
+            let at = r.satisfied_at.as_ref().expect("satisfied");
+            let _ = writeln!(
+                out,
+                "{trace}: `{}`: satisfied at {} (event {}); every continuation satisfies it",
+                r.property, at, at.index
+            );
+        }
+        Verdict::Undecided => {
+            let _ = writeln!(
+                out,
+                "{trace}: `{}`: {} ({events}, no violation)",
+                r.property,
+                verdict_word(r, three)
+            );
+        }
+    }
+}
+
+fn position_json(p: &Position) -> serde_json::Value {
+    serde_json::json!({"index": p.index, "line": p.line, "time": p.time})
+}
+
+fn json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
+    let violations: Vec<serde_json::Value> = r
+        .violations
+        .iter()
+        .map(|v| {
+            let values: serde_json::Map<String, serde_json::Value> = v
+                .values
+                .iter()
+                .map(|(f, x)| (f.clone(), serde_json::Value::String(x.clone())))
+                .collect();
+            let recent: Vec<serde_json::Value> = v
+                .recent
+                .iter()
+                .map(|(p, held)| {
+                    let mut o = position_json(p);
+                    o["holds"] = held.clone().into();
+                    o
+                })
+                .collect();
+            let mut o = position_json(&v.at);
+            o["explanation"] = v.explanation.clone().into();
+            o["after"] = v.after.clone().into();
+            o["letters"] = v.letters.clone().into();
+            o["values"] = values.into();
+            o["recent"] = recent.into();
+            o
+        })
+        .collect();
+    serde_json::json!({
+        "trace": trace,
+        "property": r.property,
+        "verdict": verdict_word(r, three),
+        "events": r.events,
+        "violation_count": r.violation_count,
+        "violations": violations,
+        "satisfied_at": r.satisfied_at.as_ref().map(position_json),
+    })
+}

@@ -1,0 +1,267 @@
+//! `mongen check` on logs: verdicts, positions, explanations, exit codes
+//! and the errors of bad input.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn mongen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mongen"))
+        .args(args)
+        .output()
+        .expect("run mongen")
+}
+
+fn mongen_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mongen"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mongen");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/logs")
+        .join(name)
+}
+
+fn file(dir: &Path, name: &str, contents: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p.display().to_string()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mongen-check-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SERVICE_DEFINES: &[&str] = &[
+    "--define",
+    "req=event == \"request\"",
+    "--define",
+    "resp=event == \"response\"",
+    "--define",
+    "err=level == \"ERROR\"",
+    "--define",
+    "slow=latency_ms > 500",
+];
+
+#[test]
+fn the_service_log_in_both_formats() {
+    let props = example("service.ltl");
+    for (log, slow_line, err_line) in [("service.csv", 27, 17), ("service.jsonl", 26, 16)] {
+        let mut args = vec!["check", "-F", props.to_str().unwrap()];
+        args.extend_from_slice(SERVICE_DEFINES);
+        let path = example(log);
+        args.push(path.to_str().unwrap());
+        let o = mongen(&args);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let out = text(&o);
+        assert!(
+            out.contains("`G(req -> X(err | resp))`: holds (36 events, no violation)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("`G(\"status >= 500\" -> err)`: holds"),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "`G(resp -> !slow)`: violated at line {slow_line} (event 25)"
+            )),
+            "{out}"
+        );
+        assert!(out.contains("latency_ms = 730"), "{out}");
+        assert!(
+            out.contains(&format!("`G!err`: violated at line {err_line} (event 15)")),
+            "{out}"
+        );
+        // JSON, one object per property.
+        args.insert(1, "--json");
+        let o = mongen(&args);
+        let lines: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 5);
+        assert_eq!(lines[3]["verdict"], "violated");
+        assert_eq!(lines[3]["violations"][0]["line"], slow_line);
+        assert_eq!(lines[3]["violations"][0]["index"], 25);
+        assert_eq!(
+            lines[3]["violations"][0]["recent"][4]["holds"],
+            serde_json::json!(["resp", "slow"])
+        );
+        assert_eq!(lines[0]["verdict"], "holds");
+        assert_eq!(lines[0]["events"], 36);
+    }
+}
+
+#[test]
+fn exit_codes_and_verdicts() {
+    let dir = scratch("verdicts");
+    let log = file(&dir, "t.csv", b"a,b\n1,0\n0,1\n1,0\n1,1\n");
+    // Holds: 0.
+    let o = mongen(&["check", "-f", "G(a | b)", &log]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Violated: 1, at the first violating record.
+    let o = mongen(&["check", "-f", "G(a -> X !a)", &log]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("violated at line 5 (event 3)"),
+        "{}",
+        text(&o)
+    );
+    // Every violation, with --all: the monitor restarts after each.
+    let log2 = file(&dir, "t2.csv", b"a,b\n1,0\n1,1\n1,0\n1,1\n");
+    let o = mongen(&["check", "--all", "-f", "G(a -> X !a)", &log2]);
+    assert!(text(&o).contains("2 violations in all"), "{}", text(&o));
+    // Satisfied for good, and undecided, with three verdicts.
+    let o = mongen(&[
+        "check",
+        "--verdicts",
+        "3",
+        "-f",
+        "F b",
+        "-f",
+        "G a | F(a & b & X a)",
+        &log,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        text(&o).contains("`Fb`: satisfied at line 3 (event 1)"),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("undecided (4 events"), "{}", text(&o));
+    // A quoted expression needs no --define; standard input with --format.
+    let o = mongen_stdin(
+        &["check", "--format", "jsonl", "-f", "G \"x < 10\"", "-"],
+        b"{\"x\": 3}\n{\"x\": 12.5}\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("-: `G\"x < 10\"`: violated at line 2 (event 1)"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = scratch("errors");
+    let cases: &[(&str, &[u8], &[&str], &str)] = &[
+        (
+            "a.csv",
+            b"a,b\n1,0\n",
+            &["-f", "G c"],
+            "no column `c` (the columns are: a, b)",
+        ),
+        (
+            "b.csv",
+            b"a,b\n1,0\n1\n",
+            &["-f", "G a"],
+            "line 3: 1 fields where the header has 2",
+        ),
+        (
+            "c.csv",
+            b"a,b\n1,0\nyes,0\n",
+            &["-f", "G a"],
+            "line 3: `a`: \"yes\" is not a Boolean (true/false/1/0)",
+        ),
+        (
+            "d.csv",
+            b"a,b\n1,0\n\xff,1\n",
+            &["-f", "G a"],
+            "invalid UTF-8",
+        ),
+        (
+            "e.jsonl",
+            b"{\"a\": true}\n{\"a\": tru}\n",
+            &["-f", "G a"],
+            "line 2, column 10: invalid JSON: expected ident\n",
+        ),
+        (
+            "f.jsonl",
+            b"{\"a\": true}\n\n",
+            &["-f", "G a"],
+            "line 2, column 1: an empty line",
+        ),
+        (
+            "g.jsonl",
+            b"{\"a\": true}\n[1]\n",
+            &["-f", "G a"],
+            "line 2: expected a JSON object",
+        ),
+        (
+            "h.jsonl",
+            b"{\"a\": true}\n{\"b\": 1}\n",
+            &["-f", "G a"],
+            "line 2: no field `a` in this event",
+        ),
+        ("i.txt", b"a\n1\n", &["-f", "G a"], "unknown trace format"),
+        (
+            "j.csv",
+            b"a\n1\n",
+            &["-f", "G a", "--define", "a=a >"],
+            "--define a: in `a >`, column 4",
+        ),
+        (
+            "k.csv",
+            b"a\n1\n",
+            &["-f", "G a", "--define", "z=a"],
+            "--define z: no property has a proposition",
+        ),
+        (
+            "l.csv",
+            b"a\n1\n",
+            &["-f", "G \"a-b\""],
+            "bind it with --define a-b=EXPR",
+        ),
+        (
+            "m.csv",
+            b"a\n1\n",
+            &["-f", "G(a"],
+            "syntax error at line 1, column 2: this parenthesis is never closed",
+        ),
+    ];
+    for (name, contents, args, want) in cases {
+        let path = file(&dir, name, contents);
+        let mut a = vec!["check"];
+        a.extend_from_slice(args);
+        a.push(&path);
+        let o = mongen(&a);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o));
+        assert!(
+            text(&o).contains(want),
+            "{name}: expected `{want}` in\n{}",
+            text(&o)
+        );
+        assert!(!text(&o).contains("panicked"), "{}", text(&o));
+    }
+    let o = mongen_stdin(&["check", "-f", "G a", "-"], b"a\n1\n");
+    assert!(
+        text(&o).contains("give its format with --format"),
+        "{}",
+        text(&o)
+    );
+    let o = mongen(&["check", "x.csv"]);
+    assert!(text(&o).contains("no property given"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
