@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use monitor_core::trace::check::{Checker, Options, Property, Report};
 use monitor_core::trace::expr::Expr;
-use monitor_core::trace::reader::{CsvReader, JsonlReader, Position, TraceError};
+use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Position, TraceError, VcdReader};
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 
@@ -20,6 +20,8 @@ pub enum TraceFormat {
     Csv,
     /// JSON Lines: one JSON object per line.
     Jsonl,
+    /// VCD: a value change dump (IEEE 1364).
+    Vcd,
 }
 
 #[derive(Args, Debug)]
@@ -45,9 +47,18 @@ pub struct CheckArgs {
     #[arg(value_name = "TRACE", required = true)]
     traces: Vec<PathBuf>,
     /// The traces' format (default: from the extension: .csv, .jsonl,
-    /// .ndjson, .json).
+    /// .ndjson, .json, .vcd).
     #[arg(long, value_enum)]
     format: Option<TraceFormat>,
+    /// VCD: sample the signals at the edges of this clock, with the values
+    /// they had just before the edge (NAME[:posedge|negedge]; posedge by
+    /// default). Without it, every time step is an event.
+    #[arg(long, value_name = "NAME[:EDGE]")]
+    clock: Option<String>,
+    /// VCD: hold the monitors in their initial state while this reset is
+    /// active (NAME[:low|high]; low by default, like `rst_n`).
+    #[arg(long, value_name = "NAME[:LEVEL]")]
+    reset: Option<String>,
     /// 2: holds/violated; 3: also detect when the property is satisfied
     /// for good.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
@@ -134,6 +145,32 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         ..Options::default()
     };
     let mut checker = Checker::new(properties, options);
+    let clock = match &args.clock {
+        None => None,
+        Some(c) => Some(match c.rsplit_once(':') {
+            Some((n, "posedge")) => (n.to_string(), Edge::Posedge),
+            Some((n, "negedge")) => (n.to_string(), Edge::Negedge),
+            Some((_, e)) => {
+                return Err(format!(
+                    "--clock {c}: the edge is posedge or negedge, not `{e}`"
+                ))
+            }
+            None => (c.clone(), Edge::Posedge),
+        }),
+    };
+    if let Some(r) = &args.reset {
+        let (name, active_low) = match r.rsplit_once(':') {
+            Some((n, "low")) => (n, true),
+            Some((n, "high")) => (n, false),
+            Some((_, l)) => {
+                return Err(format!("--reset {r}: the level is low or high, not `{l}`"))
+            }
+            None => (r.as_str(), true),
+        };
+        let e = Expr::parse(&format!("{}{name}", if active_low { "!" } else { "" }))
+            .map_err(|e| format!("--reset {r}: {e}"))?;
+        checker.set_reset(Some(e));
+    }
     let mut violated = false;
     for path in &args.traces {
         let name = path.display().to_string();
@@ -141,6 +178,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             Some(f) => f,
             None => format_of(path)?,
         };
+        if format != TraceFormat::Vcd && (args.clock.is_some() || args.reset.is_some()) {
+            return Err(format!("{name}: --clock and --reset are for VCD waveforms"));
+        }
         let input: Box<dyn Read> = if name == "-" {
             Box::new(io::stdin().lock())
         } else {
@@ -153,6 +193,12 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             TraceFormat::Jsonl => {
                 let mut r = JsonlReader::new(&name, BufReader::with_capacity(1 << 16, input));
+                checker.run(&mut r)
+            }
+            TraceFormat::Vcd => {
+                let clock = clock.as_ref().map(|(n, e)| (n.as_str(), *e));
+                let mut r = VcdReader::new(&name, BufReader::with_capacity(1 << 16, input), clock)
+                    .map_err(|e| e.to_string())?;
                 checker.run(&mut r)
             }
         };
@@ -172,7 +218,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
 fn format_of(path: &Path) -> Result<TraceFormat, String> {
     let name = path.display().to_string();
     if name == "-" {
-        return Err("standard input: give its format with --format csv|jsonl".into());
+        return Err("standard input: give its format with --format csv|jsonl|vcd".into());
     }
     match path
         .extension()
@@ -182,8 +228,9 @@ fn format_of(path: &Path) -> Result<TraceFormat, String> {
     {
         Some("csv") => Ok(TraceFormat::Csv),
         Some("jsonl" | "ndjson" | "json") => Ok(TraceFormat::Jsonl),
+        Some("vcd") => Ok(TraceFormat::Vcd),
         _ => Err(format!(
-            "{name}: unknown trace format (the extension is not .csv, .jsonl, .ndjson or .json); give it with --format csv|jsonl"
+            "{name}: unknown trace format (the extension is not .csv, .jsonl, .ndjson, .json or .vcd); give it with --format csv|jsonl|vcd"
         )),
     }
 }
@@ -198,14 +245,25 @@ fn verdict_word(r: &Report, three: bool) -> &'static str {
 }
 
 fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
-    let events = format!("{} event{}", r.events, if r.events == 1 { "" } else { "s" });
+    let events = format!(
+        "{} event{} read",
+        r.events,
+        if r.events == 1 { "" } else { "s" }
+    );
+    // Lines say where in the file, with the index in the trace; time
+    // stamps come with their cycle.
+    let at = |p: &Position| match p.line {
+        Some(_) => format!("{p} (event {})", p.index),
+        None => p.to_string(),
+    };
     match r.verdict {
         Verdict::Violated => {
             let first = &r.violations[0];
             let _ = write!(
                 out,
-                "{trace}: `{}`: violated at {} (event {})",
-                r.property, first.at, first.at.index
+                "{trace}: `{}`: violated at {}",
+                r.property,
+                at(&first.at)
             );
             if r.violation_count > 1 {
                 let _ = write!(out, ", {} violations in all", r.violation_count);
@@ -213,7 +271,7 @@ fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
             let _ = writeln!(out, "; {events}");
             for v in &r.violations {
                 if r.violations.len() > 1 {
-                    let _ = writeln!(out, "  at {} (event {}):", v.at, v.at.index);
+                    let _ = writeln!(out, "  at {}:", at(&v.at));
                 }
                 let _ = writeln!(out, "  {}", v.explanation);
                 if !v.values.is_empty() {
@@ -240,11 +298,11 @@ fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
             }
         }
         Verdict::Satisfied => {
-            let at = r.satisfied_at.as_ref().expect("satisfied");
             let _ = writeln!(
                 out,
-                "{trace}: `{}`: satisfied at {} (event {}); every continuation satisfies it",
-                r.property, at, at.index
+                "{trace}: `{}`: satisfied at {}; every continuation satisfies it",
+                r.property,
+                at(r.satisfied_at.as_ref().expect("satisfied"))
             );
         }
         Verdict::Undecided => {

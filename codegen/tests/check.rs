@@ -73,7 +73,7 @@ fn the_service_log_in_both_formats() {
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         let out = text(&o);
         assert!(
-            out.contains("`G(req -> X(err | resp))`: holds (36 events, no violation)"),
+            out.contains("`G(req -> X(err | resp))`: holds (36 events read, no violation)"),
             "{out}"
         );
         assert!(
@@ -148,7 +148,11 @@ fn exit_codes_and_verdicts() {
         "{}",
         text(&o)
     );
-    assert!(text(&o).contains("undecided (4 events"), "{}", text(&o));
+    assert!(
+        text(&o).contains("undecided (4 events read"),
+        "{}",
+        text(&o)
+    );
     // A quoted expression needs no --define; standard input with --format.
     let o = mongen_stdin(
         &["check", "--format", "jsonl", "-f", "G \"x < 10\"", "-"],
@@ -263,5 +267,93 @@ fn bad_input_is_a_clear_error() {
     );
     let o = mongen(&["check", "x.csv"]);
     assert!(text(&o).contains("no property given"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn waveforms_with_a_clock_and_a_reset() {
+    let dir = scratch("vcd");
+    // Rising edges at 5, 15, 25, 35, 45; reset until 12; `a` unknown in
+    // reset, then 1 at the edges at 25 and 35 (sampled before the edge).
+    let dump = b"$scope module tb $end
+$var reg 1 ! clk $end
+$var reg 1 \" rst_n $end
+$var reg 1 # a $end
+$upscope $end
+$enddefinitions $end
+#0
+0!
+0\"
+x#
+#5
+1!
+#10
+0!
+#12
+1\"
+0#
+#15
+1!
+#20
+0!
+1#
+#25
+1!
+#30
+0!
+#35
+1!
+0#
+#40
+0!
+#45
+1!
+";
+    let vcd = file(&dir, "t.vcd", dump);
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G(a -> X !a)",
+        "--clock",
+        "clk",
+        "--reset",
+        "rst_n",
+        &vcd,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("violated at time 35 (cycle 3)"),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("time 25 (cycle 2): a"), "{}", text(&o));
+    // Out of reset, `a` is never unknown; without --reset it is.
+    let o = mongen(&["check", "-f", "G(a -> X !a)", "--clock", "clk", &vcd]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("time 5 (cycle 0): `a`: x is not a Boolean"),
+        "{}",
+        text(&o)
+    );
+    // Errors: an unknown clock, --clock on a log, a bad edge.
+    let o = mongen(&["check", "-f", "G a", "--clock", "clock", &vcd]);
+    assert!(
+        text(&o).contains("--clock: no signal `clock`"),
+        "{}",
+        text(&o)
+    );
+    let o = mongen(&["check", "-f", "G a", "--clock", "clk:rising", &vcd]);
+    assert!(
+        text(&o).contains("the edge is posedge or negedge"),
+        "{}",
+        text(&o)
+    );
+    let csv = file(&dir, "t.csv", b"a\n1\n");
+    let o = mongen(&["check", "-f", "G a", "--clock", "clk", &csv]);
+    assert!(
+        text(&o).contains("--clock and --reset are for VCD"),
+        "{}",
+        text(&o)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -15,6 +15,14 @@ module arbiter_tb;
 
   always #5 clk = !clk;
 
+`ifdef DUMP
+  // The waveform, for `mongen check --clock clk --reset rst_n`.
+  initial begin
+    $dumpfile("arbiter_tb.vcd");
+    $dumpvars(0, arbiter_tb);
+  end
+`endif
+
   initial begin
     for (cycle = 0; cycle < 2000; cycle = cycle + 1) begin
       @(negedge clk);

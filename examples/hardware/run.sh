@@ -9,7 +9,8 @@
 #    (arbiter_bug.v) with the checkers bound in (arbiter_top.v), with Icarus
 #    Verilog and the assertions on: the first passes, the second fails; and
 #    the same with a SystemC model of both and the SystemC checkers
-#    (arbiter_sc.cpp);
+#    (arbiter_sc.cpp); the simulations' waveforms, checked by `mongen check
+#    --clock clk --reset rst_n`, fail exactly where the checkers' `fail` rose;
 # 4. proves the checkers' assertions on the arbiter with Yosys
 #    (sat -tempinduct) and finds a counterexample for the buggy one;
 # 5. prints the size of each checker after synthesis.
@@ -45,12 +46,43 @@ echo "no warnings"
 
 echo "== 3. simulation (Icarus Verilog, assertions on)"
 for design in arbiter arbiter_bug; do
-  iverilog -g2012 -DASSERTIONS -o "$out/$design.sim" arbiter_tb.v arbiter_top.v "$design.v" "${checkers[@]}"
+  iverilog -g2012 -DASSERTIONS -DDUMP -o "$out/$design.sim" arbiter_tb.v arbiter_top.v "$design.v" "${checkers[@]}"
   echo "-- $design.v"
-  vvp -n "$out/$design.sim" | tee "$out/$design.log" | head -5
+  # In a folder of its own: the waveform is $out/$design/arbiter_tb.vcd.
+  mkdir -p "$out/$design"
+  (cd "$out/$design" && vvp -n "../$design.sim") | tee "$out/$design.log" | head -5
 done
 grep -q "no violation" "$out/arbiter.log"
 grep -q "a property is violated" "$out/arbiter_bug.log"
+
+echo "== 3a. the waveforms, checked by mongen check --clock clk --reset rst_n"
+# Each property's first violation in the dump must be where its simulated
+# checker raised `fail` (read off the same dump: arbiter_top's f[k-1]).
+first_violation() {
+  local report
+  # Exit status 1 says a property is violated; the report says where.
+  report=$("$mongen" check "$@" --clock clk --reset rst_n) || [[ $? == 1 ]]
+  grep -o 'violated at time [0-9]* (cycle [0-9]*)' <<< "$report" || echo "holds"
+}
+for design in arbiter arbiter_bug; do
+  vcd="$out/$design/arbiter_tb.vcd"
+  k=0
+  for file in properties.ltl properties.psl; do
+    lang=()
+    [[ $file == *.psl ]] && lang=(--psl)
+    while IFS= read -r line; do
+      [[ -z "${line// /}" || "$line" == \#* ]] && continue
+      k=$((k + 1))
+      ours=$(first_violation "${lang[@]}" -f "$line" "$vcd")
+      checker=$(first_violation -f 'G !fail' --define "fail=arbiter_tb.top.f[$((k - 1))]" "$vcd")
+      if [[ "$ours" != "$checker" ]]; then
+        echo "$design, prop_$k: mongen check: $ours; the checker's fail: $checker" >&2
+        exit 1
+      fi
+      echo "$design.v prop_$k: $ours (as the checker)"
+    done < "$file"
+  done
+done
 
 echo "== 3b. simulation (SystemC checkers, g++ -Wall -Wextra -Werror)"
 for variant in arbiter arbiter_bug; do

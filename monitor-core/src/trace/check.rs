@@ -108,7 +108,8 @@ pub struct Report {
     /// How many violations happened (with [`Options::all`], possibly more
     /// than reported).
     pub violation_count: u64,
-    /// How many events were read.
+    /// How many events were read (reading stops once every property is
+    /// decided).
     pub events: u64,
 }
 
@@ -131,6 +132,7 @@ pub struct Checker {
     atoms: Vec<Expr>,
     atom_names: Vec<String>,
     options: Options,
+    reset: Option<Expr>,
 }
 
 impl Checker {
@@ -187,7 +189,16 @@ impl Checker {
             atoms,
             atom_names,
             options,
+            reset: None,
         }
+    }
+
+    /// Holds every monitor in its initial state at the events where
+    /// `reset` is true (a reset signal of a waveform: `!rst_n`); an
+    /// unknown value (x, z) counts as in reset. Checking starts at the
+    /// first event out of reset.
+    pub fn set_reset(&mut self, reset: Option<Expr>) {
+        self.reset = reset;
     }
 
     /// Checks one trace; the monitors start afresh.
@@ -202,6 +213,11 @@ impl Checker {
         for a in &mut atoms {
             a.resolve(&mut |n: &str| reader.resolve(n))
                 .map_err(unknown)?;
+        }
+        let mut reset = self.reset.clone();
+        if let Some(r) = &mut reset {
+            r.resolve(&mut |n: &str| reader.resolve(n))
+                .map_err(|m| unknown(format!("--reset: {m}")))?;
         }
         for r in &mut self.runs {
             for (f, id) in &mut r.fields {
@@ -222,12 +238,24 @@ impl Checker {
         let keep = self.options.context + 1;
         while reader.advance()? {
             events += 1;
+            if let Some(r) = &reset {
+                if r.eval(&|id| reader.cell(id)).unwrap_or(true) {
+                    for run in &mut self.runs {
+                        if !run.done {
+                            run.cursor.reset();
+                        }
+                    }
+                    recent.clear();
+                    continue;
+                }
+            }
             bits.iter_mut().for_each(|w| *w = 0);
             for (k, a) in atoms.iter().enumerate() {
                 let holds = a.eval(&|id| reader.cell(id)).map_err(|e| {
                     let name = &self.atom_names[k];
                     // The field's own name says it all.
-                    let plain = matches!(a, Expr::Field(f) if f.name == *name && f.select.is_none());
+                    let plain =
+                        matches!(a, Expr::Field(f) if f.name == *name && f.select.is_none());
                     reader.error_here(if plain {
                         e.to_string()
                     } else {
@@ -242,12 +270,10 @@ impl Checker {
                 recent.pop_front();
             }
             recent.push_back((reader.position(), bits.clone()));
-            let mut live = false;
             for r in &mut self.runs {
                 if r.done {
                     continue;
                 }
-                live = true;
                 let t = r.table.table();
                 let verdict = if r.atoms.len() <= 64 {
                     let mut letter = 0u64;
@@ -288,7 +314,8 @@ impl Checker {
                     Verdict::Undecided => {}
                 }
             }
-            if !live {
+            // Every property decided: the rest of the trace changes nothing.
+            if self.runs.iter().all(|r| r.done) {
                 break;
             }
         }

@@ -236,13 +236,20 @@ impl<R: BufRead> Reader for JsonlReader<R> {
         let text = self.line.trim_end_matches(['\n', '\r']);
         self.value = serde_json::from_str(text).map_err(|e| TraceError {
             source: self.source.clone(),
-            at: Some(format!("line {}, column {}", self.line_no, e.column().max(1))),
+            at: Some(format!(
+                "line {}, column {}",
+                self.line_no,
+                e.column().max(1)
+            )),
             message: if text.trim().is_empty() {
                 "an empty line (JSON Lines has one JSON object per line)".into()
             } else {
                 // serde_json's message ends with its own (one-line) position.
                 let m = e.to_string();
-                let m = m.rsplit_once(" at line ").map_or(m.as_str(), |(m, _)| m).to_string();
+                let m = m
+                    .rsplit_once(" at line ")
+                    .map_or(m.as_str(), |(m, _)| m)
+                    .to_string();
                 format!("invalid JSON: {m}")
             },
         })?;
@@ -276,5 +283,479 @@ fn truncate(s: &str) -> String {
         format!("{}…", s.chars().take(60).collect::<String>())
     } else {
         s.to_string()
+    }
+}
+
+/// Which clock edge samples a waveform.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Edge {
+    /// The rising edge (0 to 1).
+    #[default]
+    Posedge,
+    /// The falling edge (1 to 0).
+    Negedge,
+}
+
+/// A signal of a waveform and its current value.
+#[derive(Clone, Debug)]
+struct Signal {
+    name: String,
+    width: usize,
+    /// `0`, `1`, `x`, `z`, most significant bit first; empty until dumped.
+    bits: Vec<u8>,
+    real: Option<f64>,
+}
+
+/// VCD (IEEE 1364 value change dumps, with the `vcd` crate): an event per
+/// clock edge, with the values the signals had just before it (what a
+/// clocked checker samples), or, without a clock, an event per time step
+/// with the values at its end.
+pub struct VcdReader<R: BufRead> {
+    source: String,
+    parser: vcd::Parser<R>,
+    /// Every variable: full hierarchical name, its code, its width.
+    vars: Vec<(String, vcd::IdCode, u32, bool)>,
+    /// The signals read (resolved names and the clock), by slot.
+    signals: Vec<Signal>,
+    slot_of: std::collections::HashMap<vcd::IdCode, usize>,
+    clock: Option<(usize, Edge)>,
+    /// Changes of the current time step, applied after its event (with a
+    /// clock: the event reads the values before them).
+    pending: Vec<(usize, Vec<u8>, Option<f64>)>,
+    /// The time step being read, and whether it had changes.
+    time: Option<u64>,
+    event_time: u64,
+    index: u64,
+    started: bool,
+    ended: bool,
+}
+
+impl<R: BufRead> VcdReader<R> {
+    /// Reads the header; `clock` names the signal whose edges sample the
+    /// others (`None`: every time step is an event).
+    pub fn new(
+        source: &str,
+        input: R,
+        clock: Option<(&str, Edge)>,
+    ) -> Result<VcdReader<R>, TraceError> {
+        let mut parser = vcd::Parser::new(input);
+        let header = parser
+            .parse_header()
+            .map_err(|e| vcd_error(source, &e, parser.line()))?;
+        let mut vars = Vec::new();
+        fn walk(
+            items: &[vcd::ScopeItem],
+            prefix: &str,
+            out: &mut Vec<(String, vcd::IdCode, u32, bool)>,
+        ) {
+            for item in items {
+                match item {
+                    vcd::ScopeItem::Scope(s) => {
+                        walk(&s.items, &format!("{prefix}{}.", s.identifier), out)
+                    }
+                    vcd::ScopeItem::Var(v) => {
+                        let mut name = format!("{prefix}{}", v.reference);
+                        if let Some(vcd::ReferenceIndex::BitSelect(i)) = v.index {
+                            // A bit dumped alone: `data[3]` is its name.
+                            name = format!("{name}[{i}]");
+                        }
+                        out.push((name, v.code, v.size, v.var_type == vcd::VarType::Real));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        walk(&header.items, "", &mut vars);
+        let mut r = VcdReader {
+            source: source.to_string(),
+            parser,
+            vars,
+            signals: Vec::new(),
+            slot_of: std::collections::HashMap::new(),
+            clock: None,
+            pending: Vec::new(),
+            time: None,
+            event_time: 0,
+            index: 0,
+            started: false,
+            ended: false,
+        };
+        if let Some((name, edge)) = clock {
+            let slot = r.resolve(name).map_err(|m| TraceError {
+                source: source.to_string(),
+                at: None,
+                message: format!("--clock: {m}"),
+            })?;
+            if r.signals[slot].width != 1 {
+                return Err(TraceError {
+                    source: source.to_string(),
+                    at: None,
+                    message: format!(
+                        "--clock {name}: a {}-bit signal, not a clock",
+                        r.signals[slot].width
+                    ),
+                });
+            }
+            r.clock = Some((slot, edge));
+        }
+        Ok(r)
+    }
+
+    /// The full names of the signals.
+    pub fn signal_names(&self) -> impl Iterator<Item = &str> {
+        self.vars.iter().map(|v| v.0.as_str())
+    }
+
+    fn apply(&mut self, slot: usize, bits: Vec<u8>, real: Option<f64>) {
+        let s = &mut self.signals[slot];
+        s.real = real;
+        if real.is_none() {
+            // Vectors may be written shorter than their width: extend with
+            // 0, or with x or z when the first digit is one.
+            let fill = match bits.first() {
+                Some(b'x') => b'x',
+                Some(b'z') => b'z',
+                _ => b'0',
+            };
+            s.bits.clear();
+            if bits.len() < s.width {
+                s.bits.resize(s.width - bits.len(), fill);
+            }
+            let skip = bits.len().saturating_sub(s.width);
+            s.bits.extend_from_slice(&bits[skip..]);
+        }
+    }
+
+    fn apply_pending(&mut self) {
+        for (slot, bits, real) in std::mem::take(&mut self.pending) {
+            self.apply(slot, bits, real);
+        }
+    }
+
+    /// Whether the clock has its sampling edge in the pending changes.
+    fn clock_edge(&self) -> bool {
+        let Some((slot, edge)) = self.clock else {
+            return false;
+        };
+        let before = self.signals[slot].bits.first().copied();
+        let after = self
+            .pending
+            .iter()
+            .rev()
+            .find(|(s, _, _)| *s == slot)
+            .and_then(|(_, b, _)| b.last().copied());
+        matches!(
+            (edge, before, after),
+            (Edge::Posedge, Some(b'0'), Some(b'1')) | (Edge::Negedge, Some(b'1'), Some(b'0'))
+        )
+    }
+
+    /// Ends the time step being read: whether it is an event.
+    fn end_step(&mut self) -> bool {
+        let Some(t) = self.time else {
+            // Values dumped before the first time stamp are the start.
+            self.apply_pending();
+            return false;
+        };
+        if self.clock.is_some() {
+            if self.clock_edge() {
+                // The event reads the values before this step's changes,
+                // which `advance` applies next.
+                self.event_time = t;
+                return true;
+            }
+            self.apply_pending();
+            false
+        } else {
+            self.apply_pending();
+            self.event_time = t;
+            true
+        }
+    }
+}
+
+/// A VCD digit.
+fn digit(v: vcd::Value) -> u8 {
+    match v {
+        vcd::Value::V0 => b'0',
+        vcd::Value::V1 => b'1',
+        vcd::Value::X => b'x',
+        vcd::Value::Z => b'z',
+    }
+}
+
+fn vcd_error(source: &str, e: &std::io::Error, line: u64) -> TraceError {
+    let message = match e
+        .get_ref()
+        .and_then(|i| i.downcast_ref::<vcd::ParseError>())
+    {
+        Some(p) => p.kind().to_string(),
+        None if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+            "the dump ends before `$enddefinitions`".into()
+        }
+        None => e.to_string(),
+    };
+    let line = e
+        .get_ref()
+        .and_then(|i| i.downcast_ref::<vcd::ParseError>())
+        .map_or(line, vcd::ParseError::line);
+    TraceError {
+        source: source.to_string(),
+        at: Some(format!("line {line}")),
+        message,
+    }
+}
+
+impl<R: BufRead> Reader for VcdReader<R> {
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn resolve(&mut self, name: &str) -> Result<usize, String> {
+        let matches: Vec<&(String, vcd::IdCode, u32, bool)> = self
+            .vars
+            .iter()
+            .filter(|(full, ..)| full == name || full.ends_with(&format!(".{name}")))
+            .collect();
+        let Some(&&(ref full, code, width, real)) = matches.first() else {
+            let some: Vec<&str> = self.vars.iter().take(12).map(|v| v.0.as_str()).collect();
+            return Err(format!(
+                "no signal `{name}` in the dump (its signals include: {}{})",
+                some.join(", "),
+                if self.vars.len() > 12 { ", …" } else { "" }
+            ));
+        };
+        // Several names of one signal (ports of nested modules) are one.
+        if let Some(other) = matches.iter().find(|m| m.1 != code) {
+            return Err(format!(
+                "`{name}` is ambiguous: `{full}` and `{}` are different signals; give the hierarchical name",
+                other.0
+            ));
+        }
+        if let Some(&slot) = self.slot_of.get(&code) {
+            return Ok(slot);
+        }
+        self.signals.push(Signal {
+            name: full.clone(),
+            width: if real { 1 } else { width.max(1) as usize },
+            bits: Vec::new(),
+            real: None,
+        });
+        self.slot_of.insert(code, self.signals.len() - 1);
+        Ok(self.signals.len() - 1)
+    }
+
+    fn advance(&mut self) -> Result<bool, TraceError> {
+        if self.started {
+            self.index += 1;
+        }
+        self.started = true;
+        if self.ended {
+            return Ok(false);
+        }
+        // With a clock, the last event's step still has its changes.
+        self.apply_pending();
+        loop {
+            let Some(cmd) = self.parser.next() else {
+                self.ended = true;
+                let event = self.end_step();
+                self.time = None;
+                return Ok(event);
+            };
+            let line = self.parser.line();
+            let cmd = cmd.map_err(|e| vcd_error(&self.source, &e, line))?;
+            match cmd {
+                vcd::Command::Timestamp(t) => {
+                    let event = self.end_step();
+                    if self.time.is_some_and(|prev| t < prev) {
+                        return Err(TraceError {
+                            source: self.source.clone(),
+                            at: Some(format!("line {line}")),
+                            message: format!(
+                                "time #{t} goes back (after #{})",
+                                self.time.unwrap_or(0)
+                            ),
+                        });
+                    }
+                    self.time = Some(t);
+                    if event {
+                        return Ok(true);
+                    }
+                }
+                vcd::Command::ChangeScalar(code, v) => {
+                    if let Some(&slot) = self.slot_of.get(&code) {
+                        self.pending.push((slot, vec![digit(v)], None));
+                    }
+                }
+                vcd::Command::ChangeVector(code, v) => {
+                    if let Some(&slot) = self.slot_of.get(&code) {
+                        let bits: Vec<u8> = v.iter().map(digit).collect();
+                        self.pending.push((slot, bits, None));
+                    }
+                }
+                vcd::Command::ChangeReal(code, x) => {
+                    if let Some(&slot) = self.slot_of.get(&code) {
+                        self.pending.push((slot, Vec::new(), Some(x)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn cell(&self, id: usize) -> Option<Cell<'_>> {
+        let s = self.signals.get(id)?;
+        if let Some(r) = s.real {
+            return Some(Cell::Real(r));
+        }
+        if s.bits.is_empty() {
+            // Never dumped: unknown.
+            return Some(Cell::Bits(b"x"));
+        }
+        Some(Cell::Bits(&s.bits))
+    }
+
+    fn position(&self) -> Position {
+        Position {
+            index: self.index,
+            line: None,
+            time: Some(self.event_time),
+        }
+    }
+}
+
+impl<R: BufRead> VcdReader<R> {
+    /// The full name of signal `id`.
+    pub fn signal_name(&self, id: usize) -> Option<&str> {
+        self.signals.get(id).map(|s| s.name.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A clock of period 10 (rising at 5, 15, 25, …), `rst_n` low until
+    /// 12, `d` a 4-bit vector and `v` a bit changed at the rising edges
+    /// (as registers are) and between them.
+    const DUMP: &str = "$timescale 1ns $end
+$scope module tb $end
+$var reg 1 ! clk $end
+$var reg 1 \" rst_n $end
+$var wire 4 # d [3:0] $end
+$var wire 1 $ v $end
+$scope module dut $end
+$var wire 1 $ v $end
+$var wire 1 % w $end
+$upscope $end
+$upscope $end
+$enddefinitions $end
+#0
+$dumpvars
+0!
+0\"
+bx #
+0$
+1%
+$end
+#5
+1!
+b1010 #
+#10
+0!
+1$
+#12
+1\"
+#15
+1!
+0$
+b11 #
+#20
+0!
+#25
+1!
+";
+
+    fn read(clock: Option<(&str, Edge)>, fields: &[&str]) -> Vec<(Option<u64>, Vec<String>)> {
+        let mut r = VcdReader::new("t.vcd", DUMP.as_bytes(), clock).unwrap();
+        let ids: Vec<usize> = fields.iter().map(|f| r.resolve(f).unwrap()).collect();
+        let mut out = Vec::new();
+        while r.advance().unwrap() {
+            let vals = ids
+                .iter()
+                .map(|&i| match r.cell(i) {
+                    Some(Cell::Bits(b)) => String::from_utf8(b.to_vec()).unwrap(),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            out.push((r.position().time, vals));
+        }
+        out
+    }
+
+    #[test]
+    fn clock_edges_sample_the_values_before_the_edge() {
+        let s = |t: u64, v: &[&str]| (Some(t), v.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            read(Some(("clk", Edge::Posedge)), &["d", "v", "rst_n"]),
+            [
+                s(5, &["xxxx", "0", "0"]),
+                s(15, &["1010", "1", "1"]),
+                s(25, &["0011", "0", "1"]),
+            ]
+        );
+        assert_eq!(
+            read(Some(("tb.clk", Edge::Negedge)), &["tb.d"]),
+            [s(10, &["1010"]), s(20, &["0011"])]
+        );
+        // Without a clock: every time step, with its values at its end.
+        let steps = read(None, &["v"]);
+        assert_eq!(steps.len(), 7);
+        assert_eq!(steps[2], s(10, &["1"]));
+    }
+
+    #[test]
+    fn names_and_errors() {
+        let mut r = VcdReader::new("t.vcd", DUMP.as_bytes(), None).unwrap();
+        // `v` is one signal under two names; `w` only in dut.
+        assert_eq!(r.resolve("v"), r.resolve("tb.dut.v"));
+        assert!(r.resolve("dut.w").is_ok());
+        let e = r.resolve("nope").unwrap_err();
+        assert!(
+            e.contains("no signal `nope`") && e.contains("tb.clk"),
+            "{e}"
+        );
+        let e = VcdReader::new("t.vcd", DUMP.as_bytes(), Some(("d", Edge::Posedge)))
+            .err()
+            .unwrap();
+        assert!(e.message.contains("4-bit signal, not a clock"), "{e}");
+        // A dump cut in its header, and garbage in its body.
+        let cut = &DUMP[..DUMP.find("$enddefinitions").unwrap()];
+        let e = VcdReader::new("t.vcd", cut.as_bytes(), None).err().unwrap();
+        assert!(e.message.contains("before `$enddefinitions`"), "{e}");
+        let bad = format!("{DUMP}#30\nq!\n");
+        let mut r = VcdReader::new("t.vcd", bad.as_bytes(), None).unwrap();
+        r.resolve("clk").unwrap();
+        let e = loop {
+            match r.advance() {
+                Ok(true) => {}
+                Ok(false) => panic!("no error"),
+                Err(e) => break e,
+            }
+        };
+        assert!(
+            e.to_string().contains("line 38: unexpected character"),
+            "{e}"
+        );
+        let back = format!("{DUMP}#3\n");
+        let mut r = VcdReader::new("t.vcd", back.as_bytes(), None).unwrap();
+        let e = loop {
+            match r.advance() {
+                Ok(true) => {}
+                Ok(false) => panic!("no error"),
+                Err(e) => break e,
+            }
+        };
+        assert!(e.message.contains("goes back"), "{e}");
     }
 }
