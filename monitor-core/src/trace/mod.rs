@@ -13,3 +13,6 @@
 pub mod check;
 pub mod expr;
 pub mod reader;
+
+#[cfg(test)]
+mod fuzz;
