@@ -23,11 +23,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::VecDeque;
-
 use super::expr::{Cell, Expr};
 use super::reader::{Position, Reader, TraceError};
-use crate::runtime::{Cursor, MonitorTable};
+use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
 use crate::Verdict;
 
 /// A property to check: its monitor and what its propositions mean.
@@ -214,6 +212,14 @@ impl Checker {
             a.resolve(&mut |n: &str| reader.resolve(n))
                 .map_err(unknown)?;
         }
+        // Most propositions are a field read as a Boolean: read it directly.
+        let plain: Vec<Option<(usize, String)>> = atoms
+            .iter()
+            .map(|a| match a {
+                Expr::Field(f) if f.select.is_none() => Some((f.id, f.name.clone())),
+                _ => None,
+            })
+            .collect();
         let mut reset = self.reset.clone();
         if let Some(r) = &mut reset {
             r.resolve(&mut |n: &str| reader.resolve(n))
@@ -231,68 +237,67 @@ impl Checker {
             r.report.violation_count = 0;
             r.report.events = 0;
         }
+        let mut lanes = Lanes::new(&self.runs, atoms.len());
         let words = atoms.len().div_ceil(64).max(1);
         let mut bits = vec![0u64; words];
-        let mut recent: VecDeque<(Position, Vec<u64>)> = VecDeque::new();
-        let mut events = 0u64;
+        // The last events (position, atoms), for explanations: a ring.
         let keep = self.options.context + 1;
+        let mut ring: Vec<(Position, Vec<u64>)> = vec![(Position::default(), vec![0; words]); keep];
+        let (mut ring_next, mut ring_len) = (0usize, 0usize);
+        let mut events = 0u64;
         while reader.advance()? {
             events += 1;
             if let Some(r) = &reset {
                 if r.eval(&|id| reader.cell(id)).unwrap_or(true) {
-                    for run in &mut self.runs {
-                        if !run.done {
-                            run.cursor.reset();
-                        }
-                    }
-                    recent.clear();
+                    lanes.reset_all(&mut self.runs);
+                    ring_len = 0;
                     continue;
                 }
             }
             bits.iter_mut().for_each(|w| *w = 0);
             for (k, a) in atoms.iter().enumerate() {
-                let holds = a.eval(&|id| reader.cell(id)).map_err(|e| {
-                    let name = &self.atom_names[k];
-                    // The field's own name says it all.
-                    let plain =
-                        matches!(a, Expr::Field(f) if f.name == *name && f.select.is_none());
-                    reader.error_here(if plain {
-                        e.to_string()
-                    } else {
-                        format!("proposition `{name}`: {e}")
-                    })
-                })?;
-                if holds {
-                    bits[k / 64] |= 1 << (k % 64);
-                }
-            }
-            if recent.len() == keep {
-                recent.pop_front();
-            }
-            recent.push_back((reader.position(), bits.clone()));
-            for r in &mut self.runs {
-                if r.done {
-                    continue;
-                }
-                let t = r.table.table();
-                let verdict = if r.atoms.len() <= 64 {
-                    let mut letter = 0u64;
-                    for (i, &k) in r.atoms.iter().enumerate() {
-                        letter |= ((bits[k / 64] >> (k % 64)) & 1) << i;
-                    }
-                    r.cursor.step(&t, letter)
-                } else {
-                    for (i, &k) in r.atoms.iter().enumerate() {
-                        r.wide[i] = (bits[k / 64] >> (k % 64)) & 1 == 1;
-                    }
-                    r.cursor.step_with(&t, r.wide.as_slice())
+                let name = &self.atom_names[k];
+                let value = match &plain[k] {
+                    Some((id, field)) => match reader.cell(*id) {
+                        Some(cell) => {
+                            cell.truth()
+                                .ok_or(())
+                                .or_else(|()| cell.as_bool())
+                                .map_err(|e| {
+                                    if field == name {
+                                        format!("`{field}`: {e}")
+                                    } else {
+                                        format!("proposition `{name}`: `{field}`: {e}")
+                                    }
+                                })
+                        }
+                        None => Err(format!("no field `{field}` in this event")),
+                    },
+                    None => a
+                        .eval(&|id| reader.cell(id))
+                        .map_err(|e| format!("proposition `{name}`: {e}")),
                 };
+                match value {
+                    Ok(true) => bits[k / 64] |= 1 << (k % 64),
+                    Ok(false) => {}
+                    Err(e) => return Err(reader.error_here(e)),
+                }
+            }
+            let slot = &mut ring[ring_next];
+            slot.0 = reader.position();
+            slot.1.copy_from_slice(&bits);
+            ring_next = (ring_next + 1) % keep;
+            ring_len = (ring_len + 1).min(keep);
+            // Every property steps; the rare events (a violation, a good
+            // prefix) come back to be reported.
+            lanes.step(&bits, &mut self.runs, |r, verdict| {
+                let recent = (0..ring_len).map(|i| &ring[(ring_next + keep - ring_len + i) % keep]);
                 match verdict {
                     Verdict::Violated => {
                         r.report.violation_count += 1;
                         r.report.verdict = Verdict::Violated;
                         if r.report.violations.len() < self.options.max_reports.max(1) {
-                            let v = explain(r, reader, &recent);
+                            let v = explain(r, &*reader, recent);
                             r.report.violations.push(v);
                         }
                         if self.options.all {
@@ -313,11 +318,7 @@ impl Checker {
                     }
                     Verdict::Undecided => {}
                 }
-            }
-            // Every property decided: the rest of the trace changes nothing.
-            if self.runs.iter().all(|r| r.done) {
-                break;
-            }
+            });
         }
         Ok(self
             .runs
@@ -330,11 +331,149 @@ impl Checker {
     }
 }
 
+/// The properties' runs laid out for speed: the state, transition table
+/// and atoms of every small monitor in flat arrays, stepped in two tight
+/// passes (letters, then states) whose iterations are independent, so the
+/// processor overlaps the table lookups of all properties; larger monitors
+/// (and three-valued ones, whose good prefixes must be seen) step through
+/// their [`Cursor`].
+struct Lanes {
+    /// The runs that step in the fast passes, and their data.
+    fast: Vec<usize>,
+    base: Vec<u32>,
+    shift: Vec<u32>,
+    atoms: Vec<[u8; 8]>,
+    arity: Vec<u8>,
+    states: Vec<u32>,
+    letters: Vec<u32>,
+    next: Vec<u32>,
+    /// The other runs.
+    slow: Vec<usize>,
+}
+
+impl Lanes {
+    fn new(runs: &[Run], num_atoms: usize) -> Lanes {
+        let mut l = Lanes {
+            fast: Vec::new(),
+            base: Vec::new(),
+            shift: Vec::new(),
+            atoms: Vec::new(),
+            arity: Vec::new(),
+            states: Vec::new(),
+            letters: Vec::new(),
+            next: Vec::new(),
+            slow: Vec::new(),
+        };
+        for (i, r) in runs.iter().enumerate() {
+            let t = r.table.table();
+            let three = t.verdicts.contains(&Verdict::Satisfied);
+            match t.transitions {
+                Transitions::Dense(next)
+                    if num_atoms <= 64
+                        && r.atoms.len() <= 8
+                        && !three
+                        && l.next.len() + next.len() < u32::MAX as usize =>
+                {
+                    l.fast.push(i);
+                    l.base.push(l.next.len() as u32);
+                    l.shift.push(t.props);
+                    let mut a = [0u8; 8];
+                    for (j, &k) in r.atoms.iter().enumerate() {
+                        a[j] = k as u8;
+                    }
+                    l.atoms.push(a);
+                    l.arity.push(r.atoms.len() as u8);
+                    l.states.push(0);
+                    l.next.extend_from_slice(next);
+                }
+                _ => l.slow.push(i),
+            }
+        }
+        l.letters = vec![0; l.fast.len()];
+        l
+    }
+
+    fn reset_all(&mut self, runs: &mut [Run]) {
+        for r in runs.iter_mut().filter(|r| !r.done) {
+            r.cursor.reset();
+        }
+        for (j, &i) in self.fast.iter().enumerate() {
+            if !runs[i].done {
+                self.states[j] = 0;
+            }
+        }
+    }
+
+    /// Steps every live run on the letter of atoms `bits`; `report` gets
+    /// the runs that are violated or satisfied.
+    #[inline]
+    fn step(&mut self, bits: &[u64], runs: &mut [Run], mut report: impl FnMut(&mut Run, Verdict)) {
+        let g = bits[0];
+        for (j, (a, &n)) in self.atoms.iter().zip(&self.arity).enumerate() {
+            let mut letter = 0u32;
+            for (b, &k) in a[..n as usize].iter().enumerate() {
+                letter |= (((g >> k) & 1) as u32) << b;
+            }
+            self.letters[j] = letter;
+        }
+        let mut violated = false;
+        for j in 0..self.states.len() {
+            let s = self.states[j];
+            let t = self.next[(self.base[j] + (s << self.shift[j]) + self.letters[j]) as usize];
+            violated |= t == VIOLATION;
+            // A violated run keeps its state: the cursor explains from it.
+            self.states[j] = if t == VIOLATION { s } else { t };
+        }
+        if violated {
+            for j in 0..self.states.len() {
+                let s = self.states[j];
+                let i = self.fast[j];
+                let r = &mut runs[i];
+                if r.done {
+                    continue;
+                }
+                let t = self.next[(self.base[j] + (s << self.shift[j]) + self.letters[j]) as usize];
+                if t == VIOLATION {
+                    let table = r.table.table();
+                    r.cursor.reset();
+                    r.cursor.enter(&table, s);
+                    r.cursor.enter(&table, VIOLATION);
+                    report(r, Verdict::Violated);
+                    // A restarted run (--all) starts again from state 0.
+                    self.states[j] = 0;
+                }
+            }
+        }
+        for &i in &self.slow {
+            let r = &mut runs[i];
+            if r.done {
+                continue;
+            }
+            let t = r.table.table();
+            let verdict = if r.atoms.len() <= 64 {
+                let mut letter = 0u64;
+                for (b, &k) in r.atoms.iter().enumerate() {
+                    letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
+                }
+                r.cursor.step(&t, letter)
+            } else {
+                for (b, &k) in r.atoms.iter().enumerate() {
+                    r.wide[b] = (bits[k / 64] >> (k % 64)) & 1 == 1;
+                }
+                r.cursor.step_with(&t, r.wide.as_slice())
+            };
+            if verdict != Verdict::Undecided {
+                report(r, verdict);
+            }
+        }
+    }
+}
+
 /// The report of a violation that just happened.
-fn explain(
+fn explain<'a>(
     r: &Run,
     reader: &dyn Reader,
-    recent: &VecDeque<(Position, Vec<u64>)>,
+    recent: impl Iterator<Item = &'a (Position, Vec<u64>)>,
 ) -> ViolationReport {
     let t = r.table.table();
     let why = r.cursor.violation(&t).expect("violated");
@@ -353,7 +492,6 @@ fn explain(
         })
         .collect();
     let recent = recent
-        .iter()
         .map(|(pos, bits)| {
             let held: Vec<String> = r
                 .atoms

@@ -96,6 +96,18 @@ fn shown(c: &Cell<'_>) -> String {
 }
 
 impl Cell<'_> {
+    /// The value as a Boolean, when it is one (the fast path of
+    /// [`Cell::as_bool`]).
+    #[inline]
+    pub fn truth(&self) -> Option<bool> {
+        match self {
+            Cell::Text("1") | Cell::Bits([b'1']) => Some(true),
+            Cell::Text("0") | Cell::Bits([b'0']) => Some(false),
+            Cell::Json(serde_json::Value::Bool(b)) => Some(*b),
+            _ => self.as_bool().ok(),
+        }
+    }
+
     /// The value as a Boolean.
     pub fn as_bool(&self) -> Result<bool, ValueError> {
         let text = |t: &str| match t.trim() {
@@ -104,6 +116,9 @@ impl Cell<'_> {
             _ => None,
         };
         let b = match self {
+            // The common spellings first, without trimming.
+            Cell::Text("1") => Some(true),
+            Cell::Text("0") => Some(false),
             Cell::Text(t) => text(t),
             Cell::Json(serde_json::Value::Bool(b)) => Some(*b),
             Cell::Json(serde_json::Value::Number(n)) => match n.as_i64() {
@@ -129,6 +144,13 @@ impl Cell<'_> {
 
     fn as_num(&self) -> Result<Num, ValueError> {
         let text = |t: &str| {
+            // Short decimal integers, the common case, by hand.
+            let b = t.as_bytes();
+            if !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit) {
+                return Some(Num::Int(
+                    b.iter().fold(0i128, |v, d| v * 10 + i128::from(d - b'0')),
+                ));
+            }
             let t = t.trim();
             t.parse::<i128>()
                 .map(Num::Int)

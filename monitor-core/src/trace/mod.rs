@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod expr;
+pub mod parallel;
 pub mod reader;
 
 #[cfg(test)]

@@ -1,0 +1,281 @@
+//! The trace-checking benchmark (scripts/bench-check.sh runs it): events
+//! per second of `monitor_core::trace`, beside the time the format's own
+//! reader takes to read the same trace, for 1, 8 and 64 properties.
+//!
+//! ```text
+//! cargo run --release -p mongen-examples --bin bench_check -- [EVENTS] [DIR]
+//! ```
+//!
+//! The traces are generated in DIR (default: a temporary folder) and
+//! removed at the end.
+
+use std::error::Error;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use monitor_core::formula::random::SplitMix64;
+use monitor_core::runtime::Cursor;
+use monitor_core::trace::check::{Checker, Options, Property};
+use monitor_core::trace::expr::Expr;
+use monitor_core::trace::parallel::run_letters;
+use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Reader, VcdReader};
+use monitor_core::{MonitorTable, Verdict};
+
+/// `n` properties over the fields a..h and n of the generated traces, in
+/// which `a` is random and each next field is the one before, one event
+/// later (a shift register): bounded responses, delays and precedences of
+/// 2 to 9 states that hold, so that every property reads every event, as
+/// on a healthy log.
+fn properties(n: usize) -> Vec<String> {
+    let f = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    (0..n)
+        .map(|i| {
+            let p = i % 5;
+            match i % 4 {
+                0 => format!("G({} -> F[0:{}] {})", f[p], 2 + i % 6, f[p + 2]),
+                1 => format!("G(({0} & X {0}) -> X X {1})", f[p], f[p + 2]),
+                2 => format!(
+                    "G((\"n < {}\" & {}) -> X[{}] {})",
+                    [1000, 30000][i % 2],
+                    f[p],
+                    1 + i % 3,
+                    f[p + 1 + i % 3]
+                ),
+                _ => format!("G({} -> X {})", f[p], f[p + 1]),
+            }
+        })
+        .collect()
+}
+
+fn compile(props: &[String]) -> Vec<Property> {
+    props
+        .iter()
+        .map(|f| {
+            let table = MonitorTable::from_ltl(f).expect("a property of the benchmark");
+            let t = table.table();
+            let bindings = (0..t.props as usize)
+                .map(|i| Expr::parse(t.proposition(i)).expect("a field or an expression"))
+                .collect();
+            Property::new(f, table, bindings)
+        })
+        .collect()
+}
+
+fn rate(events: usize, secs: f64) -> String {
+    format!("{:.1}", events as f64 / secs / 1e6)
+}
+
+fn peak_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
+}
+
+fn check(reader: &mut dyn Reader, props: &[Property]) -> f64 {
+    let options = Options {
+        all: true,
+        max_reports: 1,
+        ..Options::default()
+    };
+    let mut checker = Checker::new(props.to_vec(), options);
+    let t = Instant::now();
+    let reports = checker.run(reader).expect("a well-formed trace");
+    let secs = t.elapsed().as_secs_f64();
+    for r in &reports {
+        assert_eq!(r.verdict, Verdict::Undecided, "{}", r.property);
+    }
+    secs
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args.next().map_or(Ok(5_000_000), |a| a.parse())?;
+    let dir = match args.next() {
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::env::temp_dir().join(format!("mongen-bench-check-{}", std::process::id())),
+    };
+    std::fs::create_dir_all(&dir)?;
+    let threads = rayon::current_num_threads();
+    println!("{n} events per trace, {threads} threads; rates in millions of events per second");
+
+    // Pre-encoded letters: one run, and chunk summaries on every core.
+    // The letters are a random walk that never violates the property, so
+    // that every letter is read.
+    let mut rng = SplitMix64::new(1);
+    println!(
+        "\n{:<40} {:>10} {:>10}",
+        "pre-encoded letters (states)", "1 core", "all cores"
+    );
+    for f in [
+        "G((a & b) -> X c)",
+        "G(a -> F[0:8] b)",
+        "G((a & X a) -> X X (b | c))",
+    ] {
+        let table = MonitorTable::from_ltl(f)?;
+        let t = table.table();
+        let mut s = Cursor::new();
+        let letters: Vec<u64> = (0..n)
+            .map(|_| loop {
+                let l = rng.next_u64() & 7;
+                let mut c = s;
+                if c.step(&t, l) != Verdict::Violated {
+                    s = c;
+                    break l;
+                }
+            })
+            .collect();
+        let start = Instant::now();
+        let mut c = Cursor::new();
+        let mut v = None;
+        for (k, &l) in letters.iter().enumerate() {
+            if c.step(&t, l) == Verdict::Violated {
+                v = Some(k as u64);
+                break;
+            }
+        }
+        let one = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let run = run_letters(&t, &letters, 1 << 16);
+        let all = start.elapsed().as_secs_f64();
+        assert_eq!(run.violated_at, v);
+        // Scanned only up to the first violation: rates are per letter read.
+        let read = v.map_or(n, |k| k as usize + 1);
+        println!(
+            "{:<40} {:>10} {:>10}",
+            format!("{f} ({})", t.num_states()),
+            rate(read, one),
+            rate(read, all)
+        );
+    }
+
+    // The traces: fields a..h (Booleans), n (a number).
+    let csv_path = dir.join("t.csv");
+    let jsonl_path = dir.join("t.jsonl");
+    let vcd_path = dir.join("t.vcd");
+    {
+        let mut csv = std::io::BufWriter::new(std::fs::File::create(&csv_path)?);
+        let mut jsonl = std::io::BufWriter::new(std::fs::File::create(&jsonl_path)?);
+        let mut vcd = std::io::BufWriter::new(std::fs::File::create(&vcd_path)?);
+        writeln!(csv, "a,b,c,d,e,f,g,h,n")?;
+        writeln!(
+            vcd,
+            "$timescale 1ns $end\n$scope module tb $end\n$var reg 1 ! clk $end"
+        )?;
+        let ids = ["\"", "#", "$", "%", "&", "'", "(", ")"];
+        for (i, name) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().enumerate() {
+            writeln!(vcd, "$var reg 1 {} {name} $end", ids[i])?;
+        }
+        writeln!(
+            vcd,
+            "$var reg 16 * n [15:0] $end\n$upscope $end\n$enddefinitions $end"
+        )?;
+        let mut prev = 0u64;
+        for k in 0..n {
+            // `a` is random, the others shift it along.
+            let bits = ((prev << 1) | (rng.next_u64() & 1)) & 0xff;
+            let num = rng.next_u64() >> 48;
+            let b: Vec<u64> = (0..8).map(|i| (bits >> i) & 1).collect();
+            writeln!(
+                csv,
+                "{},{},{},{},{},{},{},{},{num}",
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
+            )?;
+            writeln!(
+                jsonl,
+                "{{\"a\":{},\"b\":{},\"c\":{},\"d\":{},\"e\":{},\"f\":{},\"g\":{},\"h\":{},\"n\":{num}}}",
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
+            )?;
+            // Inputs change after the falling edge; the rising edge samples them.
+            writeln!(vcd, "#{}\n0!", 10 * k)?;
+            for (i, id) in ids.iter().enumerate() {
+                if k == 0 || (bits >> i) & 1 != (prev >> i) & 1 {
+                    writeln!(vcd, "{}{id}", (bits >> i) & 1)?;
+                }
+            }
+            writeln!(vcd, "b{num:b} *\n#{}\n1!", 10 * k + 5)?;
+            prev = bits;
+        }
+    }
+    let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len()) / (1 << 20);
+    println!(
+        "\ntraces: CSV {} MiB, JSON Lines {} MiB, VCD {} MiB",
+        size(&csv_path),
+        size(&jsonl_path),
+        size(&vcd_path)
+    );
+
+    // Baselines: the format's reader alone.
+    let open =
+        |p: &Path| BufReader::with_capacity(1 << 16, std::fs::File::open(p).expect("generated"));
+    let t = Instant::now();
+    let mut r = csv::Reader::from_reader(open(&csv_path));
+    let mut rec = csv::StringRecord::new();
+    let mut rows = 0;
+    while r.read_record(&mut rec)? {
+        rows += 1;
+    }
+    let csv_base = t.elapsed().as_secs_f64();
+    assert_eq!(rows, n);
+    let t = Instant::now();
+    let mut lines = 0;
+    for line in open(&jsonl_path).lines() {
+        let v: serde_json::Value = serde_json::from_str(&line?)?;
+        lines += usize::from(v.is_object());
+    }
+    let jsonl_base = t.elapsed().as_secs_f64();
+    assert_eq!(lines, n);
+    let t = Instant::now();
+    let mut p = vcd::Parser::new(open(&vcd_path));
+    p.parse_header()?;
+    let mut commands = 0usize;
+    for c in p {
+        c?;
+        commands += 1;
+    }
+    let vcd_base = t.elapsed().as_secs_f64();
+    assert!(commands > n);
+
+    println!(
+        "\n{:<12} {:>10} {:>10} {:>10} {:>10} {:>12}",
+        "format", "read only", "1 prop", "8 props", "64 props", "64 / read"
+    );
+    for (name, base) in [
+        ("CSV", csv_base),
+        ("JSON Lines", jsonl_base),
+        ("VCD", vcd_base),
+    ] {
+        let mut cols = Vec::new();
+        let mut last = 0.0;
+        for k in [1, 8, 64] {
+            let props = compile(&properties(k));
+            let secs = match name {
+                "CSV" => check(&mut CsvReader::new("t.csv", open(&csv_path))?, &props),
+                "JSON Lines" => check(&mut JsonlReader::new("t.jsonl", open(&jsonl_path)), &props),
+                _ => check(
+                    &mut VcdReader::new("t.vcd", open(&vcd_path), Some(("clk", Edge::Posedge)))?,
+                    &props,
+                ),
+            };
+            cols.push(rate(n, secs));
+            last = secs;
+        }
+        println!(
+            "{:<12} {:>10} {:>10} {:>10} {:>10} {:>11.2}x",
+            name,
+            rate(n, base),
+            cols[0],
+            cols[1],
+            cols[2],
+            last / base
+        );
+    }
+    println!("\npeak memory: {:.0} MiB", peak_mib());
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
