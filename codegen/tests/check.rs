@@ -357,3 +357,68 @@ x#
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn several_cores_report_what_one_pass_reports() {
+    // A log of several chunks (1 MiB each) with violations here and there,
+    // blank lines, an error late in the file in the second variant.
+    let dir = scratch("jobs");
+    let mut csv = String::from("t,req,ack,latency\n");
+    let mut jsonl = String::new();
+    for k in 0..150_000u64 {
+        let req = u8::from(k % 7 == 0);
+        // Every 40 000th request is not acknowledged.
+        let ack = u8::from(k % 7 == 1 && k % 40_000 != 1);
+        let latency = (k * 7919) % 1000;
+        csv.push_str(&format!("{k},{req},{ack},{latency}\n"));
+        if k % 50_000 == 3 {
+            csv.push('\n');
+        }
+        jsonl.push_str(&format!(
+            "{{\"t\": {k}, \"req\": {req}, \"x\": {{\"ack\": {}}}, \"latency\": {latency}}}\n",
+            ack == 1
+        ));
+    }
+    let csv_path = file(&dir, "log.csv", csv.as_bytes());
+    let jsonl_path = file(&dir, "log.jsonl", jsonl.as_bytes());
+    let bad = file(&dir, "bad.csv", format!("{csv}1,0,maybe,3\n").as_bytes());
+    for (log, ack) in [(&csv_path, "ack"), (&jsonl_path, "x.ack"), (&bad, "ack")] {
+        let define = format!("ack={ack}");
+        for extra in [&[][..], &["--all", "--max-reports", "2"][..], &["--json", "--all"][..]] {
+            let mut outs = Vec::new();
+            for jobs in ["1", "2", "3"] {
+                let mut args = vec![
+                    "check",
+                    "-f",
+                    "G(req -> X ack)",
+                    "-f",
+                    "G(\"latency > 998\" -> X !req)",
+                    "--define",
+                    &define,
+                    "-j",
+                    jobs,
+                ];
+                args.extend_from_slice(extra);
+                args.push(log);
+                let o = mongen(&args);
+                outs.push((o.status.code(), text(&o)));
+            }
+            let (code, out) = &outs[0];
+            if log == &bad {
+                assert_eq!(*code, Some(2), "{out}");
+                assert!(out.contains("line 150005: `ack`: \"maybe\" is not a Boolean"), "{out}");
+            } else {
+                assert_eq!(*code, Some(1), "{out}");
+                assert!(out.contains("violated"), "{out}");
+            }
+            if extra.contains(&"--max-reports") && log != &bad {
+                // Violations all along the log, two explained each.
+                assert!(out.contains("23 violations in all"), "{out}");
+                assert_eq!(out.matches("\n  at line").count(), 4, "{out}");
+            }
+            assert_eq!(outs[1], outs[0], "{log} {extra:?}");
+            assert_eq!(outs[2], outs[0], "{log} {extra:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -131,6 +131,123 @@ pub struct Checker {
     atom_names: Vec<String>,
     options: Options,
     reset: Option<Expr>,
+    lanes: Lanes,
+    /// The last events, for explanations.
+    ring: Ring,
+    events: u64,
+}
+
+/// The propositions of all properties bound to the fields of one reader:
+/// what turns an event into the bits of the atoms.
+pub(crate) struct Bound {
+    atoms: Vec<Expr>,
+    /// For an atom that is a field read as a Boolean: the field.
+    plain: Vec<Option<(usize, String)>>,
+    names: Vec<String>,
+    reset: Option<Expr>,
+    /// The fields, in the order they were resolved.
+    fields: Vec<String>,
+    /// How many `u64` words the atoms' bits take.
+    pub(crate) words: usize,
+}
+
+impl Bound {
+    /// Sets `bits` to the atoms' values at the reader's current event.
+    #[inline]
+    pub(crate) fn eval<R: Reader + ?Sized>(
+        &self,
+        reader: &R,
+        bits: &mut [u64],
+    ) -> Result<(), TraceError> {
+        bits.iter_mut().for_each(|w| *w = 0);
+        for (k, a) in self.atoms.iter().enumerate() {
+            let value = match &self.plain[k] {
+                Some((id, field)) => match reader.cell(*id) {
+                    Some(cell) => {
+                        cell.truth()
+                            .ok_or(())
+                            .or_else(|()| cell.as_bool())
+                            .map_err(|e| {
+                                let name = &self.names[k];
+                                if field == name {
+                                    format!("`{field}`: {e}")
+                                } else {
+                                    format!("proposition `{name}`: `{field}`: {e}")
+                                }
+                            })
+                    }
+                    None => Err(format!("no field `{field}` in this event")),
+                },
+                None => a
+                    .eval(&|id| reader.cell(id))
+                    .map_err(|e| format!("proposition `{}`: {e}", self.names[k])),
+            };
+            match value {
+                Ok(true) => bits[k / 64] |= 1 << (k % 64),
+                Ok(false) => {}
+                Err(e) => return Err(reader.error_here(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the monitors are held in reset at the current event.
+    #[inline]
+    fn in_reset<R: Reader + ?Sized>(&self, reader: &R) -> bool {
+        match &self.reset {
+            Some(r) => r.eval(&|id| reader.cell(id)).unwrap_or(true),
+            None => false,
+        }
+    }
+
+    /// Whether a reset expression is bound.
+    pub(crate) fn has_reset(&self) -> bool {
+        self.reset.is_some()
+    }
+
+    /// Resolves the fields in `reader` (of the format of the reader
+    /// bound), so that they have the indices the atoms use.
+    pub(crate) fn attach<R: Reader + ?Sized>(&self, reader: &mut R) {
+        for f in &self.fields {
+            let _ = reader.resolve(f);
+        }
+    }
+}
+
+/// The last events of a trace (position, atoms), for explanations.
+struct Ring {
+    entries: Vec<(Position, Vec<u64>)>,
+    next: usize,
+    len: usize,
+}
+
+impl Ring {
+    fn new(keep: usize, words: usize) -> Ring {
+        Ring {
+            entries: vec![(Position::default(), vec![0; words]); keep],
+            next: 0,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn push(&mut self, at: Position, bits: &[u64]) {
+        let keep = self.entries.len();
+        let slot = &mut self.entries[self.next];
+        slot.0 = at;
+        slot.1.copy_from_slice(bits);
+        self.next = (self.next + 1) % keep;
+        self.len = (self.len + 1).min(keep);
+    }
+
+    /// Oldest first.
+    fn iter(&self) -> impl Iterator<Item = &(Position, Vec<u64>)> {
+        let keep = self.entries.len();
+        (0..self.len).map(move |i| &self.entries[(self.next + keep - self.len + i) % keep])
+    }
 }
 
 impl Checker {
@@ -138,7 +255,7 @@ impl Checker {
     pub fn new(properties: Vec<Property>, options: Options) -> Checker {
         let mut atoms: Vec<Expr> = Vec::new();
         let mut atom_names: Vec<String> = Vec::new();
-        let runs = properties
+        let runs: Vec<Run> = properties
             .into_iter()
             .map(|p| {
                 let t = p.table.table();
@@ -182,12 +299,17 @@ impl Checker {
                 }
             })
             .collect();
+        let lanes = Lanes::new(&runs, atoms.len());
+        let ring = Ring::new(options.context + 1, atoms.len().div_ceil(64).max(1));
         Checker {
             runs,
             atoms,
             atom_names,
             options,
             reset: None,
+            lanes,
+            ring,
+            events: 0,
         }
     }
 
@@ -199,36 +321,48 @@ impl Checker {
         self.reset = reset;
     }
 
+    /// The options.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
     /// Checks one trace; the monitors start afresh.
-    pub fn run(&mut self, reader: &mut dyn Reader) -> Result<Vec<Report>, TraceError> {
-        let source = reader.source().to_string();
-        let unknown = |message: String| TraceError {
-            source: source.clone(),
-            at: None,
-            message,
-        };
-        let mut atoms = self.atoms.clone();
-        for a in &mut atoms {
-            a.resolve(&mut |n: &str| reader.resolve(n))
-                .map_err(unknown)?;
-        }
-        // Most propositions are a field read as a Boolean: read it directly.
-        let plain: Vec<Option<(usize, String)>> = atoms
-            .iter()
-            .map(|a| match a {
-                Expr::Field(f) if f.select.is_none() => Some((f.id, f.name.clone())),
-                _ => None,
-            })
-            .collect();
-        let mut reset = self.reset.clone();
-        if let Some(r) = &mut reset {
-            r.resolve(&mut |n: &str| reader.resolve(n))
-                .map_err(|m| unknown(format!("--reset: {m}")))?;
-        }
+    pub fn run<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<Vec<Report>, TraceError> {
+        self.run_reporting(reader, |_, _| {})
+    }
+
+    /// Checks one trace as [`Checker::run`] does, and calls
+    /// `on_violation(property, report)` as each violation reported in
+    /// detail happens (to follow a growing log).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Property, Options};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::JsonlReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let log = "{\"up\": true}\n{\"up\": false}\n{\"up\": true}\n";
+    /// let table = MonitorTable::from_ltl("G up")?;
+    /// let mut checker = Checker::new(vec![Property::new("G up", table, vec![Expr::parse("up")?])], Options::default());
+    /// let mut seen = Vec::new();
+    /// checker.run_reporting(&mut JsonlReader::new("log", log.as_bytes()), |p, v| seen.push((p.to_string(), v.at.line)))?;
+    /// assert_eq!(seen, [("G up".to_string(), Some(2))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_reporting<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        mut on_violation: impl FnMut(&str, &ViolationReport),
+    ) -> Result<Vec<Report>, TraceError> {
+        self.begin();
+        let bound = self.bind(reader)?;
+        self.feed(reader, &bound, &mut on_violation)?;
+        Ok(self.finish())
+    }
+
+    /// Starts afresh: every monitor in its initial state, nothing read.
+    pub(crate) fn begin(&mut self) {
         for r in &mut self.runs {
-            for (f, id) in &mut r.fields {
-                *id = reader.resolve(f).map_err(unknown)?;
-            }
             r.cursor = Cursor::new();
             r.done = false;
             r.report.verdict = Verdict::Undecided;
@@ -237,97 +371,199 @@ impl Checker {
             r.report.violation_count = 0;
             r.report.events = 0;
         }
-        let mut lanes = Lanes::new(&self.runs, atoms.len());
-        let words = atoms.len().div_ceil(64).max(1);
-        let mut bits = vec![0u64; words];
-        // The last events (position, atoms), for explanations: a ring.
-        let keep = self.options.context + 1;
-        let mut ring: Vec<(Position, Vec<u64>)> = vec![(Position::default(), vec![0; words]); keep];
-        let (mut ring_next, mut ring_len) = (0usize, 0usize);
-        let mut events = 0u64;
+        self.lanes.states.iter_mut().for_each(|s| *s = 0);
+        self.ring.clear();
+        self.events = 0;
+    }
+
+    /// Binds the propositions (and the fields shown in explanations) to
+    /// the fields of `reader`.
+    pub(crate) fn bind<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<Bound, TraceError> {
+        let source = reader.source().to_string();
+        let unknown = |message: String| TraceError {
+            source: source.clone(),
+            at: None,
+            message,
+        };
+        // The names, in the order they are resolved: another reader of
+        // the same format gives them the same indices (`Bound::attach`).
+        let mut fields: Vec<String> = Vec::new();
+        let mut resolve = |n: &str| {
+            fields.push(n.to_string());
+            reader.resolve(n)
+        };
+        let mut atoms = self.atoms.clone();
+        for a in &mut atoms {
+            a.resolve(&mut resolve).map_err(unknown)?;
+        }
+        // Most propositions are a field read as a Boolean: read it directly.
+        let plain = atoms
+            .iter()
+            .map(|a| match a {
+                Expr::Field(f) if f.select.is_none() => Some((f.id, f.name.clone())),
+                _ => None,
+            })
+            .collect();
+        let mut reset = self.reset.clone();
+        if let Some(r) = &mut reset {
+            r.resolve(&mut resolve)
+                .map_err(|m| unknown(format!("--reset: {m}")))?;
+        }
+        for r in &mut self.runs {
+            for (f, id) in &mut r.fields {
+                *id = resolve(f).map_err(unknown)?;
+            }
+        }
+        Ok(Bound {
+            words: atoms.len().div_ceil(64).max(1),
+            atoms,
+            plain,
+            names: self.atom_names.clone(),
+            reset,
+            fields,
+        })
+    }
+
+    /// Reads `reader` to its end, the monitors going on from where they
+    /// are.
+    pub(crate) fn feed<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        bound: &Bound,
+        on_violation: &mut dyn FnMut(&str, &ViolationReport),
+    ) -> Result<(), TraceError> {
+        let Checker {
+            runs,
+            lanes,
+            ring,
+            options,
+            events,
+            ..
+        } = self;
+        let mut bits = vec![0u64; bound.words];
         while reader.advance()? {
-            events += 1;
-            if let Some(r) = &reset {
-                if r.eval(&|id| reader.cell(id)).unwrap_or(true) {
-                    lanes.reset_all(&mut self.runs);
-                    ring_len = 0;
-                    continue;
-                }
+            *events += 1;
+            if bound.in_reset(reader) {
+                lanes.reset_all(runs);
+                ring.clear();
+                continue;
             }
-            bits.iter_mut().for_each(|w| *w = 0);
-            for (k, a) in atoms.iter().enumerate() {
-                let name = &self.atom_names[k];
-                let value = match &plain[k] {
-                    Some((id, field)) => match reader.cell(*id) {
-                        Some(cell) => {
-                            cell.truth()
-                                .ok_or(())
-                                .or_else(|()| cell.as_bool())
-                                .map_err(|e| {
-                                    if field == name {
-                                        format!("`{field}`: {e}")
-                                    } else {
-                                        format!("proposition `{name}`: `{field}`: {e}")
-                                    }
-                                })
-                        }
-                        None => Err(format!("no field `{field}` in this event")),
-                    },
-                    None => a
-                        .eval(&|id| reader.cell(id))
-                        .map_err(|e| format!("proposition `{name}`: {e}")),
-                };
-                match value {
-                    Ok(true) => bits[k / 64] |= 1 << (k % 64),
-                    Ok(false) => {}
-                    Err(e) => return Err(reader.error_here(e)),
-                }
-            }
-            let slot = &mut ring[ring_next];
-            slot.0 = reader.position();
-            slot.1.copy_from_slice(&bits);
-            ring_next = (ring_next + 1) % keep;
-            ring_len = (ring_len + 1).min(keep);
+            bound.eval(reader, &mut bits)?;
+            ring.push(reader.position(), &bits);
             // Every property steps; the rare events (a violation, a good
             // prefix) come back to be reported.
-            lanes.step(&bits, &mut self.runs, |r, verdict| {
-                let recent = (0..ring_len).map(|i| &ring[(ring_next + keep - ring_len + i) % keep]);
-                match verdict {
-                    Verdict::Violated => {
-                        r.report.violation_count += 1;
-                        r.report.verdict = Verdict::Violated;
-                        if r.report.violations.len() < self.options.max_reports.max(1) {
-                            let v = explain(r, &*reader, recent);
-                            r.report.violations.push(v);
-                        }
-                        if self.options.all {
-                            r.cursor.reset();
-                        } else {
-                            r.done = true;
-                        }
+            lanes.step(&bits, runs, |r, verdict| match verdict {
+                Verdict::Violated => {
+                    r.report.violation_count += 1;
+                    r.report.verdict = Verdict::Violated;
+                    if r.report.violations.len() < options.max_reports.max(1) {
+                        let v = explain(r, &*reader, ring.iter());
+                        on_violation(&r.report.property, &v);
+                        r.report.violations.push(v);
                     }
-                    Verdict::Satisfied => {
-                        if r.report.satisfied_at.is_none() {
-                            r.report.satisfied_at = Some(reader.position());
+                    if options.all {
+                        r.cursor.reset();
+                    } else {
+                        r.done = true;
+                    }
+                }
+                Verdict::Satisfied => {
+                    if r.report.satisfied_at.is_none() {
+                        r.report.satisfied_at = Some(reader.position());
+                        if r.report.violation_count == 0 {
                             r.report.verdict = Verdict::Satisfied;
                         }
-                        // A good prefix stays good.
-                        if !self.options.all || r.report.violation_count == 0 {
-                            r.done = true;
-                        }
                     }
-                    Verdict::Undecided => {}
+                    // A good prefix stays good: no violation can follow.
+                    r.done = true;
                 }
+                Verdict::Undecided => {}
             });
         }
-        Ok(self
-            .runs
+        Ok(())
+    }
+
+    /// The reports, once the whole trace is read.
+    pub(crate) fn finish(&mut self) -> Vec<Report> {
+        let events = self.events;
+        self.runs
             .iter_mut()
             .map(|r| {
                 r.report.events = events;
                 r.report.clone()
             })
-            .collect())
+            .collect()
+    }
+
+    /// The number of properties.
+    pub(crate) fn len(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The current state of property `i`'s monitor; `None` once it is
+    /// decided (its report will not change).
+    pub(crate) fn state(&self, i: usize) -> Option<u32> {
+        let r = &self.runs[i];
+        if r.done {
+            return None;
+        }
+        Some(match self.lanes.fast.iter().position(|&f| f == i) {
+            Some(j) => self.lanes.states[j],
+            None => r.cursor.state(),
+        })
+    }
+
+    /// Moves the (undecided) monitor of property `i` to `state`, the end
+    /// of a summarized piece of the trace in which nothing happened.
+    pub(crate) fn set_state(&mut self, i: usize, state: u32) {
+        match self.lanes.fast.iter().position(|&f| f == i) {
+            Some(j) => self.lanes.states[j] = state,
+            None => {
+                let r = &mut self.runs[i];
+                let t = r.table.table();
+                r.cursor.reset();
+                r.cursor.enter(&t, state);
+            }
+        }
+    }
+
+    /// The monitor of property `i`.
+    pub(crate) fn table(&self, i: usize) -> crate::runtime::Table<'_> {
+        self.runs[i].table.table()
+    }
+
+    /// The letter of property `i` (at most 64 propositions) in an event
+    /// whose atoms are `bits`; `None` for wider properties.
+    #[inline]
+    pub(crate) fn letter(&self, i: usize, bits: &[u64]) -> Option<u64> {
+        let r = &self.runs[i];
+        if r.atoms.len() > 64 {
+            return None;
+        }
+        let mut letter = 0u64;
+        for (b, &k) in r.atoms.iter().enumerate() {
+            letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
+        }
+        Some(letter)
+    }
+
+    /// Records events read elsewhere (in a summarized piece): `n` more
+    /// events, and the last ones for explanations.
+    pub(crate) fn skip<'a>(&mut self, n: u64, last: impl Iterator<Item = (Position, &'a [u64])>) {
+        self.events += n;
+        for (at, bits) in last {
+            self.ring.push(at, bits);
+        }
+    }
+
+    /// How many events were read since [`Checker::begin`].
+    pub(crate) fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// How many events before a violation are shown.
+    pub(crate) fn context(&self) -> usize {
+        self.options.context
     }
 }
 
@@ -470,9 +706,9 @@ impl Lanes {
 }
 
 /// The report of a violation that just happened.
-fn explain<'a>(
+fn explain<'a, R: Reader + ?Sized>(
     r: &Run,
-    reader: &dyn Reader,
+    reader: &R,
     recent: impl Iterator<Item = &'a (Position, Vec<u64>)>,
 ) -> ViolationReport {
     let t = r.table.table();

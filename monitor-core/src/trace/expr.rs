@@ -104,6 +104,9 @@ impl Cell<'_> {
             Cell::Text("1") | Cell::Bits([b'1']) => Some(true),
             Cell::Text("0") | Cell::Bits([b'0']) => Some(false),
             Cell::Json(serde_json::Value::Bool(b)) => Some(*b),
+            Cell::Json(serde_json::Value::Number(n)) if n.as_u64().is_some_and(|n| n < 2) => {
+                Some(n.as_u64() == Some(1))
+            }
             _ => self.as_bool().ok(),
         }
     }

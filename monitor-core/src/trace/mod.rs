@@ -5,12 +5,15 @@
 //!   (`latency > 100`, `level == "ERROR"`, `data[3]`);
 //! * [`reader`]: the formats, read one event at a time;
 //! * [`check`]: several monitors over a trace in one pass, with
-//!   explained violations.
+//!   explained violations;
+//! * [`chunked`]: large logs checked on several cores, with the same
+//!   reports.
 //!
 //! The chunk summaries that let a long trace be checked in parallel are
 //! [`runtime::Summary`](crate::runtime::Summary).
 
 pub mod check;
+pub mod chunked;
 pub mod expr;
 pub mod parallel;
 pub mod reader;

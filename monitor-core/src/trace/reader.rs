@@ -79,11 +79,80 @@ pub trait Reader {
 /// CSV with a header row (the `csv` crate).
 pub struct CsvReader<R: Read> {
     source: String,
-    reader: csv::Reader<R>,
+    reader: csv::Reader<LineCounter<R>>,
     headers: Vec<String>,
     record: csv::StringRecord,
     index: u64,
     started: bool,
+    /// The line the current record starts on.
+    line: u64,
+}
+
+/// The input of a CSV reader: remembers the bytes not yet behind a record
+/// and counts the line ends before them, so that a record gets the line it
+/// starts on (the `csv` crate's count includes the blank lines skipped
+/// before a record and lags on CRLF line ends).
+struct LineCounter<R> {
+    inner: R,
+    window: Vec<u8>,
+    /// The offset in the input of `window[start]`.
+    base: u64,
+    start: usize,
+    /// The line of `window[start]` (1-based).
+    line: u64,
+}
+
+impl<R: Read> Read for LineCounter<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.start > (1 << 16) && self.start * 2 > self.window.len() {
+            self.window.drain(..self.start);
+            self.start = 0;
+        }
+        self.window.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl<R> LineCounter<R> {
+    fn new(inner: R, first_line: u64) -> LineCounter<R> {
+        LineCounter {
+            inner,
+            window: Vec::new(),
+            base: 0,
+            start: 0,
+            line: first_line.max(1),
+        }
+    }
+
+    /// The bytes from `window[start]` to offset `byte` of the input.
+    fn upto(&self, byte: u64) -> &[u8] {
+        let end = (byte.saturating_sub(self.base) as usize).min(self.window.len() - self.start);
+        &self.window[self.start..self.start + end]
+    }
+
+    /// The line of the first byte at or after `byte` that is not a line
+    /// end (where a record that the `csv` crate says starts at `byte`
+    /// really starts).
+    fn line_of_record(&self, byte: u64) -> u64 {
+        let before = self.upto(byte);
+        let rest = &self.window[self.start + before.len()..];
+        let blank = rest
+            .iter()
+            .take_while(|&&b| b == b'\n' || b == b'\r')
+            .collect::<Vec<_>>();
+        let blank_lines = blank.iter().filter(|&&&b| b == b'\n').count();
+        self.line + memchr::memchr_iter(b'\n', before).count() as u64 + blank_lines as u64
+    }
+
+    /// Forgets the input before offset `byte`.
+    fn forget_before(&mut self, byte: u64) {
+        let k = self.upto(byte).len();
+        self.line +=
+            memchr::memchr_iter(b'\n', &self.window[self.start..self.start + k]).count() as u64;
+        self.start += k;
+        self.base += k as u64;
+    }
 }
 
 impl<R: Read> CsvReader<R> {
@@ -91,14 +160,14 @@ impl<R: Read> CsvReader<R> {
     pub fn new(source: &str, input: R) -> Result<CsvReader<R>, TraceError> {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
-            .flexible(false)
-            .from_reader(input);
+            .flexible(true)
+            .from_reader(LineCounter::new(input, 1));
         let headers = reader
             .headers()
-            .map_err(|e| csv_error(source, e))?
-            .iter()
-            .map(|h| h.trim().to_string())
-            .collect();
+            .map(|h| h.iter().map(|h| h.trim().to_string()).collect::<Vec<_>>());
+        let headers = headers.map_err(|e| csv_error(source, e, reader.get_ref()))?;
+        let end = reader.position().byte();
+        reader.get_mut().forget_before(end);
         Ok(CsvReader {
             source: source.to_string(),
             reader,
@@ -106,7 +175,44 @@ impl<R: Read> CsvReader<R> {
             record: csv::StringRecord::new(),
             index: 0,
             started: false,
+            line: 1,
         })
+    }
+
+    /// A reader of a piece of a longer file, without its header row:
+    /// `headers` are the file's columns, the piece's first line is line
+    /// `first_line` of the file and holds event `first_index`.
+    ///
+    /// ```
+    /// use monitor_core::trace::reader::{CsvReader, Reader};
+    ///
+    /// let headers = vec!["req".to_string(), "ack".to_string()];
+    /// let mut r = CsvReader::with_headers("log.csv", headers, "1,0\n\n0,1\n".as_bytes(), 10, 12);
+    /// assert!(r.advance()?);
+    /// assert!(r.advance()?);
+    /// assert_eq!((r.position().index, r.position().line), (11, Some(14)));
+    /// # Ok::<(), monitor_core::trace::reader::TraceError>(())
+    /// ```
+    pub fn with_headers(
+        source: &str,
+        headers: Vec<String>,
+        input: R,
+        first_index: u64,
+        first_line: u64,
+    ) -> CsvReader<R> {
+        let reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(LineCounter::new(input, first_line));
+        CsvReader {
+            source: source.to_string(),
+            reader,
+            headers,
+            record: csv::StringRecord::new(),
+            index: first_index,
+            started: false,
+            line: first_line,
+        }
     }
 
     /// The column names.
@@ -115,13 +221,12 @@ impl<R: Read> CsvReader<R> {
     }
 }
 
-fn csv_error(source: &str, e: csv::Error) -> TraceError {
-    let at = e.position().map(|p| format!("line {}", p.line()));
+fn csv_error<R>(source: &str, e: csv::Error, lines: &LineCounter<R>) -> TraceError {
+    let at = e
+        .position()
+        .map(|p| format!("line {}", lines.line_of_record(p.byte())));
     let message = match e.kind() {
         csv::ErrorKind::Utf8 { .. } => "invalid UTF-8".to_string(),
-        csv::ErrorKind::UnequalLengths {
-            expected_len, len, ..
-        } => format!("{len} fields where the header has {expected_len}"),
         csv::ErrorKind::Io(io) => io.to_string(),
         _ => e.to_string(),
     };
@@ -151,11 +256,28 @@ impl<R: Read> Reader for CsvReader<R> {
             self.index += 1;
         }
         self.started = true;
-        self.reader
+        let more = self
+            .reader
             .read_record(&mut self.record)
-            .map_err(|e| csv_error(&self.source, e))
+            .map_err(|e| csv_error(&self.source, e, self.reader.get_ref()))?;
+        if more {
+            let start = self.record.position().map_or(0, |p| p.byte());
+            let lines = self.reader.get_ref();
+            self.line = lines.line_of_record(start);
+            let end = self.reader.position().byte();
+            self.reader.get_mut().forget_before(end);
+            if self.record.len() != self.headers.len() {
+                return Err(self.error_here(format!(
+                    "{} fields where the header has {}",
+                    self.record.len(),
+                    self.headers.len()
+                )));
+            }
+        }
+        Ok(more)
     }
 
+    #[inline]
     fn cell(&self, id: usize) -> Option<Cell<'_>> {
         self.record.get(id).map(Cell::Text)
     }
@@ -163,22 +285,201 @@ impl<R: Read> Reader for CsvReader<R> {
     fn position(&self) -> Position {
         Position {
             index: self.index,
-            line: self.record.position().map(|p| p.line()),
+            line: Some(self.line),
             time: None,
         }
     }
 }
 
 /// JSON Lines: one JSON object per line; fields by name or dotted path.
+///
+/// Each line is parsed in full (so that a malformed line is an error), but
+/// only the values of the fields that were resolved are kept: no map is
+/// built for the others.
 pub struct JsonlReader<R: BufRead> {
     source: String,
     input: R,
     paths: Vec<Vec<String>>,
+    /// The resolved paths as a tree, rebuilt when a path is added.
+    wanted: Vec<Wanted>,
     line: String,
-    value: serde_json::Value,
+    /// The value of each resolved path in the current event.
+    values: Vec<Option<serde_json::Value>>,
     line_no: u64,
     index: u64,
     started: bool,
+}
+
+/// A key wanted at one level of the objects, and what is wanted in it.
+#[derive(Clone, Debug)]
+struct Wanted {
+    key: String,
+    /// The path that ends here.
+    id: Option<usize>,
+    /// The paths that go on into its value.
+    inner: Vec<Wanted>,
+}
+
+fn want(tree: &mut Vec<Wanted>, path: &[String], id: usize) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
+    let i = match tree.iter().position(|w| w.key == *first) {
+        Some(i) => i,
+        None => {
+            tree.push(Wanted {
+                key: first.clone(),
+                id: None,
+                inner: Vec::new(),
+            });
+            tree.len() - 1
+        }
+    };
+    if rest.is_empty() {
+        tree[i].id = Some(id);
+    } else {
+        want(&mut tree[i].inner, rest, id);
+    }
+}
+
+/// Fills in the values of the wanted paths found below one JSON value
+/// taken whole.
+fn pick(tree: &[Wanted], v: &serde_json::Value, out: &mut [Option<serde_json::Value>]) {
+    for w in tree {
+        if let Some(x) = v.get(&w.key) {
+            if let Some(id) = w.id {
+                out[id] = Some(x.clone());
+            }
+            pick(&w.inner, x, out);
+        }
+    }
+}
+
+/// Deserializes an object, keeping the wanted values and skipping the
+/// rest; `top` requires an object.
+struct Picker<'a> {
+    tree: &'a [Wanted],
+    out: &'a mut [Option<serde_json::Value>],
+    top: bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Picker<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// Which wanted key a key of the object is.
+struct KeySeed<'a>(&'a [Wanted]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = Option<usize>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed<'_> {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|w| w.key == key))
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Picker<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.top { "a JSON object" } else { "a value" })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(k) = map.next_key_seed(KeySeed(self.tree))? {
+            match k.map(|i| &self.tree[i]) {
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+                Some(w) if w.id.is_some() => {
+                    let v: serde_json::Value = map.next_value()?;
+                    // A later duplicate key wins, as in serde_json's maps.
+                    for u in &w.inner {
+                        clear(u, self.out);
+                    }
+                    pick(&w.inner, &v, self.out);
+                    self.out[w.id.unwrap_or_default()] = Some(v);
+                }
+                Some(w) => {
+                    for u in &w.inner {
+                        clear(u, self.out);
+                    }
+                    map.next_value_seed(Picker {
+                        tree: &w.inner,
+                        out: &mut *self.out,
+                        top: false,
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        if self.top {
+            return Err(serde::de::Error::invalid_type(
+                serde::de::Unexpected::Seq,
+                &self,
+            ));
+        }
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<(), E> {
+        self.scalar(serde::de::Unexpected::Bool(v))
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<(), E> {
+        self.scalar(serde::de::Unexpected::Signed(v))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<(), E> {
+        self.scalar(serde::de::Unexpected::Unsigned(v))
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<(), E> {
+        self.scalar(serde::de::Unexpected::Float(v))
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        self.scalar(serde::de::Unexpected::Str(v))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.scalar(serde::de::Unexpected::Unit)
+    }
+}
+
+impl Picker<'_> {
+    /// A scalar where an object may be: nothing is below it.
+    fn scalar<E: serde::de::Error>(self, what: serde::de::Unexpected<'_>) -> Result<(), E> {
+        if self.top {
+            Err(E::invalid_type(what, &self))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+fn clear(w: &Wanted, out: &mut [Option<serde_json::Value>]) {
+    if let Some(id) = w.id {
+        out[id] = None;
+    }
+    for u in &w.inner {
+        clear(u, out);
+    }
 }
 
 impl<R: BufRead> JsonlReader<R> {
@@ -188,12 +489,27 @@ impl<R: BufRead> JsonlReader<R> {
             source: source.to_string(),
             input,
             paths: Vec::new(),
+            wanted: Vec::new(),
             line: String::new(),
-            value: serde_json::Value::Null,
+            values: Vec::new(),
             line_no: 0,
             index: 0,
             started: false,
         }
+    }
+
+    /// A reader of a piece of a longer file: its first line is line
+    /// `first_line` of the file and holds event `first_index`.
+    pub fn starting_at(
+        source: &str,
+        input: R,
+        first_index: u64,
+        first_line: u64,
+    ) -> JsonlReader<R> {
+        let mut r = JsonlReader::new(source, input);
+        r.index = first_index;
+        r.line_no = first_line.saturating_sub(1);
+        r
     }
 }
 
@@ -207,7 +523,9 @@ impl<R: BufRead> Reader for JsonlReader<R> {
         if let Some(i) = self.paths.iter().position(|p| *p == path) {
             return Ok(i);
         }
+        want(&mut self.wanted, &path, self.paths.len());
         self.paths.push(path);
+        self.values.push(None);
         Ok(self.paths.len() - 1)
     }
 
@@ -234,39 +552,48 @@ impl<R: BufRead> Reader for JsonlReader<R> {
         }
         self.line_no += 1;
         let text = self.line.trim_end_matches(['\n', '\r']);
-        self.value = serde_json::from_str(text).map_err(|e| TraceError {
-            source: self.source.clone(),
-            at: Some(format!(
-                "line {}, column {}",
-                self.line_no,
-                e.column().max(1)
-            )),
-            message: if text.trim().is_empty() {
-                "an empty line (JSON Lines has one JSON object per line)".into()
-            } else {
-                // serde_json's message ends with its own (one-line) position.
-                let m = e.to_string();
-                let m = m
-                    .rsplit_once(" at line ")
-                    .map_or(m.as_str(), |(m, _)| m)
-                    .to_string();
-                format!("invalid JSON: {m}")
+        self.values.iter_mut().for_each(|v| *v = None);
+        let mut de = serde_json::Deserializer::from_str(text);
+        let picked = serde::de::DeserializeSeed::deserialize(
+            Picker {
+                tree: &self.wanted,
+                out: &mut self.values,
+                top: true,
             },
-        })?;
-        if !self.value.is_object() {
-            return Err(
-                self.error_here(format!("expected a JSON object, found {}", truncate(text)))
-            );
+            &mut de,
+        )
+        .and_then(|()| de.end());
+        if let Err(e) = picked {
+            if e.classify() == serde_json::error::Category::Data {
+                return Err(
+                    self.error_here(format!("expected a JSON object, found {}", truncate(text)))
+                );
+            }
+            return Err(TraceError {
+                source: self.source.clone(),
+                at: Some(format!(
+                    "line {}, column {}",
+                    self.line_no,
+                    e.column().max(1)
+                )),
+                message: if text.trim().is_empty() {
+                    "an empty line (JSON Lines has one JSON object per line)".into()
+                } else {
+                    // serde_json's message ends with its own (one-line) position.
+                    let m = e.to_string();
+                    let m = m
+                        .rsplit_once(" at line ")
+                        .map_or(m.as_str(), |(m, _)| m)
+                        .to_string();
+                    format!("invalid JSON: {m}")
+                },
+            });
         }
         Ok(true)
     }
 
     fn cell(&self, id: usize) -> Option<Cell<'_>> {
-        let mut v = &self.value;
-        for key in self.paths.get(id)? {
-            v = v.get(key)?;
-        }
-        Some(Cell::Json(v))
+        self.values.get(id)?.as_ref().map(Cell::Json)
     }
 
     fn position(&self) -> Position {
@@ -634,6 +961,63 @@ impl<R: BufRead> VcdReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn csv_lines(text: &str) -> Vec<(u64, Option<u64>, String)> {
+        let mut r = CsvReader::new("t.csv", text.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        while r.advance().unwrap() {
+            let p = r.position();
+            out.push((p.index, p.line, r.record.get(0).unwrap_or("").to_string()));
+        }
+        out
+    }
+
+    #[test]
+    fn csv_records_have_the_line_they_start_on() {
+        let l = |v: &[(u64, u64, &str)]| -> Vec<(u64, Option<u64>, String)> {
+            v.iter()
+                .map(|&(i, l, s)| (i, Some(l), s.to_string()))
+                .collect()
+        };
+        // Blank lines are not events, but they are lines.
+        assert_eq!(
+            csv_lines("h\n1\n\n2\n\n\n3"),
+            l(&[(0, 2, "1"), (1, 4, "2"), (2, 7, "3")])
+        );
+        // CRLF line ends, blank CRLF lines.
+        assert_eq!(
+            csv_lines("h\r\n1\r\n\r\n2\r\n3"),
+            l(&[(0, 2, "1"), (1, 4, "2"), (2, 5, "3")])
+        );
+        // A quoted field over two lines: the next record is two lines on.
+        assert_eq!(
+            csv_lines("h\n\"a\nb\"\n\n4\n"),
+            l(&[(0, 2, "a\nb"), (1, 5, "4")])
+        );
+        // Errors are at the line of the record too.
+        let mut r = CsvReader::new("t.csv", "a,b\n1,2\n\n\n3\n".as_bytes()).unwrap();
+        assert!(r.advance().unwrap());
+        let e = r.advance().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.csv, line 5: 1 fields where the header has 2"
+        );
+        let mut r = CsvReader::new("t.csv", &b"a\n1\n\n\xff\n"[..]).unwrap();
+        assert!(r.advance().unwrap());
+        assert_eq!(
+            r.advance().unwrap_err().to_string(),
+            "t.csv, line 4: invalid UTF-8"
+        );
+        // Long logs: the window of remembered bytes is trimmed as it goes.
+        let mut big = String::from("x\n");
+        for k in 0..100_000 {
+            big.push_str(if k % 3 == 0 { "1\n\n" } else { "0\r\n" });
+        }
+        let lines = csv_lines(&big);
+        assert_eq!(lines.len(), 100_000);
+        // Record k is on line 2 + k + (the blank lines before it: one per j < k, j % 3 == 0).
+        assert_eq!(lines[99_999].1, Some(2 + 99_999 + 33_333));
+    }
 
     /// A clock of period 10 (rising at 5, 15, 25, …), `rst_n` low until
     /// 12, `d` a 4-bit vector and `v` a bit changed at the rising edges
