@@ -15,7 +15,8 @@
 //! and explanations included; memory stays that of one batch.
 //!
 //! A CSV log with a quote (`"`) may have a line break inside a field:
-//! from the first batch that has one, the rest is checked in one pass.
+//! from the first batch that has one, the rest is checked in one pass; so
+//! is the rest of a log from a line longer than a batch.
 //!
 //! ```
 //! use monitor_core::trace::check::{Checker, Options, Property};
@@ -156,20 +157,7 @@ pub fn check_lines<R: Read>(
     if bound.has_reset() {
         // Held monitors: one pass.
         let rest = std::io::Cursor::new(buf).chain(input);
-        return match format {
-            LineFormat::Csv => {
-                let mut r = CsvReader::with_headers(source, headers, rest, index, line);
-                checker.feed(&mut r, &bound, &mut |_, _| {})?;
-                Ok(checker.finish())
-            }
-            LineFormat::Jsonl => {
-                let mut r =
-                    JsonlReader::starting_at(source, std::io::BufReader::new(rest), index, line);
-                bound.attach(&mut r);
-                checker.feed(&mut r, &bound, &mut |_, _| {})?;
-                Ok(checker.finish())
-            }
-        };
+        return one_pass(checker, format, source, headers, &bound, rest, index, line);
     }
     let threads = rayon::current_num_threads().max(1);
     let target = match chunking {
@@ -185,10 +173,10 @@ pub fn check_lines<R: Read>(
             match memchr::memrchr(b'\n', &buf) {
                 Some(p) => p + 1,
                 None => {
-                    // A line longer than the batch: read on.
-                    let want = buf.len() * 2;
-                    fill(&mut buf, want, &mut eof)?;
-                    continue;
+                    // A line longer than a batch (or line ends that are
+                    // not `\n`): the rest in one pass, in constant memory.
+                    let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
+                    return one_pass(checker, format, source, headers, &bound, rest, index, line);
                 }
             }
         };
@@ -199,10 +187,7 @@ pub fn check_lines<R: Read>(
         if format == LineFormat::Csv && memchr::memchr(b'"', batch).is_some() {
             // Quoted fields may hold line breaks: the rest in one pass.
             let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
-            let mut r = CsvReader::with_headers(source, headers, rest, index, line);
-            let bound = checker.bind(&mut r)?;
-            checker.feed(&mut r, &bound, &mut |_, _| {})?;
-            return Ok(checker.finish());
+            return one_pass(checker, format, source, headers, &bound, rest, index, line);
         }
         let chunks = cut(batch, chunking);
         let pieces: Vec<Option<Piece>> = {
@@ -287,6 +272,34 @@ pub fn check_lines<R: Read>(
             }
         }
         buf.drain(..end);
+    }
+    Ok(checker.finish())
+}
+
+/// Checks the rest of a log, from event `index` on line `line`, in one
+/// pass.
+#[allow(clippy::too_many_arguments)]
+fn one_pass<R: Read>(
+    checker: &mut Checker,
+    format: LineFormat,
+    source: &str,
+    headers: Vec<String>,
+    bound: &Bound,
+    rest: R,
+    index: u64,
+    line: u64,
+) -> Result<Vec<Report>, TraceError> {
+    match format {
+        LineFormat::Csv => {
+            let mut r = CsvReader::with_headers(source, headers, rest, index, line);
+            checker.feed(&mut r, bound, &mut |_, _| {})?;
+        }
+        LineFormat::Jsonl => {
+            let rest = std::io::BufReader::with_capacity(1 << 16, rest);
+            let mut r = JsonlReader::starting_at(source, rest, index, line);
+            bound.attach(&mut r);
+            checker.feed(&mut r, bound, &mut |_, _| {})?;
+        }
     }
     Ok(checker.finish())
 }
@@ -495,6 +508,8 @@ mod tests {
                             Chunking::Lines(1000),
                             Chunking::Lines(usize::MAX),
                             Chunking::Bytes(100),
+                            // Batches shorter than a line: one pass.
+                            Chunking::Bytes(3),
                         ] {
                             let got = pool.install(|| {
                                 check_lines(&mut checker, format, "t", text.as_bytes(), chunking)
