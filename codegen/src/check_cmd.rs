@@ -1,11 +1,11 @@
 //! `mongen check`: properties over traces (CSV, JSON Lines).
 
 use std::fmt::Write as _;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Write as _};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use monitor_core::trace::check::{Checker, Options, Property, Report};
+use monitor_core::trace::check::{Checker, Options, Property, Report, ViolationReport};
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Position, TraceError, VcdReader};
@@ -13,6 +13,10 @@ use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 
 use super::{parse_define, read_sources, Input, Run};
+
+mod input;
+
+use input::{Follow, Progress};
 
 /// The formats of traces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -83,6 +87,11 @@ pub struct CheckArgs {
     /// in chunks of 1 MiB; 1 reads it in one pass.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// CSV and JSON Lines: keep reading the trace as it grows, like
+    /// `tail -f`, and report each violation as it happens (in one pass);
+    /// the summary comes when the input ends (standard input closed).
+    #[arg(long)]
+    follow: bool,
 }
 
 /// What `mongen check` found: whether some property was violated.
@@ -185,6 +194,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         ),
         None => None,
     };
+    if args.follow && args.traces.len() > 1 {
+        return Err("--follow follows one trace".into());
+    }
     let mut violated = false;
     for path in &args.traces {
         let name = path.display().to_string();
@@ -195,17 +207,62 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         if format != TraceFormat::Vcd && (args.clock.is_some() || args.reset.is_some()) {
             return Err(format!("{name}: --clock and --reset are for VCD waveforms"));
         }
-        let input: Box<dyn Read + Send> = if name == "-" {
+        if args.follow && format == TraceFormat::Vcd {
+            return Err(format!(
+                "{name}: --follow is for CSV and JSON Lines, not VCD waveforms"
+            ));
+        }
+        // The bar lives until the trace is checked (and clears itself).
+        let mut progress = None;
+        let mut input: Box<dyn Read + Send> = if name == "-" {
+            // Standard input, followed or not, ends when it is closed.
             Box::new(io::stdin())
         } else {
-            Box::new(std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?)
+            let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+            let size = file
+                .metadata()
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .map(|m| m.len());
+            match size {
+                // A pipe or a device has no end to wait past.
+                Some(_) if args.follow => Box::new(Follow::new(file)),
+                Some(size) => {
+                    progress = Progress::new(&name, size, format != TraceFormat::Vcd);
+                    Box::new(file)
+                }
+                _ => Box::new(file),
+            }
         };
+        if let Some(p) = &progress {
+            input = Box::new(p.wrap(input));
+        }
         let lines = match format {
             TraceFormat::Csv => Some(LineFormat::Csv),
             TraceFormat::Jsonl => Some(LineFormat::Jsonl),
             TraceFormat::Vcd => None,
         };
+        let three = args.verdicts == 3;
+        // --follow: each violation as it happens, on standard output.
+        let mut live = |property: &str, v: &ViolationReport| {
+            let mut s = String::new();
+            if args.json {
+                let _ = writeln!(s, "{}", live_json(&name, property, v));
+            } else {
+                live_text(&mut s, &name, property, v);
+            }
+            emit_now(&s);
+        };
         let result = match (format, lines) {
+            (_, Some(_)) if args.follow => {
+                if format == TraceFormat::Csv {
+                    let mut r = CsvReader::new(&name, input).map_err(|e| e.to_string())?;
+                    checker.run_reporting(&mut r, &mut live)
+                } else {
+                    let mut r = JsonlReader::new(&name, BufReader::with_capacity(1 << 16, input));
+                    checker.run_reporting(&mut r, &mut live)
+                }
+            }
             (_, Some(lines)) if pool.as_ref().is_none_or(|p| p.current_num_threads() > 1) => {
                 let go = || check_lines(&mut checker, lines, &name, input, Chunking::default());
                 match &pool {
@@ -228,13 +285,14 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 checker.run(&mut r)
             }
         };
+        drop(progress);
         let reports = result.map_err(|e: TraceError| e.to_string())?;
         for r in &reports {
             violated |= r.verdict == Verdict::Violated;
             if args.json {
-                let _ = writeln!(run.out, "{}", json(&name, r, args.verdicts == 3));
+                let _ = writeln!(run.out, "{}", json(&name, r, three));
             } else {
-                text(&mut run.out, &name, r, args.verdicts == 3);
+                text(&mut run.out, &name, r, three);
             }
         }
     }
@@ -270,18 +328,62 @@ fn verdict_word(r: &Report, three: bool) -> &'static str {
     }
 }
 
+/// Where an event is: lines say where in the file, with the index in the
+/// trace; time stamps come with their cycle.
+fn at(p: &Position) -> String {
+    match p.line {
+        Some(_) => format!("{p} (event {})", p.index),
+        None => p.to_string(),
+    }
+}
+
+/// Writes `s` on standard output at once (a violation as it happens). A
+/// closed standard output ends `mongen` as the final write would: quietly
+/// (with status 1, since a property was violated) if it was a pipe,
+/// with an error otherwise.
+fn emit_now(s: &str) {
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(s.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(1),
+        Err(e) => {
+            eprintln!("mongen: error: cannot write the output: {e}");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// A violation as it happens (`--follow`): the line of the final report
+/// without its counts, then the violation as the report explains it.
+fn live_text(out: &mut String, trace: &str, property: &str, v: &ViolationReport) {
+    let _ = writeln!(out, "{trace}: `{property}`: violated at {}", at(&v.at));
+    violation_text(out, v);
+}
+
+/// The explanation of one violation, as the report shows each.
+fn violation_text(out: &mut String, v: &ViolationReport) {
+    let _ = writeln!(out, "  {}", v.explanation);
+    if !v.values.is_empty() {
+        let values: Vec<String> = v.values.iter().map(|(f, x)| format!("{f} = {x}")).collect();
+        let _ = writeln!(out, "  values: {}", values.join(", "));
+    }
+    for (p, held) in &v.recent {
+        let mark = if *p == v.at { "  <- violation" } else { "" };
+        let held = if held.is_empty() {
+            "(no proposition holds)".to_string()
+        } else {
+            held.join(", ")
+        };
+        let _ = writeln!(out, "    {p}: {held}{mark}");
+    }
+}
+
 fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
     let events = format!(
         "{} event{} read",
         r.events,
         if r.events == 1 { "" } else { "s" }
     );
-    // Lines say where in the file, with the index in the trace; time
-    // stamps come with their cycle.
-    let at = |p: &Position| match p.line {
-        Some(_) => format!("{p} (event {})", p.index),
-        None => p.to_string(),
-    };
     match r.verdict {
         Verdict::Violated => {
             let first = &r.violations[0];
@@ -299,21 +401,7 @@ fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
                 if r.violations.len() > 1 {
                     let _ = writeln!(out, "  at {}:", at(&v.at));
                 }
-                let _ = writeln!(out, "  {}", v.explanation);
-                if !v.values.is_empty() {
-                    let values: Vec<String> =
-                        v.values.iter().map(|(f, x)| format!("{f} = {x}")).collect();
-                    let _ = writeln!(out, "  values: {}", values.join(", "));
-                }
-                for (p, held) in &v.recent {
-                    let mark = if *p == v.at { "  <- violation" } else { "" };
-                    let held = if held.is_empty() {
-                        "(no proposition holds)".to_string()
-                    } else {
-                        held.join(", ")
-                    };
-                    let _ = writeln!(out, "    {p}: {held}{mark}");
-                }
+                violation_text(out, v);
             }
             if (r.violations.len() as u64) < r.violation_count {
                 let _ = writeln!(
@@ -346,34 +434,42 @@ fn position_json(p: &Position) -> serde_json::Value {
     serde_json::json!({"index": p.index, "line": p.line, "time": p.time})
 }
 
-fn json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
-    let violations: Vec<serde_json::Value> = r
-        .violations
+/// One violation, as in the report's `violations`.
+fn violation_json(v: &ViolationReport) -> serde_json::Value {
+    let values: serde_json::Map<String, serde_json::Value> = v
+        .values
         .iter()
-        .map(|v| {
-            let values: serde_json::Map<String, serde_json::Value> = v
-                .values
-                .iter()
-                .map(|(f, x)| (f.clone(), serde_json::Value::String(x.clone())))
-                .collect();
-            let recent: Vec<serde_json::Value> = v
-                .recent
-                .iter()
-                .map(|(p, held)| {
-                    let mut o = position_json(p);
-                    o["holds"] = held.clone().into();
-                    o
-                })
-                .collect();
-            let mut o = position_json(&v.at);
-            o["explanation"] = v.explanation.clone().into();
-            o["after"] = v.after.clone().into();
-            o["letters"] = v.letters.clone().into();
-            o["values"] = values.into();
-            o["recent"] = recent.into();
+        .map(|(f, x)| (f.clone(), serde_json::Value::String(x.clone())))
+        .collect();
+    let recent: Vec<serde_json::Value> = v
+        .recent
+        .iter()
+        .map(|(p, held)| {
+            let mut o = position_json(p);
+            o["holds"] = held.clone().into();
             o
         })
         .collect();
+    let mut o = position_json(&v.at);
+    o["explanation"] = v.explanation.clone().into();
+    o["after"] = v.after.clone().into();
+    o["letters"] = v.letters.clone().into();
+    o["values"] = values.into();
+    o["recent"] = recent.into();
+    o
+}
+
+/// A violation as it happens (`--follow`).
+fn live_json(trace: &str, property: &str, v: &ViolationReport) -> serde_json::Value {
+    serde_json::json!({
+        "trace": trace,
+        "property": property,
+        "violation": violation_json(v),
+    })
+}
+
+fn json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
+    let violations: Vec<serde_json::Value> = r.violations.iter().map(violation_json).collect();
     serde_json::json!({
         "trace": trace,
         "property": r.property,

@@ -384,7 +384,11 @@ fn several_cores_report_what_one_pass_reports() {
     let bad = file(&dir, "bad.csv", format!("{csv}1,0,maybe,3\n").as_bytes());
     for (log, ack) in [(&csv_path, "ack"), (&jsonl_path, "x.ack"), (&bad, "ack")] {
         let define = format!("ack={ack}");
-        for extra in [&[][..], &["--all", "--max-reports", "2"][..], &["--json", "--all"][..]] {
+        for extra in [
+            &[][..],
+            &["--all", "--max-reports", "2"][..],
+            &["--json", "--all"][..],
+        ] {
             let mut outs = Vec::new();
             for jobs in ["1", "2", "3"] {
                 let mut args = vec![
@@ -406,7 +410,10 @@ fn several_cores_report_what_one_pass_reports() {
             let (code, out) = &outs[0];
             if log == &bad {
                 assert_eq!(*code, Some(2), "{out}");
-                assert!(out.contains("line 150005: `ack`: \"maybe\" is not a Boolean"), "{out}");
+                assert!(
+                    out.contains("line 150005: `ack`: \"maybe\" is not a Boolean"),
+                    "{out}"
+                );
             } else {
                 assert_eq!(*code, Some(1), "{out}");
                 assert!(out.contains("violated"), "{out}");
@@ -419,6 +426,236 @@ fn several_cores_report_what_one_pass_reports() {
             assert_eq!(outs[1], outs[0], "{log} {extra:?}");
             assert_eq!(outs[2], outs[0], "{log} {extra:?}");
         }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The lines mongen writes on standard output, as they come.
+fn lines_of(out: std::process::ChildStdout) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The lines received until one contains `want` (included), or a panic
+/// after 20 s.
+fn until(rx: &std::sync::mpsc::Receiver<String>, want: &str) -> Vec<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut seen = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                let done = line.contains(want);
+                seen.push(line);
+                if done {
+                    return seen;
+                }
+            }
+            Err(e) => panic!("no `{want}` ({e:?}); received:\n{}", seen.join("\n")),
+        }
+    }
+}
+
+/// A child process killed when dropped (a followed file never ends).
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Appends `bytes` to the file at `path`.
+fn append(path: &str, bytes: &[u8]) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    f.write_all(bytes).unwrap();
+}
+
+#[test]
+fn follow_reports_violations_as_the_file_grows() {
+    let dir = scratch("follow");
+    let pause = std::time::Duration::from_millis(400);
+    // CSV in text, JSON Lines in JSON: the file at the start, a part that
+    // ends in a partial line (which waits for its rest), the rest, more.
+    let cases = [
+        (
+            "log.csv",
+            ["a,b\n1,0\n0,1\n", "1,1\n1", ",0\n", "0,0\n"],
+            "log.csv: `G(a -> X!a)`: violated at line 5 (event 3)",
+        ),
+        (
+            "log.jsonl",
+            [
+                "{\"a\": 1, \"b\": 0}\n{\"a\": 0, \"b\": 1}\n",
+                "{\"a\": 1, \"b\": 1}\n{\"a\": ",
+                "1, \"b\": 0}\n",
+                "{\"a\": 0, \"b\": 0}\n",
+            ],
+            "\"violation\"",
+        ),
+    ];
+    for (name, [start, partial, rest, more], want) in cases {
+        let path = file(&dir, name, start.as_bytes());
+        let mut args = vec!["check", "--follow", "-f", "G(a -> X !a)"];
+        if name.ends_with(".jsonl") {
+            args.push("--json");
+        }
+        args.push(&path);
+        let mut child = Killed(
+            Command::new(env!("CARGO_BIN_EXE_mongen"))
+                .args(&args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("run mongen"),
+        );
+        let child = &mut child.0;
+        let rx = lines_of(child.stdout.take().unwrap());
+        // At the end of the file, it waits instead of reporting.
+        std::thread::sleep(pause);
+        assert!(child.try_wait().unwrap().is_none(), "{name}: it stopped");
+        append(&path, partial.as_bytes());
+        std::thread::sleep(pause);
+        assert!(child.try_wait().unwrap().is_none(), "{name}: it stopped");
+        assert_eq!(rx.try_recv().ok(), None, "{name}: a violation too early");
+        // The line completed: the violation comes at once, and mongen
+        // goes on.
+        append(&path, rest.as_bytes());
+        let seen = until(&rx, want);
+        append(&path, more.as_bytes());
+        std::thread::sleep(pause);
+        assert!(child.try_wait().unwrap().is_none(), "{name}: it stopped");
+        if name.ends_with(".jsonl") {
+            let v: serde_json::Value = serde_json::from_str(seen.last().unwrap()).unwrap();
+            assert_eq!(v["trace"], path.as_str());
+            assert_eq!(v["property"], "G(a -> X!a)");
+            assert_eq!(v["violation"]["line"], 4);
+            assert_eq!(v["violation"]["index"], 3);
+            assert_eq!(v["violation"]["values"]["a"], "1");
+        } else {
+            assert!(seen.last().unwrap().ends_with(want), "{seen:?}");
+            let rest = until(&rx, "<- violation");
+            assert!(rest.iter().any(|l| l == "  values: a = 1"), "{rest:?}");
+            assert!(rest.iter().any(|l| l == "    line 4: a"), "{rest:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn follow_standard_input_until_it_ends() {
+    let mut child = Killed(
+        Command::new(env!("CARGO_BIN_EXE_mongen"))
+            .args([
+                "check",
+                "--follow",
+                "--all",
+                "--format",
+                "jsonl",
+                "-f",
+                "G \"x < 10\"",
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run mongen"),
+    );
+    let child = &mut child.0;
+    let mut stdin = child.stdin.take().unwrap();
+    let rx = lines_of(child.stdout.take().unwrap());
+    // Reported while standard input is still open.
+    stdin.write_all(b"{\"x\": 3}\n{\"x\": 12.5}\n").unwrap();
+    stdin.flush().unwrap();
+    let seen = until(&rx, ": violated at");
+    assert_eq!(
+        seen.last().unwrap(),
+        "-: `G\"x < 10\"`: violated at line 2 (event 1)"
+    );
+    stdin.write_all(b"{\"x\": 4}\n{\"x\": 11}\n").unwrap();
+    stdin.flush().unwrap();
+    let seen = until(&rx, ": violated at");
+    assert_eq!(
+        seen.last().unwrap(),
+        "-: `G\"x < 10\"`: violated at line 4 (event 3)"
+    );
+    // The end of the input: the summary, and the usual exit status.
+    drop(stdin);
+    let seen = until(&rx, "violations in all");
+    assert_eq!(
+        seen.last().unwrap(),
+        "-: `G\"x < 10\"`: violated at line 2 (event 1), 2 violations in all; 4 events read"
+    );
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1));
+}
+
+#[test]
+fn follow_is_for_logs() {
+    let dir = scratch("follow-errors");
+    let vcd = file(
+        &dir,
+        "t.vcd",
+        b"$var reg 1 ! a $end\n$enddefinitions $end\n#0\n1!\n",
+    );
+    let o = mongen(&["check", "--follow", "-f", "G a", &vcd]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--follow is for CSV and JSON Lines"),
+        "{}",
+        text(&o)
+    );
+    let csv = file(&dir, "t.csv", b"a\n1\n");
+    let o = mongen(&["check", "--follow", "-f", "G a", &csv, &csv]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--follow follows one trace"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_progress_bar_off_a_terminal() {
+    // A log large enough for the bar (10 MiB): with standard error not a
+    // terminal, nothing is written there, on one core or several.
+    let dir = scratch("progress");
+    let mut csv = String::from("t,req,ack\n");
+    let mut k = 0u64;
+    while csv.len() < 10 << 20 {
+        csv.push_str(&format!(
+            "{k},{},{}\n",
+            u8::from(k % 3 == 0),
+            u8::from(k % 3 == 1)
+        ));
+        k += 1;
+    }
+    let log = file(&dir, "big.csv", csv.as_bytes());
+    for jobs in ["1", "2"] {
+        let o = mongen(&["check", "-j", jobs, "-f", "G(req -> X ack)", &log]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(
+            o.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            format!("{log}: `G(req -> Xack)`: holds ({k} events read, no violation)\n")
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
