@@ -16,10 +16,11 @@ use std::time::Instant;
 
 use monitor_core::formula::random::SplitMix64;
 use monitor_core::runtime::{Cursor, Summary};
-use monitor_core::trace::check::{Checker, Options, Property};
+use monitor_core::trace::check::{Checker, Options, Property, Report};
+use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::parallel::{run_letters, run_letters_restarting};
-use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Reader, VcdReader};
+use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, TraceError, VcdReader};
 use monitor_core::{MonitorTable, Verdict};
 
 /// `n` properties over the fields a..h and n of the generated traces, in
@@ -77,7 +78,12 @@ fn peak_mib() -> f64 {
         .map_or(0.0, |kib| kib / 1024.0)
 }
 
-fn check(reader: &mut dyn Reader, props: &[Property]) -> f64 {
+/// The seconds `run` takes to check the trace with a checker of `props`
+/// (every violation counted: the properties hold, so all is read).
+fn check(
+    props: &[Property],
+    run: impl FnOnce(&mut Checker) -> Result<Vec<Report>, TraceError>,
+) -> f64 {
     let options = Options {
         all: true,
         max_reports: 1,
@@ -85,7 +91,7 @@ fn check(reader: &mut dyn Reader, props: &[Property]) -> f64 {
     };
     let mut checker = Checker::new(props.to_vec(), options);
     let t = Instant::now();
-    let reports = checker.run(reader).expect("a well-formed trace");
+    let reports = run(&mut checker).expect("a well-formed trace");
     let secs = t.elapsed().as_secs_f64();
     for r in &reports {
         assert_eq!(r.verdict, Verdict::Undecided, "{}", r.property);
@@ -282,37 +288,66 @@ fn main() -> Result<(), Box<dyn Error>> {
     assert!(commands > n);
 
     println!(
-        "\n{:<12} {:>10} {:>10} {:>10} {:>10} {:>12}",
-        "format", "read only", "1 prop", "8 props", "64 props", "64 / read"
+        "\n{:<20} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "format", "read only", "1 prop", "8 props", "64 props", "1 / read", "64 / read"
     );
-    for (name, base) in [
-        ("CSV", csv_base),
-        ("JSON Lines", jsonl_base),
-        ("VCD", vcd_base),
+    let all_cores = format!(", {threads} cores");
+    for (name, cores, base) in [
+        ("CSV", false, csv_base),
+        ("CSV", true, csv_base),
+        ("JSON Lines", false, jsonl_base),
+        ("JSON Lines", true, jsonl_base),
+        ("VCD", false, vcd_base),
     ] {
         let mut cols = Vec::new();
-        let mut last = 0.0;
+        let mut secs = Vec::new();
         for k in [1, 8, 64] {
             let props = compile(&properties(k));
-            let secs = match name {
-                "CSV" => check(&mut CsvReader::new("t.csv", open(&csv_path))?, &props),
-                "JSON Lines" => check(&mut JsonlReader::new("t.jsonl", open(&jsonl_path)), &props),
-                _ => check(
-                    &mut VcdReader::new("t.vcd", open(&vcd_path), Some(("clk", Edge::Posedge)))?,
-                    &props,
-                ),
+            let s = match (name, cores) {
+                ("CSV", false) => check(&props, |c| {
+                    c.run(&mut CsvReader::new("t.csv", open(&csv_path))?)
+                }),
+                ("CSV", true) => check(&props, |c| {
+                    check_lines(
+                        c,
+                        LineFormat::Csv,
+                        "t.csv",
+                        open(&csv_path),
+                        Chunking::default(),
+                    )
+                }),
+                ("JSON Lines", false) => check(&props, |c| {
+                    c.run(&mut JsonlReader::new("t.jsonl", open(&jsonl_path)))
+                }),
+                ("JSON Lines", true) => check(&props, |c| {
+                    check_lines(
+                        c,
+                        LineFormat::Jsonl,
+                        "t.jsonl",
+                        open(&jsonl_path),
+                        Chunking::default(),
+                    )
+                }),
+                _ => check(&props, |c| {
+                    c.run(&mut VcdReader::new(
+                        "t.vcd",
+                        open(&vcd_path),
+                        Some(("clk", Edge::Posedge)),
+                    )?)
+                }),
             };
-            cols.push(rate(n, secs));
-            last = secs;
+            cols.push(rate(n, s));
+            secs.push(s);
         }
         println!(
-            "{:<12} {:>10} {:>10} {:>10} {:>10} {:>11.2}x",
-            name,
+            "{:<20} {:>10} {:>10} {:>10} {:>10} {:>9.2}x {:>9.2}x",
+            format!("{name}{}", if cores { all_cores.as_str() } else { "" }),
             rate(n, base),
             cols[0],
             cols[1],
             cols[2],
-            last / base
+            secs[0] / base,
+            secs[2] / base
         );
     }
     println!("\npeak memory: {:.0} MiB", peak_mib());

@@ -28,6 +28,10 @@ use super::reader::{Position, Reader, TraceError};
 use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
 use crate::Verdict;
 
+/// The most atoms for which the letters of every valuation are tabulated
+/// (4096 valuations).
+const LUT_ATOMS: usize = 12;
+
 /// A property to check: its monitor and what its propositions mean.
 #[derive(Clone, Debug)]
 pub struct Property {
@@ -507,7 +511,7 @@ impl Checker {
         if r.done {
             return None;
         }
-        Some(match self.lanes.fast.iter().position(|&f| f == i) {
+        Some(match self.lanes.lane_of[i] {
             Some(j) => self.lanes.states[j],
             None => r.cursor.state(),
         })
@@ -516,7 +520,7 @@ impl Checker {
     /// Moves the (undecided) monitor of property `i` to `state`, the end
     /// of a summarized piece of the trace in which nothing happened.
     pub(crate) fn set_state(&mut self, i: usize, state: u32) {
-        match self.lanes.fast.iter().position(|&f| f == i) {
+        match self.lanes.lane_of[i] {
             Some(j) => self.lanes.states[j] = state,
             None => {
                 let r = &mut self.runs[i];
@@ -537,6 +541,11 @@ impl Checker {
     #[inline]
     pub(crate) fn letter(&self, i: usize, bits: &[u64]) -> Option<u64> {
         let r = &self.runs[i];
+        if let (Some(j), false) = (self.lanes.lane_of[i], self.lanes.lut.is_empty()) {
+            return Some(u64::from(
+                self.lanes.lut[bits[0] as usize * self.lanes.fast.len() + j],
+            ));
+        }
         if r.atoms.len() > 64 {
             return None;
         }
@@ -583,6 +592,14 @@ struct Lanes {
     states: Vec<u32>,
     letters: Vec<u32>,
     next: Vec<u32>,
+    /// With at most [`LUT_ATOMS`] atoms: the letter of every fast run for
+    /// every valuation `v` of the atoms, at `v * fast.len() + j`, so that
+    /// an event's letters are one slice.
+    lut: Vec<u32>,
+    /// The lane of each run, if it is fast.
+    lane_of: Vec<Option<usize>>,
+    /// The targets of the last step.
+    targets: Vec<u32>,
     /// The other runs.
     slow: Vec<usize>,
 }
@@ -598,6 +615,9 @@ impl Lanes {
             states: Vec::new(),
             letters: Vec::new(),
             next: Vec::new(),
+            lut: Vec::new(),
+            lane_of: Vec::new(),
+            targets: Vec::new(),
             slow: Vec::new(),
         };
         for (i, r) in runs.iter().enumerate() {
@@ -626,7 +646,32 @@ impl Lanes {
             }
         }
         l.letters = vec![0; l.fast.len()];
+        l.targets = vec![0; l.fast.len()];
+        l.lane_of = vec![None; runs.len()];
+        for (j, &i) in l.fast.iter().enumerate() {
+            l.lane_of[i] = Some(j);
+        }
+        if num_atoms <= LUT_ATOMS {
+            let f = l.fast.len();
+            l.lut = vec![0; f << num_atoms];
+            for v in 0..1u64 << num_atoms {
+                l.gather(v);
+                l.lut[v as usize * f..(v as usize + 1) * f].copy_from_slice(&l.letters);
+            }
+        }
         l
+    }
+
+    /// Sets `letters` to the fast runs' letters where the atoms are `g`.
+    #[inline]
+    fn gather(&mut self, g: u64) {
+        for (j, (a, &n)) in self.atoms.iter().zip(&self.arity).enumerate() {
+            let mut letter = 0u32;
+            for (b, &k) in a[..n as usize].iter().enumerate() {
+                letter |= (((g >> k) & 1) as u32) << b;
+            }
+            self.letters[j] = letter;
+        }
     }
 
     fn reset_all(&mut self, runs: &mut [Run]) {
@@ -645,18 +690,19 @@ impl Lanes {
     #[inline]
     fn step(&mut self, bits: &[u64], runs: &mut [Run], mut report: impl FnMut(&mut Run, Verdict)) {
         let g = bits[0];
-        for (j, (a, &n)) in self.atoms.iter().zip(&self.arity).enumerate() {
-            let mut letter = 0u32;
-            for (b, &k) in a[..n as usize].iter().enumerate() {
-                letter |= (((g >> k) & 1) as u32) << b;
-            }
-            self.letters[j] = letter;
+        let f = self.fast.len();
+        if self.lut.is_empty() {
+            self.gather(g);
+        } else {
+            let v = g as usize;
+            self.letters.copy_from_slice(&self.lut[v * f..(v + 1) * f]);
         }
         let mut violated = false;
         for j in 0..self.states.len() {
             let s = self.states[j];
             let t = self.next[(self.base[j] + (s << self.shift[j]) + self.letters[j]) as usize];
             violated |= t == VIOLATION;
+            self.targets[j] = t;
             // A violated run keeps its state: the cursor explains from it.
             self.states[j] = if t == VIOLATION { s } else { t };
         }
@@ -668,8 +714,9 @@ impl Lanes {
                 if r.done {
                     continue;
                 }
-                let t = self.next[(self.base[j] + (s << self.shift[j]) + self.letters[j]) as usize];
-                if t == VIOLATION {
+                // (Not recomputed from `states`: the runs that did not
+                // violate have already moved.)
+                if self.targets[j] == VIOLATION {
                     let table = r.table.table();
                     r.cursor.reset();
                     r.cursor.enter(&table, s);
@@ -844,6 +891,54 @@ mod tests {
                     assert_eq!(v.recent.last().map(|(p, _)| p), Some(&v.at));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn properties_checked_together_are_each_checked_right() {
+        // A violation of one property must not disturb the others (it
+        // once did: the other runs stepped twice). 16 atoms is more than
+        // LUT_ATOMS (letters gathered per event), 10 fewer (tabulated).
+        for width in [16usize, 10] {
+            several_properties(width);
+        }
+    }
+
+    fn several_properties(width: usize) {
+        let mut rng = SplitMix64::new(41 + width as u64);
+        let names: Vec<String> = (0..width).map(|i| format!("f{i}")).collect();
+        let mut csv = names.join(",") + "\n";
+        let rows: Vec<u64> = (0..300).map(|_| rng.next_u64() | rng.next_u64()).collect();
+        for r in &rows {
+            let cells: Vec<String> = (0..width).map(|i| ((r >> i) & 1).to_string()).collect();
+            csv.push_str(&(cells.join(",") + "\n"));
+        }
+        let props: Vec<Property> = (0..width - 1)
+            .map(|i| {
+                let f = format!("G(f{i} -> X f{})", i + 1);
+                let table = MonitorTable::from_ltl(&f).unwrap();
+                let t = table.table();
+                let b = (0..t.props as usize)
+                    .map(|p| Expr::parse(t.proposition(p)).unwrap())
+                    .collect();
+                Property::new(&f, table, b)
+            })
+            .collect();
+        let mut checker = Checker::new(props, Options::default());
+        let reports = checker
+            .run(&mut CsvReader::new("t.csv", csv.as_bytes()).unwrap())
+            .unwrap();
+        for (i, r) in reports.iter().enumerate() {
+            // The reference: the first k with f_i at k and not f_{i+1} at k + 1.
+            let want = (0..rows.len() - 1)
+                .find(|&k| (rows[k] >> i) & 1 == 1 && (rows[k + 1] >> (i + 1)) & 1 == 0)
+                .map(|k| k as u64 + 1);
+            assert_eq!(
+                r.violations.first().map(|v| v.at.index),
+                want,
+                "{}",
+                r.property
+            );
         }
     }
 }
