@@ -340,38 +340,54 @@ fn summarize<R: Reader>(
     let live: Vec<usize> = (0..checker.len())
         .filter(|&i| checker.state(i).is_some())
         .collect();
-    let mut letters: Vec<Vec<u64>> = vec![Vec::new(); live.len()];
+    // The atoms of every event, one after the other (`words` each); the
+    // letters of one property at a time are made from them, so that the
+    // letters in memory are those of one property (they stay in cache).
+    let words = bound.words;
+    let mut all: Vec<u64> = Vec::new();
     let keep = checker.context() + 1;
-    let mut tail: std::collections::VecDeque<(Position, Vec<u64>)> =
+    let mut positions: std::collections::VecDeque<Position> =
         std::collections::VecDeque::with_capacity(keep);
-    let mut bits = vec![0u64; bound.words];
-    let mut wide = vec![false; live.len()];
+    let mut bits = vec![0u64; words];
     let mut events = 0u64;
     while reader.advance().ok()? {
         events += 1;
         bound.eval(&reader, &mut bits).ok()?;
-        for (j, &i) in live.iter().enumerate() {
-            match checker.letter(i, &bits) {
-                Some(l) => letters[j].push(l),
-                None => wide[j] = true,
-            }
+        all.extend_from_slice(&bits);
+        if positions.len() == keep {
+            positions.pop_front();
         }
-        if tail.len() == keep {
-            tail.pop_front();
-        }
-        tail.push_back((reader.position(), bits.clone()));
+        positions.push_back(reader.position());
     }
     let mut summaries: Vec<Option<Summary>> = vec![None; checker.len()];
-    for (j, &i) in live.iter().enumerate() {
-        if !wide[j] {
-            summaries[i] = Some(Summary::of_letters(&checker.table(i), &letters[j]));
+    let mut letters: Vec<u64> = Vec::with_capacity(events as usize);
+    'property: for &i in &live {
+        letters.clear();
+        for event in all.chunks_exact(words) {
+            match checker.letter(i, event) {
+                Some(l) => letters.push(l),
+                // More than 64 propositions: read again in one pass.
+                None => continue 'property,
+            }
         }
+        summaries[i] = Some(Summary::of_letters(&checker.table(i), &letters));
     }
+    let first = events as usize - positions.len();
+    let tail = positions
+        .into_iter()
+        .enumerate()
+        .map(|(k, at)| {
+            (
+                at,
+                all[(first + k) * words..(first + k + 1) * words].to_vec(),
+            )
+        })
+        .collect();
     Some(Piece {
         events,
         lines: memchr::memchr_iter(b'\n', bytes).count() as u64,
         summaries,
-        tail: tail.into(),
+        tail,
     })
 }
 
