@@ -1050,7 +1050,7 @@ impl Kernel {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::formula::random::{RandomLtl, SplitMix64};
     use crate::runtime::{Cursor, Layout};
@@ -1059,7 +1059,7 @@ mod tests {
 
     /// The reference: one cursor over the whole word from `start`,
     /// reset after each violation when `restart`.
-    fn reference(t: &Table<'_>, word: &[u64], start: u32, restart: bool) -> ChunkRun {
+    pub(crate) fn reference(t: &Table<'_>, word: &[u64], start: u32, restart: bool) -> ChunkRun {
         let mut c = Cursor::new();
         c.enter(t, start);
         let mut run = ChunkRun {

@@ -132,34 +132,9 @@ mod tests {
     use crate::translate::{Builder, Config, Verdicts};
     use crate::{MonitorTable, Verdict};
 
-    /// One cursor over the whole word, reset after each violation when
-    /// `restart`.
+    /// One cursor over the whole word from the initial state.
     fn reference(t: &Table<'_>, letters: &[u64], restart: bool) -> ChunkRun {
-        let mut c = Cursor::new();
-        let mut run = ChunkRun {
-            end: None,
-            violated_at: None,
-            satisfied_at: None,
-            violations: 0,
-        };
-        for (k, &l) in letters.iter().enumerate() {
-            match c.step(t, l) {
-                Verdict::Violated => {
-                    run.violations += 1;
-                    run.violated_at.get_or_insert(k as u64);
-                    if !restart {
-                        return run;
-                    }
-                    c.reset();
-                }
-                Verdict::Satisfied => {
-                    run.satisfied_at.get_or_insert(k as u64);
-                }
-                Verdict::Undecided => {}
-            }
-        }
-        run.end = Some(c.state());
-        run
+        crate::runtime::summary::tests::reference(t, letters, 0, restart)
     }
 
     #[test]
