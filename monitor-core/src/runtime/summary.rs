@@ -1059,6 +1059,18 @@ pub(crate) mod tests {
 
     /// The reference: one cursor over the whole word from `start`,
     /// reset after each violation when `restart`.
+    /// The minimal monitor of `f`, three-valued if `three`; `None` when
+    /// it cannot be built (random formulas of the tests).
+    pub(crate) fn monitor_of(f: &crate::formula::Formula, three: bool) -> Option<MonitorTable> {
+        let mut b = Builder::new();
+        b.configure(Config::new().verdicts(if three {
+            Verdicts::Three
+        } else {
+            Verdicts::Two
+        }));
+        Some(MonitorTable::from_dfa(b.build_from_formula(f).ok()?.dfa()))
+    }
+
     pub(crate) fn reference(t: &Table<'_>, word: &[u64], start: u32, restart: bool) -> ChunkRun {
         let mut c = Cursor::new();
         c.enter(t, start);
@@ -1173,16 +1185,9 @@ pub(crate) mod tests {
         for i in 0..300 {
             gen = gen.size(3 + i % 9);
             let f = gen.next_formula();
-            let mut b = Builder::new();
-            b.configure(Config::new().verdicts(if i % 2 == 0 {
-                Verdicts::Two
-            } else {
-                Verdicts::Three
-            }));
-            let Ok(tr) = b.build_from_formula(&f) else {
+            let Some(table) = monitor_of(&f, i % 2 == 1) else {
                 continue;
             };
-            let table = MonitorTable::from_dfa(tr.dfa());
             let t = table.table();
             // The kernel applies to these tables (dense, small).
             assert!(Kernel::new(&t, false, usize::MAX).is_some(), "{f}");
@@ -1290,16 +1295,9 @@ pub(crate) mod tests {
         let mut gen = RandomLtl::new(&["a", "b"], 6).seed(3).with_past();
         for i in 0..150 {
             let f = gen.next_formula();
-            let mut b = Builder::new();
-            b.configure(Config::new().verdicts(if i % 2 == 0 {
-                Verdicts::Two
-            } else {
-                Verdicts::Three
-            }));
-            let Ok(tr) = b.build_from_formula(&f) else {
+            let Some(table) = monitor_of(&f, i % 2 == 1) else {
                 continue;
             };
-            let table = MonitorTable::from_dfa(tr.dfa());
             let t = table.table();
             let n = t.num_states();
             for restart in [false, true] {

@@ -800,8 +800,8 @@ fn explain<'a, R: Reader + ?Sized>(
 mod tests {
     use super::*;
     use crate::formula::random::{RandomLtl, SplitMix64};
+    use crate::runtime::summary::tests::monitor_of;
     use crate::trace::reader::{CsvReader, JsonlReader};
-    use crate::translate::{Builder, Config, Verdicts};
 
     #[test]
     fn checking_a_csv_log_equals_the_monitor_step_by_step() {
@@ -809,16 +809,9 @@ mod tests {
         let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(3).with_past();
         for i in 0..200 {
             let f = gen.next_formula();
-            let mut builder = Builder::new();
-            builder.configure(Config::new().verdicts(if i % 2 == 0 {
-                Verdicts::Two
-            } else {
-                Verdicts::Three
-            }));
-            let Ok(tr) = builder.build_from_formula(&f) else {
+            let Some(table) = monitor_of(&f, i % 2 == 1) else {
                 continue;
             };
-            let table = MonitorTable::from_dfa(tr.dfa());
             let t = table.table();
             let len = (rng.next_u64() % 40) as usize;
             let letters: Vec<u64> = (0..len).map(|_| rng.next_u64() & 7).collect();

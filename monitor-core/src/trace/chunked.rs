@@ -395,9 +395,9 @@ fn summarize<R: Reader>(
 mod tests {
     use super::*;
     use crate::formula::random::{RandomLtl, SplitMix64};
+    use crate::runtime::summary::tests::monitor_of;
     use crate::trace::check::{Options, Property};
     use crate::trace::expr::Expr;
-    use crate::translate::{Builder, Config, Verdicts};
     use crate::MonitorTable;
 
     /// A random log over fields a, b, c (and n, a number), as CSV and
@@ -462,16 +462,9 @@ mod tests {
             let mut props = Vec::new();
             for j in 0..3 {
                 let f = gen.next_formula();
-                let mut b = Builder::new();
-                b.configure(Config::new().verdicts(if (i + j) % 3 == 0 {
-                    Verdicts::Three
-                } else {
-                    Verdicts::Two
-                }));
-                let Ok(tr) = b.build_from_formula(&f) else {
+                let Some(table) = monitor_of(&f, (i + j) % 3 == 0) else {
                     continue;
                 };
-                let table = MonitorTable::from_dfa(tr.dfa());
                 let t = table.table();
                 let bindings: Vec<Expr> = (0..t.props as usize)
                     .map(|p| match t.proposition(p) {

@@ -128,9 +128,9 @@ fn summarize(table: &Table<'_>, letters: &[u64], chunk: usize, restart: bool) ->
 mod tests {
     use super::*;
     use crate::formula::random::{RandomLtl, SplitMix64};
+    use crate::runtime::summary::tests::monitor_of;
     use crate::runtime::Cursor;
-    use crate::translate::{Builder, Config, Verdicts};
-    use crate::{MonitorTable, Verdict};
+    use crate::Verdict;
 
     /// One cursor over the whole word from the initial state.
     fn reference(t: &Table<'_>, letters: &[u64], restart: bool) -> ChunkRun {
@@ -153,16 +153,9 @@ mod tests {
         let mut checked = 0;
         for i in 0..40 {
             let f = gen.next_formula();
-            let mut b = Builder::new();
-            b.configure(Config::new().verdicts(if i % 2 == 0 {
-                Verdicts::Two
-            } else {
-                Verdicts::Three
-            }));
-            let Ok(t) = b.build_from_formula(&f) else {
+            let Some(table) = monitor_of(&f, i % 2 == 1) else {
                 continue;
             };
-            let table = MonitorTable::from_dfa(t.dfa());
             let t = table.table();
             // Letters that keep clear of violations most of the time, so
             // that the first one comes late.

@@ -137,11 +137,11 @@ impl<R> LineCounter<R> {
     fn line_of_record(&self, byte: u64) -> u64 {
         let before = self.upto(byte);
         let rest = &self.window[self.start + before.len()..];
-        let blank = rest
+        let blank_lines = rest
             .iter()
             .take_while(|&&b| b == b'\n' || b == b'\r')
-            .collect::<Vec<_>>();
-        let blank_lines = blank.iter().filter(|&&&b| b == b'\n').count();
+            .filter(|&&b| b == b'\n')
+            .count();
         self.line + memchr::memchr_iter(b'\n', before).count() as u64 + blank_lines as u64
     }
 
