@@ -25,6 +25,10 @@ mongen=../../target/release/mongen
 echo "== 1. checkers from properties.ltl and properties.psl"
 k=0
 checkers=()
+# The properties in checker order (prop_K is properties[K-1]), and whether
+# each is PSL, for step 3a.
+properties=()
+is_psl=()
 for file in properties.ltl properties.psl; do
   lang=()
   [[ $file == *.psl ]] && lang=(--psl)
@@ -34,6 +38,8 @@ for file in properties.ltl properties.psl; do
     "$mongen" compile "${lang[@]}" -t verilog --name "prop_$k" "$line" -o "$out/prop_${k}_checker.v"
     "$mongen" compile "${lang[@]}" -t systemc --name "prop_$k" "$line" -o "$out/prop_${k}_checker.h"
     checkers+=("$out/prop_${k}_checker.v")
+    properties+=("$line")
+    is_psl+=("${#lang[@]}")
     echo "prop_${k}_checker: $line"
   done < "$file"
 done
@@ -66,21 +72,17 @@ first_violation() {
 }
 for design in arbiter arbiter_bug; do
   vcd="$out/$design/arbiter_tb.vcd"
-  k=0
-  for file in properties.ltl properties.psl; do
+  for i in "${!properties[@]}"; do
+    k=$((i + 1))
     lang=()
-    [[ $file == *.psl ]] && lang=(--psl)
-    while IFS= read -r line; do
-      [[ -z "${line// /}" || "$line" == \#* ]] && continue
-      k=$((k + 1))
-      ours=$(first_violation "${lang[@]}" -f "$line" "$vcd")
-      checker=$(first_violation -f 'G !fail' --define "fail=arbiter_tb.top.f[$((k - 1))]" "$vcd")
-      if [[ "$ours" != "$checker" ]]; then
-        echo "$design, prop_$k: mongen check: $ours; the checker's fail: $checker" >&2
-        exit 1
-      fi
-      echo "$design.v prop_$k: $ours (as the checker)"
-    done < "$file"
+    [[ ${is_psl[$i]} == 1 ]] && lang=(--psl)
+    ours=$(first_violation "${lang[@]}" -f "${properties[$i]}" "$vcd")
+    checker=$(first_violation -f 'G !fail' --define "fail=arbiter_tb.top.f[$i]" "$vcd")
+    if [[ "$ours" != "$checker" ]]; then
+      echo "$design, prop_$k: mongen check: $ours; the checker's fail: $checker" >&2
+      exit 1
+    fi
+    echo "$design.v prop_$k: $ours (as the checker)"
   done
 done
 
