@@ -23,7 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::expr::{Cell, Expr};
+use super::expr::{Cell, Expr, FieldVsNumber};
 use super::reader::{Position, Reader, TraceError};
 use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
 use crate::Verdict;
@@ -145,8 +145,11 @@ pub struct Checker {
 /// what turns an event into the bits of the atoms.
 pub(crate) struct Bound {
     atoms: Vec<Expr>,
-    /// For an atom that is a field read as a Boolean: the field.
-    plain: Vec<Option<(usize, String)>>,
+    /// How each atom is evaluated.
+    fast: Vec<FastAtom>,
+    /// The fields compared with numbers ([`FastAtom::Number`]), whose
+    /// numbers are read once per event.
+    number_fields: Vec<usize>,
     names: Vec<String>,
     reset: Option<Expr>,
     /// The fields, in the order they were resolved.
@@ -154,6 +157,20 @@ pub(crate) struct Bound {
     /// How many `u64` words the atoms' bits take.
     pub(crate) words: usize,
 }
+
+/// The ways to evaluate an atom, the common ones first.
+enum FastAtom {
+    /// A field read as a Boolean: the field's index and name.
+    Plain(usize, String),
+    /// A field compared with a number, the field's number being
+    /// `number_fields[slot]`'s.
+    Number(FieldVsNumber, usize),
+    /// Any other expression.
+    General,
+}
+
+/// How many fields compared with numbers share their number.
+const NUMBER_FIELDS: usize = 8;
 
 impl Bound {
     /// Sets `bits` to the atoms' values at the reader's current event.
@@ -164,9 +181,17 @@ impl Bound {
         bits: &mut [u64],
     ) -> Result<(), TraceError> {
         bits.iter_mut().for_each(|w| *w = 0);
+        let mut numbers = [None; NUMBER_FIELDS];
+        for (n, &id) in numbers.iter_mut().zip(&self.number_fields) {
+            *n = reader.cell(id).and_then(|c| c.as_num().ok());
+        }
         for (k, a) in self.atoms.iter().enumerate() {
-            let value = match &self.plain[k] {
-                Some((id, field)) => match reader.cell(*id) {
+            let general = || {
+                a.eval(&|id| reader.cell(id))
+                    .map_err(|e| format!("proposition `{}`: {e}", self.names[k]))
+            };
+            let value = match &self.fast[k] {
+                FastAtom::Plain(id, field) => match reader.cell(*id) {
                     Some(cell) => {
                         cell.truth()
                             .ok_or(())
@@ -182,9 +207,13 @@ impl Bound {
                     }
                     None => Err(format!("no field `{field}` in this event")),
                 },
-                None => a
-                    .eval(&|id| reader.cell(id))
-                    .map_err(|e| format!("proposition `{}`: {e}", self.names[k])),
+                FastAtom::Number(c, slot) => match numbers[*slot] {
+                    Some(n) => Ok(c.holds(n)),
+                    // Missing or not a number: the general evaluation
+                    // says why.
+                    None => general(),
+                },
+                FastAtom::General => general(),
             };
             match value {
                 Ok(true) => bits[k / 64] |= 1 << (k % 64),
@@ -400,12 +429,24 @@ impl Checker {
         for a in &mut atoms {
             a.resolve(&mut resolve).map_err(unknown)?;
         }
-        // Most propositions are a field read as a Boolean: read it directly.
-        let plain = atoms
+        // Most propositions are a field read as a Boolean, or compared with
+        // a number: read them directly, each number once.
+        let mut number_fields = Vec::new();
+        let fast = atoms
             .iter()
             .map(|a| match a {
-                Expr::Field(f) if f.select.is_none() => Some((f.id, f.name.clone())),
-                _ => None,
+                Expr::Field(f) if f.select.is_none() => FastAtom::Plain(f.id, f.name.clone()),
+                _ => match FieldVsNumber::of(a) {
+                    Some(c) => match number_fields.iter().position(|&id| id == c.id) {
+                        Some(slot) => FastAtom::Number(c, slot),
+                        None if number_fields.len() < NUMBER_FIELDS => {
+                            number_fields.push(c.id);
+                            FastAtom::Number(c, number_fields.len() - 1)
+                        }
+                        None => FastAtom::General,
+                    },
+                    None => FastAtom::General,
+                },
             })
             .collect();
         let mut reset = self.reset.clone();
@@ -421,7 +462,8 @@ impl Checker {
         Ok(Bound {
             words: atoms.len().div_ceil(64).max(1),
             atoms,
-            plain,
+            fast,
+            number_fields,
             names: self.atom_names.clone(),
             reset,
             fields,
@@ -536,24 +578,37 @@ impl Checker {
         self.runs[i].table.table()
     }
 
-    /// The letter of property `i` (at most 64 propositions) in an event
-    /// whose atoms are `bits`; `None` for wider properties.
-    #[inline]
-    pub(crate) fn letter(&self, i: usize, bits: &[u64]) -> Option<u64> {
+    /// Appends to `letters` the letters of property `i` (at most 64
+    /// propositions) in the events whose atoms are `all` (`words` each);
+    /// `false` for wider properties.
+    pub(crate) fn letters(
+        &self,
+        i: usize,
+        all: &[u64],
+        words: usize,
+        letters: &mut Vec<u64>,
+    ) -> bool {
         let r = &self.runs[i];
         if let (Some(j), false) = (self.lanes.lane_of[i], self.lanes.lut.is_empty()) {
-            return Some(u64::from(
-                self.lanes.lut[bits[0] as usize * self.lanes.fast.len() + j],
-            ));
+            // One property's column (2^atoms bytes) stays in the first
+            // level cache; an event's row of all properties would not.
+            let column =
+                &self.lanes.lut_columns[j << self.lanes.lut_atoms..][..1 << self.lanes.lut_atoms];
+            debug_assert_eq!(words, 1);
+            letters.extend(all.iter().map(|&g| u64::from(column[g as usize])));
+            return true;
         }
         if r.atoms.len() > 64 {
-            return None;
+            return false;
         }
-        let mut letter = 0u64;
-        for (b, &k) in r.atoms.iter().enumerate() {
-            letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
-        }
-        Some(letter)
+        letters.extend(all.chunks_exact(words).map(|bits| {
+            let mut letter = 0u64;
+            for (b, &k) in r.atoms.iter().enumerate() {
+                letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
+            }
+            letter
+        }));
+        true
     }
 
     /// Records events read elsewhere (in a summarized piece): `n` more
@@ -596,6 +651,10 @@ struct Lanes {
     /// every valuation `v` of the atoms, at `v * fast.len() + j`, so that
     /// an event's letters are one slice.
     lut: Vec<u32>,
+    /// The same letters by lane (at most 8 atoms: a byte), at
+    /// `j << lut_atoms | v`, for the letters of one run over many events.
+    lut_columns: Vec<u8>,
+    lut_atoms: usize,
     /// The lane of each run, if it is fast.
     lane_of: Vec<Option<usize>>,
     /// The targets of the last step.
@@ -616,6 +675,8 @@ impl Lanes {
             letters: Vec::new(),
             next: Vec::new(),
             lut: Vec::new(),
+            lut_columns: Vec::new(),
+            lut_atoms: 0,
             lane_of: Vec::new(),
             targets: Vec::new(),
             slow: Vec::new(),
@@ -654,9 +715,15 @@ impl Lanes {
         if num_atoms <= LUT_ATOMS {
             let f = l.fast.len();
             l.lut = vec![0; f << num_atoms];
-            for v in 0..1u64 << num_atoms {
-                l.gather(v);
-                l.lut[v as usize * f..(v as usize + 1) * f].copy_from_slice(&l.letters);
+            l.lut_columns = vec![0; f << num_atoms];
+            l.lut_atoms = num_atoms;
+            for v in 0..1usize << num_atoms {
+                l.gather(v as u64);
+                l.lut[v * f..(v + 1) * f].copy_from_slice(&l.letters);
+                for (j, &letter) in l.letters.iter().enumerate() {
+                    // Fast runs have at most 8 atoms.
+                    l.lut_columns[j << num_atoms | v] = letter as u8;
+                }
             }
         }
         l

@@ -44,7 +44,7 @@ use std::io::Read;
 use rayon::prelude::*;
 
 use super::check::{Bound, Checker, Report};
-use super::reader::{CsvReader, JsonlReader, Position, Reader, TraceError};
+use super::reader::{CsvReader, JsonlReader, Position, Reader, TraceError, UnquotedCsv};
 use crate::runtime::Summary;
 
 /// The line-based formats.
@@ -202,7 +202,7 @@ pub fn check_lines<R: Read>(
                         LineFormat::Csv => summarize(
                             checker,
                             bound,
-                            CsvReader::with_headers(source, headers.clone(), bytes, 0, 1),
+                            UnquotedCsv::new(source, headers, bytes, 0, 1),
                             bytes,
                         ),
                         LineFormat::Jsonl => {
@@ -361,14 +361,11 @@ fn summarize<R: Reader>(
     }
     let mut summaries: Vec<Option<Summary>> = vec![None; checker.len()];
     let mut letters: Vec<u64> = Vec::with_capacity(events as usize);
-    'property: for &i in &live {
+    for &i in &live {
         letters.clear();
-        for event in all.chunks_exact(words) {
-            match checker.letter(i, event) {
-                Some(l) => letters.push(l),
-                // More than 64 propositions: read again in one pass.
-                None => continue 'property,
-            }
+        if !checker.letters(i, &all, words, &mut letters) {
+            // More than 64 propositions: read again in one pass.
+            continue;
         }
         summaries[i] = Some(Summary::of_letters(&checker.table(i), &letters));
     }

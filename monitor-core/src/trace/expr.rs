@@ -53,7 +53,7 @@ impl std::error::Error for ValueError {}
 
 /// A number read from a field: an integer when it is one.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Num {
+pub(crate) enum Num {
     Int(i128),
     Float(f64),
 }
@@ -145,7 +145,7 @@ impl Cell<'_> {
         b.ok_or_else(|| ValueError(format!("{} is not a Boolean (true/false/1/0)", shown(self))))
     }
 
-    fn as_num(&self) -> Result<Num, ValueError> {
+    pub(crate) fn as_num(&self) -> Result<Num, ValueError> {
         let text = |t: &str| {
             // Short decimal integers, the common case, by hand.
             let b = t.as_bytes();
@@ -505,6 +505,64 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// A field (whole) compared with a number, `latency > 100`: the common
+/// atom of logs. Several such atoms on one field share the field's number,
+/// read once per event; [`FieldVsNumber::holds`] is exactly what
+/// [`Expr::eval`] computes from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FieldVsNumber {
+    /// The field's index.
+    pub(crate) id: usize,
+    op: Comparison,
+    number: Num,
+    /// Whether the field is the left operand.
+    field_first: bool,
+}
+
+impl FieldVsNumber {
+    /// The comparison `e` is, if it is one of a whole field with a number.
+    pub(crate) fn of(e: &Expr) -> Option<FieldVsNumber> {
+        let number = |o: &Operand| match o {
+            Operand::Number(_, Some(i)) => Some(Num::Int(*i)),
+            Operand::Number(f, None) => Some(Num::Float(*f)),
+            Operand::Literal(l) => Some(Num::Int(l.value.into())),
+            _ => None,
+        };
+        let field = |o: &Operand| match o {
+            Operand::Field(r) if r.select.is_none() => Some(r.id),
+            _ => None,
+        };
+        match e {
+            Expr::Compare(a, op, b) => match (field(a), number(b), number(a), field(b)) {
+                (Some(id), Some(number), _, _) => Some(FieldVsNumber {
+                    id,
+                    op: *op,
+                    number,
+                    field_first: true,
+                }),
+                (_, _, Some(number), Some(id)) => Some(FieldVsNumber {
+                    id,
+                    op: *op,
+                    number,
+                    field_first: false,
+                }),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The comparison's value where the field's number is `field`.
+    #[inline]
+    pub(crate) fn holds(&self, field: Num) -> bool {
+        if self.field_first {
+            field.cmp(self.op, self.number)
+        } else {
+            self.number.cmp(self.op, field)
+        }
+    }
+}
+
 impl Expr {
     /// Parses an expression.
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
@@ -690,6 +748,71 @@ mod tests {
         })
         .unwrap();
         e.eval(&|id| fields.get(id).map(|(_, c)| *c))
+    }
+
+    /// The shared-number path gives what the evaluation gives, in every
+    /// order of operands and for every kind of value; where the value is
+    /// no number, the evaluation fails (and is what the checker reports).
+    #[test]
+    fn a_field_compared_with_a_number_is_evaluated_from_its_number() {
+        let values = [
+            json!(12),
+            json!(-3),
+            json!(2.5),
+            json!(true),
+            json!(null),
+            json!("12"),
+            json!(u64::MAX),
+        ];
+        let mut cells: Vec<Cell<'_>> = [
+            "12",
+            " 7 ",
+            "1e3",
+            "abc",
+            "",
+            "-5",
+            "true",
+            "3.5",
+            "0",
+            "99999999999999999999",
+        ]
+        .iter()
+        .map(|t| Cell::Text(t))
+        .collect();
+        cells.extend(values.iter().map(Cell::Json));
+        cells.extend([Cell::Bits(b"0101"), Cell::Bits(b"x1"), Cell::Real(2.5)]);
+        let mut compared = 0;
+        for op in ["==", "!=", "<", "<=", ">", ">="] {
+            for number in ["12", "-3", "2.5", "4'b0101", "1e3"] {
+                for text in [format!("n {op} {number}"), format!("{number} {op} n")] {
+                    let mut e = Expr::parse(&text).unwrap();
+                    e.resolve(&mut |_: &str| Ok::<usize, ()>(0)).unwrap();
+                    let fast = FieldVsNumber::of(&e).expect("a field against a number");
+                    for cell in &cells {
+                        let slow = e.eval(&|_| Some(*cell));
+                        match cell.as_num() {
+                            Ok(n) => {
+                                assert_eq!(Ok(fast.holds(n)), slow, "{text} at {cell:?}");
+                                compared += 1;
+                            }
+                            Err(_) => assert!(slow.is_err(), "{text} at {cell:?}"),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 500);
+        for other in [
+            "n",
+            "n[1] < 2",
+            "n == \"x\"",
+            "n == true",
+            "n < m",
+            "!(n < 2)",
+        ] {
+            let e = Expr::parse(other).unwrap();
+            assert_eq!(FieldVsNumber::of(&e), None, "{other}");
+        }
     }
 
     #[test]
