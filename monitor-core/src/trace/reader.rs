@@ -778,11 +778,13 @@ pub struct VcdReader<R: BufRead> {
     vars: Vec<(String, vcd::IdCode, u32, bool)>,
     /// The signals read (resolved names and the clock), by slot.
     signals: Vec<Signal>,
-    slot_of: std::collections::HashMap<vcd::IdCode, usize>,
+    slot_of: rustc_hash::FxHashMap<vcd::IdCode, usize>,
     clock: Option<(usize, Edge)>,
     /// Changes of the current time step, applied after its event (with a
-    /// clock: the event reads the values before them).
-    pending: Vec<(usize, Vec<u8>, Option<f64>)>,
+    /// clock: the event reads the values before them): the slot, its
+    /// digits (a range of `pending_bits`) or real value.
+    pending: Vec<(usize, std::ops::Range<usize>, Option<f64>)>,
+    pending_bits: Vec<u8>,
     /// The time step being read, and whether it had changes.
     time: Option<u64>,
     event_time: u64,
@@ -832,9 +834,10 @@ impl<R: BufRead> VcdReader<R> {
             parser,
             vars,
             signals: Vec::new(),
-            slot_of: std::collections::HashMap::new(),
+            slot_of: Default::default(),
             clock: None,
             pending: Vec::new(),
+            pending_bits: Vec::new(),
             time: None,
             event_time: 0,
             index: 0,
@@ -867,8 +870,7 @@ impl<R: BufRead> VcdReader<R> {
         self.vars.iter().map(|v| v.0.as_str())
     }
 
-    fn apply(&mut self, slot: usize, bits: Vec<u8>, real: Option<f64>) {
-        let s = &mut self.signals[slot];
+    fn apply(s: &mut Signal, bits: &[u8], real: Option<f64>) {
         s.real = real;
         if real.is_none() {
             // Vectors may be written shorter than their width: extend with
@@ -888,9 +890,10 @@ impl<R: BufRead> VcdReader<R> {
     }
 
     fn apply_pending(&mut self) {
-        for (slot, bits, real) in std::mem::take(&mut self.pending) {
-            self.apply(slot, bits, real);
+        for (slot, bits, real) in self.pending.drain(..) {
+            Self::apply(&mut self.signals[slot], &self.pending_bits[bits], real);
         }
+        self.pending_bits.clear();
     }
 
     /// Whether the clock has its sampling edge in the pending changes.
@@ -904,7 +907,7 @@ impl<R: BufRead> VcdReader<R> {
             .iter()
             .rev()
             .find(|(s, _, _)| *s == slot)
-            .and_then(|(_, b, _)| b.last().copied());
+            .and_then(|(_, b, _)| self.pending_bits[b.clone()].last().copied());
         matches!(
             (edge, before, after),
             (Edge::Posedge, Some(b'0'), Some(b'1')) | (Edge::Negedge, Some(b'1'), Some(b'0'))
@@ -1045,18 +1048,22 @@ impl<R: BufRead> Reader for VcdReader<R> {
                 }
                 vcd::Command::ChangeScalar(code, v) => {
                     if let Some(&slot) = self.slot_of.get(&code) {
-                        self.pending.push((slot, vec![digit(v)], None));
+                        let at = self.pending_bits.len();
+                        self.pending_bits.push(digit(v));
+                        self.pending.push((slot, at..at + 1, None));
                     }
                 }
                 vcd::Command::ChangeVector(code, v) => {
                     if let Some(&slot) = self.slot_of.get(&code) {
-                        let bits: Vec<u8> = v.iter().map(digit).collect();
-                        self.pending.push((slot, bits, None));
+                        let at = self.pending_bits.len();
+                        self.pending_bits.extend(v.iter().map(digit));
+                        self.pending.push((slot, at..self.pending_bits.len(), None));
                     }
                 }
                 vcd::Command::ChangeReal(code, x) => {
                     if let Some(&slot) = self.slot_of.get(&code) {
-                        self.pending.push((slot, Vec::new(), Some(x)));
+                        let at = self.pending_bits.len();
+                        self.pending.push((slot, at..at, Some(x)));
                     }
                 }
                 _ => {}
