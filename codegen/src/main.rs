@@ -24,7 +24,7 @@ use monitor_core::formula::simplify::simplify;
 use monitor_core::formula::{parse, parse_psl, Formula, ParseError};
 use monitor_core::translate::{
     classify, compare_informative, lasso_text, transducer, BuildError, Builder, Config, Prefixes,
-    Translation, Verdicts, DEFAULT_MAX_STATES,
+    Route, Translation, Verdicts, DEFAULT_MAX_STATES,
 };
 
 /// Compile temporal safety properties (LTL with past, Spot/Spin syntax) into
@@ -97,6 +97,28 @@ enum Encoding {
     Onehot,
 }
 
+/// How the exact monitor is built (`--route`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum RouteArg {
+    /// Formula derivatives where they apply (syntactic safety formulas
+    /// without SEREs), the tableau elsewhere.
+    Auto,
+    /// Always the Büchi tableau and the subset construction.
+    Tableau,
+    /// Formula derivatives where they apply.
+    Derivatives,
+}
+
+impl From<RouteArg> for Route {
+    fn from(r: RouteArg) -> Route {
+        match r {
+            RouteArg::Auto => Route::Auto,
+            RouteArg::Tableau => Route::Tableau,
+            RouteArg::Derivatives => Route::Derivatives,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum SmvEncoding {
     /// The explicit DFA, unless it is large and the transducer is exact.
@@ -140,6 +162,10 @@ struct CompileArgs {
     /// Print sizes, time and peak memory of each translation on standard error.
     #[arg(long)]
     stats: bool,
+    /// How the exact monitor is built (the monitor is the same; the cost
+    /// differs).
+    #[arg(long, value_enum, default_value_t = RouteArg::Auto)]
+    route: RouteArg,
     /// Do not warn about formulas that are not safety properties.
     #[arg(short, long)]
     quiet: bool,
@@ -386,7 +412,8 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             Prefixes::Informative
         } else {
             Prefixes::Exact
-        });
+        })
+        .route(args.route.into());
     let mut builder = Builder::new();
     builder.configure(cfg.clone());
     let mut smv = SmvContext::new(args)?;
@@ -710,12 +737,14 @@ fn report(
     }
     if args.stats {
         let s = t.stats();
+        let built = match s.route {
+            Route::Derivatives => format!("derivatives {}", s.subset_states),
+            _ => format!("Büchi {}, subsets {}", s.nba_states, s.subset_states),
+        };
         let mut line = format!(
-            "mongen: stats: `{}`: {} states (Büchi {}, subsets {}), {:.3} ms",
+            "mongen: stats: `{}`: {} states ({built}), {:.3} ms",
             src.label(f),
             s.states,
-            s.nba_states,
-            s.subset_states,
             s.time.as_secs_f64() * 1e3
         );
         if let Some(kib) = peak_rss_kib() {

@@ -138,10 +138,82 @@ enum BinOp {
 pub struct Manager {
     nodes: Vec<NodeData>,
     unique: FxHashMap<NodeData, u32>,
-    bin_cache: FxHashMap<(u8, u32, u32), u32>,
-    not_cache: FxHashMap<u32, u32>,
-    ite_cache: FxHashMap<(u32, u32, u32), u32>,
+    /// The results of `not`, `and`/`or`/`xor` and `ite`, in one lossy
+    /// table (see [`Computed`]).
+    computed: Computed,
 }
+
+/// A lossy memo of operation results, as in CUDD's computed table: a
+/// direct-mapped array where a new result overwrites the old one in its
+/// slot. Its memory is bounded (it grows with the node store, up to
+/// [`Computed::MAX_BITS`]), and a lost entry costs only a recomputation,
+/// where a map keeping every result can grow with the square of the
+/// diagrams (combining a variable with a diagram that tests it deep
+/// down, as the derivatives of `G(a -> F[0:k] b)` do `k` times).
+#[derive(Clone, Debug)]
+struct Computed {
+    /// `(op, a, b, c, result)`; `result == NONE` marks an empty slot.
+    slots: Vec<[u32; 5]>,
+    bits: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Computed {
+    const MIN_BITS: u32 = 12;
+    const MAX_BITS: u32 = 22;
+
+    fn new() -> Computed {
+        Computed {
+            slots: vec![[0, 0, 0, 0, NONE]; 1 << Self::MIN_BITS],
+            bits: Self::MIN_BITS,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: [u32; 4]) -> usize {
+        let h = (u64::from(key[0]) << 32 | u64::from(key[1])).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (u64::from(key[2]) << 32 | u64::from(key[3])).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (h.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
+    }
+
+    #[inline]
+    fn get(&self, key: [u32; 4]) -> Option<u32> {
+        let e = &self.slots[self.slot(key)];
+        (e[4] != NONE && e[..4] == key).then_some(e[4])
+    }
+
+    #[inline]
+    fn insert(&mut self, key: [u32; 4], result: u32) {
+        let i = self.slot(key);
+        self.slots[i] = [key[0], key[1], key[2], key[3], result];
+    }
+
+    /// Grows to about one slot per node, keeping the results.
+    fn fit(&mut self, nodes: usize) {
+        if nodes > self.slots.len() && self.bits < Self::MAX_BITS {
+            let mut grown = Computed {
+                slots: vec![[0, 0, 0, 0, NONE]; 1 << (self.bits + 1)],
+                bits: self.bits + 1,
+            };
+            for e in &self.slots {
+                if e[4] != NONE {
+                    grown.insert([e[0], e[1], e[2], e[3]], e[4]);
+                }
+            }
+            *self = grown;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill([0, 0, 0, 0, NONE]);
+    }
+}
+
+/// Operation codes of the computed table.
+const OP_NOT: u32 = 0;
+const OP_ITE: u32 = 1;
+const OP_BIN: u32 = 2;
 
 impl Default for Manager {
     fn default() -> Self {
@@ -159,9 +231,7 @@ impl Manager {
         let mut m = Manager {
             nodes: Vec::new(),
             unique: FxHashMap::default(),
-            bin_cache: FxHashMap::default(),
-            not_cache: FxHashMap::default(),
-            ite_cache: FxHashMap::default(),
+            computed: Computed::new(),
         };
         assert_eq!(m.leaf(0), Node::FALSE);
         assert_eq!(m.leaf(1), Node::TRUE);
@@ -188,6 +258,7 @@ impl Manager {
         }
         let i = u32::try_from(self.nodes.len()).expect("decision diagram store overflow");
         self.nodes.push(d);
+        self.computed.fit(self.nodes.len());
         self.unique.insert(d, i);
         Node(i)
     }
@@ -294,14 +365,15 @@ impl Manager {
             Node::FALSE => return Node::TRUE,
             _ => {}
         }
-        if let Some(&r) = self.not_cache.get(&a.0) {
+        let key = [OP_NOT, a.0, 0, 0];
+        if let Some(r) = self.computed.get(key) {
             return Node(r);
         }
         let d = self.data(a);
         let lo = self.not(Node(d.lo));
         let hi = self.not(Node(d.hi));
         let r = self.mk(d.var, lo, hi);
-        self.not_cache.insert(a.0, r.0);
+        self.computed.insert(key, r.0);
         r
     }
 
@@ -350,8 +422,8 @@ impl Manager {
         }
         // Commutative: normalize the key.
         let (a, b) = if a.0 <= b.0 { (a, b) } else { (b, a) };
-        let key = (op as u8, a.0, b.0);
-        if let Some(&r) = self.bin_cache.get(&key) {
+        let key = [OP_BIN + op as u32, a.0, b.0, 0];
+        if let Some(r) = self.computed.get(key) {
             return Node(r);
         }
         let v = self.top(a).min(self.top(b));
@@ -360,7 +432,7 @@ impl Manager {
         let lo = self.bin(op, a0, b0);
         let hi = self.bin(op, a1, b1);
         let r = self.mk(v, lo, hi);
-        self.bin_cache.insert(key, r.0);
+        self.computed.insert(key, r.0);
         r
     }
 
@@ -401,8 +473,8 @@ impl Manager {
         if g == Node::TRUE && h == Node::FALSE {
             return f;
         }
-        let key = (f.0, g.0, h.0);
-        if let Some(&r) = self.ite_cache.get(&key) {
+        let key = [OP_ITE, f.0, g.0, h.0];
+        if let Some(r) = self.computed.get(key) {
             return Node(r);
         }
         let v = self.top(f).min(self.top(g)).min(self.top(h));
@@ -412,7 +484,7 @@ impl Manager {
         let lo = self.ite(f0, g0, h0);
         let hi = self.ite(f1, g1, h1);
         let r = self.mk(v, lo, hi);
-        self.ite_cache.insert(key, r.0);
+        self.computed.insert(key, r.0);
         r
     }
 
@@ -843,9 +915,7 @@ impl Manager {
 
     /// Drops the operation caches (the nodes stay).
     pub fn clear_caches(&mut self) {
-        self.bin_cache.clear();
-        self.not_cache.clear();
-        self.ite_cache.clear();
+        self.computed.clear();
     }
 }
 

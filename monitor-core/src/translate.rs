@@ -36,6 +36,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use crate::algo::derivatives::{self, derivative_automaton};
 use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
 use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, prune};
 use crate::algo::minimize::minimize;
@@ -73,6 +74,28 @@ pub enum Prefixes {
     Informative,
 }
 
+/// How the exact monitor of a formula is built.
+///
+/// Both routes give the same minimal monitor; they differ in cost. The
+/// tableau builds a Büchi automaton and determinizes it by subsets, whose
+/// size can be exponential in the monitor's (`G((a & X a & … & X^{n-1} a)
+/// -> X^n b)`: `2^n` subsets for `n + 1` states). Derivatives build the
+/// deterministic automaton directly from the formula, but apply only to
+/// syntactic safety formulas (`X`, `G`, `W`, `R`, `&`, `|` over past
+/// formulas, in negation normal form; no SEREs); see
+/// `monitor_core::algo::derivatives` in the sources.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Route {
+    /// Derivatives where they apply, the tableau elsewhere.
+    #[default]
+    Auto,
+    /// Always the tableau and the subset construction.
+    Tableau,
+    /// Derivatives where they apply (elsewhere the tableau: there is no
+    /// other way).
+    Derivatives,
+}
+
 /// Settings of a translation. Every setting is optional; getters apply
 /// the defaults.
 #[derive(Clone, Debug, Default)]
@@ -82,6 +105,7 @@ pub struct Config {
     prefixes: Option<Prefixes>,
     simplify: Option<bool>,
     check_safety: Option<bool>,
+    route: Option<Route>,
 }
 
 impl Config {
@@ -147,6 +171,17 @@ impl Config {
         self.simplify.unwrap_or(true)
     }
 
+    /// How exact monitors are built. Defaults to [`Route::Auto`].
+    pub fn route(mut self, r: Route) -> Config {
+        self.route = Some(r);
+        self
+    }
+
+    /// The route in effect.
+    pub fn get_route(&self) -> Route {
+        self.route.unwrap_or_default()
+    }
+
     /// Whether the safety check is in effect.
     pub fn get_check_safety(&self) -> bool {
         self.check_safety.unwrap_or(true)
@@ -160,6 +195,7 @@ impl Config {
             prefixes: other.prefixes.or(self.prefixes),
             simplify: other.simplify.or(self.simplify),
             check_safety: other.check_safety.or(self.check_safety),
+            route: other.route.or(self.route),
         }
     }
 }
@@ -255,10 +291,14 @@ impl From<ParseError> for BuildError {
 /// Sizes and times of one translation, for `--stats` and benchmarks.
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
-    /// States of the Büchi automaton (after pruning).
+    /// States of the Büchi automaton (after pruning); 0 on the derivative
+    /// route, which builds none.
     pub nba_states: usize,
-    /// States of the subset construction, before minimization.
+    /// States of the deterministic automaton before minimization (the
+    /// subset construction's, or the derivatives').
     pub subset_states: usize,
+    /// The route that built the (first) exact monitor.
+    pub route: Route,
     /// States of the minimal monitor.
     pub states: usize,
     /// Wall-clock time of the whole build.
@@ -399,6 +439,7 @@ impl Builder {
             stats: Stats {
                 nba_states,
                 subset_states,
+                route: pipe.used.unwrap_or(Route::Tableau),
                 states,
                 time: start.elapsed(),
             },
@@ -652,6 +693,9 @@ struct Pipeline {
     max_states: usize,
     simplified: Formula,
     name: String,
+    route: Route,
+    /// The route of the first exact monitor built.
+    used: Option<Route>,
 }
 
 impl Pipeline {
@@ -679,6 +723,8 @@ impl Pipeline {
                 f.clone()
             },
             name: f.to_spot(),
+            route: cfg.get_route(),
+            used: None,
         })
     }
 
@@ -706,6 +752,14 @@ impl Pipeline {
 
     /// The minimal exact monitor of `f`, with the NBA and subset sizes.
     fn exact(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
+        let nnf = f.nnf();
+        if self.route != Route::Tableau && derivatives::applies(&nnf) {
+            let det = derivative_automaton(&nnf, &self.aps, &mut self.mgr, self.max_states)?;
+            self.used.get_or_insert(Route::Derivatives);
+            let n = det.len();
+            return Ok((minimize(&mut self.mgr, &det), 0, n));
+        }
+        self.used.get_or_insert(Route::Tableau);
         let nba = self.nba(f)?;
         let det = determinize(&mut self.mgr, &nba, &SubsetMode::Exact, self.max_states)?;
         let subset = det.len();

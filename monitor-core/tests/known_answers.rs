@@ -4,7 +4,9 @@
 use monitor_core::automaton::{Target, Verdict};
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS, ROZIER_SAFETY};
 use monitor_core::formula::{parse, Formula};
-use monitor_core::translate::{classify, BuildErrorKind, Builder, Config, Prefixes, Verdicts};
+use monitor_core::translate::{
+    classify, BuildErrorKind, Builder, Config, Prefixes, Route, Verdicts,
+};
 
 fn dfa_of(f: &Formula) -> monitor_core::automaton::BadPrefixDfa {
     Builder::new()
@@ -384,20 +386,55 @@ fn bounded_response_stays_linear_in_the_bound() {
     // coexist in one tableau state, so G(a -> F[0:k] b) needed a Büchi
     // automaton exponential in k (k = 16 took half a second, 300 never
     // finished). The state limit turns a regression into a quick failure.
+    // Both routes: the tableau's Büchi automaton, the derivatives' states.
     for k in [5usize, 50, 300] {
-        let t = Builder::new()
-            .configure(Config::new().max_states(Some(20_000)).check_safety(false))
-            .build(&format!("G(a -> F[0:{k}] b)"))
-            .unwrap_or_else(|e| panic!("k = {k}: {e}"));
-        assert_eq!(t.dfa().num_states(), k + 1, "k = {k}");
-        assert!(
-            t.stats().nba_states <= 2 * (k + 1),
-            "k = {k}: {} Büchi states",
-            t.stats().nba_states
-        );
+        for route in [Route::Tableau, Route::Derivatives] {
+            let t = Builder::new()
+                .configure(
+                    Config::new()
+                        .max_states(Some(20_000))
+                        .check_safety(false)
+                        .route(route),
+                )
+                .build(&format!("G(a -> F[0:{k}] b)"))
+                .unwrap_or_else(|e| panic!("k = {k}: {e}"));
+            assert_eq!(t.dfa().num_states(), k + 1, "k = {k}");
+            assert_eq!(t.stats().route, route);
+            let built = match route {
+                Route::Tableau => t.stats().nba_states,
+                _ => t.stats().subset_states,
+            };
+            assert!(built <= 2 * (k + 1), "k = {k}: {built} states ({route:?})");
+        }
     }
     // X[n] p: n + 1 states counting up to the check, and one after it.
     assert_eq!(dfa_of(&parse("X[100] p").unwrap()).num_states(), 102);
+}
+
+#[test]
+fn x_chain_premises_cost_what_their_monitor_costs() {
+    // G((req & X req & … & X^{n-1} req) -> X^n gnt): the tableau needs
+    // ~2^n Büchi states and subsets for n + 1 monitor states; the
+    // derivatives build the n + 1 states, so a limit of 4 (n + 1) is
+    // enough even for n = 32.
+    for n in [4usize, 12, 32] {
+        let premise: Vec<String> = (0..n).map(|i| format!("X[{i}] req")).collect();
+        let f = format!("G(({}) -> X[{n}] gnt)", premise.join(" & "));
+        let t = Builder::new()
+            .configure(Config::new().max_states(Some(4 * (n + 1))))
+            .build(&f)
+            .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+        assert_eq!(t.dfa().num_states(), n + 1, "n = {n}");
+        assert_eq!(t.stats().route, Route::Derivatives);
+        assert_eq!(t.is_safety(), Some(true));
+        // The monitor counts consecutive requests: n of them, then no
+        // grant, is the first violation.
+        let req = 1u64 << t.dfa().alphabet().index("req").expect("req");
+        let mut word = vec![req; n];
+        assert_eq!(t.dfa().run(word.iter().copied()), Verdict::Undecided);
+        word.push(0);
+        assert_eq!(t.dfa().run(word.iter().copied()), Verdict::Violated);
+    }
 }
 
 #[test]

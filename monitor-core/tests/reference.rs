@@ -18,7 +18,7 @@ use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
 use monitor_core::formula::eval::{holds, Lasso};
 use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
 use monitor_core::formula::Formula;
-use monitor_core::translate::{classify, Builder, Config, Prefixes, Verdicts};
+use monitor_core::translate::{classify, Builder, Config, Prefixes, Route, Verdicts};
 
 const APS: [&str; 3] = ["a", "b", "c"];
 
@@ -135,7 +135,8 @@ struct Decided {
     monitor_states: usize,
 }
 
-fn check_formula(f: &Formula, seed: u64) {
+/// Checks `f`; whether the derivative route applied to it.
+fn check_formula(f: &Formula, seed: u64) -> bool {
     let ctx = format!("seed {seed}: {f}");
     let c = classify(f, &Config::new()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     // Small formulas are always decided.
@@ -166,6 +167,30 @@ fn check_formula(f: &Formula, seed: u64) {
         unsimplified.dfa.num_states(),
         "{ctx}"
     );
+    // The two routes give the same minimal monitor, two- and
+    // three-valued.
+    let derived = Builder::new()
+        .configure(Config::new().check_safety(false).route(Route::Derivatives))
+        .build_from_formula(f)
+        .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let by_derivatives = derived.stats().route == Route::Derivatives;
+    for verdicts in [Verdicts::Two, Verdicts::Three] {
+        let a = build(f, Config::new().verdicts(verdicts).route(Route::Tableau));
+        let b = build(
+            f,
+            Config::new().verdicts(verdicts).route(Route::Derivatives),
+        );
+        assert_eq!(
+            a.dfa.first_difference(&b.dfa),
+            None,
+            "{ctx}: the routes differ ({verdicts:?})"
+        );
+        assert_eq!(
+            a.dfa.num_states(),
+            b.dfa.num_states(),
+            "{ctx}: {verdicts:?}"
+        );
+    }
 
     // Exactness, structurally: every state can go on without rejecting,
     // and minimality: all states are pairwise distinguishable.
@@ -273,6 +298,7 @@ fn check_formula(f: &Formula, seed: u64) {
     } else {
         assert!(cls.safety, "{ctx}: not safety but no witness");
     }
+    by_derivatives
 }
 
 // Index loops: this is a matrix over pairs of states.
@@ -321,28 +347,35 @@ fn assert_pairwise_distinguishable(m: &Monitor, ctx: &str) {
 
 #[test]
 fn random_future_formulas_agree_with_the_evaluator() {
+    let mut derived = 0;
     for seed in 0..400u64 {
         let size = 3 + (seed % 10) as usize;
         let f = RandomLtl::new(&APS, size).seed(seed).next_formula();
-        check_formula(&f, seed);
+        derived += usize::from(check_formula(&f, seed));
     }
+    // Most of these take the derivative route too (both are compared).
+    assert!(derived >= 200, "{derived} by derivatives");
 }
 
 #[test]
 fn random_past_formulas_agree_with_the_evaluator() {
+    let mut derived = 0;
     for seed in 0..300u64 {
         let size = 3 + (seed % 10) as usize;
         let f = RandomLtl::new(&APS, size)
             .with_past()
             .seed(seed)
             .next_formula();
-        check_formula(&f, seed);
+        derived += usize::from(check_formula(&f, seed));
     }
+    // Most of these take the derivative route too (both are compared).
+    assert!(derived >= 200, "{derived} by derivatives");
 }
 
 #[test]
 fn safety_shaped_random_formulas_agree_with_the_evaluator() {
     // G(...) over past and X, the runtime-verification idiom.
+    let mut derived = 0;
     for seed in 0..200u64 {
         let size = 3 + (seed % 8) as usize;
         let inner = RandomLtl::new(&APS, size)
@@ -352,24 +385,30 @@ fn safety_shaped_random_formulas_agree_with_the_evaluator() {
             .weight(Op::M, 0)
             .seed(seed)
             .next_formula();
-        check_formula(&Formula::always(inner), seed);
+        derived += usize::from(check_formula(&Formula::always(inner), seed));
     }
+    // Most of these take the derivative route too (both are compared).
+    assert!(derived >= 150, "{derived} by derivatives");
 }
 
 use monitor_core::formula::Op;
 
 #[test]
 fn random_psl_formulas_agree_with_the_evaluator() {
+    let mut derived = 0;
     for seed in 0..300u64 {
         let mut rng = SplitMix64::new(seed.wrapping_mul(0x9e37_79b9));
         let f = random_psl(&mut rng, &APS, 3 + (seed % 8) as usize);
-        check_formula(&f, seed);
+        derived += usize::from(check_formula(&f, seed));
     }
+    // Most of these take the derivative route too (both are compared).
+    assert!(derived >= 25, "{derived} by derivatives");
 }
 
 #[test]
 fn safety_shaped_psl_formulas_agree_with_the_evaluator() {
     // always {r} |-> {s}, the hardware idiom, with weak and strong ends.
+    let mut derived = 0;
     for seed in 0..200u64 {
         let mut rng = SplitMix64::new(seed ^ 0xabcdef);
         let r = random_sere(&mut rng, &APS[..2], 1 + (seed % 5) as usize);
@@ -379,6 +418,11 @@ fn safety_shaped_psl_formulas_agree_with_the_evaluator() {
         } else {
             Formula::closure(s)
         };
-        check_formula(&Formula::always(Formula::uconcat(r, end)), seed);
+        derived += usize::from(check_formula(
+            &Formula::always(Formula::uconcat(r, end)),
+            seed,
+        ));
     }
+    // SEREs: the tableau route only.
+    assert_eq!(derived, 0);
 }

@@ -2,8 +2,11 @@
 //!
 //! * `tableau`: LTL with past to generalized Büchi automata (and the
 //!   finite-word tableau of informative prefixes).
+//! * `past`: the registers that evaluate past subformulas.
 //! * `emptiness`: SCCs, emptiness with lasso witnesses, pruning of states
 //!   with an empty language.
+//! * `derivatives`: syntactic safety formulas straight to deterministic
+//!   automata by formula derivatives (no Büchi automaton).
 //! * `determinize`: subset construction on decision diagrams.
 //! * `minimize`: signature refinement to the minimal DFA.
 //! * `sere`: linear forms of SEREs (the SERE automata of the tableau).
@@ -13,10 +16,12 @@
 //!
 //! They are driven by [`crate::translate`], the only orchestrator.
 
+pub(crate) mod derivatives;
 pub(crate) mod determinize;
 pub(crate) mod emptiness;
 pub(crate) mod interner;
 pub(crate) mod minimize;
+pub(crate) mod past;
 pub(crate) mod product;
 pub(crate) mod sere;
 pub(crate) mod tableau;
