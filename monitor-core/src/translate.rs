@@ -36,7 +36,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::algo::derivatives::{self, derivative_automaton};
+use crate::algo::derivatives::{self, derivative_automaton, Rejects};
 use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
 use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, prune};
 use crate::algo::minimize::minimize;
@@ -526,25 +526,42 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
     let mut pipe = Pipeline::new(f, cfg)?;
     let g = pipe.simplified.clone();
     let ng = Formula::not(g.clone());
-    let nba_pos = pipe.nba(&g)?;
-    let nba_neg = pipe.nba(&ng)?;
-    let det_pos = pipe.determinize_exact(&nba_pos)?;
-    let det_neg = pipe.determinize_exact(&nba_neg)?;
-    // Cheap sufficient conditions first; the products (which can be large)
-    // only when they fail, and an answer that would exceed the state limit
+    let (det_pos, _, _) = pipe.exact(&g)?;
+    // Cheap sufficient conditions first, and the Büchi automata only when
+    // they fail (the negation's can be exponential where the monitor is
+    // not: `Gp1 | … | Gpn`); an answer that would exceed the state limit
     // is reported as unknown rather than failing the whole classification.
-    let (safety, witness) = if f.is_syntactic_safety() || every_cycle_accepting(&nba_pos) {
+    let (safety, witness) = if f.is_syntactic_safety() || every_cycle_accepting(&pipe.nba(&g)?) {
         (Some(true), None)
     } else {
+        let nba_neg = pipe.nba(&ng)?;
         match within_limit(pipe.intersection_witness(&nba_neg, &det_pos))? {
             Some(w) => (Some(w.is_none()), w),
             None => (None, None),
         }
     };
-    let guarantee = if f.is_syntactic_guarantee() || every_cycle_accepting(&nba_neg) {
+    let mut det_neg: Option<Option<DetAutomaton>> = None;
+    let mut exact_neg = |pipe: &mut Pipeline| -> Result<Option<DetAutomaton>, BuildError> {
+        if det_neg.is_none() {
+            det_neg = Some(within_limit(pipe.exact(&ng))?.map(|d| d.0));
+        }
+        Ok(det_neg.clone().flatten())
+    };
+    let guarantee = if f.is_syntactic_guarantee() {
+        Some(true)
+    } else if safety == Some(true) {
+        // The monitor is exact for the formula itself.
+        Some(safety_is_guarantee(&pipe.mgr, &det_pos))
+    } else if every_cycle_accepting(&pipe.nba(&ng)?) {
         Some(true)
     } else {
-        within_limit(pipe.intersection_witness(&nba_pos, &det_neg))?.map(|w| w.is_none())
+        let nba_pos = pipe.nba(&g)?;
+        match exact_neg(&mut pipe)? {
+            Some(neg) => {
+                within_limit(pipe.intersection_witness(&nba_pos, &neg))?.map(|w| w.is_none())
+            }
+            None => None,
+        }
     };
     let liveness = det_pos.verdicts[0] != Verdict::Violated
         && det_pos.diagrams.iter().all(|&d| {
@@ -559,8 +576,10 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
         Some(stutter_invariant_safety(&mut pipe.mgr, &det_pos))
     } else if guarantee == Some(true) {
         // Stutter-invariance is closed under complement.
-        Some(stutter_invariant_safety(&mut pipe.mgr, &det_neg))
+        exact_neg(&mut pipe)?.map(|neg| stutter_invariant_safety(&mut pipe.mgr, &neg))
     } else {
+        let nba_pos = pipe.nba(&g)?;
+        let nba_neg = pipe.nba(&ng)?;
         within_limit((|| {
             let a = stutter_product(&mut pipe.mgr, &nba_pos, &nba_neg, pipe.max_states)?;
             let b = stutter_product(&mut pipe.mgr, &nba_neg, &nba_pos, pipe.max_states)?;
@@ -573,9 +592,13 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
         // By definition (and as in scheck): a violation without any bad
         // prefix has no informative one.
         Some(false) => Some(true),
-        // Every bad prefix informative: every violation has one.
+        // Every bad prefix informative: every violation has one (always
+        // so for the syntactic safety formulas of the derivative route).
         _ if first_difference(&mut pipe.mgr, &det_pos, &det_inf).is_none() => Some(false),
-        _ => within_limit(pipe.intersection_witness(&nba_neg, &det_inf))?.map(|w| w.is_some()),
+        _ => {
+            let nba_neg = pipe.nba(&ng)?;
+            within_limit(pipe.intersection_witness(&nba_neg, &det_inf))?.map(|w| w.is_some())
+        }
     };
     Ok(Classification {
         formula: f.clone(),
@@ -608,6 +631,64 @@ fn within_limit<T>(r: Result<T, BuildError>) -> Result<Option<T>, BuildError> {
 /// (If `p -a-> p'` with `p' != p`, minimality gives a word `v` that one of
 /// `p`, `p'` rejects and the other does not, and `u·a·v` and `u·a·a·v`
 /// extend into words on different sides of the property.)
+/// Whether the safety property whose exact monitor is `det` is also a
+/// guarantee (co-safety): every model has a good prefix. It is unless the
+/// monitor can stay forever in states from which a violation is still
+/// possible: a cycle through them is a model without good prefix.
+fn safety_is_guarantee(mgr: &Manager, det: &DetAutomaton) -> bool {
+    use crate::automaton::dfa::VIOLATION_LEAF;
+    let n = det.len();
+    let succ: Vec<Vec<u32>> = det.diagrams.iter().map(|&d| mgr.leaves(d)).collect();
+    // The states from which the sink is reachable, by backward search.
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut open = vec![false; n];
+    let mut todo = Vec::new();
+    for (q, s) in succ.iter().enumerate() {
+        for &r in s {
+            if r == VIOLATION_LEAF {
+                if !open[q] {
+                    open[q] = true;
+                    todo.push(q);
+                }
+            } else {
+                pred[r as usize].push(q);
+            }
+        }
+    }
+    while let Some(q) = todo.pop() {
+        for &p in &pred[q] {
+            if !open[p] {
+                open[p] = true;
+                todo.push(p);
+            }
+        }
+    }
+    // Acyclic among them: remove the states without open successors
+    // until none is left (Kahn).
+    let mut out: Vec<usize> = (0..n)
+        .map(|q| {
+            succ[q]
+                .iter()
+                .filter(|&&r| r != VIOLATION_LEAF && open[r as usize])
+                .count()
+        })
+        .collect();
+    let mut ready: Vec<usize> = (0..n).filter(|&q| open[q] && out[q] == 0).collect();
+    let mut removed = 0;
+    while let Some(q) = ready.pop() {
+        removed += 1;
+        for &p in &pred[q] {
+            if open[p] {
+                out[p] -= 1;
+                if out[p] == 0 {
+                    ready.push(p);
+                }
+            }
+        }
+    }
+    removed == open.iter().filter(|&&o| o).count()
+}
+
 fn stutter_invariant_safety(mgr: &mut Manager, det: &DetAutomaton) -> bool {
     use crate::automaton::dfa::VIOLATION_LEAF;
     for q in 0..det.len() {
@@ -745,6 +826,7 @@ impl Pipeline {
         Ok(a)
     }
 
+    #[cfg(test)]
     fn determinize_exact(&mut self, nba: &Nba) -> Result<DetAutomaton, BuildError> {
         let det = determinize(&mut self.mgr, nba, &SubsetMode::Exact, self.max_states)?;
         Ok(minimize(&mut self.mgr, &det))
@@ -754,7 +836,13 @@ impl Pipeline {
     fn exact(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
         let nnf = f.nnf();
         if self.route != Route::Tableau && derivatives::applies(&nnf) {
-            let det = derivative_automaton(&nnf, &self.aps, &mut self.mgr, self.max_states)?;
+            let det = derivative_automaton(
+                &nnf,
+                &self.aps,
+                &mut self.mgr,
+                Rejects::Bad,
+                self.max_states,
+            )?;
             self.used.get_or_insert(Route::Derivatives);
             let n = det.len();
             return Ok((minimize(&mut self.mgr, &det), 0, n));
@@ -769,6 +857,20 @@ impl Pipeline {
     /// The minimal monitor of the informative bad prefixes of `f` (as
     /// written, not simplified: informativeness is syntactic).
     fn informative(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
+        let nnf = f.nnf();
+        if self.route != Route::Tableau && derivatives::applies(&nnf) {
+            let det = derivative_automaton(
+                &nnf,
+                &self.aps,
+                &mut self.mgr,
+                Rejects::Informative,
+                self.max_states,
+            )?;
+            self.used.get_or_insert(Route::Derivatives);
+            let n = det.len();
+            return Ok((minimize(&mut self.mgr, &det), 0, n));
+        }
+        self.used.get_or_insert(Route::Tableau);
         let neg = Formula::not(f.clone()).nnf();
         let t = Tableau::translate(
             &neg,
@@ -863,6 +965,39 @@ mod tests {
             invariant > 20 && sensitive > 20,
             "{invariant} invariant, {sensitive} sensitive"
         );
+    }
+
+    #[test]
+    fn guarantee_check_on_the_monitor_agrees_with_the_product() {
+        let (mut yes, mut no) = (0, 0);
+        for seed in 0..600u64 {
+            let f = RandomLtl::new(&["a", "b"], 3 + (seed % 9) as usize)
+                .with_past()
+                .seed(seed)
+                .next_formula();
+            let mut pipe = Pipeline::new(&f, &Config::new()).unwrap();
+            let g = pipe.simplified.clone();
+            let ng = Formula::not(g.clone());
+            let pos = pipe.nba(&g).unwrap();
+            let det = pipe.determinize_exact(&pos).unwrap();
+            let neg = pipe.nba(&ng).unwrap();
+            if pipe.intersection_witness(&neg, &det).unwrap().is_some() {
+                continue; // not a safety property
+            }
+            // A guarantee: the negation's exact monitor accepts no model of
+            // the formula (every model has a good prefix).
+            let det_neg = pipe.determinize_exact(&neg).unwrap();
+            let by_product = pipe.intersection_witness(&pos, &det_neg).unwrap().is_none();
+            let by_monitor = safety_is_guarantee(&pipe.mgr, &det);
+            assert_eq!(by_monitor, by_product, "seed {seed}: {f}");
+            if by_monitor {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        // Both answers were exercised.
+        assert!(yes > 20 && no > 20, "{yes} guarantees, {no} not");
     }
 
     #[test]

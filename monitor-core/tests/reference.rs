@@ -175,22 +175,35 @@ fn check_formula(f: &Formula, seed: u64) -> bool {
         .unwrap_or_else(|e| panic!("{ctx}: {e}"));
     let by_derivatives = derived.stats().route == Route::Derivatives;
     for verdicts in [Verdicts::Two, Verdicts::Three] {
-        let a = build(f, Config::new().verdicts(verdicts).route(Route::Tableau));
-        let b = build(
-            f,
-            Config::new().verdicts(verdicts).route(Route::Derivatives),
-        );
-        assert_eq!(
-            a.dfa.first_difference(&b.dfa),
-            None,
-            "{ctx}: the routes differ ({verdicts:?})"
-        );
-        assert_eq!(
-            a.dfa.num_states(),
-            b.dfa.num_states(),
-            "{ctx}: {verdicts:?}"
-        );
+        for prefixes in [Prefixes::Exact, Prefixes::Informative] {
+            let cfg = Config::new().verdicts(verdicts).prefixes(prefixes);
+            let a = build(f, cfg.clone().route(Route::Tableau));
+            let b = build(f, cfg.route(Route::Derivatives));
+            assert_eq!(
+                a.dfa.first_difference(&b.dfa),
+                None,
+                "{ctx}: the routes differ ({verdicts:?}, {prefixes:?})"
+            );
+            assert_eq!(
+                a.dfa.num_states(),
+                b.dfa.num_states(),
+                "{ctx}: {verdicts:?}, {prefixes:?}"
+            );
+        }
     }
+    // The classification does not depend on the route either.
+    let t =
+        classify(f, &Config::new().route(Route::Tableau)).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    assert_eq!(
+        (t.safety, t.guarantee, t.stutter_invariant, t.pathologic),
+        (c.safety, c.guarantee, c.stutter_invariant, c.pathologic),
+        "{ctx}: classifications differ"
+    );
+    assert_eq!(
+        (t.monitor_states, t.informative_states, t.liveness),
+        (c.monitor_states, c.informative_states, c.liveness),
+        "{ctx}"
+    );
 
     // Exactness, structurally: every state can go on without rejecting,
     // and minimality: all states are pairwise distinguishable.

@@ -28,7 +28,10 @@
 //! So a state has an empty language iff every path from it reaches
 //! `false`; those states are merged into the rejecting sink, and what is
 //! left, minimized, is the minimal monitor of all bad prefixes, the same
-//! as the tableau route's.
+//! as the tableau route's. Before that merge the automaton rejects
+//! exactly the informative bad prefixes (Kupferman–Vardi: `¬f` fulfilled
+//! within the prefix, whatever follows), the informative monitor; and the
+//! argument shows that these formulas are never *pathologic*.
 //!
 //! # Cost
 //!
@@ -62,13 +65,23 @@ pub(crate) fn applies(f: &Formula) -> bool {
     }
 }
 
+/// Which bad prefixes the automaton rejects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rejects {
+    /// All of them: states with an empty language are merged into the
+    /// rejecting sink.
+    Bad,
+    /// The informative ones: where the formula becomes `false`.
+    Informative,
+}
+
 /// The deterministic automaton of the bad prefixes of `f` (which must
-/// satisfy [`applies`]), not minimized; states with an empty language are
-/// already merged into the rejecting sink.
+/// satisfy [`applies`]), not minimized.
 pub(crate) fn derivative_automaton(
     f: &Formula,
     aps: &Alphabet,
     mgr: &mut Manager,
+    rejects: Rejects,
     max_states: usize,
 ) -> Result<DetAutomaton, BuildError> {
     debug_assert!(applies(f), "{f} is not in the derivative fragment");
@@ -93,7 +106,13 @@ pub(crate) fn derivative_automaton(
         diagrams.push(t);
         k += 1;
     }
-    Ok(without_doomed_states(d.mgr, diagrams))
+    Ok(match rejects {
+        Rejects::Bad => without_doomed_states(d.mgr, diagrams),
+        Rejects::Informative => {
+            let verdicts = vec![Verdict::Undecided; diagrams.len()];
+            DetAutomaton { diagrams, verdicts }
+        }
+    })
 }
 
 struct Derivatives<'a> {
