@@ -797,7 +797,49 @@ impl Manager {
     /// An irredundant sum of products of a BDD (Minato–Morreale), cubes in
     /// a deterministic order. `false` gives no cube, `true` one empty cube.
     pub fn isop(&mut self, a: Node) -> Vec<Cube> {
+        // A cube is its own cover (the transitions of most monitors are
+        // cubes): read it off the path instead of running the recursion.
+        if let Some(c) = self.as_cube(a) {
+            return vec![c];
+        }
         self.isop_between(a, a)
+    }
+
+    /// The literals of `a` if it is a (nonempty) cube: a single path to
+    /// `true`, every node having `false` as one child.
+    ///
+    /// ```
+    /// use monitor_core::dd::Manager;
+    ///
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.nvar(2));
+    /// let ab = m.and(a, b);
+    /// assert_eq!(m.as_cube(ab), Some(vec![(0, true), (2, false)]));
+    /// let a_or_b = m.or(a, b);
+    /// assert_eq!(m.as_cube(a_or_b), None);
+    /// ```
+    pub fn as_cube(&self, a: Node) -> Option<Cube> {
+        if a == Node::FALSE {
+            return None;
+        }
+        let mut cube = Vec::new();
+        let mut n = a;
+        while n != Node::TRUE {
+            let (lo, hi) = self.children(n)?;
+            let v = self.top(n);
+            n = match (lo == Node::FALSE, hi == Node::FALSE) {
+                (true, false) => {
+                    cube.push((v, true));
+                    hi
+                }
+                (false, true) => {
+                    cube.push((v, false));
+                    lo
+                }
+                _ => return None,
+            };
+        }
+        Some(cube)
     }
 
     /// An irredundant sum of products of some function between `lower`
@@ -925,6 +967,40 @@ mod tests {
 
     fn truth(m: &Manager, f: Node, vars: u32) -> Vec<bool> {
         (0..1u64 << vars).map(|v| m.eval(f, &v)).collect()
+    }
+
+    #[test]
+    fn a_cube_is_its_own_irredundant_cover() {
+        // Every cube over 5 variables (3^5 of them), and the disjunction
+        // of two: the shortcut gives what the recursion gives.
+        let mut m = Manager::new();
+        let cube_of = |m: &mut Manager, code: u32| {
+            let mut lits = Vec::new();
+            let mut c = code;
+            for v in 0..5 {
+                match c % 3 {
+                    1 => lits.push((v, true)),
+                    2 => lits.push((v, false)),
+                    _ => {}
+                }
+                c /= 3;
+            }
+            (m.cube(&lits), lits)
+        };
+        for code in 0..243 {
+            let (c, lits) = cube_of(&mut m, code);
+            assert_eq!(m.as_cube(c), Some(lits.clone()));
+            assert_eq!(m.isop_between(c, c), vec![lits.clone()]);
+            assert_eq!(m.isop(c), vec![lits]);
+            let (d, _) = cube_of(&mut m, (code * 7 + 5) % 243);
+            let both = m.or(c, d);
+            if m.as_cube(both).is_none() {
+                assert_eq!(m.isop(both), m.isop_between(both, both));
+            }
+        }
+        assert_eq!(m.as_cube(Node::FALSE), None);
+        assert_eq!(m.isop(Node::FALSE), Vec::<Cube>::new());
+        assert_eq!(m.isop(Node::TRUE), vec![Vec::new()]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The finished monitor: a complete, deterministic, minimal automaton.
 
 use std::collections::VecDeque;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use rustc_hash::FxHashMap;
 
@@ -88,16 +88,22 @@ impl Guard {
         if self.is_true() {
             return "t".into();
         }
-        self.cubes
-            .iter()
-            .map(|c| {
-                c.iter()
-                    .map(|&(v, pos)| format!("{}{v}", if pos { "" } else { "!" }))
-                    .collect::<Vec<_>>()
-                    .join("&")
-            })
-            .collect::<Vec<_>>()
-            .join(" | ")
+        let mut out = String::new();
+        for (i, c) in self.cubes.iter().enumerate() {
+            if i > 0 {
+                out.push_str(" | ");
+            }
+            for (j, &(v, pos)) in c.iter().enumerate() {
+                if j > 0 {
+                    out.push('&');
+                }
+                if !pos {
+                    out.push('!');
+                }
+                let _ = write!(out, "{v}");
+            }
+        }
+        out
     }
 }
 
