@@ -446,3 +446,18 @@ fn explanations() {
     assert!(dfa.allowed_guard(0).is_true());
     assert!(dfa.violation_guard(0).is_false());
 }
+
+#[test]
+fn deadlines_of_ten_thousand_steps_on_a_test_threads_stack() {
+    // The derivative route is linear in states and memory for bounded
+    // responses (the tableau route needs minutes from k = 3000 on); the
+    // parser's bound allows it, and it fits a test thread's small stack
+    // (in release builds, which the suite uses).
+    let t = Builder::new()
+        .configure(Config::new().check_safety(false))
+        .build("G(a -> F[0:10000] b)")
+        .unwrap();
+    assert_eq!(t.dfa().num_states(), 10001);
+    assert_eq!(t.stats().route, Route::Derivatives);
+    assert!(t.stats().subset_states <= 10002);
+}

@@ -30,7 +30,7 @@ use std::fmt;
 use super::{Formula, Op};
 
 /// The largest bound accepted in `X[n]`, `F[n:m]` and `G[n:m]`.
-pub const MAX_BOUND: u32 = 4096;
+pub const MAX_BOUND: u32 = 10_000;
 
 /// The deepest nesting of parentheses and prefix operators accepted.
 pub const MAX_DEPTH: usize = 2000;

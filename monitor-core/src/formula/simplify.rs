@@ -287,7 +287,7 @@ pub struct Implications {
 }
 
 /// Deeper questions give up (answer "no"): a guard against runaway
-/// recursion, far beyond the nesting of `F[0:4096]`.
+/// recursion, at the nesting of `F[0:10000]` (the largest bound).
 const MAX_IMPLICATION_DEPTH: u32 = 20_000;
 
 impl Implications {
