@@ -832,22 +832,35 @@ impl Pipeline {
         Ok(minimize(&mut self.mgr, &det))
     }
 
+    /// The minimal monitor of `f` by derivatives, with no Büchi automaton
+    /// and the derivative count, if the route allows them and they apply;
+    /// records the route taken.
+    fn by_derivatives(
+        &mut self,
+        f: &Formula,
+        rejects: Rejects,
+    ) -> Option<Result<(DetAutomaton, usize, usize), BuildError>> {
+        let nnf = f.nnf();
+        if self.route == Route::Tableau || !derivatives::applies(&nnf) {
+            self.used.get_or_insert(Route::Tableau);
+            return None;
+        }
+        self.used.get_or_insert(Route::Derivatives);
+        Some(
+            derivative_automaton(&nnf, &self.aps, &mut self.mgr, rejects, self.max_states).map(
+                |det| {
+                    let n = det.len();
+                    (minimize(&mut self.mgr, &det), 0, n)
+                },
+            ),
+        )
+    }
+
     /// The minimal exact monitor of `f`, with the NBA and subset sizes.
     fn exact(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
-        let nnf = f.nnf();
-        if self.route != Route::Tableau && derivatives::applies(&nnf) {
-            let det = derivative_automaton(
-                &nnf,
-                &self.aps,
-                &mut self.mgr,
-                Rejects::Bad,
-                self.max_states,
-            )?;
-            self.used.get_or_insert(Route::Derivatives);
-            let n = det.len();
-            return Ok((minimize(&mut self.mgr, &det), 0, n));
+        if let Some(r) = self.by_derivatives(f, Rejects::Bad) {
+            return r;
         }
-        self.used.get_or_insert(Route::Tableau);
         let nba = self.nba(f)?;
         let det = determinize(&mut self.mgr, &nba, &SubsetMode::Exact, self.max_states)?;
         let subset = det.len();
@@ -857,20 +870,9 @@ impl Pipeline {
     /// The minimal monitor of the informative bad prefixes of `f` (as
     /// written, not simplified: informativeness is syntactic).
     fn informative(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
-        let nnf = f.nnf();
-        if self.route != Route::Tableau && derivatives::applies(&nnf) {
-            let det = derivative_automaton(
-                &nnf,
-                &self.aps,
-                &mut self.mgr,
-                Rejects::Informative,
-                self.max_states,
-            )?;
-            self.used.get_or_insert(Route::Derivatives);
-            let n = det.len();
-            return Ok((minimize(&mut self.mgr, &det), 0, n));
+        if let Some(r) = self.by_derivatives(f, Rejects::Informative) {
+            return r;
         }
-        self.used.get_or_insert(Route::Tableau);
         let neg = Formula::not(f.clone()).nnf();
         let t = Tableau::translate(
             &neg,

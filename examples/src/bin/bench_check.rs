@@ -67,17 +67,6 @@ fn rate(events: usize, secs: f64) -> String {
     format!("{:.1}", events as f64 / secs / 1e6)
 }
 
-fn peak_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kib| kib / 1024.0)
-}
-
 /// The seconds `run` takes to check the trace with a checker of `props`
 /// (every violation counted: the properties hold, so all is read).
 fn check(
@@ -350,7 +339,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             secs[2] / base
         );
     }
-    println!("\npeak memory: {:.0} MiB", peak_mib());
+    println!("\npeak memory: {:.0} MiB", mongen_examples::peak_mib(None));
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

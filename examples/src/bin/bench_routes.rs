@@ -184,18 +184,6 @@ fn parse_stats(line: &str) -> Option<Stats> {
     })
 }
 
-/// The peak resident memory (VmHWM) of process `pid`, in MiB.
-fn peak_mib(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kib| kib / 1024.0)
-}
-
 /// The memory available on the machine (MemAvailable), in MiB.
 fn available_mib() -> Option<f64> {
     let s = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -263,7 +251,7 @@ impl Bench {
                 Ok(None) => {}
                 Err(e) => break Some(Outcome::Failed(format!("waiting for mongen: {e}"))),
             }
-            let mib = peak_mib(child.id());
+            let mib = mongen_examples::peak_mib(Some(child.id()));
             if start.elapsed() > self.timeout {
                 break Some(Outcome::TimedOut { mib });
             }

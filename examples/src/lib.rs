@@ -1,0 +1,17 @@
+//! Helpers shared by the example and benchmark binaries.
+
+/// The peak resident memory (VmHWM) of process `pid` (`None`: this
+/// process), in MiB; 0 where `/proc` does not tell.
+pub fn peak_mib(pid: Option<u32>) -> f64 {
+    let path = pid.map_or("/proc/self/status".to_string(), |p| {
+        format!("/proc/{p}/status")
+    });
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
+}
