@@ -8,9 +8,9 @@ use std::process::ExitCode;
 mod check_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use codegen::emit::dot::emit_dot;
-use codegen::emit::hoa::{emit_hoa, HoaOptions};
-use codegen::emit::json::{emit_json, JsonOptions};
+use codegen::emit::dot::write_dot;
+use codegen::emit::hoa::{write_hoa, HoaOptions};
+use codegen::emit::json::{write_json, JsonOptions};
 use codegen::emit::promela::{emit_promela, PromelaOptions};
 use codegen::emit::rust::{emit_rust, RustOptions};
 use codegen::emit::smv::{
@@ -377,7 +377,10 @@ fn read_sources(input: &Input) -> Result<Vec<Source>, String> {
 
 /// Collects output and errors; formulas that fail do not stop the others.
 struct Run {
+    /// Output written at the end.
     out: String,
+    /// Where the output goes.
+    output: Output,
     /// Output that replaces `out`: a model with observers, byte for byte.
     raw: Option<Vec<u8>>,
     /// Whether nothing at all is written (not even `-o`'s file).
@@ -389,6 +392,88 @@ impl Run {
     fn error(&mut self, msg: &str) {
         self.errors += 1;
         eprintln!("mongen: error: {msg}");
+    }
+
+    /// Writes `out` and then `write`'s text now, instead of at the end:
+    /// for monitors written state by state (HOA, DOT, JSON), whose text
+    /// can be much larger than the monitor.
+    fn stream(&mut self, write: impl FnOnce(&mut Stream) -> io::Result<()>) {
+        let pending = std::mem::take(&mut self.out);
+        self.output.write(|w| {
+            w.write_all(pending.as_bytes())?;
+            write(w)
+        });
+    }
+}
+
+/// The `-o` file or standard output. The file is created when something
+/// is first written, at the latest at the end. Write errors are reported
+/// at the end, as when everything is written at the end.
+struct Output {
+    path: Option<PathBuf>,
+    sink: Sink,
+}
+
+/// The file or standard output, buffered (emitters write small pieces).
+type Stream = io::BufWriter<Box<dyn Write>>;
+
+enum Sink {
+    /// Nothing written yet.
+    Unopened,
+    Open(Stream),
+    /// Standard output is a closed pipe (`mongen … | head`): not an error;
+    /// the rest is dropped.
+    Closed,
+    /// Writing failed: the message; the rest is dropped.
+    Failed(String),
+}
+
+impl Output {
+    fn new(path: Option<PathBuf>) -> Output {
+        Output {
+            path,
+            sink: Sink::Unopened,
+        }
+    }
+
+    /// Runs `write` on the output, opened first if need be; does nothing
+    /// once writing has failed or the pipe is closed.
+    fn write(&mut self, write: impl FnOnce(&mut Stream) -> io::Result<()>) {
+        if let Sink::Unopened = self.sink {
+            self.sink = match &self.path {
+                Some(path) => match std::fs::File::create(path) {
+                    Ok(f) => Sink::Open(io::BufWriter::new(Box::new(f))),
+                    Err(e) => self.failure(e),
+                },
+                None => Sink::Open(io::BufWriter::new(Box::new(io::stdout().lock()))),
+            };
+        }
+        if let Sink::Open(w) = &mut self.sink {
+            if let Err(e) = write(w) {
+                self.sink = self.failure(e);
+            }
+        }
+    }
+
+    fn failure(&self, e: io::Error) -> Sink {
+        match &self.path {
+            Some(path) => Sink::Failed(format!("cannot write {}: {e}", path.display())),
+            None if e.kind() == io::ErrorKind::BrokenPipe => Sink::Closed,
+            None => Sink::Failed(format!("cannot write the output: {e}")),
+        }
+    }
+
+    /// Writes the rest and flushes; the error of this or any earlier
+    /// write.
+    fn finish(&mut self, rest: &[u8]) -> Result<(), String> {
+        self.write(|w| {
+            w.write_all(rest)?;
+            w.flush()
+        });
+        match &self.sink {
+            Sink::Failed(e) => Err(e.clone()),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -491,23 +576,33 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             report(args, &cfg, &f, t, src, run);
         }
         let out = match (&t, args.target) {
-            (Some(t), Target::Hoa) => Ok(emit_hoa(
-                t.dfa(),
-                &HoaOptions {
+            // HOA, DOT and JSON go to the output now, state by state
+            // (nothing is left in `run.out`).
+            (Some(t), Target::Hoa) => {
+                let opts = HoaOptions {
                     name: None,
                     stutter_invariant: Some(f.is_next_free()),
                     three_valued: three,
-                },
-            )),
-            (Some(t), Target::Dot) => Ok(emit_dot(t.dfa())),
-            (Some(t), Target::Json) => Ok(emit_json(
-                t.dfa(),
-                &JsonOptions {
+                };
+                run.stream(|w| write_hoa(t.dfa(), &opts, w));
+                Ok(String::new())
+            }
+            (Some(t), Target::Dot) => {
+                run.stream(|w| write_dot(t.dfa(), w));
+                Ok(String::new())
+            }
+            (Some(t), Target::Json) => {
+                let opts = JsonOptions {
                     informative: args.informative,
                     safety: t.is_safety(),
                     three_valued: three,
-                },
-            ) + "\n"),
+                };
+                run.stream(|w| {
+                    write_json(t.dfa(), &opts, w)?;
+                    writeln!(w)
+                });
+                Ok(String::new())
+            }
             (Some(t), Target::Promela) => emit_promela(
                 t.dfa(),
                 &PromelaOptions {
@@ -956,25 +1051,24 @@ fn genltl(args: &GenArgs, run: &mut Run) -> Result<(), String> {
 
 fn real_main() -> ExitCode {
     let cli = Cli::parse();
+    let path = match &cli.command {
+        Command::Compile(a) => a.output.clone(),
+        _ => None,
+    };
     let mut run = Run {
         out: String::new(),
+        output: Output::new(path),
         raw: None,
         withhold: false,
         errors: 0,
     };
     let mut violated = false;
-    let (result, output) = match &cli.command {
-        Command::Compile(a) => (compile(a, &mut run), a.output.clone()),
-        Command::Classify(a) => (classify_cmd(a, &mut run), None),
-        Command::Print(a) => (print_cmd(a, &mut run), None),
-        Command::Genltl(a) => (genltl(a, &mut run), None),
-        Command::Check(a) => match check_cmd::check(a, &mut run) {
-            Ok(v) => {
-                violated = v;
-                (Ok(()), None)
-            }
-            Err(e) => (Err(e), None),
-        },
+    let result = match &cli.command {
+        Command::Compile(a) => compile(a, &mut run),
+        Command::Classify(a) => classify_cmd(a, &mut run),
+        Command::Print(a) => print_cmd(a, &mut run),
+        Command::Genltl(a) => genltl(a, &mut run),
+        Command::Check(a) => check_cmd::check(a, &mut run).map(|v| violated = v),
     };
     if let Err(e) = result {
         run.error(&e);
@@ -982,19 +1076,11 @@ fn real_main() -> ExitCode {
     let bytes = run
         .raw
         .take()
-        .unwrap_or_else(|| run.out.clone().into_bytes());
-    let written = match output {
-        _ if run.withhold => Ok(()),
-        Some(path) => std::fs::write(&path, &bytes)
-            .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        None => {
-            let mut stdout = io::stdout().lock();
-            match stdout.write_all(&bytes).and_then(|_| stdout.flush()) {
-                // A closed pipe (`mongen … | head`) is not an error.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-                r => r.map_err(|e| format!("cannot write the output: {e}")),
-            }
-        }
+        .unwrap_or_else(|| std::mem::take(&mut run.out).into_bytes());
+    let written = if run.withhold {
+        Ok(())
+    } else {
+        run.output.finish(&bytes)
     };
     if let Err(e) = written {
         run.error(&e);

@@ -7,7 +7,7 @@
 //! violate the property are visible at each state. Guards use the
 //! proposition names (`req & !ack`).
 
-use std::fmt::Write;
+use std::io::{self, Write};
 
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
 
@@ -29,61 +29,59 @@ fn quote(s: &str) -> String {
     out
 }
 
-/// Writes `dfa` as a Graphviz digraph.
+/// `dfa` as a Graphviz digraph (see [`write_dot`]).
 pub fn emit_dot(dfa: &BadPrefixDfa) -> String {
+    let mut out = Vec::new();
+    write_dot(dfa, &mut out).expect("writing to memory succeeds");
+    String::from_utf8(out).expect("DOT text is UTF-8")
+}
+
+/// Writes `dfa` as a Graphviz digraph to `out`, state by state (the edges
+/// of one state at a time are in memory). `out` should be buffered.
+pub fn write_dot(dfa: &BadPrefixDfa, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
     let aps = dfa.alphabet();
-    let mut out = String::new();
-    let _ = writeln!(out, "digraph {} {{", quote(dfa.name()));
-    let _ = writeln!(out, "  rankdir=LR");
-    let _ = writeln!(
+    writeln!(out, "digraph {} {{", quote(dfa.name()))?;
+    writeln!(out, "  rankdir=LR")?;
+    writeln!(
         out,
         "  label={}",
         quote(&format!("{}\n{} states", dfa.name(), dfa.num_states()))
-    );
-    let _ = writeln!(out, "  labelloc=\"t\"");
-    let _ = writeln!(out, "  node [shape=circle]");
-    let _ = writeln!(out, "  I [label=\"\", style=invis, width=0]");
-    let _ = writeln!(out, "  I -> {}", dfa.start());
+    )?;
+    writeln!(out, "  labelloc=\"t\"")?;
+    writeln!(out, "  node [shape=circle]")?;
+    writeln!(out, "  I [label=\"\", style=invis, width=0]")?;
+    writeln!(out, "  I -> {}", dfa.start())?;
     let mut sink = false;
     for s in 0..dfa.num_states() as u32 {
         match dfa.verdict(s) {
-            Verdict::Satisfied => {
-                let _ = writeln!(
-                    out,
-                    "  {s} [label=\"{s}\", shape=doublecircle, style=filled, fillcolor=palegreen]"
-                );
-            }
-            Verdict::Violated => {
-                let _ = writeln!(
-                    out,
-                    "  {s} [label=\"{s}\", style=filled, fillcolor=mistyrose]"
-                );
-            }
-            Verdict::Undecided => {
-                let _ = writeln!(out, "  {s} [label=\"{s}\"]");
-            }
+            Verdict::Satisfied => writeln!(
+                out,
+                "  {s} [label=\"{s}\", shape=doublecircle, style=filled, fillcolor=palegreen]"
+            )?,
+            Verdict::Violated => writeln!(
+                out,
+                "  {s} [label=\"{s}\", style=filled, fillcolor=mistyrose]"
+            )?,
+            Verdict::Undecided => writeln!(out, "  {s} [label=\"{s}\"]")?,
         }
     }
     for s in 0..dfa.num_states() as u32 {
         for e in dfa.edges(s) {
             let label = quote(&e.guard.display(aps).to_string());
             match e.target {
-                Target::State(t) => {
-                    let _ = writeln!(out, "  {s} -> {t} [label={label}]");
-                }
+                Target::State(t) => writeln!(out, "  {s} -> {t} [label={label}]")?,
                 Target::Violation => {
                     sink = true;
-                    let _ = writeln!(
+                    writeln!(
                         out,
                         "  {s} -> violation [label={label}, color=red, fontcolor=red, style=dashed]"
-                    );
+                    )?;
                 }
             }
         }
     }
     if sink {
-        let _ = writeln!(out, "  violation [shape=box, color=red, fontcolor=red]");
+        writeln!(out, "  violation [shape=box, color=red, fontcolor=red]")?;
     }
-    out.push_str("}\n");
-    out
+    writeln!(out, "}}")
 }

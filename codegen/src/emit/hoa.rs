@@ -10,13 +10,13 @@
 //! add the optional header `mongen-verdicts: 3`; tools that do not know it
 //! ignore it (lowercase header names are optional in HOA).
 
-use std::fmt::Write;
+use std::io::{self, Write};
 
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
 // HOA strings have the same escapes as Spot's quoted names.
 use monitor_core::formula::print::double_quoted as quote;
 
-/// Options of [`emit_hoa`].
+/// Options of [`emit_hoa`] and [`write_hoa`].
 #[derive(Clone, Debug, Default)]
 pub struct HoaOptions {
     /// The `name:` header (default: the automaton's name, i.e. the formula).
@@ -29,22 +29,33 @@ pub struct HoaOptions {
     pub three_valued: bool,
 }
 
-/// Writes `dfa` in HOA format.
+/// `dfa` in HOA format (see [`write_hoa`]).
 pub fn emit_hoa(dfa: &BadPrefixDfa, opts: &HoaOptions) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
+    write_hoa(dfa, opts, &mut out).expect("writing to memory succeeds");
+    String::from_utf8(out).expect("HOA text is UTF-8")
+}
+
+/// Writes `dfa` in HOA format to `out`, state by state (the edges of one
+/// state at a time are in memory). `out` should be buffered.
+pub fn write_hoa(
+    dfa: &BadPrefixDfa,
+    opts: &HoaOptions,
+    out: &mut (impl Write + ?Sized),
+) -> io::Result<()> {
     let aps = dfa.alphabet();
     let name = opts.name.as_deref().unwrap_or(dfa.name());
-    let _ = writeln!(out, "HOA: v1");
-    let _ = writeln!(out, "name: {}", quote(name));
-    let _ = writeln!(out, "States: {}", dfa.num_states());
-    let _ = writeln!(out, "Start: {}", dfa.start());
-    let _ = write!(out, "AP: {}", aps.len());
+    writeln!(out, "HOA: v1")?;
+    writeln!(out, "name: {}", quote(name))?;
+    writeln!(out, "States: {}", dfa.num_states())?;
+    writeln!(out, "Start: {}", dfa.start())?;
+    write!(out, "AP: {}", aps.len())?;
     for n in aps.names() {
-        let _ = write!(out, " {}", quote(n));
+        write!(out, " {}", quote(n))?;
     }
-    out.push('\n');
-    let _ = writeln!(out, "acc-name: all");
-    let _ = writeln!(out, "Acceptance: 0 t");
+    writeln!(out)?;
+    writeln!(out, "acc-name: all")?;
+    writeln!(out, "Acceptance: 0 t")?;
     let mut props = vec![
         "trans-labels",
         "explicit-labels",
@@ -57,24 +68,23 @@ pub fn emit_hoa(dfa: &BadPrefixDfa, opts: &HoaOptions) -> String {
     if opts.stutter_invariant == Some(true) {
         props.push("stutter-invariant");
     }
-    let _ = writeln!(out, "properties: {}", props.join(" "));
-    let _ = writeln!(out, "tool: \"mongen\" \"{}\"", env!("CARGO_PKG_VERSION"));
+    writeln!(out, "properties: {}", props.join(" "))?;
+    writeln!(out, "tool: \"mongen\" \"{}\"", env!("CARGO_PKG_VERSION"))?;
     if opts.three_valued {
-        let _ = writeln!(out, "mongen-verdicts: 3");
+        writeln!(out, "mongen-verdicts: 3")?;
     }
-    let _ = writeln!(out, "--BODY--");
+    writeln!(out, "--BODY--")?;
     for s in 0..dfa.num_states() as u32 {
         if dfa.verdict(s) == Verdict::Satisfied {
-            let _ = writeln!(out, "State: {s} \"satisfied\"");
+            writeln!(out, "State: {s} \"satisfied\"")?;
         } else {
-            let _ = writeln!(out, "State: {s}");
+            writeln!(out, "State: {s}")?;
         }
         for e in dfa.edges(s) {
             if let Target::State(t) = e.target {
-                let _ = writeln!(out, "[{}] {t}", e.guard.to_hoa());
+                writeln!(out, "[{}] {t}", e.guard.to_hoa())?;
             }
         }
     }
-    let _ = writeln!(out, "--END--");
-    out
+    writeln!(out, "--END--")
 }

@@ -17,7 +17,11 @@
 //! form the tree of shortest words: a shortest word to a state is the word
 //! to its parent followed by its `letter` (both null for the start).
 
-use monitor_core::automaton::{BadPrefixDfa, Guard, Target};
+use std::fmt;
+use std::io::{self, Write};
+
+use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, StateId, Target};
+use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
 /// Facts about the monitor that are not in the automaton itself.
@@ -31,27 +35,124 @@ pub struct JsonOptions {
     pub three_valued: bool,
 }
 
+/// A guard's fields, written from the guard itself (no string is made for
+/// its text or its literals).
 #[derive(Serialize)]
-struct GuardJson {
-    guard: String,
-    cubes: Vec<Vec<String>>,
+struct GuardJson<'a> {
+    guard: GuardText<'a>,
+    cubes: Cubes<'a>,
+}
+
+impl<'a> GuardJson<'a> {
+    fn new(guard: &'a Guard, aps: &'a Alphabet) -> Self {
+        GuardJson {
+            guard: GuardText(guard, aps),
+            cubes: Cubes(guard, aps),
+        }
+    }
+}
+
+/// A guard in Spot syntax, as a JSON string.
+struct GuardText<'a>(&'a Guard, &'a Alphabet);
+
+impl Serialize for GuardText<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0.display(self.1))
+    }
+}
+
+/// A guard's cubes, each a list of literals.
+struct Cubes<'a>(&'a Guard, &'a Alphabet);
+
+impl Serialize for Cubes<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let aps = self.1;
+        s.collect_seq(self.0.cubes().iter().map(|c| Literals(c, aps)))
+    }
+}
+
+/// A cube: its literals `name` or `!name`.
+struct Literals<'a>(&'a [(u32, bool)], &'a Alphabet);
+
+impl Serialize for Literals<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let aps = self.1;
+        s.collect_seq(self.0.iter().map(|&(v, pos)| Literal(aps.name(v), pos)))
+    }
+}
+
+/// `name` (positive) or `!name`.
+struct Literal<'a>(&'a str, bool);
+
+impl fmt::Display for Literal<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.1 {
+            f.write_str("!")?;
+        }
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for Literal<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 #[derive(Serialize)]
-struct EdgeJson {
+struct EdgeJson<'a> {
     #[serde(flatten)]
-    guard: GuardJson,
+    guard: GuardJson<'a>,
     target: u32,
 }
 
 #[derive(Serialize)]
-struct StateJson {
+struct StateJson<'a> {
     id: u32,
     verdict: &'static str,
     parent: Option<u32>,
     letter: Option<String>,
-    edges: Vec<EdgeJson>,
-    violation: Option<GuardJson>,
+    edges: Vec<EdgeJson<'a>>,
+    violation: Option<GuardJson<'a>>,
+}
+
+/// The states, each made (its edges computed) when it is written.
+struct States<'a> {
+    dfa: &'a BadPrefixDfa,
+    /// [`BadPrefixDfa::access_tree`].
+    tree: &'a [Option<(StateId, Guard)>],
+}
+
+impl Serialize for States<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (dfa, aps) = (self.dfa, self.dfa.alphabet());
+        let n = dfa.num_states();
+        let mut seq = serializer.serialize_seq(Some(n))?;
+        for s in 0..n as u32 {
+            let edges = dfa.edges(s);
+            let mut state = StateJson {
+                id: s,
+                verdict: dfa.verdict(s).as_str(),
+                parent: self.tree[s as usize].as_ref().map(|(p, _)| *p),
+                letter: self.tree[s as usize]
+                    .as_ref()
+                    .map(|(_, l)| l.display(aps).to_string()),
+                edges: Vec::with_capacity(edges.len()),
+                violation: None,
+            };
+            for e in &edges {
+                match e.target {
+                    Target::State(t) => state.edges.push(EdgeJson {
+                        guard: GuardJson::new(&e.guard, aps),
+                        target: t,
+                    }),
+                    Target::Violation => state.violation = Some(GuardJson::new(&e.guard, aps)),
+                }
+            }
+            seq.serialize_element(&state)?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -63,27 +164,25 @@ struct MonitorJson<'a> {
     safety: Option<bool>,
     start: u32,
     shortest_violation: Option<Vec<String>>,
-    states: Vec<StateJson>,
+    states: States<'a>,
 }
 
-fn guard_json(dfa: &BadPrefixDfa, g: &Guard) -> GuardJson {
-    let aps = dfa.alphabet();
-    GuardJson {
-        guard: g.display(aps).to_string(),
-        cubes: g
-            .cubes()
-            .iter()
-            .map(|c| {
-                c.iter()
-                    .map(|&(v, pos)| format!("{}{}", if pos { "" } else { "!" }, aps.name(v)))
-                    .collect()
-            })
-            .collect(),
-    }
-}
-
-/// Writes `dfa` as one line of JSON (without the final newline).
+/// `dfa` as one line of JSON, without the final newline (see
+/// [`write_json`]).
 pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
+    let mut out = Vec::new();
+    write_json(dfa, opts, &mut out).expect("writing to memory succeeds");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// Writes `dfa` to `out` as one line of JSON, without the final newline,
+/// state by state (the edges of one state at a time are in memory). `out`
+/// should be buffered.
+pub fn write_json(
+    dfa: &BadPrefixDfa,
+    opts: &JsonOptions,
+    out: &mut (impl Write + ?Sized),
+) -> io::Result<()> {
     let aps = dfa.alphabet();
     let word = |w: &[Guard]| {
         w.iter()
@@ -91,31 +190,6 @@ pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
             .collect::<Vec<_>>()
     };
     let tree = dfa.access_tree();
-    let states = (0..dfa.num_states() as u32)
-        .map(|s| {
-            let mut edges = Vec::new();
-            let mut violation = None;
-            for e in dfa.edges(s) {
-                match e.target {
-                    Target::State(t) => edges.push(EdgeJson {
-                        guard: guard_json(dfa, &e.guard),
-                        target: t,
-                    }),
-                    Target::Violation => violation = Some(guard_json(dfa, &e.guard)),
-                }
-            }
-            StateJson {
-                id: s,
-                verdict: dfa.verdict(s).as_str(),
-                parent: tree[s as usize].as_ref().map(|(p, _)| *p),
-                letter: tree[s as usize]
-                    .as_ref()
-                    .map(|(_, l)| l.display(aps).to_string()),
-                edges,
-                violation,
-            }
-        })
-        .collect();
     let m = MonitorJson {
         formula: dfa.name(),
         aps: aps.names(),
@@ -128,7 +202,8 @@ pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
         safety: opts.safety,
         start: dfa.start(),
         shortest_violation: dfa.shortest_violation().map(|w| word(&w)),
-        states,
+        states: States { dfa, tree: &tree },
     };
-    serde_json::to_string(&m).expect("monitor serializes")
+    serde_json::to_writer(out, &m)?;
+    Ok(())
 }
