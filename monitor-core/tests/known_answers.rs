@@ -412,6 +412,27 @@ fn bounded_response_stays_linear_in_the_bound() {
 }
 
 #[test]
+fn past_registers_do_not_multiply_the_derivatives() {
+    // Regression (found by an adversarial review): each successor was
+    // registered under every next memory of the past registers, not only
+    // the memory its letters lead to (8x unreachable states here, 16x with
+    // four `S`, which then exceeded the default limit).
+    let f = "G((p0 S p1) -> X X p2) & G((p2 S p3) -> X X p4) & G((p4 S p5) -> X X p0)";
+    let t = Builder::new()
+        .configure(
+            Config::new()
+                .max_states(Some(70))
+                .check_safety(false)
+                .route(Route::Derivatives),
+        )
+        .build(f)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(t.stats().route, Route::Derivatives);
+    assert_eq!(t.dfa().num_states(), 64);
+    assert_eq!(t.stats().subset_states, 64);
+}
+
+#[test]
 fn x_chain_premises_cost_what_their_monitor_costs() {
     // G((req & X req & … & X^{n-1} req) -> X^n gnt): the tableau needs
     // ~2^n Büchi states and subsets for n + 1 monitor states; the

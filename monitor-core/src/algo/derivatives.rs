@@ -100,7 +100,10 @@ pub(crate) fn derivative_automaton(
         let parts = d.past.partition(mem, d.mgr, d.aps);
         let mut t = d.mgr.leaf(VIOLATION_LEAF);
         for &(guard, next_mem) in parts.iter() {
-            let c = d.cut(now, next_mem)?;
+            // Only the letters of this part lead to `next_mem`: the others
+            // must not register states (they would be unreachable).
+            let part = d.mgr.and(now, guard);
+            let c = d.cut(part, next_mem)?;
             t = d.mgr.ite(guard, c, t);
         }
         diagrams.push(t);
