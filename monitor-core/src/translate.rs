@@ -297,7 +297,8 @@ pub struct Stats {
     /// States of the deterministic automaton before minimization (the
     /// subset construction's, or the derivatives').
     pub subset_states: usize,
-    /// The route that built the (first) exact monitor.
+    /// The route that built the first monitor (the exact one, or with
+    /// [`Prefixes::Informative`] the informative one).
     pub route: Route,
     /// States of the minimal monitor.
     pub states: usize,
@@ -409,7 +410,7 @@ impl Builder {
         };
         let (safety, witness) = if !cfg.get_check_safety() {
             (None, None)
-        } else if f.is_syntactic_safety() {
+        } else if f.is_syntactic_safety() || g.is_syntactic_safety() {
             (Some(true), None)
         } else {
             let nba = pipe.nba(&g)?;
@@ -531,7 +532,11 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
     // they fail (the negation's can be exponential where the monitor is
     // not: `Gp1 | … | Gpn`); an answer that would exceed the state limit
     // is reported as unknown rather than failing the whole classification.
-    let (safety, witness) = if f.is_syntactic_safety() || every_cycle_accepting(&pipe.nba(&g)?) {
+    // The simplified formula is equivalent: its syntactic class counts too.
+    let (safety, witness) = if f.is_syntactic_safety()
+        || g.is_syntactic_safety()
+        || every_cycle_accepting(&pipe.nba(&g)?)
+    {
         (Some(true), None)
     } else {
         let nba_neg = pipe.nba(&ng)?;
@@ -592,10 +597,15 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
         // By definition (and as in scheck): a violation without any bad
         // prefix has no informative one.
         Some(false) => Some(true),
-        // Every bad prefix informative: every violation has one (always
-        // so for the syntactic safety formulas of the derivative route).
-        _ if first_difference(&mut pipe.mgr, &det_pos, &det_inf).is_none() => Some(false),
-        _ => {
+        // Not known to be safety: a non-safety formula would be
+        // pathologic by definition.
+        None => None,
+        // Every violation of these has an informative bad prefix (see
+        // `algo::derivatives`), although their two monitors may differ.
+        Some(true) if f.is_syntactic_safety() && derivatives::applies(&f.nnf()) => Some(false),
+        // Every bad prefix informative: every violation has one.
+        Some(true) if first_difference(&mut pipe.mgr, &det_pos, &det_inf).is_none() => Some(false),
+        Some(true) => {
             let nba_neg = pipe.nba(&ng)?;
             within_limit(pipe.intersection_witness(&nba_neg, &det_inf))?.map(|w| w.is_some())
         }

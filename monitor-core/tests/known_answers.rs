@@ -433,6 +433,36 @@ fn past_registers_do_not_multiply_the_derivatives() {
 }
 
 #[test]
+fn classify_on_a_budget_says_unknown_rather_than_wrong() {
+    // Not safety (so pathologic by definition): with a budget too small to
+    // decide safety, pathologic is unknown, not "no" (found by review).
+    let f = parse("(b W c) & G F a").unwrap();
+    let c = classify(&f, &Config::new().max_states(Some(5))).unwrap();
+    assert_eq!((c.safety, c.pathologic), (None, None));
+    let c = classify(&f, &Config::new()).unwrap();
+    assert_eq!((c.safety, c.pathologic), (Some(false), Some(true)));
+    // Syntactic safety once simplified (`F c -> F c` is true): decided
+    // without the Büchi automaton the X chain would need.
+    let xs: Vec<String> = (0..14).map(|i| format!("X[{i}] a")).collect();
+    let f = parse(&format!(
+        "G(({}) -> X[14] b) & (F c -> F c)",
+        xs.join(" & ")
+    ))
+    .unwrap();
+    let cfg = Config::new().max_states(Some(5000));
+    let t = Builder::new()
+        .configure(cfg.clone())
+        .build_from_formula(&f)
+        .unwrap();
+    assert_eq!((t.dfa().num_states(), t.is_safety()), (15, Some(true)));
+    let c = classify(&f, &cfg).unwrap();
+    assert_eq!(
+        (c.safety, c.guarantee, c.pathologic),
+        (Some(true), Some(false), Some(false))
+    );
+}
+
+#[test]
 fn x_chain_premises_cost_what_their_monitor_costs() {
     // G((req & X req & … & X^{n-1} req) -> X^n gnt): the tableau needs
     // ~2^n Büchi states and subsets for n + 1 monitor states; the
