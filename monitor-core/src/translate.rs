@@ -944,9 +944,12 @@ mod tests {
             && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none()
     }
 
-    #[test]
-    fn stutter_check_on_the_monitor_agrees_with_the_product() {
-        let (mut invariant, mut sensitive) = (0, 0);
+    /// Runs `check` on the random safety formulas of 600 seeds (two
+    /// propositions, with past), with their pipeline, simplified formula
+    /// and exact monitor (by the tableau).
+    fn for_random_safety(
+        mut check: impl FnMut(u64, &Formula, &mut Pipeline, &Formula, &DetAutomaton),
+    ) {
         for seed in 0..600u64 {
             let f = RandomLtl::new(&["a", "b"], 3 + (seed % 9) as usize)
                 .with_past()
@@ -960,18 +963,22 @@ mod tests {
             if pipe.intersection_witness(&neg, &det).unwrap().is_some() {
                 continue; // not a safety property
             }
-            let by_monitor = stutter_invariant_safety(&mut pipe.mgr, &det);
-            assert_eq!(
-                by_monitor,
-                stutter_by_product(&mut pipe, &g),
-                "seed {seed}: {f}"
-            );
+            check(seed, &f, &mut pipe, &g, &det);
+        }
+    }
+
+    #[test]
+    fn stutter_check_on_the_monitor_agrees_with_the_product() {
+        let (mut invariant, mut sensitive) = (0, 0);
+        for_random_safety(|seed, f, pipe, g, det| {
+            let by_monitor = stutter_invariant_safety(&mut pipe.mgr, det);
+            assert_eq!(by_monitor, stutter_by_product(pipe, g), "seed {seed}: {f}");
             if by_monitor {
                 invariant += 1;
             } else {
                 sensitive += 1;
             }
-        }
+        });
         // Both answers were exercised.
         assert!(
             invariant > 20 && sensitive > 20,
@@ -982,32 +989,21 @@ mod tests {
     #[test]
     fn guarantee_check_on_the_monitor_agrees_with_the_product() {
         let (mut yes, mut no) = (0, 0);
-        for seed in 0..600u64 {
-            let f = RandomLtl::new(&["a", "b"], 3 + (seed % 9) as usize)
-                .with_past()
-                .seed(seed)
-                .next_formula();
-            let mut pipe = Pipeline::new(&f, &Config::new()).unwrap();
-            let g = pipe.simplified.clone();
-            let ng = Formula::not(g.clone());
-            let pos = pipe.nba(&g).unwrap();
-            let det = pipe.determinize_exact(&pos).unwrap();
-            let neg = pipe.nba(&ng).unwrap();
-            if pipe.intersection_witness(&neg, &det).unwrap().is_some() {
-                continue; // not a safety property
-            }
+        for_random_safety(|seed, f, pipe, g, det| {
             // A guarantee: the negation's exact monitor accepts no model of
             // the formula (every model has a good prefix).
+            let pos = pipe.nba(g).unwrap();
+            let neg = pipe.nba(&Formula::not(g.clone())).unwrap();
             let det_neg = pipe.determinize_exact(&neg).unwrap();
             let by_product = pipe.intersection_witness(&pos, &det_neg).unwrap().is_none();
-            let by_monitor = safety_is_guarantee(&pipe.mgr, &det);
+            let by_monitor = safety_is_guarantee(&pipe.mgr, det);
             assert_eq!(by_monitor, by_product, "seed {seed}: {f}");
             if by_monitor {
                 yes += 1;
             } else {
                 no += 1;
             }
-        }
+        });
         // Both answers were exercised.
         assert!(yes > 20 && no > 20, "{yes} guarantees, {no} not");
     }
