@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use crate::algo::derivatives::{self, derivative_automaton, Rejects};
 use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
-use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, prune};
+use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, finite_paths_only, prune};
 use crate::algo::minimize::minimize;
 use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
 use crate::algo::tableau::{Tableau, TableauMode};
@@ -635,12 +635,6 @@ fn within_limit<T>(r: Result<T, BuildError>) -> Result<Option<T>, BuildError> {
     }
 }
 
-/// Stutter-invariance of a safety property from its exact minimal
-/// monitor: it holds iff repeating the letter just read never changes the
-/// state, i.e. every edge `q -a-> p` into a live state has `p -a-> p`.
-/// (If `p -a-> p'` with `p' != p`, minimality gives a word `v` that one of
-/// `p`, `p'` rejects and the other does not, and `u·a·v` and `u·a·a·v`
-/// extend into words on different sides of the property.)
 /// Whether the safety property whose exact monitor is `det` is also a
 /// guarantee (co-safety): every model has a good prefix. It is unless the
 /// monitor can stay forever in states from which a violation is still
@@ -648,21 +642,20 @@ fn within_limit<T>(r: Result<T, BuildError>) -> Result<Option<T>, BuildError> {
 fn safety_is_guarantee(mgr: &Manager, det: &DetAutomaton) -> bool {
     use crate::automaton::dfa::VIOLATION_LEAF;
     let n = det.len();
-    let succ: Vec<Vec<u32>> = det.diagrams.iter().map(|&d| mgr.leaves(d)).collect();
-    // The states from which the sink is reachable, by backward search.
+    let mut succ: Vec<Vec<u32>> = det.diagrams.iter().map(|&d| mgr.leaves(d)).collect();
+    // The states from which the sink is reachable ("open"), by backward
+    // search.
     let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut open = vec![false; n];
     let mut todo = Vec::new();
-    for (q, s) in succ.iter().enumerate() {
-        for &r in s {
-            if r == VIOLATION_LEAF {
-                if !open[q] {
-                    open[q] = true;
-                    todo.push(q);
-                }
-            } else {
-                pred[r as usize].push(q);
-            }
+    for (q, s) in succ.iter_mut().enumerate() {
+        if s.last() == Some(&VIOLATION_LEAF) {
+            s.pop();
+            open[q] = true;
+            todo.push(q);
+        }
+        for &r in s.iter() {
+            pred[r as usize].push(q);
         }
     }
     while let Some(q) = todo.pop() {
@@ -673,32 +666,16 @@ fn safety_is_guarantee(mgr: &Manager, det: &DetAutomaton) -> bool {
             }
         }
     }
-    // Acyclic among them: remove the states without open successors
-    // until none is left (Kahn).
-    let mut out: Vec<usize> = (0..n)
-        .map(|q| {
-            succ[q]
-                .iter()
-                .filter(|&&r| r != VIOLATION_LEAF && open[r as usize])
-                .count()
-        })
-        .collect();
-    let mut ready: Vec<usize> = (0..n).filter(|&q| open[q] && out[q] == 0).collect();
-    let mut removed = 0;
-    while let Some(q) = ready.pop() {
-        removed += 1;
-        for &p in &pred[q] {
-            if open[p] {
-                out[p] -= 1;
-                if out[p] == 0 {
-                    ready.push(p);
-                }
-            }
-        }
-    }
-    removed == open.iter().filter(|&&o| o).count()
+    let finite = finite_paths_only(&succ, &open);
+    (0..n).all(|q| !open[q] || finite[q])
 }
 
+/// Stutter-invariance of a safety property from its exact minimal
+/// monitor: it holds iff repeating the letter just read never changes the
+/// state, i.e. every edge `q -a-> p` into a live state has `p -a-> p`.
+/// (If `p -a-> p'` with `p' != p`, minimality gives a word `v` that one of
+/// `p`, `p'` rejects and the other does not, and `u·a·v` and `u·a·a·v`
+/// extend into words on different sides of the property.)
 fn stutter_invariant_safety(mgr: &mut Manager, det: &DetAutomaton) -> bool {
     use crate::automaton::dfa::VIOLATION_LEAF;
     for q in 0..det.len() {

@@ -31,9 +31,7 @@ fn quote(s: &str) -> String {
 
 /// `dfa` as a Graphviz digraph (see [`write_dot`]).
 pub fn emit_dot(dfa: &BadPrefixDfa) -> String {
-    let mut out = Vec::new();
-    write_dot(dfa, &mut out).expect("writing to memory succeeds");
-    String::from_utf8(out).expect("DOT text is UTF-8")
+    super::written(|out| write_dot(dfa, out))
 }
 
 /// Writes `dfa` as a Graphviz digraph to `out`, state by state (the edges

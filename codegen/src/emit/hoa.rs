@@ -31,9 +31,7 @@ pub struct HoaOptions {
 
 /// `dfa` in HOA format (see [`write_hoa`]).
 pub fn emit_hoa(dfa: &BadPrefixDfa, opts: &HoaOptions) -> String {
-    let mut out = Vec::new();
-    write_hoa(dfa, opts, &mut out).expect("writing to memory succeeds");
-    String::from_utf8(out).expect("HOA text is UTF-8")
+    super::written(|out| write_hoa(dfa, opts, out))
 }
 
 /// Writes `dfa` in HOA format to `out`, state by state (the edges of one

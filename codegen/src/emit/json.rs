@@ -170,9 +170,7 @@ struct MonitorJson<'a> {
 /// `dfa` as one line of JSON, without the final newline (see
 /// [`write_json`]).
 pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
-    let mut out = Vec::new();
-    write_json(dfa, opts, &mut out).expect("writing to memory succeeds");
-    String::from_utf8(out).expect("JSON is UTF-8")
+    super::written(|out| write_json(dfa, opts, out))
 }
 
 /// Writes `dfa` to `out` as one line of JSON, without the final newline,

@@ -17,6 +17,14 @@ pub mod smv_model;
 pub mod systemc;
 pub mod verilog;
 
+/// The text a streaming writer (`write_hoa`, `write_dot`, `write_json`)
+/// writes, as a string.
+fn written(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {
+    let mut out = Vec::new();
+    write(&mut out).expect("writing to memory succeeds");
+    String::from_utf8(out).expect("the writers write UTF-8")
+}
+
 /// Why a monitor could not be written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -45,6 +45,7 @@
 use rustc_hash::FxHashMap;
 
 use super::determinize::DetAutomaton;
+use super::emptiness::finite_paths_only;
 use super::past::PastMachine;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Alphabet, Verdict};
@@ -253,7 +254,8 @@ impl<'a> Derivatives<'a> {
     /// `k²/2` nodes). It also keeps the recursion shallow on long `X`
     /// chains.
     fn at(&mut self, d: Option<u32>, f: &Formula, mem: u32) -> Node {
-        let mem = if f.has_past() { mem } else { 0 };
+        // Offsets are obligation variables: only `now` reads the memory.
+        let mem = if d.is_none() && f.has_past() { mem } else { 0 };
         match f.op() {
             Op::True => return Node::TRUE,
             Op::False => return Node::FALSE,
@@ -270,7 +272,7 @@ impl<'a> Derivatives<'a> {
                 let mut todo = vec![(d, f.clone())];
                 while let Some((mut d, mut g)) = todo.pop() {
                     // Through X: one offset further.
-                    while g.op() == Op::X && g.has_future() {
+                    while g.op() == Op::X {
                         d = Some(d.map_or(0, |d| d + 1));
                         g = g.child(0).clone();
                     }
@@ -383,7 +385,6 @@ impl<'a> Derivatives<'a> {
     }
 
     fn state_of(&mut self, s: Node, mem: u32) -> Result<u32, BuildError> {
-        let mem = if self.past.has_registers() { mem } else { 0 };
         if let Some(&q) = self.index.get(&(s, mem)) {
             return Ok(q);
         }
@@ -409,34 +410,11 @@ fn without_doomed_states(mgr: &mut Manager, diagrams: Vec<Node>) -> DetAutomaton
         .map(|&d| {
             let mut l = mgr.leaves(d);
             l.retain(|&q| q != VIOLATION_LEAF);
-            l.sort_unstable();
-            l.dedup();
             l
         })
         .collect();
-    let mut pred: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (q, s) in succ.iter().enumerate() {
-        for &r in s {
-            pred[r as usize].push(q as u32);
-        }
-    }
-    // A state is doomed when all its successors are: count them down.
-    let mut live_succ: Vec<usize> = succ.iter().map(Vec::len).collect();
-    let mut doomed = vec![false; n];
-    let mut work: Vec<u32> = (0..n as u32)
-        .filter(|&q| live_succ[q as usize] == 0)
-        .collect();
-    while let Some(q) = work.pop() {
-        if std::mem::replace(&mut doomed[q as usize], true) {
-            continue;
-        }
-        for &p in &pred[q as usize] {
-            live_succ[p as usize] -= 1;
-            if live_succ[p as usize] == 0 {
-                work.push(p);
-            }
-        }
-    }
+    // Doomed: every path is finite, i.e. ends in the sink.
+    let doomed = finite_paths_only(&succ, &vec![true; n]);
     if doomed[0] {
         return DetAutomaton::rejecting_all(mgr);
     }

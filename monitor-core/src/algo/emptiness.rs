@@ -14,6 +14,37 @@ use crate::automaton::{Marks, Nba, NbaEdge};
 use crate::dd::{Cube, Manager, Node};
 use crate::formula::eval::Lasso;
 
+/// Per node of the graph `succ` (distinct successors per node), whether
+/// every path from it that stays among the nodes `inside` is finite: it
+/// cannot run forever inside (no cycle reachable there). Nodes outside
+/// get `false`. Counts down the successors of each node, as Kahn's
+/// topological sort.
+pub(crate) fn finite_paths_only(succ: &[Vec<u32>], inside: &[bool]) -> Vec<bool> {
+    let n = succ.len();
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut left = vec![0usize; n];
+    for q in (0..n).filter(|&q| inside[q]) {
+        for &r in &succ[q] {
+            if inside[r as usize] {
+                pred[r as usize].push(q);
+                left[q] += 1;
+            }
+        }
+    }
+    let mut finite = vec![false; n];
+    let mut ready: Vec<usize> = (0..n).filter(|&q| inside[q] && left[q] == 0).collect();
+    while let Some(q) = ready.pop() {
+        finite[q] = true;
+        for &p in &pred[q] {
+            left[p] -= 1;
+            if left[p] == 0 {
+                ready.push(p);
+            }
+        }
+    }
+    finite
+}
+
 /// The SCCs of a graph, each SCC listed after every SCC it can reach.
 pub(crate) fn tarjan(succ: &[Vec<u32>]) -> Vec<Vec<u32>> {
     let n = succ.len();

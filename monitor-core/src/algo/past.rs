@@ -58,12 +58,6 @@ impl PastMachine {
         m
     }
 
-    /// Whether some past operator has a register (otherwise the memory is
-    /// always the first one).
-    pub(crate) fn has_registers(&self) -> bool {
-        !self.registers.is_empty()
-    }
-
     /// The BDD (over the current letter) of a formula without future
     /// operators, given the memory.
     pub(crate) fn eval(

@@ -248,6 +248,18 @@ pub enum Operand {
     Bool(bool),
 }
 
+impl Operand {
+    /// The value of a constant number (or Verilog literal).
+    fn number(&self) -> Option<Num> {
+        match self {
+            Operand::Number(_, Some(i)) => Some(Num::Int(*i)),
+            Operand::Number(f, None) => Some(Num::Float(*f)),
+            Operand::Literal(l) => Some(Num::Int(l.value.into())),
+            _ => None,
+        }
+    }
+}
+
 /// A field named in an expression, with the index the reader gave it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldRef {
@@ -522,12 +534,7 @@ pub(crate) struct FieldVsNumber {
 impl FieldVsNumber {
     /// The comparison `e` is, if it is one of a whole field with a number.
     pub(crate) fn of(e: &Expr) -> Option<FieldVsNumber> {
-        let number = |o: &Operand| match o {
-            Operand::Number(_, Some(i)) => Some(Num::Int(*i)),
-            Operand::Number(f, None) => Some(Num::Float(*f)),
-            Operand::Literal(l) => Some(Num::Int(l.value.into())),
-            _ => None,
-        };
+        let number = Operand::number;
         let field = |o: &Operand| match o {
             Operand::Field(r) if r.select.is_none() => Some(r.id),
             _ => None,
@@ -721,10 +728,10 @@ impl Expr {
                             }
                             .map_err(|e| in_field(r, e))
                         }
-                        Operand::Number(_, Some(i)) => Ok(Num::Int(*i)),
-                        Operand::Number(f, None) => Ok(Num::Float(*f)),
-                        Operand::Literal(l) => Ok(Num::Int(l.value.into())),
                         Operand::Str(_) | Operand::Bool(_) => unreachable!("handled above"),
+                        Operand::Number(..) | Operand::Literal(_) => {
+                            Ok(o.number().expect("a constant number"))
+                        }
                     }
                 };
                 Ok(num(a)?.cmp(*op, num(b)?))
