@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 
 use crate::algo::derivatives::{self, derivative_automaton, Rejects};
 use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
+use crate::algo::lazy::LazyDfa;
 use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, finite_paths_only, prune};
 use crate::algo::minimize::minimize;
 use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
@@ -224,12 +225,31 @@ pub enum BuildErrorKind {
         /// The offending subformula, in Spot syntax.
         subformula: String,
     },
+    /// A lazy monitor was asked of a formula outside the syntactic safety
+    /// fragment it is built from.
+    NotLazy {
+        /// The first subformula outside the fragment, in Spot syntax.
+        subformula: String,
+    },
+    /// More propositions than a monitor's letters have bits.
+    TooManyPropositions {
+        /// How many the formula has.
+        count: usize,
+        /// The most there can be.
+        limit: usize,
+    },
 }
 
 impl BuildError {
     pub(crate) fn too_many_states(what: &'static str, limit: usize) -> BuildError {
         BuildError {
             kind: BuildErrorKind::TooManyStates { what, limit },
+        }
+    }
+
+    pub(crate) fn too_many_propositions(count: usize) -> BuildError {
+        BuildError {
+            kind: BuildErrorKind::TooManyPropositions { count, limit: 64 },
         }
     }
 
@@ -267,6 +287,14 @@ impl fmt::Display for BuildError {
                 f,
                 "past operators must apply to past-time formulas; `{subformula}` applies one to a future-time formula"
             ),
+            BuildErrorKind::NotLazy { subformula } => write!(
+                f,
+                "lazy monitors take syntactic safety formulas (X, G, W, R, &, | over past formulas; no SEREs), and `{subformula}` is outside them; build the monitor eagerly"
+            ),
+            BuildErrorKind::TooManyPropositions { count, limit } => write!(
+                f,
+                "the formula has {count} propositions; lazy monitors take at most {limit}"
+            ),
         }
     }
 }
@@ -285,6 +313,42 @@ impl From<ParseError> for BuildError {
         BuildError {
             kind: BuildErrorKind::Parse(e),
         }
+    }
+}
+
+/// The automaton of `f` to be built on demand (see
+/// [`crate::runtime::LazyMonitor`]), with the verdicts of `cfg`; its
+/// search for doomed states stops at `cfg`'s state limit.
+pub(crate) fn lazy_dfa(f: &Formula, cfg: &Config) -> Result<LazyDfa, BuildError> {
+    let pipe = Pipeline::new(f, cfg)?;
+    let exact = cfg.get_prefixes() == Prefixes::Exact;
+    let three = cfg.get_verdicts() == Verdicts::Three;
+    // Exact verdicts are semantic: the simplified formula will do, or the
+    // formula as written. Informative ones are read on the formula as
+    // written.
+    let written = f.nnf();
+    let g = if exact {
+        Some(pipe.simplified.nnf())
+            .filter(derivatives::applies)
+            .or_else(|| Some(written.clone()).filter(derivatives::applies))
+    } else {
+        Some(written.clone()).filter(derivatives::applies)
+    };
+    match g {
+        Some(g) => Ok(LazyDfa::new(
+            &g,
+            pipe.aps.clone(),
+            exact,
+            three,
+            cfg.get_max_states(),
+        )),
+        None => Err(BuildError {
+            kind: BuildErrorKind::NotLazy {
+                subformula: derivatives::outside(&written)
+                    .expect("a formula outside the fragment")
+                    .to_spot(),
+            },
+        }),
     }
 }
 

@@ -66,6 +66,18 @@ pub(crate) fn applies(f: &Formula) -> bool {
     }
 }
 
+/// The first subformula (from the root) that puts `f` outside the
+/// fragment of [`applies`].
+pub(crate) fn outside(f: &Formula) -> Option<Formula> {
+    if !f.has_future() {
+        return None;
+    }
+    match f.op() {
+        Op::And | Op::Or | Op::X | Op::G | Op::W | Op::R => f.children().iter().find_map(outside),
+        _ => Some(f.clone()),
+    }
+}
+
 /// Which bad prefixes the automaton rejects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Rejects {
@@ -88,7 +100,7 @@ pub(crate) fn derivative_automaton(
     debug_assert!(applies(f), "{f} is not in the derivative fragment");
     let mut d = Derivatives::new(f, aps, mgr, max_states);
     // The start: `f` holds at position 0 (the position after -1).
-    let start = d.later(0, f);
+    let start = d.ex.later(d.mgr, d.aps, 0, f);
     if start == Node::FALSE {
         return Ok(DetAutomaton::rejecting_all(d.mgr));
     }
@@ -98,7 +110,7 @@ pub(crate) fn derivative_automaton(
     while k < d.states.len() {
         let (s, mem) = d.states[k];
         let now = d.compose(s, mem);
-        let parts = d.past.partition(mem, d.mgr, d.aps);
+        let parts = d.ex.past.partition(mem, d.mgr, d.aps);
         let mut t = d.mgr.leaf(VIOLATION_LEAF);
         for &(guard, next_mem) in parts.iter() {
             // Only the letters of this part lead to `next_mem`: the others
@@ -122,8 +134,27 @@ pub(crate) fn derivative_automaton(
 struct Derivatives<'a> {
     mgr: &'a mut Manager,
     aps: &'a Alphabet,
-    past: PastMachine,
+    ex: Expander,
     max_states: usize,
+    compose_cache: FxHashMap<(Node, u32), Node>,
+    cut_cache: FxHashMap<(Node, u32), Node>,
+    /// The states: a BDD over obligations, and a memory of the past
+    /// registers.
+    states: Vec<(Node, u32)>,
+    index: FxHashMap<(Node, u32), u32>,
+}
+
+/// The expansions of a formula's obligations, shared by the eager
+/// construction and the lazy monitor ([`crate::runtime::LazyMonitor`]).
+///
+/// The BDDs live in a manager given to each call; [`Expander::forget`]
+/// drops them (the obligations and their variables stay), for a new
+/// manager.
+#[derive(Clone)]
+pub(crate) struct Expander {
+    /// The number of propositions: obligation variables come after them.
+    base: u32,
+    pub(crate) past: PastMachine,
     /// The BDD variable of each obligation `(d, f)`: the *core* `f` (not
     /// `∧`, `∨`, `X` or a constant) holds `d` positions after the current
     /// one. `X` is distributed over `∧` and `∨` down to the cores, so that
@@ -131,14 +162,8 @@ struct Derivatives<'a> {
     var: FxHashMap<(u32, Formula), u32>,
     /// The obligation of each variable, from the first obligation variable.
     obligation: Vec<(u32, Formula)>,
-    /// [`Derivatives::at`].
+    /// [`Expander::at`].
     cache: FxHashMap<(Option<u32>, Formula, u32), Node>,
-    compose_cache: FxHashMap<(Node, u32), Node>,
-    cut_cache: FxHashMap<(Node, u32), Node>,
-    /// The states: a BDD over obligations, and a memory of the past
-    /// registers.
-    states: Vec<(Node, u32)>,
-    index: FxHashMap<(Node, u32), u32>,
 }
 
 /// Every obligation `(d, f)` the construction can meet: each core with
@@ -205,8 +230,10 @@ fn obligations(f: &Formula) -> Vec<(u32, Formula)> {
     out
 }
 
-impl<'a> Derivatives<'a> {
-    fn new(f: &Formula, aps: &'a Alphabet, mgr: &'a mut Manager, max_states: usize) -> Self {
+impl Expander {
+    /// The obligations of `f` (which must satisfy [`applies`]) over the
+    /// propositions `aps`.
+    pub(crate) fn new(f: &Formula, aps: &Alphabet) -> Expander {
         let base = aps.len() as u32;
         let obligation = obligations(f);
         let var = obligation
@@ -214,35 +241,47 @@ impl<'a> Derivatives<'a> {
             .enumerate()
             .map(|(i, o)| (o.clone(), base + i as u32))
             .collect();
-        Derivatives {
-            mgr,
-            aps,
+        Expander {
+            base,
             past: PastMachine::new(f),
-            max_states,
             var,
             obligation,
             cache: FxHashMap::default(),
-            compose_cache: FxHashMap::default(),
-            cut_cache: FxHashMap::default(),
-            states: Vec::new(),
-            index: FxHashMap::default(),
         }
     }
 
-    fn base(&self) -> u32 {
-        self.aps.len() as u32
+    /// The first obligation variable (those below are propositions).
+    pub(crate) fn base(&self) -> u32 {
+        self.base
+    }
+
+    /// The obligation `(d, f)` of variable `v`: `f` holds `d` positions
+    /// after the current one.
+    pub(crate) fn obligation(&self, v: u32) -> &(u32, Formula) {
+        &self.obligation[(v - self.base) as usize]
+    }
+
+    /// Drops every BDD (before the manager they live in is replaced).
+    pub(crate) fn forget(&mut self) {
+        self.cache.clear();
+        self.past.forget_diagrams();
+    }
+
+    /// How many expansions are remembered.
+    pub(crate) fn cached(&self) -> usize {
+        self.cache.len() + self.past.cached()
     }
 
     /// `f` holds `d` positions after the next one: a BDD over obligation
     /// variables (relative to the next position).
-    fn later(&mut self, d: u32, f: &Formula) -> Node {
-        self.at(Some(d), f, 0)
+    pub(crate) fn later(&mut self, mgr: &mut Manager, aps: &Alphabet, d: u32, f: &Formula) -> Node {
+        self.at(mgr, aps, Some(d), f, 0)
     }
 
     /// `f` holds at the current position, in memory `mem`: a BDD over the
     /// current letter and the obligations of the next position.
-    fn now(&mut self, f: &Formula, mem: u32) -> Node {
-        self.at(None, f, mem)
+    fn now(&mut self, mgr: &mut Manager, aps: &Alphabet, f: &Formula, mem: u32) -> Node {
+        self.at(mgr, aps, None, f, mem)
     }
 
     /// `f` holds at offset `d` after the next position, or now (`None`).
@@ -253,7 +292,14 @@ impl<'a> Derivatives<'a> {
     /// far, where the nested order would build every suffix (`F[0:k] b`:
     /// `k²/2` nodes). It also keeps the recursion shallow on long `X`
     /// chains.
-    fn at(&mut self, d: Option<u32>, f: &Formula, mem: u32) -> Node {
+    fn at(
+        &mut self,
+        mgr: &mut Manager,
+        aps: &Alphabet,
+        d: Option<u32>,
+        f: &Formula,
+        mem: u32,
+    ) -> Node {
         // Offsets are obligation variables: only `now` reads the memory.
         let mem = if d.is_none() && f.has_past() { mem } else { 0 };
         match f.op() {
@@ -279,47 +325,47 @@ impl<'a> Derivatives<'a> {
                     if g.op() == op {
                         todo.extend(g.children().iter().map(|c| (d, c.clone())));
                     } else {
-                        parts.push(self.at(d, &g, mem));
+                        parts.push(self.at(mgr, aps, d, &g, mem));
                     }
                 }
                 // Deepest first (a leaf's "top" is past every variable).
                 let top = |m: &Manager, n: Node| m.var_of(n).unwrap_or(u32::MAX);
-                parts.sort_by_key(|&n| std::cmp::Reverse(top(self.mgr, n)));
+                parts.sort_by_key(|&n| std::cmp::Reverse(top(mgr, n)));
                 let and = op == Op::And;
                 let mut acc = if and { Node::TRUE } else { Node::FALSE };
                 for p in parts {
                     acc = if and {
-                        self.mgr.and(p, acc)
+                        mgr.and(p, acc)
                     } else {
-                        self.mgr.or(p, acc)
+                        mgr.or(p, acc)
                     };
                 }
                 acc
             }
-            (Some(d), Op::X) => self.at(Some(d + 1), f.child(0), mem),
+            (Some(d), Op::X) => self.at(mgr, aps, Some(d + 1), f.child(0), mem),
             (Some(d), _) => {
                 let v = self.var[&(d, f.clone())];
-                self.mgr.var(v)
+                mgr.var(v)
             }
-            (None, _) if !f.has_future() => self.past.eval(f, mem, self.mgr, self.aps),
-            (None, Op::X) => self.at(Some(0), f.child(0), mem),
+            (None, _) if !f.has_future() => self.past.eval(f, mem, mgr, aps),
+            (None, Op::X) => self.at(mgr, aps, Some(0), f.child(0), mem),
             (None, Op::G) => {
-                let a = self.now(f.child(0), mem);
-                let me = self.later(0, f);
-                self.mgr.and(a, me)
+                let a = self.now(mgr, aps, f.child(0), mem);
+                let me = self.later(mgr, aps, 0, f);
+                mgr.and(a, me)
             }
             (None, Op::W | Op::R) => {
-                let a = self.now(f.child(0), mem);
-                let b = self.now(f.child(1), mem);
-                let me = self.later(0, f);
+                let a = self.now(mgr, aps, f.child(0), mem);
+                let b = self.now(mgr, aps, f.child(1), mem);
+                let me = self.later(mgr, aps, 0, f);
                 if f.op() == Op::W {
                     // b | (a & X f)
-                    let stay = self.mgr.and(a, me);
-                    self.mgr.or(b, stay)
+                    let stay = mgr.and(a, me);
+                    mgr.or(b, stay)
                 } else {
                     // b & (a | X f)
-                    let stay = self.mgr.or(a, me);
-                    self.mgr.and(b, stay)
+                    let stay = mgr.or(a, me);
+                    mgr.and(b, stay)
                 }
             }
             (None, op) => unreachable!("{op:?} outside the derivative fragment"),
@@ -331,15 +377,31 @@ impl<'a> Derivatives<'a> {
     /// What a state's obligation `v` becomes on reading the current
     /// letter: its expansion now, or the same obligation one position
     /// closer.
-    fn step(&mut self, v: u32, mem: u32) -> Node {
-        let (d, f) = self.obligation[(v - self.base()) as usize].clone();
+    pub(crate) fn step(&mut self, mgr: &mut Manager, aps: &Alphabet, v: u32, mem: u32) -> Node {
+        let (d, f) = self.obligation(v).clone();
         if d == 0 {
-            self.now(&f, mem)
+            self.now(mgr, aps, &f, mem)
         } else {
             let w = self.var[&(d - 1, f)];
-            self.mgr.var(w)
+            mgr.var(w)
         }
     }
+}
+
+impl<'a> Derivatives<'a> {
+    fn new(f: &Formula, aps: &'a Alphabet, mgr: &'a mut Manager, max_states: usize) -> Self {
+        Derivatives {
+            ex: Expander::new(f, aps),
+            mgr,
+            aps,
+            max_states,
+            compose_cache: FxHashMap::default(),
+            cut_cache: FxHashMap::default(),
+            states: Vec::new(),
+            index: FxHashMap::default(),
+        }
+    }
+
 
     /// A state's BDD with every obligation replaced by what it becomes on
     /// reading the current letter in memory `mem`.
@@ -351,7 +413,7 @@ impl<'a> Derivatives<'a> {
             return n;
         }
         let (lo, hi) = self.mgr.children(s).expect("an inner node");
-        let e = self.step(v, mem);
+        let e = self.ex.step(self.mgr, self.aps, v, mem);
         let lo = self.compose(lo, mem);
         let hi = self.compose(hi, mem);
         let n = self.mgr.ite(e, hi, lo);
@@ -367,7 +429,7 @@ impl<'a> Derivatives<'a> {
             return Ok(self.mgr.leaf(VIOLATION_LEAF));
         }
         let v = match self.mgr.var_of(n) {
-            Some(v) if v < self.base() => v,
+            Some(v) if v < self.ex.base() => v,
             _ => {
                 let q = self.state_of(n, mem)?;
                 return Ok(self.mgr.leaf(q));

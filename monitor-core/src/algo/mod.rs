@@ -7,6 +7,7 @@
 //!   with an empty language.
 //! * `derivatives`: syntactic safety formulas straight to deterministic
 //!   automata by formula derivatives (no Büchi automaton).
+//! * `lazy`: the derivative automaton built on demand while a monitor runs.
 //! * `determinize`: subset construction on decision diagrams.
 //! * `minimize`: signature refinement to the minimal DFA.
 //! * `sere`: linear forms of SEREs (the SERE automata of the tableau).
@@ -20,6 +21,7 @@ pub(crate) mod derivatives;
 pub(crate) mod determinize;
 pub(crate) mod emptiness;
 pub(crate) mod interner;
+pub(crate) mod lazy;
 pub(crate) mod minimize;
 pub(crate) mod past;
 pub(crate) mod product;

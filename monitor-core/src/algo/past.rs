@@ -8,7 +8,7 @@
 //! registers) is part of an automaton state and is updated
 //! deterministically by [`PastMachine::partition`].
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -18,13 +18,14 @@ use crate::dd::{Manager, Node};
 use crate::formula::{Formula, Op};
 
 /// The deterministic machine computing past subformulas.
+#[derive(Clone)]
 pub(crate) struct PastMachine {
     /// The past operator nodes having a register.
     registers: Vec<Formula>,
     reg_index: FxHashMap<Formula, usize>,
     memories: Interner<Box<[bool]>>,
     eval_cache: FxHashMap<(Formula, u32), Node>,
-    partition_cache: FxHashMap<u32, Rc<[(Node, u32)]>>,
+    partition_cache: FxHashMap<u32, Arc<[(Node, u32)]>>,
 }
 
 impl PastMachine {
@@ -56,6 +57,46 @@ impl PastMachine {
             .collect();
         m.memories.intern(init);
         m
+    }
+
+    /// Drops every BDD (the memories stay, with their numbers), before the
+    /// manager they live in is replaced.
+    pub(crate) fn forget_diagrams(&mut self) {
+        self.eval_cache.clear();
+        self.partition_cache.clear();
+    }
+
+    /// How many evaluations are remembered.
+    pub(crate) fn cached(&self) -> usize {
+        self.eval_cache.len() + self.partition_cache.len()
+    }
+
+    /// The memory after reading `letter` in memory `mem` (one letter of
+    /// [`PastMachine::partition`], without building the partition, which
+    /// can have a part per valuation of the registers).
+    pub(crate) fn next_memory(
+        &mut self,
+        mem: u32,
+        letter: &impl crate::Valuation,
+        mgr: &mut Manager,
+        aps: &Alphabet,
+    ) -> u32 {
+        if self.registers.is_empty() {
+            return mem;
+        }
+        let bits: Box<[bool]> = (0..self.registers.len())
+            .map(|r| {
+                let g = self.registers[r].clone();
+                let target = if matches!(g.op(), Op::Y | Op::Z) {
+                    g.child(0).clone()
+                } else {
+                    g
+                };
+                let value = self.eval(&target, mem, mgr, aps);
+                mgr.eval(value, letter)
+            })
+            .collect();
+        self.memories.intern(bits)
     }
 
     /// The BDD (over the current letter) of a formula without future
@@ -155,7 +196,7 @@ impl PastMachine {
         mem: u32,
         mgr: &mut Manager,
         aps: &Alphabet,
-    ) -> Rc<[(Node, u32)]> {
+    ) -> Arc<[(Node, u32)]> {
         if let Some(p) = self.partition_cache.get(&mem) {
             return p.clone();
         }
@@ -182,7 +223,7 @@ impl PastMachine {
             }
             parts = next;
         }
-        let out: Rc<[(Node, u32)]> = parts
+        let out: Arc<[(Node, u32)]> = parts
             .into_iter()
             .map(|(g, bits)| (g, self.memories.intern(bits.into_boxed_slice())))
             .collect();

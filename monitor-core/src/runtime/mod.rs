@@ -36,9 +36,13 @@ use core::fmt;
 use crate::Valuation;
 
 #[cfg(feature = "std")]
+mod lazy;
+#[cfg(feature = "std")]
 mod owned;
 #[cfg(feature = "std")]
 pub mod summary;
+#[cfg(feature = "std")]
+pub use lazy::{LazyMonitor, LazyStats, LazyViolation, DEFAULT_CACHE_CAPACITY};
 #[cfg(feature = "std")]
 pub use owned::{Layout, MonitorTable};
 #[cfg(feature = "std")]
@@ -499,6 +503,48 @@ impl<M> SharedSlot<M> for std::sync::Mutex<M> {
         // panicking) leaves it usable.
         let mut guard = self.lock().unwrap_or_else(|e| e.into_inner());
         f(&mut guard)
+    }
+}
+
+/// What every monitor does: read a word letter by letter. Implemented by
+/// the eager [`Monitor`] and, with `std`, the lazy `LazyMonitor`, so that
+/// code driving monitors takes either.
+///
+/// ```
+/// use monitor_core::runtime::Stepper;
+/// use monitor_core::{Monitor, Verdict};
+///
+/// /// The index of the first letter that violates, if one does.
+/// fn first_violation(m: &mut impl Stepper, word: &[u64]) -> Option<usize> {
+///     word.iter().position(|&l| m.step(l) == Verdict::Violated)
+/// }
+/// let mut m = Monitor::from_ltl("G(req -> X ack)")?;
+/// assert_eq!(first_violation(&mut m, &[0b01, 0b10, 0b01, 0b00]), Some(3));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait Stepper {
+    /// Reads one letter (bit `i` for proposition `i`) and returns the
+    /// verdict of the word read so far; after a violation, the run stays
+    /// violated.
+    fn step(&mut self, letter: u64) -> Verdict;
+    /// The verdict of the word read so far.
+    fn verdict(&self) -> Verdict;
+    /// Back to the start.
+    fn reset(&mut self);
+}
+
+impl Stepper for Monitor<'_> {
+    #[inline]
+    fn step(&mut self, letter: u64) -> Verdict {
+        Monitor::step(self, letter)
+    }
+
+    fn verdict(&self) -> Verdict {
+        Monitor::verdict(self)
+    }
+
+    fn reset(&mut self) {
+        Monitor::reset(self);
     }
 }
 

@@ -1,0 +1,508 @@
+//! The derivative automaton built on demand, one state and one letter at a
+//! time, for [`crate::runtime::LazyMonitor`].
+//!
+//! A state is what the eager construction ([`super::derivatives`]) makes
+//! of it: a BDD over obligations and a memory of the past registers. Its
+//! successor on a letter is its BDD with each obligation replaced by its
+//! expansion *restricted to that letter*, so that no transition diagram
+//! over the whole alphabet is built: `Gp1 | … | Gp30` has `2^30` states
+//! and a diagram with `2^k` targets in a state of `k` disjuncts, but one
+//! successor per letter read.
+//!
+//! # Verdicts without the whole automaton
+//!
+//! A state whose BDD is `false` is an informative bad prefix, `true` an
+//! informative good one; nothing more is needed for the informative
+//! monitor. The exact monitor also rejects the *doomed* states (every path
+//! from them reaches `false`), which the eager construction finds on the
+//! finished automaton. Here each new state is searched: the BDDs are
+//! monotone in the obligations, so a state is satisfiable iff one of its
+//! cubes (a conjunction of obligations, from a path to `true`) is, and a
+//! cube is iff it has an infinite path in the graph whose edges go from a
+//! cube to the cubes of its expansion (a path never reaching `false`
+//! describes a word satisfying the formula: every violation of these
+//! formulas is informative). The search is a depth-first search of that
+//! graph for a cycle or the empty cube, greedy (fewest obligations
+//! first), memoized (a cube explored without success has no infinite
+//! path). Dually, with three verdicts, a state is universal iff none of
+//! its clauses (disjunctions of obligations, from the paths to `false`)
+//! reaches the empty clause. Both searches have a budget; a search over
+//! budget leaves the state undecided and the monitor informative from
+//! then on (the caller is told).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::derivatives::Expander;
+use crate::automaton::{Alphabet, Guard};
+use crate::dd::{Manager, Node};
+use crate::formula::Formula;
+use crate::Verdict;
+
+/// What a search looks for from a cube or clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goal {
+    /// An infinite path (a cycle) or the empty cube: the cube is
+    /// satisfiable.
+    Live,
+    /// The empty clause: the clause can become `false`.
+    Falsify,
+}
+
+/// A state of the lazy automaton.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LazyState {
+    pub(crate) node: Node,
+    pub(crate) mem: u32,
+    pub(crate) verdict: Verdict,
+}
+
+/// The derivative automaton of one formula, built on demand.
+#[derive(Clone)]
+pub(crate) struct LazyDfa {
+    aps: Alphabet,
+    mgr: Manager,
+    ex: Expander,
+    /// Whether doomed (and, with three verdicts, universal) states are
+    /// searched for.
+    exact: bool,
+    three: bool,
+    /// The most cubes or clauses one search expands.
+    search_limit: usize,
+    /// Set when a search ran over budget: no more searches.
+    gave_up: bool,
+    states: Vec<LazyState>,
+    index: FxHashMap<(Node, u32), u32>,
+    /// The outcome of finished searches from cubes (`Live`) and clauses
+    /// (`Falsify`): whether the goal is reachable.
+    live: FxHashMap<(Node, u32), bool>,
+    falsifiable: FxHashMap<(Node, u32), bool>,
+    /// Expansions of states, cubes and clauses (over the letter and the
+    /// next obligations).
+    composed: FxHashMap<(Node, u32), Node>,
+    /// Scratch memo of one successor computation.
+    by_letter: FxHashMap<Node, Node>,
+    /// Searches run, and the cubes and clauses they expanded.
+    pub(crate) searches: u64,
+    pub(crate) expanded: u64,
+}
+
+impl LazyDfa {
+    /// The automaton of `f` (in negation normal form, satisfying
+    /// [`super::derivatives::applies`]); its start state is state 0.
+    pub(crate) fn new(
+        f: &Formula,
+        aps: Alphabet,
+        exact: bool,
+        three: bool,
+        search_limit: usize,
+    ) -> LazyDfa {
+        let mut mgr = Manager::new();
+        let mut ex = Expander::new(f, &aps);
+        let start = ex.later(&mut mgr, &aps, 0, f);
+        let mut dfa = LazyDfa {
+            aps,
+            mgr,
+            ex,
+            exact,
+            three,
+            search_limit,
+            gave_up: false,
+            states: Vec::new(),
+            index: FxHashMap::default(),
+            live: FxHashMap::default(),
+            falsifiable: FxHashMap::default(),
+            composed: FxHashMap::default(),
+            by_letter: FxHashMap::default(),
+            searches: 0,
+            expanded: 0,
+        };
+        dfa.state_of(start, 0);
+        dfa
+    }
+
+    pub(crate) fn alphabet(&self) -> &Alphabet {
+        &self.aps
+    }
+
+    pub(crate) fn state(&self, q: u32) -> LazyState {
+        self.states[q as usize]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether every verdict so far is the exact monitor's (no search ran
+    /// over budget).
+    pub(crate) fn gave_up(&self) -> bool {
+        self.gave_up
+    }
+
+    /// A rough count of the bytes held (nodes, states, memos).
+    pub(crate) fn memory(&self) -> usize {
+        // A node: 12 bytes, its unique-table entry (~24) and computed
+        // slot (~20); memo entries ~24-48 bytes.
+        self.mgr.len() * 64
+            + self.states.len() * 48
+            + (self.live.len() + self.falsifiable.len() + self.composed.len()) * 32
+            + self.ex.cached() * 64
+    }
+
+    /// The state of `(node, mem)`, classified when new.
+    fn state_of(&mut self, node: Node, mem: u32) -> u32 {
+        if let Some(&q) = self.index.get(&(node, mem)) {
+            return q;
+        }
+        let verdict = self.classify(node, mem);
+        let q = self.states.len() as u32;
+        self.states.push(LazyState { node, mem, verdict });
+        self.index.insert((node, mem), q);
+        q
+    }
+
+    fn classify(&mut self, node: Node, mem: u32) -> Verdict {
+        if node == Node::FALSE {
+            return Verdict::Violated;
+        }
+        if node == Node::TRUE {
+            return if self.three {
+                Verdict::Satisfied
+            } else {
+                Verdict::Undecided
+            };
+        }
+        if !self.exact || self.gave_up {
+            return Verdict::Undecided;
+        }
+        match self.search(node, mem, Goal::Live) {
+            Some(false) => return Verdict::Violated,
+            Some(true) => {}
+            None => {
+                self.gave_up = true;
+                return Verdict::Undecided;
+            }
+        }
+        if self.three {
+            match self.search(node, mem, Goal::Falsify) {
+                Some(false) => return Verdict::Satisfied,
+                Some(true) => {}
+                None => self.gave_up = true,
+            }
+        }
+        Verdict::Undecided
+    }
+
+    /// The successor of state `q` on `letter` (bit `i` for proposition
+    /// `i`).
+    pub(crate) fn successor(&mut self, q: u32, letter: u64) -> u32 {
+        let LazyState { node, mem, .. } = self.states[q as usize];
+        let next_mem = self
+            .ex
+            .past
+            .next_memory(mem, &letter, &mut self.mgr, &self.aps);
+        self.by_letter.clear();
+        let n = self.compose_letter(node, mem, letter);
+        self.state_of(n, next_mem)
+    }
+
+    /// `s` with each obligation replaced by its expansion on `letter`.
+    fn compose_letter(&mut self, s: Node, mem: u32, letter: u64) -> Node {
+        let Some(v) = self.mgr.var_of(s) else {
+            return s;
+        };
+        if let Some(&n) = self.by_letter.get(&s) {
+            return n;
+        }
+        let (lo, hi) = self.mgr.children(s).expect("an inner node");
+        let e = self.ex.step(&mut self.mgr, &self.aps, v, mem);
+        // Propositions are tested above obligations: following the letter
+        // through them leaves the next obligations.
+        let e = self.restrict(e, letter);
+        let lo = self.compose_letter(lo, mem, letter);
+        let hi = self.compose_letter(hi, mem, letter);
+        let n = self.mgr.ite(e, hi, lo);
+        self.by_letter.insert(s, n);
+        n
+    }
+
+    fn restrict(&self, mut n: Node, letter: u64) -> Node {
+        let base = self.ex.base();
+        while let Some(v) = self.mgr.var_of(n).filter(|&v| v < base) {
+            let (lo, hi) = self.mgr.children(n).expect("an inner node");
+            n = if (letter >> v) & 1 == 1 { hi } else { lo };
+        }
+        n
+    }
+
+    /// `s` with each obligation replaced by its whole expansion: a BDD
+    /// over the letter and the next obligations.
+    fn compose(&mut self, s: Node, mem: u32) -> Node {
+        let Some(v) = self.mgr.var_of(s) else {
+            return s;
+        };
+        if let Some(&n) = self.composed.get(&(s, mem)) {
+            return n;
+        }
+        let (lo, hi) = self.mgr.children(s).expect("an inner node");
+        let e = self.ex.step(&mut self.mgr, &self.aps, v, mem);
+        let lo = self.compose(lo, mem);
+        let hi = self.compose(hi, mem);
+        let n = self.mgr.ite(e, hi, lo);
+        self.composed.insert((s, mem), n);
+        n
+    }
+
+    /// The cubes (`Live`: positive obligations on the paths to `true`) or
+    /// clauses (`Falsify`: negative obligations on the paths to `false`)
+    /// of `n`, propositions ignored, fewest obligations first; `None` when
+    /// the budget runs out.
+    fn terms(&mut self, n: Node, goal: Goal, budget: &mut usize) -> Option<Vec<Node>> {
+        let base = self.ex.base();
+        let (target, keep) = match goal {
+            Goal::Live => (Node::TRUE, true),
+            Goal::Falsify => (Node::FALSE, false),
+        };
+        let mut found: FxHashSet<Vec<u32>> = FxHashSet::default();
+        let mut stack: Vec<(Node, Vec<u32>)> = vec![(n, Vec::new())];
+        while let Some((n, vars)) = stack.pop() {
+            *budget = budget.checked_sub(1)?;
+            match self.mgr.children(n) {
+                None => {
+                    if n == target {
+                        found.insert(vars);
+                    }
+                }
+                Some((lo, hi)) => {
+                    let v = self.mgr.var_of(n).expect("an inner node");
+                    for (child, value) in [(hi, true), (lo, false)] {
+                        let mut vs = vars.clone();
+                        if v >= base && value == keep {
+                            vs.push(v);
+                        }
+                        stack.push((child, vs));
+                    }
+                }
+            }
+        }
+        let mut found: Vec<Vec<u32>> = found.into_iter().collect();
+        found.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+        Some(
+            found
+                .into_iter()
+                .map(|vars| {
+                    let mut t = if keep { Node::TRUE } else { Node::FALSE };
+                    for &v in vars.iter().rev() {
+                        let x = self.mgr.var(v);
+                        t = if keep {
+                            self.mgr.and(x, t)
+                        } else {
+                            self.mgr.or(x, t)
+                        };
+                    }
+                    t
+                })
+                .collect(),
+        )
+    }
+
+    /// The cubes or clauses one step after `(t, mem)`.
+    fn expand(&mut self, t: Node, mem: u32, goal: Goal, budget: &mut usize) -> Option<Vec<(Node, u32)>> {
+        self.expanded += 1;
+        let composed = self.compose(t, mem);
+        let parts = self.ex.past.partition(mem, &mut self.mgr, &self.aps);
+        let mut out = Vec::new();
+        for &(guard, next_mem) in parts.iter() {
+            let x = match goal {
+                Goal::Live => self.mgr.and(composed, guard),
+                Goal::Falsify => {
+                    let outside = self.mgr.not(guard);
+                    self.mgr.or(composed, outside)
+                }
+            };
+            out.extend(self.terms(x, goal, budget)?.into_iter().map(|c| (c, next_mem)));
+        }
+        Some(out)
+    }
+
+    /// Whether a cube (`Live`) or clause (`Falsify`) of state `(node,
+    /// mem)` reaches the goal; `None` over budget.
+    fn search(&mut self, node: Node, mem: u32, goal: Goal) -> Option<bool> {
+        self.searches += 1;
+        let mut budget = self.search_limit;
+        for t in self.terms(node, goal, &mut budget)? {
+            if self.search_from((t, mem), goal, &mut budget)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    fn search_from(&mut self, root: (Node, u32), goal: Goal, budget: &mut usize) -> Option<bool> {
+        let reached = |n: Node| match goal {
+            Goal::Live => n == Node::TRUE,
+            Goal::Falsify => n == Node::FALSE,
+        };
+        if reached(root.0) {
+            return Some(true);
+        }
+        let memo = |s: &Self, k: &(Node, u32)| match goal {
+            Goal::Live => s.live.get(k).copied(),
+            Goal::Falsify => s.falsifiable.get(k).copied(),
+        };
+        if let Some(r) = memo(self, &root) {
+            return Some(r);
+        }
+        let first = self.expand(root.0, root.1, goal, budget)?;
+        let mut stack: Vec<((Node, u32), Vec<(Node, u32)>, usize)> = vec![(root, first, 0)];
+        let mut on_stack: FxHashSet<(Node, u32)> = FxHashSet::default();
+        let mut visited: FxHashSet<(Node, u32)> = FxHashSet::default();
+        on_stack.insert(root);
+        visited.insert(root);
+        let success = loop {
+            let Some(top) = stack.last_mut() else {
+                break false;
+            };
+            if top.2 == top.1.len() {
+                let (k, _, _) = stack.pop().expect("a frame");
+                on_stack.remove(&k);
+                if goal == Goal::Live {
+                    // Every path from it was explored: a cycle would have
+                    // been found on the way.
+                    self.live.insert(k, false);
+                }
+                continue;
+            }
+            let child = top.1[top.2];
+            top.2 += 1;
+            if reached(child.0) {
+                break true;
+            }
+            if on_stack.contains(&child) {
+                if goal == Goal::Live {
+                    break true; // a cycle: an infinite path
+                }
+                continue;
+            }
+            match memo(self, &child) {
+                Some(true) => break true,
+                Some(false) => continue,
+                None => {}
+            }
+            if !visited.insert(child) {
+                continue;
+            }
+            let next = self.expand(child.0, child.1, goal, budget)?;
+            on_stack.insert(child);
+            stack.push((child, next, 0));
+        };
+        if success {
+            for (k, _, _) in &stack {
+                match goal {
+                    Goal::Live => self.live.insert(*k, true),
+                    Goal::Falsify => self.falsifiable.insert(*k, true),
+                };
+            }
+        } else if goal == Goal::Falsify {
+            // The whole search failed: nothing it met can become false.
+            for k in visited {
+                self.falsifiable.insert(k, false);
+            }
+        }
+        Some(success)
+    }
+
+    /// The letters that make state `q` `false` at once, as a guard.
+    pub(crate) fn violating(&mut self, q: u32) -> Guard {
+        let LazyState { node, mem, .. } = self.states[q as usize];
+        let mut memo = FxHashMap::default();
+        let holds = self.compose_satisfiable(node, mem, &mut memo);
+        let bad = self.mgr.not(holds);
+        Guard::from_cubes(self.mgr.isop(bad))
+    }
+
+    /// The letters after which `s` can still hold (next obligations
+    /// assumed, the BDDs being monotone in them).
+    fn compose_satisfiable(&mut self, s: Node, mem: u32, memo: &mut FxHashMap<Node, Node>) -> Node {
+        let Some(v) = self.mgr.var_of(s) else {
+            return s;
+        };
+        if let Some(&n) = memo.get(&s) {
+            return n;
+        }
+        let (lo, hi) = self.mgr.children(s).expect("an inner node");
+        let e = self.ex.step(&mut self.mgr, &self.aps, v, mem);
+        let mut tops = FxHashMap::default();
+        let e = self.letters_of(e, &mut tops);
+        let lo = self.compose_satisfiable(lo, mem, memo);
+        let hi = self.compose_satisfiable(hi, mem, memo);
+        let n = self.mgr.ite(e, hi, lo);
+        memo.insert(s, n);
+        n
+    }
+
+    /// The letters of an expansion after which it can hold: each
+    /// obligation part that is not `false` becomes `true`.
+    fn letters_of(&mut self, n: Node, memo: &mut FxHashMap<Node, Node>) -> Node {
+        match self.mgr.var_of(n) {
+            Some(v) if v < self.ex.base() => {
+                if let Some(&r) = memo.get(&n) {
+                    return r;
+                }
+                let (lo, hi) = self.mgr.children(n).expect("an inner node");
+                let lo = self.letters_of(lo, memo);
+                let hi = self.letters_of(hi, memo);
+                let r = self.mgr.mk(v, lo, hi);
+                memo.insert(n, r);
+                r
+            }
+            _ if n == Node::FALSE => Node::FALSE,
+            _ => Node::TRUE,
+        }
+    }
+
+    /// What state `q` requires from the next letter on, as a formula (at
+    /// most `max_terms` disjuncts, then `None` for the rest).
+    pub(crate) fn pending(&mut self, q: u32, max_terms: usize) -> (Formula, bool) {
+        let node = self.states[q as usize].node;
+        let cubes = self.mgr.isop(node);
+        let more = cubes.len() > max_terms;
+        let terms: Vec<Formula> = cubes
+            .iter()
+            .take(max_terms)
+            .map(|c| {
+                Formula::and(c.iter().filter(|&&(_, pos)| pos).map(|&(v, _)| {
+                    let (d, f) = self.ex.obligation(v).clone();
+                    Formula::next_n(f, d as usize)
+                }))
+            })
+            .collect();
+        (Formula::or(terms), more)
+    }
+
+    /// Starts over with a new manager and no states but `keep` (their
+    /// verdicts kept); returns their new numbers.
+    pub(crate) fn restart(&mut self, keep: &[u32]) -> Vec<u32> {
+        let old = std::mem::take(&mut self.mgr);
+        let kept: Vec<LazyState> = keep.iter().map(|&q| self.states[q as usize]).collect();
+        self.ex.forget();
+        self.states.clear();
+        self.index.clear();
+        self.live.clear();
+        self.falsifiable.clear();
+        self.composed.clear();
+        self.by_letter.clear();
+        let mut memo = FxHashMap::default();
+        kept.into_iter()
+            .map(|s| {
+                let node = self.mgr.import(&old, s.node, &mut memo);
+                if let Some(&q) = self.index.get(&(node, s.mem)) {
+                    return q;
+                }
+                let q = self.states.len() as u32;
+                self.states.push(LazyState { node, ..s });
+                self.index.insert((node, s.mem), q);
+                q
+            })
+            .collect()
+    }
+}

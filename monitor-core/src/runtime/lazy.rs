@@ -1,0 +1,490 @@
+//! Monitors that build their automaton while they run.
+
+use core::fmt;
+
+use rustc_hash::FxHashMap;
+
+use super::{Stepper, Verdict};
+use crate::algo::lazy::LazyDfa;
+use crate::formula::{parse, Formula};
+use crate::translate::{lazy_dfa, BuildError, Config};
+use crate::Valuation;
+
+/// The default bound on the memory a [`LazyMonitor`] keeps: 32 MiB.
+pub const DEFAULT_CACHE_CAPACITY: usize = 32 << 20;
+
+/// Dense transition rows (one entry per letter) up to this many
+/// propositions (1 KiB per state); a hash map of the letters seen beyond.
+const DENSE_PROPS: u32 = 8;
+
+/// Not computed yet.
+const UNKNOWN: u32 = u32::MAX;
+
+/// A monitor that determinizes on demand: it builds the states and
+/// transitions its run visits, and no others, in a cache of bounded size
+/// that it empties when full (keeping the states it is in), in the
+/// manner of `regex-automata`'s lazy DFA.
+///
+/// Some monitors are too large to build (`Gp1 | … | Gp30` has `2^30`
+/// states, a 20-bit counter `20·2^20`) but a run visits only a few of
+/// their states: the lazy monitor checks them in bounded memory, at the
+/// cost of building each state the first time it is visited again after
+/// the cache was emptied. Its verdicts are the eager monitor's
+/// ([`Monitor`](super::Monitor)), letter for letter, with the same
+/// [`Config`] (exact or informative prefixes, two or three verdicts).
+///
+/// Exact verdicts need, for each new state, a search for whether the
+/// property can still hold (and, with three verdicts, whether it can
+/// still fail), bounded by the configuration's state limit. A search
+/// over that budget leaves the monitor *informative* from then on: a
+/// violation is then reported at its first informative bad prefix, never
+/// before the exact monitor would report it and never wrongly;
+/// [`LazyMonitor::inexact_from`] tells when it happened.
+///
+/// It applies to syntactic safety formulas (`X`, `G`, `W`, `R`, `&`, `|`
+/// over past formulas, in negation normal form, after simplification for
+/// exact verdicts); others are refused with
+/// [`BuildErrorKind::NotLazy`](crate::translate::BuildErrorKind::NotLazy).
+///
+/// ```
+/// use monitor_core::runtime::{LazyMonitor, Stepper};
+/// use monitor_core::Verdict;
+///
+/// // 2^30 states: too many to build, but a run visits few of them.
+/// let f: Vec<String> = (1..=30).map(|i| format!("G p{i}")).collect();
+/// let mut m = LazyMonitor::from_ltl(&f.join(" | "))?;
+/// let all = (1u64 << 30) - 1;
+/// assert_eq!(m.step(all), Verdict::Undecided);
+/// assert_eq!(m.step(all & !1), Verdict::Undecided); // G p1 is out
+/// assert_eq!(m.step(0), Verdict::Violated);
+/// let why = m.violation().unwrap();
+/// assert_eq!(why.position, 2);
+/// assert!(why.to_string().contains("the letter satisfied"));
+/// assert!(m.stats().states < 10);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct LazyMonitor {
+    dfa: LazyDfa,
+    property: String,
+    props: u32,
+    mask: u64,
+    /// Dense rows: the target of state `q` on letter `l` at `q << props |
+    /// l`, or [`UNKNOWN`].
+    dense: Option<Vec<u32>>,
+    sparse: FxHashMap<(u32, u64), u32>,
+    start: u32,
+    current: u32,
+    violated: bool,
+    steps: u64,
+    violation: Option<LazyViolation>,
+    capacity: usize,
+    stats: LazyStats,
+    inexact_from: Option<u64>,
+}
+
+/// What a [`LazyMonitor`] has done so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LazyStats {
+    /// States built, over the whole run (a state built again after the
+    /// cache was emptied counts again).
+    pub states_built: u64,
+    /// Transitions built.
+    pub transitions_built: u64,
+    /// How many times the cache was emptied.
+    pub cache_clears: u64,
+    /// States in the cache now.
+    pub states: usize,
+    /// The memory the cache holds now, in bytes (an estimate).
+    pub memory: usize,
+    /// The largest memory the cache held, in bytes (an estimate).
+    pub peak_memory: usize,
+    /// Searches for doomed or universal states (exact verdicts).
+    pub searches: u64,
+    /// The cubes and clauses those searches expanded.
+    pub expanded: u64,
+}
+
+/// Why a [`LazyMonitor`] reported a violation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LazyViolation {
+    /// The property.
+    pub property: String,
+    /// The index of the violating letter (0 for the first letter read).
+    pub position: u64,
+    /// When the letter made the property `false` at once (an informative
+    /// bad prefix): what was required from that letter on, as a formula;
+    /// otherwise what remained after it, which no continuation satisfies.
+    pub pending: String,
+    /// The letters that violate the property at once where it happened,
+    /// as a Boolean formula over the propositions (empty when the letter
+    /// left a requirement that no continuation satisfies).
+    pub letters: String,
+}
+
+impl fmt::Display for LazyViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` violated at letter {}",
+            self.property, self.position
+        )?;
+        if self.letters.is_empty() {
+            write!(
+                f,
+                ": what remains to hold, `{}`, cannot hold whatever follows",
+                self.pending
+            )
+        } else {
+            write!(
+                f,
+                ": `{}` was required, and the letter satisfied `{}`",
+                self.pending, self.letters
+            )
+        }
+    }
+}
+
+impl std::error::Error for LazyViolation {}
+
+impl fmt::Debug for LazyMonitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LazyMonitor")
+            .field("property", &self.property)
+            .field("verdict", &self.verdict())
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+impl LazyMonitor {
+    /// The lazy monitor of `formula` (LTL with past, Spot syntax), with
+    /// the default configuration (exact bad prefixes, two verdicts).
+    pub fn from_ltl(formula: &str) -> Result<LazyMonitor, BuildError> {
+        let f = parse(formula)?;
+        LazyMonitor::new(&f, &Config::new())
+    }
+
+    /// The lazy monitor of `f` with the verdicts and prefixes of `cfg`;
+    /// its searches for exact verdicts stop at `cfg`'s state limit.
+    pub fn new(f: &Formula, cfg: &Config) -> Result<LazyMonitor, BuildError> {
+        let dfa = lazy_dfa(f, cfg)?;
+        let props = dfa.alphabet().len() as u32;
+        if props > 64 {
+            return Err(BuildError::too_many_propositions(props as usize));
+        }
+        let dense = (props <= DENSE_PROPS).then(|| vec![UNKNOWN; 1 << props]);
+        let mut m = LazyMonitor {
+            dfa,
+            property: f.to_spot(),
+            props,
+            mask: if props == 64 {
+                u64::MAX
+            } else {
+                (1u64 << props) - 1
+            },
+            dense,
+            sparse: FxHashMap::default(),
+            start: 0,
+            current: 0,
+            violated: false,
+            steps: 0,
+            violation: None,
+            capacity: DEFAULT_CACHE_CAPACITY,
+            stats: LazyStats {
+                states_built: 1,
+                ..LazyStats::default()
+            },
+            inexact_from: None,
+        };
+        m.note_search();
+        Ok(m)
+    }
+
+    /// Bounds the memory of the cache (in bytes, an estimate); when it is
+    /// full, it is emptied. Defaults to [`DEFAULT_CACHE_CAPACITY`].
+    pub fn with_cache_capacity(mut self, bytes: usize) -> LazyMonitor {
+        self.capacity = bytes;
+        self
+    }
+
+    /// The property.
+    pub fn property(&self) -> &str {
+        &self.property
+    }
+
+    /// The propositions, in the order of the bits of a letter.
+    pub fn propositions(&self) -> &[String] {
+        self.dfa.alphabet().names()
+    }
+
+    /// Reads one letter (bit `i` for proposition `i`, in the order of
+    /// [`LazyMonitor::propositions`]). After a violation the run stays
+    /// violated.
+    #[inline]
+    pub fn step(&mut self, letter: u64) -> Verdict {
+        if self.violated {
+            return Verdict::Violated;
+        }
+        let letter = letter & self.mask;
+        let known = match &self.dense {
+            Some(rows) => rows[(self.current as usize) << self.props | letter as usize],
+            None => self
+                .sparse
+                .get(&(self.current, letter))
+                .copied()
+                .unwrap_or(UNKNOWN),
+        };
+        let t = if known == UNKNOWN {
+            self.build(letter)
+        } else {
+            known
+        };
+        self.steps += 1;
+        let v = self.dfa.state(t).verdict;
+        if v == Verdict::Violated {
+            self.violated = true;
+            self.explain(t, letter);
+        } else {
+            self.current = t;
+        }
+        v
+    }
+
+    /// Reads one letter given as any [`Valuation`].
+    pub fn step_with<L: Valuation + ?Sized>(&mut self, letter: &L) -> Verdict {
+        let mut bits = 0u64;
+        for i in 0..self.props as usize {
+            if letter.holds(i) {
+                bits |= 1 << i;
+            }
+        }
+        self.step(bits)
+    }
+
+    /// The verdict of the word read so far.
+    pub fn verdict(&self) -> Verdict {
+        if self.violated {
+            Verdict::Violated
+        } else {
+            self.dfa.state(self.current).verdict
+        }
+    }
+
+    /// Back to the start (the cache stays).
+    pub fn reset(&mut self) {
+        self.current = self.start;
+        self.violated = false;
+        self.steps = 0;
+        self.violation = None;
+    }
+
+    /// Why the property was violated, if it was.
+    pub fn violation(&self) -> Option<&LazyViolation> {
+        self.violation.as_ref()
+    }
+
+    /// How many letters were read since the start (or the last reset).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// `None` while every verdict is the exact monitor's; otherwise the
+    /// number of letters read (over the whole life of the monitor,
+    /// resets included) when a search went over budget, after which
+    /// violations are reported at their informative bad prefixes.
+    /// Always `None` for informative monitors.
+    pub fn inexact_from(&self) -> Option<u64> {
+        self.inexact_from
+    }
+
+    /// What the monitor has built and holds.
+    pub fn stats(&self) -> LazyStats {
+        LazyStats {
+            states: self.dfa.len(),
+            memory: self.memory(),
+            searches: self.dfa.searches,
+            expanded: self.dfa.expanded,
+            ..self.stats
+        }
+    }
+
+    fn memory(&self) -> usize {
+        self.dfa.memory()
+            + self.dense.as_ref().map_or(0, |d| d.len() * 4)
+            + self.sparse.len() * 32
+    }
+
+    /// Builds the transition of the current state on `letter` (the
+    /// current and start states may be renumbered if the cache is
+    /// emptied).
+    #[cold]
+    #[inline(never)]
+    fn build(&mut self, letter: u64) -> u32 {
+        let dfa = &mut self.dfa;
+        let before = dfa.len();
+        let t = dfa.successor(self.current, letter);
+        let added = dfa.len() - before;
+        self.stats.transitions_built += 1;
+        self.stats.states_built += added as u64;
+        if let Some(rows) = &mut self.dense {
+            rows.resize(dfa.len() << self.props, UNKNOWN);
+            rows[(self.current as usize) << self.props | letter as usize] = t;
+        } else {
+            self.sparse.insert((self.current, letter), t);
+        }
+        self.note_search();
+        let memory = self.memory();
+        self.stats.peak_memory = self.stats.peak_memory.max(memory);
+        if memory <= self.capacity {
+            return t;
+        }
+        // Full: start over with the states the run needs.
+        self.stats.cache_clears += 1;
+        let dfa = &mut self.dfa;
+        let kept = dfa.restart(&[self.start, self.current, t]);
+        self.start = kept[0];
+        self.current = kept[1];
+        self.sparse = FxHashMap::default();
+        if let Some(rows) = &mut self.dense {
+            rows.clear();
+            rows.resize(dfa.len() << self.props, UNKNOWN);
+        }
+        kept[2]
+    }
+
+    fn note_search(&mut self) {
+        if self.inexact_from.is_none() && self.dfa.gave_up() {
+            self.inexact_from = Some(self.stats.transitions_built);
+        }
+    }
+
+    /// Records why reading `letter` in the current state led to `t`.
+    #[cold]
+    fn explain(&mut self, t: u32, letter: u64) {
+        let _ = letter;
+        let dfa = &mut self.dfa;
+        let (q, informative) = if dfa.state(t).node == crate::dd::Node::FALSE {
+            (self.current, true)
+        } else {
+            (t, false)
+        };
+        let (pending, more) = dfa.pending(q, 4);
+        let mut pending = pending.to_spot();
+        if more {
+            pending.push_str(" | …");
+        }
+        let letters = if informative {
+            dfa.violating(q).display(dfa.alphabet()).to_string()
+        } else {
+            String::new()
+        };
+        self.violation = Some(LazyViolation {
+            property: self.property.clone(),
+            position: self.steps - 1,
+            pending,
+            letters,
+        });
+    }
+}
+
+impl Stepper for LazyMonitor {
+    fn step(&mut self, letter: u64) -> Verdict {
+        LazyMonitor::step(self, letter)
+    }
+
+    fn verdict(&self) -> Verdict {
+        LazyMonitor::verdict(self)
+    }
+
+    fn reset(&mut self) {
+        LazyMonitor::reset(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::random::{RandomLtl, SplitMix64};
+    use crate::formula::Op;
+    use crate::runtime::{Monitor, MonitorTable};
+    use crate::translate::{BuildErrorKind, Builder, Prefixes, Verdicts};
+
+    /// Random formulas leaning to the syntactic safety fragment.
+    fn safety_leaning(seed: u64, size: usize) -> Formula {
+        RandomLtl::new(&["a", "b", "c"], size)
+            .with_past()
+            .weight(Op::F, 0)
+            .weight(Op::U, 0)
+            .weight(Op::M, 0)
+            .weight(Op::Equiv, 0)
+            .weight(Op::Xor, 0)
+            .weight(Op::G, 2)
+            .weight(Op::X, 2)
+            .seed(seed)
+            .next_formula()
+    }
+
+    /// Steps the eager and the lazy monitor of `f` in `cfg` over random
+    /// words and compares every verdict; `None` if `f` has no lazy
+    /// monitor.
+    fn compare(f: &Formula, cfg: &Config, capacity: usize, rng: &mut SplitMix64) -> Option<()> {
+        let mut lazy = match LazyMonitor::new(f, cfg) {
+            Ok(m) => m.with_cache_capacity(capacity),
+            Err(e) if matches!(e.kind(), BuildErrorKind::NotLazy { .. }) => return None,
+            Err(e) => panic!("{f}: {e}"),
+        };
+        let mut b = Builder::new();
+        b.configure(cfg.clone());
+        let table = MonitorTable::from_dfa(b.build_from_formula(f).unwrap().dfa());
+        let t = table.table();
+        let props = t.props;
+        assert_eq!(lazy.propositions().len(), props as usize);
+        for _ in 0..12 {
+            let mut eager = Monitor::new(&t);
+            lazy.reset();
+            assert_eq!(lazy.verdict(), eager.verdict(), "{f} {cfg:?}: start");
+            let len = rng.below(16) as usize;
+            let mut word = Vec::new();
+            for _ in 0..len {
+                let l = rng.next_u64() & ((1 << props) - 1);
+                word.push(l);
+                let (e, z) = (eager.step(l), lazy.step(l));
+                assert_eq!(z, e, "{f} {cfg:?} on {word:?}");
+                if e == Verdict::Violated {
+                    let why = lazy.violation().expect("explained");
+                    assert_eq!(why.position, word.len() as u64 - 1);
+                    break;
+                }
+            }
+        }
+        assert_eq!(lazy.inexact_from(), None, "{f}");
+        Some(())
+    }
+
+    #[test]
+    fn lazy_verdicts_are_the_eager_monitors() {
+        let mut rng = SplitMix64::new(11);
+        let mut compared = [0usize; 4];
+        for seed in 0..700u64 {
+            let f = safety_leaning(seed, 3 + (seed % 10) as usize);
+            for (k, (p, v)) in [
+                (Prefixes::Exact, Verdicts::Two),
+                (Prefixes::Informative, Verdicts::Two),
+                (Prefixes::Exact, Verdicts::Three),
+                (Prefixes::Informative, Verdicts::Three),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let cfg = Config::new().prefixes(p).verdicts(v);
+                // A roomy cache, and one emptied at every new transition.
+                let capacity = if seed % 3 == 0 { 0 } else { DEFAULT_CACHE_CAPACITY };
+                if compare(&f, &cfg, capacity, &mut rng).is_some() {
+                    compared[k] += 1;
+                }
+            }
+        }
+        assert!(compared.iter().all(|&n| n > 300), "{compared:?}");
+    }
+}
