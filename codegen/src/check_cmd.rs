@@ -5,7 +5,8 @@ use std::io::{self, BufReader, Read, Write as _};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use monitor_core::trace::check::{Checker, Options, Property, Report, ViolationReport};
+use monitor_core::runtime::LazyMonitor;
+use monitor_core::trace::check::{Checker, Engine, Options, Property, Report, ViolationReport};
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Position, TraceError, VcdReader};
@@ -87,6 +88,15 @@ pub struct CheckArgs {
     /// in chunks of 1 MiB; 1 reads it in one pass.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// Build each monitor while checking, only the states the trace
+    /// visits, in a cache of bounded memory (for monitors too large to
+    /// build whole, like `Gp1 | ... | Gp30`); syntactic safety formulas,
+    /// one pass.
+    #[arg(long)]
+    lazy: bool,
+    /// With --lazy: the memory of each monitor's cache, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 32, requires = "lazy")]
+    lazy_cache: usize,
     /// CSV and JSON Lines: keep reading the trace as it grows, like
     /// `tail -f`, and report each violation as it happens (in one pass);
     /// the summary comes when the input ends (standard input closed).
@@ -105,32 +115,45 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         psl: args.psl,
     };
     let sources = read_sources(&input)?;
-    let mut builder = Builder::new();
-    builder.configure(Config::new().max_states(Some(args.max_states)).verdicts(
-        if args.verdicts == 3 {
+    let config = Config::new()
+        .max_states(Some(args.max_states))
+        .verdicts(if args.verdicts == 3 {
             Verdicts::Three
         } else {
             Verdicts::Two
-        },
-    ));
+        });
+    let mut builder = Builder::new();
+    builder.configure(config.clone());
     let mut used = vec![false; args.defines.len()];
     let mut properties = Vec::new();
     for src in &sources {
         let f = src.parse()?;
-        let t = builder
-            .build_from_formula(&f)
-            .map_err(|e| src.describe(&f, &e))?;
         let label = src.written().map_or_else(|| f.to_spot(), str::to_string);
-        if t.is_safety() == Some(false) && !args.quiet {
-            eprintln!(
-                "mongen: warning: `{label}` is not a safety property; only the bad prefixes of its safety closure are detected"
-            );
-        }
-        let table = MonitorTable::from_dfa(t.dfa());
-        let tt = table.table();
+        let monitor = if args.lazy {
+            let m = LazyMonitor::new(&f, &config).map_err(|e| src.describe(&f, &e))?;
+            Engine::Lazy(Box::new(m.with_cache_capacity(args.lazy_cache << 20)))
+        } else {
+            let t = builder
+                .build_from_formula(&f)
+                .map_err(|e| src.describe(&f, &e))?;
+            if t.is_safety() == Some(false) && !args.quiet {
+                eprintln!(
+                    "mongen: warning: `{label}` is not a safety property; only the bad prefixes of its safety closure are detected"
+                );
+            }
+            Engine::Eager(MonitorTable::from_dfa(t.dfa()))
+        };
+        let names: Vec<String> = match &monitor {
+            Engine::Eager(table) => {
+                let t = table.table();
+                (0..t.props as usize)
+                    .map(|i| t.proposition(i).to_string())
+                    .collect()
+            }
+            Engine::Lazy(m) => m.propositions().to_vec(),
+        };
         let mut bindings = Vec::new();
-        for i in 0..tt.props as usize {
-            let ap = tt.proposition(i);
+        for ap in names.iter().map(String::as_str) {
             let def = args.defines.iter().rposition(|(n, _)| n == ap);
             if let Some(k) = def {
                 used[k] = true;
@@ -144,7 +167,11 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             })?;
             bindings.push(e);
         }
-        properties.push(Property::new(&label, table, bindings));
+        properties.push(Property {
+            name: label,
+            monitor,
+            bindings,
+        });
     }
     for ((name, _), used) in args.defines.iter().zip(used) {
         if !used {
@@ -378,6 +405,17 @@ fn violation_text(out: &mut String, v: &ViolationReport) {
     }
 }
 
+/// The note of a lazy monitor whose verdicts became informative.
+fn inexact_text(out: &mut String, r: &Report) {
+    if let Some(p) = &r.inexact_at {
+        let _ = writeln!(
+            out,
+            "  note: from {} on, violations are reported at their first informative bad prefix (deciding exact verdicts lazily went beyond --max-states)",
+            at(p)
+        );
+    }
+}
+
 fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
     let events = format!(
         "{} event{} read",
@@ -428,6 +466,7 @@ fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
             );
         }
     }
+    inexact_text(out, r);
 }
 
 fn position_json(p: &Position) -> serde_json::Value {
@@ -478,5 +517,12 @@ fn json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
         "violation_count": r.violation_count,
         "violations": violations,
         "satisfied_at": r.satisfied_at.as_ref().map(position_json),
+        "inexact_at": r.inexact_at.as_ref().map(position_json),
+        "lazy": r.lazy.map(|s| serde_json::json!({
+            "states_built": s.states_built,
+            "transitions_built": s.transitions_built,
+            "cache_clears": s.cache_clears,
+            "peak_memory": s.peak_memory,
+        })),
     })
 }

@@ -324,6 +324,47 @@ impl Manager {
         }
     }
 
+    /// The cofactor of `n` where variable `var` has `value`.
+    ///
+    /// ```
+    /// use monitor_core::dd::{Manager, Node};
+    ///
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.and(a, b);
+    /// assert_eq!(m.restrict(f, 0, true), b);
+    /// assert_eq!(m.restrict(f, 1, false), Node::FALSE);
+    /// ```
+    pub fn restrict(&mut self, n: Node, var: u32, value: bool) -> Node {
+        let mut memo = FxHashMap::default();
+        self.restrict_memo(n, var, value, &mut memo)
+    }
+
+    fn restrict_memo(
+        &mut self,
+        n: Node,
+        var: u32,
+        value: bool,
+        memo: &mut FxHashMap<Node, Node>,
+    ) -> Node {
+        let d = self.data(n);
+        // Leaves (`TERMINAL`) and nodes below `var` do not depend on it.
+        if d.var > var {
+            return n;
+        }
+        if d.var == var {
+            return Node(if value { d.hi } else { d.lo });
+        }
+        if let Some(&r) = memo.get(&n) {
+            return r;
+        }
+        let lo = self.restrict_memo(Node(d.lo), var, value, memo);
+        let hi = self.restrict_memo(Node(d.hi), var, value, memo);
+        let r = self.mk(d.var, lo, hi);
+        memo.insert(n, r);
+        r
+    }
+
     /// The BDD of variable `var`.
     pub fn var(&mut self, var: u32) -> Node {
         self.mk(var, Node::FALSE, Node::TRUE)

@@ -25,8 +25,10 @@
 //! by a word only through a finite prefix that fulfils it whatever
 //! follows (every `F`, `U`, `M` fulfilled, every `X` stepped), and the
 //! progression, monotone in the obligations, is `false` after that prefix.
-//! So a state has an empty language iff every path from it reaches
-//! `false`; those states are merged into the rejecting sink, and what is
+//! (For exact monitors, states also lose the conjunctions of obligations
+//! no letter satisfies together, `X b ∧ X ¬b`: the same language, `false`
+//! sooner.) So a state has an empty language iff every path from it
+//! reaches `false`; those states are merged into the rejecting sink, and what is
 //! left, minimized, is the minimal monitor of all bad prefixes, the same
 //! as the tableau route's. Before that merge the automaton rejects
 //! exactly the informative bad prefixes (Kupferman–Vardi: `¬f` fulfilled
@@ -99,8 +101,10 @@ pub(crate) fn derivative_automaton(
 ) -> Result<DetAutomaton, BuildError> {
     debug_assert!(applies(f), "{f} is not in the derivative fragment");
     let mut d = Derivatives::new(f, aps, mgr, max_states);
+    d.prune = rejects == Rejects::Bad;
     // The start: `f` holds at position 0 (the position after -1).
     let start = d.ex.later(d.mgr, d.aps, 0, f);
+    let start = d.pruned(start);
     if start == Node::FALSE {
         return Ok(DetAutomaton::rejecting_all(d.mgr));
     }
@@ -136,6 +140,8 @@ struct Derivatives<'a> {
     aps: &'a Alphabet,
     ex: Expander,
     max_states: usize,
+    /// Whether states lose their conflicting obligations (exact monitors).
+    prune: bool,
     compose_cache: FxHashMap<(Node, u32), Node>,
     cut_cache: FxHashMap<(Node, u32), Node>,
     /// The states: a BDD over obligations, and a memory of the past
@@ -164,6 +170,12 @@ pub(crate) struct Expander {
     obligation: Vec<(u32, Formula)>,
     /// [`Expander::at`].
     cache: FxHashMap<(Option<u32>, Formula, u32), Node>,
+    /// For each variable of a propositional obligation, the variables
+    /// below it of the obligations no letter satisfies together with it at
+    /// the same offset (`b` and `!b`), found once.
+    conflicts: Option<FxHashMap<u32, Vec<u32>>>,
+    /// The same, in both directions.
+    conflicting: FxHashMap<u32, Vec<u32>>,
 }
 
 /// Every obligation `(d, f)` the construction can meet: each core with
@@ -247,7 +259,79 @@ impl Expander {
             var,
             obligation,
             cache: FxHashMap::default(),
+            conflicts: None,
+            conflicting: FxHashMap::default(),
         }
+    }
+
+    /// `s` without the conjunctions of conflicting propositional
+    /// obligations (`X b ∧ X ¬b`): the same language, and still monotone
+    /// in the obligations, but where the conflict is unsatisfiable rather
+    /// than left for the letter to falsify. Obligations being separate
+    /// variables, the BDD cannot see that `b` and `¬b` at the same offset
+    /// exclude each other, and states carry (and multiply) such dead
+    /// disjuncts: a 20-bit counter's states are disjunctions of three
+    /// cubes, two of them contradictory. Only for exact monitors:
+    /// informative prefixes are syntactic, and see the conflict only when
+    /// the letter comes.
+    pub(crate) fn without_conflicts(&mut self, mgr: &mut Manager, aps: &Alphabet, s: Node) -> Node {
+        self.conflicts(mgr, aps);
+        let conflicts = self.conflicts.take().unwrap_or_default();
+        let r = if conflicts.is_empty() {
+            s
+        } else {
+            prune(mgr, &conflicts, s, Vec::new(), &mut FxHashMap::default())
+        };
+        self.conflicts = Some(conflicts);
+        r
+    }
+
+    /// The variables that conflict with `v` (above and below it).
+    pub(crate) fn conflicting(&mut self, mgr: &mut Manager, aps: &Alphabet, v: u32) -> &[u32] {
+        self.conflicts(mgr, aps);
+        self.conflicting.get(&v).map_or(&[], Vec::as_slice)
+    }
+
+    fn conflicts(&mut self, mgr: &mut Manager, aps: &Alphabet) {
+        if self.conflicts.is_none() {
+            let below = self.find_conflicts(mgr, aps);
+            for (&v, ws) in &below {
+                for &w in ws {
+                    self.conflicting.entry(v).or_default().push(w);
+                    self.conflicting.entry(w).or_default().push(v);
+                }
+            }
+            self.conflicts = Some(below);
+        }
+    }
+
+    fn find_conflicts(&mut self, mgr: &mut Manager, aps: &Alphabet) -> FxHashMap<u32, Vec<u32>> {
+        let mut cores: Vec<Formula> = Vec::new();
+        for (_, f) in &self.obligation {
+            if !f.has_future() && !f.has_past() && !cores.contains(f) {
+                cores.push(f.clone());
+            }
+        }
+        let letters: Vec<Node> = cores
+            .iter()
+            .map(|f| self.past.eval(f, 0, mgr, aps))
+            .collect();
+        let mut out: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        for i in 0..cores.len() {
+            for j in i + 1..cores.len() {
+                if mgr.and(letters[i], letters[j]) != Node::FALSE {
+                    continue;
+                }
+                for (&(d, ref f), &v) in &self.var {
+                    if *f == cores[i] {
+                        if let Some(&w) = self.var.get(&(d, cores[j].clone())) {
+                            out.entry(v.min(w)).or_default().push(v.max(w));
+                        }
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The first obligation variable (those below are propositions).
@@ -395,6 +479,7 @@ impl<'a> Derivatives<'a> {
             mgr,
             aps,
             max_states,
+            prune: false,
             compose_cache: FxHashMap::default(),
             cut_cache: FxHashMap::default(),
             states: Vec::new(),
@@ -431,7 +516,11 @@ impl<'a> Derivatives<'a> {
         let v = match self.mgr.var_of(n) {
             Some(v) if v < self.ex.base() => v,
             _ => {
-                let q = self.state_of(n, mem)?;
+                let s = self.pruned(n);
+                if s == Node::FALSE {
+                    return Ok(self.mgr.leaf(VIOLATION_LEAF));
+                }
+                let q = self.state_of(s, mem)?;
                 return Ok(self.mgr.leaf(q));
             }
         };
@@ -444,6 +533,16 @@ impl<'a> Derivatives<'a> {
         let c = self.mgr.mk(v, lo, hi);
         self.cut_cache.insert((n, mem), c);
         Ok(c)
+    }
+
+    /// `s` without conflicting propositional obligations, for exact
+    /// monitors ([`Expander::without_conflicts`]).
+    fn pruned(&mut self, s: Node) -> Node {
+        if self.prune {
+            self.ex.without_conflicts(self.mgr, self.aps, s)
+        } else {
+            s
+        }
     }
 
     fn state_of(&mut self, s: Node, mem: u32) -> Result<u32, BuildError> {
@@ -461,6 +560,44 @@ impl<'a> Derivatives<'a> {
         self.index.insert((s, mem), q);
         Ok(q)
     }
+}
+
+/// The monotone BDD `s` without its cubes (paths to `true`, read as
+/// conjunctions of their positive variables) that contain a conflicting
+/// pair, with the variables `forbidden` (sorted) false: one pass, where
+/// the cubes through the high branch of `v` have the variables
+/// conflicting with `v` forbidden below it.
+fn prune(
+    mgr: &mut Manager,
+    conflicts: &FxHashMap<u32, Vec<u32>>,
+    s: Node,
+    mut forbidden: Vec<u32>,
+    memo: &mut FxHashMap<(Node, Vec<u32>), Node>,
+) -> Node {
+    let Some(v) = mgr.var_of(s) else {
+        return s;
+    };
+    forbidden.retain(|&w| w >= v);
+    let (lo, hi) = mgr.children(s).expect("an inner node");
+    if forbidden.first() == Some(&v) {
+        return prune(mgr, conflicts, lo, forbidden, memo);
+    }
+    if let Some(&r) = memo.get(&(s, forbidden.clone())) {
+        return r;
+    }
+    let key = (s, forbidden.clone());
+    let lo_pruned = prune(mgr, conflicts, lo, forbidden.clone(), memo);
+    if let Some(ws) = conflicts.get(&v) {
+        forbidden.extend_from_slice(ws);
+        forbidden.sort_unstable();
+        forbidden.dedup();
+    }
+    let hi_pruned = prune(mgr, conflicts, hi, forbidden, memo);
+    // Monotone again: the high branch keeps the cubes without `v`.
+    let hi_pruned = mgr.or(hi_pruned, lo_pruned);
+    let r = mgr.mk(v, lo_pruned, hi_pruned);
+    memo.insert(key, r);
+    r
 }
 
 /// Merges into the rejecting sink every state from which every path is

@@ -77,6 +77,8 @@ pub struct LazyMonitor {
     current: u32,
     violated: bool,
     steps: u64,
+    /// Letters read over the monitor's life (resets included).
+    total: u64,
     violation: Option<LazyViolation>,
     capacity: usize,
     stats: LazyStats,
@@ -124,11 +126,7 @@ pub struct LazyViolation {
 
 impl fmt::Display for LazyViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}` violated at letter {}",
-            self.property, self.position
-        )?;
+        write!(f, "`{}` violated", self.property)?;
         if self.letters.is_empty() {
             write!(
                 f,
@@ -189,6 +187,7 @@ impl LazyMonitor {
             current: 0,
             violated: false,
             steps: 0,
+            total: 0,
             violation: None,
             capacity: DEFAULT_CACHE_CAPACITY,
             stats: LazyStats {
@@ -241,10 +240,11 @@ impl LazyMonitor {
             known
         };
         self.steps += 1;
+        self.total += 1;
         let v = self.dfa.state(t).verdict;
         if v == Verdict::Violated {
             self.violated = true;
-            self.explain(t, letter);
+            self.explain(t);
         } else {
             self.current = t;
         }
@@ -290,10 +290,11 @@ impl LazyMonitor {
     }
 
     /// `None` while every verdict is the exact monitor's; otherwise the
-    /// number of letters read (over the whole life of the monitor,
-    /// resets included) when a search went over budget, after which
-    /// violations are reported at their informative bad prefixes.
-    /// Always `None` for informative monitors.
+    /// first letter (counted over the whole life of the monitor, resets
+    /// included, from 0) whose verdict may be informative: a search went
+    /// over budget there, and from then on violations are reported at
+    /// their informative bad prefixes. Always `None` for informative
+    /// monitors.
     pub fn inexact_from(&self) -> Option<u64> {
         self.inexact_from
     }
@@ -355,14 +356,13 @@ impl LazyMonitor {
 
     fn note_search(&mut self) {
         if self.inexact_from.is_none() && self.dfa.gave_up() {
-            self.inexact_from = Some(self.stats.transitions_built);
+            self.inexact_from = Some(self.total);
         }
     }
 
     /// Records why reading `letter` in the current state led to `t`.
     #[cold]
-    fn explain(&mut self, t: u32, letter: u64) {
-        let _ = letter;
+    fn explain(&mut self, t: u32) {
         let dfa = &mut self.dfa;
         let (q, informative) = if dfa.state(t).node == crate::dd::Node::FALSE {
             (self.current, true)

@@ -25,7 +25,7 @@
 
 use super::expr::{Cell, Expr, FieldVsNumber};
 use super::reader::{Position, Reader, TraceError};
-use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
+use crate::runtime::{Cursor, LazyMonitor, MonitorTable, Transitions, VIOLATION};
 use crate::Verdict;
 
 /// The most atoms for which the letters of every valuation are tabulated
@@ -38,17 +38,53 @@ pub struct Property {
     /// The property, as the user wrote it.
     pub name: String,
     /// The monitor.
-    pub table: MonitorTable,
-    /// One expression per proposition of the table, in its order.
+    pub monitor: Engine,
+    /// One expression per proposition of the monitor, in its order.
     pub bindings: Vec<Expr>,
 }
 
+/// A property's monitor: built before the check, or while it runs.
+#[derive(Clone, Debug)]
+pub enum Engine {
+    /// A monitor built whole ([`MonitorTable`]).
+    Eager(MonitorTable),
+    /// A monitor that builds the states the trace visits
+    /// ([`LazyMonitor`]); its properties are checked in one pass.
+    Lazy(Box<LazyMonitor>),
+}
+
+impl Engine {
+    /// The name of proposition `i`.
+    fn proposition(&self, i: usize) -> &str {
+        match self {
+            Engine::Eager(t) => t.table().proposition(i),
+            Engine::Lazy(m) => m.propositions().get(i).map_or("", String::as_str),
+        }
+    }
+
+    fn props(&self) -> usize {
+        match self {
+            Engine::Eager(t) => t.table().props as usize,
+            Engine::Lazy(m) => m.propositions().len(),
+        }
+    }
+}
+
 impl Property {
-    /// A property.
+    /// A property with a monitor built whole.
     pub fn new(name: &str, table: MonitorTable, bindings: Vec<Expr>) -> Property {
         Property {
             name: name.to_string(),
-            table,
+            monitor: Engine::Eager(table),
+            bindings,
+        }
+    }
+
+    /// A property with a lazy monitor.
+    pub fn lazy(name: &str, monitor: LazyMonitor, bindings: Vec<Expr>) -> Property {
+        Property {
+            name: name.to_string(),
+            monitor: Engine::Lazy(Box::new(monitor)),
             bindings,
         }
     }
@@ -113,19 +149,55 @@ pub struct Report {
     /// How many events were read (reading stops once every property is
     /// decided).
     pub events: u64,
+    /// Lazy monitors: the first event whose verdict may be informative
+    /// rather than exact (a search for exact verdicts went over the state
+    /// limit there; violations from then on are reported at their first
+    /// informative bad prefix).
+    pub inexact_at: Option<Position>,
+    /// Lazy monitors: what the monitor built.
+    pub lazy: Option<crate::runtime::LazyStats>,
 }
 
 struct Run {
-    table: MonitorTable,
+    engine: RunEngine,
     /// Global atom of each proposition.
     atoms: Vec<usize>,
     /// Fields the property reads (name, reader's index).
     fields: Vec<(String, usize)>,
-    cursor: Cursor,
     done: bool,
     report: Report,
     /// A scratch letter for properties of more than 64 propositions.
     wide: Vec<bool>,
+}
+
+/// A monitor and the state of its run.
+enum RunEngine {
+    Eager { table: MonitorTable, cursor: Cursor },
+    Lazy(Box<LazyMonitor>),
+}
+
+impl Run {
+    fn reset(&mut self) {
+        match &mut self.engine {
+            RunEngine::Eager { cursor, .. } => cursor.reset(),
+            RunEngine::Lazy(m) => m.reset(),
+        }
+    }
+
+    /// The eager monitor, if it is one.
+    fn table(&self) -> Option<(&MonitorTable, &Cursor)> {
+        match &self.engine {
+            RunEngine::Eager { table, cursor } => Some((table, cursor)),
+            RunEngine::Lazy(_) => None,
+        }
+    }
+
+    fn proposition(&self, i: usize) -> &str {
+        match &self.engine {
+            RunEngine::Eager { table, .. } => table.table().proposition(i),
+            RunEngine::Lazy(m) => m.propositions().get(i).map_or("", String::as_str),
+        }
+    }
 }
 
 /// Runs properties over traces (see the [module documentation](self)).
@@ -291,7 +363,6 @@ impl Checker {
         let runs: Vec<Run> = properties
             .into_iter()
             .map(|p| {
-                let t = p.table.table();
                 let ids = p
                     .bindings
                     .iter()
@@ -300,7 +371,7 @@ impl Checker {
                         Some(k) => k,
                         None => {
                             atoms.push(e.clone());
-                            atom_names.push(t.proposition(i).to_string());
+                            atom_names.push(p.monitor.proposition(i).to_string());
                             atoms.len() - 1
                         }
                     })
@@ -313,11 +384,10 @@ impl Checker {
                         }
                     }
                 }
-                let props = t.props as usize;
+                let props = p.monitor.props();
                 Run {
                     atoms: ids,
                     fields,
-                    cursor: Cursor::new(),
                     done: false,
                     report: Report {
                         property: p.name,
@@ -326,8 +396,16 @@ impl Checker {
                         violations: Vec::new(),
                         violation_count: 0,
                         events: 0,
+                        inexact_at: None,
+                        lazy: None,
                     },
-                    table: p.table,
+                    engine: match p.monitor {
+                        Engine::Eager(table) => RunEngine::Eager {
+                            table,
+                            cursor: Cursor::new(),
+                        },
+                        Engine::Lazy(m) => RunEngine::Lazy(m),
+                    },
                     wide: vec![false; props],
                 }
             })
@@ -396,13 +474,15 @@ impl Checker {
     /// Starts afresh: every monitor in its initial state, nothing read.
     pub(crate) fn begin(&mut self) {
         for r in &mut self.runs {
-            r.cursor = Cursor::new();
+            r.reset();
             r.done = false;
             r.report.verdict = Verdict::Undecided;
             r.report.satisfied_at = None;
             r.report.violations.clear();
             r.report.violation_count = 0;
             r.report.events = 0;
+            r.report.inexact_at = None;
+            r.report.lazy = None;
         }
         self.lanes.states.iter_mut().for_each(|s| *s = 0);
         self.ring.clear();
@@ -508,7 +588,7 @@ impl Checker {
                         r.report.violations.push(v);
                     }
                     if options.all {
-                        r.cursor.reset();
+                        r.reset();
                     } else {
                         r.done = true;
                     }
@@ -523,7 +603,10 @@ impl Checker {
                     // A good prefix stays good: no violation can follow.
                     r.done = true;
                 }
-                Verdict::Undecided => {}
+                // A lazy monitor whose verdicts just became informative.
+                Verdict::Undecided => {
+                    r.report.inexact_at.get_or_insert_with(|| reader.position());
+                }
             });
         }
         Ok(())
@@ -536,6 +619,9 @@ impl Checker {
             .iter_mut()
             .map(|r| {
                 r.report.events = events;
+                if let RunEngine::Lazy(m) = &r.engine {
+                    r.report.lazy = Some(m.stats());
+                }
                 r.report.clone()
             })
             .collect()
@@ -555,7 +641,11 @@ impl Checker {
         }
         Some(match self.lanes.lane_of[i] {
             Some(j) => self.lanes.states[j],
-            None => r.cursor.state(),
+            None => match &r.engine {
+                RunEngine::Eager { cursor, .. } => cursor.state(),
+                // Never summarized (see `Checker::has_lazy`).
+                RunEngine::Lazy(_) => return None,
+            },
         })
     }
 
@@ -565,17 +655,23 @@ impl Checker {
         match self.lanes.lane_of[i] {
             Some(j) => self.lanes.states[j] = state,
             None => {
-                let r = &mut self.runs[i];
-                let t = r.table.table();
-                r.cursor.reset();
-                r.cursor.enter(&t, state);
+                if let RunEngine::Eager { table, cursor } = &mut self.runs[i].engine {
+                    cursor.reset();
+                    cursor.enter(&table.table(), state);
+                }
             }
         }
     }
 
-    /// The monitor of property `i`.
-    pub(crate) fn table(&self, i: usize) -> crate::runtime::Table<'_> {
-        self.runs[i].table.table()
+    /// The monitor of property `i`, if it is built whole.
+    pub(crate) fn table(&self, i: usize) -> Option<crate::runtime::Table<'_>> {
+        self.runs[i].table().map(|(t, _)| t.table())
+    }
+
+    /// Whether some property has a lazy monitor (then the trace is read in
+    /// one pass: a lazy monitor has no table to summarize pieces with).
+    pub(crate) fn has_lazy(&self) -> bool {
+        self.runs.iter().any(|r| r.table().is_none())
     }
 
     /// Appends to `letters` the letters of property `i` (at most 64
@@ -682,7 +778,11 @@ impl Lanes {
             slow: Vec::new(),
         };
         for (i, r) in runs.iter().enumerate() {
-            let t = r.table.table();
+            let Some((table, _)) = r.table() else {
+                l.slow.push(i);
+                continue;
+            };
+            let t = table.table();
             let three = t.verdicts.contains(&Verdict::Satisfied);
             match t.transitions {
                 Transitions::Dense(next)
@@ -743,7 +843,7 @@ impl Lanes {
 
     fn reset_all(&mut self, runs: &mut [Run]) {
         for r in runs.iter_mut().filter(|r| !r.done) {
-            r.cursor.reset();
+            r.reset();
         }
         for (j, &i) in self.fast.iter().enumerate() {
             if !runs[i].done {
@@ -784,10 +884,13 @@ impl Lanes {
                 // (Not recomputed from `states`: the runs that did not
                 // violate have already moved.)
                 if self.targets[j] == VIOLATION {
-                    let table = r.table.table();
-                    r.cursor.reset();
-                    r.cursor.enter(&table, s);
-                    r.cursor.enter(&table, VIOLATION);
+                    let RunEngine::Eager { table, cursor } = &mut r.engine else {
+                        unreachable!("lazy monitors step slowly")
+                    };
+                    let table = table.table();
+                    cursor.reset();
+                    cursor.enter(&table, s);
+                    cursor.enter(&table, VIOLATION);
                     report(r, Verdict::Violated);
                     // A restarted run (--all) starts again from state 0.
                     self.states[j] = 0;
@@ -799,19 +902,33 @@ impl Lanes {
             if r.done {
                 continue;
             }
-            let t = r.table.table();
             let verdict = if r.atoms.len() <= 64 {
                 let mut letter = 0u64;
                 for (b, &k) in r.atoms.iter().enumerate() {
                     letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
                 }
-                r.cursor.step(&t, letter)
+                match &mut r.engine {
+                    RunEngine::Eager { table, cursor } => cursor.step(&table.table(), letter),
+                    RunEngine::Lazy(m) => m.step(letter),
+                }
             } else {
                 for (b, &k) in r.atoms.iter().enumerate() {
                     r.wide[b] = (bits[k / 64] >> (k % 64)) & 1 == 1;
                 }
-                r.cursor.step_with(&t, r.wide.as_slice())
+                match &mut r.engine {
+                    RunEngine::Eager { table, cursor } => {
+                        cursor.step_with(&table.table(), r.wide.as_slice())
+                    }
+                    // Lazy monitors have at most 64 propositions.
+                    RunEngine::Lazy(m) => m.step_with(r.wide.as_slice()),
+                }
             };
+            if let RunEngine::Lazy(m) = &r.engine {
+                if m.inexact_from().is_some() && r.report.inexact_at.is_none() {
+                    // (Reported as an undecided verdict.)
+                    report(r, Verdict::Undecided);
+                }
+            }
             if verdict != Verdict::Undecided {
                 report(r, verdict);
             }
@@ -825,8 +942,17 @@ fn explain<'a, R: Reader + ?Sized>(
     reader: &R,
     recent: impl Iterator<Item = &'a (Position, Vec<u64>)>,
 ) -> ViolationReport {
-    let t = r.table.table();
-    let why = r.cursor.violation(&t).expect("violated");
+    let (explanation, after, letters) = match &r.engine {
+        RunEngine::Eager { table, cursor } => {
+            let t = table.table();
+            let why = cursor.violation(&t).expect("violated");
+            (why.to_string(), why.after.to_string(), why.letters.to_string())
+        }
+        RunEngine::Lazy(m) => {
+            let why = m.violation().expect("violated");
+            (why.to_string(), String::new(), why.letters.clone())
+        }
+    };
     let values = r
         .fields
         .iter()
@@ -848,16 +974,16 @@ fn explain<'a, R: Reader + ?Sized>(
                 .iter()
                 .enumerate()
                 .filter(|&(_, &k)| (bits[k / 64] >> (k % 64)) & 1 == 1)
-                .map(|(i, _)| t.proposition(i).to_string())
+                .map(|(i, _)| r.proposition(i).to_string())
                 .collect();
             (pos.clone(), held)
         })
         .collect();
     ViolationReport {
         at: reader.position(),
-        explanation: why.to_string(),
-        after: why.after.to_string(),
-        letters: why.letters.to_string(),
+        explanation,
+        after,
+        letters,
         values,
         recent,
     }

@@ -154,8 +154,9 @@ pub fn check_lines<R: Read>(
         ))?,
         LineFormat::Jsonl => checker.bind(&mut JsonlReader::new(source, &[][..]))?,
     };
-    if bound.has_reset() {
-        // Held monitors: one pass.
+    if bound.has_reset() || checker.has_lazy() {
+        // Held monitors, or lazy ones (no table to summarize with): one
+        // pass.
         let rest = std::io::Cursor::new(buf).chain(input);
         return one_pass(checker, format, source, headers, &bound, rest, index, line);
     }
@@ -367,7 +368,9 @@ fn summarize<R: Reader>(
             // More than 64 propositions: read again in one pass.
             continue;
         }
-        summaries[i] = Some(Summary::of_letters(&checker.table(i), &letters));
+        if let Some(t) = checker.table(i) {
+            summaries[i] = Some(Summary::of_letters(&t, &letters));
+        }
     }
     let first = events as usize - positions.len();
     let tail = positions
