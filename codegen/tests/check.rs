@@ -663,3 +663,123 @@ fn no_progress_bar_off_a_terminal() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The verdict, counts and violation positions of `mongen check --json`.
+fn positions(out: &str) -> Vec<(String, u64, u64, Vec<u64>)> {
+    out.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect(l);
+            let at = v["violations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x["index"].as_u64().unwrap())
+                .collect();
+            (
+                v["verdict"].as_str().unwrap().to_string(),
+                v["events"].as_u64().unwrap(),
+                v["violation_count"].as_u64().unwrap(),
+                at,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn lazy_monitors_report_what_eager_ones_report() {
+    let dir = scratch("lazy");
+    let mut csv = String::from("req,ack,p1,p2,p3\n");
+    for k in 0..3000u64 {
+        let req = u8::from(k % 5 == 0);
+        let ack = u8::from(k % 5 == 2 && k % 700 != 2);
+        let p = |i: u64| u8::from((k * 31 + i * 17) % 97 != 0);
+        csv.push_str(&format!("{req},{ack},{},{},{}\n", p(1), p(2), p(3)));
+    }
+    let log = file(&dir, "log.csv", csv.as_bytes());
+    for f in [
+        "G(req -> X(!req W ack))",
+        "G(req -> X X ack)",
+        "Gp1 | Gp2 | Gp3",
+        "G(X X req -> H !ack)",
+    ] {
+        for extra in [&[][..], &["--all"][..], &["--verdicts", "3"][..]] {
+            let mut args = vec!["check", "--json", "-f", f, &log];
+            args.extend_from_slice(extra);
+            let eager = mongen(&args);
+            args.push("--lazy");
+            let lazy = mongen(&args);
+            assert_eq!(lazy.status.code(), eager.status.code(), "{f} {extra:?}");
+            assert_eq!(
+                positions(&text(&lazy)),
+                positions(&text(&eager)),
+                "{f} {extra:?}"
+            );
+        }
+    }
+    // A monitor too large to build, checked lazily.
+    let or_g: Vec<String> = (1..=3).map(|i| format!("G p{i}")).collect();
+    let o = mongen(&["check", "--max-states", "4", "-f", &or_g.join(" | "), &log]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = mongen(&[
+        "check",
+        "--lazy",
+        "--max-states",
+        "4",
+        "-f",
+        &or_g.join(" | "),
+        &log,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("was required, and the letter satisfied `!p"),
+        "{}",
+        text(&o)
+    );
+    // Outside the fragment: a clear error.
+    let o = mongen(&["check", "--lazy", "-f", "G(req -> F ack)", &log]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("lazy monitors take syntactic safety formulas")
+            && text(&o).contains("`Fack` is outside them"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_lazy_monitor_says_when_its_verdicts_become_informative() {
+    // A counter: deciding whether its states can still hold takes a search
+    // as long as the counter's period; with a small budget the search
+    // gives up at once, and the report says so.
+    let dir = scratch("lazy-inexact");
+    let n = 6;
+    let mut csv = String::from("m,b,c\n");
+    for k in 0..1u64 << n {
+        let mut carry = true;
+        for j in 0..n {
+            let b = (k >> j) & 1 == 1;
+            carry &= b;
+            csv.push_str(&format!(
+                "{},{},{}\n",
+                u8::from(j == 0),
+                u8::from(b),
+                u8::from(carry)
+            ));
+        }
+    }
+    let log = file(&dir, "counter.csv", csv.as_bytes());
+    let f = text(&mongen(&["genltl", "rv-counter-carry", &n.to_string()]));
+    let f = f.trim();
+    let o = mongen(&["check", "--lazy", "-f", f, &log]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains("note:"), "{}", text(&o));
+    let o = mongen(&["check", "--lazy", "--max-states", "50", "-f", f, &log]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("note: from line 2 (event 0) on, violations are reported at their first informative bad prefix"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -141,6 +141,10 @@ pub struct Manager {
     /// The results of `not`, `and`/`or`/`xor` and `ite`, in one lossy
     /// table (see [`Computed`]).
     computed: Computed,
+    /// The most nodes [`Manager::guarded`] allows; beyond it, new nodes
+    /// are refused and `overflow` is set.
+    node_limit: usize,
+    overflow: bool,
 }
 
 /// A lossy memo of operation results, as in CUDD's computed table: a
@@ -232,6 +236,8 @@ impl Manager {
             nodes: Vec::new(),
             unique: FxHashMap::default(),
             computed: Computed::new(),
+            node_limit: usize::MAX,
+            overflow: false,
         };
         assert_eq!(m.leaf(0), Node::FALSE);
         assert_eq!(m.leaf(1), Node::TRUE);
@@ -255,6 +261,12 @@ impl Manager {
     fn intern(&mut self, d: NodeData) -> Node {
         if let Some(&i) = self.unique.get(&d) {
             return Node(i);
+        }
+        if self.nodes.len() >= self.node_limit {
+            // Refused: what is being computed is garbage from here on, and
+            // `guarded` discards it.
+            self.overflow = true;
+            return Node::FALSE;
         }
         let i = u32::try_from(self.nodes.len()).expect("decision diagram store overflow");
         self.nodes.push(d);
@@ -994,6 +1006,60 @@ impl Manager {
         };
         memo.insert(a.0, r.0);
         r
+    }
+
+    /// Runs `f` with at most `extra` more nodes. Beyond that, `f`'s
+    /// operations stop growing the store (their results are then wrong,
+    /// and quickly computed) and `guarded` returns `None` whatever `f`
+    /// returned, with the operation caches emptied: the nodes that exist
+    /// stay valid. One operation can build a diagram exponential in its
+    /// operands (`p1 & o1 | … | p30 & o30` with every `p` above every `o`
+    /// has `2^30` nodes), which no check between operations can stop.
+    ///
+    /// ```
+    /// use monitor_core::dd::Manager;
+    ///
+    /// let mut m = Manager::new();
+    /// // 2^12 nodes wanted, 100 allowed.
+    /// let big = m.guarded(100, |m| {
+    ///     let mut acc = monitor_core::dd::Node::FALSE;
+    ///     for i in 0..12 {
+    ///         let (p, o) = (m.var(i), m.var(12 + i));
+    ///         let t = m.and(p, o);
+    ///         acc = m.or(acc, t);
+    ///     }
+    ///     acc
+    /// });
+    /// assert!(big.is_none());
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// assert!(m.guarded(100, |m| m.and(a, b)).is_some());
+    /// ```
+    pub fn guarded<T>(&mut self, extra: usize, f: impl FnOnce(&mut Manager) -> T) -> Option<T> {
+        let outer = self.begin_guard(extra);
+        let r = f(self);
+        self.end_guard(outer).then_some(r)
+    }
+
+    /// [`Manager::guarded`] in two halves, for callers whose closure
+    /// would need more than the manager: returns the limit to restore.
+    pub(crate) fn begin_guard(&mut self, extra: usize) -> usize {
+        let outer = self.node_limit;
+        self.node_limit = outer.min(self.nodes.len().saturating_add(extra));
+        outer
+    }
+
+    /// Restores the limit; `false` if nodes were refused since
+    /// [`Manager::begin_guard`] (the caches are then emptied).
+    pub(crate) fn end_guard(&mut self, outer: usize) -> bool {
+        self.node_limit = outer;
+        if !self.overflow {
+            return true;
+        }
+        if outer == usize::MAX {
+            self.overflow = false;
+        }
+        self.computed.clear();
+        false
     }
 
     /// Drops the operation caches (the nodes stay).

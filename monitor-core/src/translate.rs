@@ -38,8 +38,8 @@ use std::time::{Duration, Instant};
 
 use crate::algo::derivatives::{self, derivative_automaton, Rejects};
 use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
-use crate::algo::lazy::LazyDfa;
 use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, finite_paths_only, prune};
+use crate::algo::lazy::LazyDfa;
 use crate::algo::minimize::minimize;
 use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
 use crate::algo::tableau::{Tableau, TableauMode};
@@ -52,6 +52,10 @@ use crate::formula::{parse, Formula, ParseError};
 
 /// The default limit on the number of states of every automaton built.
 pub const DEFAULT_MAX_STATES: usize = 250_000;
+
+/// Decision-diagram nodes allowed per state of the state limit, while a
+/// monitor is built.
+const NODES_PER_STATE: usize = 32;
 
 /// Two-valued (violated / undecided) or three-valued (LTL3-style:
 /// violated / satisfied / undecided) monitors.
@@ -907,8 +911,35 @@ impl Pipeline {
         )
     }
 
+    /// Runs `build` with a budget of decision-diagram nodes (a multiple of
+    /// the state limit): one operation can build a diagram exponential in
+    /// its operands (the transitions of one state of `Gp1 | … | Gp30`:
+    /// one target per subset of the `p` that hold) long before the states
+    /// are too many. Over budget, whatever `build` returned is discarded.
+    fn within_budget<T>(
+        &mut self,
+        build: impl FnOnce(&mut Pipeline) -> Result<T, BuildError>,
+    ) -> Result<T, BuildError> {
+        let outer = self
+            .mgr
+            .begin_guard(self.max_states.saturating_mul(NODES_PER_STATE));
+        let r = build(self);
+        if self.mgr.end_guard(outer) {
+            r
+        } else {
+            Err(BuildError::too_many_states(
+                "monitor (counted by the decision-diagram nodes of its transitions)",
+                self.max_states,
+            ))
+        }
+    }
+
     /// The minimal exact monitor of `f`, with the NBA and subset sizes.
     fn exact(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
+        self.within_budget(|p| p.exact_unguarded(f))
+    }
+
+    fn exact_unguarded(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
         if let Some(r) = self.by_derivatives(f, Rejects::Bad) {
             return r;
         }
@@ -921,6 +952,13 @@ impl Pipeline {
     /// The minimal monitor of the informative bad prefixes of `f` (as
     /// written, not simplified: informativeness is syntactic).
     fn informative(&mut self, f: &Formula) -> Result<(DetAutomaton, usize, usize), BuildError> {
+        self.within_budget(|p| p.informative_unguarded(f))
+    }
+
+    fn informative_unguarded(
+        &mut self,
+        f: &Formula,
+    ) -> Result<(DetAutomaton, usize, usize), BuildError> {
         if let Some(r) = self.by_derivatives(f, Rejects::Informative) {
             return r;
         }

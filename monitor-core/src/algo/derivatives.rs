@@ -418,11 +418,7 @@ impl Expander {
                 let and = op == Op::And;
                 let mut acc = if and { Node::TRUE } else { Node::FALSE };
                 for p in parts {
-                    acc = if and {
-                        mgr.and(p, acc)
-                    } else {
-                        mgr.or(p, acc)
-                    };
+                    acc = if and { mgr.and(p, acc) } else { mgr.or(p, acc) };
                 }
                 acc
             }
@@ -486,7 +482,6 @@ impl<'a> Derivatives<'a> {
             index: FxHashMap::default(),
         }
     }
-
 
     /// A state's BDD with every obligation replaced by what it becomes on
     /// reading the current letter in memory `mem`.

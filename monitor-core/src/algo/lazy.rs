@@ -51,9 +51,32 @@ enum Goal {
 /// A cube or clause with its memory.
 type Key = (Node, u32);
 
-/// A frame of the depth-first search: a key, its successors, the next one
-/// to visit.
-type Frame = (Key, Vec<Key>, usize);
+/// The successors of a cube or clause, walked one at a time.
+#[derive(Clone)]
+struct Successors {
+    /// Its expansion (over the letter and the next obligations).
+    composed: Node,
+    /// The letters leading to each next memory.
+    parts: std::sync::Arc<[(Node, u32)]>,
+    /// The next part to walk, and the memory of the one being walked.
+    part: usize,
+    mem: u32,
+    /// The paths left to walk in the current part: a node, and the
+    /// obligations kept on the way to it.
+    paths: Vec<(Node, Vec<u32>)>,
+}
+
+impl Successors {
+    fn empty() -> Successors {
+        Successors {
+            composed: Node::FALSE,
+            parts: std::sync::Arc::new([]),
+            part: 0,
+            mem: 0,
+            paths: Vec::new(),
+        }
+    }
+}
 
 /// A state of the lazy automaton.
 #[derive(Clone, Copy, Debug)]
@@ -373,76 +396,97 @@ impl LazyDfa {
         n
     }
 
-    /// The cubes (`Live`: positive obligations on the paths to `true`) or
-    /// clauses (`Falsify`: negative obligations on the paths to `false`)
-    /// of `n`, propositions ignored, fewest obligations first; `None` when
-    /// the budget runs out.
-    fn terms(&mut self, n: Node, goal: Goal, budget: &mut usize) -> Option<Vec<Node>> {
+    /// The successors of `(t, mem)` in the search for `goal`, one at a
+    /// time ([`LazyDfa::next_successor`]).
+    fn successors(&mut self, t: Node, mem: u32) -> Successors {
+        self.expanded += 1;
+        let composed = self.compose(t, mem);
+        let parts = self.ex.past.partition(mem, &mut self.mgr, &self.aps);
+        Successors {
+            composed,
+            parts,
+            part: 0,
+            mem,
+            paths: Vec::new(),
+        }
+    }
+
+    /// The cubes or clauses of state `(node, mem)` itself, one at a time.
+    fn terms_of(&self, node: Node, mem: u32) -> Successors {
+        Successors {
+            composed: node,
+            parts: std::sync::Arc::new([(Node::TRUE, mem)]),
+            part: 0,
+            mem,
+            paths: Vec::new(),
+        }
+    }
+
+    /// The next cube (`Live`: the positive obligations on a path to
+    /// `true`) or clause (`Falsify`: the negative ones on a path to
+    /// `false`), propositions ignored, with its memory: the paths are
+    /// walked one at a time, those with fewer obligations first, since a
+    /// state's diagram can have exponentially many (`k` deadlines pending,
+    /// each a disjunction of `n` obligations: `n^k` paths). `Some(None)`
+    /// when there are no more; `None` when the budget runs out.
+    fn next_successor(
+        &mut self,
+        it: &mut Successors,
+        goal: Goal,
+        budget: &mut usize,
+    ) -> Option<Option<Key>> {
         let base = self.ex.base();
         let (target, keep) = match goal {
             Goal::Live => (Node::TRUE, true),
             Goal::Falsify => (Node::FALSE, false),
         };
-        let mut found: FxHashSet<Vec<u32>> = FxHashSet::default();
-        let mut stack: Vec<(Node, Vec<u32>)> = vec![(n, Vec::new())];
-        while let Some((n, vars)) = stack.pop() {
-            *budget = budget.checked_sub(1)?;
-            match self.mgr.children(n) {
-                None => {
-                    if n == target {
-                        found.insert(vars);
+        loop {
+            let Some((n, vars)) = it.paths.pop() else {
+                let Some(&(guard, next_mem)) = it.parts.get(it.part) else {
+                    return Some(None);
+                };
+                it.part += 1;
+                it.mem = next_mem;
+                let x = match goal {
+                    Goal::Live => self.mgr.and(it.composed, guard),
+                    Goal::Falsify => {
+                        let outside = self.mgr.not(guard);
+                        self.mgr.or(it.composed, outside)
                     }
-                }
-                Some((lo, hi)) => {
-                    let v = self.mgr.var_of(n).expect("an inner node");
-                    for (child, value) in [(hi, true), (lo, false)] {
-                        let mut vs = vars.clone();
-                        if v >= base && value == keep {
-                            vs.push(v);
-                        }
-                        stack.push((child, vs));
-                    }
-                }
-            }
-        }
-        let mut found: Vec<Vec<u32>> = found.into_iter().collect();
-        found.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
-        Some(
-            found
-                .into_iter()
-                .map(|vars| {
-                    let mut t = if keep { Node::TRUE } else { Node::FALSE };
-                    for &v in vars.iter().rev() {
-                        let x = self.mgr.var(v);
-                        t = if keep {
-                            self.mgr.and(x, t)
-                        } else {
-                            self.mgr.or(x, t)
-                        };
-                    }
-                    t
-                })
-                .collect(),
-        )
-    }
-
-    /// The cubes or clauses one step after `(t, mem)`.
-    fn expand(&mut self, t: Node, mem: u32, goal: Goal, budget: &mut usize) -> Option<Vec<(Node, u32)>> {
-        self.expanded += 1;
-        let composed = self.compose(t, mem);
-        let parts = self.ex.past.partition(mem, &mut self.mgr, &self.aps);
-        let mut out = Vec::new();
-        for &(guard, next_mem) in parts.iter() {
-            let x = match goal {
-                Goal::Live => self.mgr.and(composed, guard),
-                Goal::Falsify => {
-                    let outside = self.mgr.not(guard);
-                    self.mgr.or(composed, outside)
-                }
+                };
+                it.paths.push((x, Vec::new()));
+                continue;
             };
-            out.extend(self.terms(x, goal, budget)?.into_iter().map(|c| (c, next_mem)));
+            *budget = budget.checked_sub(1)?;
+            let Some((lo, hi)) = self.mgr.children(n) else {
+                if n != target {
+                    continue;
+                }
+                let mut t = target;
+                for &v in vars.iter().rev() {
+                    let x = self.mgr.var(v);
+                    t = if keep {
+                        self.mgr.and(x, t)
+                    } else {
+                        self.mgr.or(x, t)
+                    };
+                }
+                return Some(Some((t, it.mem)));
+            };
+            let v = self.mgr.var_of(n).expect("an inner node");
+            if v < base {
+                it.paths.push((hi, vars.clone()));
+                it.paths.push((lo, vars));
+                continue;
+            }
+            // The branch that leaves the obligation out of the term is
+            // walked first (pushed last).
+            let (without, with) = if keep { (lo, hi) } else { (hi, lo) };
+            let mut more = vars.clone();
+            more.push(v);
+            it.paths.push((with, more));
+            it.paths.push((without, vars));
         }
-        Some(out)
     }
 
     /// Whether a cube (`Live`) or clause (`Falsify`) of state `(node,
@@ -450,15 +494,16 @@ impl LazyDfa {
     fn search(&mut self, node: Node, mem: u32, goal: Goal) -> Option<bool> {
         self.searches += 1;
         let mut budget = self.search_limit;
-        for t in self.terms(node, goal, &mut budget)? {
-            if self.search_from((t, mem), goal, &mut budget)? {
+        let mut terms = self.terms_of(node, mem);
+        while let Some(t) = self.next_successor(&mut terms, goal, &mut budget)? {
+            if self.search_from(t, goal, &mut budget)? {
                 return Some(true);
             }
         }
         Some(false)
     }
 
-    fn search_from(&mut self, root: (Node, u32), goal: Goal, budget: &mut usize) -> Option<bool> {
+    fn search_from(&mut self, root: Key, goal: Goal, budget: &mut usize) -> Option<bool> {
         let reached = |n: Node| match goal {
             Goal::Live => n == Node::TRUE,
             Goal::Falsify => n == Node::FALSE,
@@ -466,25 +511,28 @@ impl LazyDfa {
         if reached(root.0) {
             return Some(true);
         }
-        let memo = |s: &Self, k: &(Node, u32)| match goal {
+        let memo = |s: &Self, k: &Key| match goal {
             Goal::Live => s.live.get(k).copied(),
             Goal::Falsify => s.falsifiable.get(k).copied(),
         };
         if let Some(r) = memo(self, &root) {
             return Some(r);
         }
-        let first = self.expand(root.0, root.1, goal, budget)?;
-        let mut stack: Vec<Frame> = vec![(root, first, 0)];
-        let mut on_stack: FxHashSet<(Node, u32)> = FxHashSet::default();
-        let mut visited: FxHashSet<(Node, u32)> = FxHashSet::default();
+        let first = self.successors(root.0, root.1);
+        let mut stack: Vec<(Key, Successors)> = vec![(root, first)];
+        let mut on_stack: FxHashSet<Key> = FxHashSet::default();
+        let mut visited: FxHashSet<Key> = FxHashSet::default();
         on_stack.insert(root);
         visited.insert(root);
         let success = loop {
-            let Some(top) = stack.last_mut() else {
+            let Some((_, it)) = stack.last_mut() else {
                 break false;
             };
-            if top.2 == top.1.len() {
-                let (k, _, _) = stack.pop().expect("a frame");
+            let mut it = std::mem::replace(it, Successors::empty());
+            let next = self.next_successor(&mut it, goal, budget);
+            stack.last_mut().expect("a frame").1 = it;
+            let Some(child) = next? else {
+                let (k, _) = stack.pop().expect("a frame");
                 on_stack.remove(&k);
                 if goal == Goal::Live {
                     // Every path from it was explored: a cycle would have
@@ -492,9 +540,7 @@ impl LazyDfa {
                     self.live.insert(k, false);
                 }
                 continue;
-            }
-            let child = top.1[top.2];
-            top.2 += 1;
+            };
             if reached(child.0) {
                 break true;
             }
@@ -512,12 +558,12 @@ impl LazyDfa {
             if !visited.insert(child) {
                 continue;
             }
-            let next = self.expand(child.0, child.1, goal, budget)?;
+            let next = self.successors(child.0, child.1);
             on_stack.insert(child);
-            stack.push((child, next, 0));
+            stack.push((child, next));
         };
         if success {
-            for (k, _, _) in &stack {
+            for (k, _) in &stack {
                 match goal {
                     Goal::Live => self.live.insert(*k, true),
                     Goal::Falsify => self.falsifiable.insert(*k, true),

@@ -79,7 +79,10 @@ pub struct LazyMonitor {
     steps: u64,
     /// Letters read over the monitor's life (resets included).
     total: u64,
-    violation: Option<LazyViolation>,
+    /// Where the run violated the property: the state it was in, the
+    /// state the letter led to, the letter's position (explained on
+    /// demand: most violations of a long run are only counted).
+    violated_at: Option<(u32, u32, u64)>,
     capacity: usize,
     stats: LazyStats,
     inexact_from: Option<u64>,
@@ -188,7 +191,7 @@ impl LazyMonitor {
             violated: false,
             steps: 0,
             total: 0,
-            violation: None,
+            violated_at: None,
             capacity: DEFAULT_CACHE_CAPACITY,
             stats: LazyStats {
                 states_built: 1,
@@ -244,7 +247,7 @@ impl LazyMonitor {
         let v = self.dfa.state(t).verdict;
         if v == Verdict::Violated {
             self.violated = true;
-            self.explain(t);
+            self.violated_at = Some((self.current, t, self.steps - 1));
         } else {
             self.current = t;
         }
@@ -276,12 +279,35 @@ impl LazyMonitor {
         self.current = self.start;
         self.violated = false;
         self.steps = 0;
-        self.violation = None;
+        self.violated_at = None;
     }
 
-    /// Why the property was violated, if it was.
-    pub fn violation(&self) -> Option<&LazyViolation> {
-        self.violation.as_ref()
+    /// Why the property was violated, if it was (worked out on demand,
+    /// hence `&mut`).
+    pub fn violation(&mut self) -> Option<LazyViolation> {
+        let (from, to, position) = self.violated_at?;
+        let dfa = &mut self.dfa;
+        let (q, informative) = if dfa.state(to).node == crate::dd::Node::FALSE {
+            (from, true)
+        } else {
+            (to, false)
+        };
+        let (pending, more) = dfa.pending(q, 4);
+        let mut pending = pending.to_spot();
+        if more {
+            pending.push_str(" | …");
+        }
+        let letters = if informative {
+            dfa.violating(q).display(dfa.alphabet()).to_string()
+        } else {
+            String::new()
+        };
+        Some(LazyViolation {
+            property: self.property.clone(),
+            position,
+            pending,
+            letters,
+        })
     }
 
     /// How many letters were read since the start (or the last reset).
@@ -311,9 +337,7 @@ impl LazyMonitor {
     }
 
     fn memory(&self) -> usize {
-        self.dfa.memory()
-            + self.dense.as_ref().map_or(0, |d| d.len() * 4)
-            + self.sparse.len() * 32
+        self.dfa.memory() + self.dense.as_ref().map_or(0, |d| d.len() * 4) + self.sparse.len() * 32
     }
 
     /// Builds the transition of the current state on `letter` (the
@@ -358,33 +382,6 @@ impl LazyMonitor {
         if self.inexact_from.is_none() && self.dfa.gave_up() {
             self.inexact_from = Some(self.total);
         }
-    }
-
-    /// Records why reading `letter` in the current state led to `t`.
-    #[cold]
-    fn explain(&mut self, t: u32) {
-        let dfa = &mut self.dfa;
-        let (q, informative) = if dfa.state(t).node == crate::dd::Node::FALSE {
-            (self.current, true)
-        } else {
-            (t, false)
-        };
-        let (pending, more) = dfa.pending(q, 4);
-        let mut pending = pending.to_spot();
-        if more {
-            pending.push_str(" | …");
-        }
-        let letters = if informative {
-            dfa.violating(q).display(dfa.alphabet()).to_string()
-        } else {
-            String::new()
-        };
-        self.violation = Some(LazyViolation {
-            property: self.property.clone(),
-            position: self.steps - 1,
-            pending,
-            letters,
-        });
     }
 }
 
@@ -479,7 +476,11 @@ mod tests {
             {
                 let cfg = Config::new().prefixes(p).verdicts(v);
                 // A roomy cache, and one emptied at every new transition.
-                let capacity = if seed % 3 == 0 { 0 } else { DEFAULT_CACHE_CAPACITY };
+                let capacity = if seed % 3 == 0 {
+                    0
+                } else {
+                    DEFAULT_CACHE_CAPACITY
+                };
                 if compare(&f, &cfg, capacity, &mut rng).is_some() {
                     compared[k] += 1;
                 }

@@ -938,19 +938,23 @@ impl Lanes {
 
 /// The report of a violation that just happened.
 fn explain<'a, R: Reader + ?Sized>(
-    r: &Run,
+    r: &mut Run,
     reader: &R,
     recent: impl Iterator<Item = &'a (Position, Vec<u64>)>,
 ) -> ViolationReport {
-    let (explanation, after, letters) = match &r.engine {
+    let (explanation, after, letters) = match &mut r.engine {
         RunEngine::Eager { table, cursor } => {
             let t = table.table();
             let why = cursor.violation(&t).expect("violated");
-            (why.to_string(), why.after.to_string(), why.letters.to_string())
+            (
+                why.to_string(),
+                why.after.to_string(),
+                why.letters.to_string(),
+            )
         }
         RunEngine::Lazy(m) => {
             let why = m.violation().expect("violated");
-            (why.to_string(), String::new(), why.letters.clone())
+            (why.to_string(), String::new(), why.letters)
         }
     };
     let values = r
