@@ -512,3 +512,85 @@ fn deadlines_of_ten_thousand_steps_on_a_test_threads_stack() {
     assert_eq!(t.stats().route, Route::Derivatives);
     assert!(t.stats().subset_states <= 10002);
 }
+
+#[test]
+fn lazy_counters_reject_any_deviation_exactly_there() {
+    use monitor_core::runtime::LazyMonitor;
+    for family in ["rv-counter-carry", "rv-counter-carry-linear"] {
+        for n in [1usize, 2, 3, 5, 10] {
+            let f = generate(family, n).unwrap();
+            let proto = LazyMonitor::new(&f, &Config::new()).unwrap();
+            let names = proto.propositions().to_vec();
+            let letter = |(m, b, c): (bool, bool, bool)| -> u64 {
+                names.iter().enumerate().fold(0, |l, (i, p)| {
+                    let v = match p.as_str() {
+                        "m" => m,
+                        "b" => b,
+                        _ => c,
+                    };
+                    l | u64::from(v) << i
+                })
+            };
+            let model = counter_model(n, 2);
+            let mut m = proto.clone();
+            for &l in &model {
+                assert_eq!(m.step(letter(l)), Verdict::Undecided, "{family} {n}");
+            }
+            assert_eq!(m.inexact_from(), None, "{family} {n}");
+            assert_eq!(m.stats().states_built, (n << n) as u64 + 1, "{family} {n}");
+            // One monitor for every deviation (the cache is kept across
+            // resets): each is rejected at its position.
+            let mut m = proto.clone();
+            for k in (0..model.len()).step_by(1 + n / 3) {
+                for which in 0..3 {
+                    m.reset();
+                    for &l in &model[..k] {
+                        assert_eq!(m.step(letter(l)), Verdict::Undecided);
+                    }
+                    let mut l = model[k];
+                    match which {
+                        0 => l.0 = !l.0,
+                        1 => l.1 = !l.1,
+                        _ => l.2 = !l.2,
+                    }
+                    assert_eq!(
+                        m.step(letter(l)),
+                        Verdict::Violated,
+                        "{family} {n} pos {k} prop {which}"
+                    );
+                    assert_eq!(m.violation().unwrap().position, k as u64);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn one_state_with_exponential_transitions_stops_on_the_node_budget() {
+    // Gp1 | ... | Gp24: the transitions of the first state alone have one
+    // target per subset of the p that hold. The build stops with the usual
+    // message (it used to fill the memory); the lazy monitor runs it.
+    let f = generate("or-g", 24).unwrap();
+    let err = Builder::new()
+        .configure(Config::new().max_states(Some(2000)))
+        .build_from_formula(&f)
+        .unwrap_err();
+    assert_eq!(err.state_limit(), Some(2000), "{err}");
+    let mut m =
+        monitor_core::runtime::LazyMonitor::new(&f, &Config::new().max_states(Some(2000))).unwrap();
+    let all = (1u64 << 24) - 1;
+    for k in 0..24 {
+        let v = m.step(all & !(1 << k));
+        assert_eq!(
+            v,
+            if k < 23 {
+                Verdict::Undecided
+            } else {
+                Verdict::Violated
+            }
+        );
+    }
+    // The last disjunct left was the one whose proposition came last.
+    let why = m.violation().unwrap();
+    assert_eq!(why.letters, format!("!{}", m.propositions()[23]));
+}

@@ -48,6 +48,10 @@ enum Goal {
     Falsify,
 }
 
+/// The steps through decision diagrams a search may take per state of the
+/// state limit (expanding a cube walks a few dozen nodes).
+const STEPS_PER_STATE: usize = 64;
+
 /// A cube or clause with its memory.
 type Key = (Node, u32);
 
@@ -96,7 +100,8 @@ pub(crate) struct LazyDfa {
     /// searched for.
     exact: bool,
     three: bool,
-    /// The most cubes or clauses one search expands.
+    /// The state limit: one search takes at most [`STEPS_PER_STATE`] steps
+    /// through diagrams per state of it.
     search_limit: usize,
     /// Set when a search ran over budget: no more searches.
     gave_up: bool,
@@ -493,7 +498,7 @@ impl LazyDfa {
     /// mem)` reaches the goal; `None` over budget.
     fn search(&mut self, node: Node, mem: u32, goal: Goal) -> Option<bool> {
         self.searches += 1;
-        let mut budget = self.search_limit;
+        let mut budget = self.search_limit.saturating_mul(STEPS_PER_STATE);
         let mut terms = self.terms_of(node, mem);
         while let Some(t) = self.next_successor(&mut terms, goal, &mut budget)? {
             if self.search_from(t, goal, &mut budget)? {
