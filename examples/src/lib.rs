@@ -15,3 +15,18 @@ pub fn peak_mib(pid: Option<u32>) -> f64 {
         })
         .map_or(0.0, |kib| kib / 1024.0)
 }
+
+/// The X-chain premise `G((req & X[1] req & ... & X[n-1] req) -> X[n] gnt)`
+/// (its tableau is exponential in `n`, its monitor has `n + 1` states).
+pub fn x_chain(n: usize) -> String {
+    let premise: Vec<String> = (0..n)
+        .map(|i| {
+            if i == 0 {
+                "req".to_string()
+            } else {
+                format!("X[{i}] req")
+            }
+        })
+        .collect();
+    format!("G(({}) -> X[{n}] gnt)", premise.join(" & "))
+}

@@ -54,8 +54,10 @@ use crate::formula::{parse, Formula, ParseError};
 pub const DEFAULT_MAX_STATES: usize = 250_000;
 
 /// Decision-diagram nodes allowed per state of the state limit, while a
-/// monitor is built.
+/// monitor is built, and at least (about 70 MB): small limits count the
+/// states, not the diagrams of the formula's expansions.
 const NODES_PER_STATE: usize = 32;
+const MIN_NODES: usize = 1 << 20;
 
 /// Two-valued (violated / undecided) or three-valued (LTL3-style:
 /// violated / satisfied / undecided) monitors.
@@ -920,9 +922,11 @@ impl Pipeline {
         &mut self,
         build: impl FnOnce(&mut Pipeline) -> Result<T, BuildError>,
     ) -> Result<T, BuildError> {
-        let outer = self
-            .mgr
-            .begin_guard(self.max_states.saturating_mul(NODES_PER_STATE));
+        let budget = self
+            .max_states
+            .saturating_mul(NODES_PER_STATE)
+            .max(MIN_NODES);
+        let outer = self.mgr.begin_guard(budget);
         let r = build(self);
         if self.mgr.end_guard(outer) {
             r

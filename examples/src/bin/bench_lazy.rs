@@ -63,18 +63,6 @@ fn cases(events: usize, counter_events: usize) -> Result<Vec<Case>, Box<dyn Erro
             .collect::<Vec<_>>()
             .join(" | ")
     };
-    let chain = |n: usize| {
-        let premise: Vec<String> = (0..n)
-            .map(|i| {
-                if i == 0 {
-                    "req".to_string()
-                } else {
-                    format!("X[{i}] req")
-                }
-            })
-            .collect();
-        format!("G(({}) -> X[{n}] gnt)", premise.join(" & "))
-    };
     let counter = |n: usize| -> Result<String, Box<dyn Error>> {
         Ok(families::generate("rv-counter-carry", n)?.to_spot())
     };
@@ -91,7 +79,12 @@ fn cases(events: usize, counter_events: usize) -> Result<Vec<Case>, Box<dyn Erro
             Trace::Random(500),
             events,
         ),
-        case("X-chain 16", chain(16), Trace::Random(900), events),
+        case(
+            "X-chain 16",
+            mongen_examples::x_chain(16),
+            Trace::Random(900),
+            events,
+        ),
         case("or-g 12", or_g(12), Trace::MostlyTrue(2000), events),
         case("or-g 30", or_g(30), Trace::MostlyTrue(5000), events),
         case("counter 8", counter(8)?, Trace::Counter(8), events),

@@ -530,20 +530,6 @@ fn shorten(s: &str, n: usize) -> String {
     }
 }
 
-/// `G((req & X[1] req & ... & X[n-1] req) -> X[n] gnt)`.
-fn xchain(n: usize) -> String {
-    let premise: Vec<String> = (0..n)
-        .map(|i| {
-            if i == 0 {
-                "req".to_string()
-            } else {
-                format!("X[{i}] req")
-            }
-        })
-        .collect();
-    format!("G(({}) -> X[{n}] gnt)", premise.join(" & "))
-}
-
 fn section(title: &str) {
     println!("\n{title}");
 }
@@ -600,7 +586,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     for n in pick(&[8, 10, 12, 14, 16, 20, 24, 32], &[8, 12, 16, 32]) {
         b.row(
             &format!("x-chain n={n}"),
-            &xchain(n),
+            &mongen_examples::x_chain(n),
             false,
             n <= XCHAIN_TABLEAU_MAX,
         );

@@ -468,6 +468,35 @@ impl Expander {
     }
 }
 
+impl Expander {
+    /// `s` (a BDD over obligations) with every obligation replaced by what
+    /// it becomes on reading the current letter in memory `mem`: a BDD
+    /// over the letter and the next obligations (`memo` keeps the results
+    /// of one manager).
+    pub(crate) fn compose(
+        &mut self,
+        mgr: &mut Manager,
+        aps: &Alphabet,
+        s: Node,
+        mem: u32,
+        memo: &mut FxHashMap<(Node, u32), Node>,
+    ) -> Node {
+        let Some(v) = mgr.var_of(s) else {
+            return s;
+        };
+        if let Some(&n) = memo.get(&(s, mem)) {
+            return n;
+        }
+        let (lo, hi) = mgr.children(s).expect("an inner node");
+        let e = self.step(mgr, aps, v, mem);
+        let lo = self.compose(mgr, aps, lo, mem, memo);
+        let hi = self.compose(mgr, aps, hi, mem, memo);
+        let n = mgr.ite(e, hi, lo);
+        memo.insert((s, mem), n);
+        n
+    }
+}
+
 impl<'a> Derivatives<'a> {
     fn new(f: &Formula, aps: &'a Alphabet, mgr: &'a mut Manager, max_states: usize) -> Self {
         Derivatives {
@@ -486,19 +515,8 @@ impl<'a> Derivatives<'a> {
     /// A state's BDD with every obligation replaced by what it becomes on
     /// reading the current letter in memory `mem`.
     fn compose(&mut self, s: Node, mem: u32) -> Node {
-        let Some(v) = self.mgr.var_of(s) else {
-            return s;
-        };
-        if let Some(&n) = self.compose_cache.get(&(s, mem)) {
-            return n;
-        }
-        let (lo, hi) = self.mgr.children(s).expect("an inner node");
-        let e = self.ex.step(self.mgr, self.aps, v, mem);
-        let lo = self.compose(lo, mem);
-        let hi = self.compose(hi, mem);
-        let n = self.mgr.ite(e, hi, lo);
-        self.compose_cache.insert((s, mem), n);
-        n
+        self.ex
+            .compose(self.mgr, self.aps, s, mem, &mut self.compose_cache)
     }
 
     /// The transition diagram of an expansion: its proposition layer, with

@@ -386,19 +386,8 @@ impl LazyDfa {
     /// `s` with each obligation replaced by its whole expansion: a BDD
     /// over the letter and the next obligations.
     fn compose(&mut self, s: Node, mem: u32) -> Node {
-        let Some(v) = self.mgr.var_of(s) else {
-            return s;
-        };
-        if let Some(&n) = self.composed.get(&(s, mem)) {
-            return n;
-        }
-        let (lo, hi) = self.mgr.children(s).expect("an inner node");
-        let e = self.ex.step(&mut self.mgr, &self.aps, v, mem);
-        let lo = self.compose(lo, mem);
-        let hi = self.compose(hi, mem);
-        let n = self.mgr.ite(e, hi, lo);
-        self.composed.insert((s, mem), n);
-        n
+        self.ex
+            .compose(&mut self.mgr, &self.aps, s, mem, &mut self.composed)
     }
 
     /// The successors of `(t, mem)` in the search for `goal`, one at a
