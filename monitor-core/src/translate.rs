@@ -544,8 +544,9 @@ pub struct Classification {
     pub pathologic: Option<bool>,
     /// States of the exact monitor.
     pub monitor_states: usize,
-    /// States of the informative monitor.
-    pub informative_states: usize,
+    /// States of the informative monitor (`None` if it exceeds the state
+    /// limit).
+    pub informative_states: Option<usize>,
     /// For a non-safety formula: a violating word without bad prefix.
     pub non_safety_witness: Option<Lasso<Vec<bool>>>,
 }
@@ -662,7 +663,9 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
                 && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none())
         })())?
     };
-    let (det_inf, _, _) = pipe.informative(f)?;
+    // Its size is reported; where it exceeds the limit, the answers that
+    // need it are unknown.
+    let det_inf = within_limit(pipe.informative(f))?.map(|d| d.0);
     let pathologic = match safety {
         // By definition (and as in scheck): a violation without any bad
         // prefix has no informative one.
@@ -673,12 +676,15 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
         // Every violation of these has an informative bad prefix (see
         // `algo::derivatives`), although their two monitors may differ.
         Some(true) if f.is_syntactic_safety() && derivatives::applies(&f.nnf()) => Some(false),
-        // Every bad prefix informative: every violation has one.
-        Some(true) if first_difference(&mut pipe.mgr, &det_pos, &det_inf).is_none() => Some(false),
-        Some(true) => {
-            let nba_neg = pipe.nba(&ng)?;
-            within_limit(pipe.intersection_witness(&nba_neg, &det_inf))?.map(|w| w.is_some())
-        }
+        Some(true) => match &det_inf {
+            None => None,
+            // Every bad prefix informative: every violation has one.
+            Some(inf) if first_difference(&mut pipe.mgr, &det_pos, inf).is_none() => Some(false),
+            Some(inf) => {
+                let nba_neg = pipe.nba(&ng)?;
+                within_limit(pipe.intersection_witness(&nba_neg, inf))?.map(|w| w.is_some())
+            }
+        },
     };
     Ok(Classification {
         formula: f.clone(),
@@ -691,7 +697,7 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
         stutter_invariant,
         pathologic,
         monitor_states: det_pos.len(),
-        informative_states: det_inf.len(),
+        informative_states: det_inf.as_ref().map(DetAutomaton::len),
         non_safety_witness: witness,
     })
 }

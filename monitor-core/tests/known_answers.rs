@@ -594,3 +594,26 @@ fn one_state_with_exponential_transitions_stops_on_the_node_budget() {
     let why = m.violation().unwrap();
     assert_eq!(why.letters, format!("!{}", m.propositions()[23]));
 }
+
+#[test]
+fn classify_answers_what_fits_when_the_informative_monitor_does_not() {
+    // The monitor has 33 states; the informative one is built from the
+    // negation's finite-word tableau, far larger on the way: over the limit
+    // its size and the answers needing it are unknown, not an error.
+    let f = parse("(G p1 | G p2 | G p3 | G p4 | G p5) U q").unwrap();
+    let c = classify(&f, &Config::new().max_states(Some(1000))).unwrap();
+    assert_eq!(
+        (
+            c.monitor_states,
+            c.informative_states,
+            c.safety,
+            c.pathologic
+        ),
+        (33, None, Some(false), Some(true))
+    );
+    let c = classify(&f, &Config::new().max_states(Some(10_000))).unwrap();
+    assert_eq!(
+        (c.informative_states, c.guarantee, c.safety),
+        (Some(33), Some(false), Some(false))
+    );
+}
