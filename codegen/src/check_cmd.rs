@@ -143,17 +143,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             Engine::Eager(MonitorTable::from_dfa(t.dfa()))
         };
-        let names: Vec<String> = match &monitor {
-            Engine::Eager(table) => {
-                let t = table.table();
-                (0..t.props as usize)
-                    .map(|i| t.proposition(i).to_string())
-                    .collect()
-            }
-            Engine::Lazy(m) => m.propositions().to_vec(),
-        };
         let mut bindings = Vec::new();
-        for ap in names.iter().map(String::as_str) {
+        for ap in (0..monitor.props()).map(|i| monitor.proposition(i)) {
             let def = args.defines.iter().rposition(|(n, _)| n == ap);
             if let Some(k) = def {
                 used[k] = true;

@@ -170,12 +170,10 @@ pub(crate) struct Expander {
     obligation: Vec<(u32, Formula)>,
     /// [`Expander::at`].
     cache: FxHashMap<(Option<u32>, Formula, u32), Node>,
-    /// For each variable of a propositional obligation, the variables
-    /// below it of the obligations no letter satisfies together with it at
-    /// the same offset (`b` and `!b`), found once.
+    /// For each variable of a propositional obligation, the variables of
+    /// the obligations no letter satisfies together with it at the same
+    /// offset (`b` and `!b`), found once.
     conflicts: Option<FxHashMap<u32, Vec<u32>>>,
-    /// The same, in both directions.
-    conflicting: FxHashMap<u32, Vec<u32>>,
 }
 
 /// Every obligation `(d, f)` the construction can meet: each core with
@@ -260,7 +258,6 @@ impl Expander {
             obligation,
             cache: FxHashMap::default(),
             conflicts: None,
-            conflicting: FxHashMap::default(),
         }
     }
 
@@ -275,34 +272,24 @@ impl Expander {
     /// informative prefixes are syntactic, and see the conflict only when
     /// the letter comes.
     pub(crate) fn without_conflicts(&mut self, mgr: &mut Manager, aps: &Alphabet, s: Node) -> Node {
-        self.conflicts(mgr, aps);
-        let conflicts = self.conflicts.take().unwrap_or_default();
-        let r = if conflicts.is_empty() {
+        let conflicts = self.conflicts(mgr, aps);
+        if conflicts.is_empty() {
             s
         } else {
-            prune(mgr, &conflicts, s, Vec::new(), &mut FxHashMap::default())
-        };
-        self.conflicts = Some(conflicts);
-        r
-    }
-
-    /// The variables that conflict with `v` (above and below it).
-    pub(crate) fn conflicting(&mut self, mgr: &mut Manager, aps: &Alphabet, v: u32) -> &[u32] {
-        self.conflicts(mgr, aps);
-        self.conflicting.get(&v).map_or(&[], Vec::as_slice)
-    }
-
-    fn conflicts(&mut self, mgr: &mut Manager, aps: &Alphabet) {
-        if self.conflicts.is_none() {
-            let below = self.find_conflicts(mgr, aps);
-            for (&v, ws) in &below {
-                for &w in ws {
-                    self.conflicting.entry(v).or_default().push(w);
-                    self.conflicting.entry(w).or_default().push(v);
-                }
-            }
-            self.conflicts = Some(below);
+            prune(mgr, conflicts, s, Vec::new(), &mut FxHashMap::default())
         }
+    }
+
+    /// The variables that conflict with `v`.
+    pub(crate) fn conflicting(&mut self, mgr: &mut Manager, aps: &Alphabet, v: u32) -> &[u32] {
+        self.conflicts(mgr, aps).get(&v).map_or(&[], Vec::as_slice)
+    }
+
+    fn conflicts(&mut self, mgr: &mut Manager, aps: &Alphabet) -> &FxHashMap<u32, Vec<u32>> {
+        if self.conflicts.is_none() {
+            self.conflicts = Some(self.find_conflicts(mgr, aps));
+        }
+        self.conflicts.as_ref().expect("found")
     }
 
     fn find_conflicts(&mut self, mgr: &mut Manager, aps: &Alphabet) -> FxHashMap<u32, Vec<u32>> {
@@ -325,7 +312,8 @@ impl Expander {
                 for (&(d, ref f), &v) in &self.var {
                     if *f == cores[i] {
                         if let Some(&w) = self.var.get(&(d, cores[j].clone())) {
-                            out.entry(v.min(w)).or_default().push(v.max(w));
+                            out.entry(v).or_default().push(w);
+                            out.entry(w).or_default().push(v);
                         }
                     }
                 }
@@ -481,6 +469,21 @@ impl Expander {
         mem: u32,
         memo: &mut FxHashMap<(Node, u32), Node>,
     ) -> Node {
+        self.compose_with(mgr, aps, s, mem, memo, &mut |_, e| e)
+    }
+
+    /// [`Expander::compose`] with each expansion passed through `map`
+    /// first (restricted to a letter, for the lazy monitor); `memo` must
+    /// not outlive `map`.
+    pub(crate) fn compose_with(
+        &mut self,
+        mgr: &mut Manager,
+        aps: &Alphabet,
+        s: Node,
+        mem: u32,
+        memo: &mut FxHashMap<(Node, u32), Node>,
+        map: &mut impl FnMut(&mut Manager, Node) -> Node,
+    ) -> Node {
         let Some(v) = mgr.var_of(s) else {
             return s;
         };
@@ -489,8 +492,9 @@ impl Expander {
         }
         let (lo, hi) = mgr.children(s).expect("an inner node");
         let e = self.step(mgr, aps, v, mem);
-        let lo = self.compose(mgr, aps, lo, mem, memo);
-        let hi = self.compose(mgr, aps, hi, mem, memo);
+        let e = map(mgr, e);
+        let lo = self.compose_with(mgr, aps, lo, mem, memo, map);
+        let hi = self.compose_with(mgr, aps, hi, mem, memo, map);
         let n = mgr.ite(e, hi, lo);
         memo.insert((s, mem), n);
         n

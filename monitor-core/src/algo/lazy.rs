@@ -56,7 +56,6 @@ const STEPS_PER_STATE: usize = 64;
 type Key = (Node, u32);
 
 /// The successors of a cube or clause, walked one at a time.
-#[derive(Clone)]
 struct Successors {
     /// Its expansion (over the letter and the next obligations).
     composed: Node,
@@ -71,12 +70,14 @@ struct Successors {
 }
 
 impl Successors {
-    fn empty() -> Successors {
+    /// The cubes or clauses of state `(node, mem)` itself (no letter
+    /// read).
+    fn terms(node: Node, mem: u32) -> Successors {
         Successors {
-            composed: Node::FALSE,
-            parts: std::sync::Arc::new([]),
+            composed: node,
+            parts: std::sync::Arc::new([(Node::TRUE, mem)]),
             part: 0,
-            mem: 0,
+            mem,
             paths: Vec::new(),
         }
     }
@@ -114,8 +115,8 @@ pub(crate) struct LazyDfa {
     /// Expansions of states, cubes and clauses (over the letter and the
     /// next obligations).
     composed: FxHashMap<(Node, u32), Node>,
-    /// Scratch memo of one successor computation.
-    by_letter: FxHashMap<Node, Node>,
+    /// Scratch memo of one successor computation (kept for its capacity).
+    by_letter: FxHashMap<(Node, u32), Node>,
     /// Searches run, and the cubes and clauses they expanded.
     pub(crate) searches: u64,
     pub(crate) expanded: u64,
@@ -241,7 +242,6 @@ impl LazyDfa {
         let n = match self.cube_vars(node) {
             Some(vars) => self.compose_cube(&vars, mem, letter),
             None => {
-                self.by_letter.clear();
                 let n = self.compose_letter(node, mem, letter);
                 if self.exact {
                     self.ex.without_conflicts(&mut self.mgr, &self.aps, n)
@@ -255,16 +255,11 @@ impl LazyDfa {
 
     /// The variables of `s` if it is a conjunction of obligations (the
     /// usual state: every `G` a conjunct).
-    fn cube_vars(&self, mut s: Node) -> Option<Vec<u32>> {
-        let mut vars = Vec::new();
-        while let Some((lo, hi)) = self.mgr.children(s) {
-            if lo != Node::FALSE {
-                return None;
-            }
-            vars.push(self.mgr.var_of(s).expect("an inner node"));
-            s = hi;
-        }
-        (s == Node::TRUE).then_some(vars)
+    fn cube_vars(&self, s: Node) -> Option<Vec<u32>> {
+        let cube = self.mgr.as_cube(s)?;
+        cube.iter()
+            .all(|&(_, positive)| positive)
+            .then(|| cube.into_iter().map(|(v, _)| v).collect())
     }
 
     /// [`LazyDfa::compose_letter`] of a conjunction: the conjunction of
@@ -283,7 +278,7 @@ impl LazyDfa {
         let mut parts = Vec::with_capacity(vars.len());
         for &v in vars {
             let e = self.ex.step(&mut self.mgr, &self.aps, v, mem);
-            let e = self.restrict(e, letter);
+            let e = restrict_to_letter(&self.mgr, self.ex.base(), e, letter);
             if e == Node::FALSE {
                 return Node::FALSE;
             }
@@ -297,8 +292,7 @@ impl LazyDfa {
             loop {
                 let mut changed = false;
                 let mut rest = Vec::with_capacity(parts.len());
-                for p in std::mem::take(&mut parts) {
-                    let mut p = p;
+                for mut p in std::mem::take(&mut parts) {
                     if !forbidden.is_empty() {
                         for w in self.mgr.support(p) {
                             if forbidden.contains(&w) {
@@ -356,31 +350,16 @@ impl LazyDfa {
 
     /// `s` with each obligation replaced by its expansion on `letter`.
     fn compose_letter(&mut self, s: Node, mem: u32, letter: u64) -> Node {
-        let Some(v) = self.mgr.var_of(s) else {
-            return s;
-        };
-        if let Some(&n) = self.by_letter.get(&s) {
-            return n;
-        }
-        let (lo, hi) = self.mgr.children(s).expect("an inner node");
-        let e = self.ex.step(&mut self.mgr, &self.aps, v, mem);
-        // Propositions are tested above obligations: following the letter
-        // through them leaves the next obligations.
-        let e = self.restrict(e, letter);
-        let lo = self.compose_letter(lo, mem, letter);
-        let hi = self.compose_letter(hi, mem, letter);
-        let n = self.mgr.ite(e, hi, lo);
-        self.by_letter.insert(s, n);
-        n
-    }
-
-    fn restrict(&self, mut n: Node, letter: u64) -> Node {
         let base = self.ex.base();
-        while let Some(v) = self.mgr.var_of(n).filter(|&v| v < base) {
-            let (lo, hi) = self.mgr.children(n).expect("an inner node");
-            n = if (letter >> v) & 1 == 1 { hi } else { lo };
-        }
-        n
+        self.by_letter.clear();
+        self.ex.compose_with(
+            &mut self.mgr,
+            &self.aps,
+            s,
+            mem,
+            &mut self.by_letter,
+            &mut |m, e| restrict_to_letter(m, base, e, letter),
+        )
     }
 
     /// `s` with each obligation replaced by its whole expansion: a BDD
@@ -399,17 +378,6 @@ impl LazyDfa {
         Successors {
             composed,
             parts,
-            part: 0,
-            mem,
-            paths: Vec::new(),
-        }
-    }
-
-    /// The cubes or clauses of state `(node, mem)` itself, one at a time.
-    fn terms_of(&self, node: Node, mem: u32) -> Successors {
-        Successors {
-            composed: node,
-            parts: std::sync::Arc::new([(Node::TRUE, mem)]),
             part: 0,
             mem,
             paths: Vec::new(),
@@ -488,7 +456,7 @@ impl LazyDfa {
     fn search(&mut self, node: Node, mem: u32, goal: Goal) -> Option<bool> {
         self.searches += 1;
         let mut budget = self.search_limit.saturating_mul(STEPS_PER_STATE);
-        let mut terms = self.terms_of(node, mem);
+        let mut terms = Successors::terms(node, mem);
         while let Some(t) = self.next_successor(&mut terms, goal, &mut budget)? {
             if self.search_from(t, goal, &mut budget)? {
                 return Some(true);
@@ -522,10 +490,7 @@ impl LazyDfa {
             let Some((_, it)) = stack.last_mut() else {
                 break false;
             };
-            let mut it = std::mem::replace(it, Successors::empty());
-            let next = self.next_successor(&mut it, goal, budget);
-            stack.last_mut().expect("a frame").1 = it;
-            let Some(child) = next? else {
+            let Some(child) = self.next_successor(it, goal, budget)? else {
                 let (k, _) = stack.pop().expect("a frame");
                 on_stack.remove(&k);
                 if goal == Goal::Live {
@@ -572,57 +537,27 @@ impl LazyDfa {
         Some(success)
     }
 
-    /// The letters that make state `q` `false` at once, as a guard.
+    /// The letters that make state `q` `false` at once, as a guard: the
+    /// complement of those after which it can still hold, the next
+    /// obligations assumed (the BDDs are monotone in them).
     pub(crate) fn violating(&mut self, q: u32) -> Guard {
         let LazyState { node, mem, .. } = self.states[q as usize];
-        let mut memo = FxHashMap::default();
-        let holds = self.compose_satisfiable(node, mem, &mut memo);
+        let base = self.ex.base();
+        let mut tops = FxHashMap::default();
+        let holds = self.ex.compose_with(
+            &mut self.mgr,
+            &self.aps,
+            node,
+            mem,
+            &mut FxHashMap::default(),
+            &mut |m, e| letters_of(m, base, e, &mut tops),
+        );
         let bad = self.mgr.not(holds);
         Guard::from_cubes(self.mgr.isop(bad))
     }
 
-    /// The letters after which `s` can still hold (next obligations
-    /// assumed, the BDDs being monotone in them).
-    fn compose_satisfiable(&mut self, s: Node, mem: u32, memo: &mut FxHashMap<Node, Node>) -> Node {
-        let Some(v) = self.mgr.var_of(s) else {
-            return s;
-        };
-        if let Some(&n) = memo.get(&s) {
-            return n;
-        }
-        let (lo, hi) = self.mgr.children(s).expect("an inner node");
-        let e = self.ex.step(&mut self.mgr, &self.aps, v, mem);
-        let mut tops = FxHashMap::default();
-        let e = self.letters_of(e, &mut tops);
-        let lo = self.compose_satisfiable(lo, mem, memo);
-        let hi = self.compose_satisfiable(hi, mem, memo);
-        let n = self.mgr.ite(e, hi, lo);
-        memo.insert(s, n);
-        n
-    }
-
-    /// The letters of an expansion after which it can hold: each
-    /// obligation part that is not `false` becomes `true`.
-    fn letters_of(&mut self, n: Node, memo: &mut FxHashMap<Node, Node>) -> Node {
-        match self.mgr.var_of(n) {
-            Some(v) if v < self.ex.base() => {
-                if let Some(&r) = memo.get(&n) {
-                    return r;
-                }
-                let (lo, hi) = self.mgr.children(n).expect("an inner node");
-                let lo = self.letters_of(lo, memo);
-                let hi = self.letters_of(hi, memo);
-                let r = self.mgr.mk(v, lo, hi);
-                memo.insert(n, r);
-                r
-            }
-            _ if n == Node::FALSE => Node::FALSE,
-            _ => Node::TRUE,
-        }
-    }
-
-    /// What state `q` requires from the next letter on, as a formula (at
-    /// most `max_terms` disjuncts, then `None` for the rest).
+    /// What state `q` requires from the next letter on, as a formula of at
+    /// most `max_terms` disjuncts, and whether there were more.
     pub(crate) fn pending(&mut self, q: u32, max_terms: usize) -> (Formula, bool) {
         let node = self.states[q as usize].node;
         let cubes = self.mgr.isop(node);
@@ -665,5 +600,36 @@ impl LazyDfa {
                 q
             })
             .collect()
+    }
+}
+
+/// `n` (an expansion) after the letter: propositions are tested above
+/// obligations, so following the letter through them leaves a BDD over
+/// the next obligations.
+fn restrict_to_letter(mgr: &Manager, base: u32, mut n: Node, letter: u64) -> Node {
+    while let Some(v) = mgr.var_of(n).filter(|&v| v < base) {
+        let (lo, hi) = mgr.children(n).expect("an inner node");
+        n = if (letter >> v) & 1 == 1 { hi } else { lo };
+    }
+    n
+}
+
+/// The letters after which the expansion `n` can hold: each obligation
+/// part that is not `false` becomes `true`.
+fn letters_of(mgr: &mut Manager, base: u32, n: Node, memo: &mut FxHashMap<Node, Node>) -> Node {
+    match mgr.var_of(n) {
+        Some(v) if v < base => {
+            if let Some(&r) = memo.get(&n) {
+                return r;
+            }
+            let (lo, hi) = mgr.children(n).expect("an inner node");
+            let lo = letters_of(mgr, base, lo, memo);
+            let hi = letters_of(mgr, base, hi, memo);
+            let r = mgr.mk(v, lo, hi);
+            memo.insert(n, r);
+            r
+        }
+        _ if n == Node::FALSE => Node::FALSE,
+        _ => Node::TRUE,
     }
 }

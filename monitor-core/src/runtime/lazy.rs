@@ -75,13 +75,13 @@ pub struct LazyMonitor {
     sparse: FxHashMap<(u32, u64), u32>,
     start: u32,
     current: u32,
-    violated: bool,
     steps: u64,
     /// Letters read over the monitor's life (resets included).
     total: u64,
-    /// Where the run violated the property: the state it was in, the
-    /// state the letter led to, the letter's position (explained on
-    /// demand: most violations of a long run are only counted).
+    /// Where the run violated the property (it is violated iff this is
+    /// set): the state it was in, the state the letter led to, the
+    /// letter's position (explained on demand: most violations of a long
+    /// run are only counted).
     violated_at: Option<(u32, u32, u64)>,
     capacity: usize,
     stats: LazyStats,
@@ -188,7 +188,6 @@ impl LazyMonitor {
             sparse: FxHashMap::default(),
             start: 0,
             current: 0,
-            violated: false,
             steps: 0,
             total: 0,
             violated_at: None,
@@ -225,7 +224,7 @@ impl LazyMonitor {
     /// violated.
     #[inline]
     pub fn step(&mut self, letter: u64) -> Verdict {
-        if self.violated {
+        if self.violated_at.is_some() {
             return Verdict::Violated;
         }
         let letter = letter & self.mask;
@@ -246,7 +245,6 @@ impl LazyMonitor {
         self.total += 1;
         let v = self.dfa.state(t).verdict;
         if v == Verdict::Violated {
-            self.violated = true;
             self.violated_at = Some((self.current, t, self.steps - 1));
         } else {
             self.current = t;
@@ -256,18 +254,12 @@ impl LazyMonitor {
 
     /// Reads one letter given as any [`Valuation`].
     pub fn step_with<L: Valuation + ?Sized>(&mut self, letter: &L) -> Verdict {
-        let mut bits = 0u64;
-        for i in 0..self.props as usize {
-            if letter.holds(i) {
-                bits |= 1 << i;
-            }
-        }
-        self.step(bits)
+        self.step(super::letter_bits(letter, self.props))
     }
 
     /// The verdict of the word read so far.
     pub fn verdict(&self) -> Verdict {
-        if self.violated {
+        if self.violated_at.is_some() {
             Verdict::Violated
         } else {
             self.dfa.state(self.current).verdict
@@ -277,7 +269,6 @@ impl LazyMonitor {
     /// Back to the start (the cache stays).
     pub fn reset(&mut self) {
         self.current = self.start;
-        self.violated = false;
         self.steps = 0;
         self.violated_at = None;
     }

@@ -194,15 +194,7 @@ impl<'a> Table<'a> {
     #[inline]
     pub fn next_with<L: Valuation + ?Sized>(&self, state: u32, letter: &L) -> u32 {
         match self.transitions {
-            Transitions::Dense(_) => {
-                let mut bits = 0u64;
-                for i in 0..self.props.min(64) as usize {
-                    if letter.holds(i) {
-                        bits |= 1 << i;
-                    }
-                }
-                self.next(state, bits)
-            }
+            Transitions::Dense(_) => self.next(state, letter_bits(letter, self.props)),
             Transitions::Diagram { roots, nodes } => {
                 walk(roots, nodes, state, |v| letter.holds(v as usize))
             }
@@ -220,6 +212,18 @@ impl<'a> Table<'a> {
             _ => VIOLATION,
         }
     }
+}
+
+/// The first `props` (at most 64) propositions of `letter` as bits.
+#[inline]
+pub(crate) fn letter_bits<L: Valuation + ?Sized>(letter: &L, props: u32) -> u64 {
+    let mut bits = 0u64;
+    for i in 0..props.min(64) as usize {
+        if letter.holds(i) {
+            bits |= 1 << i;
+        }
+    }
+    bits
 }
 
 #[inline]

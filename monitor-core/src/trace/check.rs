@@ -54,15 +54,16 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// The name of proposition `i`.
-    fn proposition(&self, i: usize) -> &str {
+    /// The name of proposition `i` (bit `i` of a letter).
+    pub fn proposition(&self, i: usize) -> &str {
         match self {
             Engine::Eager(t) => t.table().proposition(i),
             Engine::Lazy(m) => m.propositions().get(i).map_or("", String::as_str),
         }
     }
 
-    fn props(&self) -> usize {
+    /// The number of propositions.
+    pub fn props(&self) -> usize {
         match self {
             Engine::Eager(t) => t.table().props as usize,
             Engine::Lazy(m) => m.propositions().len(),
@@ -159,7 +160,9 @@ pub struct Report {
 }
 
 struct Run {
-    engine: RunEngine,
+    monitor: Engine,
+    /// The run of an eager monitor (a lazy one keeps its own).
+    cursor: Cursor,
     /// Global atom of each proposition.
     atoms: Vec<usize>,
     /// Fields the property reads (name, reader's index).
@@ -170,32 +173,19 @@ struct Run {
     wide: Vec<bool>,
 }
 
-/// A monitor and the state of its run.
-enum RunEngine {
-    Eager { table: MonitorTable, cursor: Cursor },
-    Lazy(Box<LazyMonitor>),
-}
-
 impl Run {
     fn reset(&mut self) {
-        match &mut self.engine {
-            RunEngine::Eager { cursor, .. } => cursor.reset(),
-            RunEngine::Lazy(m) => m.reset(),
+        match &mut self.monitor {
+            Engine::Eager(_) => self.cursor.reset(),
+            Engine::Lazy(m) => m.reset(),
         }
     }
 
     /// The eager monitor, if it is one.
-    fn table(&self) -> Option<(&MonitorTable, &Cursor)> {
-        match &self.engine {
-            RunEngine::Eager { table, cursor } => Some((table, cursor)),
-            RunEngine::Lazy(_) => None,
-        }
-    }
-
-    fn proposition(&self, i: usize) -> &str {
-        match &self.engine {
-            RunEngine::Eager { table, .. } => table.table().proposition(i),
-            RunEngine::Lazy(m) => m.propositions().get(i).map_or("", String::as_str),
+    fn table(&self) -> Option<&MonitorTable> {
+        match &self.monitor {
+            Engine::Eager(table) => Some(table),
+            Engine::Lazy(_) => None,
         }
     }
 }
@@ -399,13 +389,8 @@ impl Checker {
                         inexact_at: None,
                         lazy: None,
                     },
-                    engine: match p.monitor {
-                        Engine::Eager(table) => RunEngine::Eager {
-                            table,
-                            cursor: Cursor::new(),
-                        },
-                        Engine::Lazy(m) => RunEngine::Lazy(m),
-                    },
+                    monitor: p.monitor,
+                    cursor: Cursor::new(),
                     wide: vec![false; props],
                 }
             })
@@ -619,7 +604,7 @@ impl Checker {
             .iter_mut()
             .map(|r| {
                 r.report.events = events;
-                if let RunEngine::Lazy(m) = &r.engine {
+                if let Engine::Lazy(m) = &r.monitor {
                     r.report.lazy = Some(m.stats());
                 }
                 r.report.clone()
@@ -641,10 +626,10 @@ impl Checker {
         }
         Some(match self.lanes.lane_of[i] {
             Some(j) => self.lanes.states[j],
-            None => match &r.engine {
-                RunEngine::Eager { cursor, .. } => cursor.state(),
+            None => match &r.monitor {
+                Engine::Eager(_) => r.cursor.state(),
                 // Never summarized (see `Checker::has_lazy`).
-                RunEngine::Lazy(_) => return None,
+                Engine::Lazy(_) => return None,
             },
         })
     }
@@ -655,9 +640,10 @@ impl Checker {
         match self.lanes.lane_of[i] {
             Some(j) => self.lanes.states[j] = state,
             None => {
-                if let RunEngine::Eager { table, cursor } = &mut self.runs[i].engine {
-                    cursor.reset();
-                    cursor.enter(&table.table(), state);
+                let r = &mut self.runs[i];
+                if let Engine::Eager(table) = &r.monitor {
+                    r.cursor.reset();
+                    r.cursor.enter(&table.table(), state);
                 }
             }
         }
@@ -665,7 +651,7 @@ impl Checker {
 
     /// The monitor of property `i`, if it is built whole.
     pub(crate) fn table(&self, i: usize) -> Option<crate::runtime::Table<'_>> {
-        self.runs[i].table().map(|(t, _)| t.table())
+        self.runs[i].table().map(MonitorTable::table)
     }
 
     /// Whether some property has a lazy monitor (then the trace is read in
@@ -778,7 +764,7 @@ impl Lanes {
             slow: Vec::new(),
         };
         for (i, r) in runs.iter().enumerate() {
-            let Some((table, _)) = r.table() else {
+            let Some(table) = r.table() else {
                 l.slow.push(i);
                 continue;
             };
@@ -884,13 +870,13 @@ impl Lanes {
                 // (Not recomputed from `states`: the runs that did not
                 // violate have already moved.)
                 if self.targets[j] == VIOLATION {
-                    let RunEngine::Eager { table, cursor } = &mut r.engine else {
+                    let Engine::Eager(table) = &r.monitor else {
                         unreachable!("lazy monitors step slowly")
                     };
                     let table = table.table();
-                    cursor.reset();
-                    cursor.enter(&table, s);
-                    cursor.enter(&table, VIOLATION);
+                    r.cursor.reset();
+                    r.cursor.enter(&table, s);
+                    r.cursor.enter(&table, VIOLATION);
                     report(r, Verdict::Violated);
                     // A restarted run (--all) starts again from state 0.
                     self.states[j] = 0;
@@ -907,23 +893,21 @@ impl Lanes {
                 for (b, &k) in r.atoms.iter().enumerate() {
                     letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
                 }
-                match &mut r.engine {
-                    RunEngine::Eager { table, cursor } => cursor.step(&table.table(), letter),
-                    RunEngine::Lazy(m) => m.step(letter),
+                match &mut r.monitor {
+                    Engine::Eager(table) => r.cursor.step(&table.table(), letter),
+                    Engine::Lazy(m) => m.step(letter),
                 }
             } else {
                 for (b, &k) in r.atoms.iter().enumerate() {
                     r.wide[b] = (bits[k / 64] >> (k % 64)) & 1 == 1;
                 }
-                match &mut r.engine {
-                    RunEngine::Eager { table, cursor } => {
-                        cursor.step_with(&table.table(), r.wide.as_slice())
-                    }
+                match &mut r.monitor {
+                    Engine::Eager(table) => r.cursor.step_with(&table.table(), r.wide.as_slice()),
                     // Lazy monitors have at most 64 propositions.
-                    RunEngine::Lazy(m) => m.step_with(r.wide.as_slice()),
+                    Engine::Lazy(m) => m.step_with(r.wide.as_slice()),
                 }
             };
-            if let RunEngine::Lazy(m) = &r.engine {
+            if let Engine::Lazy(m) = &r.monitor {
                 if m.inexact_from().is_some() && r.report.inexact_at.is_none() {
                     // (Reported as an undecided verdict.)
                     report(r, Verdict::Undecided);
@@ -942,17 +926,17 @@ fn explain<'a, R: Reader + ?Sized>(
     reader: &R,
     recent: impl Iterator<Item = &'a (Position, Vec<u64>)>,
 ) -> ViolationReport {
-    let (explanation, after, letters) = match &mut r.engine {
-        RunEngine::Eager { table, cursor } => {
+    let (explanation, after, letters) = match &mut r.monitor {
+        Engine::Eager(table) => {
             let t = table.table();
-            let why = cursor.violation(&t).expect("violated");
+            let why = r.cursor.violation(&t).expect("violated");
             (
                 why.to_string(),
                 why.after.to_string(),
                 why.letters.to_string(),
             )
         }
-        RunEngine::Lazy(m) => {
+        Engine::Lazy(m) => {
             let why = m.violation().expect("violated");
             (why.to_string(), String::new(), why.letters)
         }
@@ -978,7 +962,7 @@ fn explain<'a, R: Reader + ?Sized>(
                 .iter()
                 .enumerate()
                 .filter(|&(_, &k)| (bits[k / 64] >> (k % 64)) & 1 == 1)
-                .map(|(i, _)| r.proposition(i).to_string())
+                .map(|(i, _)| r.monitor.proposition(i).to_string())
                 .collect();
             (pos.clone(), held)
         })
