@@ -26,9 +26,10 @@
 //! first), memoized (a cube explored without success has no infinite
 //! path). Dually, with three verdicts, a state is universal iff none of
 //! its clauses (disjunctions of obligations, from the paths to `false`)
-//! reaches the empty clause. Both searches have a budget; a search over
-//! budget leaves the state undecided and the monitor informative from
-//! then on (the caller is told).
+//! reaches the empty clause. Both searches have a budget, in steps and
+//! in memory (the cache's capacity); a search over budget leaves the
+//! state undecided and the monitor informative from then on (the caller
+//! is told).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -104,6 +105,10 @@ pub(crate) struct LazyDfa {
     /// The state limit: one search takes at most [`STEPS_PER_STATE`] steps
     /// through diagrams per state of it.
     search_limit: usize,
+    /// The memory (as [`LazyDfa::memory`] counts it) beyond which a search
+    /// stops as over budget: the cache's capacity, so that the nodes a
+    /// long search creates stay within it too.
+    memory_limit: usize,
     /// Set when a search ran over budget: no more searches.
     gave_up: bool,
     states: Vec<LazyState>,
@@ -145,6 +150,7 @@ impl LazyDfa {
             exact,
             three,
             search_limit,
+            memory_limit: crate::runtime::DEFAULT_CACHE_CAPACITY,
             gave_up: false,
             states: Vec::new(),
             index: FxHashMap::default(),
@@ -169,6 +175,13 @@ impl LazyDfa {
 
     pub(crate) fn len(&self) -> usize {
         self.states.len()
+    }
+
+    /// Bounds the memory of the searches from now on (at least 1 MiB, so
+    /// that a cache emptied at every transition still decides small
+    /// states).
+    pub(crate) fn set_memory_limit(&mut self, bytes: usize) {
+        self.memory_limit = bytes.max(1 << 20);
     }
 
     /// Whether every verdict so far is the exact monitor's (no search ran
@@ -420,6 +433,9 @@ impl LazyDfa {
                 continue;
             };
             *budget = budget.checked_sub(1)?;
+            if *budget % 256 == 0 && self.memory() > self.memory_limit {
+                return None;
+            }
             let Some((lo, hi)) = self.mgr.children(n) else {
                 if n != target {
                     continue;

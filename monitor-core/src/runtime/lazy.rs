@@ -203,9 +203,13 @@ impl LazyMonitor {
     }
 
     /// Bounds the memory of the cache (in bytes, an estimate); when it is
-    /// full, it is emptied. Defaults to [`DEFAULT_CACHE_CAPACITY`].
+    /// full, it is emptied. A search for an exact verdict stops (see
+    /// [`LazyMonitor::inexact_from`]) rather than exceed it (or 1 MiB,
+    /// whichever is larger). Defaults to [`DEFAULT_CACHE_CAPACITY`], which
+    /// also bounds the search of the start state, made on construction.
     pub fn with_cache_capacity(mut self, bytes: usize) -> LazyMonitor {
         self.capacity = bytes;
+        self.dfa.set_memory_limit(bytes);
         self
     }
 
