@@ -483,4 +483,28 @@ mod tests {
         }
         assert!(compared.iter().all(|&n| n > 300), "{compared:?}");
     }
+
+    #[test]
+    fn more_propositions_than_letter_bits_is_a_clear_error() {
+        let f: Vec<String> = (0..65).map(|i| format!("p{i}")).collect();
+        let err = LazyMonitor::from_ltl(&format!("G({})", f.join(" | "))).unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                BuildErrorKind::TooManyPropositions {
+                    count: 65,
+                    limit: 64
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "the formula has 65 propositions; lazy monitors take at most 64"
+        );
+        let f: Vec<String> = (0..64).map(|i| format!("p{i}")).collect();
+        let mut m = LazyMonitor::from_ltl(&format!("G({})", f.join(" | "))).unwrap();
+        assert_eq!(m.step(1 << 63), Verdict::Undecided);
+        assert_eq!(m.step(0), Verdict::Violated);
+    }
 }
