@@ -12,7 +12,7 @@
 # under a millisecond, or-g 14 and the 12-bit counter under a second each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p codegen
+cargo build --release -q -p mongen
 M=target/release/mongen
 quick=${1:-}
 

@@ -13,7 +13,7 @@
 # Yosys run synthesizes every variant. The last lines sum each column.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p codegen
+cargo build --release -q -p mongen
 M=$PWD/target/release/mongen
 command -v yosys >/dev/null || { echo "yosys not found: run scripts/install-tools.sh" >&2; exit 1; }
 T=$(mktemp -d)

@@ -17,7 +17,7 @@ N=${1:-20}
 REPEAT=${REPEAT:-5}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cargo build -q --release -p codegen --bin mongen
+cargo build -q --release -p mongen --bin mongen
 mapfile -t PATTERNS < <(target/release/mongen classify --json -F monitor-core/data/dwyer-patterns.ltl |
   python3 -c 'import json,sys
 for l in sys.stdin:

@@ -11,7 +11,7 @@
 # machine, one run each; ratios are LTL time / observer time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p codegen
+cargo build --release -q -p mongen
 M=$PWD/target/release/mongen
 NUSMV=${NUSMV:-$(command -v NuSMV || echo "$HOME/.local/bin/NuSMV")}
 [[ -x $NUSMV ]] || { echo "NuSMV not found: run scripts/install-tools.sh" >&2; exit 1; }

@@ -12,7 +12,7 @@
 # the translation alone (mongen compile --stats), one process per property.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p codegen
+cargo build --release -q -p mongen
 M=target/release/mongen
 
 stats() {

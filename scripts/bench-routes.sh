@@ -20,6 +20,6 @@
 # where the tableau takes 5 ms or more. All figures come from one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p codegen
+cargo build --release -q -p mongen
 cargo build --release -q -p mongen-examples --bin bench_routes
 exec target/release/bench_routes --mongen target/release/mongen "$@"

@@ -10,7 +10,7 @@
 # the property fails, both stop at the first counterexample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p codegen
+cargo build --release -q -p mongen
 M=$PWD/target/release/mongen
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

@@ -19,3 +19,5 @@ echo "== cargo test"
 cargo test --workspace --release
 echo "== examples/hardware/run.sh (the arbiter example end to end)"
 OUT="$(mktemp -d)" examples/hardware/run.sh
+echo "== cargo publish --dry-run (every published crate packages and builds)"
+scripts/check-publish.sh

@@ -1,11 +1,11 @@
 //! The build-time work of one `#[monitor]`: parsing the attribute,
 //! compiling the property and generating the tokens
-//! (`codegen::monitor_attr::expand`, which the proc macro calls).
+//! (`mongen::monitor_attr::expand`, which the proc macro calls).
 //!
 //! `cargo bench -p codegen --bench expand`. `scripts/bench-macro-build.sh`
 //! measures the whole added compile time (rustc included).
 
-use codegen::monitor_attr::expand;
+use mongen::monitor_attr::expand;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use quote::quote;
 

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use monitor_core::translate::Builder;
-//! use codegen::emit::hoa::{emit_hoa, HoaOptions};
+//! use mongen::emit::hoa::{emit_hoa, HoaOptions};
 //!
 //! let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
 //! let hoa = emit_hoa(&dfa, &HoaOptions::default());

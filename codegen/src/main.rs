@@ -8,17 +8,17 @@ use std::process::ExitCode;
 mod check_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use codegen::emit::dot::write_dot;
-use codegen::emit::hoa::{write_hoa, HoaOptions};
-use codegen::emit::json::{write_json, JsonOptions};
-use codegen::emit::promela::{emit_promela, PromelaOptions};
-use codegen::emit::rust::{emit_rust, RustOptions};
-use codegen::emit::smv::{
+use mongen::emit::dot::write_dot;
+use mongen::emit::hoa::{write_hoa, HoaOptions};
+use mongen::emit::json::{write_json, JsonOptions};
+use mongen::emit::promela::{emit_promela, PromelaOptions};
+use mongen::emit::rust::{emit_rust, RustOptions};
+use mongen::emit::smv::{
     emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions, RESERVED_PREFIX,
 };
-use codegen::emit::smv_model::SmvModel;
-use codegen::emit::systemc::{emit_systemc, SystemcOptions};
-use codegen::emit::verilog::{emit_verilog, StateEncoding, VerilogLogic, VerilogOptions};
+use mongen::emit::smv_model::SmvModel;
+use mongen::emit::systemc::{emit_systemc, SystemcOptions};
+use mongen::emit::verilog::{emit_verilog, StateEncoding, VerilogLogic, VerilogOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
 use monitor_core::formula::{parse, parse_psl, Formula, ParseError};

@@ -262,7 +262,7 @@ fn reaction_tokens(reaction: &Reaction, monitor: &Ident) -> Option<TokenStream> 
 ///
 /// ```
 /// use quote::quote;
-/// let out = codegen::monitor_attr::expand(
+/// let out = mongen::monitor_attr::expand(
 ///     quote!(ltl = "G(req -> X ack)"),
 ///     quote!(struct Bus { req: bool, ack: bool }),
 /// );

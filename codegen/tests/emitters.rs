@@ -2,9 +2,9 @@
 //! an independent reader that re-evaluates every label on every letter;
 //! JSON by serde_json; DOT structurally.
 
-use codegen::emit::dot::emit_dot;
-use codegen::emit::hoa::{emit_hoa, HoaOptions};
-use codegen::emit::json::{emit_json, JsonOptions};
+use mongen::emit::dot::emit_dot;
+use mongen::emit::hoa::{emit_hoa, HoaOptions};
+use mongen::emit::json::{emit_json, JsonOptions};
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
 use monitor_core::formula::random::RandomLtl;
 use monitor_core::translate::{Builder, Config, Verdicts};

@@ -5,9 +5,9 @@
 use std::io::{self, Read, Write};
 use std::process::{Command, Stdio};
 
-use codegen::emit::dot::{emit_dot, write_dot};
-use codegen::emit::hoa::{emit_hoa, write_hoa, HoaOptions};
-use codegen::emit::json::{emit_json, write_json, JsonOptions};
+use mongen::emit::dot::{emit_dot, write_dot};
+use mongen::emit::hoa::{emit_hoa, write_hoa, HoaOptions};
+use mongen::emit::json::{emit_json, write_json, JsonOptions};
 use monitor_core::automaton::BadPrefixDfa;
 use monitor_core::formula::{parse, parse_psl};
 use monitor_core::translate::{Builder, Config, Prefixes, Translation, Verdicts};

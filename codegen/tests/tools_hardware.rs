@@ -19,9 +19,9 @@ mod common;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use codegen::emit::names::cpp_usable;
-use codegen::emit::systemc::{emit_systemc, systemc_bindings, SystemcOptions};
-use codegen::emit::verilog::{
+use mongen::emit::names::cpp_usable;
+use mongen::emit::systemc::{emit_systemc, systemc_bindings, SystemcOptions};
+use mongen::emit::verilog::{
     choose_encoding, emit_verilog, verilog_bindings, StateEncoding, VerilogLogic, VerilogOptions,
 };
 use common::{run, scratch, text, tool};
@@ -922,9 +922,9 @@ fn yosys_proves_the_arbiter_and_refutes_the_buggy_one() {
 /// propositions: the checkers are lint-clean, compile and elaborate.
 #[test]
 fn every_keyword_and_odd_name_is_mangled() {
-    use codegen::emit::names::{CPP_KEYWORDS, SYSTEMC_MEMBERS, VERILATOR_WORDS, VERILOG_KEYWORDS};
-    use codegen::emit::systemc::SYSTEMC_RESERVED;
-    use codegen::emit::verilog::VERILOG_RESERVED;
+    use mongen::emit::names::{CPP_KEYWORDS, SYSTEMC_MEMBERS, VERILATOR_WORDS, VERILOG_KEYWORDS};
+    use mongen::emit::systemc::SYSTEMC_RESERVED;
+    use mongen::emit::verilog::VERILOG_RESERVED;
     let Some(verilator) = verilator() else {
         return;
     };

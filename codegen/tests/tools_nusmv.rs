@@ -20,10 +20,10 @@ mod common;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use codegen::emit::smv::{
+use mongen::emit::smv::{
     emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions,
 };
-use codegen::emit::smv_model::SmvModel;
+use mongen::emit::smv_model::SmvModel;
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
 use monitor_core::formula::{parse, parse_psl, Formula};
 use monitor_core::translate::{classify, transducer, Builder, Config};

@@ -12,7 +12,7 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 
-use codegen::emit::promela::{emit_promela, PromelaOptions};
+use mongen::emit::promela::{emit_promela, PromelaOptions};
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
 use monitor_core::formula::parse;
 use monitor_core::translate::Builder;

@@ -7,7 +7,7 @@ automaton of its *bad prefixes*: the finite words
 after which no continuation can satisfy the property. It also decides
 whether the formula is a safety property at all, and where it sits in the
 safety-progress hierarchy. The back ends (HOA, DOT, JSON, and the model
-checker, hardware and Rust targets) live in the `codegen` crate and only
+checker, hardware and Rust targets) live in the `mongen` crate and only
 read the finished automaton.
 
 # Overview

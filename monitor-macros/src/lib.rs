@@ -2,7 +2,7 @@
 //! monitor type that costs a table lookup per event.
 //!
 //! This crate is a thin wrapper: the expansion is
-//! [`codegen::monitor_attr::expand`], a normal, unit-tested library
+//! [`mongen::monitor_attr::expand`], a normal, unit-tested library
 //! function. The generated code uses the `no_std` runtime of
 //! `monitor-core`, which the crate using `#[monitor]` depends on.
 //!
@@ -129,5 +129,5 @@ use proc_macro::TokenStream;
 /// documentation).
 #[proc_macro_attribute]
 pub fn monitor(attr: TokenStream, item: TokenStream) -> TokenStream {
-    codegen::monitor_attr::expand(attr.into(), item.into()).into()
+    mongen::monitor_attr::expand(attr.into(), item.into()).into()
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use codegen::emit::rust::{emit_rust, RustOptions};
+use mongen::emit::rust::{emit_rust, RustOptions};
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
 use monitor_core::translate::{Builder, Config, Verdicts};
 use monitor_core::Verdict;

@@ -206,7 +206,7 @@ pub fn is_rust_identifier(s: &str) -> bool {
 /// when the propositions are identifiers.
 ///
 /// ```
-/// use codegen::emit::rust::{emit_rust, RustOptions};
+/// use mongen::emit::rust::{emit_rust, RustOptions};
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();

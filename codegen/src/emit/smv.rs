@@ -99,7 +99,7 @@ impl Default for SmvOptions {
 /// check it.
 ///
 /// ```
-/// use codegen::emit::smv::{emit_smv_dfa, SmvOptions};
+/// use mongen::emit::smv::{emit_smv_dfa, SmvOptions};
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();

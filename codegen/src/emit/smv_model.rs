@@ -51,7 +51,7 @@ impl std::error::Error for ModelError {}
 /// A NuSMV model read for inserting observers.
 ///
 /// ```
-/// use codegen::emit::smv_model::SmvModel;
+/// use mongen::emit::smv_model::SmvModel;
 ///
 /// let model = SmvModel::read(
 ///     "MODULE main\nVAR s : {idle, busy};\nIVAR go : boolean;\nMODULE cell(x)\nVAR v : boolean;\n",
@@ -67,7 +67,7 @@ impl std::error::Error for ModelError {}
 ///     b"MODULE main\nVAR s : {idle, busy};\nIVAR go : boolean;\n  VAR o : obs(s = busy);\n\
 ///      MODULE cell(x)\nVAR v : boolean;\n\nMODULE obs(b)\n"
 /// );
-/// # Ok::<(), codegen::emit::smv_model::ModelError>(())
+/// # Ok::<(), mongen::emit::smv_model::ModelError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct SmvModel {

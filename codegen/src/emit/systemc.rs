@@ -101,14 +101,14 @@ struct Checker {
 /// expressions they are bound to in the binding example.
 ///
 /// ```
-/// use codegen::emit::systemc::systemc_bindings;
+/// use mongen::emit::systemc::systemc_bindings;
 /// use monitor_core::automaton::Alphabet;
 ///
 /// let aps = Alphabet::new(["req", "class", "x > 3", "EOF", "sensitive"]);
 /// let b = systemc_bindings(&aps, "monitor", &[])?;
 /// let ports: Vec<&str> = b.iter().map(|b| b.ident.as_str()).collect();
 /// assert_eq!(ports, ["req", "p_class", "x_3", "p_EOF", "p_sensitive"]);
-/// # Ok::<(), codegen::emit::EmitError>(())
+/// # Ok::<(), mongen::emit::EmitError>(())
 /// ```
 pub fn systemc_bindings(
     aps: &Alphabet,
@@ -128,7 +128,7 @@ pub fn systemc_bindings(
 /// Writes `dfa` as a SystemC checker header.
 ///
 /// ```
-/// use codegen::emit::systemc::{emit_systemc, SystemcOptions};
+/// use mongen::emit::systemc::{emit_systemc, SystemcOptions};
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();

@@ -48,7 +48,7 @@ impl StateEncoding {
     /// The number of flip-flops holding the state of an `n`-state monitor.
     ///
     /// ```
-    /// use codegen::emit::verilog::StateEncoding;
+    /// use mongen::emit::verilog::StateEncoding;
     /// assert_eq!(StateEncoding::Binary.state_bits(5), 3);
     /// assert_eq!(StateEncoding::OneHot.state_bits(5), 5);
     /// assert_eq!(StateEncoding::Binary.state_bits(1), 0);
@@ -237,13 +237,13 @@ struct Checker {
 /// to in the instantiation example.
 ///
 /// ```
-/// use codegen::emit::verilog::verilog_bindings;
+/// use mongen::emit::verilog::verilog_bindings;
 /// use monitor_core::automaton::Alphabet;
 ///
 /// let b = verilog_bindings(&Alphabet::new(["req", "module", "x > 3", "clk"]), &[])?;
 /// let ports: Vec<&str> = b.iter().map(|b| b.ident.as_str()).collect();
 /// assert_eq!(ports, ["req", "p_module", "x___3", "p_clk"]);
-/// # Ok::<(), codegen::emit::EmitError>(())
+/// # Ok::<(), mongen::emit::EmitError>(())
 /// ```
 pub fn verilog_bindings(
     aps: &Alphabet,
@@ -350,7 +350,7 @@ fn plan_auto(dfa: &BadPrefixDfa, logic: VerilogLogic, idents: &[String]) -> Plan
 /// logic plus flip-flops), binary on ties.
 ///
 /// ```
-/// use codegen::emit::verilog::{choose_encoding, StateEncoding};
+/// use mongen::emit::verilog::{choose_encoding, StateEncoding};
 /// use monitor_core::translate::Builder;
 ///
 /// let bounded = Builder::new().build("G(req -> F[0:32] ack)")?.into_dfa();
@@ -365,7 +365,7 @@ pub fn choose_encoding(dfa: &BadPrefixDfa) -> StateEncoding {
 /// Writes `dfa` as a Verilog checker module.
 ///
 /// ```
-/// use codegen::emit::verilog::{emit_verilog, VerilogOptions};
+/// use mongen::emit::verilog::{emit_verilog, VerilogOptions};
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();

@@ -5,7 +5,7 @@
 //! same run.
 //!
 //! ```text
-//! cargo build --release -p codegen -p mongen-examples --bin bench_routes
+//! cargo build --release -p mongen -p mongen-examples --bin bench_routes
 //! target/release/bench_routes [--quick] [--mongen PATH]
 //! ```
 //!
@@ -551,7 +551,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     if !mongen.exists() {
         return Err(format!(
-            "{} not found: build it with `cargo build --release -p codegen` or pass --mongen PATH",
+            "{} not found: build it with `cargo build --release -p mongen` or pass --mongen PATH",
             mongen.display()
         )
         .into());

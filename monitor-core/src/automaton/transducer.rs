@@ -16,7 +16,7 @@
 //! Past operators do not need guessing: their registers are updated
 //! deterministically ([`TVar::register`]).
 //!
-//! See `codegen`'s SMV emitter for the NuSMV module.
+//! See the `mongen` crate's SMV emitter for the NuSMV module.
 
 use super::Alphabet;
 
