@@ -19,12 +19,12 @@ mod common;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use common::{run, scratch, text, tool};
 use mongen::emit::names::cpp_usable;
 use mongen::emit::systemc::{emit_systemc, systemc_bindings, SystemcOptions};
 use mongen::emit::verilog::{
     choose_encoding, emit_verilog, verilog_bindings, StateEncoding, VerilogLogic, VerilogOptions,
 };
-use common::{run, scratch, text, tool};
 use monitor_core::automaton::{BadPrefixDfa, Guard, Target, Verdict};
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS};
 use monitor_core::formula::random::{RandomLtl, SplitMix64};

@@ -20,9 +20,7 @@ mod common;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use mongen::emit::smv::{
-    emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions,
-};
+use mongen::emit::smv::{emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions};
 use mongen::emit::smv_model::SmvModel;
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
 use monitor_core::formula::{parse, parse_psl, Formula};
