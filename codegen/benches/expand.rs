@@ -2,11 +2,11 @@
 //! compiling the property and generating the tokens
 //! (`mongen::monitor_attr::expand`, which the proc macro calls).
 //!
-//! `cargo bench -p codegen --bench expand`. `scripts/bench-macro-build.sh`
+//! `cargo bench -p mongen --bench expand`. `scripts/bench-macro-build.sh`
 //! measures the whole added compile time (rustc included).
 
-use mongen::monitor_attr::expand;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use mongen::monitor_attr::expand;
 use quote::quote;
 
 fn expansion(c: &mut Criterion) {

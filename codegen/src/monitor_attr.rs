@@ -34,7 +34,8 @@ enum Reaction {
     Panic,
     /// Panic in debug builds (`debug_assertions`); record only otherwise.
     DebugPanic,
-    /// `log::error!` with the explanation (the crate needs `log`).
+    /// `log::error!` with the explanation, through the `log` that
+    /// `monitor-core` re-exports (the user's crate need not depend on it).
     Log,
     /// Record only (`violation()` tells).
     Ignore,
@@ -241,18 +242,20 @@ fn compile(
 
 /// The tokens a violation reaction runs, with `v` a
 /// `Violation<'static>` in scope (`None` for `Result`, handled apart).
+/// Reactions run on the first violation only; the monitor counts the
+/// later ones (`violations()`).
 fn reaction_tokens(reaction: &Reaction, monitor: &Ident) -> Option<TokenStream> {
     let prefix = format!("monitor {monitor}: {{}}");
     Some(match reaction {
-        Reaction::Panic => quote!(::core::panic!(#prefix, v)),
+        Reaction::Panic => quote!(::core::panic!(#prefix, v);),
         Reaction::DebugPanic => quote! {
             if ::core::cfg!(debug_assertions) {
                 ::core::panic!(#prefix, v);
             }
         },
-        Reaction::Log => quote!(::log::error!(#prefix, v)),
+        Reaction::Log => quote!(::monitor_core::__private::log::error!(#prefix, v);),
         Reaction::Ignore => quote!(let _ = v;),
-        Reaction::Callback(path) => quote!(#path(&v)),
+        Reaction::Callback(path) => quote!(#path(&v);),
         Reaction::Result => return None,
     })
 }
@@ -403,11 +406,11 @@ fn expand_struct(args: &Args, formula: &Formula, s: syn::ItemStruct) -> Result<T
     };
     let observe_body = match reaction {
         Some(react) => quote! {
-            let before = self.cursor.is_violated(&Self::TABLE);
+            let before = self.run.is_violated(&Self::TABLE);
             let verdict = self.step(s.#letter_fn());
             if !before && verdict == ::monitor_core::Verdict::Violated {
                 if let ::core::option::Option::Some(v) = self.violation() {
-                    #react;
+                    #react
                 }
             }
             verdict
@@ -582,8 +585,7 @@ fn expand_impl(
                 let step = with(quote!(m.__event(#e)));
                 quote! {
                     if let ::core::option::Option::Some(v) = #step {
-                        let v = v.with_event(#name);
-                        #react;
+                        #react
                     }
                 }
             }
@@ -606,13 +608,18 @@ fn expand_impl(
                 let step = with(quote!(m.try_event(#e)));
                 quote! {
                     if let ::core::result::Result::Err(v) = #step {
-                        return ::core::result::Result::Err(::core::convert::From::from(v.with_event(#name)));
+                        return ::core::result::Result::Err(::core::convert::From::from(v));
                     }
                 }
             }
         };
-        let body = &f.block;
-        f.block = syn::parse2(quote!({ #prologue #body }))?;
+        // The prologue goes in front of the body's statements, in the
+        // body's own braces: wrapping the body in a block of its own would
+        // make an expression body (`{ q.len() }`) a block in tail position
+        // (`unused_braces`), and the user's tokens keep their spans.
+        let mut stmts = syn::Block::parse_within.parse2(prologue)?;
+        stmts.append(&mut f.block.stmts);
+        f.block.stmts = stmts;
     }
     let event_consts = dfa.alphabet().names().iter().enumerate().map(|(i, n)| {
         let c = format_ident!("EVENT_{}", n.to_uppercase());
@@ -625,26 +632,22 @@ fn expand_impl(
         /// Reads event `e` (one of the `EVENT_` constants).
         #[inline]
         pub fn event(&mut self, e: usize) -> ::monitor_core::Verdict {
-            self.cursor.step_event(&Self::TABLE, e)
+            self.run.step_event(&Self::TABLE, e)
         }
 
-        /// Reads event `e` unless it violates the property: then the
-        /// monitor does not move and the violation is returned.
+        /// Reads event `e` unless the property is violated or `e` would
+        /// violate it: then the monitor does not move (nothing is read or
+        /// counted) and the violation is returned.
         #[inline]
         pub fn try_event(&mut self, e: usize) -> ::core::result::Result<::monitor_core::Verdict, ::monitor_core::Violation<'static>> {
-            if self.cursor.would_violate_event(&Self::TABLE, e) {
-                let mut probe = *self;
-                probe.cursor.step_event(&Self::TABLE, e);
-                return ::core::result::Result::Err(probe.violation().expect("a violation"));
-            }
-            ::core::result::Result::Ok(self.cursor.step_event(&Self::TABLE, e))
+            self.run.try_event(&Self::TABLE, e)
         }
 
         #[doc(hidden)]
         #[inline]
         pub fn __event(&mut self, e: usize) -> ::core::option::Option<::monitor_core::Violation<'static>> {
-            let before = self.cursor.is_violated(&Self::TABLE);
-            if self.cursor.step_event(&Self::TABLE, e) == ::monitor_core::Verdict::Violated && !before {
+            let before = self.run.is_violated(&Self::TABLE);
+            if self.run.step_event(&Self::TABLE, e) == ::monitor_core::Verdict::Violated && !before {
                 self.violation()
             } else {
                 ::core::option::Option::None
@@ -755,9 +758,104 @@ mod tests {
         // The prologue comes first, then the body.
         let open = text.find("fn open").unwrap();
         assert!(
-            text[open..].find("with_event(\"open\")").unwrap()
-                < text[open..].find("body()").unwrap()
+            text[open..].find("m.__event(0usize)").unwrap() < text[open..].find("body()").unwrap()
         );
+    }
+
+    /// The statements of method `name` in the expansion.
+    fn body_of(out: TokenStream, name: &str) -> Vec<syn::Stmt> {
+        let file: syn::File = syn::parse2(out).unwrap();
+        for item in file.items {
+            let Item::Impl(i) = item else { continue };
+            for it in i.items {
+                if let ImplItem::Fn(f) = it {
+                    if f.sig.ident == name {
+                        return f.block.stmts;
+                    }
+                }
+            }
+        }
+        panic!("no method `{name}`");
+    }
+
+    #[test]
+    fn event_bodies_keep_their_statements() {
+        // Whatever the body, the prologue is one more statement in front
+        // of the user's, in the same block: no block in tail position
+        // (`unused_braces` on `{ q.len() }`), the tail expression stays one.
+        for reaction in [
+            quote!(),
+            quote!(, on_violation = panic),
+            quote!(, on_violation = log),
+            quote!(, on_violation = ignore),
+        ] {
+            let out = try_expand(
+                quote!(ltl = "!query W connect" #reaction),
+                quote!(impl Db {
+                    fn connect(&mut self) {}
+                    fn query(&mut self, q: &str) -> usize { q.len() }
+                }),
+            )
+            .unwrap();
+            let stmts = body_of(out.clone(), "query");
+            assert_eq!(stmts.len(), 2, "{out}");
+            assert!(
+                matches!(&stmts[0], syn::Stmt::Expr(Expr::If(_), None)),
+                "{out}"
+            );
+            assert!(
+                matches!(&stmts[1], syn::Stmt::Expr(Expr::MethodCall(_), None)),
+                "{out}"
+            );
+            assert_eq!(body_of(out, "connect").len(), 1);
+        }
+        let out = try_expand(
+            quote!(ltl = "!send W connect", on_violation = result),
+            quote!(impl Conn {
+                fn connect(&mut self) -> Result<(), E> { Ok(()) }
+                fn send(&mut self, x: &str) -> Result<u8, E> {
+                    if x.is_empty() {
+                        return Err(E);
+                    }
+                    let n = x.parse()?;
+                    Ok(n)
+                }
+            }),
+        )
+        .unwrap();
+        let stmts = body_of(out, "send");
+        assert_eq!(stmts.len(), 4);
+        assert!(matches!(&stmts[3], syn::Stmt::Expr(Expr::Call(_), None)));
+    }
+
+    #[test]
+    fn reactions() {
+        let expand_with = |reaction: TokenStream| {
+            let out = try_expand(
+                quote!(ltl = "G(open -> X !open)" #reaction),
+                quote!(impl F { fn open(&mut self) {} }),
+            )
+            .unwrap();
+            let file: syn::File = syn::parse2(out).unwrap();
+            prettyplease::unparse(&file)
+        };
+        // `log` through `monitor-core`: the user's crate need not have it.
+        let text = expand_with(quote!(, on_violation = log));
+        assert!(
+            text.contains("::monitor_core::__private::log::error!(\"monitor FMonitor: {}\", v);"),
+            "{text}"
+        );
+        assert!(!text.contains(" ::log::"), "{text}");
+        // The default: a panic in debug builds only.
+        let text = expand_with(quote!());
+        assert!(
+            text.contains("if ::core::cfg!(debug_assertions) {"),
+            "{text}"
+        );
+        // The violation names its event itself.
+        assert!(!text.contains("with_event"), "{text}");
+        let text = expand_with(quote!(, on_violation = panic));
+        assert!(!text.contains("debug_assertions"), "{text}");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //!
 //! The propositions are `bool` fields, or predicates given with `ap(...)`
 //! (any Rust expression of type `bool` over `self`). The attribute adds a
-//! type `NameMonitor` (`Copy`, 4 bytes) whose `observe` reads a snapshot:
+//! type `NameMonitor` (`Copy`, 24 bytes) whose `observe` reads a snapshot:
 //!
 //! ```
 //! use monitor_core::Verdict;
@@ -29,6 +29,7 @@
 //! let why = m.violation().unwrap();
 //! assert_eq!(why.after, "req; !ack");
 //! assert_eq!(why.letters, "!ack");
+//! assert_eq!(why.position, Some(2)); // the third snapshot
 //!
 //! #[monitor(ltl = "G !(low && high)", ap(low = self.level < 10, high = self.level > 90))]
 //! struct Tank {
@@ -57,12 +58,17 @@
 //!
 //! Each method named in the formula is an event; every call steps the
 //! monitor, kept in a field of `self` (`monitor` by default, `field = name`
-//! otherwise), before the body runs. On a violation the monitor reacts as
+//! otherwise), before the body runs (for an `async fn`: when its future is
+//! first polled). The body may be of any shape (an expression, statements,
+//! `return`, `?`); the generated code adds no warning, and errors in it are
+//! reported where they are. On a violation the monitor reacts as
 //! `on_violation` says: `panic`, `debug_panic` (the default: panic in debug
-//! builds, record only in release builds), `log` (`log::error!`), `ignore`,
-//! a function `path` called with the `monitor_core::Violation`,
-//! or `result`: the call returns `Err(From::from(violation))` without
-//! running, and the monitor stays where it was.
+//! builds, record only in release builds; see [below](#after-a-violation)),
+//! `log` (`log::error!`, through `monitor-core`: the crate need not depend
+//! on `log`), `ignore`, a function `path` called with the
+//! `monitor_core::Violation`, or `result`: the call returns
+//! `Err(From::from(violation))` without running, and the monitor stays
+//! where it was.
 //!
 //! ```
 //! use monitor_core::Violation;
@@ -104,6 +110,56 @@
 //! assert_eq!(f.open(), Ok(()));
 //! ```
 //!
+//! # After a violation
+//!
+//! A monitor never forgets a violation: its verdict stays
+//! `Verdict::Violated` until `reset()`, and `violation()` describes the
+//! **first** one (the state where it happened, the call that caused it,
+//! `event`, and its `position`: the index of the violating snapshot or
+//! call in the run, **counting from 0**). The reaction (`panic`, `log`, the
+//! function, the `debug_panic` panic) runs once, on that first violation;
+//! the panic and log messages are `monitor NameMonitor: ` followed by the
+//! same description as `violation()`.
+//!
+//! The monitor goes on checking, as if the violating snapshot or call had
+//! not happened, and `violations()` counts them all: the first and every
+//! later one (saturating at `u32::MAX`). So in release builds, where the
+//! default `debug_panic` neither panics nor prints, `violations()` tells
+//! how often the property was broken and `violation()` where it was first;
+//! choose `log`, a function or `panic` to hear about it at once.
+//! With `on_violation = result` a refused call is not read: the monitor
+//! does not move, and neither records nor counts it (positions count the
+//! calls the monitor read).
+//!
+//! ```
+//! use monitor_macros::monitor;
+//!
+//! struct Lock {
+//!     monitor: LockMonitor,
+//! }
+//!
+//! #[monitor(ltl = "G(acquire -> X release)", on_violation = ignore)]
+//! impl Lock {
+//!     fn acquire(&mut self) {}
+//!     fn release(&mut self) {}
+//! }
+//!
+//! let mut l = Lock { monitor: LockMonitor::new() };
+//! l.acquire();
+//! l.acquire(); // call 1: violates
+//! l.release();
+//! l.acquire();
+//! l.acquire(); // call 4: violates again
+//! assert_eq!(l.monitor.violations(), 2);
+//! let first = l.monitor.violation().unwrap();
+//! assert_eq!((first.event, first.position), (Some("acquire"), Some(1)));
+//! assert_eq!(
+//!     first.to_string(),
+//!     "`G(acquire -> X release)` violated by `acquire` at step 1 (0-based): \
+//!      after `acquire`, the event must not be `acquire`"
+//! );
+//! ```
+//!
 //! # Options
 //!
 //! | option | meaning |
@@ -127,7 +183,19 @@ use proc_macro::TokenStream;
 
 /// Compiles a temporal safety property into a monitor type (see the crate
 /// documentation).
+///
+/// On a violation, the reaction (`on_violation`) runs once, on the first
+/// one; the monitor keeps it (`violation()`: the call, and its position
+/// counting from 0) and counts it and the later ones (`violations()`). The
+/// default, `debug_panic`, panics in debug builds and is silent in release
+/// builds, where only `violation()` and `violations()` tell.
 #[proc_macro_attribute]
 pub fn monitor(attr: TokenStream, item: TokenStream) -> TokenStream {
     mongen::monitor_attr::expand(attr.into(), item.into()).into()
 }
+
+/// The crate README's examples, run as documentation tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+#[allow(dead_code)]
+struct Readme;

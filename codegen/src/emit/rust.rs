@@ -1,5 +1,6 @@
-//! Rust monitors: a `Copy` type holding a 4-byte run state, with the
-//! compiled [`Table`] as an associated
+//! Rust monitors: a `Copy` type holding the state of a run (a
+//! [`Run`](monitor_core::runtime::Run): 24 bytes, with the first violation
+//! and a count of them), with the compiled [`Table`] as an associated
 //! constant. No parsing, allocation or locking at run time, and only the
 //! `no_std` part of `monitor-core`.
 //!
@@ -74,9 +75,9 @@ pub struct MonitorType<'a> {
 }
 
 /// The monitor type: a struct holding a
-/// [`Cursor`](monitor_core::runtime::Cursor), `Clone`, `Copy`, `Default`,
-/// with `new`, `step`, `verdict`, `state`, `reset`, `violation` and the
-/// table as `TABLE`.
+/// [`Run`](monitor_core::runtime::Run), `Clone`, `Copy`, `Default`,
+/// with `new`, `step`, `verdict`, `state`, `reset`, `violation`,
+/// `violations` and the table as `TABLE`.
 pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
     let MonitorType {
         name,
@@ -93,7 +94,7 @@ pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
         #(#[doc = #doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         #vis struct #name {
-            cursor: ::monitor_core::runtime::Cursor,
+            run: ::monitor_core::runtime::Run,
         }
 
         #[allow(dead_code)]
@@ -107,36 +108,50 @@ pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
 
             /// A monitor at the start of a run.
             pub const fn new() -> Self {
-                Self { cursor: ::monitor_core::runtime::Cursor::new() }
+                Self { run: ::monitor_core::runtime::Run::new() }
             }
 
             /// Reads one letter: bit `i` is proposition `i` of the table.
             #[inline]
             pub fn step(&mut self, letter: u64) -> ::monitor_core::Verdict {
-                self.cursor.step(&Self::TABLE, letter)
+                self.run.step(&Self::TABLE, letter)
             }
 
-            /// The verdict of the run so far.
+            /// The verdict of the run so far (`Violated` for good after a
+            /// violation).
             #[inline]
             pub fn verdict(&self) -> ::monitor_core::Verdict {
-                self.cursor.verdict(&Self::TABLE)
+                self.run.verdict(&Self::TABLE)
             }
 
-            /// The current state (after a violation: where it happened).
+            /// The current state (after a violation: where the first one
+            /// happened).
             #[inline]
             pub fn state(&self) -> u32 {
-                self.cursor.state()
+                self.run.state()
             }
 
-            /// Back to the start of a run.
+            /// Back to the start of a run: no violation, no step read.
             #[inline]
             pub fn reset(&mut self) {
-                self.cursor.reset();
+                self.run.reset();
             }
 
-            /// Why the run violated the property, if it did.
+            /// Why the run violated the property, if it did: the first
+            /// violation, with its position (`position`, counting from 0)
+            /// and, for method calls, the call (`event`).
             pub fn violation(&self) -> ::core::option::Option<::monitor_core::Violation<'static>> {
-                self.cursor.violation(&Self::TABLE)
+                self.run.violation(&Self::TABLE)
+            }
+
+            /// How many steps violated the property, the first included
+            /// (saturating at `u32::MAX`). After the first violation, which
+            /// `violation` keeps, the monitor goes on as if each violating
+            /// step had not been read, and counts the steps that violate the
+            /// property from there.
+            #[inline]
+            pub fn violations(&self) -> u32 {
+                self.run.violations()
             }
 
             #methods

@@ -4,7 +4,10 @@
 //! transition function, as a dense array (one lookup per step, for few
 //! propositions) or as decision diagrams (one test per proposition on the
 //! path, for many), plus the texts that explain a violation. A [`Cursor`]
-//! is the state of one run: a `u32`. [`Monitor`] pairs the two.
+//! is the state of one run: a `u32`. [`Monitor`] pairs the two. The
+//! monitors `#[monitor]` and `mongen compile --target rust` generate keep a
+//! [`Run`] instead: it also keeps the first violation (with its position
+//! and, for method calls, the event) and counts the later ones.
 //!
 //! Tables come from [`MonitorTable`] (built from a formula or a
 //! [`BadPrefixDfa`](crate::automaton::BadPrefixDfa), with the `std`
@@ -39,12 +42,14 @@ use crate::Valuation;
 mod lazy;
 #[cfg(feature = "std")]
 mod owned;
+mod run;
 #[cfg(feature = "std")]
 pub mod summary;
 #[cfg(feature = "std")]
 pub use lazy::{LazyMonitor, LazyStats, LazyViolation, DEFAULT_CACHE_CAPACITY};
 #[cfg(feature = "std")]
 pub use owned::{Layout, MonitorTable};
+pub use run::Run;
 #[cfg(feature = "std")]
 pub use summary::{ChunkRun, Summary};
 
@@ -373,6 +378,7 @@ impl Cursor {
             letters: table.violating(state),
             shortest: table.shortest_violation(),
             event: None,
+            position: None,
         })
     }
 }
@@ -397,6 +403,12 @@ pub struct Violation<'a> {
     pub shortest: &'a str,
     /// For monitors of method calls: the call that violated the property.
     pub event: Option<&'a str>,
+    /// The position of the violating letter (snapshot, call) in the run,
+    /// **counting from 0**: the number of letters read before it. Known to
+    /// the monitors of `#[monitor]` and `mongen compile --target rust`
+    /// (a [`Run`]); `None` from a [`Cursor`] or a [`Monitor`], which do not
+    /// count.
+    pub position: Option<u64>,
 }
 
 impl<'a> Violation<'a> {
@@ -412,6 +424,9 @@ impl fmt::Display for Violation<'_> {
         write!(f, "`{}` violated", self.property)?;
         if let Some(e) = self.event {
             write!(f, " by `{e}`")?;
+        }
+        if let Some(p) = self.position {
+            write!(f, " at step {p} (0-based)")?;
         }
         if self.letters.is_empty() {
             return Ok(());
@@ -454,6 +469,11 @@ pub const fn bit(value: bool) -> u64 {
 
 /// Where an instrumented type keeps its monitor, for `&mut self` methods:
 /// the monitor itself, or a [`Cell`](core::cell::Cell) of it.
+///
+/// For the code `#[monitor]` generates only; hidden from the
+/// documentation, since its blanket implementation would otherwise be
+/// listed on every type of the crates that document this one.
+#[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "the monitor field has type `{Self}`, not `{M}` or `Cell<{M}>`",
     label = "this event method updates the monitor field"
@@ -480,6 +500,9 @@ impl<M: Copy> Slot<M> for core::cell::Cell<M> {
 /// Where an instrumented type keeps its monitor, for `&self` methods: a
 /// [`Cell`](core::cell::Cell) (single thread) or, with `std`, a
 /// [`Mutex`](std::sync::Mutex) (shared between threads).
+///
+/// For the code `#[monitor]` generates only (hidden, as `Slot` is).
+#[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "a method taking `&self` cannot update a monitor kept as `{Self}`",
     label = "this event method takes `&self`",

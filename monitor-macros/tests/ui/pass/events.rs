@@ -87,6 +87,8 @@ fn main() {
     assert_eq!(f.monitor.verdict(), Verdict::Violated);
     let v = f.monitor.violation().unwrap();
     assert_eq!(v.after, "open");
+    assert_eq!((v.event, v.position), (Some("open"), Some(1)));
+    assert_eq!(f.monitor.violations(), 1);
 
     let s = Shared { monitor: Cell::new(SharedMonitor::new()) };
     s.lock();
@@ -100,7 +102,12 @@ fn main() {
     }));
     std::panic::set_hook(hook);
     let msg = *caught.unwrap_err().downcast::<String>().unwrap();
-    assert!(msg.starts_with("monitor SharedMonitor: `G(lock -> X unlock)` violated by `lock`"), "{msg}");
+    assert!(msg.starts_with("monitor SharedMonitor: `G(lock -> X unlock)` violated by `lock` at step 3 (0-based)"), "{msg}");
+    // The monitor describes the violation as the panic did: the event that
+    // violated, not a letter.
+    let v = s.monitor.get().violation().unwrap();
+    assert_eq!(msg, format!("monitor SharedMonitor: {v}"));
+    assert_eq!((v.event, v.position), (Some("lock"), Some(3)));
 
     let t = Threads { guard: Mutex::new(ThreadsMonitor::new()) };
     t.acquire();

@@ -1,6 +1,6 @@
 #![deny(warnings)]
 // Snapshot monitors: bool fields, predicates, generics, three-valued
-// verdicts, a closure, a reaction, visibility; Copy, Send, 4 bytes.
+// verdicts, a closure, a reaction, visibility; Copy, Send, 24 bytes.
 use monitor_core::Verdict;
 use monitor_macros::monitor;
 
@@ -54,7 +54,7 @@ fn assert_traits<T: Copy + Send + Sync + Default + core::fmt::Debug + PartialEq>
 
 fn main() {
     assert_traits::<BusMonitor>();
-    assert_eq!(std::mem::size_of::<BusMonitor>(), 4);
+    assert_eq!(std::mem::size_of::<BusMonitor>(), 24);
 
     let mut m = BusMonitor::new();
     assert_eq!(m.observe(&Bus { req: true, ack: false }), Verdict::Undecided);
