@@ -9,15 +9,16 @@
 # request held n cycles ({req[*n]} |=> gnt) and its X chain; n consecutive
 # waits (never {(req && !gnt)[*n]}); and SERE-only shapes (goto repetition,
 # intersection) without an LTL twin. Times are wall-clock milliseconds of
-# the translation alone (mongen compile --stats), one process per property.
+# the work but writing the monitor (`--stats='%s %r'`: parsing, translation,
+# safety analysis), one process per property.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p mongen
 M=target/release/mongen
 
 stats() {
-  "$M" compile -q --stats --max-states 5000000 -o /dev/null "$@" 2>&1 \
-    | sed -n 's/.*: \([0-9]*\) states (.*), \([0-9.]*\) ms, peak memory \([0-9.]*\) MiB/\1 \2/p'
+  "$M" compile -q --stats='%s %r' --max-states 5000000 "$@" \
+    | awk '{ printf "%s %.3f\n", $1, $2 * 1000 }'
 }
 
 xs() { local s=""; for ((k = 0; k < $1; k++)); do s+="X "; done; printf '%s' "$s"; }

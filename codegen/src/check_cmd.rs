@@ -13,7 +13,8 @@ use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Position, TraceE
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 
-use super::{parse_define, read_sources, Input, Run};
+use super::cli_input::{file_spec, read_sources, Item};
+use super::{parse_define, Run};
 
 mod input;
 
@@ -35,10 +36,23 @@ pub struct CheckArgs {
     /// A property to check (repeatable).
     #[arg(short = 'f', long = "formula", value_name = "FORMULA")]
     formulas: Vec<String>,
-    /// Read properties from FILE, one per line ('-' for standard input);
-    /// blank lines and lines starting with '#' are skipped.
-    #[arg(short = 'F', long = "file", value_name = "FILE")]
+    /// Read properties from FILE, one per line ('-' for standard input;
+    /// blank lines and lines starting with '#' are skipped), or, with
+    /// FILE/COL, from column COL of a CSV file: COL is a number from 1
+    /// (negative: the first line is a header and is skipped) or the name
+    /// of a column in the header line. A file named FILE/COL is read as a
+    /// plain file.
+    #[arg(
+        short = 'F',
+        long = "file",
+        value_name = "FILE[/COL]",
+        allow_hyphen_values = true
+    )]
     files: Vec<PathBuf>,
+    /// The properties and files, in command-line order (filled in from
+    /// the matches).
+    #[arg(skip)]
+    pub items: Vec<Item>,
     /// Read the properties as PSL instead of LTL.
     #[arg(long)]
     psl: bool,
@@ -104,17 +118,32 @@ pub struct CheckArgs {
     follow: bool,
 }
 
+impl CheckArgs {
+    /// The argument ids of properties and of files, for
+    /// [`super::cli_input::ordered_items`].
+    pub const FORMULA_IDS: &'static [(&'static str, bool)] = &[("formulas", false)];
+    pub const FILE_ID: &'static str = "files";
+}
+
 /// What `mongen check` found: whether some property was violated.
 pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
-    if args.formulas.is_empty() && args.files.is_empty() {
+    if args.items.is_empty() {
         return Err("no property given (pass -f FORMULA or -F FILE)".into());
     }
-    let input = Input {
-        formulas: args.formulas.clone(),
-        files: args.files.clone(),
-        psl: args.psl,
-    };
-    let sources = read_sources(&input)?;
+    let stdin_properties = args.items.iter().any(|i| match i {
+        Item::File(p) => file_spec(p).is_ok_and(|s| s.path.as_os_str() == "-"),
+        Item::Formula(_) => false,
+    });
+    if stdin_properties && args.traces.iter().any(|t| t.as_os_str() == "-") {
+        return Err("standard input cannot hold both the properties (-F -) and a trace (-)".into());
+    }
+    let sources = read_sources(&args.items, args.psl)?;
+    if sources.is_empty() {
+        return Err(
+            "no property given: the input holds none (blank lines and lines starting with '#' are skipped)"
+                .into(),
+        );
+    }
     let config = Config::new()
         .max_states(Some(args.max_states))
         .verdicts(if args.verdicts == 3 {

@@ -1,13 +1,19 @@
-//! `mongen`: compile LTL safety properties into minimal deterministic monitors.
+//! `mongen`: compile LTL and PSL safety properties into minimal
+//! deterministic monitors.
 
 use std::fmt::Write as _;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 mod check_cmd;
+mod cli_input;
+mod progress;
+mod stats;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use cli_input::{ordered_items, read_sources, short, Item, Source};
 use mongen::emit::dot::write_dot;
 use mongen::emit::hoa::{write_hoa, HoaOptions};
 use mongen::emit::json::{write_json, JsonOptions};
@@ -21,16 +27,50 @@ use mongen::emit::systemc::{emit_systemc, SystemcOptions};
 use mongen::emit::verilog::{emit_verilog, StateEncoding, VerilogLogic, VerilogOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
-use monitor_core::formula::{parse, parse_psl, Formula, ParseError};
+use monitor_core::formula::Formula;
 use monitor_core::translate::{
-    classify, compare_informative, lasso_text, transducer, BuildError, Builder, Config, Prefixes,
-    Route, Translation, Verdicts, DEFAULT_MAX_STATES,
+    classify, compare_informative, lasso_text, transducer, Builder, Config, Prefixes, Route,
+    Translation, Verdicts, DEFAULT_MAX_STATES,
 };
+use progress::Spinner;
+use stats::{StatsArg, CLASSIFY_DIRECTIVES, COMPILE_DIRECTIVES};
 
-/// Compile temporal safety properties (LTL with past, Spot/Spin syntax) into
-/// deterministic, minimal monitors of their bad prefixes.
+/// The exit statuses, for the top-level help and the manual.
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success (check: no property is violated)
+  1  check: a property is violated
+  2  an error: a bad argument, an unreadable file, a formula that does not
+     parse, a state limit exceeded... (the other formulas are still
+     processed)";
+
+/// The exit statuses of the commands that read formulas (all but check).
+const EXIT_STATUS_FORMULAS: &str = "\
+Exit status:
+  0  every formula was processed
+  2  an error (a bad argument, an unreadable file, a formula that does not
+     parse, a state limit exceeded...); the other formulas are still
+     processed";
+
+/// The exit statuses of `check`.
+const EXIT_STATUS_CHECK: &str = "\
+Exit status:
+  0  every property holds on every trace (or is undecided)
+  1  a property is violated
+  2  an error: a bad argument, an unreadable trace, a formula that does not
+     parse, a field missing from a trace...";
+
+/// Compile temporal safety properties, in LTL with past (Spot/Spin syntax)
+/// or PSL (IEEE 1850, with --psl), into deterministic, minimal monitors of
+/// their bad prefixes; classify them; check traces against them.
 #[derive(Parser, Debug)]
-#[command(name = "mongen", version, propagate_version = true)]
+#[command(
+    name = "mongen",
+    version,
+    propagate_version = true,
+    max_term_width = 100,
+    after_help = EXIT_STATUS,
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -39,32 +79,101 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Compile formulas into monitors (HOA by default).
+    #[command(after_help = EXIT_STATUS_FORMULAS)]
     Compile(CompileArgs),
     /// Tell whether formulas are safety, guarantee, liveness,
     /// stutter-invariant or pathologic.
+    #[command(after_help = EXIT_STATUS_FORMULAS)]
     Classify(ClassifyArgs),
-    /// Print formulas back in Spot or Spin syntax.
+    /// Print formulas back in Spot, Spin, NuSMV or PSL syntax.
+    #[command(after_help = EXIT_STATUS_FORMULAS)]
     Print(PrintArgs),
     /// Generate formulas of the benchmark families (Spot's genltl names).
     Genltl(GenArgs),
-    /// Check traces (CSV, JSON Lines) against properties: exit 0 if they
-    /// hold, 1 if one is violated, 2 on bad input.
+    /// Check traces (CSV, JSON Lines, VCD) against properties: exit 0 if
+    /// they hold, 1 if one is violated, 2 on bad input.
+    #[command(after_help = EXIT_STATUS_CHECK)]
     Check(check_cmd::CheckArgs),
+    /// Write a shell completion script on standard output (bash: `source
+    /// <(mongen completions bash)`).
+    Completions(CompletionsArgs),
+    /// Write the manual page (roff) on standard output, or one page per
+    /// command into a directory.
+    Man(ManArgs),
 }
 
+/// Where formulas come from: as with Spot's tools, `-f`, positional
+/// arguments and `-F` files, processed in the order given.
 #[derive(Args, Debug)]
 struct Input {
-    /// Formulas to process.
+    /// Formulas to process ('-': read formulas from standard input, one per
+    /// line, as -F - does).
     #[arg(value_name = "FORMULA")]
     formulas: Vec<String>,
-    /// Read formulas from FILE, one per line ('-' for standard input);
-    /// blank lines and lines starting with '#' are skipped.
-    #[arg(short = 'F', long = "file", value_name = "FILE")]
+    /// Process FORMULA (repeatable; the same as a FORMULA argument).
+    #[arg(short = 'f', long = "formula", value_name = "FORMULA")]
+    formula: Vec<String>,
+    /// Read formulas from FILE, one per line ('-' for standard input;
+    /// blank lines and lines starting with '#' are skipped), or, with
+    /// FILE/COL, from column COL of a CSV file: COL is a number from 1
+    /// (negative: the first line is a header and is skipped) or the name
+    /// of a column in the header line. A file named FILE/COL is read as a
+    /// plain file.
+    #[arg(
+        short = 'F',
+        long = "file",
+        value_name = "FILE[/COL]",
+        allow_hyphen_values = true
+    )]
     files: Vec<PathBuf>,
     /// Read the formulas as PSL (IEEE 1850, Verilog flavour or NuSMV
     /// syntax: `always {req; !ack[*0:3]} |=> ack`) instead of LTL.
     #[arg(long)]
     psl: bool,
+    /// The formulas and files, in command-line order (filled in from the
+    /// matches, which know the order).
+    #[arg(skip)]
+    items: Vec<Item>,
+}
+
+impl Input {
+    /// The argument ids of formulas (`true`: a `-` there reads standard
+    /// input) and of files.
+    const FORMULA_IDS: &'static [(&'static str, bool)] = &[("formulas", true), ("formula", false)];
+    const FILE_ID: &'static str = "files";
+
+    fn sources(&self) -> Result<Vec<Source>, String> {
+        if self.items.is_empty() {
+            return Err(
+                "no formula given (pass FORMULA arguments, -f FORMULA, or -F FILE; '-' reads standard input)"
+                    .into(),
+            );
+        }
+        let sources = read_sources(&self.items, self.psl)?;
+        if sources.is_empty() {
+            return Err(
+                "no formula given: the input holds none (blank lines and lines starting with '#' are skipped)"
+                    .into(),
+            );
+        }
+        Ok(sources)
+    }
+}
+
+#[derive(Args, Debug)]
+struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum, value_name = "SHELL")]
+    shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+struct ManArgs {
+    /// Write mongen.1 and one page per command (mongen-compile.1, ...)
+    /// into DIR (created if need be) instead of mongen.1 on standard
+    /// output.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -159,9 +268,19 @@ struct CompileArgs {
     /// Write to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Print sizes, time and peak memory of each translation on standard error.
-    #[arg(long)]
-    stats: bool,
+    /// Print statistics: without FORMAT, sizes, time and peak memory on
+    /// standard error; with FORMAT, one line per formula instead of the
+    /// monitor (--stats='%s %e %t').
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        value_parser = |s: &str| stats::parse_stats_arg(s, COMPILE_DIRECTIVES),
+        long_help = stats::long_help(COMPILE_STATS_HELP, COMPILE_DIRECTIVES),
+    )]
+    stats: Option<StatsArg>,
     /// How the exact monitor is built (the monitor is the same; the cost
     /// differs).
     #[arg(long, value_enum, default_value_t = RouteArg::Auto)]
@@ -212,6 +331,33 @@ enum Logic {
 /// exact (a non-pathologic safety property).
 const SMV_DFA_LIMIT: usize = 1000;
 
+/// The long help of `compile --stats`, before the directives.
+const COMPILE_STATS_HELP: &str = "\
+Print statistics about each formula.
+
+--stats (no FORMAT): two lines per formula on standard error after its \
+output: the states of the monitor with the sizes of the intermediate \
+automata, the wall-clock time of all the work done for the formula, and \
+the peak memory; then that time split into parsing, translation (with the \
+safety analysis), the --informative comparison and writing the output.
+
+--stats=FORMAT: as Spot's ltl2tgba --stats, one line per formula on the \
+output (standard output or -o FILE) INSTEAD of the monitor, FORMAT with \
+its %-directives replaced; for instance --stats='%s states, %e edges, %t \
+transitions: %f'. Unknown directives are an error.";
+
+/// The long help of `classify --stats`, before the directives.
+const CLASSIFY_STATS_HELP: &str = "\
+Print statistics about each formula.
+
+--stats (no FORMAT): one line per formula on standard error: the states \
+of the exact monitor, the wall-clock time of all the work done for the \
+formula (parsing and every analysis) and the peak memory.
+
+--stats=FORMAT: one line per formula on standard output INSTEAD of the \
+classification, FORMAT with its %-directives replaced; for instance \
+--stats='%r s, %M MiB: %f'. Unknown directives are an error.";
+
 #[derive(Args, Debug)]
 struct ClassifyArgs {
     #[command(flatten)]
@@ -219,6 +365,19 @@ struct ClassifyArgs {
     /// One JSON object per formula and per line.
     #[arg(long)]
     json: bool,
+    /// Print statistics: without FORMAT, states, time and peak memory on
+    /// standard error; with FORMAT, one line per formula instead of the
+    /// classification (--stats='%r %f').
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        value_parser = |s: &str| stats::parse_stats_arg(s, CLASSIFY_DIRECTIVES),
+        long_help = stats::long_help(CLASSIFY_STATS_HELP, CLASSIFY_DIRECTIVES),
+    )]
+    stats: Option<StatsArg>,
     /// Stop with an error when an automaton exceeds N states.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
     max_states: usize,
@@ -262,119 +421,6 @@ struct GenArgs {
     list: bool,
 }
 
-/// A formula and where it came from, for error messages.
-struct Source {
-    text: String,
-    file: Option<String>,
-    line: usize,
-    psl: bool,
-}
-
-impl Source {
-    fn parse(&self) -> Result<Formula, String> {
-        let parsed = if self.psl {
-            parse_psl(&self.text)
-        } else {
-            parse(&self.text)
-        };
-        parsed.map_err(|e| self.describe_parse_error(e))
-    }
-
-    fn describe_parse_error(&self, e: ParseError) -> String {
-        match &self.file {
-            Some(f) => format!("{f}: {}", e.at_line(self.line)),
-            None => e.to_string(),
-        }
-    }
-
-    /// A PSL property as the user wrote it (without `assert`/`PSLSPEC`
-    /// and `;`); `None` for LTL.
-    fn written(&self) -> Option<&str> {
-        if !self.psl {
-            return None;
-        }
-        let text = self.text.trim();
-        let text = ["assert ", "PSLSPEC "]
-            .iter()
-            .find_map(|k| text.strip_prefix(k))
-            .unwrap_or(text);
-        Some(text.trim_start().trim_end_matches(';').trim_end())
-    }
-
-    /// The formula for a diagnostic: PSL as the user wrote it, LTL in
-    /// Spot syntax; long ones cut.
-    fn label(&self, f: &Formula) -> String {
-        match self.written() {
-            Some(text) => shorten(text),
-            None => short(f),
-        }
-    }
-
-    fn describe(&self, f: &Formula, e: &BuildError) -> String {
-        let mut msg = format!("{}: {e}", self.label(f));
-        if e.state_limit().is_some() {
-            msg.push_str("; raise it with --max-states N if this blow-up is expected");
-        }
-        msg
-    }
-}
-
-/// A formula for a diagnostic: long ones are cut (the whole formula is in
-/// the input anyway).
-fn short(f: &Formula) -> String {
-    shorten(&f.to_spot())
-}
-
-/// Long text cut for a diagnostic.
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= 80 {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(72).collect();
-        format!("{head} …")
-    }
-}
-
-fn read_sources(input: &Input) -> Result<Vec<Source>, String> {
-    let mut out = Vec::new();
-    for path in &input.files {
-        let name = path.display().to_string();
-        let text = if name == "-" {
-            let mut s = String::new();
-            io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            s
-        } else {
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?
-        };
-        for (i, line) in text.lines().enumerate() {
-            let t = line.trim();
-            if t.is_empty() || t.starts_with('#') {
-                continue;
-            }
-            out.push(Source {
-                text: line.to_string(),
-                file: Some(name.clone()),
-                line: i + 1,
-                psl: input.psl,
-            });
-        }
-    }
-    for f in &input.formulas {
-        out.push(Source {
-            text: f.clone(),
-            file: None,
-            line: 1,
-            psl: input.psl,
-        });
-    }
-    if out.is_empty() {
-        return Err("no formula given (pass FORMULA arguments or -F FILE)".into());
-    }
-    Ok(out)
-}
-
 /// Collects output and errors; formulas that fail do not stop the others.
 struct Run {
     /// Output written at the end.
@@ -386,12 +432,45 @@ struct Run {
     /// Whether nothing at all is written (not even `-o`'s file).
     withhold: bool,
     errors: usize,
+    /// The spinner of the formula being processed, hidden while messages
+    /// are written.
+    spinner: Option<Spinner>,
 }
 
 impl Run {
+    fn new(path: Option<PathBuf>) -> Run {
+        Run {
+            out: String::new(),
+            output: Output::new(path),
+            raw: None,
+            withhold: false,
+            errors: 0,
+            spinner: None,
+        }
+    }
+
     fn error(&mut self, msg: &str) {
         self.errors += 1;
-        eprintln!("mongen: error: {msg}");
+        self.note(&format!("mongen: error: {msg}"));
+    }
+
+    /// Writes a line on standard error (with the spinner hidden).
+    fn note(&self, msg: &str) {
+        progress::eprint_line(&self.spinner, msg);
+    }
+
+    /// Names what is being done to the current formula, on its spinner.
+    fn stage(&self, what: &str) {
+        progress::stage(&self.spinner, what);
+    }
+
+    /// Writes `line` and a line end to the output now, flushed (lines of
+    /// `--stats=FORMAT` and `classify` appear as they are computed).
+    fn line_now(&mut self, line: &str) {
+        self.stream(|w| {
+            writeln!(w, "{line}")?;
+            w.flush()
+        });
     }
 
     /// Writes `out` and then `write`'s text now, instead of at the end:
@@ -477,14 +556,27 @@ impl Output {
     }
 }
 
-fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+/// How the work on one formula was spent (`--stats`).
+#[derive(Default)]
+struct Phases {
+    parse: Duration,
+    translation: Duration,
+    informative: Option<Duration>,
+    output: Option<Duration>,
 }
 
 fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
-    let sources = read_sources(&args.input)?;
+    let format = match &args.stats {
+        Some(StatsArg::Format(f)) => Some(f),
+        _ => None,
+    };
+    if format.is_some() && args.model.is_some() {
+        return Err(
+            "--stats=FORMAT prints statistics instead of the monitors: it does not go with --model"
+                .into(),
+        );
+    }
+    let sources = args.input.sources()?;
     let three = args.verdicts == 3;
     let cfg = Config::new()
         .max_states(Some(args.max_states))
@@ -504,9 +596,17 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     let mut smv = SmvContext::new(args)?;
     // A --define must name a proposition of some formula (a misspelt one
     // would silently leave the proposition unbound).
-    let parsed: Vec<Result<Formula, String>> = sources.iter().map(Source::parse).collect();
+    let parsed: Vec<(Result<Formula, String>, Duration)> = sources
+        .iter()
+        .map(|src| {
+            let start = Instant::now();
+            let f = src.parse();
+            (f, start.elapsed())
+        })
+        .collect();
     let mut used = vec![false; args.defines.len()];
-    for f in parsed.iter().flatten() {
+    for (f, _) in &parsed {
+        let Ok(f) = f else { continue };
         let aps = f.atomic_propositions();
         for (k, (name, _)) in args.defines.iter().enumerate() {
             used[k] |= aps.contains(name);
@@ -519,10 +619,18 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             ));
         }
     }
+    // The spinner stays off while the monitors are written to the
+    // terminal it would draw on.
+    let output_on_terminal = args.output.is_none() && io::stdout().is_terminal();
     // Several formulas give several modules (claims, checkers): number
     // their names.
     let numbered = sources.len() > 1;
-    for (k, (src, parsed)) in sources.iter().zip(parsed).enumerate() {
+    for (k, (src, (parsed, parse_time))) in sources.iter().zip(parsed).enumerate() {
+        let start = Instant::now();
+        let mut phases = Phases {
+            parse: parse_time,
+            ..Phases::default()
+        };
         let f = match parsed {
             Ok(f) => f,
             Err(e) => {
@@ -530,6 +638,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 continue;
             }
         };
+        run.spinner = Spinner::start(k + 1, sources.len(), &src.label(&f), "translating");
         let suffix = |s: &str| {
             if numbered {
                 format!("{s}_{}", k + 1)
@@ -538,12 +647,16 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             }
         };
         let name = suffix(&args.name);
-        let smv_transducer =
-            args.target == Target::Smv && args.smv_encoding == SmvEncoding::Transducer;
+        // --stats=FORMAT reports on the monitor whatever the target.
+        let smv_transducer = format.is_none()
+            && args.target == Target::Smv
+            && args.smv_encoding == SmvEncoding::Transducer;
         let t = if smv_transducer {
             None
         } else {
-            match builder.build_from_formula(&f) {
+            let built = builder.build_from_formula(&f);
+            phases.translation = start.elapsed();
+            match built {
                 Ok(mut t) => {
                     // PSL users read their property as they wrote it
                     // (Spot's PSL syntax is not theirs).
@@ -553,28 +666,42 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     Some(t)
                 }
                 Err(e)
-                    if args.target == Target::Smv
+                    if format.is_none()
+                        && args.target == Target::Smv
                         && args.smv_encoding == SmvEncoding::Auto
                         && e.state_limit().is_some() =>
                 {
-                    eprintln!(
+                    run.note(&format!(
                         "mongen: warning: `{}`: the monitor exceeds {} states; using the transducer encoding, \
                          which detects the informative bad prefixes (every violation when the formula is a \
                          non-pathologic safety property)",
                         src.label(&f),
                         args.max_states
-                    );
+                    ));
                     None
                 }
                 Err(e) => {
+                    run.spinner = None;
                     run.error(&src.describe(&f, &e));
                     continue;
                 }
             }
         };
         if let Some(t) = &t {
-            report(args, &cfg, &f, t, src, run);
+            phases.informative = report(args, &cfg, &f, t, src, run);
         }
+        if let (Some(format), Some(t)) = (format, &t) {
+            let seconds = (phases.parse + start.elapsed()).as_secs_f64();
+            run.spinner = None;
+            let line = format.render(|d| compile_directive(d, &f, t, src, seconds));
+            run.line_now(&line);
+            continue;
+        }
+        if output_on_terminal {
+            run.spinner = None;
+        }
+        let output_start = Instant::now();
+        run.stage(&format!("writing the {} output", target_name(args.target)));
         let out = match (&t, args.target) {
             // HOA, DOT and JSON go to the output now, state by state
             // (nothing is left in `run.out`).
@@ -636,6 +763,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                             namespace: smv.namespace(),
                         },
                         smv.model.as_ref(),
+                        run,
                     )
                     .map(|obs| smv.add(obs)),
                 }
@@ -683,6 +811,14 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             Ok(text) => run.out.push_str(&text),
             Err(e) => run.error(&format!("{}: {e}", src.label(&f))),
         }
+        run.spinner = None;
+        if let (Some(StatsArg::Human), Some(t)) = (&args.stats, &t) {
+            // The time includes writing: what is pending goes out now.
+            run.stream(|w| w.flush());
+            phases.output = Some(output_start.elapsed());
+            let total = phases.parse + start.elapsed();
+            human_stats(&src.label(&f), t, total, &phases);
+        }
     }
     if let Some(model) = smv.finish() {
         // A model with fewer observers than asked for would look checked.
@@ -693,6 +829,91 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         run.raw = Some(model);
     }
     Ok(())
+}
+
+/// The target's name, for the spinner.
+fn target_name(t: Target) -> &'static str {
+    match t {
+        Target::Hoa => "HOA",
+        Target::Dot => "DOT",
+        Target::Json => "JSON",
+        Target::Promela => "Promela",
+        Target::Smv => "SMV",
+        Target::Verilog => "Verilog",
+        Target::Systemc => "SystemC",
+        Target::Rust => "Rust",
+    }
+}
+
+/// `--stats` without FORMAT: the sizes, the time of all the work done for
+/// the formula and the peak memory (one line, read by the benchmark
+/// scripts), then where the time went.
+fn human_stats(label: &str, t: &Translation, total: Duration, phases: &Phases) {
+    let s = t.stats();
+    let built = match s.route {
+        Route::Derivatives => format!("derivatives {}", s.subset_states),
+        _ => format!("Büchi {}, subsets {}", s.nba_states, s.subset_states),
+    };
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let mut line = format!(
+        "mongen: stats: `{label}`: {} states ({built}), {:.3} ms, peak memory ",
+        s.states,
+        ms(total),
+    );
+    match stats::peak_rss_kib() {
+        Some(kib) => {
+            let _ = write!(line, "{:.1} MiB", kib as f64 / 1024.0);
+        }
+        None => line.push_str("unknown"),
+    }
+    let mut split = format!(
+        "mongen: stats: `{label}`: time: parse {:.3} ms, translation and safety analysis {:.3} ms",
+        ms(phases.parse),
+        ms(phases.translation)
+    );
+    if let Some(d) = phases.informative {
+        let _ = write!(split, ", informative comparison {:.3} ms", ms(d));
+    }
+    if let Some(d) = phases.output {
+        let _ = write!(split, ", output {:.3} ms", ms(d));
+    }
+    eprintln!("{line}\n{split}");
+}
+
+/// The value of a `compile --stats=FORMAT` directive.
+fn compile_directive(d: char, f: &Formula, t: &Translation, src: &Source, seconds: f64) -> String {
+    match d {
+        'f' => f.to_spot(),
+        's' => t.dfa().num_states().to_string(),
+        'e' => t.dfa().num_edges().to_string(),
+        't' => stats::transitions(t.dfa()).to_string(),
+        'x' => t.dfa().alphabet().len().to_string(),
+        _ => common_directive(d, src, seconds),
+    }
+}
+
+/// The directives that `compile` and `classify` share.
+fn common_directive(d: char, src: &Source, seconds: f64) -> String {
+    match d {
+        'r' => format!("{seconds:.6}"),
+        'M' => stats::peak_mib_text(),
+        'F' => src.file.clone().unwrap_or_default(),
+        'L' => src
+            .file
+            .as_ref()
+            .map_or_else(String::new, |_| src.line.to_string()),
+        '<' => src
+            .csv
+            .as_ref()
+            .map_or_else(String::new, |c| c.before.clone()),
+        '>' => src
+            .csv
+            .as_ref()
+            .map_or_else(String::new, |c| c.after.clone()),
+        '%' => "%".into(),
+        // The format was checked against the directives when parsed.
+        _ => String::new(),
+    }
 }
 
 /// SMV observers of one run: appended one after the other, or, with
@@ -779,7 +1000,8 @@ impl SmvContext {
     }
 }
 
-/// Warnings and notes about one translation, on standard error.
+/// Warnings and notes about one translation, on standard error; the time
+/// of the informative comparison (with `--informative`).
 fn report(
     args: &CompileArgs,
     cfg: &Config,
@@ -787,7 +1009,7 @@ fn report(
     t: &Translation,
     src: &Source,
     run: &mut Run,
-) {
+) -> Option<Duration> {
     if t.is_safety() == Some(false) && !args.quiet {
         let mut msg = format!(
             "mongen: warning: `{}` is not a safety property; the monitor rejects the bad prefixes of its safety closure",
@@ -800,53 +1022,42 @@ fn report(
                 lasso_text(w, t.dfa().alphabet())
             );
         }
-        eprintln!("{msg}");
+        run.note(&msg);
     }
     if t.is_safety().is_none() && !args.quiet {
-        eprintln!(
+        run.note(&format!(
             "mongen: note: `{}`: deciding whether it is a safety property needs more than {} states; \
              the monitor rejects exactly the bad prefixes of its safety closure either way",
             src.label(f),
             args.max_states
-        );
+        ));
     }
-    if args.informative {
-        match compare_informative(f, cfg) {
-            Ok(r) => match r.word_text() {
-                Some(w) => eprintln!(
-                    "mongen: note: `{}`: informative monitor {} states, exact monitor {} states; \
-                     shortest bad prefix that is not informative: {w}",
-                    src.label(f),
-                    r.informative_states,
-                    r.exact_states
-                ),
-                None => eprintln!(
-                    "mongen: note: `{}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
-                    src.label(f),
-                    r.informative_states,
-                    r.exact_states
-                ),
-            },
-            Err(e) => run.error(&src.describe(f, &e)),
-        }
+    if !args.informative {
+        return None;
     }
-    if args.stats {
-        let s = t.stats();
-        let built = match s.route {
-            Route::Derivatives => format!("derivatives {}", s.subset_states),
-            _ => format!("Büchi {}, subsets {}", s.nba_states, s.subset_states),
-        };
-        let mut line = format!(
-            "mongen: stats: `{}`: {} states ({built}), {:.3} ms",
-            src.label(f),
-            s.states,
-            s.time.as_secs_f64() * 1e3
-        );
-        if let Some(kib) = peak_rss_kib() {
-            let _ = write!(line, ", peak memory {:.1} MiB", kib as f64 / 1024.0);
-        }
-        eprintln!("{line}");
+    run.stage("comparing the informative monitor with the exact one");
+    let start = Instant::now();
+    let compared = compare_informative(f, cfg);
+    let took = start.elapsed();
+    match compared {
+        Ok(r) => run.note(&match r.word_text() {
+            Some(w) => format!(
+                "mongen: note: `{}`: informative monitor {} states, exact monitor {} states; \
+                 shortest bad prefix that is not informative: {w}",
+                src.label(f),
+                r.informative_states,
+                r.exact_states
+            ),
+            None => format!(
+                "mongen: note: `{}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
+                src.label(f),
+                r.informative_states,
+                r.exact_states
+            ),
+        }),
+        Err(e) => run.error(&src.describe(f, &e)),
     }
+    Some(took)
 }
 
 /// The SMV observer: the DFA or the transducer (see `SmvEncoding`).
@@ -857,6 +1068,7 @@ fn emit_smv(
     t: Option<&Translation>,
     opts: SmvOptions,
     model: Option<&SmvModel>,
+    run: &Run,
 ) -> Result<SmvObserver, String> {
     let three = opts.three_valued;
     // The transducer is exact for non-pathologic safety properties.
@@ -886,23 +1098,23 @@ fn emit_smv(
         }
     };
     if let (true, Some((ap, var))) = (use_transducer, &input) {
-        eprintln!(
+        run.note(&format!(
             "mongen: warning: `{}`: the proposition `{ap}` may read the input variable `{var}`, and NuSMV \
              rejects the transducer encoding then (it reads the next letter, `next` of an input); \
              use --smv-encoding dfa",
             short(f)
-        );
+        ));
     }
     if use_transducer {
         if three {
             return Err("three-valued verdicts need --smv-encoding dfa".into());
         }
         if args.smv_encoding == SmvEncoding::Transducer && !args.quiet && !transducer_exact() {
-            eprintln!(
+            run.note(&format!(
                 "mongen: warning: `{}` is not known to be a non-pathologic safety property: the transducer \
                  detects its informative bad prefixes only, and may miss violations",
                 short(f)
-            );
+            ));
         }
         let tr = transducer(f).map_err(|e| e.to_string())?;
         emit_smv_transducer(&tr, &opts).map_err(|e| e.to_string())
@@ -912,9 +1124,24 @@ fn emit_smv(
     }
 }
 
+/// What the spinner says while `classify` works on a formula.
+const CLASSIFYING: &str = "deciding safety, guarantee, liveness, stutter-invariance and pathologic";
+
 fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
+    let format = match &args.stats {
+        Some(StatsArg::Format(f)) => Some(f),
+        _ => None,
+    };
+    if format.is_some() && args.json {
+        return Err(
+            "--stats=FORMAT prints statistics instead of the classification: it does not go with --json"
+                .into(),
+        );
+    }
     let cfg = Config::new().max_states(Some(args.max_states));
-    for src in read_sources(&args.input)? {
+    let sources = args.input.sources()?;
+    for (k, src) in sources.iter().enumerate() {
+        let start = Instant::now();
         let f = match src.parse() {
             Ok(f) => f,
             Err(e) => {
@@ -922,13 +1149,28 @@ fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
                 continue;
             }
         };
-        let c = match classify(&f, &cfg) {
+        run.spinner = Spinner::start(k + 1, sources.len(), &src.label(&f), CLASSIFYING);
+        let classified = classify(&f, &cfg);
+        // Cleared before anything is written.
+        run.spinner = None;
+        let c = match classified {
             Ok(c) => c,
             Err(e) => {
                 run.error(&src.describe(&f, &e));
                 continue;
             }
         };
+        if let Some(format) = format {
+            let seconds = start.elapsed().as_secs_f64();
+            let line = format.render(|d| match d {
+                'f' => f.to_spot(),
+                's' => c.monitor_states.to_string(),
+                'x' => c.alphabet.len().to_string(),
+                _ => common_directive(d, src, seconds),
+            });
+            run.line_now(&line);
+            continue;
+        }
         if args.json {
             let v = serde_json::json!({
                 "formula": f.to_spot(),
@@ -985,12 +1227,24 @@ fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
             }
             let _ = writeln!(run.out, "{line}");
         }
+        // Each line as it is known (a classification can take minutes).
+        run.stream(|w| w.flush());
+        if args.stats == Some(StatsArg::Human) {
+            let n = c.monitor_states;
+            eprintln!(
+                "mongen: stats: `{}`: {n} state{}, {:.3} ms, peak memory {} MiB",
+                src.label(&f),
+                if n == 1 { "" } else { "s" },
+                start.elapsed().as_secs_f64() * 1e3,
+                stats::peak_mib_text()
+            );
+        }
     }
     Ok(())
 }
 
 fn print_cmd(args: &PrintArgs, run: &mut Run) -> Result<(), String> {
-    for src in read_sources(&args.input)? {
+    for src in args.input.sources()? {
         let mut f = match src.parse() {
             Ok(f) => f,
             Err(e) => {
@@ -1049,19 +1303,129 @@ fn genltl(args: &GenArgs, run: &mut Run) -> Result<(), String> {
     Ok(())
 }
 
+/// `mongen completions SHELL`.
+fn completions(args: &CompletionsArgs, run: &mut Run) -> Result<(), String> {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "mongen", &mut script);
+    run.raw = Some(script);
+    Ok(())
+}
+
+/// The exit statuses of a command's manual page.
+fn exit_status_of(name: &str) -> &'static str {
+    match name {
+        "mongen" => EXIT_STATUS,
+        "check" => EXIT_STATUS_CHECK,
+        "compile" | "classify" | "print" => EXIT_STATUS_FORMULAS,
+        _ => "Exit status:\n  0  success\n  2  an error (a bad argument, an unreadable file...)",
+    }
+}
+
+/// Text for roff: backslashes escaped, and no line starting with a
+/// control character.
+fn roff_text(s: &str) -> String {
+    let s = s.replace('\\', "\\e").replace('-', "\\-");
+    if s.starts_with('.') || s.starts_with('\'') {
+        format!("\\&{s}")
+    } else {
+        s
+    }
+}
+
+/// The manual page of `cmd` (built): clap_mangen's sections, with the
+/// exit statuses in a section of their own (as a list, not filled into a
+/// paragraph).
+fn man_page(cmd: &clap::Command) -> io::Result<Vec<u8>> {
+    let man =
+        clap_mangen::Man::new(cmd.clone()).source(format!("mongen {}", env!("CARGO_PKG_VERSION")));
+    let mut out = Vec::new();
+    man.render_title(&mut out)?;
+    man.render_name_section(&mut out)?;
+    man.render_synopsis_section(&mut out)?;
+    man.render_description_section(&mut out)?;
+    if cmd.get_arguments().any(|a| !a.is_hide_set()) {
+        man.render_options_section(&mut out)?;
+    }
+    if cmd.get_subcommands().any(|c| !c.is_hide_set()) {
+        man.render_subcommands_section(&mut out)?;
+    }
+    // "N  what" lines (what may go on over indented lines): tagged
+    // paragraphs.
+    out.extend_from_slice(b".SH \"EXIT STATUS\"\n");
+    for line in exit_status_of(cmd.get_name()).lines().skip(1) {
+        let text = line.trim();
+        let tagged = text
+            .split_once("  ")
+            .filter(|(code, _)| code.chars().all(|c| c.is_ascii_digit()));
+        let roff = match tagged {
+            Some((code, what)) => format!(".TP\n{code}\n{}\n", roff_text(what.trim())),
+            None => format!("{}\n", roff_text(text)),
+        };
+        out.extend_from_slice(roff.as_bytes());
+    }
+    man.render_version_section(&mut out)?;
+    Ok(out)
+}
+
+/// `mongen man [--dir DIR]`.
+fn man(args: &ManArgs, run: &mut Run) -> Result<(), String> {
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let failed = |e: io::Error| format!("cannot write the manual page: {e}");
+    let Some(dir) = &args.dir else {
+        run.raw = Some(man_page(&cmd).map_err(failed)?);
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut pages = vec![cmd.clone()];
+    pages.extend(cmd.get_subcommands().cloned());
+    for page in &pages {
+        let file_name = format!(
+            "{}.1",
+            page.get_display_name().unwrap_or_else(|| page.get_name())
+        );
+        let path = dir.join(file_name);
+        let text = man_page(page).map_err(failed)?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let _ = writeln!(run.out, "{}", path.display());
+    }
+    Ok(())
+}
+
+/// The command line, with the formulas and files of each command in the
+/// order given (clap's derive keeps each argument's values apart).
+fn parse_command_line() -> Cli {
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let Some((_, sub)) = matches.subcommand() {
+        let input = match &mut cli.command {
+            Command::Compile(a) => Some(&mut a.input),
+            Command::Classify(a) => Some(&mut a.input),
+            Command::Print(a) => Some(&mut a.input),
+            Command::Check(a) => {
+                a.items = ordered_items(
+                    sub,
+                    check_cmd::CheckArgs::FORMULA_IDS,
+                    check_cmd::CheckArgs::FILE_ID,
+                );
+                None
+            }
+            _ => None,
+        };
+        if let Some(input) = input {
+            input.items = ordered_items(sub, Input::FORMULA_IDS, Input::FILE_ID);
+        }
+    }
+    cli
+}
+
 fn real_main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_command_line();
     let path = match &cli.command {
         Command::Compile(a) => a.output.clone(),
         _ => None,
     };
-    let mut run = Run {
-        out: String::new(),
-        output: Output::new(path),
-        raw: None,
-        withhold: false,
-        errors: 0,
-    };
+    let mut run = Run::new(path);
     let mut violated = false;
     let result = match &cli.command {
         Command::Compile(a) => compile(a, &mut run),
@@ -1069,7 +1433,10 @@ fn real_main() -> ExitCode {
         Command::Print(a) => print_cmd(a, &mut run),
         Command::Genltl(a) => genltl(a, &mut run),
         Command::Check(a) => check_cmd::check(a, &mut run).map(|v| violated = v),
+        Command::Completions(a) => completions(a, &mut run),
+        Command::Man(a) => man(a, &mut run),
     };
+    run.spinner = None;
     if let Err(e) = result {
         run.error(&e);
     }

@@ -604,3 +604,629 @@ fn print_to_psl_reads_back() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("past-time"), "{}", stderr(&o));
 }
+
+/// `mongen ARGS` with `input` on standard input.
+fn mongen_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mongen"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mongen");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// A fresh directory for one test.
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mongen-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn dash_f_works_like_spots_and_keeps_the_command_line_order() {
+    for cmd in ["compile", "classify", "print"] {
+        let o = mongen(&[cmd, "-f", "G(req -> X ack)", "--formula", "G a"]);
+        assert!(o.status.success(), "{cmd}: {}", stderr(&o));
+    }
+    let o = mongen(&["print", "-f", "G a", "F b", "-f", "X c"]);
+    assert_eq!(stdout(&o), "Ga\nFb\nXc\n");
+    // Files and formulas in the order given.
+    let dir = temp_dir("order");
+    let file = dir.join("f.ltl");
+    std::fs::write(&file, "a U b\n").unwrap();
+    let o = mongen(&["print", "-f", "G a", "-F", file.to_str().unwrap(), "F c"]);
+    assert_eq!(stdout(&o), "Ga\na U b\nFc\n", "{}", stderr(&o));
+    // A bad -f formula: exit 2 with the caret, the others still done.
+    let o = mongen(&["print", "-f", "G(a U )", "-f", "G b"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "Gb\n");
+    assert_eq!(
+        stderr(&o),
+        "mongen: error: syntax error at line 1, column 7: expected a formula, found `)`\n  G(a U )\n        ^\n"
+    );
+}
+
+#[test]
+fn a_dash_reads_formulas_from_standard_input() {
+    let input = "# two properties\nG a\n\nG(a -> X b)\n";
+    let o = mongen_stdin(&["compile", "-t", "json", "-"], input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    let o = mongen_stdin(&["print", "-f", "F x", "-", "-f", "X y"], input);
+    assert_eq!(stdout(&o), "Fx\nGa\nG(a -> Xb)\nXy\n");
+    let o = mongen_stdin(&["classify", "--stats=%F:%L %f", "-"], input);
+    assert_eq!(stdout(&o), "-:2 Ga\n-:4 G(a -> Xb)\n");
+    // Errors name standard input and the line.
+    let o = mongen_stdin(&["compile", "-"], "G a\nG(\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("mongen: error: -: syntax error at line 2, column 3:"),
+        "{}",
+        stderr(&o)
+    );
+    // Standard input once only.
+    let o = mongen_stdin(&["print", "-", "-F", "-"], input);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("standard input is given twice"),
+        "{}",
+        stderr(&o)
+    );
+    // `-f -` is a formula, not standard input (and not one that parses).
+    let o = mongen_stdin(&["print", "-f", "-"], input);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn csv_columns_by_number_and_by_name() {
+    let dir = temp_dir("csv");
+    let csv = dir.join("props.csv");
+    std::fs::write(
+        &csv,
+        "name,formula,note\nresponse,G(req -> X ack),\"from the spec, p. 3\"\n# not a property\n\nexclusion,G!(g0 & g1),\n",
+    )
+    .unwrap();
+    let c = csv.to_str().unwrap();
+    // By name: the first line is the header.
+    let o = mongen(&["print", "-F", &format!("{c}/formula")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "G(req -> Xack)\nG!(g0 & g1)\n");
+    // By number, negative: the header line is skipped.
+    let o = mongen(&["print", "-F", &format!("{c}/-2")]);
+    assert_eq!(stdout(&o), "G(req -> Xack)\nG!(g0 & g1)\n");
+    // By number, positive: every line is a formula (Spot's rule), and the
+    // header's `formula` is a proposition.
+    let o = mongen(&["print", "-F", &format!("{c}/2")]);
+    assert_eq!(stdout(&o), "formula\nG(req -> Xack)\nG!(g0 & g1)\n");
+    // Where each formula was, and the other fields (%< and %>).
+    let o = mongen(&[
+        "compile",
+        "-F",
+        &format!("{c}/formula"),
+        "--stats=%L [%<] %s [%>]",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "2 [response] 2 [\"from the spec, p. 3\"]\n5 [exclusion] 1 []\n",
+        "{}",
+        stderr(&o)
+    );
+    let o = mongen(&["classify", "-F", &format!("{c}/1")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3);
+    // check reads properties the same way.
+    let log = dir.join("log.csv");
+    std::fs::write(&log, "req,ack,g0,g1\n1,0,0,0\n0,1,0,0\n0,0,1,1\n").unwrap();
+    let o = mongen(&[
+        "check",
+        "-F",
+        &format!("{c}/formula"),
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("`G(req -> Xack)`: holds"), "{out}");
+    assert!(out.contains("`G!(g0 & g1)`: violated at line 4"), "{out}");
+}
+
+#[test]
+fn csv_errors_name_the_file_and_the_line() {
+    let dir = temp_dir("csv-errors");
+    let csv = dir.join("p.csv");
+    std::fs::write(&csv, "id,formula\n1,G a\n2\n3,G(b U )\n").unwrap();
+    let c = csv.to_str().unwrap();
+    let o = mongen(&["compile", "-F", &format!("{c}/formula")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!("mongen: error: {c}: line 3: no column 2 (`formula`) (the line has 1 field)\n")
+    );
+    assert!(stdout(&o).is_empty());
+    let o = mongen(&["compile", "-F", &format!("{c}/fromula")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!("mongen: error: {c}: line 1: no column named `fromula` in the header line (its columns: `id`, `formula`)\n")
+    );
+    let o = mongen(&["compile", "-F", &format!("{c}/0")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("numbered from 1"), "{}", stderr(&o));
+    // A formula that does not parse: the line, the column of the CSV, and
+    // the caret in the field.
+    std::fs::write(&csv, "id,formula\n1,G a\n3,G(b U )\n").unwrap();
+    let o = mongen(&["compile", "-t", "json", "-F", &format!("{c}/formula")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o).lines().count(), 1, "the good one is compiled");
+    assert_eq!(
+        stderr(&o),
+        format!("mongen: error: {c}: syntax error at line 3, CSV column 2 (`formula`), column 7 of the formula: expected a formula, found `)`\n  G(b U )\n        ^\n")
+    );
+    // A missing file, with or without a column.
+    let o = mongen(&["compile", "-F", "/nonexistent/p.csv/2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read /nonexistent/p.csv/2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_file_named_file_slash_col_is_a_plain_file() {
+    // `tab/2` exists (in the directory `tab`): it is read line by line.
+    let dir = temp_dir("slash");
+    let tab = dir.join("tab");
+    std::fs::create_dir_all(&tab).unwrap();
+    std::fs::write(tab.join("2"), "G a\nx, y\n").unwrap();
+    let spec = tab.join("2");
+    let o = mongen(&["print", "-F", spec.to_str().unwrap()]);
+    // `x, y` is one line of a plain file (and not a formula): not split
+    // as CSV.
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "Ga\n");
+    assert!(
+        stderr(&o).contains("2: syntax error at line 2"),
+        "{}",
+        stderr(&o)
+    );
+    // The same name when `tab` is a CSV file: column 2.
+    let dir = temp_dir("slash-csv");
+    let tab = dir.join("tab");
+    std::fs::write(&tab, "G a,F b\nX c,G d\n").unwrap();
+    let o = mongen(&["print", "-F", tab.join("2").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Fb\nGd\n");
+}
+
+/// The states, edges, propositions of the HOA automata in `hoa`, and
+/// their transitions: each edge's letters counted by evaluating its label
+/// on every letter.
+fn hoa_sizes(hoa: &str) -> Vec<(usize, usize, usize, u64)> {
+    let mut out = Vec::new();
+    for aut in hoa.split("--END--").filter(|a| a.contains("HOA: v1")) {
+        let header = |key: &str| -> usize {
+            aut.lines()
+                .find_map(|l| l.strip_prefix(key))
+                .and_then(|v| v.split_whitespace().next())
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let states = header("States: ");
+        let aps = header("AP: ");
+        let labels: Vec<&str> = aut
+            .lines()
+            .filter(|l| l.starts_with('['))
+            .map(|l| &l[1..l.find(']').unwrap()])
+            .collect();
+        let holds = |label: &str, letter: u64| {
+            label.split(" | ").any(|cube| {
+                cube.split('&').all(|lit| match lit.trim() {
+                    "t" => true,
+                    "f" => false,
+                    l => match l.strip_prefix('!') {
+                        Some(v) => letter >> v.parse::<u32>().unwrap() & 1 == 0,
+                        None => letter >> l.parse::<u32>().unwrap() & 1 == 1,
+                    },
+                })
+            })
+        };
+        let transitions = labels
+            .iter()
+            .map(|l| (0..1u64 << aps).filter(|&x| holds(l, x)).count() as u64)
+            .sum();
+        out.push((states, labels.len(), aps, transitions));
+    }
+    out
+}
+
+#[test]
+fn stats_format_fields_agree_with_the_hoa_output() {
+    let formulas = [
+        "G(req -> X ack)",
+        "a W (b & X c)",
+        "Gp1 | Gp2 | Gp3 | Gp4",
+        "G(grant -> O req)",
+        "F p0 -> (!p1 U p0)",
+        "G((a & X a & X[2] a) -> X[3] b)",
+        "true",
+        "G false",
+    ];
+    let mut args = vec!["compile", "-q"];
+    for f in &formulas {
+        args.extend(["-f", f]);
+    }
+    let hoa = stdout(&mongen(&args));
+    let expected = hoa_sizes(&hoa);
+    assert_eq!(expected.len(), formulas.len());
+    args.push("--stats=%s %e %x %t|%f");
+    let o = mongen(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("HOA"), "the statistics replace the automata");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), formulas.len());
+    for ((line, f), (s, e, x, t)) in lines.iter().zip(formulas).zip(expected) {
+        assert_eq!(
+            line.split('|').next().unwrap(),
+            format!("{s} {e} {x} {t}"),
+            "{f}"
+        );
+    }
+    // By hand: G(req -> X ack) has 2 states; from the first, all 4
+    // letters (to itself on !req, to the second on req); from the
+    // second, the 2 letters with ack. 6 transitions over 4 edges.
+    assert_eq!(lines[0], "2 4 2 6|G(req -> Xack)");
+    // `true`: one state, one edge taking the 1 letter over no
+    // proposition; `G false`: a monitor that violates at once.
+    assert_eq!(lines[6], "1 1 0 1|1");
+    assert_eq!(lines[7], "1 0 0 0|0");
+    // Exact beyond 64 propositions: G(p1 | ... | p70) takes every letter
+    // but one.
+    let big: Vec<String> = (1..=70).map(|i| format!("p{i}")).collect();
+    let f = format!("G({})", big.join(" | "));
+    let o = mongen(&["compile", "-f", &f, "--stats=%x %t"]);
+    assert_eq!(stdout(&o), "70 1180591620717411303423\n", "2^70 - 1");
+}
+
+#[test]
+fn stats_format_times_memory_and_origin() {
+    let dir = temp_dir("stats");
+    let file = dir.join("f.ltl");
+    std::fs::write(&file, "# comment\nG a\n\nG(a -> X b)\n").unwrap();
+    let f = file.to_str().unwrap();
+    let o = mongen(&[
+        "compile",
+        "-F",
+        f,
+        "-f",
+        "F a",
+        "-q",
+        "--stats=%F|%L|%r|%M|%%",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('|').collect()).collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!((rows[0][0], rows[0][1]), (f, "2"));
+    assert_eq!((rows[1][0], rows[1][1]), (f, "4"));
+    assert_eq!((rows[2][0], rows[2][1]), ("", ""), "a command-line formula");
+    for r in &rows {
+        let secs: f64 = r[2].parse().unwrap();
+        assert!(secs > 0.0 && secs < 10.0, "{r:?}");
+        let mib: f64 = r[3].parse().unwrap();
+        assert!(mib > 0.1 && mib < 1000.0, "{r:?}");
+        assert_eq!(r[4], "%");
+    }
+    // -o FILE gets the lines.
+    let out_file = dir.join("stats.txt");
+    let o = mongen(&[
+        "compile",
+        "-f",
+        "G a",
+        "--stats=%s",
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), "1\n");
+    // classify: its own directives.
+    let o = mongen(&["classify", "-f", "G(a -> X b)", "--stats=%s %x %f"]);
+    assert_eq!(stdout(&o), "2 2 G(a -> Xb)\n");
+}
+
+#[test]
+fn stats_format_errors_are_clear_and_early() {
+    for (cmd, format, directive) in [
+        ("compile", "%s %q", "%q"),
+        ("classify", "%e", "%e"),
+        ("compile", "%T", "%T"),
+    ] {
+        let o = mongen(&[cmd, "-f", "G a", &format!("--stats={format}")]);
+        assert_eq!(o.status.code(), Some(2), "{cmd} {format}");
+        assert!(stdout(&o).is_empty());
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "unknown directive `{directive}` (the directives are %f %s"
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let o = mongen(&["compile", "-f", "G a", "--stats=100%"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("lone `%`"), "{}", stderr(&o));
+    // --stats takes its FORMAT after `=` only: a formula after it stays a
+    // formula.
+    let o = mongen(&["compile", "--stats", "-o", "/dev/null", "G a"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("mongen: stats: `Ga`: 1 states"),
+        "{}",
+        stderr(&o)
+    );
+    // The statistics replace the output: not with --model or --json.
+    let o = mongen(&["classify", "--json", "--stats=%s", "G a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("does not go with --json"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `(total ms, [(phase, ms)])` of the two `--stats` lines of one formula.
+fn human_stats(err: &str) -> (f64, Vec<(String, f64)>) {
+    let mut lines = err.lines().filter(|l| l.starts_with("mongen: stats: "));
+    let first = lines.next().expect("a stats line");
+    let total = first
+        .rsplit_once(" ms, peak memory ")
+        .and_then(|(head, _)| head.rsplit_once(", "))
+        .map(|(_, ms)| ms.parse::<f64>().unwrap())
+        .unwrap();
+    assert!(first.ends_with(" MiB"), "{first}");
+    let second = lines.next().expect("a second stats line");
+    let phases = second
+        .split_once(": time: ")
+        .unwrap()
+        .1
+        .split(", ")
+        .map(|p| {
+            let (name, ms) = p.trim_end_matches(" ms").rsplit_once(' ').unwrap();
+            (name.to_string(), ms.parse::<f64>().unwrap())
+        })
+        .collect();
+    (total, phases)
+}
+
+#[test]
+fn human_stats_count_all_the_work_and_split_it() {
+    let o = mongen(&[
+        "compile",
+        "--stats",
+        "--informative",
+        "-o",
+        "/dev/null",
+        "G(q | XGp) & G(r | XG!p)",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let (total, phases) = human_stats(&err);
+    let names: Vec<&str> = phases.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "parse",
+            "translation and safety analysis",
+            "informative comparison",
+            "output"
+        ],
+        "{err}"
+    );
+    let sum: f64 = phases.iter().map(|(_, ms)| ms).sum();
+    assert!(sum <= total + 0.01, "the phases fit in the total: {err}");
+    // The first line keeps the form the benchmark scripts read (the
+    // informative monitor has 4 states).
+    let first = err
+        .lines()
+        .find(|l| l.starts_with("mongen: stats: "))
+        .unwrap();
+    assert!(
+        first.starts_with("mongen: stats: `G(q | XGp) & G(r | XG!p)`: 4 states (derivatives 4), ")
+            && first.contains(" ms, peak memory "),
+        "{err}"
+    );
+}
+
+#[test]
+fn exit_codes_are_documented_and_kept() {
+    let help = stdout(&mongen(&["--help"]));
+    assert!(help.contains("PSL"), "{help}");
+    for line in [
+        "  0  success",
+        "  1  check: a property is violated",
+        "  2  an error",
+    ] {
+        assert!(help.contains(line), "{line}: {help}");
+    }
+    let check_help = stdout(&mongen(&["check", "--help"]));
+    assert!(
+        check_help.contains("  1  a property is violated"),
+        "{check_help}"
+    );
+    assert_eq!(mongen(&["compile", "-f", "G a"]).status.code(), Some(0));
+    assert_eq!(mongen(&["compile", "-f", "G("]).status.code(), Some(2));
+    assert_eq!(
+        mongen(&["compile", "--no-such-flag"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(mongen(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(mongen(&["--help"]).status.code(), Some(0));
+    let dir = temp_dir("exit");
+    let log = dir.join("t.csv");
+    std::fs::write(&log, "a\n1\n0\n").unwrap();
+    let l = log.to_str().unwrap();
+    assert_eq!(mongen(&["check", "-f", "G a", l]).status.code(), Some(1));
+    assert_eq!(
+        mongen(&["check", "-f", "F a", "-q", l]).status.code(),
+        Some(0)
+    );
+    assert_eq!(mongen(&["check", "-f", "G b", l]).status.code(), Some(2));
+}
+
+#[test]
+fn bash_completion_loads() {
+    let o = mongen(&["completions", "bash"]);
+    assert!(o.status.success());
+    let script = stdout(&o);
+    let dir = temp_dir("completion");
+    let path = dir.join("mongen.bash");
+    std::fs::write(&path, &script).unwrap();
+    let b = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source {} && complete -p mongen && COMP_WORDS=(mongen comp); COMP_CWORD=1; _mongen mongen comp mongen; echo \"${{COMPREPLY[@]}}\"",
+            path.display()
+        ))
+        .output()
+        .expect("bash");
+    assert!(b.status.success(), "{}", stderr(&b));
+    let out = stdout(&b);
+    assert!(out.contains("-F _mongen mongen"), "{out}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .split(' ')
+            .any(|w| w == "compile")
+            && out.contains("completions"),
+        "`mongen comp<TAB>` offers compile and completions: {out}"
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let o = mongen(&["completions", shell]);
+        assert!(o.status.success(), "{shell}");
+        assert!(stdout(&o).contains("compile"), "{shell}");
+    }
+    assert_eq!(mongen(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+const SUBCOMMANDS: [&str; 7] = [
+    "compile",
+    "classify",
+    "print",
+    "genltl",
+    "check",
+    "completions",
+    "man",
+];
+
+#[test]
+fn the_manual_page_names_every_command() {
+    let o = mongen(&["man"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = stdout(&o);
+    assert!(page.contains(".TH mongen 1"), "{page}");
+    for sub in SUBCOMMANDS {
+        assert!(
+            page.contains(&format!("mongen\\-{sub}(1)")),
+            "{sub}: {page}"
+        );
+    }
+    assert!(page.contains(".SH \"EXIT STATUS\""), "{page}");
+    // Rendered by man(1) where it is installed.
+    let dir = temp_dir("man");
+    let path = dir.join("mongen.1");
+    std::fs::write(&path, &page).unwrap();
+    if let Ok(r) = Command::new("man")
+        .args(["-l", path.to_str().unwrap()])
+        .env("MANWIDTH", "80")
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .output()
+    {
+        assert!(r.status.success(), "{}", stderr(&r));
+        let text = stdout(&r);
+        assert!(text.contains("EXIT STATUS"), "{text}");
+        assert!(text.contains("mongen-compile(1)"), "{text}");
+    }
+    // One page per command.
+    let pages = dir.join("pages");
+    let o = mongen(&["man", "--dir", pages.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for sub in SUBCOMMANDS {
+        let p = std::fs::read_to_string(pages.join(format!("mongen-{sub}.1"))).unwrap();
+        assert!(p.contains(&format!(".TH mongen-{sub} 1")), "{p}");
+    }
+    let check = std::fs::read_to_string(pages.join("mongen-check.1")).unwrap();
+    assert!(check.contains(".TP\n1\na property is violated"), "{check}");
+    assert!(std::fs::read_to_string(pages.join("mongen.1")).unwrap() == page);
+}
+
+#[test]
+fn nothing_on_standard_error_without_a_terminal() {
+    // The spinner stays away when standard error is not a terminal, even
+    // on a formula that takes more than the spinner's second (or-g 14:
+    // about 2 s on a machine of 2 cores).
+    let f = stdout(&mongen(&["genltl", "or-g", "14"]));
+    let o = mongen(&["classify", "-f", f.trim()]);
+    assert!(o.status.success());
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn empty_inputs_and_standard_input_twice_are_errors() {
+    let o = mongen_stdin(&["compile", "-"], "# nothing\n\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no formula given: the input holds none"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = temp_dir("empty");
+    let csv = dir.join("p.csv");
+    std::fs::write(&csv, "formula\n").unwrap();
+    let log = dir.join("t.csv");
+    std::fs::write(&log, "a\n1\n").unwrap();
+    let o = mongen(&[
+        "check",
+        "-F",
+        &format!("{}/formula", csv.display()),
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no property given: the input holds none"),
+        "{}",
+        stderr(&o)
+    );
+    // Properties and a trace cannot both come from standard input.
+    for props in ["-", "-/1"] {
+        let o = mongen_stdin(&["check", "-F", props, "--format", "csv", "-"], "G a\n");
+        assert_eq!(o.status.code(), Some(2), "{props}");
+        assert!(
+            stderr(&o).contains("standard input cannot hold both"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // Properties from a CSV column of standard input.
+    let o = mongen_stdin(
+        &["check", "-F", "-/2", log.to_str().unwrap()],
+        "x,G a\ny,F a\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+}
