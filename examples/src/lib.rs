@@ -30,3 +30,11 @@ pub fn x_chain(n: usize) -> String {
         .collect();
     format!("G(({}) -> X[{n}] gnt)", premise.join(" & "))
 }
+
+/// The Rust examples of the workspace README, run as documentation tests
+/// (this crate depends on both `monitor-core` and `monitor-macros`), so
+/// that the README cannot drift from the crates. The `console` blocks are
+/// run by `codegen/tests/readme.rs`.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct WorkspaceReadme;
