@@ -13,6 +13,7 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings
 echo "== monitor-core without std (the no_std runtime)"
 cargo clippy -p monitor-core --no-default-features --release -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc -p monitor-core --no-default-features --no-deps --release --quiet
 echo "== cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release --quiet
 echo "== cargo test"

@@ -41,16 +41,18 @@ Exit status:
   0  success (check: no property is violated)
   1  check: a property is violated
   2  an error: a bad argument, an unreadable file, a formula that does not
-     parse, a state limit exceeded... (the other formulas are still
-     processed)";
+     parse, a state limit exceeded... (a formula that fails is reported
+     and the others are processed; a bad argument or an unreadable input
+     stops before any work)";
 
 /// The exit statuses of the commands that read formulas (all but check).
 const EXIT_STATUS_FORMULAS: &str = "\
 Exit status:
   0  every formula was processed
   2  an error (a bad argument, an unreadable file, a formula that does not
-     parse, a state limit exceeded...); the other formulas are still
-     processed";
+     parse, a state limit exceeded...); a formula that fails is reported
+     and the others are processed, a bad argument or an unreadable file
+     stops before any work";
 
 /// The exit statuses of `check`.
 const EXIT_STATUS_CHECK: &str = "\

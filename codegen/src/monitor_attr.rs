@@ -394,7 +394,11 @@ fn expand_struct(args: &Args, formula: &Formula, s: syn::ItemStruct) -> Result<T
                 ),
             ));
         };
-        bits.push(quote!((#value << #i)));
+        bits.push(if i == 0 {
+            quote!((#value))
+        } else {
+            quote!((#value << #i))
+        });
     }
     let owned = MonitorTable::from_dfa(dfa);
     let table = owned.table();
@@ -719,7 +723,13 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("(::monitor_core::runtime::bit(self.req) << "),
+            text.contains("(::monitor_core::runtime::bit(self.req) << 2u32)"),
+            "{text}"
+        );
+        // Bit 0 unshifted (no `<< 0` for clippy's identity_op).
+        assert!(
+            text.contains("(::monitor_core::runtime::bit(self.level > 90))\n")
+                && !text.contains("<< 0u32"),
             "{text}"
         );
         assert!(

@@ -505,6 +505,12 @@ fn rust_target() {
         code.contains("pub fn observe(&mut self, req: bool, ack: bool)"),
         "{code}"
     );
+    // The letter without `<< 0` or `0 |` (clippy::identity_op in the
+    // user's crate).
+    assert!(
+        code.contains("self.step((req as u64) | ((ack as u64) << 1u32))"),
+        "{code}"
+    );
     syn::parse_file(&code).unwrap();
     // Propositions that are no identifiers: letters only.
     let o = mongen(&["compile", "-t", "rust", "G \"x > 3\""]);

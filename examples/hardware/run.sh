@@ -20,7 +20,7 @@ cd "$(dirname "$0")"
 out=${OUT:-build}
 mkdir -p "$out"
 cargo build -q --release --manifest-path ../../Cargo.toml --bin mongen
-mongen=../../target/release/mongen
+mongen="${CARGO_TARGET_DIR:-../../target}/release/mongen"
 
 echo "== 1. checkers from properties.ltl and properties.psl"
 k=0

@@ -248,13 +248,27 @@ pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitE
     let all_identifiers = names.iter().all(|n| is_rust_identifier(n) && n != "self");
     let methods = if all_identifiers && names.len() <= 64 {
         let params: Vec<Ident> = names.iter().map(|n| format_ident!("{}", n)).collect();
-        let bits = (0..names.len() as u32).map(|i| quote!(#i));
+        // Bit i is proposition i; no `<< 0` or `0 |` (clippy's identity_op
+        // would flag the code users paste).
+        let bits: Vec<TokenStream> = params
+            .iter()
+            .zip(0u32..)
+            .map(|(p, i)| match i {
+                0 => quote!((#p as u64)),
+                _ => quote!(((#p as u64) << #i)),
+            })
+            .collect();
+        let letter = if bits.is_empty() {
+            quote!(0u64)
+        } else {
+            quote!(#(#bits)|*)
+        };
         quote! {
             /// Reads one letter, given as the value of each proposition.
             #[inline]
             #[allow(clippy::too_many_arguments)]
             pub fn observe(&mut self, #(#params: bool),*) -> ::monitor_core::Verdict {
-                self.step(0u64 #(| ((#params as u64) << #bits))*)
+                self.step(#letter)
             }
         }
     } else {
