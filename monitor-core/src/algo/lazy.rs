@@ -578,9 +578,8 @@ impl LazyDfa {
         let node = self.states[q as usize].node;
         let cubes = self.mgr.isop(node);
         let more = cubes.len() > max_terms;
-        let terms: Vec<Formula> = cubes
+        let mut terms: Vec<Formula> = cubes
             .iter()
-            .take(max_terms)
             .map(|c| {
                 Formula::and(c.iter().filter(|&&(_, pos)| pos).map(|&(v, _)| {
                     let (d, f) = self.ex.obligation(v).clone();
@@ -588,6 +587,10 @@ impl LazyDfa {
                 }))
             })
             .collect();
+        // The first terms in the formulas' order (`Gp2 | Gp3 | …`, as
+        // printed), not the diagram's.
+        terms.sort();
+        terms.truncate(max_terms);
         (Formula::or(terms), more)
     }
 

@@ -59,7 +59,8 @@ const UNKNOWN: u32 = u32::MAX;
 /// assert_eq!(m.step(0), Verdict::Violated);
 /// let why = m.violation().unwrap();
 /// assert_eq!(why.position, 2);
-/// assert!(why.to_string().contains("the letter satisfied"));
+/// // What was still required, its first terms in the formula's order.
+/// assert!(why.to_string().contains("`Gp2 | Gp3 | Gp4 | Gp5 | …` was required, and the letter satisfied"));
 /// assert!(m.stats().states < 10);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
