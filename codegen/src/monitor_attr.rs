@@ -395,7 +395,7 @@ fn expand_struct(args: &Args, formula: &Formula, s: syn::ItemStruct) -> Result<T
             ));
         };
         bits.push(if i == 0 {
-            quote!((#value))
+            value
         } else {
             quote!((#value << #i))
         });
@@ -728,7 +728,7 @@ mod tests {
         );
         // Bit 0 unshifted (no `<< 0` for clippy's identity_op).
         assert!(
-            text.contains("(::monitor_core::runtime::bit(self.level > 90))\n")
+            text.contains("::monitor_core::runtime::bit(self.level > 90)\n")
                 && !text.contains("<< 0u32"),
             "{text}"
         );

@@ -508,7 +508,7 @@ fn rust_target() {
     // The letter without `<< 0` or `0 |` (clippy::identity_op in the
     // user's crate).
     assert!(
-        code.contains("self.step((req as u64) | ((ack as u64) << 1u32))"),
+        code.contains("self.step(req as u64 | ((ack as u64) << 1u32))"),
         "{code}"
     );
     syn::parse_file(&code).unwrap();

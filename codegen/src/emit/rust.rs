@@ -254,7 +254,9 @@ pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitE
             .iter()
             .zip(0u32..)
             .map(|(p, i)| match i {
-                0 => quote!((#p as u64)),
+                // No parentheses: `step(a as u64)` alone would get
+                // unused_parens.
+                0 => quote!(#p as u64),
                 _ => quote!(((#p as u64) << #i)),
             })
             .collect();
