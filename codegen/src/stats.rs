@@ -9,34 +9,62 @@ use rustc_hash::FxHashMap;
 /// A directive: its letter and what it prints (for `--help` and errors).
 pub type Directive = (char, &'static str);
 
+// The directives both commands have.
+const FORMULA: Directive = ('f', "the formula, in Spot's syntax");
+const PROPOSITIONS: Directive = ('x', "the number of atomic propositions");
+const MEMORY: Directive = (
+    'M',
+    "the peak resident memory of the process so far, in MiB",
+);
+const FILE: Directive = (
+    'F',
+    "the file the formula was read from ('-' for standard input; empty for a command-line formula)",
+);
+const LINE: Directive = (
+    'L',
+    "the line of that file (empty for a command-line formula)",
+);
+const BEFORE: Directive = (
+    '<',
+    "with -F FILE/COL: the fields of the line before the formula's (CSV)",
+);
+const AFTER: Directive = (
+    '>',
+    "with -F FILE/COL: the fields of the line after the formula's (CSV)",
+);
+const PERCENT: Directive = ('%', "a percent sign");
+
 /// The directives of `compile --stats=FORMAT`.
 pub const COMPILE_DIRECTIVES: &[Directive] = &[
-    ('f', "the formula, in Spot's syntax"),
+    FORMULA,
     ('s', "the number of states of the monitor"),
     ('e', "the number of edges (one per state and successor; the violation sink is left out, as in the HOA output)"),
     ('t', "the number of transitions: edges counted with the number of letters each accepts, over the %x propositions"),
-    ('x', "the number of atomic propositions"),
+    PROPOSITIONS,
     ('r', "wall-clock seconds of all the work done for the formula: parsing, translation, safety analysis, the --informative comparison (the monitor is not written with --stats=FORMAT)"),
-    ('M', "the peak resident memory of the process so far, in MiB"),
-    ('F', "the file the formula was read from ('-' for standard input; empty for a command-line formula)"),
-    ('L', "the line of that file (empty for a command-line formula)"),
-    ('<', "with -F FILE/COL: the fields of the line before the formula's (CSV)"),
-    ('>', "with -F FILE/COL: the fields of the line after the formula's (CSV)"),
-    ('%', "a percent sign"),
+    MEMORY,
+    FILE,
+    LINE,
+    BEFORE,
+    AFTER,
+    PERCENT,
 ];
 
 /// The directives of `classify --stats=FORMAT`.
 pub const CLASSIFY_DIRECTIVES: &[Directive] = &[
-    ('f', "the formula, in Spot's syntax"),
+    FORMULA,
     ('s', "the number of states of the exact monitor"),
-    ('x', "the number of atomic propositions"),
-    ('r', "wall-clock seconds of all the work done for the formula: parsing and every analysis"),
-    ('M', "the peak resident memory of the process so far, in MiB"),
-    ('F', "the file the formula was read from ('-' for standard input; empty for a command-line formula)"),
-    ('L', "the line of that file (empty for a command-line formula)"),
-    ('<', "with -F FILE/COL: the fields of the line before the formula's (CSV)"),
-    ('>', "with -F FILE/COL: the fields of the line after the formula's (CSV)"),
-    ('%', "a percent sign"),
+    PROPOSITIONS,
+    (
+        'r',
+        "wall-clock seconds of all the work done for the formula: parsing and every analysis",
+    ),
+    MEMORY,
+    FILE,
+    LINE,
+    BEFORE,
+    AFTER,
+    PERCENT,
 ];
 
 /// What `--stats` asks for.

@@ -370,16 +370,7 @@ impl Cursor {
         if !self.is_violated(table) {
             return None;
         }
-        let state = self.state();
-        Some(Violation {
-            property: table.property(),
-            state,
-            after: table.access(state),
-            letters: table.violating(state),
-            shortest: table.shortest_violation(),
-            event: None,
-            position: None,
-        })
+        Some(Violation::in_state(table, self.state()))
     }
 }
 
@@ -412,6 +403,20 @@ pub struct Violation<'a> {
 }
 
 impl<'a> Violation<'a> {
+    /// A violation in `state` of `table`'s monitor, explained by the
+    /// table, with no event and no position.
+    fn in_state(table: &Table<'a>, state: u32) -> Violation<'a> {
+        Violation {
+            property: table.property(),
+            state,
+            after: table.access(state),
+            letters: table.violating(state),
+            shortest: table.shortest_violation(),
+            event: None,
+            position: None,
+        }
+    }
+
     /// The same violation, caused by event `name`.
     pub fn with_event(mut self, name: &'a str) -> Violation<'a> {
         self.event = Some(name);

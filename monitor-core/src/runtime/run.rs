@@ -186,17 +186,11 @@ impl Run {
         if !self.is_violated(table) {
             return None;
         }
-        let state = self.state();
         let v = Violation {
-            property: table.property(),
-            state,
-            after: table.access(state),
-            letters: table.violating(state),
-            shortest: table.shortest_violation(),
-            event: None,
             // `None` when the empty word is a bad prefix (an unsatisfiable
             // property): no letter violated it.
             position: (self.first != NONE).then_some(self.steps),
+            ..Violation::in_state(table, self.state())
         };
         Some(if self.event != NONE {
             v.with_event(table.proposition(self.event as usize))
