@@ -14,6 +14,7 @@ mod stats;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_input::{ordered_items, read_sources, short, Item, Source};
+use mongen::emit::clocking::{Clock, Clocking, Reset};
 use mongen::emit::dot::write_dot;
 use mongen::emit::hoa::{write_hoa, HoaOptions};
 use mongen::emit::json::{write_json, JsonOptions};
@@ -318,6 +319,60 @@ struct CompileArgs {
     /// Verilog: how the transition function is written.
     #[arg(long, value_enum, default_value_t = Logic::Minimized)]
     logic: Logic,
+    /// Verilog, SystemC: the clock port and the edge the checker samples on
+    /// (NAME[:posedge|negedge]; default clk:posedge).
+    #[arg(long, value_name = "NAME[:EDGE]")]
+    clock: Option<Clock>,
+    /// Verilog, SystemC: the reset port, which restarts the check
+    /// (NAME[:low|high][:sync|async]; low and sync unless given; default
+    /// rst_n:low:sync).
+    #[arg(long, value_name = "NAME[:LEVEL][:KIND]", conflicts_with = "no_reset",
+          value_parser = |s: &str| s.parse::<Reset>().map(|_| s.to_string()))]
+    reset: Option<String>,
+    /// Verilog, SystemC: no reset port; the registers start in the initial
+    /// state.
+    #[arg(long)]
+    no_reset: bool,
+}
+
+impl CompileArgs {
+    /// The checkers' clock and reset, or why the options do not apply.
+    fn clocking(&self) -> Result<Clocking, String> {
+        let hardware = matches!(self.target, Target::Verilog | Target::Systemc);
+        if !hardware && (self.clock.is_some() || self.reset.is_some() || self.no_reset) {
+            return Err(
+                "--clock, --reset and --no-reset are for --target verilog and systemc".into(),
+            );
+        }
+        let reset = match (&self.reset, self.no_reset) {
+            (_, true) => None,
+            (None, false) => Some(Reset::default()),
+            (Some(spec), false) => {
+                let r: Reset = spec.parse()?;
+                if !spec.contains(":low")
+                    && !spec.contains(":high")
+                    && Reset::looks_active_high(&r.name)
+                {
+                    eprintln!(
+                        "mongen: warning: --reset {spec}: active low by default; write {}:high if it is active high",
+                        r.name
+                    );
+                }
+                Some(r)
+            }
+        };
+        let clocking = Clocking {
+            clock: self.clock.clone().unwrap_or_default(),
+            reset,
+        };
+        match self.target {
+            Target::Verilog => mongen::emit::verilog::check_clocking(&clocking),
+            Target::Systemc => mongen::emit::systemc::check_clocking(&clocking, &self.name),
+            _ => Ok(()),
+        }
+        .map_err(|e| e.to_string())?;
+        Ok(clocking)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -578,6 +633,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 .into(),
         );
     }
+    let clocking = args.clocking()?;
     let sources = args.input.sources()?;
     let three = args.verdicts == 3;
     let cfg = Config::new()
@@ -786,6 +842,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                         Logic::Minimized => VerilogLogic::Minimized,
                         Logic::Case => VerilogLogic::Case,
                     },
+                    clocking: clocking.clone(),
                 },
             )
             .map_err(|e| e.to_string()),
@@ -804,6 +861,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     defines: args.defines.clone(),
                     informative: args.informative,
                     three_valued: three,
+                    clocking: clocking.clone(),
                 },
             )
             .map_err(|e| e.to_string()),

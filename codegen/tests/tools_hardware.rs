@@ -4,7 +4,10 @@
 //!   traces that start with the shortest bad prefix, then follow random
 //!   walks through the monitor and random letters, with resets in between;
 //!   `fail`, `violated` and `satisfied` must equal the core monitor's
-//!   verdicts cycle by cycle.
+//!   verdicts cycle by cycle. The checkers cycle through the clockings
+//!   (rising or falling edge; synchronous or asynchronous, active-low or
+//!   active-high reset, or none), and the stimulus pulses the reset between
+//!   clock edges, which restarts an asynchronous checker only.
 //! * `verilator --lint-only -Wall` has nothing to say about any checker,
 //!   also with FORMAL or ASSERTIONS defined; Yosys synthesizes them without
 //!   latches, with the flip-flops the encoding promises.
@@ -20,6 +23,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use common::{run, scratch, text, tool};
+use mongen::emit::clocking::{ClockEdge, Clocking};
 use mongen::emit::names::cpp_usable;
 use mongen::emit::systemc::{emit_systemc, systemc_bindings, SystemcOptions};
 use mongen::emit::verilog::{
@@ -154,7 +158,48 @@ struct Compiled {
     systemc: String,
     systemc_ports: Vec<String>,
     bits: usize,
-    trace: Vec<(bool, u64)>,
+    clocking: Clocking,
+    trace: Vec<Cycle>,
+}
+
+/// One clock cycle of a stimulus.
+#[derive(Clone, Copy, Debug)]
+struct Cycle {
+    /// The reset is inactive at the clock edge.
+    run: bool,
+    /// The reset pulses (is asserted, then released) before the edge.
+    pulse: bool,
+    /// The propositions' values.
+    letter: u64,
+}
+
+/// The clocking of the j-th case: all combinations in turn.
+fn clocking_of(j: usize) -> Clocking {
+    let specs: [(&str, Option<&str>); 6] = [
+        ("clk", Some("rst_n")),
+        ("clk:negedge", Some("rst:high:sync")),
+        ("clk", Some("rst_n:low:async")),
+        ("clk_i:negedge", Some("rst:high:async")),
+        ("clk", None),
+        ("clk_i:negedge", Some("arst_n:async")),
+    ];
+    let (clock, reset) = specs[j % specs.len()];
+    Clocking {
+        clock: clock.parse().unwrap(),
+        reset: reset.map(|r| r.parse().unwrap()),
+    }
+}
+
+/// Reset pulses between edges in random running cycles.
+fn with_pulses(trace: Vec<(bool, u64)>, rng: &mut SplitMix64) -> Vec<Cycle> {
+    trace
+        .into_iter()
+        .map(|(run, letter)| Cycle {
+            run,
+            pulse: run && rng.chance(1, 10),
+            letter,
+        })
+        .collect()
 }
 
 fn letter(g: &Guard, nprops: usize, rng: &mut SplitMix64) -> u64 {
@@ -228,17 +273,39 @@ fn stimulus(dfa: &BadPrefixDfa, rng: &mut SplitMix64) -> Vec<(bool, u64)> {
     t
 }
 
-/// The outputs `(fail, violated, satisfied)` the checkers must produce.
+/// The outputs `(fail, violated, satisfied)` the checkers must produce,
+/// with the default clocking.
 fn expected(dfa: &BadPrefixDfa, trace: &[(bool, u64)]) -> Vec<[bool; 3]> {
+    let trace: Vec<Cycle> = trace
+        .iter()
+        .map(|&(run, letter)| Cycle {
+            run,
+            pulse: false,
+            letter,
+        })
+        .collect();
+    expected_clocked(dfa, &trace, &Clocking::default())
+}
+
+/// The outputs `(fail, violated, satisfied)` a checker with `clocking`
+/// must produce: a reset active at the edge restarts the check (outputs
+/// 0); a pulse between edges restarts it only when asynchronous; without
+/// a reset every cycle is a letter.
+fn expected_clocked(dfa: &BadPrefixDfa, trace: &[Cycle], clocking: &Clocking) -> Vec<[bool; 3]> {
     let mut s = dfa.start();
     let mut violated = false;
     trace
         .iter()
-        .map(|&(rst_n, l)| {
-            if !rst_n {
-                s = dfa.start();
-                violated = false;
-                return [false; 3];
+        .map(|c| {
+            let l = c.letter;
+            if let Some(r) = &clocking.reset {
+                if !c.run || (c.pulse && r.asynchronous) {
+                    s = dfa.start();
+                    violated = false;
+                }
+                if !c.run {
+                    return [false; 3];
+                }
             }
             if violated {
                 return [false, true, false];
@@ -276,6 +343,7 @@ fn compile_all() -> Vec<Compiled> {
             };
             let dfa = b.build_from_formula(&f).unwrap().into_dfa();
             let name = format!("c{j}");
+            let clocking = clocking_of(j);
             let verilog = emit_verilog(
                 &dfa,
                 &VerilogOptions {
@@ -283,6 +351,7 @@ fn compile_all() -> Vec<Compiled> {
                     encoding: c.encoding,
                     three_valued: c.three,
                     logic: c.logic,
+                    clocking: clocking.clone(),
                     ..Default::default()
                 },
             )
@@ -292,16 +361,17 @@ fn compile_all() -> Vec<Compiled> {
                 &SystemcOptions {
                     name: name.clone(),
                     three_valued: c.three,
+                    clocking: clocking.clone(),
                     ..Default::default()
                 },
             )
             .unwrap();
-            let verilog_ports = verilog_bindings(dfa.alphabet(), &[])
+            let verilog_ports = verilog_bindings(dfa.alphabet(), &[], &clocking)
                 .unwrap()
                 .into_iter()
                 .map(|b| b.ident)
                 .collect();
-            let systemc_ports = systemc_bindings(dfa.alphabet(), &name, &[])
+            let systemc_ports = systemc_bindings(dfa.alphabet(), &name, &[], &clocking)
                 .unwrap()
                 .into_iter()
                 .map(|b| b.ident)
@@ -311,6 +381,7 @@ fn compile_all() -> Vec<Compiled> {
                 .unwrap_or_else(|| choose_encoding(&dfa))
                 .state_bits(dfa.num_states());
             let trace = stimulus(&dfa, &mut rng);
+            let trace = with_pulses(trace, &mut rng);
             Compiled {
                 name,
                 formula: c.formula,
@@ -321,25 +392,32 @@ fn compile_all() -> Vec<Compiled> {
                 systemc,
                 systemc_ports,
                 bits,
+                clocking,
                 trace,
             }
         })
         .collect()
 }
 
-/// Writes the stimulus files (`stim_J.txt`, one line per cycle: reset bit,
-/// then the propositions from the last to the first), all of the same
-/// length (padded with reset cycles). Returns that length.
+/// Writes the stimulus files (`stim_J.txt`, one line per cycle: whether the
+/// reset is inactive at the edge, whether it pulses before the edge, then
+/// the propositions from the last to the first), all of the same length
+/// (padded with reset cycles). Returns that length.
 fn write_stimuli(dir: &Path, cs: &[Compiled]) -> usize {
     let len = cs.iter().map(|c| c.trace.len()).max().unwrap();
     for (j, c) in cs.iter().enumerate() {
         let n = c.dfa.alphabet().len();
         let mut s = String::new();
         for i in 0..len {
-            let (rst_n, l) = c.trace.get(i).copied().unwrap_or((false, 0));
-            s.push(if rst_n { '1' } else { '0' });
+            let cy = c.trace.get(i).copied().unwrap_or(Cycle {
+                run: false,
+                pulse: false,
+                letter: 0,
+            });
+            s.push(if cy.run { '1' } else { '0' });
+            s.push(if cy.pulse { '1' } else { '0' });
             for b in (0..n).rev() {
-                s.push(if (l >> b) & 1 == 1 { '1' } else { '0' });
+                s.push(if (cy.letter >> b) & 1 == 1 { '1' } else { '0' });
             }
             s.push('\n');
         }
@@ -351,7 +429,10 @@ fn write_stimuli(dir: &Path, cs: &[Compiled]) -> usize {
 /// Checks simulator output lines `J I fvs` against the core monitors.
 fn check_outputs(tool: &str, out: &str, cs: &[Compiled], len: usize) {
     let mut seen = vec![vec![false; len]; cs.len()];
-    let expect: Vec<Vec<[bool; 3]>> = cs.iter().map(|c| expected(&c.dfa, &c.trace)).collect();
+    let expect: Vec<Vec<[bool; 3]>> = cs
+        .iter()
+        .map(|c| expected_clocked(&c.dfa, &c.trace, &c.clocking))
+        .collect();
     for line in out.lines() {
         let parts: Vec<&str> = line.split_whitespace().collect();
         let [j, i, bits] = parts[..] else { continue };
@@ -360,35 +441,67 @@ fn check_outputs(tool: &str, out: &str, cs: &[Compiled], len: usize) {
         };
         let got: Vec<bool> = bits.chars().map(|ch| ch == '1').collect();
         let c = &cs[j];
-        let want = expect[j].get(i).copied().unwrap_or([false; 3]);
+        // Padding cycles hold the reset; a checker without one runs on.
+        let want = match expect[j].get(i) {
+            Some(w) => *w,
+            None if c.clocking.reset.is_some() => [false; 3],
+            None => continue,
+        };
         let want = [want[0], want[1], want[2] && c.three];
         assert_eq!(
             got,
             want,
-            "{tool}: `{}` ({}), cycle {i}: (fail, violated, satisfied) = {got:?}, the core monitor says {want:?}; \
+            "{tool}: `{}` ({}, {}), cycle {i}: (fail, violated, satisfied) = {got:?}, the core monitor says {want:?}; \
              trace up to here: {:?}",
             c.formula,
             c.name,
+            c.clocking.describe(),
             &c.trace[..=i.min(c.trace.len() - 1)]
         );
         seen[j][i] = true;
     }
     for (j, s) in seen.iter().enumerate() {
+        let n = if cs[j].clocking.reset.is_some() {
+            len
+        } else {
+            cs[j].trace.len()
+        };
         assert!(
-            s.iter().all(|&x| x),
+            s[..n].iter().all(|&x| x),
             "{tool}: no output for some cycles of case {j}\n{out}"
         );
     }
 }
 
+/// The clock port's connection in a testbench whose clock `clk` rises at
+/// every sampling edge.
+fn clock_wire(c: &Compiled, clk: &str, clk_n: &str) -> String {
+    match c.clocking.clock.edge {
+        ClockEdge::Posedge => clk.to_string(),
+        ClockEdge::Negedge => clk_n.to_string(),
+    }
+}
+
 fn verilog_testbench(cs: &[Compiled], len: usize) -> String {
-    let mut tb = String::from("module tb;\n  reg clk = 1'b0;\n  integer i;\n");
+    let mut tb = String::from("module tb;\n  reg clk = 1'b0;\n  reg pl = 1'b0;\n  integer i;\n");
     for (j, c) in cs.iter().enumerate() {
         let k = c.verilog_ports.len();
-        let _ = writeln!(tb, "  reg [{k}:0] stim_{j} [0:{}];", len - 1);
-        let _ = writeln!(tb, "  reg [{k}:0] cur_{j};");
+        let _ = writeln!(tb, "  reg [{}:0] stim_{j} [0:{}];", k + 1, len - 1);
+        let _ = writeln!(tb, "  reg [{}:0] cur_{j};", k + 1);
         let _ = writeln!(tb, "  wire f_{j}, v_{j};");
-        let mut conns = vec![".clk(clk)".to_string(), format!(".rst_n(cur_{j}[{k}])")];
+        // The reset is active when the cycle is a reset cycle, or during
+        // the pulse.
+        let _ = writeln!(
+            tb,
+            "  wire act_{j} = !cur_{j}[{}] || (cur_{j}[{k}] && pl);",
+            k + 1
+        );
+        let clock = &c.clocking.clock.name;
+        let mut conns = vec![format!(".{clock}({})", clock_wire(c, "clk", "!clk"))];
+        if let Some(r) = &c.clocking.reset {
+            let level = if r.active_low { "!" } else { "" };
+            conns.push(format!(".{}({level}act_{j})", r.name));
+        }
         for (b, p) in c.verilog_ports.iter().enumerate() {
             conns.push(format!(".{p}(cur_{j}[{b}])"));
         }
@@ -410,7 +523,7 @@ fn verilog_testbench(cs: &[Compiled], len: usize) -> String {
     for j in 0..cs.len() {
         let _ = writeln!(tb, "      cur_{j} = stim_{j}[i];");
     }
-    tb.push_str("      #1;\n");
+    tb.push_str("      pl = 1'b1;\n      #1;\n      pl = 1'b0;\n      #1;\n");
     for j in 0..cs.len() {
         let _ = writeln!(
             tb,
@@ -429,7 +542,7 @@ fn systemc_testbench(cs: &[Compiled], len: usize) -> String {
         let _ = writeln!(tb, "#include \"{}_checker.h\"", c.name);
     }
     tb.push_str(
-        "\nstatic std::vector<std::string> lines(const char* path) {\n  std::ifstream in(path);\n  std::vector<std::string> v;\n  std::string l;\n  while (std::getline(in, l)) v.push_back(l);\n  return v;\n}\n\nint sc_main(int, char**) {\n  sc_core::sc_signal<bool> clk(\"clk\");\n",
+        "\nstatic std::vector<std::string> lines(const char* path) {\n  std::ifstream in(path);\n  std::vector<std::string> v;\n  std::string l;\n  while (std::getline(in, l)) v.push_back(l);\n  return v;\n}\n\nint sc_main(int, char**) {\n  sc_core::sc_signal<bool> clk(\"clk\"), clk_n(\"clk_n\");\n",
     );
     for (j, c) in cs.iter().enumerate() {
         let k = c.systemc_ports.len();
@@ -443,8 +556,15 @@ fn systemc_testbench(cs: &[Compiled], len: usize) -> String {
             "  sc_core::sc_signal<bool> f_{j}(\"f_{j}\"), v_{j}(\"v_{j}\"), s_{j}(\"s_{j}\");"
         );
         let _ = writeln!(tb, "  {}_checker u_{j}(\"u_{j}\");", c.name);
-        let _ = writeln!(tb, "  u_{j}.clk(clk);");
-        let _ = writeln!(tb, "  u_{j}.rst_n(in_{j}[{k}]);");
+        let _ = writeln!(
+            tb,
+            "  u_{j}.{}({});",
+            c.clocking.clock.name,
+            clock_wire(c, "clk", "clk_n")
+        );
+        if let Some(r) = &c.clocking.reset {
+            let _ = writeln!(tb, "  u_{j}.{}(in_{j}[{k}]);", r.name);
+        }
         for (b, p) in c.systemc_ports.iter().enumerate() {
             let _ = writeln!(tb, "  u_{j}.{p}(in_{j}[{b}]);");
         }
@@ -458,14 +578,29 @@ fn systemc_testbench(cs: &[Compiled], len: usize) -> String {
         );
     }
     let _ = writeln!(tb, "  for (int i = 0; i < {len}; ++i) {{");
-    tb.push_str("    clk.write(false);\n");
+    tb.push_str("    clk.write(false);\n    clk_n.write(true);\n");
+    // Line: run, pulse, then the propositions from the last to the first.
+    let reset_level = |c: &Compiled, active: &str| match &c.clocking.reset {
+        Some(r) if r.active_low => format!("!({active})"),
+        _ => active.to_string(),
+    };
     for (j, c) in cs.iter().enumerate() {
         let k = c.systemc_ports.len();
-        // Line: reset bit, then propositions from the last to the first.
         let _ = writeln!(
             tb,
-            "    for (int b = 0; b <= {k}; ++b) in_{j}[b].write(stim_{j}[i][{k} - b] == '1');"
+            "    for (int b = 0; b < {k}; ++b) in_{j}[b].write(stim_{j}[i][{k} + 1 - b] == '1');"
         );
+        let level = reset_level(
+            c,
+            &format!("stim_{j}[i][0] != '1' || stim_{j}[i][1] == '1'"),
+        );
+        let _ = writeln!(tb, "    in_{j}[{k}].write({level});");
+    }
+    tb.push_str("    sc_core::sc_start(1, sc_core::SC_NS);\n");
+    for (j, c) in cs.iter().enumerate() {
+        let k = c.systemc_ports.len();
+        let level = reset_level(c, &format!("stim_{j}[i][0] != '1'"));
+        let _ = writeln!(tb, "    in_{j}[{k}].write({level});");
     }
     tb.push_str("    sc_core::sc_start(1, sc_core::SC_NS);\n");
     for j in 0..cs.len() {
@@ -475,7 +610,7 @@ fn systemc_testbench(cs: &[Compiled], len: usize) -> String {
         );
     }
     tb.push_str(
-        "    clk.write(true);\n    sc_core::sc_start(1, sc_core::SC_NS);\n  }\n  return 0;\n}\n",
+        "    clk.write(true);\n    clk_n.write(false);\n    sc_core::sc_start(1, sc_core::SC_NS);\n  }\n  return 0;\n}\n",
     );
     tb
 }
@@ -1016,7 +1151,7 @@ fn every_keyword_and_odd_name_is_mangled() {
         .unwrap();
         std::fs::write(dir.join(format!("{name}_checker.h")), &h).unwrap();
         let _ = writeln!(headers, "#include \"{name}_checker.h\"");
-        let ports = systemc_bindings(dfa.alphabet(), &name, &[]).unwrap();
+        let ports = systemc_bindings(dfa.alphabet(), &name, &[], &Default::default()).unwrap();
         let _ = writeln!(
             body,
             "  sc_core::sc_vector<sc_core::sc_signal<bool>> s{k}(\"s{k}\", {});\n  {name}_checker u{k}(\"u{k}\");\n  u{k}.clk(clk);\n  u{k}.rst_n(s{k}[0]);\n  u{k}.violated(s{k}[1]);\n  u{k}.fail(s{k}[2]);\n  u{k}.satisfied(s{k}[3]);",

@@ -4,7 +4,9 @@
 // {% if informative %}informative {% endif %}bad prefixes ({{ num_states }}) as a SystemC module.
 //
 // Ports (sc_in<bool> / sc_out<bool>):
-//   clk, rst_n   clock; synchronous active-low reset (restarts the check)
+{%- for l in clock_doc %}
+//   {{ l }}
+{%- endfor %}
 //   propositions their values in this cycle
 //   fail         true in the cycle whose inputs complete a bad prefix, for
 //                that cycle only (computed from the state and the current
@@ -14,8 +16,8 @@
 //   satisfied    true from the cycle whose inputs complete a good prefix
 //                (every continuation satisfies the property)
 {%- endif %}
-// All outputs are false while rst_n is low. After a violation the state
-// holds. The same cycle semantics as mongen's Verilog checker.
+// {% if !reset_doc.is_empty() %}{{ reset_doc }} {% endif %}After a violation the state holds.
+// The same cycle semantics as mongen's Verilog checker.
 //
 // Propositions (name in the formula -> port):
 {%- for b in bindings %}
@@ -25,7 +27,7 @@
 // Use: save as {{ module }}.h, bind every port, build with
 // g++ -std=c++17 -Wall -Wextra ... -lsystemc:
 //   {{ module }} chk("chk");
-//   chk.clk(clk); chk.rst_n(rst_n);
+//  {% for p in clock_ports %} chk.{{ p }}({{ p }});{% endfor %}
 {%- for b in binds %}
 //   chk.{{ b.0 }}({{ b.1 }});
 {%- endfor %}
@@ -36,8 +38,9 @@
 #include <systemc>
 
 SC_MODULE({{ module }}) {
-  sc_core::sc_in<bool> clk;
-  sc_core::sc_in<bool> rst_n;
+{%- for p in clock_ports %}
+  sc_core::sc_in<bool> {{ p }};
+{%- endfor %}
 {%- for id in idents %}
   sc_core::sc_in<bool> {{ id }};
 {%- endfor %}
@@ -50,10 +53,10 @@ SC_MODULE({{ module }}) {
   SC_CTOR({{ module }})
       : {{ initializers }} {
     SC_METHOD(tick);
-    sensitive << clk.pos();
+    sensitive << {{ tick_events }};
     dont_initialize();
     SC_METHOD(evaluate);
-    sensitive << rst_n{% for id in idents %} << {{ id }}{% endfor %} << state_q_ << violated_q_;
+    sensitive{% if !reset_port.is_empty() %} << {{ reset_port }}{% endif %}{% for id in idents %} << {{ id }}{% endfor %} << state_q_ << violated_q_;
   }
 
  private:
@@ -82,14 +85,16 @@ SC_MODULE({{ module }}) {
   static bool good_state(unsigned s) { return {{ good }}; }
 {%- endif %}
 
-  // On the rising edge: reset, or take the transition (and hold after a
-  // violation).
+  // On the {{ edge_word }} edge{% if async_reset %} and when the reset is asserted{% endif %}: {% if !reset_port.is_empty() %}reset, or {% endif %}take the
+  // transition (and hold after a violation).
   void tick() {
-    if (!rst_n.read()) {
+{%- if !reset_port.is_empty() %}
+    if ({{ reset_active }}) {
       state_q_.write(0);
       violated_q_.write(false);
       return;
     }
+{%- endif %}
     bool bad;
     const unsigned next = step(state_q_.read(), bad);
     if (violated_q_.read() || bad) {
@@ -107,12 +112,11 @@ SC_MODULE({{ module }}) {
 {%- else %}
     step(state_q_.read(), bad);
 {%- endif %}
-    const bool on = rst_n.read();
-    fail.write(on && !violated_q_.read() && bad);
-    violated.write(on && (violated_q_.read() || bad));
+    fail.write({{ on }}!violated_q_.read() && bad);
+    violated.write({{ on }}(violated_q_.read() || bad));
 {%- if three_valued %}
 {%- if good != "false" %}
-    satisfied.write(on && !violated_q_.read() && !bad && good_state(next));
+    satisfied.write({{ on }}!violated_q_.read() && !bad && good_state(next));
 {%- else %}
     satisfied.write(false);
 {%- endif %}

@@ -4,7 +4,9 @@
 // {% if informative %}informative {% endif %}bad prefixes ({{ num_states }}) as a synthesizable Verilog-2001 module.
 //
 // Ports:
-//   clk, rst_n   clock; synchronous active-low reset (restarts the check)
+{%- for l in clock_doc %}
+//   {{ l }}
+{%- endfor %}
 //   propositions their values in this cycle
 //   fail         1 in the cycle whose inputs complete a bad prefix, for that
 //                cycle only (a Mealy output: valid before the clock edge)
@@ -13,7 +15,8 @@
 //   satisfied    1 from the cycle whose inputs complete a good prefix (every
 //                continuation satisfies the property)
 {%- endif %}
-// All outputs are 0 while rst_n is low. After a violation the state holds.
+{% if !reset_doc.is_empty() %}// {{ reset_doc }}
+{% endif %}// After a violation the state holds.
 // State: {{ encoding_note }}.
 //
 // Propositions (name in the formula -> port):
@@ -21,26 +24,29 @@
 //     {{ b.0 }} -> {{ b.1 }}
 {%- endfor %}
 //
-// Instantiate next to the design (or `bind` it in SystemVerilog):
+// Instantiate it in the design (or in a wrapper around it):
 //   {{ instance }}
+// (SystemVerilog `bind`, `--bind MODULE`, is honoured by Verilator and
+// commercial tools, not by Yosys 0.23, which drops the checker silently, nor
+// by Icarus 11: instantiate it for those.)
 //
 // Assertions: with FORMAL defined (Yosys `read_verilog -formal` defines it),
-// `assert (!fail)` on every clock edge out of reset, for a prover such as
-// `sat -tempinduct -prove-asserts` (assume rst_n low in the first cycle);
+// `assert (!fail)` on every clock edge{% if has_reset %} out of reset{% endif %}, for a prover such as
+// `sat -tempinduct -prove-asserts`{% if has_reset %} (assume the reset active in the first cycle){% endif %};
 // with ASSERTIONS defined (`verilator --assert -DASSERTIONS`,
 // `iverilog -g2012 -DASSERTIONS`), the same assertion with an $error.
 module {{ module }} (
 {{ ports }}
 );
 {%- if form == "single" %}
-  reg violated_q;
+  reg violated_q{{ init_violated }};
 
   // One state: whether this cycle's inputs complete a bad prefix.
   {{ assigns[0] }}
 {%- else %}
   (* fsm_encoding = "none" *)
-  reg [{{ width - 1 }}:0] state_q;
-  reg violated_q;
+  reg [{{ width - 1 }}:0] state_q{{ init_state }};
+  reg violated_q{{ init_violated }};
 {%- endif %}
 {%- if form == "minimized" %}
   wire [{{ width - 1 }}:0] state_d;
@@ -93,14 +99,15 @@ module {{ module }} (
   end
 {%- endif %}
 
-  assign fail = rst_n && !violated_q && bad;
-  assign violated = rst_n && (violated_q || bad);
+  assign fail = {{ on }}!violated_q && bad;
+  assign violated = {{ on }}(violated_q || bad);
 {%- if three_valued %}
-  assign satisfied = rst_n && !violated_q && !bad && ({{ satisfied }});
+  assign satisfied = {{ on }}!violated_q && !bad && ({{ satisfied }});
 {%- endif %}
+{%- if has_reset %}
 
-  always @(posedge clk) begin
-    if (!rst_n) begin
+  always @({{ sensitivity }}) begin
+    if ({{ reset_active }}) begin
 {%- if width > 0 %}
       state_q <= {{ state_reset }};
 {%- endif %}
@@ -112,6 +119,15 @@ module {{ module }} (
 {%- endif %}
     end
   end
+{%- else %}
+
+  always @({{ sensitivity }}) begin
+    violated_q <= violated;
+{%- if width > 0 %}
+    if (!violated) state_q <= state_d;
+{%- endif %}
+  end
+{%- endif %}
 {%- if !unused.is_empty() %}
 
   // Inputs and state bits the logic does not need.
@@ -119,15 +135,14 @@ module {{ module }} (
 {%- endif %}
 
 `ifdef FORMAL
-  always @(posedge clk)
-    if (rst_n) begin
-      assert (!fail);
+  always @({{ clock_event }}) {{ formal_guard }}begin
+    assert (!fail);
 {%- if !onehot_legal.is_empty() %}
-      assert ({{ onehot_legal }});
+    assert ({{ onehot_legal }});
 {%- endif %}
-    end
+  end
 `elsif ASSERTIONS
-  always @(posedge clk)
-    if (rst_n) assert (!fail) else $error("{{ message }}");
+  always @({{ clock_event }})
+    {{ formal_guard }}assert (!fail) else $error("{{ message }}");
 `endif
 endmodule

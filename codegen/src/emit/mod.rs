@@ -5,6 +5,7 @@
 use std::fmt;
 
 pub(crate) mod branches;
+pub mod clocking;
 pub mod dot;
 pub mod hoa;
 pub mod json;
@@ -43,6 +44,15 @@ pub enum EmitError {
         /// Why.
         reason: String,
     },
+    /// A clock or reset port name the target cannot use.
+    Port {
+        /// `--clock` or `--reset`.
+        option: &'static str,
+        /// The name.
+        name: String,
+        /// Why.
+        reason: String,
+    },
     /// A template failed to render (a bug).
     Template(String),
 }
@@ -60,6 +70,9 @@ impl fmt::Display for EmitError {
             ),
             EmitError::Proposition { name, reason } => {
                 write!(f, "the proposition `{name}` cannot be written for this target: {reason}")
+            }
+            EmitError::Port { option, name, reason } => {
+                write!(f, "{option} {name}: not usable as a port name: {reason}")
             }
             EmitError::Template(e) => write!(f, "template error: {e}"),
         }

@@ -20,9 +20,11 @@ use monitor_core::automaton::{Alphabet, BadPrefixDfa, Target, Verdict};
 use monitor_core::formula::atom::Syntax;
 
 use super::branches::{access_note, chain};
+use super::clocking::{ClockEdge, Clocking};
 use super::names::{
     bind_where, comment_safe, cpp_usable, guard_text, is_identifier, Binding, C_OPS,
 };
+use super::verilog::HardwareClocking;
 use super::EmitError;
 
 /// Options of [`emit_systemc`].
@@ -37,6 +39,8 @@ pub struct SystemcOptions {
     pub informative: bool,
     /// Whether the monitor has three-valued verdicts (adds `satisfied`).
     pub three_valued: bool,
+    /// The clock and reset ports.
+    pub clocking: Clocking,
 }
 
 impl Default for SystemcOptions {
@@ -46,6 +50,7 @@ impl Default for SystemcOptions {
             defines: Vec::new(),
             informative: false,
             three_valued: false,
+            clocking: Clocking::default(),
         }
     }
 }
@@ -94,6 +99,15 @@ struct Checker {
     initializers: String,
     states: Vec<StateView>,
     good: String,
+    clock_doc: Vec<String>,
+    reset_doc: String,
+    clock_ports: Vec<String>,
+    tick_events: String,
+    reset_port: String,
+    reset_active: String,
+    async_reset: bool,
+    edge_word: &'static str,
+    on: String,
 }
 
 /// The ports of the propositions of `aps` in the SystemC checker
@@ -105,7 +119,7 @@ struct Checker {
 /// use monitor_core::automaton::Alphabet;
 ///
 /// let aps = Alphabet::new(["req", "class", "x > 3", "EOF", "sensitive"]);
-/// let b = systemc_bindings(&aps, "monitor", &[])?;
+/// let b = systemc_bindings(&aps, "monitor", &[], &Default::default())?;
 /// let ports: Vec<&str> = b.iter().map(|b| b.ident.as_str()).collect();
 /// assert_eq!(ports, ["req", "p_class", "x_3", "p_EOF", "p_sensitive"]);
 /// # Ok::<(), mongen::emit::EmitError>(())
@@ -114,15 +128,33 @@ pub fn systemc_bindings(
     aps: &Alphabet,
     name: &str,
     defines: &[(String, String)],
+    clocking: &Clocking,
 ) -> Result<Vec<Binding>, EmitError> {
     let module = format!("{name}_checker");
+    let ports = clocking.port_names();
     bind_where(
         aps,
-        |s| cpp_usable(s) && !SYSTEMC_RESERVED.contains(&s) && s != module,
+        |s| cpp_usable(s) && !SYSTEMC_RESERVED.contains(&s) && s != module && !ports.contains(&s),
         |s| !cpp_usable(s),
         defines,
         Syntax::Cpp,
     )
+}
+
+/// Checks that a clocking's ports can be ports of the SystemC checker
+/// `NAME_checker` (not C++ keywords or macros, not the module's own names).
+///
+/// ```
+/// use mongen::emit::systemc::check_clocking;
+/// use mongen::emit::clocking::Clocking;
+///
+/// let c = Clocking { clock: "errno".parse()?, ..Clocking::default() };
+/// assert!(check_clocking(&c, "monitor").is_err());
+/// # Ok::<(), String>(())
+/// ```
+pub fn check_clocking(clocking: &Clocking, name: &str) -> Result<(), EmitError> {
+    let module = format!("{name}_checker");
+    clocking.validate(|s| cpp_usable(s) && s != module, SYSTEMC_RESERVED)
 }
 
 /// Writes `dfa` as a SystemC checker header.
@@ -141,7 +173,9 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
     if !is_identifier(&module) || !cpp_usable(&module) {
         return Err(EmitError::Name(opts.name.clone()));
     }
-    let bindings = systemc_bindings(dfa.alphabet(), &opts.name, &opts.defines)?;
+    let clocking = &opts.clocking;
+    check_clocking(clocking, &opts.name)?;
+    let bindings = systemc_bindings(dfa.alphabet(), &opts.name, &opts.defines, clocking)?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let reads: Vec<String> = idents.iter().map(|id| format!("{id}.read()")).collect();
     let n = dfa.num_states();
@@ -174,7 +208,12 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
         .filter(|&s| dfa.verdict(s as u32) == Verdict::Satisfied)
         .map(|s| format!("s == {s}"))
         .collect();
-    let mut members: Vec<String> = vec!["clk".into(), "rst_n".into()];
+    let clock_ports: Vec<String> = clocking
+        .port_names()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    let mut members: Vec<String> = clock_ports.clone();
     members.extend(idents.iter().cloned());
     members.extend(["violated".into(), "fail".into()]);
     if opts.three_valued {
@@ -186,6 +225,7 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
         .map(|m| format!("{m}(\"{}\")", m.trim_end_matches('_')))
         .collect::<Vec<_>>()
         .join(", ");
+    let hw = HardwareClocking::new(clocking);
     let view = Checker {
         formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
@@ -205,6 +245,40 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
         idents,
         initializers,
         states,
+        clock_doc: hw.port_doc(),
+        reset_doc: hw.reset_doc.replace(" 0 ", " false "),
+        tick_events: {
+            let edge = |e: ClockEdge| match e {
+                ClockEdge::Posedge => "pos",
+                ClockEdge::Negedge => "neg",
+            };
+            let mut ev = format!("{}.{}()", clocking.clock.name, edge(clocking.clock.edge));
+            if let Some(r) = clocking.reset.as_ref().filter(|r| r.asynchronous) {
+                let assert = if r.active_low { "neg" } else { "pos" };
+                ev.push_str(&format!(" << {}.{assert}()", r.name));
+            }
+            ev
+        },
+        reset_port: clocking
+            .reset
+            .as_ref()
+            .map_or(String::new(), |r| r.name.clone()),
+        reset_active: clocking.reset.as_ref().map_or(String::new(), |r| {
+            format!("{}{}.read()", if r.active_low { "!" } else { "" }, r.name)
+        }),
+        async_reset: clocking.reset.as_ref().is_some_and(|r| r.asynchronous),
+        edge_word: match clocking.clock.edge {
+            ClockEdge::Posedge => "rising",
+            ClockEdge::Negedge => "falling",
+        },
+        on: clocking.reset.as_ref().map_or(String::new(), |r| {
+            format!(
+                "{}{}.read() && ",
+                if r.active_low { "" } else { "!" },
+                r.name
+            )
+        }),
+        clock_ports,
         good: if good.is_empty() {
             "false".into()
         } else {
@@ -259,7 +333,9 @@ mod tests {
             "{h}"
         );
         assert!(
-            h.contains("satisfied.write(on && !violated_q_.read() && !bad && good_state(next));"),
+            h.contains(
+                "satisfied.write(rst_n.read() && !violated_q_.read() && !bad && good_state(next));"
+            ),
             "{h}"
         );
         // `G a` is never satisfied.

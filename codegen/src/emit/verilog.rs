@@ -28,6 +28,7 @@ use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, Target, Verdict};
 use monitor_core::formula::atom::Syntax;
 
 use super::branches::{access_note, chain};
+use super::clocking::Clocking;
 use super::logic::{minimized_logic, Logic};
 use super::names::{
     bind_where, comment_safe, guard_text, is_identifier, verilog_usable, Binding, VERILOG_KEYWORDS,
@@ -79,6 +80,8 @@ pub struct VerilogOptions {
     pub three_valued: bool,
     /// How the transition function is written.
     pub logic: VerilogLogic,
+    /// The clock and reset ports.
+    pub clocking: Clocking,
 }
 
 /// How a Verilog checker writes its transition function.
@@ -102,11 +105,14 @@ impl Default for VerilogOptions {
             encoding: None,
             informative: false,
             three_valued: false,
+            clocking: Clocking::default(),
         }
     }
 }
 
 /// Names the checker uses itself; propositions are renamed around them.
+/// The default clock and reset (`clk`, `rst_n`) are reserved too, whatever
+/// the clocking, so that a checker's ports do not change with it.
 pub const VERILOG_RESERVED: &[&str] = &[
     "clk",
     "rst_n",
@@ -204,6 +210,100 @@ fn case_form(dfa: &BadPrefixDfa, width: usize, binary: bool, idents: &[String]) 
         .collect()
 }
 
+/// The Verilog text of a checker's clocking, shared by the Verilog and
+/// SystemVerilog checkers.
+pub(crate) struct HardwareClocking {
+    /// `rst_n && ` (outputs are 0 in reset), or empty.
+    pub on: String,
+    /// The register block's event: `posedge clk or negedge rst_n`.
+    pub sensitivity: String,
+    /// The reset's active level as a condition: `!rst_n`, `rst`.
+    pub reset_active: String,
+    /// The clock event alone: `posedge clk`.
+    pub clock_event: String,
+    /// `if (rst_n) ` before the assertions, or empty.
+    pub formal_guard: String,
+    /// The header's sentence on the reset.
+    pub reset_doc: String,
+    port_lines: Vec<String>,
+}
+
+impl HardwareClocking {
+    pub fn new(c: &Clocking) -> Self {
+        let clock_event = format!("{} {}", c.clock.edge.keyword(), c.clock.name);
+        let edge = match c.clock.edge {
+            super::clocking::ClockEdge::Posedge => "rising",
+            super::clocking::ClockEdge::Negedge => "falling",
+        };
+        let mut port_lines = vec![format!(
+            "{:<12} clock (checks on the {edge} edge)",
+            c.clock.name
+        )];
+        match &c.reset {
+            None => HardwareClocking {
+                on: String::new(),
+                sensitivity: clock_event.clone(),
+                reset_active: String::new(),
+                formal_guard: String::new(),
+                clock_event,
+                reset_doc: "No reset: the registers start in the initial state (declaration \
+                            initializers)."
+                    .into(),
+                port_lines,
+            },
+            Some(r) => {
+                let (active, inactive, edge) = if r.active_low {
+                    (format!("!{}", r.name), r.name.clone(), "negedge")
+                } else {
+                    (r.name.clone(), format!("!{}", r.name), "posedge")
+                };
+                HardwareClocking {
+                    on: format!("{inactive} && "),
+                    sensitivity: if r.asynchronous {
+                        format!("{clock_event} or {edge} {}", r.name)
+                    } else {
+                        clock_event.clone()
+                    },
+                    reset_active: active,
+                    // Only a synchronous reset leaves the state
+                    // unconstrained in a reset cycle (`fail` is 0 in
+                    // reset anyway); an asynchronous reset read in a
+                    // clocked block would be SYNCASYNCNET.
+                    formal_guard: if r.asynchronous {
+                        String::new()
+                    } else {
+                        format!("if ({inactive}) ")
+                    },
+                    clock_event,
+                    reset_doc: format!(
+                        "All outputs are 0 while {} is {}.",
+                        r.name,
+                        if r.active_low { "low" } else { "high" }
+                    ),
+                    port_lines: {
+                        port_lines.push(format!(
+                            "{:<12} {} active-{} reset (restarts the check)",
+                            r.name,
+                            if r.asynchronous {
+                                "asynchronous"
+                            } else {
+                                "synchronous"
+                            },
+                            if r.active_low { "low" } else { "high" }
+                        ));
+                        port_lines
+                    },
+                }
+            }
+        }
+    }
+
+    /// The header's lines on the clock and reset ports.
+    pub fn port_doc(&self) -> Vec<String> {
+        self.port_lines.clone()
+    }
+}
+
 #[derive(Template)]
 #[template(path = "verilog/checker.v")]
 struct Checker {
@@ -227,6 +327,16 @@ struct Checker {
     satisfied: String,
     onehot_legal: String,
     message: String,
+    clock_doc: Vec<String>,
+    reset_doc: String,
+    has_reset: bool,
+    on: String,
+    sensitivity: String,
+    reset_active: String,
+    clock_event: String,
+    formal_guard: String,
+    init_state: String,
+    init_violated: String,
     form: &'static str,
     assigns: Vec<String>,
     state_list: Vec<(String, String)>,
@@ -240,22 +350,43 @@ struct Checker {
 /// use mongen::emit::verilog::verilog_bindings;
 /// use monitor_core::automaton::Alphabet;
 ///
-/// let b = verilog_bindings(&Alphabet::new(["req", "module", "x > 3", "clk"]), &[])?;
+/// use mongen::emit::clocking::Clocking;
+///
+/// let aps = Alphabet::new(["req", "module", "x > 3", "clk", "clk_i"]);
+/// let clocking = Clocking { clock: "clk_i".parse()?, ..Clocking::default() };
+/// let b = verilog_bindings(&aps, &[], &clocking)?;
 /// let ports: Vec<&str> = b.iter().map(|b| b.ident.as_str()).collect();
-/// assert_eq!(ports, ["req", "p_module", "x___3", "p_clk"]);
-/// # Ok::<(), mongen::emit::EmitError>(())
+/// assert_eq!(ports, ["req", "p_module", "x___3", "p_clk", "p_clk_i"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn verilog_bindings(
     aps: &Alphabet,
     defines: &[(String, String)],
+    clocking: &Clocking,
 ) -> Result<Vec<Binding>, EmitError> {
+    let ports = clocking.port_names();
     bind_where(
         aps,
-        |s| verilog_usable(s) && !VERILOG_RESERVED.contains(&s),
+        |s| verilog_usable(s) && !VERILOG_RESERVED.contains(&s) && !ports.contains(&s),
         |s| VERILOG_KEYWORDS.contains(&s),
         defines,
         Syntax::Verilog,
     )
+}
+
+/// Checks that a clocking's ports can be ports of a Verilog checker (not
+/// keywords, not the checker's own names, two different names).
+///
+/// ```
+/// use mongen::emit::verilog::check_clocking;
+/// use mongen::emit::clocking::Clocking;
+///
+/// let c = Clocking { clock: "always".parse()?, ..Clocking::default() };
+/// assert!(check_clocking(&c).is_err());
+/// # Ok::<(), String>(())
+/// ```
+pub fn check_clocking(clocking: &Clocking) -> Result<(), EmitError> {
+    clocking.validate(verilog_usable, VERILOG_RESERVED)
 }
 
 /// A Verilog string literal's contents for `$error` (a format string).
@@ -376,8 +507,10 @@ pub fn choose_encoding(dfa: &BadPrefixDfa) -> StateEncoding {
 /// ```
 pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String, EmitError> {
     let module = module_name(&opts.name)?;
+    let clocking = &opts.clocking;
+    check_clocking(clocking)?;
     let n = dfa.num_states();
-    let bindings = verilog_bindings(dfa.alphabet(), &opts.defines)?;
+    let bindings = verilog_bindings(dfa.alphabet(), &opts.defines, clocking)?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let Plan {
         encoding,
@@ -484,17 +617,22 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
     } else {
         Vec::new()
     };
-    let mut ports = vec![
-        "  input  wire clk".to_string(),
-        "  input  wire rst_n".to_string(),
-    ];
+    let mut ports: Vec<String> = clocking
+        .port_names()
+        .iter()
+        .map(|p| format!("  input  wire {p}"))
+        .collect();
     ports.extend(idents.iter().map(|id| format!("  input  wire {id}")));
     ports.push("  output wire violated".into());
     ports.push("  output wire fail".into());
     if opts.three_valued {
         ports.push("  output wire satisfied".into());
     }
-    let mut connections: Vec<String> = vec![".clk(clk)".into(), ".rst_n(rst_n)".into()];
+    let mut connections: Vec<String> = clocking
+        .port_names()
+        .iter()
+        .map(|p| format!(".{p}({p})"))
+        .collect();
     connections.extend(
         bindings
             .iter()
@@ -506,6 +644,12 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         connections.push(".satisfied(satisfied)".into());
     }
     let message = format_string(&format!("{module}: property {} violated", dfa.name()));
+    let hw = HardwareClocking::new(clocking);
+    let state_reset = if binary {
+        code(0)
+    } else {
+        format!("{width}'d1")
+    };
     let view = Checker {
         formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
@@ -532,11 +676,7 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         form: form.as_str(),
         assigns,
         state_list,
-        state_reset: if binary {
-            code(0)
-        } else {
-            format!("{width}'d1")
-        },
+        state_reset: state_reset.clone(),
         state_default: if binary {
             "state_q".into()
         } else {
@@ -556,6 +696,24 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
             format!("state_q != {width}'d0 && (state_q & (state_q - {width}'d1)) == {width}'d0")
         },
         message,
+        clock_doc: hw.port_doc(),
+        reset_doc: hw.reset_doc,
+        has_reset: clocking.reset.is_some(),
+        on: hw.on,
+        sensitivity: hw.sensitivity,
+        reset_active: hw.reset_active,
+        clock_event: hw.clock_event,
+        formal_guard: hw.formal_guard,
+        init_state: if clocking.reset.is_none() && width > 0 {
+            format!(" = {state_reset}")
+        } else {
+            String::new()
+        },
+        init_violated: if clocking.reset.is_none() {
+            " = 1'b0".into()
+        } else {
+            String::new()
+        },
     };
     super::render(&view)
 }
