@@ -25,7 +25,7 @@ use mongen::emit::smv::{
 };
 use mongen::emit::smv_model::SmvModel;
 use mongen::emit::systemc::{emit_systemc, SystemcOptions};
-use mongen::emit::verilog::{emit_verilog, StateEncoding, VerilogLogic, VerilogOptions};
+use mongen::emit::verilog::{emit_verilog, Dialect, StateEncoding, VerilogLogic, VerilogOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
 use monitor_core::formula::Formula;
@@ -193,6 +193,9 @@ enum Target {
     Smv,
     /// A synthesizable Verilog-2001 checker module (NAME_checker).
     Verilog,
+    /// The same checker in SystemVerilog, with concurrent assertions
+    /// (assert property, cover property).
+    Sva,
     /// A SystemC checker module, the header NAME_checker.h.
     Systemc,
     /// A Rust monitor type NameMonitor (needs the crate monitor-core).
@@ -319,17 +322,17 @@ struct CompileArgs {
     /// Verilog: how the transition function is written.
     #[arg(long, value_enum, default_value_t = Logic::Minimized)]
     logic: Logic,
-    /// Verilog, SystemC: the clock port and the edge the checker samples on
+    /// Verilog, SVA, SystemC: the clock port and the edge the checker samples on
     /// (NAME[:posedge|negedge]; default clk:posedge).
     #[arg(long, value_name = "NAME[:EDGE]")]
     clock: Option<Clock>,
-    /// Verilog, SystemC: the reset port, which restarts the check
+    /// Verilog, SVA, SystemC: the reset port, which restarts the check
     /// (NAME[:low|high][:sync|async]; low and sync unless given; default
     /// rst_n:low:sync).
     #[arg(long, value_name = "NAME[:LEVEL][:KIND]", conflicts_with = "no_reset",
           value_parser = |s: &str| s.parse::<Reset>().map(|_| s.to_string()))]
     reset: Option<String>,
-    /// Verilog, SystemC: no reset port; the registers start in the initial
+    /// Verilog, SVA, SystemC: no reset port; the registers start in the initial
     /// state.
     #[arg(long)]
     no_reset: bool,
@@ -338,10 +341,10 @@ struct CompileArgs {
 impl CompileArgs {
     /// The checkers' clock and reset, or why the options do not apply.
     fn clocking(&self) -> Result<Clocking, String> {
-        let hardware = matches!(self.target, Target::Verilog | Target::Systemc);
+        let hardware = matches!(self.target, Target::Verilog | Target::Sva | Target::Systemc);
         if !hardware && (self.clock.is_some() || self.reset.is_some() || self.no_reset) {
             return Err(
-                "--clock, --reset and --no-reset are for --target verilog and systemc".into(),
+                "--clock, --reset and --no-reset are for --target verilog, sva and systemc".into(),
             );
         }
         let reset = match (&self.reset, self.no_reset) {
@@ -366,7 +369,7 @@ impl CompileArgs {
             reset,
         };
         match self.target {
-            Target::Verilog => mongen::emit::verilog::check_clocking(&clocking),
+            Target::Verilog | Target::Sva => mongen::emit::verilog::check_clocking(&clocking),
             Target::Systemc => mongen::emit::systemc::check_clocking(&clocking, &self.name),
             _ => Ok(()),
         }
@@ -826,7 +829,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     .map(|obs| smv.add(obs)),
                 }
             }
-            (Some(t), Target::Verilog) => emit_verilog(
+            (Some(t), target @ (Target::Verilog | Target::Sva)) => emit_verilog(
                 t.dfa(),
                 &VerilogOptions {
                     name: name.clone(),
@@ -843,6 +846,11 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                         Logic::Case => VerilogLogic::Case,
                     },
                     clocking: clocking.clone(),
+                    dialect: if target == Target::Sva {
+                        Dialect::Sva
+                    } else {
+                        Dialect::Verilog
+                    },
                 },
             )
             .map_err(|e| e.to_string()),
@@ -900,6 +908,7 @@ fn target_name(t: Target) -> &'static str {
         Target::Promela => "Promela",
         Target::Smv => "SMV",
         Target::Verilog => "Verilog",
+        Target::Sva => "SystemVerilog",
         Target::Systemc => "SystemC",
         Target::Rust => "Rust",
     }

@@ -27,7 +27,8 @@ use mongen::emit::clocking::{ClockEdge, Clocking};
 use mongen::emit::names::cpp_usable;
 use mongen::emit::systemc::{emit_systemc, systemc_bindings, SystemcOptions};
 use mongen::emit::verilog::{
-    choose_encoding, emit_verilog, verilog_bindings, StateEncoding, VerilogLogic, VerilogOptions,
+    choose_encoding, emit_verilog, verilog_bindings, Dialect, StateEncoding, VerilogLogic,
+    VerilogOptions,
 };
 use monitor_core::automaton::{BadPrefixDfa, Guard, Target, Verdict};
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS};
@@ -154,6 +155,8 @@ struct Compiled {
     dfa: BadPrefixDfa,
     three: bool,
     verilog: String,
+    /// The SystemVerilog checker (`--target sva`).
+    sva: String,
     verilog_ports: Vec<String>,
     systemc: String,
     systemc_ports: Vec<String>,
@@ -356,6 +359,19 @@ fn compile_all() -> Vec<Compiled> {
                 },
             )
             .unwrap();
+            let sva = emit_verilog(
+                &dfa,
+                &VerilogOptions {
+                    name: name.clone(),
+                    encoding: c.encoding,
+                    three_valued: c.three,
+                    logic: c.logic,
+                    clocking: clocking.clone(),
+                    dialect: Dialect::Sva,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             let systemc = emit_systemc(
                 &dfa,
                 &SystemcOptions {
@@ -388,6 +404,7 @@ fn compile_all() -> Vec<Compiled> {
                 dfa,
                 three: c.three,
                 verilog,
+                sva,
                 verilog_ports,
                 systemc,
                 systemc_ports,
@@ -714,6 +731,66 @@ fn verilator_simulation_matches_the_monitor() {
     check_outputs("Verilator", &String::from_utf8_lossy(&o.stdout), &cs, len);
 }
 
+/// The SystemVerilog checkers in Verilator with assertions on: the same
+/// outputs, and one assertion failure (`$error`) per failing cycle.
+#[test]
+fn verilator_runs_the_sva_checkers() {
+    let Some(verilator) = verilator() else {
+        return;
+    };
+    let cs = compile_all();
+    let dir = scratch("verilator-sva");
+    let len = write_stimuli(&dir, &cs);
+    let mut files = vec!["tb.v".to_string()];
+    std::fs::write(dir.join("tb.v"), verilog_testbench(&cs, len)).unwrap();
+    for c in &cs {
+        let file = format!("{}_checker.sv", c.name);
+        std::fs::write(dir.join(&file), &c.sva).unwrap();
+        files.push(file);
+    }
+    let mut args = vec![
+        "--binary",
+        "--timing",
+        "--assert",
+        "-j",
+        "2",
+        "-Wno-fatal",
+        "-Wno-lint",
+        "-Wno-style",
+        "--top-module",
+        "tb",
+        "-Mdir",
+        "obj",
+        "-o",
+        "sim",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(&dir, &verilator, &args);
+    assert!(o.status.success(), "verilator failed:\n{}", text(&o));
+    let o = run(
+        &dir,
+        &dir.join("obj/sim"),
+        &["+verilator+error+limit+1000000"],
+    );
+    assert!(o.status.success(), "simulation failed:\n{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    check_outputs("Verilator (SVA)", &out, &cs, len);
+    let all = text(&o);
+    for c in &cs {
+        let want = expected_clocked(&c.dfa, &c.trace, &c.clocking)
+            .iter()
+            .filter(|o| o[0])
+            .count();
+        let message = format!("{}_checker: property ", c.name);
+        let got = all.lines().filter(|l| l.contains(&message)).count();
+        assert_eq!(
+            got, want,
+            "`{}` ({}): {got} assertion failures, {want} failing cycles\n{all}",
+            c.formula, c.name
+        );
+    }
+}
+
 #[test]
 fn checkers_are_lint_clean() {
     let Some(verilator) = verilator() else {
@@ -727,6 +804,53 @@ fn checkers_are_lint_clean() {
             panic!("{e} on the checker of `{}`:\n{}", c.formula, c.verilog);
         }
     }
+    // The SystemVerilog checkers: both branches (concurrent assertions,
+    // and Yosys' immediate ones).
+    for c in &cs {
+        let file = format!("{}_checker.sv", c.name);
+        std::fs::write(dir.join(&file), &c.sva).unwrap();
+        for extra in [&["--timing"][..], &["-DYOSYS"][..]] {
+            let mut args = vec!["--lint-only", "-Wall", "--assert"];
+            args.extend_from_slice(extra);
+            args.push(&file);
+            let o = run(&dir, &verilator, &args);
+            assert!(
+                o.status.success() && text(&o).trim().is_empty(),
+                "verilator {args:?} on the checker of `{}`:\n{}\n{}",
+                c.formula,
+                text(&o),
+                c.sva
+            );
+        }
+    }
+}
+
+/// Yosys reads every SystemVerilog checker (`read_verilog -formal -sv`)
+/// and finds its assertions (and covers, for three-valued monitors).
+#[test]
+fn yosys_reads_the_sva_checkers() {
+    let Some(yosys) = yosys() else {
+        return;
+    };
+    let cs = compile_all();
+    let dir = scratch("yosys-sva");
+    let mut script = String::new();
+    for c in &cs {
+        let file = format!("{}_checker.sv", c.name);
+        std::fs::write(dir.join(&file), &c.sva).unwrap();
+        let _ = write!(script, "read_verilog -formal -sv {file}; ");
+    }
+    for c in &cs {
+        let m = format!("{}_checker", c.name);
+        let asserts = if c.sva.contains("a_state:") { 2 } else { 1 };
+        let _ = write!(
+            script,
+            "select -assert-count {asserts} {m}/t:$assert; select -assert-count {} {m}/t:$cover; ",
+            usize::from(c.three)
+        );
+    }
+    let o = run(&dir, &yosys, &["-q", "-p", &script]);
+    assert!(o.status.success(), "yosys:\n{}", text(&o));
 }
 
 /// Yosys `stat` per module: cell counts by type.
@@ -959,10 +1083,18 @@ fn wave(json: &str, signal: &str) -> Vec<bool> {
 /// is a bad prefix of one of the properties.
 #[test]
 fn yosys_proves_the_arbiter_and_refutes_the_buggy_one() {
+    for dialect in [Dialect::Verilog, Dialect::Sva] {
+        prove_the_arbiter(dialect);
+    }
+}
+
+/// The arbiter proof with the checkers of one dialect (the SystemVerilog
+/// ones through their `YOSYS` branch).
+fn prove_the_arbiter(dialect: Dialect) {
     let Some(yosys) = yosys() else {
         return;
     };
-    let dir = scratch("formal");
+    let dir = scratch(&format!("formal-{dialect:?}"));
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware");
     let mut files = vec![example.join("arbiter_top.v").display().to_string()];
     let mut dfas = Vec::new();
@@ -973,11 +1105,13 @@ fn yosys_proves_the_arbiter_and_refutes_the_buggy_one() {
             &dfa,
             &VerilogOptions {
                 name: name.clone(),
+                dialect,
                 ..Default::default()
             },
         )
         .unwrap();
-        let file = dir.join(format!("{name}_checker.v"));
+        let ext = if dialect == Dialect::Sva { "sv" } else { "v" };
+        let file = dir.join(format!("{name}_checker.{ext}"));
         std::fs::write(&file, v).unwrap();
         files.push(file.display().to_string());
         dfas.push((p.clone(), dfa));
@@ -985,7 +1119,7 @@ fn yosys_proves_the_arbiter_and_refutes_the_buggy_one() {
     assert_eq!(dfas.len(), 6, "examples/hardware/properties.* changed");
     let prove = |design: &str| {
         let script = format!(
-            "read_verilog -formal {} {}; prep -top arbiter_top; flatten; async2sync; dffunmap; \
+            "read_verilog -formal -sv {} {}; prep -top arbiter_top; flatten; async2sync; dffunmap; \
              sat -tempinduct -prove-asserts -set-assumes -maxsteps 24 -dump_json cex.json \
              -show rst_n,req0,req1,gnt0,gnt1 arbiter_top",
             example.join(design).display(),

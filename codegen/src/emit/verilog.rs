@@ -82,6 +82,24 @@ pub struct VerilogOptions {
     pub logic: VerilogLogic,
     /// The clock and reset ports.
     pub clocking: Clocking,
+    /// Verilog-2001 with immediate assertions, or SystemVerilog with
+    /// concurrent ones.
+    pub dialect: Dialect,
+}
+
+/// The language of a hardware checker.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// Verilog-2001; immediate assertions under `` `ifdef FORMAL `` and
+    /// `` `ifdef ASSERTIONS ``.
+    #[default]
+    Verilog,
+    /// SystemVerilog with concurrent assertions (`assert property
+    /// (@(posedge clk) disable iff (!rst_n) !fail)`, a `cover property` of
+    /// `satisfied` for three-valued monitors), and immediate ones for
+    /// Yosys (`` `ifdef YOSYS ``), whose open front end reads no clocking
+    /// events.
+    Sva,
 }
 
 /// How a Verilog checker writes its transition function.
@@ -106,6 +124,7 @@ impl Default for VerilogOptions {
             informative: false,
             three_valued: false,
             clocking: Clocking::default(),
+            dialect: Dialect::Verilog,
         }
     }
 }
@@ -328,6 +347,9 @@ struct Checker {
     onehot_legal: String,
     message: String,
     clock_doc: Vec<String>,
+    sva: bool,
+    async_reset: bool,
+    disable: String,
     reset_doc: String,
     has_reset: bool,
     on: String,
@@ -697,6 +719,13 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         },
         message,
         clock_doc: hw.port_doc(),
+        sva: opts.dialect == Dialect::Sva,
+        async_reset: clocking.reset.as_ref().is_some_and(|r| r.asynchronous),
+        disable: if hw.reset_active.is_empty() {
+            String::new()
+        } else {
+            format!(" disable iff ({})", hw.reset_active)
+        },
         reset_doc: hw.reset_doc,
         has_reset: clocking.reset.is_some(),
         on: hw.on,
