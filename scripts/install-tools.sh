@@ -2,7 +2,8 @@
 # Installs the external tools the tests run: Spin (with its example models)
 # and a C compiler (for the never claims), NuSMV 2.5.4 (for the SMV observers, built by
 # install-nusmv.sh into ~/.local), Icarus Verilog, Verilator, Yosys, g++ and
-# SystemC (for the hardware checkers). Idempotent: what is there is kept.
+# SystemC (for the hardware checkers), SymbiYosys and z3 (install-sby.sh).
+# Idempotent: what is there is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,5 +29,7 @@ fi
 
 NUSMV_PREFIX=${NUSMV_PREFIX:-$HOME/.local}
 scripts/install-nusmv.sh "$NUSMV_PREFIX"
+# SymbiYosys (from PyPI's YoWASP build) and z3, for the formal tests.
+scripts/install-sby.sh "$NUSMV_PREFIX"
 echo "install-tools: spin $(spin -V | head -1), NuSMV at $NUSMV_PREFIX/bin/NuSMV"
 echo "install-tools: $(iverilog -V 2>/dev/null | head -1), $(verilator --version), $(yosys -V)"

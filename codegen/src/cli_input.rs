@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
-use monitor_core::formula::{parse, parse_psl, Formula, ParseError};
+use monitor_core::formula::{parse, parse_directive, parse_psl, Directive, Formula, ParseError};
 use monitor_core::translate::BuildError;
 
 /// One formula argument or file argument, in command-line order.
@@ -144,6 +144,17 @@ impl Source {
             parse(&self.text)
         };
         parsed.map_err(|e| self.describe_parse_error(e))
+    }
+
+    /// For `compile`: a PSL property as a directive, whose clock and reset
+    /// (`@(posedge clk)`, `disable iff`, an outermost `abort`) a hardware
+    /// checker takes; an LTL formula as [`Source::parse`] reads it.
+    pub fn parse_directive(&self) -> Result<(Formula, Option<Directive>), String> {
+        if !self.psl {
+            return self.parse().map(|f| (f, None));
+        }
+        let d = parse_directive(&self.text).map_err(|e| self.describe_parse_error(e))?;
+        Ok((d.formula.clone(), Some(d)))
     }
 
     fn describe_parse_error(&self, e: ParseError) -> String {

@@ -14,7 +14,7 @@ mod stats;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_input::{ordered_items, read_sources, short, Item, Source};
-use mongen::emit::clocking::{Clock, Clocking, Reset};
+use mongen::emit::clocking::{Clock, ClockEdge, Clocking, Reset};
 use mongen::emit::dot::write_dot;
 use mongen::emit::hoa::{write_hoa, HoaOptions};
 use mongen::emit::json::{write_json, JsonOptions};
@@ -28,7 +28,9 @@ use mongen::emit::systemc::{emit_systemc, SystemcOptions};
 use mongen::emit::verilog::{emit_verilog, Dialect, StateEncoding, VerilogLogic, VerilogOptions};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
-use monitor_core::formula::Formula;
+use monitor_core::formula::{
+    ActiveLevel, ClockEdge as FormulaClockEdge, Directive, DirectiveKind, Formula,
+};
 use monitor_core::translate::{
     classify, compare_informative, lasso_text, transducer, Builder, Config, Prefixes, Route,
     Translation, Verdicts, DEFAULT_MAX_STATES,
@@ -657,13 +659,19 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     let mut smv = SmvContext::new(args)?;
     // A --define must name a proposition of some formula (a misspelt one
     // would silently leave the proposition unbound).
-    let parsed: Vec<(Result<Formula, String>, Duration)> = sources
+    let parsed: Vec<(ParsedDirective, Duration)> = sources
         .iter()
         .map(|src| {
             let start = Instant::now();
-            let f = src.parse();
+            let f = src.parse_directive();
             (f, start.elapsed())
         })
+        .collect();
+    // PSL clocks and resets become the checkers' (one for all).
+    let clocking = directive_clocking(args, clocking, &sources, &parsed)?;
+    let parsed: Vec<(Result<Formula, String>, Duration)> = parsed
+        .into_iter()
+        .map(|(r, d)| (r.map(|(f, _)| f), d))
         .collect();
     let mut used = vec![false; args.defines.len()];
     for (f, _) in &parsed {
@@ -829,9 +837,8 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     .map(|obs| smv.add(obs)),
                 }
             }
-            (Some(t), target @ (Target::Verilog | Target::Sva)) => emit_verilog(
-                t.dfa(),
-                &VerilogOptions {
+            (Some(t), target @ (Target::Verilog | Target::Sva)) => {
+                let opts = VerilogOptions {
                     name: name.clone(),
                     defines: args.defines.clone(),
                     encoding: match args.encoding {
@@ -851,9 +858,9 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     } else {
                         Dialect::Verilog
                     },
-                },
-            )
-            .map_err(|e| e.to_string()),
+                };
+                emit_verilog(t.dfa(), &opts).map_err(|e| e.to_string())
+            }
             (Some(t), Target::Rust) => emit_rust(
                 t.dfa(),
                 &RustOptions {
@@ -897,6 +904,99 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         run.raw = Some(model);
     }
     Ok(())
+}
+
+/// A formula read for `compile`, with its PSL directive if any.
+type ParsedDirective = Result<(Formula, Option<Directive>), String>;
+
+/// The checkers' clocking once the PSL directives' clocks and resets are
+/// taken in: they must agree with each other and with --clock/--reset, and
+/// only hardware checkers have them.
+fn directive_clocking(
+    args: &CompileArgs,
+    mut clocking: Clocking,
+    sources: &[Source],
+    parsed: &[(ParsedDirective, Duration)],
+) -> Result<Clocking, String> {
+    let hardware = matches!(args.target, Target::Verilog | Target::Sva | Target::Systemc);
+    let mut clock_from: Option<String> = args.clock.as_ref().map(|_| "--clock".to_string());
+    let mut reset_from: Option<String> = (args.reset.is_some() || args.no_reset).then(|| {
+        if args.no_reset {
+            "--no-reset"
+        } else {
+            "--reset"
+        }
+        .to_string()
+    });
+    for (src, (p, _)) in sources.iter().zip(parsed) {
+        let Ok((_, Some(d))) = p else { continue };
+        let label = || format!("`{}`", src.text.trim());
+        if d.kind != DirectiveKind::Assert {
+            return Err(format!(
+                "{}: {} directives are not compiled to checkers yet; write `assert`",
+                label(),
+                d.kind
+            ));
+        }
+        if !hardware && (d.clock.is_some() || d.disable.is_some()) {
+            return Err(format!(
+                "{}: a clock or reset (`@`, `disable iff`, an outermost `abort`) is for the \
+                 hardware checkers (--target verilog, sva, systemc): other monitors read one \
+                 letter per cycle; leave it out",
+                label()
+            ));
+        }
+        if let Some(c) = &d.clock {
+            let edge = match c.edge {
+                FormulaClockEdge::Posedge => ClockEdge::Posedge,
+                FormulaClockEdge::Negedge => ClockEdge::Negedge,
+            };
+            let clock = Clock {
+                name: c.signal.clone(),
+                edge,
+            };
+            match &clock_from {
+                Some(from) if clocking.clock != clock => {
+                    return Err(format!(
+                        "{}: its clock `@({c})` differs from {from}'s `{}`; a set of checkers has one clock",
+                        label(),
+                        clocking.clock
+                    ))
+                }
+                _ => {
+                    clocking.clock = clock;
+                    clock_from = Some(label());
+                }
+            }
+        }
+        if let Some(dis) = &d.disable {
+            let Some((name, level)) = dis.signal() else {
+                return Err(format!(
+                    "{}: the reset condition is not one signal (`rst` or `!rst_n`); a checker's \
+                     reset is a port: compute the condition in the design",
+                    label()
+                ));
+            };
+            let reset = Reset {
+                name: name.to_string(),
+                active_low: level == ActiveLevel::Low,
+                asynchronous: !dis.synchronous,
+            };
+            match &reset_from {
+                Some(from) if clocking.reset.as_ref() != Some(&reset) => {
+                    return Err(format!(
+                        "{}: its reset `{reset}` differs from {from}'s; a set of checkers has one reset",
+                        label()
+                    ))
+                }
+                _ => {
+                    clocking.reset = Some(reset);
+                    reset_from = Some(label());
+                }
+            }
+        }
+    }
+    Ok(clocking)
 }
 
 /// The target's name, for the spinner.

@@ -53,6 +53,8 @@ pub enum EmitError {
         /// Why.
         reason: String,
     },
+    /// A bind file, harness or SymbiYosys project cannot be written.
+    Formal(String),
     /// A template failed to render (a bug).
     Template(String),
 }
@@ -74,6 +76,7 @@ impl fmt::Display for EmitError {
             EmitError::Port { option, name, reason } => {
                 write!(f, "{option} {name}: not usable as a port name: {reason}")
             }
+            EmitError::Formal(e) => f.write_str(e),
             EmitError::Template(e) => write!(f, "template error: {e}"),
         }
     }

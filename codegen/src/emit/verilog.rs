@@ -411,6 +411,24 @@ pub fn check_clocking(clocking: &Clocking) -> Result<(), EmitError> {
     clocking.validate(verilog_usable, VERILOG_RESERVED)
 }
 
+/// The ports of a checker and what they read: clock and reset, the
+/// propositions' expressions, then the outputs (empty).
+fn instance_connections(bindings: &[Binding], opts: &VerilogOptions) -> Vec<(String, String)> {
+    let mut c: Vec<(String, String)> = opts
+        .clocking
+        .port_names()
+        .iter()
+        .map(|p| (p.to_string(), p.to_string()))
+        .collect();
+    c.extend(bindings.iter().map(|b| (b.ident.clone(), b.expr.clone())));
+    c.push(("violated".into(), String::new()));
+    c.push(("fail".into(), String::new()));
+    if opts.three_valued {
+        c.push(("satisfied".into(), String::new()));
+    }
+    c
+}
+
 /// A Verilog string literal's contents for `$error` (a format string).
 fn format_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -650,21 +668,17 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
     if opts.three_valued {
         ports.push("  output wire satisfied".into());
     }
-    let mut connections: Vec<String> = clocking
-        .port_names()
-        .iter()
-        .map(|p| format!(".{p}({p})"))
+    let connections: Vec<String> = instance_connections(&bindings, opts)
+        .into_iter()
+        .map(|(p, e)| {
+            let e = if e.is_empty() {
+                p.clone()
+            } else {
+                comment_safe(&e)
+            };
+            format!(".{p}({e})")
+        })
         .collect();
-    connections.extend(
-        bindings
-            .iter()
-            .map(|b| format!(".{}({})", b.ident, comment_safe(&b.expr))),
-    );
-    connections.push(".violated(violated)".into());
-    connections.push(".fail(fail)".into());
-    if opts.three_valued {
-        connections.push(".satisfied(satisfied)".into());
-    }
     let message = format_string(&format!("{module}: property {} violated", dfa.name()));
     let hw = HardwareClocking::new(clocking);
     let state_reset = if binary {

@@ -54,8 +54,13 @@ pub mod print;
 pub mod psl;
 pub mod random;
 pub mod simplify;
+pub mod vunit;
 
 pub use node::{Formula, Op};
 pub use parse::{parse, ParseError, ParseErrorKind};
 pub use print::SpinError;
 pub use psl::{parse_psl, PslPrintError};
+pub use vunit::{
+    parse_directive, parse_vunits, ActiveLevel, Clock, ClockEdge, Directive, DirectiveKind,
+    Disable, Vunit,
+};

@@ -44,9 +44,14 @@
 //! use parentheses. Inside braces: `;` `:` (loosest), `|` `||`, `&&` `&`,
 //! `within`, repetitions (tightest).
 //!
-//! Clocks (`@`), `forall`, the Optional Branching Extension (`AG`, `EX`,
-//! ...), declarations and `union` are outside the supported subset and
-//! are reported as such, with a caret.
+//! `forall`, the Optional Branching Extension (`AG`, `EX`, ...),
+//! declarations and `union` are outside the supported subset and are
+//! reported as such, with a caret. Clocks (`@(posedge clk)`), resets
+//! (`disable iff`, an outermost `abort`), directives (`assume`, `cover`,
+//! ...) and verification units are not part of a property:
+//! [`parse_psl`] refuses them, and [`parse_directive`] and
+//! [`parse_vunits`] (module [`vunit`](super::vunit)) read them and
+//! return the clock and the reset beside the formula.
 //!
 //! # Semantics
 //!
@@ -75,19 +80,23 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::collections::{HashMap, HashSet};
+
 use super::atom::{literal_len, Literal, LiteralError};
 use super::parse::{make_error, ParseError, ParseErrorKind, Span, MAX_BOUND, MAX_DEPTH};
+#[cfg(doc)]
+use super::vunit::{parse_directive, parse_vunits};
+use super::vunit::{Clock, ClockEdge};
 use super::Formula;
 
 /// Parses a PSL property (Verilog flavour or NuSMV syntax).
+///
+/// A clocked property (`@`) is refused, with a message naming
+/// [`parse_directive`] and [`parse_vunits`], which read clocks, resets
+/// and directives.
 pub fn parse_psl(input: &str) -> Result<Formula, ParseError> {
-    let tokens = lex(input)?;
-    let mut p = Parser {
-        input,
-        tokens,
-        pos: 0,
-        depth: 0,
-    };
+    let tokens = lex(input, false)?;
+    let mut p = Parser::new(input, tokens, false);
     // `assert φ;` and `PSLSPEC φ;` as in a vunit or an SMV file.
     if matches!(&p.peek().kind, T::Word(w) if w == "assert" || w == "PSLSPEC") {
         p.next();
@@ -107,7 +116,7 @@ pub fn parse_psl(input: &str) -> Result<Formula, ParseError> {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum T {
+pub(super) enum T {
     /// An identifier or a keyword, with a trailing `!` or `!_` for the
     /// keywords that have strong forms.
     Word(String),
@@ -115,14 +124,23 @@ enum T {
     /// A Verilog based literal (`1'b1`, `4'd15`), checked.
     Literal(Literal),
     Sym(&'static str),
+    /// A string in double quotes, unescaped (vunits only: `report "..."`).
+    Str(String),
+    /// A character that starts no token (vunits only: the error waits
+    /// for the parser, so that `wire x = a + b;` is reported at `wire`).
+    Bad(char),
     End,
 }
 
 #[derive(Clone, Debug)]
-struct Token {
-    kind: T,
-    span: Span,
+pub(super) struct Token {
+    pub(super) kind: T,
+    pub(super) span: Span,
 }
+
+/// The message for SVA's `##`, which PSL spells with `next` or `;`.
+const SVA_DELAY: &str =
+    "SVA delay `##` is not supported; write `next`/SEREs (`a ##1 b` is `{a; b}`)";
 
 /// Symbols, longest first.
 const SYMBOLS: &[&str] = &[
@@ -145,7 +163,9 @@ const BANG_WORDS: &[&str] = &[
     "within",
 ];
 
-fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
+/// The tokens of `input`, ending with [`T::End`]. With `vunit`, strings
+/// are tokens and unknown characters wait for the parser ([`T::Bad`]).
+pub(super) fn lex(input: &str, vunit: bool) -> Result<Vec<Token>, ParseError> {
     let bytes = input.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -153,6 +173,58 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
         let c = input[i..].chars().next().expect("in bounds");
         if c.is_whitespace() {
             i += c.len_utf8();
+            continue;
+        }
+        if input[i..].starts_with("##") {
+            let span = Span {
+                start: i,
+                end: i + 2,
+            };
+            if !vunit {
+                return Err(make_error(
+                    input,
+                    span,
+                    ParseErrorKind::Unsupported(SVA_DELAY.into()),
+                ));
+            }
+            out.push(Token {
+                kind: T::Sym("##"),
+                span,
+            });
+            i += 2;
+            continue;
+        }
+        if vunit && c == '"' {
+            let start = i;
+            let mut text = String::new();
+            let mut chars = input[i + 1..].char_indices();
+            let end = loop {
+                match chars.next() {
+                    None => {
+                        return Err(make_error(
+                            input,
+                            Span {
+                                start,
+                                end: start + 1,
+                            },
+                            ParseErrorKind::UnclosedString,
+                        ))
+                    }
+                    Some((k, '"')) => break i + 1 + k + 1,
+                    Some((_, '\\')) => match chars.next() {
+                        Some((_, 'n')) => text.push('\n'),
+                        Some((_, 't')) => text.push('\t'),
+                        Some((_, e)) => text.push(e),
+                        None => continue,
+                    },
+                    Some((_, ch)) => text.push(ch),
+                }
+            };
+            out.push(Token {
+                kind: T::Str(text),
+                span: Span { start, end },
+            });
+            i = end;
             continue;
         }
         if input[i..].starts_with("//") || input[i..].starts_with("--") {
@@ -256,6 +328,13 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
                     span: Span { start, end: i },
                 });
             }
+            None if vunit => {
+                i += c.len_utf8();
+                out.push(Token {
+                    kind: T::Bad(c),
+                    span: Span { start, end: i },
+                });
+            }
             None => {
                 return Err(make_error(
                     input,
@@ -276,6 +355,50 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
         },
     });
     Ok(out)
+}
+
+/// A token in a message: in backquotes, on one line (a string of a vunit
+/// may span lines).
+fn quote(text: &str) -> String {
+    match text.split_once(['\n', '\r']) {
+        Some((line, _)) => format!("`{line}...`"),
+        None => format!("`{text}`"),
+    }
+}
+
+/// The error of [`parse_psl`] on a clock.
+const PARSE_PSL_CLOCK: &str = "clocked properties are not supported here: monitors read one \
+    letter per cycle, so sample the signals at the clock edge and leave out `@`, or read the \
+    property with `parse_directive` or `parse_vunits`, which return its clock (as `mongen \
+    compile --psl` does)";
+
+/// SVA operators, named in the errors of directives.
+const SVA_WORDS: &[&str] = &[
+    "throughout",
+    "intersect",
+    "first_match",
+    "s_eventually",
+    "s_always",
+    "nexttime",
+    "s_nexttime",
+    "s_until",
+    "s_until_with",
+    "until_with",
+    "implies",
+    "iff",
+    "accept_on",
+    "reject_on",
+    "sync_accept_on",
+    "sync_reject_on",
+    "strong",
+    "weak",
+    "endproperty",
+    "endsequence",
+];
+
+/// Whether `w` can name a signal (not a keyword nor a constant).
+pub(super) fn is_signal(w: &str) -> bool {
+    !KEYWORDS.contains(&w) && !matches!(w, "true" | "false" | "TRUE" | "FALSE")
 }
 
 /// Words that are operators, not propositions.
@@ -356,17 +479,37 @@ const KEYWORDS: &[&str] = &[
 
 /// A parsed operand: a formula, or a braced SERE not yet used (it becomes
 /// a weak or strong sequence, or the left side of `|->`).
-enum Item {
+///
+/// Directives ([`Parser::clocks`] on) also keep two facts about the
+/// outermost operator, which [`vunit`](super::vunit) reads and every other
+/// operator forgets through [`Item::into_formula`]: a clock that covers the
+/// whole operand, and an `abort`.
+pub(super) enum Item {
     Formula(Formula),
     Sequence {
         sere: Formula,
         strong: bool,
         span: Span,
     },
+    /// An operand read entirely under the clock number `clock` of
+    /// [`Parser::clocks`]: `φ @(posedge clk)`, or Boolean connectives and
+    /// `always` over such operands (see [`lift`]).
+    Clocked {
+        inner: Box<Item>,
+        clock: usize,
+    },
+    /// `body abort cond` (`sync_abort` when `synchronous`), `span` the
+    /// keyword.
+    Aborted {
+        body: Box<Item>,
+        cond: Formula,
+        synchronous: bool,
+        span: Span,
+    },
 }
 
 impl Item {
-    fn into_formula(self) -> Formula {
+    pub(super) fn into_formula(self) -> Formula {
         match self {
             Item::Formula(f) => f,
             Item::Sequence { sere, strong, .. } => {
@@ -376,23 +519,126 @@ impl Item {
                     Formula::closure(sere)
                 }
             }
+            Item::Clocked { inner, .. } => inner.into_formula(),
+            Item::Aborted { body, cond, .. } => Formula::abort(body.into_formula(), cond),
+        }
+    }
+
+    /// The item without its clocks (the parser has recorded them).
+    pub(super) fn unclocked(self) -> Item {
+        let mut item = self;
+        while let Item::Clocked { inner, .. } = item {
+            item = *inner;
+        }
+        item
+    }
+
+    /// A parenthesized item: a sequence in parentheses is a formula (it
+    /// cannot start a suffix implication), as it always was.
+    fn parenthesized(self) -> Item {
+        match self {
+            Item::Sequence { .. } => Item::Formula(self.into_formula()),
+            Item::Clocked { inner, clock } => Item::Clocked {
+                inner: Box::new(inner.parenthesized()),
+                clock,
+            },
+            other => other,
         }
     }
 }
 
-struct Parser<'a> {
+/// The clock under which Boolean connectives (or `always`) of `items`
+/// read: the clock of an `@` can move out of `(a @c) && !(b @c)` and of
+/// `always (φ @c)` without changing the property (on a clock that ticks
+/// forever, `always (φ @c)` and `(always φ) @c` check φ at the same
+/// ticks), but not out of `next (φ @c)` or `a && (b @c)`, where part of
+/// the property reads every cycle. Constants read under any clock.
+fn lift(items: &[&Item]) -> Option<usize> {
+    let mut clock = None;
+    for item in items {
+        match item {
+            Item::Clocked { clock: c, .. } => {
+                clock.get_or_insert(*c);
+            }
+            Item::Formula(f) if f.is_true() || f.is_false() => {}
+            _ => return None,
+        }
+    }
+    clock
+}
+
+/// `f`, under `clock` if there is one.
+fn clocked(f: Formula, clock: Option<usize>) -> Item {
+    match clock {
+        Some(clock) => Item::Clocked {
+            inner: Box::new(Item::Formula(f)),
+            clock,
+        },
+        None => Item::Formula(f),
+    }
+}
+
+/// A clock read in a directive: `@(posedge clk)` (`span` from `@` to
+/// `)`), or a default clock.
+#[derive(Clone, Debug)]
+pub(super) struct ClockUse {
+    pub(super) clock: Clock,
+    pub(super) span: Span,
+}
+
+pub(super) struct Parser<'a> {
     input: &'a str,
     tokens: Vec<Token>,
     pos: usize,
     depth: usize,
+    /// Directives only: the clocks read (`@`), in the order of the text.
+    /// Without it (`parse_psl`), `@` is an error.
+    pub(super) clocks: Option<Vec<ClockUse>>,
+    /// The positions of the `(` in SEREs whose contents are not a SERE.
+    not_sere: HashSet<usize>,
+    /// What [`Parser::letter_formula`] read at a position: the formula,
+    /// where it ended and the clocks it read.
+    letters: HashMap<usize, Letter>,
 }
 
-impl Parser<'_> {
-    fn peek(&self) -> &Token {
+/// A memo of [`Parser::letter_formula`].
+type Letter = (Result<Formula, ParseError>, usize, Vec<ClockUse>);
+
+impl<'a> Parser<'a> {
+    /// A parser of `tokens` (which end with [`T::End`]) from `input`;
+    /// `directive` accepts clocks.
+    pub(super) fn new(input: &'a str, tokens: Vec<Token>, directive: bool) -> Parser<'a> {
+        Parser {
+            input,
+            tokens,
+            pos: 0,
+            depth: 0,
+            clocks: directive.then(Vec::new),
+            not_sere: HashSet::new(),
+            letters: HashMap::new(),
+        }
+    }
+
+    pub(super) fn peek(&self) -> &Token {
         &self.tokens[self.pos]
     }
 
-    fn next(&mut self) -> Token {
+    /// The token after the next one (or the end).
+    pub(super) fn peek2(&self) -> &Token {
+        &self.tokens[(self.pos + 1).min(self.tokens.len() - 1)]
+    }
+
+    /// Moves to token `pos` (at most the end).
+    pub(super) fn seek(&mut self, pos: usize) {
+        self.pos = pos.min(self.tokens.len() - 1);
+    }
+
+    /// The span of the last token read.
+    pub(super) fn last_span(&self) -> Span {
+        self.tokens[self.pos.saturating_sub(1)].span
+    }
+
+    pub(super) fn next(&mut self) -> Token {
         let t = self.tokens[self.pos].clone();
         if t.kind != T::End {
             self.pos += 1;
@@ -400,34 +646,50 @@ impl Parser<'_> {
         t
     }
 
-    fn is_sym(&self, s: &str) -> bool {
+    pub(super) fn is_sym(&self, s: &str) -> bool {
         matches!(self.peek().kind, T::Sym(x) if x == s)
     }
 
-    fn is_word(&self, w: &str) -> bool {
+    pub(super) fn is_word(&self, w: &str) -> bool {
         matches!(&self.peek().kind, T::Word(x) if x == w)
     }
 
-    fn error(&self, span: Span, kind: ParseErrorKind) -> ParseError {
+    pub(super) fn error(&self, span: Span, kind: ParseErrorKind) -> ParseError {
         make_error(self.input, span, kind)
     }
 
-    fn unexpected(&self, t: &Token, expected: &'static str) -> ParseError {
-        if t.kind == T::Sym("@") {
-            return self.clock_error(t.span);
+    pub(super) fn unexpected(&self, t: &Token, expected: &'static str) -> ParseError {
+        match t.kind {
+            T::Sym("@") => return self.clock_error(t.span),
+            T::Sym("##") => return self.unsupported(t.span, SVA_DELAY),
+            T::Bad(c) => return self.error(t.span, ParseErrorKind::UnknownCharacter(c)),
+            _ => {}
+        }
+        if let T::Word(w) = &t.kind {
+            if self.clocks.is_some() && SVA_WORDS.contains(&w.as_str()) {
+                return self.unsupported(
+                    t.span,
+                    format!("the SVA operator `{w}` is not supported: write PSL (`next`, `until`, SEREs `{{...}}`)"),
+                );
+            }
         }
         let found = match &t.kind {
-            T::End => "the end of the property".to_string(),
-            _ => format!("`{}`", &self.input[t.span.start..t.span.end]),
+            // (The end of a directive of a vunit is its `;`.)
+            T::End if t.span.start == t.span.end => "the end of the property".to_string(),
+            _ => quote(&self.input[t.span.start..t.span.end]),
         };
         self.error(t.span, ParseErrorKind::Unexpected { expected, found })
     }
 
-    fn unsupported(&self, span: Span, msg: impl Into<String>) -> ParseError {
+    pub(super) fn unsupported(&self, span: Span, msg: impl Into<String>) -> ParseError {
         self.error(span, ParseErrorKind::Unsupported(msg.into()))
     }
 
-    fn expect_sym(&mut self, s: &'static str, expected: &'static str) -> Result<Token, ParseError> {
+    pub(super) fn expect_sym(
+        &mut self,
+        s: &'static str,
+        expected: &'static str,
+    ) -> Result<Token, ParseError> {
         if self.is_sym(s) {
             Ok(self.next())
         } else {
@@ -450,19 +712,29 @@ impl Parser<'_> {
 
     // ---- the temporal layer -------------------------------------------
 
-    /// `->` and `<->`, right associative.
-    fn formula(&mut self) -> Result<Formula, ParseError> {
-        let lhs = self.suffix_level()?.into_formula();
+    /// A property.
+    pub(super) fn formula(&mut self) -> Result<Formula, ParseError> {
+        Ok(self.formula_item()?.into_formula())
+    }
+
+    /// A property, as an item: `->` and `<->`, right associative.
+    pub(super) fn formula_item(&mut self) -> Result<Item, ParseError> {
+        let lhs = self.suffix_level()?;
         if self.is_sym("->") || self.is_sym("<->") {
             let t = self.next();
             self.enter(t.span)?;
-            let rhs = self.formula()?;
+            let rhs = self.formula_item()?;
             self.leave();
-            return Ok(if t.kind == T::Sym("->") {
-                Formula::implies(lhs, rhs)
-            } else {
-                Formula::equiv(lhs, rhs)
-            });
+            let clock = lift(&[&lhs, &rhs]);
+            let (lhs, rhs) = (lhs.into_formula(), rhs.into_formula());
+            return Ok(clocked(
+                if t.kind == T::Sym("->") {
+                    Formula::implies(lhs, rhs)
+                } else {
+                    Formula::equiv(lhs, rhs)
+                },
+                clock,
+            ));
         }
         Ok(lhs)
     }
@@ -477,6 +749,10 @@ impl Parser<'_> {
             return Ok(lhs);
         }
         let t = self.next();
+        let lhs = match lhs.unclocked() {
+            seq @ Item::Sequence { .. } => seq,
+            other => Item::Formula(other.into_formula()),
+        };
         let sere =
             match lhs {
                 Item::Sequence {
@@ -493,7 +769,7 @@ impl Parser<'_> {
                     ))
                 }
                 Item::Formula(f) if !f.has_future() => f,
-                Item::Formula(_) => return Err(self.unsupported(
+                _ => return Err(self.unsupported(
                     t.span,
                     "the left side of a suffix implication must be a sequence `{...}` or a Boolean",
                 )),
@@ -574,7 +850,18 @@ impl Parser<'_> {
                     "the right operand of `abort` must be a Boolean expression",
                 ));
             }
-            lhs = Item::Formula(Formula::abort(lhs.into_formula(), b));
+            // Only the outermost abort of a directive is special: the
+            // inner ones become formulas now (and no chain of boxes grows).
+            let body = match lhs {
+                Item::Aborted { .. } => Item::Formula(lhs.into_formula()),
+                other => other,
+            };
+            lhs = Item::Aborted {
+                body: Box::new(body),
+                cond: b,
+                synchronous: t.kind == T::Word("sync_abort".into()),
+                span: t.span,
+            };
         }
         Ok(lhs)
     }
@@ -584,20 +871,25 @@ impl Parser<'_> {
         if !(self.is_sym("||") || self.is_sym("|")) {
             return Ok(first);
         }
-        let mut v = vec![first.into_formula()];
+        let mut v = vec![first];
         while self.is_sym("||") || self.is_sym("|") {
             self.next();
-            v.push(self.xor_level()?.into_formula());
+            v.push(self.xor_level()?);
         }
-        Ok(Item::Formula(Formula::or(v)))
+        let clock = lift(&v.iter().collect::<Vec<_>>());
+        Ok(clocked(
+            Formula::or(v.into_iter().map(Item::into_formula).collect::<Vec<_>>()),
+            clock,
+        ))
     }
 
     fn xor_level(&mut self) -> Result<Item, ParseError> {
         let mut lhs = self.and_level()?;
         while self.is_sym("^") || self.is_word("xor") {
             self.next();
-            let rhs = self.and_level()?.into_formula();
-            lhs = Item::Formula(Formula::xor(lhs.into_formula(), rhs));
+            let rhs = self.and_level()?;
+            let clock = lift(&[&lhs, &rhs]);
+            lhs = clocked(Formula::xor(lhs.into_formula(), rhs.into_formula()), clock);
         }
         Ok(lhs)
     }
@@ -607,12 +899,16 @@ impl Parser<'_> {
         if !(self.is_sym("&&") || self.is_sym("&")) {
             return Ok(first);
         }
-        let mut v = vec![first.into_formula()];
+        let mut v = vec![first];
         while self.is_sym("&&") || self.is_sym("&") {
             self.next();
-            v.push(self.unary()?.into_formula());
+            v.push(self.unary()?);
         }
-        Ok(Item::Formula(Formula::and(v)))
+        let clock = lift(&v.iter().collect::<Vec<_>>());
+        Ok(clocked(
+            Formula::and(v.into_iter().map(Item::into_formula).collect::<Vec<_>>()),
+            clock,
+        ))
     }
 
     /// `[n]` after `next`, `next!`, `X`: a count.
@@ -704,21 +1000,37 @@ impl Parser<'_> {
         self.enter(t.span)?;
         let r = self.unary_inner(t);
         self.leave();
-        r
+        let mut item = r?;
+        // `φ @(posedge clk)`: the tightest operator (IEEE 1850's table).
+        while self.clocks.is_some() && self.is_sym("@") {
+            let at = self.next();
+            let (clock, span) = self.clock_after_at(at.span)?;
+            let clocks = self.clocks.as_mut().expect("directive");
+            clocks.push(ClockUse { clock, span });
+            let clock = clocks.len() - 1;
+            // `(φ @c1) @c2` is read under c2, the outer clock; c1 is still
+            // in `clocks`, where the directive compares it with c2.
+            item = Item::Clocked {
+                inner: Box::new(item.unclocked()),
+                clock,
+            };
+        }
+        Ok(item)
     }
 
     fn unary_inner(&mut self, t: Token) -> Result<Item, ParseError> {
         let word = match &t.kind {
             T::Word(w) => w.clone(),
             T::Sym("!") | T::Sym("~") => {
-                let f = self.unary()?.into_formula();
-                return Ok(Item::Formula(Formula::not(f)));
+                let item = self.unary()?;
+                let clock = lift(&[&item]);
+                return Ok(clocked(Formula::not(item.into_formula()), clock));
             }
             T::Sym("(") => {
-                let f = self.formula()?;
+                let item = self.formula_item()?;
                 if self.is_sym(")") {
                     self.next();
-                    return Ok(Item::Formula(f));
+                    return Ok(item.parenthesized());
                 }
                 if self.peek().kind == T::End {
                     return Err(self.error(t.span, ParseErrorKind::UnclosedParenthesis));
@@ -734,7 +1046,7 @@ impl Parser<'_> {
                     self.next();
                     strong = true;
                 }
-                if self.is_sym("@") {
+                if self.is_sym("@") && self.clocks.is_none() {
                     let at = self.peek().span;
                     return Err(self.clock_error(at));
                 }
@@ -755,18 +1067,48 @@ impl Parser<'_> {
             }
             T::Num(n @ (0 | 1)) => return Ok(Item::Formula(Formula::constant(*n == 1))),
             T::Literal(l) => return Ok(Item::Formula(self.literal_boolean(&t, l)?)),
+            T::Sym("$") if self.clocks.is_some() => {
+                if let T::Word(w) = &self.peek().kind {
+                    let psl = match w.as_str() {
+                        "rose" | "fell" => format!("`{w}(...)`"),
+                        "past" => "`prev(...)`".to_string(),
+                        _ => "PSL's built-in functions".to_string(),
+                    };
+                    let span = Span {
+                        start: t.span.start,
+                        end: self.peek().span.end,
+                    };
+                    return Err(self.unsupported(
+                        span,
+                        format!("the SVA system function `${w}` is not supported: write {psl}"),
+                    ));
+                }
+                return Err(self.unexpected(&t, "a property"));
+            }
             _ => return Err(self.unexpected(&t, "a property")),
         };
+        if self.clocks.is_some() {
+            if word == "disable" && self.is_word("iff") {
+                return Err(self.unsupported(
+                    t.span,
+                    "`disable iff (...)` must come first in the property (after the clock)",
+                ));
+            }
+            if SVA_WORDS.contains(&word.as_str()) {
+                return Err(self.unexpected(&t, "a property"));
+            }
+        }
         let f = |x: Formula| Ok(Item::Formula(x));
         match word.as_str() {
             "always" | "G" | "never" => {
                 // The loosest operators: the operand extends to the end.
-                let g = self.formula()?;
-                f(Formula::always(if word == "never" {
-                    Formula::not(g)
-                } else {
-                    g
-                }))
+                let g = self.formula_item()?;
+                let clock = lift(&[&g]);
+                let g = g.into_formula();
+                Ok(clocked(
+                    Formula::always(if word == "never" { Formula::not(g) } else { g }),
+                    clock,
+                ))
             }
             "eventually!" | "F" => {
                 let g = self.prefix_operand()?;
@@ -860,11 +1202,83 @@ impl Parser<'_> {
     }
 
     fn clock_error(&self, at: Span) -> ParseError {
-        self.unsupported(
-            at,
-            "clocked properties are not supported: monitors read one letter per cycle, so sample \
-             the signals at the clock edge and leave out `@`",
-        )
+        if self.clocks.is_some() {
+            return self.unsupported(
+                at,
+                "a clock cannot appear here: write `@(posedge clk)` after a property or a \
+                 sequence `{...}`, or at the start of the directive",
+            );
+        }
+        self.unsupported(at, PARSE_PSL_CLOCK)
+    }
+
+    /// After `@` (at `at`): `(posedge clk)`, `(negedge clk)`,
+    /// `(rose(clk))`, `(fell(clk))`, or the same without the outer
+    /// parentheses. The span runs from `@` to the end of the clock.
+    pub(super) fn clock_after_at(&mut self, at: Span) -> Result<(Clock, Span), ParseError> {
+        let clock = self.clock_expr(at)?;
+        let span = Span {
+            start: at.start,
+            end: self.last_span().end,
+        };
+        Ok((clock, span))
+    }
+
+    /// A clock expression, in parentheses or not: `posedge clk`,
+    /// `negedge clk`, `rose(clk)`, `fell(clk)`. `at` starts the span of
+    /// the errors (the `@`, or the first token).
+    pub(super) fn clock_expr(&mut self, at: Span) -> Result<Clock, ParseError> {
+        if self.is_sym("(") {
+            let open = self.next();
+            self.enter(open.span)?;
+            let clock = self.clock_expr(at);
+            self.leave();
+            let clock = clock?;
+            if !self.is_sym(")") {
+                let t = self.peek().clone();
+                if matches!(&t.kind, T::Word(w) if w == "or" || w == "iff")
+                    || matches!(t.kind, T::Sym(","))
+                {
+                    return Err(self.unsupported(
+                        t.span,
+                        "a checker has one clock: give one edge of one signal, without `or`, \
+                         `,` or `iff`",
+                    ));
+                }
+                return Err(self.unexpected(&t, "`)`"));
+            }
+            self.next();
+            return Ok(clock);
+        }
+        let t = self.next();
+        let edge = match &t.kind {
+            T::Word(w) if w == "posedge" || w == "rose" => ClockEdge::Posedge,
+            T::Word(w) if w == "negedge" || w == "fell" => ClockEdge::Negedge,
+            T::Word(w) if is_signal(w) => {
+                let span = Span {
+                    start: at.start,
+                    end: self.last_span().end,
+                };
+                return Err(self.unsupported(
+                    span,
+                    format!("a clock needs an edge: write `@(posedge {w})` (or `@(negedge {w})`)"),
+                ));
+            }
+            _ => return Err(self.unexpected(&t, "a clock edge (`posedge clk`, `negedge clk`)")),
+        };
+        let call = matches!(&t.kind, T::Word(w) if w == "rose" || w == "fell");
+        if call {
+            self.expect_sym("(", "`(`")?;
+        }
+        let name = self.next();
+        let signal = match &name.kind {
+            T::Word(w) if is_signal(w) => w.clone(),
+            _ => return Err(self.unexpected(&name, "the name of the clock signal")),
+        };
+        if call {
+            self.expect_sym(")", "`)`")?;
+        }
+        Ok(Clock { signal, edge })
     }
 
     fn keyword_error(&self, t: &Token, w: &str) -> ParseError {
@@ -1096,6 +1510,25 @@ impl Parser<'_> {
         }
     }
 
+    /// The formula in the parentheses of a SERE whose contents are not a
+    /// SERE, from token `start`; remembered, as the parentheses around it
+    /// may be read again (each level once as a SERE, once as a formula).
+    fn letter_formula(&mut self, start: usize) -> Result<Formula, ParseError> {
+        if let Some((r, end, clocks)) = self.letters.get(&start).cloned() {
+            self.pos = end;
+            if let Some(v) = self.clocks.as_mut() {
+                v.extend(clocks);
+            }
+            return r;
+        }
+        let (depth, n) = (self.depth, self.clocks.as_ref().map_or(0, Vec::len));
+        let r = self.formula();
+        self.depth = depth;
+        let clocks = self.clocks.as_ref().map_or(Vec::new(), |v| v[n..].to_vec());
+        self.letters.insert(start, (r.clone(), self.pos, clocks));
+        r
+    }
+
     fn sere_primary(&mut self) -> Result<Formula, ParseError> {
         let t = self.next();
         self.enter(t.span)?;
@@ -1109,12 +1542,31 @@ impl Parser<'_> {
             T::Sym("{") => self.sere_braced(t.span),
             T::Sym("(") => {
                 // A SERE, or any Boolean expression (`^`, `xor`, ...).
+                // A failed try is remembered: the retry as a formula goes
+                // through the same nested parentheses, which would each be
+                // tried twice again (`{({({(...` took exponential time).
                 let start = self.pos;
-                let r = match self.sere() {
-                    Ok(r) if self.is_sym(")") => r,
-                    _ => {
+                let (depth, clocks) = (self.depth, self.clocks.as_ref().map(Vec::len));
+                let tried = if self.not_sere.contains(&start) {
+                    None
+                } else {
+                    match self.sere() {
+                        Ok(r) if self.is_sym(")") => Some(r),
+                        _ => {
+                            self.not_sere.insert(start);
+                            None
+                        }
+                    }
+                };
+                let r = match tried {
+                    Some(r) => r,
+                    None => {
                         self.pos = start;
-                        let f = self.formula()?;
+                        self.depth = depth;
+                        if let (Some(v), Some(n)) = (self.clocks.as_mut(), clocks) {
+                            v.truncate(n);
+                        }
+                        let f = self.letter_formula(start)?;
                         if f.has_future() {
                             return Err(self.unsupported(
                                 t.span,
