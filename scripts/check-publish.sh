@@ -5,6 +5,17 @@
 # which uploads nothing. Needs the crates.io index (network).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Cargo verifies each package against the others unpacked from a local
+# staging registry, and takes a registry crate it has unpacked or built before
+# under the same name and version as unchanged (registry/src/-<hash>/ and the
+# fingerprints in target/debug): a later run would build mongen against an old
+# monitor-core. Our crates are not on crates.io, so every unpacked copy and
+# every debug build of them is from an earlier run; both go.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+for krate in monitor-core mongen monitor-macros; do
+  rm -rf "$cargo_home"/registry/src/-*/"$krate"-[0-9]* "$cargo_home"/registry/cache/-*/"$krate"-[0-9]*
+done
+cargo clean --quiet -p monitor-core -p mongen -p monitor-macros
 # --allow-dirty: a checkout may carry untracked build links (target/); the
 # packages hold only the files `cargo package --list` names.
 cargo publish --workspace --dry-run --allow-dirty --quiet
