@@ -21,4 +21,5 @@
 #![warn(missing_docs)]
 
 pub mod emit;
+pub mod hdl;
 pub mod monitor_attr;

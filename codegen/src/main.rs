@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 mod check_cmd;
 mod cli_input;
+mod hardware_flow;
 mod progress;
 mod stats;
 
@@ -25,7 +26,9 @@ use mongen::emit::smv::{
 };
 use mongen::emit::smv_model::SmvModel;
 use mongen::emit::systemc::{emit_systemc, SystemcOptions};
-use mongen::emit::verilog::{emit_verilog, Dialect, StateEncoding, VerilogLogic, VerilogOptions};
+use mongen::emit::verilog::{
+    checker_instance, emit_verilog, Dialect, StateEncoding, VerilogLogic, VerilogOptions,
+};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
 use monitor_core::formula::{
@@ -338,6 +341,22 @@ struct CompileArgs {
     /// state.
     #[arg(long)]
     no_reset: bool,
+    /// Verilog, SVA: also write NAME_bind.sv beside --output, binding the
+    /// checkers into every instance of MODULE (SystemVerilog bind: for
+    /// Verilator and commercial tools; Icarus and Yosys do not honour it).
+    #[arg(long, value_name = "MODULE")]
+    bind: Option<String>,
+    /// Verilog, SVA: also write beside --output a formal harness
+    /// NAME_formal.sv (MODULE, from --design, with the checkers on its
+    /// ports) and a SymbiYosys project NAME.sby that proves it.
+    #[arg(long, value_name = "MODULE", requires = "design")]
+    sby: Option<String>,
+    /// The design's Verilog files (repeatable), for --sby.
+    #[arg(long, value_name = "FILE")]
+    design: Vec<PathBuf>,
+    /// --sby: the depth of induction and bounded model checking.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    depth: u32,
 }
 
 impl CompileArgs {
@@ -694,6 +713,9 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     // Several formulas give several modules (claims, checkers): number
     // their names.
     let numbered = sources.len() > 1;
+    // The checkers a bind file or a formal harness instantiates.
+    let flow = hardware_flow::Flow::new(args)?;
+    let mut checkers = Vec::new();
     for (k, (src, (parsed, parse_time))) in sources.iter().zip(parsed).enumerate() {
         let start = Instant::now();
         let mut phases = Phases {
@@ -859,7 +881,14 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                         Dialect::Verilog
                     },
                 };
-                emit_verilog(t.dfa(), &opts).map_err(|e| e.to_string())
+                let text = emit_verilog(t.dfa(), &opts).map_err(|e| e.to_string());
+                if text.is_ok() && (args.bind.is_some() || args.sby.is_some()) {
+                    match checker_instance(t.dfa(), &opts) {
+                        Ok(c) => checkers.push(c),
+                        Err(e) => run.error(&format!("{}: {e}", src.label(&f))),
+                    }
+                }
+                text
             }
             (Some(t), Target::Rust) => emit_rust(
                 t.dfa(),
@@ -893,6 +922,19 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             phases.output = Some(output_start.elapsed());
             let total = phases.parse + start.elapsed();
             human_stats(&src.label(&f), t, total, &phases);
+        }
+    }
+    if let Some(flow) = &flow {
+        if run.errors > 0 {
+            return Err(
+                "the bind file and formal harness are not written, as some properties failed"
+                    .into(),
+            );
+        }
+        for file in flow.write(&checkers, &clocking)? {
+            if args.stats.is_none() {
+                eprintln!("mongen: wrote {}", file.display());
+            }
         }
     }
     if let Some(model) = smv.finish() {

@@ -27,7 +27,7 @@
 //
 // Instantiate it in the design (or in a wrapper around it):
 //   {{ instance }}
-// (SystemVerilog `bind` is honoured by Verilator and
+// (SystemVerilog `bind`, `--bind MODULE`, is honoured by Verilator and
 // commercial tools, not by Yosys 0.23, which drops the checker silently, nor
 // by Icarus 11: instantiate it for those.)
 //

@@ -7,6 +7,7 @@ use std::fmt;
 pub(crate) mod branches;
 pub mod clocking;
 pub mod dot;
+pub mod formal;
 pub mod hoa;
 pub mod json;
 pub(crate) mod logic;

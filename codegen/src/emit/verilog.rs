@@ -429,6 +429,35 @@ fn instance_connections(bindings: &[Binding], opts: &VerilogOptions) -> Vec<(Str
     c
 }
 
+/// The checker `emit_verilog(dfa, opts)` writes, as a bind file or a
+/// formal harness instantiates it (instance `NAME_chk`, outputs
+/// unconnected).
+///
+/// ```
+/// use mongen::emit::verilog::{checker_instance, VerilogOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G(\"x > 3\" -> X ack)")?.into_dfa();
+/// let c = checker_instance(&dfa, &VerilogOptions::default())?;
+/// assert_eq!(c.module, "monitor_checker");
+/// assert_eq!(c.connections[2], ("x___3".to_string(), "x > 3".to_string()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn checker_instance(
+    dfa: &BadPrefixDfa,
+    opts: &VerilogOptions,
+) -> Result<super::formal::CheckerInstance, EmitError> {
+    let module = module_name(&opts.name)?;
+    check_clocking(&opts.clocking)?;
+    let bindings = verilog_bindings(dfa.alphabet(), &opts.defines, &opts.clocking)?;
+    Ok(super::formal::CheckerInstance {
+        instance: format!("{}_chk", opts.name),
+        module,
+        formula: dfa.name().to_string(),
+        connections: instance_connections(&bindings, opts),
+    })
+}
+
 /// A Verilog string literal's contents for `$error` (a format string).
 fn format_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
