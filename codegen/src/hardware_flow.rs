@@ -8,7 +8,8 @@ use mongen::emit::formal::{
     emit_bind, emit_formal_harness, emit_sby, CheckerInstance, DesignPort, HarnessOptions,
     PortDirection, SbyOptions,
 };
-use mongen::hdl::ports::{module_names, module_signals, Direction};
+use mongen::hdl::ports::{module_names, module_signals, Direction, HdlSignal};
+use mongen::hdl::HdlInput;
 
 use super::{CompileArgs, Target};
 
@@ -32,12 +33,14 @@ struct Sby {
 
 impl Flow {
     /// The flow the options ask for, if any, or why it cannot be written
-    /// (checked before any translation).
-    pub fn new(args: &CompileArgs) -> Result<Option<Flow>, String> {
-        if args.bind.is_none() && args.sby.is_none() {
-            if !args.design.is_empty() {
-                return Err("--design is for --sby".into());
-            }
+    /// (checked before any translation). `bind` and `sby` are the modules
+    /// of --bind and --sby (the vunit's when the options name none).
+    pub fn new(
+        args: &CompileArgs,
+        bind: Option<String>,
+        sby: Option<String>,
+    ) -> Result<Option<Flow>, String> {
+        if bind.is_none() && sby.is_none() {
             return Ok(None);
         }
         if !matches!(args.target, Target::Verilog | Target::Sva) {
@@ -53,44 +56,26 @@ impl Flow {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let sby = match &args.sby {
+        let sby = match sby {
             None => None,
             Some(design) => {
-                let mut ports = None;
-                for file in &args.design {
-                    let source = std::fs::read_to_string(file)
-                        .map_err(|e| format!("--design {}: {e}", file.display()))?;
-                    if !module_names(&source).iter().any(|m| m == design) {
-                        continue;
-                    }
-                    let signals = module_signals(&source, design, &[])
-                        .map_err(|e| format!("--design {}:{e}", file.display()))?;
-                    ports = Some(
-                        signals
-                            .iter()
-                            .filter_map(|s| {
-                                let direction = match s.direction {
-                                    Direction::Input => PortDirection::Input,
-                                    Direction::Output => PortDirection::Output,
-                                    Direction::Inout => PortDirection::Inout,
-                                    Direction::Internal => return None,
-                                };
-                                Some(DesignPort {
-                                    signal: s.to_input(),
-                                    direction,
-                                })
-                            })
-                            .collect::<Vec<_>>(),
-                    );
-                    break;
-                }
-                let Some(ports) = ports else {
-                    return Err(format!(
-                        "--sby {design}: no module {design} in the --design files"
-                    ));
-                };
+                let ports = design_signals(&args.design, &design, "--sby")?
+                    .iter()
+                    .filter_map(|s| {
+                        let direction = match s.direction {
+                            Direction::Input => PortDirection::Input,
+                            Direction::Output => PortDirection::Output,
+                            Direction::Inout => PortDirection::Inout,
+                            Direction::Internal => return None,
+                        };
+                        Some(DesignPort {
+                            signal: s.to_input(),
+                            direction,
+                        })
+                    })
+                    .collect();
                 Some(Sby {
-                    design: design.clone(),
+                    design,
                     files: args.design.clone(),
                     ports,
                     depth: args.depth,
@@ -101,7 +86,7 @@ impl Flow {
             dir,
             checkers_file: output.clone(),
             name: args.name.clone(),
-            bind: args.bind.clone(),
+            bind,
             sby,
         }))
     }
@@ -162,6 +147,56 @@ impl Flow {
         }
         Ok(written)
     }
+}
+
+/// The signals of `module` in the first of `files` that defines it.
+fn design_signals(files: &[PathBuf], module: &str, option: &str) -> Result<Vec<HdlSignal>, String> {
+    for file in files {
+        let source = std::fs::read_to_string(file)
+            .map_err(|e| format!("--design {}: {e}", file.display()))?;
+        if module_names(&source).iter().any(|m| m == module) {
+            return module_signals(&source, module, &[])
+                .map_err(|e| format!("--design {}:{e}", file.display()));
+        }
+    }
+    Err(format!(
+        "{option} {module}: no module {module} in the --design files"
+    ))
+}
+
+/// The design's signals the checkers read (see
+/// [`VerilogOptions::signals`](mongen::emit::verilog::VerilogOptions)):
+/// those of `module` in the --design files, then --input's, which add
+/// signals or redeclare them.
+pub fn checker_signals(args: &CompileArgs, module: Option<&str>) -> Result<Vec<HdlInput>, String> {
+    if !args.inputs.is_empty() && !matches!(args.target, Target::Verilog | Target::Sva) {
+        return Err("--input is for --target verilog and sva".into());
+    }
+    let mut signals: Vec<HdlInput> = if args.design.is_empty() {
+        Vec::new()
+    } else {
+        let Some(module) = module else {
+            return Err(
+                "--design: which module do the checkers watch? Name it with --bind MODULE, \
+                 --sby MODULE or a --vunit (`vunit NAME (MODULE) { ... }`)"
+                    .into(),
+            );
+        };
+        if !matches!(args.target, Target::Verilog | Target::Sva) {
+            return Err("--design is for --target verilog and sva".into());
+        }
+        design_signals(&args.design, module, "--design")?
+            .iter()
+            .map(HdlSignal::to_input)
+            .collect()
+    };
+    for input in &args.inputs {
+        match signals.iter_mut().find(|s| s.name == input.name) {
+            Some(s) => *s = input.clone(),
+            None => signals.push(input.clone()),
+        }
+    }
+    Ok(signals)
 }
 
 /// `path` from the folder `base` (both taken from the current folder),

@@ -12,6 +12,7 @@ mod cli_input;
 mod hardware_flow;
 mod progress;
 mod stats;
+mod vunit_input;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_input::{ordered_items, read_sources, short, Item, Source};
@@ -27,7 +28,8 @@ use mongen::emit::smv::{
 use mongen::emit::smv_model::SmvModel;
 use mongen::emit::systemc::{emit_systemc, SystemcOptions};
 use mongen::emit::verilog::{
-    checker_instance, emit_verilog, Dialect, StateEncoding, VerilogLogic, VerilogOptions,
+    checker_instance, emit_verilog, CheckerRole, Dialect, StateEncoding, VerilogLogic,
+    VerilogOptions,
 };
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
@@ -84,6 +86,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: boxing CompileArgs would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Compile formulas into monitors (HOA by default).
@@ -344,16 +348,37 @@ struct CompileArgs {
     /// Verilog, SVA: also write NAME_bind.sv beside --output, binding the
     /// checkers into every instance of MODULE (SystemVerilog bind: for
     /// Verilator and commercial tools; Icarus and Yosys do not honour it).
-    #[arg(long, value_name = "MODULE")]
+    /// Without MODULE, the module of the --vunit.
+    #[arg(long, value_name = "MODULE", num_args = 0..=1, default_missing_value = "")]
     bind: Option<String>,
     /// Verilog, SVA: also write beside --output a formal harness
     /// NAME_formal.sv (MODULE, from --design, with the checkers on its
-    /// ports) and a SymbiYosys project NAME.sby that proves it.
-    #[arg(long, value_name = "MODULE", requires = "design")]
+    /// ports) and a SymbiYosys project NAME.sby that proves it. Without
+    /// MODULE, the module of the --vunit.
+    #[arg(long, value_name = "MODULE", num_args = 0..=1, default_missing_value = "",
+          requires = "design")]
     sby: Option<String>,
-    /// The design's Verilog files (repeatable), for --sby.
+    /// The design's Verilog files (repeatable): --sby proves them; with
+    /// --sby, --bind or --vunit, the checkers read the module's signals
+    /// with their widths (as with --input).
     #[arg(long, value_name = "FILE")]
     design: Vec<PathBuf>,
+    /// Verilog, SVA: a signal of the design, with its width (repeatable):
+    /// NAME (one bit), NAME:WIDTH, NAME:[MSB:LSB], NAME:sWIDTH (signed).
+    /// The checker then has an input per signal its propositions read (a
+    /// vector port `count`) and computes the propositions inside (`count >
+    /// 5`, `data[3]`, `state inside {1, 2}`, or --define expressions over
+    /// the signals), with widths checked.
+    #[arg(long = "input", value_name = "NAME[:WIDTH]",
+          value_parser = mongen::hdl::parse_input_spec)]
+    inputs: Vec<mongen::hdl::HdlInput>,
+    /// Read the properties from the PSL verification units of FILE (`vunit
+    /// NAME (MODULE) { default clock = (posedge clk); a1: assert ...; }`):
+    /// one checker per directive, named by its label; `assume` and
+    /// `restrict` make checkers that formal tools assume, `cover` ones
+    /// they cover (--target verilog and sva).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["formulas", "formula", "files"])]
+    vunit: Option<PathBuf>,
     /// --sby: the depth of induction and bounded model checking.
     #[arg(long, value_name = "N", default_value_t = 20)]
     depth: u32,
@@ -626,6 +651,10 @@ impl Output {
     /// Writes the rest and flushes; the error of this or any earlier
     /// write.
     fn finish(&mut self, rest: &[u8]) -> Result<(), String> {
+        // Nothing written (every formula failed): no empty file.
+        if rest.is_empty() && matches!(self.sink, Sink::Unopened) {
+            return Ok(());
+        }
         self.write(|w| {
             w.write_all(rest)?;
             w.flush()
@@ -658,7 +687,41 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         );
     }
     let clocking = args.clocking()?;
-    let sources = args.input.sources()?;
+    let vunits = match &args.vunit {
+        Some(path) => {
+            if args.input.psl {
+                eprintln!("mongen: warning: --psl is implied by --vunit");
+            }
+            Some(vunit_input::read_vunits(path)?)
+        }
+        None => None,
+    };
+    let sources = match &vunits {
+        Some(v) => v.sources.clone(),
+        None => args.input.sources()?,
+    };
+    // --bind and --sby without a module take the vunit's.
+    let module_of = |given: &Option<String>, option: &str| -> Result<Option<String>, String> {
+        match given.as_deref() {
+            None => Ok(None),
+            Some("") => match &vunits {
+                Some(v) => v.module().map(|m| Some(m.to_string())),
+                None => Err(format!(
+                    "{option} needs a MODULE (or a --vunit that names one)"
+                )),
+            },
+            Some(m) => Ok(Some(m.to_string())),
+        }
+    };
+    let bind_module = module_of(&args.bind, "--bind")?;
+    let sby_module = module_of(&args.sby, "--sby")?;
+    let signals = hardware_flow::checker_signals(
+        args,
+        sby_module
+            .as_deref()
+            .or(bind_module.as_deref())
+            .or(vunits.as_ref().and_then(|v| v.module().ok())),
+    )?;
     let three = args.verdicts == 3;
     let cfg = Config::new()
         .max_states(Some(args.max_states))
@@ -678,16 +741,34 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     let mut smv = SmvContext::new(args)?;
     // A --define must name a proposition of some formula (a misspelt one
     // would silently leave the proposition unbound).
-    let parsed: Vec<(ParsedDirective, Duration)> = sources
-        .iter()
-        .map(|src| {
-            let start = Instant::now();
-            let f = src.parse_directive();
-            (f, start.elapsed())
-        })
-        .collect();
+    let parsed: Vec<(ParsedDirective, Duration)> = match &vunits {
+        Some(v) => v
+            .directives
+            .iter()
+            .map(|d| (Ok((d.formula.clone(), Some(d.clone()))), Duration::ZERO))
+            .collect(),
+        None => sources
+            .iter()
+            .map(|src| {
+                let start = Instant::now();
+                let f = src.parse_directive();
+                (f, start.elapsed())
+            })
+            .collect(),
+    };
     // PSL clocks and resets become the checkers' (one for all).
     let clocking = directive_clocking(args, clocking, &sources, &parsed)?;
+    let roles: Vec<CheckerRole> = parsed
+        .iter()
+        .map(|(p, _)| match p {
+            Ok((_, Some(d))) => match d.kind {
+                DirectiveKind::Assert => CheckerRole::Assert,
+                DirectiveKind::Assume | DirectiveKind::Restrict => CheckerRole::Assume,
+                DirectiveKind::Cover => CheckerRole::Cover,
+            },
+            _ => CheckerRole::Assert,
+        })
+        .collect();
     let parsed: Vec<(Result<Formula, String>, Duration)> = parsed
         .into_iter()
         .map(|(r, d)| (r.map(|(f, _)| f), d))
@@ -714,7 +795,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     // their names.
     let numbered = sources.len() > 1;
     // The checkers a bind file or a formal harness instantiates.
-    let flow = hardware_flow::Flow::new(args)?;
+    let flow = hardware_flow::Flow::new(args, bind_module, sby_module)?;
     let mut checkers = Vec::new();
     for (k, (src, (parsed, parse_time))) in sources.iter().zip(parsed).enumerate() {
         let start = Instant::now();
@@ -737,7 +818,10 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 s.to_string()
             }
         };
-        let name = suffix(&args.name);
+        let name = match &vunits {
+            Some(v) => v.names[k].clone(),
+            None => suffix(&args.name),
+        };
         // --stats=FORMAT reports on the monitor whatever the target.
         let smv_transducer = format.is_none()
             && args.target == Target::Smv
@@ -880,6 +964,8 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     } else {
                         Dialect::Verilog
                     },
+                    signals: signals.clone(),
+                    role: roles[k],
                 };
                 let text = emit_verilog(t.dfa(), &opts).map_err(|e| e.to_string());
                 if text.is_ok() && (args.bind.is_some() || args.sby.is_some()) {
@@ -973,9 +1059,11 @@ fn directive_clocking(
     for (src, (p, _)) in sources.iter().zip(parsed) {
         let Ok((_, Some(d))) = p else { continue };
         let label = || format!("`{}`", src.text.trim());
-        if d.kind != DirectiveKind::Assert {
+        if d.kind != DirectiveKind::Assert && !matches!(args.target, Target::Verilog | Target::Sva)
+        {
             return Err(format!(
-                "{}: {} directives are not compiled to checkers yet; write `assert`",
+                "{}: {} directives are compiled for --target verilog and sva (checkers that \
+                 formal tools assume or cover); other targets check assertions: write `assert`",
                 label(),
                 d.kind
             ));

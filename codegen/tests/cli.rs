@@ -1233,3 +1233,112 @@ fn empty_inputs_and_standard_input_twice_are_errors() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
 }
+
+#[test]
+fn vunits_and_vector_inputs_for_hardware_checkers() {
+    let vunit = temp_file(
+        "fifo.psl",
+        "vunit fifo_props (top.u_fifo) {\n  default clock = (posedge clk);\n  default disable iff (rst);\n  \
+         bound: assert always (count <= 4'd8);\n  no_push_full: assume always (!(push && full));\n  \
+         c_fill: cover {push; push; push};\n  assert always (pop -> next (!full));\n}\n",
+    );
+    let v = vunit.to_str().unwrap();
+    let o = mongen(&[
+        "compile", "-t", "verilog", "--vunit", v, "--input", "count:4",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for module in [
+        "bound_checker",
+        "no_push_full_checker",
+        "c_fill_checker",
+        "fifo_props_4_checker",
+    ] {
+        assert!(
+            out.contains(&format!("module {module} (")),
+            "{module}\n{out}"
+        );
+    }
+    // The vector is a port, the comparison is inside; roles; the clock
+    // and reset of the vunit.
+    assert!(out.contains("  input  wire [3:0] count,"), "{out}");
+    assert!(out.contains("wire count____4_d8 = count <= 4'd8;"), "{out}");
+    assert_eq!(out.matches("    assume (!fail);").count(), 1, "{out}");
+    assert_eq!(out.matches("    cover (fail);").count(), 1, "{out}");
+    assert_eq!(out.matches("    assert (!fail);").count(), 2, "{out}");
+    // disable iff is asynchronous.
+    assert!(
+        out.contains("always @(posedge clk or posedge rst) begin\n    if (rst) begin"),
+        "{out}"
+    );
+
+    // Only the Verilog targets assume and cover.
+    let o = mongen(&["compile", "-t", "systemc", "--vunit", v]);
+    assert!(
+        stderr(&o).contains("assume directives are compiled for --target verilog and sva"),
+        "{}",
+        stderr(&o)
+    );
+    // A constant wider than the signal, with a caret.
+    let o = mongen(&[
+        "compile", "-t", "verilog", "--vunit", v, "--input", "count:3",
+    ]);
+    assert!(
+        stderr(&o).contains(
+            "width mismatch: `count` is 3 bits, `4'd8` is 4 bits\n    count <= 4'd8\n             ^^^^"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // Two directives with one label; a module nobody names.
+    let twice = temp_file(
+        "twice.psl",
+        "vunit v {\n  a: assert always p;\n}\nvunit w {\n  a: assert always q;\n}\n",
+    );
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "verilog",
+        "--vunit",
+        twice.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&o).contains("twice.psl:5: a second directive named `a`"),
+        "{}",
+        stderr(&o)
+    );
+    let anon = temp_file("anon.psl", "vunit v {\n  assert always p;\n}\n");
+    let out_file = anon.with_file_name("anon_checkers.v");
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "verilog",
+        "--vunit",
+        anon.to_str().unwrap(),
+        "--bind",
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&o).contains("no vunit names its module"),
+        "{}",
+        stderr(&o)
+    );
+    // An error leaves no empty output file behind.
+    assert!(!out_file.exists());
+    // --input only for hardware; --design needs a module.
+    let o = mongen(&[
+        "compile", "-t", "systemc", "--input", "count:4", "-f", "G p",
+    ]);
+    assert!(
+        stderr(&o).contains("--input is for --target verilog and sva"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mongen(&["compile", "-t", "verilog", "--design", v, "-f", "G p"]);
+    assert!(
+        stderr(&o).contains("--design: which module"),
+        "{}",
+        stderr(&o)
+    );
+}

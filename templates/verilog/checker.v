@@ -8,7 +8,12 @@
 {%- for l in clock_doc %}
 //   {{ l }}
 {%- endfor %}
+{%- if computed %}
+//   signals      the design's signals the propositions read, as the design
+//                declares them (their values in this cycle)
+{%- else %}
 //   propositions their values in this cycle
+{%- endif %}
 //   fail         1 in the cycle whose inputs complete a bad prefix, for that
 //                cycle only (a Mealy output: valid before the clock edge)
 //   violated     1 from that cycle until reset (sticky)
@@ -20,7 +25,7 @@
 {% endif %}// After a violation the state holds.
 // State: {{ encoding_note }}.
 //
-// Propositions (name in the formula -> port):
+// Propositions (name in the formula -> {% if computed %}signal, or wire computed inside{% else %}port{% endif %}):
 {%- for b in bindings %}
 //     {{ b.0 }} -> {{ b.1 }}
 {%- endfor %}
@@ -31,6 +36,16 @@
 // commercial tools, not by Yosys 0.23, which drops the checker silently, nor
 // by Icarus 11: instantiate it for those.)
 //
+{%- if role == "assume" %}
+// Role: an assumption (PSL `assume`, `restrict`) on the design's environment:
+// the assertions below are assumptions (`assume`) for formal tools, which
+// then consider only the runs where `fail` stays 0; a simulation reports a
+// failed assumption as an error.
+{%- else if role == "cover" %}
+// Role: a cover (PSL `cover`): `fail` is 1 in the cycle that completes the
+// covered sequence. Formal tools cover it (`cover (fail)`: SymbiYosys'
+// `mode cover` finds a run that reaches it); a simulation displays it.
+{%- endif %}
 {%- if sva %}
 // Assertions: `assert property (@({{ clock_event }}){{ disable }} !fail)`{% if three_valued %} and a
 // `cover property` of `satisfied`{% endif %}, for simulators and formal tools with SVA
@@ -47,9 +62,21 @@
 // with ASSERTIONS defined (`verilator --assert -DASSERTIONS`,
 // `iverilog -g2012 -DASSERTIONS`), the same assertion with an $error.
 {%- endif %}
+{%- if ascending %}
+/* verilator lint_off LITENDIAN */
+{%- endif %}
 module {{ module }} (
 {{ ports }}
 );
+{%- if ascending %}
+/* verilator lint_on LITENDIAN */
+{%- endif %}
+{%- if !wires.is_empty() %}
+  // The propositions, from the signals.
+{%- for w in wires %}
+  {{ w }}
+{%- endfor %}
+{% endif %}
 {%- if form == "single" %}
   reg violated_q{{ init_violated }};
 
@@ -142,7 +169,7 @@ module {{ module }} (
 {%- endif %}
 {%- if !unused.is_empty() %}
 
-  // Inputs and state bits the logic does not need.
+  // Inputs (or bits of them) and state bits the logic may not need.
   wire _unused_ok = &{ {{- unused -}} };
 {%- endif %}
 
@@ -153,8 +180,12 @@ module {{ module }} (
   // synchronous use of the asynchronous reset.
   /* verilator lint_off SYNCASYNCNET */
 {%- endif %}
-  a_fail: assert property (@({{ clock_event }}){{ disable }} !fail)
+{%- if role == "cover" %}
+  c_fail: cover property (@({{ clock_event }}){{ disable }} fail);
+{%- else %}
+  {{ role_label }}: {{ role }} property (@({{ clock_event }}){{ disable }} !fail)
     else $error("{{ message }}");
+{%- endif %}
 {%- if !onehot_legal.is_empty() %}
   a_state: assert property (@({{ clock_event }}){{ disable }} {{ onehot_legal }});
 {%- endif %}
@@ -166,7 +197,11 @@ module {{ module }} (
 {%- endif %}
 `else
   always @({{ clock_event }}) {{ formal_guard }}begin
-    a_fail: assert (!fail);
+{%- if role == "cover" %}
+    c_fail: cover (fail);
+{%- else %}
+    {{ role_label }}: {{ role }} (!fail);
+{%- endif %}
 {%- if !onehot_legal.is_empty() %}
     a_state: assert ({{ onehot_legal }});
 {%- endif %}
@@ -178,14 +213,22 @@ module {{ module }} (
 {%- else %}
 `ifdef FORMAL
   always @({{ clock_event }}) {{ formal_guard }}begin
-    assert (!fail);
+{%- if role == "cover" %}
+    cover (fail);
+{%- else %}
+    {{ role }} (!fail);
+{%- endif %}
 {%- if !onehot_legal.is_empty() %}
     assert ({{ onehot_legal }});
 {%- endif %}
   end
 `elsif ASSERTIONS
   always @({{ clock_event }})
+{%- if role == "cover" %}
+    {{ formal_guard }}if (fail) $display("{{ message }}");
+{%- else %}
     {{ formal_guard }}assert (!fail) else $error("{{ message }}");
+{%- endif %}
 `endif
 {%- endif %}
 endmodule

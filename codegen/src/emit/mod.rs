@@ -56,6 +56,16 @@ pub enum EmitError {
     },
     /// A bind file, harness or SymbiYosys project cannot be written.
     Formal(String),
+    /// A proposition over the design's signals is wrong (an unknown
+    /// signal, a width mismatch, a comparison that is always false).
+    Signal {
+        /// The proposition.
+        name: String,
+        /// What is wrong.
+        message: String,
+        /// The proposition's Verilog text with carets under the problem.
+        caret: String,
+    },
     /// A template failed to render (a bug).
     Template(String),
 }
@@ -78,6 +88,17 @@ impl fmt::Display for EmitError {
                 write!(f, "{option} {name}: not usable as a port name: {reason}")
             }
             EmitError::Formal(e) => f.write_str(e),
+            EmitError::Signal {
+                name,
+                message,
+                caret,
+            } => {
+                write!(f, "the proposition `{name}`: {message}")?;
+                for line in caret.lines() {
+                    write!(f, "\n    {line}")?;
+                }
+                Ok(())
+            }
             EmitError::Template(e) => write!(f, "template error: {e}"),
         }
     }

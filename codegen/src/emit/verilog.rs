@@ -35,6 +35,7 @@ use super::names::{
     VERILOG_OPS,
 };
 use super::EmitError;
+use crate::hdl::{check_expression, HdlInput};
 
 /// How the state register encodes the monitor state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,6 +86,45 @@ pub struct VerilogOptions {
     /// Verilog-2001 with immediate assertions, or SystemVerilog with
     /// concurrent ones.
     pub dialect: Dialect,
+    /// The design's signals, with their ranges (`--input count:4`, or the
+    /// module of `--design`). When there are any, the checker has one
+    /// input per signal its propositions read, declared as the design
+    /// declares it, and computes each proposition inside
+    /// ([`check_expression`](crate::hdl::check_expression): `count > 5`
+    /// with `count` 4 bits wide is `wire count___5 = count > 4'd5;`), so
+    /// that an instance connects `.count(count)`. A proposition that is a
+    /// name not among them is a one-bit input. Without signals, each
+    /// proposition is a one-bit input whose connection computes it.
+    pub signals: Vec<HdlInput>,
+    /// What formal tools and simulations do with `fail`.
+    pub role: CheckerRole,
+}
+
+/// What a checker's `fail` means to the tools that read it: a PSL
+/// directive's kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CheckerRole {
+    /// `assert (!fail)`: the design must satisfy the property.
+    #[default]
+    Assert,
+    /// `assume (!fail)`: formal tools consider only the environments that
+    /// satisfy it (PSL `assume` and `restrict`); simulations report a
+    /// failure as an error.
+    Assume,
+    /// `cover (fail)`: formal tools look for a run that completes the
+    /// covered sequence; simulations display it.
+    Cover,
+}
+
+impl CheckerRole {
+    /// The SystemVerilog keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            CheckerRole::Assert => "assert",
+            CheckerRole::Assume => "assume",
+            CheckerRole::Cover => "cover",
+        }
+    }
 }
 
 /// The language of a hardware checker.
@@ -125,6 +165,8 @@ impl Default for VerilogOptions {
             three_valued: false,
             clocking: Clocking::default(),
             dialect: Dialect::Verilog,
+            signals: Vec::new(),
+            role: CheckerRole::Assert,
         }
     }
 }
@@ -333,6 +375,11 @@ struct Checker {
     num_states: String,
     encoding_note: String,
     bindings: Vec<(String, String)>,
+    /// Propositions computed inside from the design's signals.
+    computed: bool,
+    wires: Vec<String>,
+    /// A port has an ascending range.
+    ascending: bool,
     module: String,
     instance: String,
     ports: String,
@@ -346,6 +393,8 @@ struct Checker {
     satisfied: String,
     onehot_legal: String,
     message: String,
+    role: &'static str,
+    role_label: &'static str,
     clock_doc: Vec<String>,
     sva: bool,
     async_reset: bool,
@@ -411,16 +460,136 @@ pub fn check_clocking(clocking: &Clocking) -> Result<(), EmitError> {
     clocking.validate(verilog_usable, VERILOG_RESERVED)
 }
 
+/// An input port of a checker.
+struct InputPort {
+    /// Its declaration in the port list (`input  wire [3:0] count`).
+    declaration: String,
+    /// Its name.
+    name: String,
+    /// What an instance connects to it (`count`, `x > 3`).
+    connection: String,
+    /// A vector declared `[lsb:msb]` (Verilator warns, LITENDIAN).
+    ascending: bool,
+    /// A vector (all of its bits go to the sink of unused signals, as a
+    /// proposition may read some of them only).
+    vector: bool,
+}
+
+/// What a checker reads: its propositions' bindings, its input ports and,
+/// over the design's signals, the wires that compute the propositions
+/// (identifier, Verilog text).
+struct CheckerInputs {
+    bindings: Vec<Binding>,
+    ports: Vec<InputPort>,
+    wires: Vec<(String, String)>,
+}
+
+/// The inputs of the checker of `aps` (see [`VerilogOptions::signals`]).
+fn checker_inputs(aps: &Alphabet, opts: &VerilogOptions) -> Result<CheckerInputs, EmitError> {
+    let clock_ports = opts.clocking.port_names();
+    if opts.signals.is_empty() {
+        let bindings = verilog_bindings(aps, &opts.defines, &opts.clocking)?;
+        let ports = bindings
+            .iter()
+            .map(|b| InputPort {
+                declaration: format!("input  wire {}", b.ident),
+                name: b.ident.clone(),
+                connection: b.expr.clone(),
+                ascending: false,
+                vector: false,
+            })
+            .collect();
+        return Ok(CheckerInputs {
+            bindings,
+            ports,
+            wires: Vec::new(),
+        });
+    }
+    let own = |s: &str| VERILOG_RESERVED.contains(&s) || clock_ports.contains(&s);
+    let mut declared = opts.signals.clone();
+    let mut bindings = bind_where(
+        aps,
+        |s| verilog_usable(s) && !own(s) && !declared.iter().any(|d| d.name == s),
+        |s| VERILOG_KEYWORDS.contains(&s),
+        &opts.defines,
+        Syntax::Verilog,
+    )?;
+    // A proposition that is an undeclared name is a one-bit signal.
+    for b in &bindings {
+        if is_identifier(&b.expr)
+            && !VERILOG_KEYWORDS.contains(&b.expr.as_str())
+            && !declared.iter().any(|d| d.name == b.expr)
+        {
+            declared.push(HdlInput::scalar(b.expr.clone()));
+        }
+    }
+    let mut read = vec![false; declared.len()];
+    let mut wires = Vec::new();
+    for b in &mut bindings {
+        let checked = check_expression(&b.expr, &declared).map_err(|e| EmitError::Signal {
+            name: b.name.clone(),
+            message: e.message.clone(),
+            caret: e.caret(&b.expr),
+        })?;
+        for r in &checked.reads {
+            if own(r) {
+                return Err(EmitError::Signal {
+                    name: b.name.clone(),
+                    message: format!(
+                        "it reads `{r}`, which is also the name of one of the checker's own ports \
+                         or registers ({}): compute the proposition in the design",
+                        VERILOG_RESERVED.join(", ")
+                    ),
+                    caret: b.expr.clone(),
+                });
+            }
+            if let Some(k) = declared.iter().position(|d| &d.name == r) {
+                read[k] = true;
+            }
+        }
+        // A one-bit signal is its own proposition: no wire.
+        if declared.iter().any(|d| d.scalar && d.name == checked.text) {
+            b.ident = checked.text;
+        } else {
+            wires.push((b.ident.clone(), checked.text));
+        }
+    }
+    let ports = declared
+        .iter()
+        .zip(read)
+        .filter(|(_, read)| *read)
+        .map(|(d, _)| InputPort {
+            declaration: d
+                .port_declaration()
+                .replacen("input wire", "input  wire", 1),
+            name: crate::hdl::expr::verilog_name(&d.name),
+            connection: crate::hdl::expr::verilog_name(&d.name),
+            ascending: !d.scalar && d.msb < d.lsb,
+            vector: !d.scalar,
+        })
+        .collect();
+    Ok(CheckerInputs {
+        bindings,
+        ports,
+        wires,
+    })
+}
+
 /// The ports of a checker and what they read: clock and reset, the
-/// propositions' expressions, then the outputs (empty).
-fn instance_connections(bindings: &[Binding], opts: &VerilogOptions) -> Vec<(String, String)> {
+/// inputs, then the outputs (empty).
+fn instance_connections(inputs: &CheckerInputs, opts: &VerilogOptions) -> Vec<(String, String)> {
     let mut c: Vec<(String, String)> = opts
         .clocking
         .port_names()
         .iter()
         .map(|p| (p.to_string(), p.to_string()))
         .collect();
-    c.extend(bindings.iter().map(|b| (b.ident.clone(), b.expr.clone())));
+    c.extend(
+        inputs
+            .ports
+            .iter()
+            .map(|p| (p.name.clone(), p.connection.clone())),
+    );
     c.push(("violated".into(), String::new()));
     c.push(("fail".into(), String::new()));
     if opts.three_valued {
@@ -435,12 +604,19 @@ fn instance_connections(bindings: &[Binding], opts: &VerilogOptions) -> Vec<(Str
 ///
 /// ```
 /// use mongen::emit::verilog::{checker_instance, VerilogOptions};
+/// use mongen::hdl::HdlInput;
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(\"x > 3\" -> X ack)")?.into_dfa();
 /// let c = checker_instance(&dfa, &VerilogOptions::default())?;
 /// assert_eq!(c.module, "monitor_checker");
 /// assert_eq!(c.connections[2], ("x___3".to_string(), "x > 3".to_string()));
+///
+/// // Over the design's signals, the checker reads `x` itself.
+/// let opts = VerilogOptions { signals: vec![HdlInput::bits("x", 4)], ..Default::default() };
+/// let c = checker_instance(&dfa, &opts)?;
+/// assert_eq!(c.connections[2], ("x".to_string(), "x".to_string()));
+/// assert_eq!(c.connections[3], ("ack".to_string(), "ack".to_string()));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn checker_instance(
@@ -449,12 +625,12 @@ pub fn checker_instance(
 ) -> Result<super::formal::CheckerInstance, EmitError> {
     let module = module_name(&opts.name)?;
     check_clocking(&opts.clocking)?;
-    let bindings = verilog_bindings(dfa.alphabet(), &opts.defines, &opts.clocking)?;
+    let inputs = checker_inputs(dfa.alphabet(), opts)?;
     Ok(super::formal::CheckerInstance {
         instance: format!("{}_chk", opts.name),
         module,
         formula: dfa.name().to_string(),
-        connections: instance_connections(&bindings, opts),
+        connections: instance_connections(&inputs, opts),
     })
 }
 
@@ -579,7 +755,8 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
     let clocking = &opts.clocking;
     check_clocking(clocking)?;
     let n = dfa.num_states();
-    let bindings = verilog_bindings(dfa.alphabet(), &opts.defines, clocking)?;
+    let inputs = checker_inputs(dfa.alphabet(), opts)?;
+    let bindings = &inputs.bindings;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let Plan {
         encoding,
@@ -678,6 +855,13 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         .zip(&used)
         .filter(|(_, u)| !**u)
         .map(|(v, _)| v.as_str())
+        .chain(
+            inputs
+                .ports
+                .iter()
+                .filter(|p| p.vector)
+                .map(|p| p.name.as_str()),
+        )
         .collect();
     let state_list = if form == Form::Minimized && n <= STATE_LIST_LIMIT {
         (0..n)
@@ -691,13 +875,13 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         .iter()
         .map(|p| format!("  input  wire {p}"))
         .collect();
-    ports.extend(idents.iter().map(|id| format!("  input  wire {id}")));
+    ports.extend(inputs.ports.iter().map(|p| format!("  {}", p.declaration)));
     ports.push("  output wire violated".into());
     ports.push("  output wire fail".into());
     if opts.three_valued {
         ports.push("  output wire satisfied".into());
     }
-    let connections: Vec<String> = instance_connections(&bindings, opts)
+    let connections: Vec<String> = instance_connections(&inputs, opts)
         .into_iter()
         .map(|(p, e)| {
             let e = if e.is_empty() {
@@ -708,7 +892,11 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
             format!(".{p}({e})")
         })
         .collect();
-    let message = format_string(&format!("{module}: property {} violated", dfa.name()));
+    let message = format_string(&match opts.role {
+        CheckerRole::Assert => format!("{module}: property {} violated", dfa.name()),
+        CheckerRole::Assume => format!("{module}: assumption {} violated", dfa.name()),
+        CheckerRole::Cover => format!("{module}: covered {}", dfa.name()),
+    });
     let hw = HardwareClocking::new(clocking);
     let state_reset = if binary {
         code(0)
@@ -731,8 +919,22 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         },
         bindings: bindings
             .iter()
-            .map(|b| (b.comment_name(), b.ident.clone()))
+            .map(|b| {
+                let wire = inputs.wires.iter().find(|(id, _)| *id == b.ident);
+                let target = match wire {
+                    Some((id, text)) => format!("{id} = {}", comment_safe(text)),
+                    None => b.ident.clone(),
+                };
+                (b.comment_name(), target)
+            })
             .collect(),
+        computed: !opts.signals.is_empty(),
+        wires: inputs
+            .wires
+            .iter()
+            .map(|(id, text)| format!("wire {id} = {text};"))
+            .collect(),
+        ascending: inputs.ports.iter().any(|p| p.ascending),
         instance: format!("{module} chk ({});", connections.join(", ")),
         module,
         ports: ports.join(",\n"),
@@ -761,6 +963,12 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
             format!("state_q != {width}'d0 && (state_q & (state_q - {width}'d1)) == {width}'d0")
         },
         message,
+        role: opts.role.keyword(),
+        role_label: match opts.role {
+            CheckerRole::Assert => "a_fail",
+            CheckerRole::Assume => "m_fail",
+            CheckerRole::Cover => "c_fail",
+        },
         clock_doc: hw.port_doc(),
         sva: opts.dialect == Dialect::Sva,
         async_reset: clocking.reset.as_ref().is_some_and(|r| r.asynchronous),

@@ -1,0 +1,102 @@
+//! `compile --vunit FILE`: the directives of PSL verification units, one
+//! checker each.
+
+use std::path::Path;
+
+use monitor_core::formula::{parse_vunits, Directive};
+
+use crate::cli_input::Source;
+
+/// The directives of a `.psl` file, with the names of their checkers.
+pub struct VunitProperties {
+    /// One per directive, for diagnostics (the property's text and line).
+    pub sources: Vec<Source>,
+    pub directives: Vec<Directive>,
+    /// The checkers' names: the directive's label, or the unit's name and
+    /// the directive's number in the unit (`fifo_props_2`).
+    pub names: Vec<String>,
+    /// The modules the units name (`vunit v (fifo)`), each once.
+    pub modules: Vec<String>,
+    file: String,
+}
+
+impl VunitProperties {
+    /// The module the units check, for --bind, --sby and --design when
+    /// they name none: one for all of them.
+    pub fn module(&self) -> Result<&str, String> {
+        match self.modules.as_slice() {
+            [m] => Ok(m),
+            [] => Err(format!(
+                "{}: no vunit names its module (`vunit NAME (MODULE) {{ ... }}`): give the module \
+                 to --bind or --sby",
+                self.file
+            )),
+            ms => Err(format!(
+                "{}: the vunits name several modules ({}): give the one to check to --bind or --sby",
+                self.file,
+                ms.join(", ")
+            )),
+        }
+    }
+}
+
+/// Reads the verification units of `path`.
+pub fn read_vunits(path: &Path) -> Result<VunitProperties, String> {
+    let file = path.display().to_string();
+    let input = std::fs::read_to_string(path)
+        .map_err(|e| format!("--vunit {file}: cannot read it: {e}"))?;
+    let units = parse_vunits(&input).map_err(|e| format!("{file}: {e}"))?;
+    let mut out = VunitProperties {
+        sources: Vec::new(),
+        directives: Vec::new(),
+        names: Vec::new(),
+        modules: Vec::new(),
+        file: file.clone(),
+    };
+    for unit in units {
+        if let Some(m) = &unit.module {
+            // `top.u_fifo` binds to an instance: the checkers go on its
+            // module, named last.
+            let m = m.rsplit('.').next().unwrap_or(m).to_string();
+            if !out.modules.contains(&m) {
+                out.modules.push(m);
+            }
+        }
+        for (i, d) in unit.directives.into_iter().enumerate() {
+            let name = d
+                .label
+                .clone()
+                .unwrap_or_else(|| format!("{}_{}", unit.name, i + 1));
+            if out.names.contains(&name) {
+                let line = line_of(&input, d.span.start);
+                return Err(format!(
+                    "{file}:{line}: a second directive named `{name}`: each one becomes the \
+                     checker {name}_checker; give them different labels"
+                ));
+            }
+            out.sources.push(Source {
+                text: d.text.clone(),
+                file: Some(file.clone()),
+                line: line_of(&input, d.span.start),
+                csv: None,
+                psl: true,
+            });
+            out.names.push(name);
+            out.directives.push(d);
+        }
+    }
+    if out.directives.is_empty() {
+        return Err(format!(
+            "{file}: no directive (assert, assume, restrict or cover) in its vunits"
+        ));
+    }
+    Ok(out)
+}
+
+/// The 1-based line of the byte offset `at`.
+fn line_of(input: &str, at: usize) -> usize {
+    1 + input.as_bytes()[..at.min(input.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
