@@ -30,6 +30,7 @@ use askama::Template;
 
 use super::clocking::Clocking;
 use super::names::{comment_safe, is_identifier, verilog_usable};
+use super::verilog::CheckerRole;
 use super::EmitError;
 use crate::hdl::{check_expression, HdlInput};
 
@@ -45,6 +46,8 @@ pub struct CheckerInstance {
     /// Each port and the expression of the design it reads; outputs have
     /// an empty expression (left unconnected).
     pub connections: Vec<(String, String)>,
+    /// Whether the checker asserts, assumes or covers.
+    pub role: CheckerRole,
 }
 
 impl CheckerInstance {
@@ -301,9 +304,11 @@ struct Sby {
     design: String,
     harness: String,
     count: usize,
+    assumptions: usize,
+    covers: usize,
     file: String,
     depth: u32,
-    solver: String,
+    engine: String,
     top: String,
     files: Vec<String>,
     file_names: Vec<String>,
@@ -318,17 +323,20 @@ fn base_name(path: &str) -> String {
 }
 
 /// A SymbiYosys project proving the harness `top`: tasks `prove`
-/// (k-induction) and `bmc`, engine `smtbmc`, and a script that stops with
-/// an error when a checker is not instantiated.
+/// (k-induction) and `bmc`, and `cover` when a checker covers, engine
+/// `smtbmc`, and a script that stops with an error when a checker is not
+/// instantiated.
 ///
 /// ```
 /// use mongen::emit::formal::{emit_sby, CheckerInstance, SbyOptions};
+/// use mongen::emit::verilog::CheckerRole;
 ///
 /// let chk = CheckerInstance {
 ///     module: "p_checker".into(),
 ///     instance: "p_chk".into(),
 ///     formula: "G a".into(),
 ///     connections: vec![],
+///     role: CheckerRole::Assert,
 /// };
 /// let opts = SbyOptions {
 ///     file: "p.sby".into(),
@@ -355,18 +363,41 @@ pub fn emit_sby(opts: &SbyOptions, checkers: &[CheckerInstance]) -> Result<Strin
     for c in checkers {
         script.push_str(&format!("select -assert-min 1 t:{}; ", c.module));
     }
+    script.push_str("flatten; ");
+    // `sat` cannot read cover cells: it proves the assertions only.
+    if checkers.iter().any(|c| c.role == CheckerRole::Cover) {
+        script.push_str("chformal -cover -remove; ");
+    }
     script.push_str(&format!(
-        "flatten; async2sync; dffunmap; sat -tempinduct -prove-asserts -set-assumes -maxsteps {} {}",
+        "async2sync; dffunmap; sat -tempinduct -prove-asserts -set-assumes -maxsteps {} {}",
         opts.depth, opts.top
     ));
     super::render(&Sby {
         version: env!("CARGO_PKG_VERSION"),
         design: opts.design.clone(),
         harness: opts.harness.clone(),
-        count: checkers.len(),
+        count: checkers
+            .iter()
+            .filter(|c| c.role == CheckerRole::Assert)
+            .count(),
+        assumptions: checkers
+            .iter()
+            .filter(|c| c.role == CheckerRole::Assume)
+            .count(),
+        covers: checkers
+            .iter()
+            .filter(|c| c.role == CheckerRole::Cover)
+            .count(),
         file: opts.file.clone(),
         depth: opts.depth,
-        solver: opts.solver.clone(),
+        // SymbiYosys runs z3 incrementally, without unrolling, by default;
+        // z3 4.8 (Debian 12's) then stalls in the first step on designs as
+        // small as a FIFO's read side, and solves them at once unrolled.
+        engine: if opts.solver == "z3" {
+            "smtbmc --unroll z3".to_string()
+        } else {
+            format!("smtbmc {}", opts.solver)
+        },
         top: opts.top.clone(),
         files: opts.files.clone(),
         file_names,

@@ -90,7 +90,7 @@ pub struct VerilogOptions {
     /// module of `--design`). When there are any, the checker has one
     /// input per signal its propositions read, declared as the design
     /// declares it, and computes each proposition inside
-    /// ([`check_expression`](crate::hdl::check_expression): `count > 5`
+    /// ([`check_expression`]: `count > 5`
     /// with `count` 4 bits wide is `wire count___5 = count > 4'd5;`), so
     /// that an instance connects `.count(count)`. A proposition that is a
     /// name not among them is a one-bit input. Without signals, each
@@ -631,6 +631,7 @@ pub fn checker_instance(
         module,
         formula: dfa.name().to_string(),
         connections: instance_connections(&inputs, opts),
+        role: opts.role,
     })
 }
 
