@@ -5,6 +5,7 @@ use std::io::{self, BufReader, Read, Write as _};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use mongen::emit::clocking::Reset;
 use monitor_core::runtime::LazyMonitor;
 use monitor_core::trace::check::{Checker, Engine, Options, Property, Report, ViolationReport};
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
@@ -76,8 +77,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "NAME[:EDGE]")]
     clock: Option<String>,
     /// VCD: hold the monitors in their initial state while this reset is
-    /// active (NAME[:low|high]; low by default, like `rst_n`).
-    #[arg(long, value_name = "NAME[:LEVEL]")]
+    /// active at a clock edge (NAME[:low|high][:sync|async]; low and sync
+    /// by default, like `rst_n`); an async one also restarts them when it
+    /// pulses between two edges, as it resets a checker's registers.
+    #[arg(long, value_name = "NAME[:LEVEL][:KIND]")]
     reset: Option<String>,
     /// 2: holds/violated; 3: also detect when the property is satisfied
     /// for good.
@@ -219,18 +222,19 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             None => (c.clone(), Edge::Posedge),
         }),
     };
-    if let Some(r) = &args.reset {
-        let (name, active_low) = match r.rsplit_once(':') {
-            Some((n, "low")) => (n, true),
-            Some((n, "high")) => (n, false),
-            Some((_, l)) => {
-                return Err(format!("--reset {r}: the level is low or high, not `{l}`"))
-            }
-            None => (r.as_str(), true),
-        };
-        let e = Expr::parse(&format!("{}{name}", if active_low { "!" } else { "" }))
-            .map_err(|e| format!("--reset {r}: {e}"))?;
+    let mut async_reset = None;
+    if let Some(spec) = &args.reset {
+        let r = Reset::parse_signal(spec).map_err(|e| format!("--reset {spec}: {e}"))?;
+        let e = Expr::parse(&format!(
+            "{}{}",
+            if r.active_low { "!" } else { "" },
+            r.name
+        ))
+        .map_err(|e| format!("--reset {spec}: {e}"))?;
         checker.set_reset(Some(e));
+        if r.asynchronous {
+            async_reset = Some(r);
+        }
     }
     let pool = match args.jobs {
         Some(n) => Some(
@@ -329,6 +333,10 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 let clock = clock.as_ref().map(|(n, e)| (n.as_str(), *e));
                 let mut r = VcdReader::new(&name, BufReader::with_capacity(1 << 16, input), clock)
                     .map_err(|e| e.to_string())?;
+                if let Some(reset) = &async_reset {
+                    r.set_async_reset(&reset.name, !reset.active_low)
+                        .map_err(|e| e.to_string())?;
+                }
                 checker.run(&mut r)
             }
         };

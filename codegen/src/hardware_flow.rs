@@ -37,6 +37,7 @@ impl Flow {
     /// of --bind and --sby (the vunit's when the options name none).
     pub fn new(
         args: &CompileArgs,
+        name: &str,
         bind: Option<String>,
         sby: Option<String>,
     ) -> Result<Option<Flow>, String> {
@@ -85,7 +86,7 @@ impl Flow {
         Ok(Some(Flow {
             dir,
             checkers_file: output.clone(),
-            name: args.name.clone(),
+            name: name.to_string(),
             bind,
             sby,
         }))

@@ -306,9 +306,12 @@ struct CompileArgs {
     /// Name of what is generated: the never claim, the SMV module
     /// (NAME_observer), the Verilog module and SystemC class
     /// (NAME_checker), the Rust type (NameMonitor). With several formulas,
-    /// the k-th is NAME_k.
-    #[arg(long, value_name = "NAME", default_value = "monitor")]
-    name: String,
+    /// the k-th is NAME_k. With --vunit, the checkers are named by the
+    /// directives' labels, and NAME (the unit's name by default) names the
+    /// bind file, the formal harness and the SymbiYosys project.
+    /// [default: monitor]
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
     /// Bind a proposition to an expression of the model (repeatable), e.g.
     /// --define p='ncrit <= 1'.
     #[arg(long = "define", value_name = "NAME=EXPR", value_parser = parse_define)]
@@ -416,7 +419,10 @@ impl CompileArgs {
         };
         match self.target {
             Target::Verilog | Target::Sva => mongen::emit::verilog::check_clocking(&clocking),
-            Target::Systemc => mongen::emit::systemc::check_clocking(&clocking, &self.name),
+            Target::Systemc => mongen::emit::systemc::check_clocking(
+                &clocking,
+                self.name.as_deref().unwrap_or("monitor"),
+            ),
             _ => Ok(()),
         }
         .map_err(|e| e.to_string())?;
@@ -696,6 +702,12 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         }
         None => None,
     };
+    // What is generated is named by --name, or the vunit's name.
+    let base_name = match (&args.name, &vunits) {
+        (Some(n), _) => n.clone(),
+        (None, Some(v)) => v.unit_name().unwrap_or("monitor").to_string(),
+        (None, None) => "monitor".to_string(),
+    };
     let sources = match &vunits {
         Some(v) => v.sources.clone(),
         None => args.input.sources()?,
@@ -795,7 +807,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     // their names.
     let numbered = sources.len() > 1;
     // The checkers a bind file or a formal harness instantiates.
-    let flow = hardware_flow::Flow::new(args, bind_module, sby_module)?;
+    let flow = hardware_flow::Flow::new(args, &base_name, bind_module, sby_module)?;
     let mut checkers = Vec::new();
     for (k, (src, (parsed, parse_time))) in sources.iter().zip(parsed).enumerate() {
         let start = Instant::now();
@@ -820,7 +832,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         };
         let name = match &vunits {
             Some(v) => v.names[k].clone(),
-            None => suffix(&args.name),
+            None => suffix(&base_name),
         };
         // --stats=FORMAT reports on the monitor whatever the target.
         let smv_transducer = format.is_none()

@@ -17,10 +17,20 @@ pub struct VunitProperties {
     pub names: Vec<String>,
     /// The modules the units name (`vunit v (fifo)`), each once.
     pub modules: Vec<String>,
+    /// The units' names, in the file's order.
+    pub units: Vec<String>,
     file: String,
 }
 
 impl VunitProperties {
+    /// The name of the file's unit, when it has one unit.
+    pub fn unit_name(&self) -> Option<&str> {
+        match self.units.as_slice() {
+            [u] => Some(u),
+            _ => None,
+        }
+    }
+
     /// The module the units check, for --bind, --sby and --design when
     /// they name none: one for all of them.
     pub fn module(&self) -> Result<&str, String> {
@@ -51,9 +61,11 @@ pub fn read_vunits(path: &Path) -> Result<VunitProperties, String> {
         directives: Vec::new(),
         names: Vec::new(),
         modules: Vec::new(),
+        units: Vec::new(),
         file: file.clone(),
     };
     for unit in units {
+        out.units.push(unit.name.clone());
         if let Some(m) = &unit.module {
             // `top.u_fifo` binds to an instance: the checkers go on its
             // module, named last.

@@ -335,6 +335,39 @@ x#
         "{}",
         text(&o)
     );
+    // A reset pulse between the edges at 25 and 35 restarts a checker
+    // with an asynchronous reset, and the monitor with `:async`.
+    let pulsed = String::from_utf8_lossy(dump).replace("#30\n", "#27\n0\"\n#28\n1\"\n#30\n");
+    let pulsed = file(&dir, "pulsed.vcd", pulsed.as_bytes());
+    for (reset, code) in [("rst_n", 1), ("rst_n:async", 0), ("rst_n:low:async", 0)] {
+        let o = mongen(&[
+            "check",
+            "-f",
+            "G(a -> X !a)",
+            "--clock",
+            "clk",
+            "--reset",
+            reset,
+            &pulsed,
+        ]);
+        assert_eq!(o.status.code(), Some(code), "--reset {reset}: {}", text(&o));
+    }
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G a",
+        "--clock",
+        "clk",
+        "--reset",
+        "rst_n:fast",
+        &vcd,
+    ]);
+    assert!(
+        text(&o)
+            .contains("--reset rst_n:fast: expected NAME[:low|high][:sync|async], found `fast`"),
+        "{}",
+        text(&o)
+    );
     // Errors: an unknown clock, --clock on a log, a bad edge.
     let o = mongen(&["check", "-f", "G a", "--clock", "clock", &vcd]);
     assert!(

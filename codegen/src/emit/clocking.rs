@@ -238,9 +238,27 @@ impl FromStr for Reset {
     /// `NAME[:low|high][:sync|async]`, in either order; low and sync by
     /// default.
     fn from_str(spec: &str) -> Result<Self, String> {
+        let reset = Reset::parse_signal(spec)?;
+        check_name(&reset.name)?;
+        Ok(reset)
+    }
+}
+
+impl Reset {
+    /// `NAME[:low|high][:sync|async]` where NAME is any signal's name (a
+    /// waveform's `tb.rst_n`), not only a port's.
+    ///
+    /// ```
+    /// use mongen::emit::clocking::Reset;
+    ///
+    /// let r = Reset::parse_signal("tb.rst:high:async")?;
+    /// assert_eq!((r.name.as_str(), r.active_low, r.asynchronous), ("tb.rst", false, true));
+    /// assert!(Reset::parse_signal("rst:fast").is_err());
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn parse_signal(spec: &str) -> Result<Self, String> {
         let mut parts = spec.split(':');
         let name = parts.next().unwrap_or_default();
-        check_name(name)?;
         let mut reset = Reset {
             name: name.to_string(),
             ..Reset::default()

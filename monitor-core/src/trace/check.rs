@@ -559,6 +559,11 @@ impl Checker {
                 ring.clear();
                 continue;
             }
+            if reader.restarted() {
+                // An asynchronous reset pulsed since the last event.
+                lanes.reset_all(runs);
+                ring.clear();
+            }
             bound.eval(reader, &mut bits)?;
             ring.push(reader.position(), &bits);
             // Every property steps; the rare events (a violation, a good

@@ -66,6 +66,13 @@ pub trait Reader {
     /// Where the current event is.
     fn position(&self) -> Position;
 
+    /// Whether an asynchronous reset was active since the previous event
+    /// without being active at this one (a pulse between two clock edges):
+    /// the monitors restart before this event, as a checker's registers do.
+    fn restarted(&self) -> bool {
+        false
+    }
+
     /// An error at the current event.
     fn error_here(&self, message: String) -> TraceError {
         TraceError {
@@ -767,13 +774,21 @@ struct Signal {
 /// with the values at its end.
 pub struct VcdReader<R: BufRead> {
     source: String,
-    parser: vcd::Parser<R>,
+    /// The dump, with a line end after it: the parser takes a last value
+    /// change cut by the end of the file for a truncated dump.
+    parser: vcd::Parser<std::io::Chain<R, &'static [u8]>>,
     /// Every variable: full hierarchical name, its code, its width.
     vars: Vec<(String, vcd::IdCode, u32, bool)>,
     /// The signals read (resolved names and the clock), by slot.
     signals: Vec<Signal>,
     slot_of: rustc_hash::FxHashMap<vcd::IdCode, usize>,
     clock: Option<(usize, Edge)>,
+    /// An asynchronous reset: its slot and a digit at which it is inactive.
+    async_reset: Option<(usize, u8)>,
+    /// Whether that reset was active since the last event, and whether it
+    /// was when the current event was read.
+    reset_seen: bool,
+    restarted: bool,
     /// Changes of the current time step, applied after its event (with a
     /// clock: the event reads the values before them): the slot, its
     /// digits (a range of `pending_bits`) or real value.
@@ -795,7 +810,7 @@ impl<R: BufRead> VcdReader<R> {
         input: R,
         clock: Option<(&str, Edge)>,
     ) -> Result<VcdReader<R>, TraceError> {
-        let mut parser = vcd::Parser::new(input);
+        let mut parser = vcd::Parser::new(input.chain(&b"\n"[..]));
         let header = parser
             .parse_header()
             .map_err(|e| vcd_error(source, &e, parser.line()))?;
@@ -830,6 +845,9 @@ impl<R: BufRead> VcdReader<R> {
             signals: Vec::new(),
             slot_of: Default::default(),
             clock: None,
+            async_reset: None,
+            reset_seen: false,
+            restarted: false,
             pending: Vec::new(),
             pending_bits: Vec::new(),
             time: None,
@@ -859,6 +877,53 @@ impl<R: BufRead> VcdReader<R> {
         Ok(r)
     }
 
+    /// Makes `name` an asynchronous reset (active at 1 if `active_high`,
+    /// else at 0; an unknown value counts as active): with a clock, a reset
+    /// pulse that starts and ends between two edges, which restarts a
+    /// checker with an asynchronous reset, restarts the monitors before the
+    /// next edge's event ([`Reader::restarted`]). Holding the monitors while
+    /// the reset is active at an edge is the checker's reset expression's
+    /// job ([`Checker::set_reset`](super::check::Checker::set_reset)).
+    ///
+    /// ```
+    /// use monitor_core::trace::reader::{Edge, Reader, VcdReader};
+    ///
+    /// // rst_n pulses low between the edges at 5 and 15.
+    /// let dump = "$scope module tb $end
+    /// $var wire 1 ! clk $end
+    /// $var wire 1 \" rst_n $end
+    /// $upscope $end
+    /// $enddefinitions $end
+    /// #0 0! 1\" #5 1! #10 0! 0\" #11 1\" #15 1! #20 0! #25 1!\n";
+    /// let mut r = VcdReader::new("t.vcd", dump.as_bytes(), Some(("clk", Edge::Posedge)))?;
+    /// r.set_async_reset("rst_n", false)?;
+    /// let mut restarts = Vec::new();
+    /// while r.advance()? {
+    ///     restarts.push(r.restarted());
+    /// }
+    /// assert_eq!(restarts, [false, true, false]);
+    /// # Ok::<(), monitor_core::trace::reader::TraceError>(())
+    /// ```
+    pub fn set_async_reset(&mut self, name: &str, active_high: bool) -> Result<(), TraceError> {
+        let slot = self.resolve(name).map_err(|m| TraceError {
+            source: self.source.clone(),
+            at: None,
+            message: format!("--reset: {m}"),
+        })?;
+        if self.signals[slot].width != 1 {
+            return Err(TraceError {
+                source: self.source.clone(),
+                at: None,
+                message: format!(
+                    "--reset {name}: a {}-bit signal, not a reset",
+                    self.signals[slot].width
+                ),
+            });
+        }
+        self.async_reset = Some((slot, if active_high { b'0' } else { b'1' }));
+        Ok(())
+    }
+
     /// The full names of the signals.
     pub fn signal_names(&self) -> impl Iterator<Item = &str> {
         self.vars.iter().map(|v| v.0.as_str())
@@ -884,8 +949,14 @@ impl<R: BufRead> VcdReader<R> {
     }
 
     fn apply_pending(&mut self) {
+        let reset = self.async_reset;
         for (slot, bits, real) in self.pending.drain(..) {
-            Self::apply(&mut self.signals[slot], &self.pending_bits[bits], real);
+            let s = &mut self.signals[slot];
+            Self::apply(s, &self.pending_bits[bits], real);
+            // Every value a reset takes counts, even between two edges.
+            if let Some((r, inactive)) = reset {
+                self.reset_seen |= r == slot && s.bits.first() != Some(&inactive);
+            }
         }
         self.pending_bits.clear();
     }
@@ -920,6 +991,7 @@ impl<R: BufRead> VcdReader<R> {
                 // The event reads the values before this step's changes,
                 // which `advance` applies next.
                 self.event_time = t;
+                self.restarted = std::mem::take(&mut self.reset_seen);
                 return true;
             }
             self.apply_pending();
@@ -1083,6 +1155,10 @@ impl<R: BufRead> Reader for VcdReader<R> {
             line: None,
             time: Some(self.event_time),
         }
+    }
+
+    fn restarted(&self) -> bool {
+        self.restarted
     }
 }
 
@@ -1295,6 +1371,55 @@ b11 #
         let steps = read(None, &["v"]);
         assert_eq!(steps.len(), 7);
         assert_eq!(steps[2], s(10, &["1"]));
+    }
+
+    /// Which events follow an asynchronous reset pulse: `rst_n` pulses
+    /// low between the edges at 5 and 15, goes low in the step of the edge
+    /// at 25 (after it samples) and high before 35, is low at the edge at
+    /// 45, and glitches low and high in one step before 65. (The dump has
+    /// no line end after its last change, which is read all the same.)
+    #[test]
+    fn asynchronous_reset_pulses_restart_the_next_event() {
+        let dump = "$scope module tb $end
+$var wire 1 ! clk $end
+$var wire 1 \" rst_n $end
+$upscope $end
+$enddefinitions $end
+            #0 0! 1\" #5 1! #10 0! 0\" #11 1\" #15 1! #20 0! #25 1! 0\" #30 0! 1\" #35 1!
+            #40 0! 0\" #45 1! #50 0! 1\" #55 1! #60 0! 0\" 1\" #65 1! #70 0! #75 1!";
+        let events = |reset: Option<&str>| {
+            let mut r =
+                VcdReader::new("t.vcd", dump.as_bytes(), Some(("clk", Edge::Posedge))).unwrap();
+            let id = r.resolve("rst_n").unwrap();
+            if let Some(name) = reset {
+                r.set_async_reset(name, false).unwrap();
+            }
+            let mut out = Vec::new();
+            while r.advance().unwrap() {
+                let level = matches!(r.cell(id), Some(Cell::Bits(b"1")));
+                out.push((r.position().time.unwrap(), level, r.restarted()));
+            }
+            out
+        };
+        assert_eq!(
+            events(Some("rst_n")),
+            [
+                (5, true, false),
+                (15, true, true),
+                (25, true, false),
+                (35, true, true),
+                // Low at the edge: held in reset by the level.
+                (45, false, true),
+                (55, true, false),
+                (65, true, true),
+                (75, true, false),
+            ]
+        );
+        // Without it, no event restarts.
+        assert!(events(None).iter().all(|e| !e.2));
+        let mut r = VcdReader::new("t.vcd", dump.as_bytes(), None).unwrap();
+        let e = r.set_async_reset("nope", false).unwrap_err();
+        assert!(e.message.contains("no signal `nope`"), "{e}");
     }
 
     #[test]
