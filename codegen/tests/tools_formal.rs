@@ -8,6 +8,11 @@
 //!   checkers report violations, the good one's none); Yosys 0.23, which
 //!   drops bound checkers and would prove anything, is stopped by the
 //!   project's guard (`select -assert-min 1 t:CHECKER`) instead of proving.
+//! * A real design (examples/hardware/fifo: F4PGA's FIFO controller, read
+//!   side) with its vunit: SymbiYosys proves it and reaches its covers,
+//!   refutes two buggy variants naming the broken assertions; Icarus
+//!   simulates it, and `mongen check` on the waveform finds what the
+//!   checkers report.
 
 mod common;
 
@@ -216,5 +221,320 @@ fn verilator_honours_the_bind_file_and_yosys_is_stopped() {
             "Yosys with a bind file:\n{log}"
         );
         assert!(log.contains("selection contains 0 elements"), "{log}");
+    }
+}
+
+/// The design of examples/hardware/fifo: F4PGA's FIFO controller, from the
+/// technology libraries of the Yosys that scripts/install-sby.sh installs.
+fn f4pga_fifo() -> Option<PathBuf> {
+    let file = "quicklogic/qlf_k6n10f/ufifo_ctl.v";
+    let mut shares: Vec<PathBuf> = std::env::var_os("MONGEN_YOSYS_SHARE")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    if let Some(home) = std::env::var_os("HOME") {
+        shares.push(Path::new(&home).join(".local/share/mongen/yosys-share"));
+    }
+    if let Some(found) = shares.iter().map(|s| s.join(file)).find(|p| p.is_file()) {
+        return Some(found);
+    }
+    if std::env::var_os("MONGEN_SKIP_TOOLS").is_some() {
+        eprintln!("SKIPPED: {file} not found and MONGEN_SKIP_TOOLS is set");
+        return None;
+    }
+    panic!("{file} (YoWASP's Yosys libraries) is not installed; run scripts/install-sby.sh");
+}
+
+/// A variant of the FIFO's read side, its failing assertions and its
+/// unreachable covers.
+struct FifoVariant {
+    name: &'static str,
+    /// A replacement in ufifo_ctl.v (the text must occur once).
+    mutation: Option<(&'static str, &'static str)>,
+    failing: &'static [&'static str],
+    unreached: &'static [&'static str],
+}
+
+const FIFO_VARIANTS: [FifoVariant; 3] = [
+    FifoVariant {
+        name: "f4pga",
+        mutation: None,
+        failing: &[],
+        unreached: &[],
+    },
+    // The underflow flag takes the next cycle's emptiness: a read that
+    // empties the FIFO is flagged an underflow, one of an empty FIFO that
+    // a write fills is not.
+    FifoVariant {
+        name: "next-empty",
+        mutation: Some(("underflow <= empty;", "underflow <= empty_next;")),
+        failing: &["underflow_on_empty_read", "no_underflow_on_read"],
+        unreached: &[],
+    },
+    // No underflow ever.
+    FifoVariant {
+        name: "no-underflow",
+        mutation: Some(("underflow <= empty;", "underflow <= 1'b0;")),
+        failing: &["underflow_on_empty_read"],
+        unreached: &["c_underflow"],
+    },
+];
+
+/// The directives of fifo_pop.psl: label, kind and property.
+fn fifo_directives() -> Vec<(String, String, String)> {
+    let psl = std::fs::read_to_string(example("fifo/fifo_pop.psl")).unwrap();
+    psl.lines()
+        .filter_map(|l| {
+            let (label, rest) = l.trim().split_once(": ")?;
+            let (kind, prop) = rest.split_once(' ')?;
+            let prop = prop.strip_suffix(';')?;
+            Some((label.to_string(), kind.to_string(), prop.to_string()))
+        })
+        .collect()
+}
+
+/// Writes a variant of the FIFO beside the example's vunit and testbench,
+/// and compiles the checkers, harness and project.
+fn fifo_project(test: &str, v: &FifoVariant) -> PathBuf {
+    let dir = scratch(&format!("{test}-{}", v.name));
+    let mut design = std::fs::read_to_string(f4pga_fifo().unwrap()).unwrap();
+    if let Some((from, to)) = v.mutation {
+        assert_eq!(design.matches(from).count(), 1, "`{from}` in ufifo_ctl.v");
+        design = design.replace(from, to);
+    }
+    std::fs::write(dir.join("ufifo_ctl.v"), design).unwrap();
+    for f in ["fifo_pop.psl", "fifo_tb.v"] {
+        std::fs::copy(example(&format!("fifo/{f}")), dir.join(f)).unwrap();
+    }
+    mongen(
+        &dir,
+        &[
+            "compile",
+            "-t",
+            "verilog",
+            "--vunit",
+            "fifo_pop.psl",
+            "--design",
+            "ufifo_ctl.v",
+            "--sby",
+            "-o",
+            "fifo_pop_checkers.v",
+        ],
+    );
+    dir
+}
+
+/// A real design (examples/hardware/fifo): SymbiYosys proves the read side
+/// of F4PGA's FIFO controller against the vunit's assertions under its
+/// assumption and reaches its covers, and refutes two buggy variants with
+/// the assertions they break (and the cover one makes unreachable); the
+/// project's plain Yosys script agrees.
+#[test]
+fn symbiyosys_proves_the_f4pga_fifo_and_refutes_its_bugs() {
+    let Some(sby) = sby() else { return };
+    if f4pga_fifo().is_none() {
+        return;
+    }
+    let yosys = tool("yosys", &[], "apt-get install -y yosys").unwrap();
+    for v in &FIFO_VARIANTS {
+        let dir = fifo_project("fifo-sby", v);
+        let o = run(&dir, &sby, &["-f", "fifo_pop_props.sby"]);
+        let log = text(&o);
+        assert_eq!(
+            o.status.success(),
+            v.failing.is_empty() && v.unreached.is_empty(),
+            "{}:\n{log}",
+            v.name
+        );
+        for task in ["prove", "bmc"] {
+            let verdict = if v.failing.is_empty() {
+                "PASS, rc=0"
+            } else {
+                "FAIL, rc=2"
+            };
+            let done = format!("[fifo_pop_props_{task}] DONE ({verdict})");
+            assert!(log.contains(&done), "{}: no {done}\n{log}", v.name);
+        }
+        let failed: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("summary:   failed assertion"))
+            .collect();
+        assert_eq!(
+            failed.is_empty(),
+            v.failing.is_empty(),
+            "{}:\n{log}",
+            v.name
+        );
+        for l in &failed {
+            assert!(
+                v.failing
+                    .iter()
+                    .any(|p| l.contains(&format!("fifo_pop_props_formal.{p}_chk."))),
+                "{}: {l}",
+                v.name
+            );
+        }
+        let cover = if v.unreached.is_empty() {
+            "PASS, rc=0"
+        } else {
+            "FAIL, rc=2"
+        };
+        assert!(
+            log.contains(&format!("[fifo_pop_props_cover] DONE ({cover})")),
+            "{}:\n{log}",
+            v.name
+        );
+        for c in v.unreached {
+            assert!(
+                log.contains(&format!(
+                    "Unreached cover statement at fifo_pop_props_formal.{c}_chk"
+                )),
+                "{}:\n{log}",
+                v.name
+            );
+        }
+        let sby_text = std::fs::read_to_string(dir.join("fifo_pop_props.sby")).unwrap();
+        let script = sby_text
+            .lines()
+            .find_map(|l| l.strip_prefix("# Without SymbiYosys, from this folder: yosys -p '"))
+            .and_then(|l| l.strip_suffix('\''))
+            .unwrap();
+        let log = text(&run(&dir, &yosys, &["-p", script]));
+        let expected = if v.failing.is_empty() {
+            "Induction step proven: SUCCESS"
+        } else {
+            "model found for base case: FAIL"
+        };
+        assert!(log.contains(expected), "{}: yosys:\n{log}", v.name);
+    }
+}
+
+/// The times at which the checkers report a violation (Icarus' `$error`:
+/// `Time: T Scope: fifo_tb.dut.LABEL_chk`), by label.
+fn checker_errors(out: &str) -> std::collections::BTreeMap<String, Vec<u64>> {
+    let mut errors = std::collections::BTreeMap::<String, Vec<u64>>::new();
+    for l in out.lines() {
+        let Some(rest) = l.trim().strip_prefix("Time: ") else {
+            continue;
+        };
+        let (time, scope) = rest.split_once(" Scope: fifo_tb.dut.").unwrap();
+        let label = scope.strip_suffix("_chk").unwrap();
+        errors
+            .entry(label.to_string())
+            .or_default()
+            .push(time.parse().unwrap());
+    }
+    errors
+}
+
+/// The FIFO simulated by Icarus with its checkers, random reads and writes,
+/// resets in mid-run and reset pulses between clock edges: the real design
+/// breaks no assertion and reaches both covers, the buggy ones break what
+/// the proofs say. And `mongen check` on the simulation's waveform, with
+/// the reset asynchronous as the design's, finds in every run between two
+/// resets the very first violation each checker reports (a checker's
+/// `violated` is sticky until reset).
+#[test]
+fn icarus_simulates_the_f4pga_fifo_and_mongen_check_agrees() {
+    let Some(iverilog) = tool("iverilog", &[], "apt-get install -y iverilog") else {
+        return;
+    };
+    if f4pga_fifo().is_none() {
+        return;
+    }
+    let vvp = tool("vvp", &[], "apt-get install -y iverilog").unwrap();
+    let mongen_bin = Path::new(env!("CARGO_BIN_EXE_mongen"));
+    let directives = fifo_directives();
+    let asserts: Vec<&(String, String, String)> =
+        directives.iter().filter(|d| d.1 == "assert").collect();
+    assert_eq!(asserts.len(), 7, "{directives:?}");
+    for v in &FIFO_VARIANTS {
+        let dir = fifo_project("fifo-sim", v);
+        let o = run(
+            &dir,
+            &iverilog,
+            &[
+                "-g2012",
+                "-DASSERTIONS",
+                "-o",
+                "sim",
+                "fifo_tb.v",
+                "fifo_pop_props_formal.sv",
+                "fifo_pop_checkers.v",
+                "ufifo_ctl.v",
+            ],
+        );
+        assert!(o.status.success(), "iverilog:\n{}", text(&o));
+        let out = text(&run(&dir, &vvp, &["-n", "sim"]));
+        assert!(out.contains("fifo_tb: done"), "{out}");
+        let errors = checker_errors(&out);
+        let broken: Vec<&str> = errors.keys().map(String::as_str).collect();
+        let mut failing = v.failing.to_vec();
+        failing.sort();
+        assert_eq!(broken, failing, "{}:\n{out}", v.name);
+        for c in ["c_underflow", "c_drain"] {
+            assert_eq!(
+                out.contains(&format!("{c}_checker: covered")),
+                !v.unreached.contains(&c),
+                "{}: {c}\n{out}",
+                v.name
+            );
+        }
+        let resets: Vec<u64> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("fifo_tb: reset at "))
+            .map(|t| t.trim().parse().unwrap())
+            .collect();
+        assert!(resets.len() > 10, "{out}");
+        let mut args = vec![
+            "check",
+            "--psl",
+            "--clock",
+            "rclk",
+            "--reset",
+            "rst_n:async",
+            "--all",
+            "--max-reports",
+            "1000000",
+            "--json",
+        ];
+        for (_, _, prop) in &asserts {
+            args.extend(["-f", prop.as_str()]);
+        }
+        args.push("fifo_tb.vcd");
+        let o = run(&dir, mongen_bin, &args);
+        let reports = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(
+            o.status.code(),
+            Some(if v.failing.is_empty() { 0 } else { 1 }),
+            "{}: mongen check:\n{}",
+            v.name,
+            text(&o)
+        );
+        assert_eq!(reports.lines().count(), asserts.len(), "{reports}");
+        for line in reports.lines() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let prop = r["property"].as_str().unwrap();
+            let label = &asserts.iter().find(|d| d.2 == prop).unwrap().0;
+            let times: Vec<u64> = r["violations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x["time"].as_u64().unwrap())
+                .collect();
+            // The first violation after each reset.
+            let mut firsts: Vec<u64> = Vec::new();
+            for t in times {
+                let epoch = resets.iter().filter(|&&r| r < t).count();
+                let last = firsts
+                    .last()
+                    .map(|&f| resets.iter().filter(|&&r| r < f).count());
+                if last != Some(epoch) {
+                    firsts.push(t);
+                }
+            }
+            let reported = errors.get(label).cloned().unwrap_or_default();
+            assert_eq!(firsts, reported, "{}: {label}", v.name);
+        }
     }
 }
