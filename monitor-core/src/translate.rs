@@ -36,6 +36,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use crate::algo::degeneralize::{degeneralize, merge_bisimilar};
 use crate::algo::derivatives::{self, derivative_automaton, Rejects};
 use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
 use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, finite_paths_only, prune};
@@ -44,7 +45,7 @@ use crate::algo::minimize::minimize;
 use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
 use crate::algo::tableau::{Tableau, TableauMode};
 use crate::automaton::dfa::format_word;
-use crate::automaton::{Alphabet, BadPrefixDfa, Guard, Nba, Verdict};
+use crate::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, BuchiEdge, Guard, Nba, Verdict};
 use crate::dd::{Cube, Manager};
 use crate::formula::eval::Lasso;
 use crate::formula::simplify::simplify;
@@ -514,6 +515,67 @@ impl Builder {
                 states,
                 time: start.elapsed(),
             },
+        })
+    }
+}
+
+impl Builder {
+    /// Parses `formula` and builds a Büchi automaton of the words that
+    /// satisfy it (for a never claim: of its negation).
+    ///
+    /// The tableau's generalized Büchi automaton, its useless states
+    /// removed, degeneralized to accepting states, pruned again and with
+    /// its bisimilar states merged. The state limit of the configuration
+    /// applies to every stage.
+    ///
+    /// ```
+    /// use monitor_core::translate::Builder;
+    ///
+    /// // The claim of `G(req -> F ack)`: a request never answered.
+    /// let a = Builder::new().build_buchi("F(req & G !ack)")?;
+    /// assert_eq!(a.num_states(), 2);
+    /// assert_eq!(a.nondeterministic_states(), 1);
+    /// assert!(a.is_accepting(1) && !a.is_accepting(0));
+    /// # Ok::<(), monitor_core::translate::BuildError>(())
+    /// ```
+    pub fn build_buchi(&self, formula: &str) -> Result<BuchiAutomaton, BuildError> {
+        let f = parse(formula)?;
+        self.build_buchi_from_formula(&f)
+    }
+
+    /// Builds a Büchi automaton of the words that satisfy `f` (see
+    /// [`Builder::build_buchi`]).
+    pub fn build_buchi_from_formula(&self, f: &Formula) -> Result<BuchiAutomaton, BuildError> {
+        let mut pipe = Pipeline::new(f, &self.config)?;
+        let g = pipe.simplified.clone();
+        let max = pipe.max_states;
+        pipe.within_budget(|p| {
+            let tgba = p.nba(&g)?;
+            let (sba, accepting) = degeneralize(&tgba, max)?;
+            let (pruned, map) = prune(&sba);
+            let mut kept = vec![false; pruned.len()];
+            for (old, new) in map.iter().enumerate() {
+                if let Some(n) = new {
+                    kept[*n as usize] = accepting[old];
+                }
+            }
+            let (reduced, accepting) = merge_bisimilar(&mut p.mgr, &pruned, &kept);
+            let states = reduced
+                .states
+                .iter()
+                .zip(&accepting)
+                .map(|(edges, &acc)| {
+                    let edges = edges
+                        .iter()
+                        .map(|e| BuchiEdge {
+                            guard: Guard::from_cubes(p.mgr.isop(e.guard)),
+                            target: e.dst,
+                        })
+                        .collect();
+                    (acc, edges)
+                })
+                .collect();
+            Ok(BuchiAutomaton::new(p.aps.clone(), p.name.clone(), states))
         })
     }
 }

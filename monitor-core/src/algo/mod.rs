@@ -8,6 +8,8 @@
 //! * `derivatives`: syntactic safety formulas straight to deterministic
 //!   automata by formula derivatives (no Büchi automaton).
 //! * `lazy`: the derivative automaton built on demand while a monitor runs.
+//! * `degeneralize`: generalized Büchi automata to Büchi automata with
+//!   accepting states, and the merge of their bisimilar states.
 //! * `determinize`: subset construction on decision diagrams.
 //! * `minimize`: signature refinement to the minimal DFA.
 //! * `sere`: linear forms of SEREs (the SERE automata of the tableau).
@@ -17,6 +19,7 @@
 //!
 //! They are driven by [`crate::translate`], the only orchestrator.
 
+pub(crate) mod degeneralize;
 pub(crate) mod derivatives;
 pub(crate) mod determinize;
 pub(crate) mod emptiness;

@@ -74,6 +74,26 @@ impl Guard {
             .any(|c| c.iter().all(|&(v, pos)| letter.holds(v as usize) == pos))
     }
 
+    /// Whether some letter satisfies both guards.
+    ///
+    /// ```
+    /// use monitor_core::automaton::Guard;
+    ///
+    /// let a = Guard::from_cubes(vec![vec![(0, true)]]);
+    /// let not_a = Guard::from_cubes(vec![vec![(0, false)]]);
+    /// let b = Guard::from_cubes(vec![vec![(1, true)]]);
+    /// assert!(!a.intersects(&not_a));
+    /// assert!(a.intersects(&b));
+    /// ```
+    pub fn intersects(&self, other: &Guard) -> bool {
+        self.cubes.iter().any(|c| {
+            other.cubes.iter().any(|d| {
+                c.iter()
+                    .all(|&(v, pos)| d.iter().all(|&(w, q)| w != v || q == pos))
+            })
+        })
+    }
+
     /// The guard in Spot's syntax with proposition names, `1` and `0` for
     /// the constants: `req & !ack | err`.
     pub fn display<'a>(&'a self, aps: &'a Alphabet) -> impl fmt::Display + 'a {

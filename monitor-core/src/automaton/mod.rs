@@ -13,13 +13,18 @@
 //! * [`BadPrefixDfa`]: the finished, complete, deterministic and minimal
 //!   monitor, with one multi-terminal decision diagram per state, the
 //!   verdict of each state and a shortest word reaching it.
+//! * [`BuchiAutomaton`]: a Büchi automaton with accepting states and
+//!   simplified guards, for properties that are not safety (Spin's never
+//!   claims of liveness properties).
 //! * [`Transducer`]: the linear-size symbolic observer of informative bad
 //!   prefixes (for symbolic model checkers).
 
+mod buchi;
 pub(crate) mod dfa;
 mod nba;
 mod transducer;
 
+pub use buchi::{BuchiAutomaton, BuchiEdge};
 pub use dfa::{BadPrefixDfa, Edge, Guard, StateId, Target, Verdict};
 pub use nba::{Marks, Nba, NbaEdge};
 pub use transducer::{TExpr, TVar, Transducer};

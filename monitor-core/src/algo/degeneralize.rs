@@ -1,0 +1,177 @@
+//! Generalized Büchi automata to Büchi automata with accepting states (what
+//! a Spin never claim is), and a reduction of the result.
+//!
+//! * [`degeneralize`]: the counter construction. A state is a pair (state
+//!   of the TGBA, level); the level counts the acceptance sets seen in
+//!   order since the last accepting state. An edge that carries sets
+//!   `level, level+1, …` raises the level past them; reaching the number
+//!   of sets, its destination is the accepting copy, whose level restarts
+//!   at 0. Only the reachable pairs are built.
+//! * [`merge_bisimilar`]: states with the same acceptance and, per class
+//!   of destinations, the same letters are merged (signature refinement,
+//!   as `minimize` does for monitors). Bisimilar states have the same
+//!   language; this folds the copies the counter makes of states where no
+//!   set is pending, and the duplicates of the tableau.
+//!
+//! The automata returned keep the form of [`Nba`] with one acceptance set,
+//! the edges that leave an accepting state, so that `emptiness::prune`
+//! applies to them as it is; the accepting states are returned beside.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+
+use crate::automaton::{Marks, Nba, NbaEdge};
+use crate::dd::{Manager, Node};
+use crate::translate::BuildError;
+
+/// The Büchi automaton of `nba` (any number of acceptance sets), with its
+/// accepting states; fails beyond `max_states` states.
+pub(crate) fn degeneralize(nba: &Nba, max_states: usize) -> Result<(Nba, Vec<bool>), BuildError> {
+    let n = nba.num_marks;
+    let Some(init) = nba.init else {
+        return Ok((Nba::default(), Vec::new()));
+    };
+    let mut index: FxHashMap<(u32, usize), u32> = FxHashMap::default();
+    let mut pairs: Vec<(u32, usize)> = Vec::new();
+    let mut queue = VecDeque::new();
+    let mut id = |pair: (u32, usize), pairs: &mut Vec<(u32, usize)>, queue: &mut VecDeque<u32>| {
+        *index.entry(pair).or_insert_with(|| {
+            pairs.push(pair);
+            let i = pairs.len() as u32 - 1;
+            queue.push_back(i);
+            i
+        })
+    };
+    // Without acceptance sets every run is accepting: one level, accepting.
+    let top = n;
+    let start = id((init, if n == 0 { top } else { 0 }), &mut pairs, &mut queue);
+    debug_assert_eq!(start, 0);
+    let mut states: Vec<Vec<NbaEdge>> = Vec::new();
+    while let Some(i) = queue.pop_front() {
+        if pairs.len() > max_states {
+            return Err(BuildError::too_many_states("Büchi automaton", max_states));
+        }
+        let (q, level) = pairs[i as usize];
+        let from = if level == top { 0 } else { level };
+        let accepting = level == top;
+        let mut edges = Vec::new();
+        for e in &nba.states[q as usize] {
+            let mut to = from;
+            while to < n && e.marks.contains(to) {
+                to += 1;
+            }
+            let dst = id((e.dst, to), &mut pairs, &mut queue);
+            edges.push(NbaEdge {
+                guard: e.guard,
+                dst,
+                marks: if accepting {
+                    Marks::all(1)
+                } else {
+                    Marks::empty()
+                },
+            });
+        }
+        debug_assert_eq!(states.len(), i as usize);
+        states.push(edges);
+    }
+    let accepting = pairs.iter().map(|&(_, level)| level == top).collect();
+    Ok((
+        Nba {
+            states,
+            init: Some(start),
+            num_marks: 1,
+        },
+        accepting,
+    ))
+}
+
+/// Merges the bisimilar states of `nba` (its edges leaving the states of
+/// `accepting` carry set 0, as [`degeneralize`] makes them); returns the
+/// quotient, with its initial state first, and its accepting states.
+pub(crate) fn merge_bisimilar(
+    mgr: &mut Manager,
+    nba: &Nba,
+    accepting: &[bool],
+) -> (Nba, Vec<bool>) {
+    let Some(init) = nba.init else {
+        return (Nba::default(), Vec::new());
+    };
+    let n = nba.len();
+    let mut class: Vec<u32> = accepting.iter().map(|&a| a as u32).collect();
+    let mut count = {
+        let mut seen = [false; 2];
+        for &c in &class {
+            seen[c as usize] = true;
+        }
+        seen.iter().filter(|&&s| s).count()
+    };
+    loop {
+        // Signature: the class, and per destination class the letters.
+        let mut numbers: FxHashMap<(u32, Vec<(u32, Node)>), u32> = FxHashMap::default();
+        let mut next = vec![0u32; n];
+        for s in 0..n {
+            let mut by_class: Vec<(u32, Node)> = Vec::new();
+            for e in &nba.states[s] {
+                let c = class[e.dst as usize];
+                match by_class.iter_mut().find(|(d, _)| *d == c) {
+                    Some((_, g)) => *g = mgr.or(*g, e.guard),
+                    None => by_class.push((c, e.guard)),
+                }
+            }
+            by_class.retain(|&(_, g)| g != Node::FALSE);
+            by_class.sort_unstable_by_key(|&(c, g)| (c, g.index()));
+            let k = numbers.len() as u32;
+            next[s] = *numbers.entry((class[s], by_class)).or_insert(k);
+        }
+        let refined = numbers.len();
+        class = next;
+        if refined == count {
+            break;
+        }
+        count = refined;
+    }
+    // Number the classes from the initial state, breadth first.
+    let mut number: Vec<Option<u32>> = vec![None; count];
+    let mut order: Vec<usize> = Vec::new();
+    let mut queue = VecDeque::from([init as usize]);
+    number[class[init as usize] as usize] = Some(0);
+    order.push(init as usize);
+    while let Some(s) = queue.pop_front() {
+        for e in &nba.states[s] {
+            let c = class[e.dst as usize] as usize;
+            if number[c].is_none() {
+                number[c] = Some(order.len() as u32);
+                order.push(e.dst as usize);
+                queue.push_back(e.dst as usize);
+            }
+        }
+    }
+    let mut states = Vec::with_capacity(order.len());
+    for &s in &order {
+        let mut edges: Vec<NbaEdge> = Vec::new();
+        for e in &nba.states[s] {
+            let dst = number[class[e.dst as usize] as usize].expect("reached");
+            match edges.iter_mut().find(|x| x.dst == dst) {
+                Some(x) => x.guard = mgr.or(x.guard, e.guard),
+                None => edges.push(NbaEdge {
+                    guard: e.guard,
+                    dst,
+                    marks: e.marks.clone(),
+                }),
+            }
+        }
+        edges.retain(|e| e.guard != Node::FALSE);
+        edges.sort_by_key(|e| e.dst);
+        states.push(edges);
+    }
+    let accepting = order.iter().map(|&s| accepting[s]).collect();
+    (
+        Nba {
+            states,
+            init: Some(0),
+            num_marks: 1,
+        },
+        accepting,
+    )
+}

@@ -1,0 +1,181 @@
+//! Büchi automata with accepting states: the automata of Spin's never
+//! claims for properties that are not safety.
+
+use super::dfa::{Guard, StateId};
+use super::Alphabet;
+use crate::formula::eval::Lasso;
+use crate::valuation::Valuation;
+
+/// An edge of a [`BuchiAutomaton`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuchiEdge {
+    /// The letters that take the edge.
+    pub guard: Guard,
+    /// Where they lead.
+    pub target: StateId,
+}
+
+#[derive(Clone, Debug)]
+struct BuchiState {
+    accepting: bool,
+    edges: Vec<BuchiEdge>,
+}
+
+/// A nondeterministic Büchi automaton over infinite words: a word is
+/// accepted if some run on it visits accepting states infinitely often.
+/// Every state is reachable and has a non-empty language (an accepted
+/// word starts from it); the automaton with no state accepts nothing.
+///
+/// Built by [`Builder::build_buchi`](crate::translate::Builder::build_buchi)
+/// from the tableau's generalized Büchi automaton.
+///
+/// ```
+/// use monitor_core::formula::eval::Lasso;
+/// use monitor_core::translate::Builder;
+///
+/// // The words on which `req` is eventually followed by no `ack` forever.
+/// let a = Builder::new().build_buchi("F(req & G !ack)")?;
+/// assert_eq!(a.alphabet().names(), ["req", "ack"]);
+/// let letter = |req: bool, ack: bool| vec![req, ack];
+/// let starved = Lasso::new(vec![letter(true, false)], vec![letter(false, false)]);
+/// let served = Lasso::new(vec![letter(true, false)], vec![letter(false, true)]);
+/// assert!(a.accepts(&starved));
+/// assert!(!a.accepts(&served));
+/// # Ok::<(), monitor_core::translate::BuildError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct BuchiAutomaton {
+    aps: Alphabet,
+    name: String,
+    states: Vec<BuchiState>,
+}
+
+impl BuchiAutomaton {
+    /// An automaton from its states (the initial one first): whether each
+    /// is accepting, and its edges.
+    pub(crate) fn new(
+        aps: Alphabet,
+        name: String,
+        states: Vec<(bool, Vec<BuchiEdge>)>,
+    ) -> BuchiAutomaton {
+        BuchiAutomaton {
+            aps,
+            name,
+            states: states
+                .into_iter()
+                .map(|(accepting, edges)| BuchiState { accepting, edges })
+                .collect(),
+        }
+    }
+
+    /// The propositions; proposition `i` is bit `i` of a letter.
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.aps
+    }
+
+    /// A name for the automaton (by default the formula it accepts).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Renames the automaton.
+    pub fn set_name(&mut self, name: impl Into<String>) {
+        self.name = name.into();
+    }
+
+    /// The number of states.
+    pub fn num_states(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The number of edges (one per pair of states joined).
+    pub fn num_edges(&self) -> usize {
+        self.states.iter().map(|s| s.edges.len()).sum()
+    }
+
+    /// The initial state, `None` when the language is empty.
+    pub fn start(&self) -> Option<StateId> {
+        (!self.states.is_empty()).then_some(0)
+    }
+
+    /// Whether state `s` is accepting.
+    pub fn is_accepting(&self, s: StateId) -> bool {
+        self.states[s as usize].accepting
+    }
+
+    /// The edges leaving state `s`, by target.
+    pub fn edges(&self, s: StateId) -> &[BuchiEdge] {
+        &self.states[s as usize].edges
+    }
+
+    /// The states where some letter takes two edges.
+    pub fn nondeterministic_states(&self) -> usize {
+        self.states
+            .iter()
+            .filter(|s| {
+                s.edges.iter().enumerate().any(|(i, a)| {
+                    s.edges[i + 1..]
+                        .iter()
+                        .any(|b| a.guard.intersects(&b.guard))
+                })
+            })
+            .count()
+    }
+
+    /// Whether no letter takes two edges of a state.
+    pub fn is_deterministic(&self) -> bool {
+        self.nondeterministic_states() == 0
+    }
+
+    /// Whether every state is accepting: then every infinite run is
+    /// accepting, and the automaton is the closure of a safety language.
+    pub fn all_accepting(&self) -> bool {
+        self.states.iter().all(|s| s.accepting)
+    }
+
+    /// Whether the automaton accepts the infinite word `word`: some run on
+    /// it passes an accepting state infinitely often (in the product of
+    /// the automaton with the lasso's positions, a reachable cycle through
+    /// an accepting state).
+    pub fn accepts<L: Valuation>(&self, word: &Lasso<L>) -> bool {
+        if self.states.is_empty() {
+            return false;
+        }
+        let p = word.prefix.len();
+        let m = p + word.cycle.len();
+        let letter = |i: usize| {
+            if i < p {
+                &word.prefix[i]
+            } else {
+                &word.cycle[i - p]
+            }
+        };
+        let next = |i: usize| if i + 1 < m { i + 1 } else { p };
+        let node = |q: StateId, i: usize| q as usize * m + i;
+        let total = self.states.len() * m;
+        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); total];
+        let mut reached = vec![false; total];
+        let mut stack = vec![(0u32, 0usize)];
+        reached[0] = true;
+        while let Some((q, i)) = stack.pop() {
+            for e in &self.states[q as usize].edges {
+                if e.guard.eval(letter(i)) {
+                    let j = next(i);
+                    let d = node(e.target, j);
+                    succ[node(q, i)].push(d as u32);
+                    if !reached[d] {
+                        reached[d] = true;
+                        stack.push((e.target, j));
+                    }
+                }
+            }
+        }
+        crate::algo::emptiness::tarjan(&succ).iter().any(|scc| {
+            let cyclic = scc.len() > 1 || succ[scc[0] as usize].contains(&scc[0]);
+            cyclic
+                && scc
+                    .iter()
+                    .any(|&v| reached[v as usize] && self.states[v as usize / m].accepting)
+        })
+    }
+}

@@ -1,0 +1,139 @@
+//! Büchi automata (`Builder::build_buchi`, the never claims of properties
+//! that are not safety) against the brute-force evaluator: on random
+//! formulas of every class, LTL with past and PSL, the automaton accepts a
+//! lasso word iff the formula holds on it. The lassos are random, plus
+//! random accepting runs of the automaton itself read as lassos (so that
+//! accepted words are not rare).
+
+use monitor_core::automaton::BuchiAutomaton;
+use monitor_core::formula::eval::{holds, Lasso};
+use monitor_core::formula::random::{random_psl, RandomLtl, SplitMix64};
+use monitor_core::formula::Formula;
+use monitor_core::translate::Builder;
+
+const APS: [&str; 3] = ["a", "b", "c"];
+
+fn random_lasso(rng: &mut SplitMix64, letters: u64) -> Lasso<u64> {
+    let p = rng.below(4);
+    let c = 1 + rng.below(4);
+    Lasso::new(
+        (0..p).map(|_| rng.below(letters)).collect(),
+        (0..c).map(|_| rng.below(letters)).collect(),
+    )
+}
+
+/// A random run of `a` that closes a loop, read as a lasso: often an
+/// accepted word (when the loop passes an accepting state), always one
+/// the automaton can read.
+fn random_run(rng: &mut SplitMix64, a: &BuchiAutomaton, letters: u64) -> Option<Lasso<u64>> {
+    let mut s = a.start()?;
+    let mut seen = vec![(s, 0usize)];
+    let mut word = Vec::new();
+    for _ in 0..12 {
+        let moves: Vec<(u64, u32)> = (0..letters)
+            .flat_map(|l| {
+                a.edges(s)
+                    .iter()
+                    .filter(move |e| e.guard.eval(&l))
+                    .map(move |e| (l, e.target))
+            })
+            .collect();
+        let (l, t) = moves[rng.below(moves.len() as u64) as usize];
+        word.push(l);
+        s = t;
+        if let Some(&(_, at)) = seen.iter().find(|(q, _)| *q == s) {
+            if rng.chance(1, 2) {
+                return Some(Lasso::new(word[..at].to_vec(), word[at..].to_vec()));
+            }
+        }
+        seen.push((s, word.len()));
+    }
+    None
+}
+
+/// Checks the automaton of `f` on random words; returns how many of them
+/// it accepted and rejected.
+fn check(f: &Formula, seed: u64) -> (usize, usize) {
+    let a = Builder::new()
+        .build_buchi_from_formula(f)
+        .unwrap_or_else(|e| panic!("seed {seed}: {f}: {e}"));
+    let aps: Vec<String> = a.alphabet().names().to_vec();
+    let letters = 1u64 << aps.len();
+    let mut rng = SplitMix64::new(seed ^ 0x5eed);
+    let (mut yes, mut no) = (0, 0);
+    for k in 0..60 {
+        let w = if k % 2 == 0 {
+            match random_run(&mut rng, &a, letters) {
+                Some(w) => w,
+                None => continue,
+            }
+        } else {
+            random_lasso(&mut rng, letters)
+        };
+        let expected = holds(f, &aps, &w);
+        assert_eq!(
+            a.accepts(&w),
+            expected,
+            "seed {seed}: {f} on {w:?} ({} states)",
+            a.num_states()
+        );
+        if expected {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+    }
+    // An automaton with no state has an empty language, and one with
+    // only accepting states a safety one.
+    (yes, no)
+}
+
+#[test]
+fn random_ltl_formulas_agree_with_the_evaluator() {
+    let (mut yes, mut no) = (0, 0);
+    for seed in 0..400u64 {
+        let size = 3 + (seed % 12) as usize;
+        let f = RandomLtl::new(&APS, size).seed(seed).next_formula();
+        let (y, n) = check(&f, seed);
+        yes += y;
+        no += n;
+    }
+    assert!(yes > 3000 && no > 3000, "{yes} accepted, {no} rejected");
+}
+
+#[test]
+fn random_past_formulas_agree_with_the_evaluator() {
+    for seed in 0..300u64 {
+        let size = 3 + (seed % 10) as usize;
+        let f = RandomLtl::new(&APS, size)
+            .with_past()
+            .seed(seed)
+            .next_formula();
+        check(&f, seed);
+    }
+}
+
+#[test]
+fn random_psl_formulas_agree_with_the_evaluator() {
+    for seed in 0..300u64 {
+        let mut rng = SplitMix64::new(seed.wrapping_mul(0x9e37_79b9));
+        let f = random_psl(&mut rng, &APS, 3 + (seed % 8) as usize);
+        check(&f, seed);
+    }
+}
+
+#[test]
+fn liveness_claims_are_no_larger_than_spins() {
+    // The negations of properties Spin users write, and the number of
+    // states of the claim `spin -f` (Spin 6.5) builds for each.
+    for (f, spin) in [
+        ("!G(req -> F ack)", 2),
+        ("!GF progress", 2),
+        ("!(GF a -> GF b)", 3),
+        ("!F G a", 2),
+        ("!(p U q)", 3),
+    ] {
+        let a = Builder::new().build_buchi(f).unwrap();
+        assert!(a.num_states() <= spin, "{f}: {} states", a.num_states());
+    }
+}
