@@ -20,7 +20,7 @@ use mongen::emit::clocking::{Clock, ClockEdge, Clocking, Reset};
 use mongen::emit::dot::write_dot;
 use mongen::emit::hoa::{write_hoa, HoaOptions};
 use mongen::emit::json::{write_json, JsonOptions};
-use mongen::emit::promela::{emit_promela, PromelaOptions};
+use mongen::emit::promela::{emit_buchi_claim, emit_promela, PromelaOptions};
 use mongen::emit::rust::{emit_rust, RustOptions};
 use mongen::emit::smv::{
     emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions, RESERVED_PREFIX,
@@ -253,6 +253,19 @@ enum SmvEncoding {
     Transducer,
 }
 
+/// Which never claim `--target promela` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ClaimKind {
+    /// A Büchi claim for a property that is not safety, else the safety
+    /// claim.
+    Auto,
+    /// The minimal deterministic claim of the bad prefixes (pan -DSAFETY);
+    /// for a property that is not safety, those of its safety closure.
+    Safety,
+    /// A Büchi claim of the negation (pan -a), for any property.
+    Buchi,
+}
+
 /// A `--define NAME=EXPR`.
 fn parse_define(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
@@ -328,6 +341,9 @@ struct CompileArgs {
     /// SMV: the observer's encoding.
     #[arg(long, value_enum, default_value_t = SmvEncoding::Auto)]
     smv_encoding: SmvEncoding,
+    /// Promela: which never claim.
+    #[arg(long, value_enum, default_value_t = ClaimKind::Auto)]
+    claim: ClaimKind,
     /// Verilog: the state encoding.
     #[arg(long, value_enum, default_value_t = Encoding::Auto)]
     encoding: Encoding,
@@ -657,8 +673,18 @@ impl Output {
     /// Writes the rest and flushes; the error of this or any earlier
     /// write.
     fn finish(&mut self, rest: &[u8]) -> Result<(), String> {
-        // Nothing written (every formula failed): no empty file.
+        // Nothing written (every formula failed): no file, neither an
+        // empty one nor the output of an earlier run, which would pass
+        // for this one's (as a compiler leaves no object file).
         if rest.is_empty() && matches!(self.sink, Sink::Unopened) {
+            if let Some(path) = &self.path {
+                match std::fs::remove_file(path) {
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                        return Err(format!("cannot remove {}: {e}", path.display()))
+                    }
+                    _ => {}
+                }
+            }
             return Ok(());
         }
         self.write(|w| {
@@ -917,9 +943,8 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 });
                 Ok(String::new())
             }
-            (Some(t), Target::Promela) => emit_promela(
-                t.dfa(),
-                &PromelaOptions {
+            (Some(t), Target::Promela) => {
+                let opts = PromelaOptions {
                     name: name.clone(),
                     defines: args.defines.clone(),
                     stutter_invariant: t.dfa().is_stutter_invariant(),
@@ -928,9 +953,25 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                         .output
                         .as_ref()
                         .map_or("claim.pml".into(), |p| p.display().to_string()),
-                },
-            )
-            .map_err(|e| e.to_string()),
+                };
+                if buchi_claim(args, t) {
+                    builder
+                        .build_buchi_from_formula(&Formula::not(f.clone()))
+                        .map_err(|e| src.describe(&f, &e))
+                        .and_then(|mut negation| {
+                            negation.set_name(t.dfa().name());
+                            let opts = PromelaOptions {
+                                // Exact for the monitor only; X-free is
+                                // enough for any property.
+                                stutter_invariant: f.is_next_free(),
+                                ..opts
+                            };
+                            emit_buchi_claim(&negation, &opts).map_err(|e| e.to_string())
+                        })
+                } else {
+                    emit_promela(t.dfa(), &opts).map_err(|e| e.to_string())
+                }
+            }
             (t, Target::Smv) => {
                 let (name, instance) =
                     smv.names(&name, args.instance.as_deref().map(suffix), &suffix("obs"));
@@ -1311,6 +1352,15 @@ impl SmvContext {
     }
 }
 
+/// Whether `--target promela` writes a Büchi claim for `t`.
+fn buchi_claim(args: &CompileArgs, t: &Translation) -> bool {
+    match args.claim {
+        ClaimKind::Buchi => true,
+        ClaimKind::Safety => false,
+        ClaimKind::Auto => t.is_safety() == Some(false),
+    }
+}
+
 /// Warnings and notes about one translation, on standard error; the time
 /// of the informative comparison (with `--informative`).
 fn report(
@@ -1321,7 +1371,8 @@ fn report(
     src: &Source,
     run: &mut Run,
 ) -> Option<Duration> {
-    if t.is_safety() == Some(false) && !args.quiet {
+    let buchi = args.target == Target::Promela && buchi_claim(args, t);
+    if t.is_safety() == Some(false) && !args.quiet && !buchi {
         let mut msg = format!(
             "mongen: warning: `{}` is not a safety property; the monitor rejects the bad prefixes of its safety closure",
             src.label(f)

@@ -12,7 +12,7 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 
-use mongen::emit::promela::{emit_promela, PromelaOptions};
+use mongen::emit::promela::{emit_buchi_claim, emit_promela, PromelaOptions};
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
 use monitor_core::formula::parse;
 use monitor_core::translate::Builder;
@@ -660,4 +660,89 @@ fn claims_agree_with_spin_on_its_distribution_examples() {
         assert_eq!(theirs, ours, "{ctx}: spin's claim disagrees");
         let _ = std::fs::remove_dir_all(&root);
     }
+}
+
+/// Liveness properties on the models, and whether pan finds them violated
+/// without and with weak fairness (`-f`), as Spin's own claims say.
+const LIVENESS: [(&str, &str); 9] = [
+    ("peterson.pml", "G(try0 -> F crit0)"),
+    ("peterson.pml", "GF crit1"),
+    ("peterson.pml", "G(try0 -> F(crit0 | crit1))"),
+    ("peterson_bug.pml", "G(try1 -> F crit1)"),
+    ("handshake.pml", "G(req -> F ack)"),
+    ("handshake.pml", "GF ack -> GF !req"),
+    ("handshake.pml", "FG req"),
+    ("handshake_bug.pml", "G(req -> F ack)"),
+    ("ncrit.pml", "GF \"ncrit == 0\""),
+];
+
+/// Whether our Büchi claim for `property` finds an acceptance cycle in
+/// `model` (in `dir`) under `pan -a` (`pan_args` added).
+fn our_buchi_verdict(
+    dir: &Path,
+    spin: &Path,
+    cc: &Path,
+    property: &str,
+    pan_args: &[&str],
+) -> bool {
+    let f = parse(property).unwrap();
+    let mut negation = Builder::new()
+        .build_buchi_from_formula(&monitor_core::formula::Formula::not(f.clone()))
+        .unwrap();
+    negation.set_name(property);
+    let opts = PromelaOptions {
+        stutter_invariant: f.is_next_free(),
+        ..Default::default()
+    };
+    let claim = emit_buchi_claim(&negation, &opts).unwrap();
+    assert!(claim.contains("./pan -a -N monitor"), "{claim}");
+    std::fs::write(dir.join("claim.pml"), &claim).unwrap();
+    let out = common::run(dir, spin, &["-a", "-N", "claim.pml", "model.pml"]);
+    assert!(
+        out.status.success(),
+        "spin -a:\n{}\n{claim}",
+        common::text(&out)
+    );
+    let mut args = vec!["-a", "-m1000000"];
+    args.extend_from_slice(pan_args);
+    let report = pan(dir, cc, &[], &args);
+    assert!(
+        report.contains("never claim         \t+ (monitor)"),
+        "{report}"
+    );
+    assert!(report.contains("acceptance   cycles \t+"), "{report}");
+    let violated = errors(&report) > 0;
+    if violated {
+        assert!(report.contains("acceptance cycle"), "{report}");
+    }
+    violated
+}
+
+#[test]
+fn buchi_claims_agree_with_spin_on_liveness() {
+    let Some((spin, cc)) = common::spin() else {
+        return;
+    };
+    let (mut violated, mut held) = (0, 0);
+    for (i, (model, property)) in LIVENESS.iter().enumerate() {
+        let dir = common::scratch(&format!("spin-buchi{i}"));
+        std::fs::copy(common::model(model), dir.join("model.pml")).unwrap();
+        for fairness in [&[][..], &["-f"][..]] {
+            let ctx = format!("{property} on {model} {fairness:?}");
+            let ours = our_buchi_verdict(&dir, &spin, &cc, property, fairness);
+            let theirs = spins_verdict(&dir, &spin, &cc, property, &[], "model.pml", fairness);
+            assert_eq!(ours, theirs, "{ctx}: spin's claim disagrees");
+            if ours {
+                violated += 1;
+            } else {
+                held += 1;
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // Both verdicts occur, so the comparison means something.
+    assert!(
+        violated >= 4 && held >= 4,
+        "{violated} violated, {held} held"
+    );
 }

@@ -1,4 +1,5 @@
-//! Promela never claims for Spin's safety mode.
+//! Promela never claims: for Spin's safety mode, and Büchi claims for
+//! properties that are not safety ([`emit_buchi_claim`]).
 //!
 //! The claim is the minimal monitor in the encoding Rozier found fastest
 //! for Spin (front_det_switch_min_abr_ea_state_fin, thesis ch. 6): one
@@ -16,7 +17,7 @@
 //! header says so). Target: Spin 6.
 
 use askama::Template;
-use monitor_core::automaton::{BadPrefixDfa, Target};
+use monitor_core::automaton::{BadPrefixDfa, BuchiAutomaton, Target};
 use monitor_core::formula::atom::Syntax;
 
 use super::names::{
@@ -189,6 +190,109 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         violation: VIOLATION_LABEL,
     };
     super::render(&view)
+}
+
+#[derive(Template)]
+#[template(path = "promela/buchi.pml")]
+struct BuchiClaim {
+    formula: String,
+    version: &'static str,
+    num_states: String,
+    num_edges: usize,
+    nondeterministic: usize,
+    file: String,
+    noreduce: &'static str,
+    stutter_invariant: bool,
+    bindings: Vec<BindingView>,
+    defines: Vec<(String, String)>,
+    name: String,
+    states: Vec<StateView>,
+}
+
+/// Writes the Büchi automaton `negation` of the negation of a property as
+/// a never claim for pan's acceptance-cycle search (`-a`): its accepting
+/// states are labelled `accept_`, the initial one `T0_init` (or
+/// `accept_init`). `opts.stutter_invariant` should say whether the
+/// property is; the automaton's name is the property shown in the header.
+///
+/// ```
+/// use monitor_core::translate::Builder;
+/// use mongen::emit::promela::{emit_buchi_claim, PromelaOptions};
+///
+/// let mut a = Builder::new().build_buchi("!G(req -> F ack)")?;
+/// a.set_name("G(req -> F ack)");
+/// let claim = emit_buchi_claim(&a, &PromelaOptions::default())?;
+/// assert!(claim.contains("never monitor {\nT0_init:\n\tif\n"));
+/// assert!(claim.contains("accept_S1:"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn emit_buchi_claim(
+    negation: &BuchiAutomaton,
+    opts: &PromelaOptions,
+) -> Result<String, EmitError> {
+    if !is_identifier(&opts.name) || PROMELA_KEYWORDS.contains(&opts.name.as_str()) {
+        return Err(EmitError::Name(opts.name.clone()));
+    }
+    let labels: Vec<String> = (0..negation.num_states() as u32)
+        .map(|s| match (s, negation.is_accepting(s)) {
+            (0, false) => "T0_init".to_string(),
+            (0, true) => "accept_init".to_string(),
+            (s, false) => format!("T0_S{s}"),
+            (s, true) => format!("accept_S{s}"),
+        })
+        .collect();
+    let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
+    reserved.push(&opts.name);
+    let bindings = bind(
+        negation.alphabet(),
+        PROMELA_KEYWORDS,
+        &reserved,
+        &opts.defines,
+        Syntax::Promela,
+    )?;
+    let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
+    let (defines, notes) = promela_defines(&bindings);
+    let states = (0..negation.num_states() as u32)
+        .map(|s| StateView {
+            label: labels[s as usize].clone(),
+            options: negation
+                .edges(s)
+                .iter()
+                .map(|e| {
+                    (
+                        guard_text(&e.guard, &idents, &C_OPS),
+                        labels[e.target as usize].clone(),
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    super::render(&BuchiClaim {
+        formula: comment_safe(negation.name()),
+        version: env!("CARGO_PKG_VERSION"),
+        num_states: super::names::states(negation.num_states()),
+        num_edges: negation.num_edges(),
+        nondeterministic: negation.nondeterministic_states(),
+        file: opts.file.clone(),
+        noreduce: if opts.stutter_invariant {
+            ""
+        } else {
+            " -DNOREDUCE"
+        },
+        stutter_invariant: opts.stutter_invariant,
+        bindings: bindings
+            .iter()
+            .zip(notes)
+            .map(|(b, note)| BindingView {
+                name: comment_safe(&b.name),
+                ident: b.ident.clone(),
+                note,
+            })
+            .collect(),
+        defines,
+        name: opts.name.clone(),
+        states,
+    })
 }
 
 /// The `#define`s a claim needs, and a note per proposition for the header.
