@@ -18,7 +18,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_input::{ordered_items, read_sources, short, Item, Source};
 use mongen::emit::clocking::{Clock, ClockEdge, Clocking, Reset};
 use mongen::emit::dot::write_dot;
-use mongen::emit::hoa::{write_hoa, HoaOptions};
+use mongen::emit::hoa::{write_buchi_hoa, write_hoa, HoaOptions};
 use mongen::emit::json::{write_json, JsonOptions};
 use mongen::emit::promela::{emit_buchi_claim, emit_promela, PromelaOptions};
 use mongen::emit::rust::{emit_rust, RustOptions};
@@ -344,6 +344,11 @@ struct CompileArgs {
     /// Promela: which never claim.
     #[arg(long, value_enum, default_value_t = ClaimKind::Auto)]
     claim: ClaimKind,
+    /// HOA: a Büchi automaton of the formula (`Acceptance: 1 Inf(0)`; the
+    /// never claim of --claim buchi is that of its negation) instead of
+    /// the monitor.
+    #[arg(long)]
+    buchi: bool,
     /// Verilog: the state encoding.
     #[arg(long, value_enum, default_value_t = Encoding::Auto)]
     encoding: Encoding,
@@ -718,6 +723,15 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 .into(),
         );
     }
+    if args.claim != ClaimKind::Auto && args.target != Target::Promela {
+        return Err("--claim is for --target promela".into());
+    }
+    if args.buchi && (args.target != Target::Hoa || args.verdicts == 3) {
+        return Err(
+            "--buchi writes a Büchi automaton in HOA: it is for --target hoa, with two verdicts"
+                .into(),
+        );
+    }
     let clocking = args.clocking()?;
     let vunits = match &args.vunit {
         Some(path) => {
@@ -918,6 +932,19 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         let out = match (&t, args.target) {
             // HOA, DOT and JSON go to the output now, state by state
             // (nothing is left in `run.out`).
+            (Some(t), Target::Hoa) if args.buchi => match builder.build_buchi_from_formula(&f) {
+                Ok(mut a) => {
+                    a.set_name(t.dfa().name());
+                    let opts = HoaOptions {
+                        name: None,
+                        stutter_invariant: Some(f.is_next_free()),
+                        three_valued: false,
+                    };
+                    run.stream(|w| write_buchi_hoa(&a, &opts, w));
+                    Ok(String::new())
+                }
+                Err(e) => Err(src.describe(&f, &e)),
+            },
             (Some(t), Target::Hoa) => {
                 let opts = HoaOptions {
                     name: None,
@@ -1371,7 +1398,8 @@ fn report(
     src: &Source,
     run: &mut Run,
 ) -> Option<Duration> {
-    let buchi = args.target == Target::Promela && buchi_claim(args, t);
+    // A Büchi automaton checks the whole property: no closure to warn of.
+    let buchi = args.buchi || (args.target == Target::Promela && buchi_claim(args, t));
     if t.is_safety() == Some(false) && !args.quiet && !buchi {
         let mut msg = format!(
             "mongen: warning: `{}` is not a safety property; the monitor rejects the bad prefixes of its safety closure",

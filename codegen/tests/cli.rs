@@ -40,6 +40,77 @@ fn compile_writes_hoa_by_default() {
 }
 
 #[test]
+fn buchi_automata_in_hoa_and_liveness_claims() {
+    // The Büchi automaton of the formula, state-based, without the
+    // warning about safety closures (it is not one).
+    let o = mongen(&["compile", "--buchi", "G(req -> F ack)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "HOA: v1\nname: \"G(req -> Fack)\"\nStates: 2\nStart: 0\nAP: 2 \"req\" \"ack\"\n\
+         acc-name: Buchi\nAcceptance: 1 Inf(0)\n\
+         properties: trans-labels explicit-labels state-acc deterministic stutter-invariant\n\
+         tool: \"mongen\" \"0.1.0\"\n--BODY--\n\
+         State: 0 {0}\n[!0 | 1] 0\n[0&!1] 1\nState: 1\n[1] 0\n[!1] 1\n--END--\n"
+    );
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // An empty language: one state, no edge.
+    let o = mongen(&["compile", "--buchi", "a & !a"]);
+    assert!(
+        stdout(&o).contains("States: 1\n") && stdout(&o).ends_with("--BODY--\nState: 0\n--END--\n")
+    );
+    // A liveness property's claim is a Büchi claim, without warning; a
+    // safety property keeps its deterministic claim unless asked.
+    let o = mongen(&["compile", "-t", "promela", "GF progress"]);
+    assert!(
+        o.status.success() && stderr(&o).is_empty(),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("accept_"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("./pan -a"), "{}", stdout(&o));
+    let o = mongen(&["compile", "-t", "promela", "G(a -> X b)"]);
+    assert!(stdout(&o).contains("-DSAFETY") && !stdout(&o).contains("accept_"));
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "promela",
+        "--claim",
+        "buchi",
+        "G(a -> X b)",
+    ]);
+    assert!(stdout(&o).contains("accept_") && stdout(&o).contains("-DNOREDUCE"));
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "promela",
+        "--claim",
+        "safety",
+        "GF progress",
+    ]);
+    assert!(stdout(&o).contains("-DSAFETY"));
+    assert!(
+        stderr(&o).contains("is not a safety property"),
+        "{}",
+        stderr(&o)
+    );
+    // Options for other targets.
+    let o = mongen(&["compile", "-t", "promela", "--buchi", "GF a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--buchi writes a Büchi automaton in HOA"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mongen(&["compile", "--claim", "buchi", "GF a"]);
+    assert!(
+        stderr(&o).contains("--claim is for --target promela"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn several_formulas_give_one_stream() {
     let o = mongen(&["compile", "G a", "G(a -> X b)", "-t", "hoa"]);
     assert!(o.status.success());

@@ -9,10 +9,14 @@
 //! Three-valued monitors name their satisfied states `"satisfied"` and
 //! add the optional header `mongen-verdicts: 3`; tools that do not know it
 //! ignore it (lowercase header names are optional in HOA).
+//!
+//! Büchi automata ([`write_buchi_hoa`]) are written with state-based
+//! Büchi acceptance (`acc-name: Buchi`, `Acceptance: 1 Inf(0)`), as Spot's
+//! `ltl2tgba -B` prints them.
 
 use std::io::{self, Write};
 
-use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
+use monitor_core::automaton::{BadPrefixDfa, BuchiAutomaton, Target, Verdict};
 // HOA strings have the same escapes as Spot's quoted names.
 use monitor_core::formula::print::double_quoted as quote;
 
@@ -82,6 +86,67 @@ pub fn write_hoa(
             if let Target::State(t) = e.target {
                 writeln!(out, "[{}] {t}", e.guard.to_hoa())?;
             }
+        }
+    }
+    writeln!(out, "--END--")
+}
+
+/// Writes the Büchi automaton `a` in HOA format to `out`: `Acceptance: 1
+/// Inf(0)`, the accepting states in set 0. An automaton with no state (an
+/// empty language) is written as Spot writes `false`: one state, no edge.
+/// `opts.three_valued` does not apply.
+///
+/// ```
+/// use monitor_core::translate::Builder;
+/// use mongen::emit::hoa::{write_buchi_hoa, HoaOptions};
+///
+/// let a = Builder::new().build_buchi("GF p")?;
+/// let mut out = Vec::new();
+/// write_buchi_hoa(&a, &HoaOptions::default(), &mut out)?;
+/// let text = String::from_utf8(out)?;
+/// assert!(text.contains("Acceptance: 1 Inf(0)\n"));
+/// assert!(text.contains("State: 0\n[!0] 0\n[0] 1\nState: 1 {0}\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_buchi_hoa(
+    a: &BuchiAutomaton,
+    opts: &HoaOptions,
+    out: &mut (impl Write + ?Sized),
+) -> io::Result<()> {
+    let aps = a.alphabet();
+    let name = opts.name.as_deref().unwrap_or(a.name());
+    writeln!(out, "HOA: v1")?;
+    writeln!(out, "name: {}", quote(name))?;
+    writeln!(out, "States: {}", a.num_states().max(1))?;
+    writeln!(out, "Start: 0")?;
+    write!(out, "AP: {}", aps.len())?;
+    for n in aps.names() {
+        write!(out, " {}", quote(n))?;
+    }
+    writeln!(out)?;
+    writeln!(out, "acc-name: Buchi")?;
+    writeln!(out, "Acceptance: 1 Inf(0)")?;
+    let mut props = vec!["trans-labels", "explicit-labels", "state-acc"];
+    if a.is_deterministic() {
+        props.push("deterministic");
+    }
+    if opts.stutter_invariant == Some(true) {
+        props.push("stutter-invariant");
+    }
+    writeln!(out, "properties: {}", props.join(" "))?;
+    writeln!(out, "tool: \"mongen\" \"{}\"", env!("CARGO_PKG_VERSION"))?;
+    writeln!(out, "--BODY--")?;
+    if a.num_states() == 0 {
+        writeln!(out, "State: 0")?;
+    }
+    for s in 0..a.num_states() as u32 {
+        if a.is_accepting(s) {
+            writeln!(out, "State: {s} {{0}}")?;
+        } else {
+            writeln!(out, "State: {s}")?;
+        }
+        for e in a.edges(s) {
+            writeln!(out, "[{}] {}", e.guard.to_hoa(), e.target)?;
         }
     }
     writeln!(out, "--END--")

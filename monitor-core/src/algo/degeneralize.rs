@@ -6,12 +6,19 @@
 //!   order since the last accepting state. An edge that carries sets
 //!   `level, level+1, …` raises the level past them; reaching the number
 //!   of sets, its destination is the accepting copy, whose level restarts
-//!   at 0. Only the reachable pairs are built.
+//!   at 0. Only the reachable pairs are built. An edge between two SCCs
+//!   restarts the count (as Spot's degeneralization does): an accepting
+//!   run ends in one SCC, and the sets seen before it entered do not
+//!   matter, so fewer pairs are reached.
 //! * [`merge_bisimilar`]: states with the same acceptance and, per class
 //!   of destinations, the same letters are merged (signature refinement,
 //!   as `minimize` does for monitors). Bisimilar states have the same
 //!   language; this folds the copies the counter makes of states where no
-//!   set is pending, and the duplicates of the tableau.
+//!   set is pending, and the duplicates of the tableau. A state on no cycle
+//!   is passed at most once, so whether it is accepting does not matter:
+//!   the refinement is run with those states accepting and with them not,
+//!   and the smaller quotient is kept (the initial state of `G(r -> F a)`
+//!   then merges with its accepting copy).
 //!
 //! The automata returned keep the form of [`Nba`] with one acceptance set,
 //! the edges that leave an accepting state, so that `emptiness::prune`
@@ -21,6 +28,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
+use super::emptiness::scc_numbers;
 use crate::automaton::{Marks, Nba, NbaEdge};
 use crate::dd::{Manager, Node};
 use crate::translate::BuildError;
@@ -47,6 +55,7 @@ pub(crate) fn degeneralize(nba: &Nba, max_states: usize) -> Result<(Nba, Vec<boo
     let top = n;
     let start = id((init, if n == 0 { top } else { 0 }), &mut pairs, &mut queue);
     debug_assert_eq!(start, 0);
+    let (comp, _) = scc_numbers(nba);
     let mut states: Vec<Vec<NbaEdge>> = Vec::new();
     while let Some(i) = queue.pop_front() {
         if pairs.len() > max_states {
@@ -58,8 +67,12 @@ pub(crate) fn degeneralize(nba: &Nba, max_states: usize) -> Result<(Nba, Vec<boo
         let mut edges = Vec::new();
         for e in &nba.states[q as usize] {
             let mut to = from;
-            while to < n && e.marks.contains(to) {
-                to += 1;
+            if comp[e.dst as usize] != comp[q as usize] {
+                to = 0;
+            } else {
+                while to < n && e.marks.contains(to) {
+                    to += 1;
+                }
             }
             let dst = id((e.dst, to), &mut pairs, &mut queue);
             edges.push(NbaEdge {
@@ -94,6 +107,28 @@ pub(crate) fn merge_bisimilar(
     nba: &Nba,
     accepting: &[bool],
 ) -> (Nba, Vec<bool>) {
+    let (_, cyclic) = scc_numbers(nba);
+    let with = |value: bool| -> Vec<bool> {
+        accepting
+            .iter()
+            .zip(&cyclic)
+            .map(|(&a, &c)| if c { a } else { value })
+            .collect()
+    };
+    let (a, acc_a) = quotient(mgr, nba, &with(true));
+    if cyclic.iter().all(|&c| c) {
+        return (a, acc_a);
+    }
+    let (b, acc_b) = quotient(mgr, nba, &with(false));
+    if b.len() < a.len() {
+        (b, acc_b)
+    } else {
+        (a, acc_a)
+    }
+}
+
+/// The quotient of `nba` by the bisimulation that respects `accepting`.
+fn quotient(mgr: &mut Manager, nba: &Nba, accepting: &[bool]) -> (Nba, Vec<bool>) {
     let Some(init) = nba.init else {
         return (Nba::default(), Vec::new());
     };

@@ -103,11 +103,29 @@ pub(crate) fn tarjan(succ: &[Vec<u32>]) -> Vec<Vec<u32>> {
     sccs
 }
 
-fn adjacency(nba: &Nba) -> Vec<Vec<u32>> {
+/// The successors of each state.
+pub(crate) fn adjacency(nba: &Nba) -> Vec<Vec<u32>> {
     nba.states
         .iter()
         .map(|edges| edges.iter().map(|e| e.dst).collect())
         .collect()
+}
+
+/// Per state: its SCC number (SCCs numbered as [`tarjan`] lists them), and
+/// whether it lies on a cycle.
+pub(crate) fn scc_numbers(nba: &Nba) -> (Vec<u32>, Vec<bool>) {
+    let succ = adjacency(nba);
+    let sccs = tarjan(&succ);
+    let mut comp = vec![0u32; nba.len()];
+    let mut cyclic = vec![false; nba.len()];
+    for (i, scc) in sccs.iter().enumerate() {
+        let on_cycle = scc.len() > 1 || succ[scc[0] as usize].contains(&scc[0]);
+        for &s in scc {
+            comp[s as usize] = i as u32;
+            cyclic[s as usize] = on_cycle;
+        }
+    }
+    (comp, cyclic)
 }
 
 /// Per state: its SCC number, and per SCC: whether it is accepting.
