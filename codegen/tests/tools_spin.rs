@@ -14,6 +14,7 @@ use std::path::Path;
 
 use mongen::emit::promela::{emit_buchi_claim, emit_promela, PromelaOptions};
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
+use monitor_core::formula::eval::{self, Lasso};
 use monitor_core::formula::parse;
 use monitor_core::translate::Builder;
 
@@ -714,8 +715,54 @@ fn our_buchi_verdict(
     let violated = errors(&report) > 0;
     if violated {
         assert!(report.contains("acceptance cycle"), "{report}");
+        // The acceptance cycle, replayed, is a lasso that violates the
+        // property by the brute-force evaluator.
+        let replay = common::run(
+            dir,
+            spin,
+            &["-t", "-p", "-g", "-N", "claim.pml", "model.pml"],
+        );
+        let replay = common::text(&replay);
+        let (states, cycle_at) = trail_lasso(&replay);
+        let aps: Vec<String> = f.atomic_propositions();
+        let letters: Vec<Vec<bool>> = states
+            .iter()
+            .map(|s| aps.iter().map(|ap| holds(ap, &[], s)).collect())
+            .collect();
+        let lasso = Lasso::new(letters[..cycle_at].to_vec(), letters[cycle_at..].to_vec());
+        assert!(
+            !eval::holds(&f, &aps, &lasso),
+            "{property}: the acceptance cycle satisfies it\n{replay}"
+        );
     }
     violated
+}
+
+/// The states along the trail of an acceptance cycle (see `trail_states`)
+/// up to the one that closes the cycle, which is left out, and the index
+/// where the cycle starts.
+fn trail_lasso(replay: &str) -> (Vec<State>, usize) {
+    let marker = "<<<<<START OF CYCLE>>>>>";
+    let (before, _) = replay
+        .split_once(marker)
+        .unwrap_or_else(|| panic!("no cycle in the trail\n{replay}"));
+    // The state after the last step before the marker starts the cycle.
+    let cycle_at = trail_states(before).len() - 1;
+    let mut states = trail_states(replay);
+    let closing = states.pop().expect("a state");
+    assert!(cycle_at < states.len(), "an empty cycle\n{replay}");
+    // The cycle closes on the state it starts from (on the globals; a
+    // variable never assigned is 0).
+    let start = &states[cycle_at];
+    let value = |s: &State, v: &str| s.get(v).copied().unwrap_or(0);
+    assert!(
+        closing
+            .keys()
+            .chain(start.keys())
+            .all(|v| value(&closing, v) == value(start, v)),
+        "{replay}"
+    );
+    (states, cycle_at)
 }
 
 #[test]
