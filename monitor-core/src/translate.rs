@@ -560,24 +560,60 @@ impl Builder {
                 }
             }
             let (reduced, accepting) = merge_bisimilar(&mut p.mgr, &pruned, &kept);
+            let distance = distance_to_acceptance(&reduced, &accepting);
             let states = reduced
                 .states
                 .iter()
                 .zip(&accepting)
-                .map(|(edges, &acc)| {
-                    let edges = edges
+                .enumerate()
+                .map(|(s, (edges, &acc))| {
+                    let mut edges: Vec<BuchiEdge> = edges
                         .iter()
                         .map(|e| BuchiEdge {
                             guard: Guard::from_cubes(p.mgr.isop(e.guard)),
                             target: e.dst,
                         })
                         .collect();
+                    // Pan tries a state's options in order: the way to
+                    // an accepting state first, so that a violation's
+                    // cycle is found early (as Spin's own claims do).
+                    edges.sort_by_key(|e| {
+                        (distance[e.target as usize], e.target == s as u32, e.target)
+                    });
                     (acc, edges)
                 })
                 .collect();
             Ok(BuchiAutomaton::new(p.aps.clone(), p.name.clone(), states))
         })
     }
+}
+
+/// Per state of `nba`: the number of edges to the nearest accepting state
+/// (0 for an accepting one).
+fn distance_to_acceptance(nba: &Nba, accepting: &[bool]) -> Vec<usize> {
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); nba.len()];
+    for (s, edges) in nba.states.iter().enumerate() {
+        for e in edges {
+            preds[e.dst as usize].push(s as u32);
+        }
+    }
+    let mut distance = vec![usize::MAX; nba.len()];
+    let mut queue = std::collections::VecDeque::new();
+    for (s, &acc) in accepting.iter().enumerate() {
+        if acc {
+            distance[s] = 0;
+            queue.push_back(s);
+        }
+    }
+    while let Some(t) = queue.pop_front() {
+        for &p in &preds[t] {
+            if distance[p as usize] == usize::MAX {
+                distance[p as usize] = distance[t] + 1;
+                queue.push_back(p as usize);
+            }
+        }
+    }
+    distance
 }
 
 /// Everything known about a formula's place in the safety-progress

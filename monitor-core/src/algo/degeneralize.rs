@@ -18,7 +18,9 @@
 //!   is passed at most once, so whether it is accepting does not matter:
 //!   the refinement is run with those states accepting and with them not,
 //!   and the smaller quotient is kept (the initial state of `G(r -> F a)`
-//!   then merges with its accepting copy).
+//!   then merges with its accepting copy), the one where they are not on a
+//!   tie. Before, SCCs whose every cycle is accepting are made accepting
+//!   whole (weak), as seed 004 advises for Spin's nested search.
 //!
 //! The automata returned keep the form of [`Nba`] with one acceptance set,
 //! the edges that leave an accepting state, so that `emptiness::prune`
@@ -107,7 +109,8 @@ pub(crate) fn merge_bisimilar(
     nba: &Nba,
     accepting: &[bool],
 ) -> (Nba, Vec<bool>) {
-    let (_, cyclic) = scc_numbers(nba);
+    let (comp, cyclic) = scc_numbers(nba);
+    let accepting = weak(nba, accepting, &comp, &cyclic);
     let with = |value: bool| -> Vec<bool> {
         accepting
             .iter()
@@ -115,16 +118,55 @@ pub(crate) fn merge_bisimilar(
             .map(|(&a, &c)| if c { a } else { value })
             .collect()
     };
-    let (a, acc_a) = quotient(mgr, nba, &with(true));
-    if cyclic.iter().all(|&c| c) {
-        return (a, acc_a);
-    }
+    // Transient states are best not accepting: pan starts a nested search
+    // from every accepting state it backtracks from (seed 004, §4.3).
     let (b, acc_b) = quotient(mgr, nba, &with(false));
-    if b.len() < a.len() {
-        (b, acc_b)
-    } else {
-        (a, acc_a)
+    if cyclic.iter().all(|&c| c) {
+        return (b, acc_b);
     }
+    let (a, acc_a) = quotient(mgr, nba, &with(true));
+    if a.len() < b.len() {
+        (a, acc_a)
+    } else {
+        (b, acc_b)
+    }
+}
+
+/// The acceptance made weak where it can be: an SCC whose every cycle
+/// passes an accepting state (its other states form no cycle) has all its
+/// states accepting, which accepts the same words. Pan's nested search
+/// then closes such cycles in its first pass (seed 004, §4.2).
+fn weak(nba: &Nba, accepting: &[bool], comp: &[u32], cyclic: &[bool]) -> Vec<bool> {
+    let n = nba.len();
+    // Per SCC: whether it has an accepting state.
+    let sccs = comp.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+    let mut has_accepting = vec![false; sccs];
+    for s in 0..n {
+        has_accepting[comp[s] as usize] |= accepting[s] && cyclic[s];
+    }
+    // The non-accepting states of those SCCs, with their edges inside.
+    let inner: Vec<Vec<u32>> = (0..n)
+        .map(|s| {
+            if accepting[s] || !has_accepting[comp[s] as usize] {
+                return Vec::new();
+            }
+            nba.states[s]
+                .iter()
+                .filter(|e| comp[e.dst as usize] == comp[s] && !accepting[e.dst as usize])
+                .map(|e| e.dst)
+                .collect()
+        })
+        .collect();
+    let mut weak_scc = has_accepting;
+    for scc in super::emptiness::tarjan(&inner) {
+        let s = scc[0] as usize;
+        if scc.len() > 1 || inner[s].contains(&scc[0]) {
+            weak_scc[comp[s] as usize] = false;
+        }
+    }
+    (0..n)
+        .map(|s| accepting[s] || weak_scc[comp[s] as usize])
+        .collect()
 }
 
 /// The quotient of `nba` by the bisimulation that respects `accepting`.
@@ -192,7 +234,11 @@ fn quotient(mgr: &mut Manager, nba: &Nba, accepting: &[bool]) -> (Nba, Vec<bool>
                 None => edges.push(NbaEdge {
                     guard: e.guard,
                     dst,
-                    marks: e.marks.clone(),
+                    marks: if accepting[s] {
+                        Marks::all(1)
+                    } else {
+                        Marks::empty()
+                    },
                 }),
             }
         }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Spin with our Büchi never claims versus Spin's own, on liveness properties.
+#
+#   scripts/bench-buchi.sh
+#
+# For each model, property and fairness setting: our claim (mongen compile
+# -t promela, a Büchi automaton of the negation) and Spin's (spin -f of the
+# negation), both under pan -a (and -f). Prints the claims' sizes (states,
+# edges; ours also its nondeterministic states), and pan's states stored,
+# transitions and memory for the states (MB, pan's "equivalent memory
+# usage", without its fixed hash table) for each, with the ratio of transitions
+# ours/Spin's: seed 004's measure (Blahoudek et al.: Spin's own counters,
+# not time). Stops with an error if the verdicts differ.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q -p mongen
+M=$PWD/target/release/mongen
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+stats() { # pan output -> "stored transitions memory_MB errors"
+  awk '/states, stored/ {s=$1} /transitions \(/ {t=$1}
+       /equivalent memory usage for states/ {m=$1}
+       /errors:/ {for (i=1;i<=NF;i++) if ($i=="errors:") e=$(i+1)}
+       END {print s, t, m, e}'
+}
+claim_size() { # claim file -> "states edges"
+  awk '/^[A-Za-z_][A-Za-z_0-9]*:/ {s++} /::/ {e++} END {print s+0, e+0}' "$1"
+}
+
+printf '%-18s %-30s %-4s %5s %5s %5s %5s %5s %9s %9s %10s %10s %7s %7s %6s %5s\n' \
+  model property fair ost oed ond sst sed ours_st spin_st ours_tr spin_tr ours_MB spin_MB ratio fails
+while IFS='%' read -r model property spinltl; do
+  [[ -z $model || $model == \#* ]] && continue
+  cp "$model" "$T/model.pml"
+  # Fields: model % property [% the property in Spin's syntax, for
+  # propositions that are expressions, which `mongen print --spin` cannot
+  # write].
+  [[ -n $spinltl ]] || spinltl=$("$M" print --spin "$property")
+  (cd "$T" && "$M" compile -q -t promela --claim buchi -o claim.pml "$property" \
+    && spin -f "!($spinltl)" > spin_claim.pml)
+  read -r ost oed < <(claim_size "$T/claim.pml")
+  ond=$(sed -n 's/.* \([0-9]*\) nondeterministic.*/\1/p' "$T/claim.pml" | head -1)
+  read -r sst sed < <(claim_size "$T/spin_claim.pml")
+  noreduce=$(grep -q -- '-DNOREDUCE' "$T/claim.pml" && echo -DNOREDUCE || true)
+  for fair in no yes; do
+    flag=$([[ $fair == yes ]] && echo -f || true)
+    (cd "$T" && spin -a -N claim.pml model.pml >/dev/null && gcc -O2 $noreduce -o pan pan.c \
+      && ./pan -a $flag -m1000000 > ours.txt)
+    (cd "$T" && spin -a -N spin_claim.pml model.pml >/dev/null && gcc -O2 $noreduce -o pan pan.c \
+      && ./pan -a $flag -m1000000 > theirs.txt)
+    read -r os ot om oe < <(stats < "$T/ours.txt")
+    read -r ss st sm se < <(stats < "$T/theirs.txt")
+    [[ $oe == "$se" || ($oe -gt 0 && $se -gt 0) ]] \
+      || { echo "verdicts differ on $model / $property (fair: $fair)" >&2; exit 1; }
+    printf '%-18s %-30s %-4s %5s %5s %5s %5s %5s %9s %9s %10s %10s %7s %7s %6.2f %5s\n' \
+      "$(basename "$model")" "$property" "$fair" "$ost" "$oed" "$ond" "$sst" "$sed" "$os" "$ss" "$ot" "$st" "$om" "$sm" \
+      "$(awk -v a="$ot" -v b="$st" 'BEGIN {print a/b}')" "$([[ $oe -gt 0 ]] && echo yes || echo no)"
+  done
+done <<'CASES'
+codegen/tests/models/peterson.pml%G(try0 -> F crit0)
+codegen/tests/models/peterson.pml%GF crit1
+codegen/tests/models/peterson.pml%GF crit0 -> GF !crit0
+codegen/tests/models/peterson.pml%G(try0 -> F(crit0 | crit1))
+codegen/tests/models/peterson_bug.pml%G(try1 -> F crit1)
+codegen/tests/models/handshake.pml%G(req -> F ack)
+codegen/tests/models/handshake.pml%GF ack -> GF !req
+codegen/tests/models/handshake.pml%FG req
+codegen/tests/models/ncrit.pml%GF "ncrit == 0"%[]<>(ncrit == 0)
+bench/models/philosophers.pml%G(hungry0 -> F eat0)
+bench/models/philosophers.pml%GF eat0 & GF eat1
+bench/models/philosophers.pml%GF eat1 -> GF !eat1
+bench/models/philosophers.pml%G(hungry1 -> F(eat0 | eat1 | eat2 | eat3))
+CASES
