@@ -43,6 +43,7 @@ use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, finite_paths
 use crate::algo::lazy::LazyDfa;
 use crate::algo::minimize::minimize;
 use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
+use crate::algo::simulation;
 use crate::algo::tableau::{Tableau, TableauMode};
 use crate::automaton::dfa::format_word;
 use crate::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, BuchiEdge, Guard, Nba, Verdict};
@@ -524,8 +525,10 @@ impl Builder {
     /// satisfy it (for a never claim: of its negation).
     ///
     /// The tableau's generalized Büchi automaton, its useless states
-    /// removed, degeneralized to accepting states, pruned again and with
-    /// its bisimilar states merged. The state limit of the configuration
+    /// removed, degeneralized to accepting states, pruned again, its
+    /// bisimilar states merged, and reduced by direct simulation (states
+    /// that simulate each other merged, edges to a state that another
+    /// target of the same letters simulates removed). The state limit of the configuration
     /// applies to every stage.
     ///
     /// ```
@@ -559,7 +562,9 @@ impl Builder {
                     kept[*n as usize] = accepting[old];
                 }
             }
-            let (reduced, accepting) = merge_bisimilar(&mut p.mgr, &pruned, &kept);
+            let (merged, accepting) = merge_bisimilar(&mut p.mgr, &pruned, &kept);
+            let (simulated, accepting) = simulation::reduce(&mut p.mgr, &merged, &accepting);
+            let (reduced, accepting) = merge_bisimilar(&mut p.mgr, &simulated, &accepting);
             let distance = distance_to_acceptance(&reduced, &accepting);
             let states = reduced
                 .states

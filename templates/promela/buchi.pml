@@ -5,7 +5,9 @@
  * ({{ num_states }}, {{ num_edges }} edge{% if num_edges != 1 %}s{% endif %}, {{ nondeterministic }} nondeterministic state{% if nondeterministic != 1 %}s{% endif %}).
  * An execution violates the property iff the claim can follow it
  * through an accept_ state infinitely often: pan finds such an acceptance
- * cycle with -a (a violation that is a finite prefix ends in a cycle too).
+ * cycle with -a.{% if asserts %} A letter after which every continuation violates the
+ * property fails an assertion instead (pan reports "assertion violated" in
+ * that very step).{% endif %}
  *
  * Usage, in the model's folder, with the model in model.pml and this claim
  * in {{ file }}:
@@ -37,7 +39,11 @@ never {{ name }} {
 {{ s.label }}:
 	if
 {%- for e in s.options %}
+{%- if e.1 == violation %}
+	:: atomic { ({{ e.0 }}) -> assert(!({{ e.0 }})) }
+{%- else %}
 	:: ({{ e.0 }}) -> goto {{ e.1 }}
+{%- endif %}
 {%- endfor %}
 	fi;
 {%- endfor %}

@@ -207,6 +207,8 @@ struct BuchiClaim {
     defines: Vec<(String, String)>,
     name: String,
     states: Vec<StateView>,
+    violation: &'static str,
+    asserts: bool,
 }
 
 /// Writes the Büchi automaton `negation` of the negation of a property as
@@ -243,6 +245,7 @@ pub fn emit_buchi_claim(
         .collect();
     let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
     reserved.push(&opts.name);
+    reserved.push(VIOLATION_LABEL);
     let bindings = bind(
         negation.alphabet(),
         PROMELA_KEYWORDS,
@@ -252,21 +255,34 @@ pub fn emit_buchi_claim(
     )?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let (defines, notes) = promela_defines(&bindings);
-    let states = (0..negation.num_states() as u32)
+    // A state that accepts every continuation: reaching it completes a
+    // bad prefix, which an assertion reports at once (as Spin's own
+    // claims do) rather than through a cycle.
+    let sink = |s: u32| {
+        negation.is_accepting(s)
+            && matches!(negation.edges(s), [e] if e.target == s && e.guard.is_true())
+    };
+    let states: Vec<StateView> = (0..negation.num_states() as u32)
+        .filter(|&s| s == 0 || !sink(s))
         .map(|s| StateView {
             label: labels[s as usize].clone(),
             options: negation
                 .edges(s)
                 .iter()
                 .map(|e| {
-                    (
-                        guard_text(&e.guard, &idents, &C_OPS),
-                        labels[e.target as usize].clone(),
-                    )
+                    let target = if sink(e.target) {
+                        VIOLATION_LABEL.to_string()
+                    } else {
+                        labels[e.target as usize].clone()
+                    };
+                    (guard_text(&e.guard, &idents, &C_OPS), target)
                 })
                 .collect(),
         })
         .collect();
+    let asserts = states
+        .iter()
+        .any(|s| s.options.iter().any(|o| o.1 == VIOLATION_LABEL));
     super::render(&BuchiClaim {
         formula: comment_safe(negation.name()),
         version: env!("CARGO_PKG_VERSION"),
@@ -292,6 +308,8 @@ pub fn emit_buchi_claim(
         defines,
         name: opts.name.clone(),
         states,
+        violation: VIOLATION_LABEL,
+        asserts,
     })
 }
 

@@ -12,6 +12,8 @@
 //!   accepting states, and the merge of their bisimilar states.
 //! * `determinize`: subset construction on decision diagrams.
 //! * `minimize`: signature refinement to the minimal DFA.
+//! * `simulation`: direct simulation of Büchi automata, and the merges
+//!   and edge removals it allows.
 //! * `sere`: linear forms of SEREs (the SERE automata of the tableau).
 //! * `product`: products used by the analyses (safety, pathologic,
 //!   stutter-invariance), the three-valued monitor and language
@@ -29,5 +31,6 @@ pub(crate) mod minimize;
 pub(crate) mod past;
 pub(crate) mod product;
 pub(crate) mod sere;
+pub(crate) mod simulation;
 pub(crate) mod tableau;
 pub(crate) mod transducer;
