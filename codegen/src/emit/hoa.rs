@@ -105,7 +105,7 @@ pub fn write_hoa(
 /// write_buchi_hoa(&a, &HoaOptions::default(), &mut out)?;
 /// let text = String::from_utf8(out)?;
 /// assert!(text.contains("Acceptance: 1 Inf(0)\n"));
-/// assert!(text.contains("State: 0\n[!0] 0\n[0] 1\nState: 1 {0}\n"));
+/// assert!(text.contains("State: 0\n[0] 1\n[!0] 0\nState: 1 {0}\n"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_buchi_hoa(
