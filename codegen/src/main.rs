@@ -37,8 +37,8 @@ use monitor_core::formula::{
     ActiveLevel, ClockEdge as FormulaClockEdge, Directive, DirectiveKind, Formula,
 };
 use monitor_core::translate::{
-    classify, compare_informative, lasso_text, transducer, Builder, Config, Prefixes, Route,
-    Translation, Verdicts, DEFAULT_MAX_STATES,
+    classify, compare_informative, is_stutter_invariant, lasso_text, transducer, Builder, Config,
+    Prefixes, Route, Translation, Verdicts, DEFAULT_MAX_STATES,
 };
 use progress::Spinner;
 use stats::{StatsArg, CLASSIFY_DIRECTIVES, COMPILE_DIRECTIVES};
@@ -988,9 +988,12 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                         .and_then(|mut negation| {
                             negation.set_name(t.dfa().name());
                             let opts = PromelaOptions {
-                                // Exact for the monitor only; X-free is
-                                // enough for any property.
-                                stutter_invariant: f.is_next_free(),
+                                // The monitor's answer is about its safety
+                                // closure: ask about the property.
+                                stutter_invariant: is_stutter_invariant(&f, &cfg)
+                                    .ok()
+                                    .flatten()
+                                    .unwrap_or(false),
                                 ..opts
                             };
                             emit_buchi_claim(&negation, &opts).map_err(|e| e.to_string())

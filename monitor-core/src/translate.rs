@@ -806,6 +806,41 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
 }
 
 /// `Ok(None)` for a result that exceeded the state limit.
+/// Whether repeating or removing repeated letters never changes whether a
+/// word satisfies `f` (`None`: not decided within the state limit of
+/// `cfg`). Exact: a formula without `X` or `Y` is, and otherwise neither
+/// the Büchi automaton of `f` nor that of `!f`, letters repeated, meets
+/// the other (Michaud and Duret-Lutz's check). This is what decides
+/// whether Spin's partial-order reduction may be used with a claim.
+///
+/// ```
+/// use monitor_core::formula::parse;
+/// use monitor_core::translate::{is_stutter_invariant, Config};
+///
+/// let cfg = Config::new();
+/// assert_eq!(is_stutter_invariant(&parse("G(a -> F b)")?, &cfg)?, Some(true));
+/// assert_eq!(is_stutter_invariant(&parse("G(a -> X b)")?, &cfg)?, Some(false));
+/// // X, yet stutter-invariant.
+/// assert_eq!(is_stutter_invariant(&parse("F(a & X !a) | FG a | FG !a")?, &cfg)?, Some(true));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn is_stutter_invariant(f: &Formula, cfg: &Config) -> Result<Option<bool>, BuildError> {
+    if f.is_next_free() {
+        return Ok(Some(true));
+    }
+    let mut pipe = Pipeline::new(f, cfg)?;
+    let g = pipe.simplified.clone();
+    let ng = Formula::not(g.clone());
+    within_limit((|| {
+        let pos = pipe.nba(&g)?;
+        let neg = pipe.nba(&ng)?;
+        let a = stutter_product(&mut pipe.mgr, &pos, &neg, pipe.max_states)?;
+        let b = stutter_product(&mut pipe.mgr, &neg, &pos, pipe.max_states)?;
+        Ok(accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
+            && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none())
+    })())
+}
+
 fn within_limit<T>(r: Result<T, BuildError>) -> Result<Option<T>, BuildError> {
     match r {
         Ok(v) => Ok(Some(v)),

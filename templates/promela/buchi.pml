@@ -18,8 +18,9 @@
  * If the model has ltl formulas of its own, pan checks one claim per run:
  * choose this one with ./pan -a -N {{ name }}.
 {%- if !stutter_invariant %}
- * The property has X or Y: it may not be stutter-invariant; compile with
- * -DNOREDUCE, otherwise partial-order reduction may hide violations.
+ * The property is not stutter-invariant (or was not shown to be within
+ * the state limit): compile with -DNOREDUCE, otherwise partial-order
+ * reduction may hide violations.
 {%- endif %}
  *
  * Propositions (name in the formula -> identifier below):
