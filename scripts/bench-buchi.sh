@@ -11,6 +11,11 @@
 # usage", without its fixed hash table) for each, with the ratio of transitions
 # ours/Spin's: seed 004's measure (Blahoudek et al.: Spin's own counters,
 # not time). Stops with an error if the verdicts differ.
+#
+# Then the claims' sizes alone on the 55 specification patterns of Dwyer et
+# al. (../shared/data/dwyer-patterns.ltl, or the file given as $DWYER):
+# ours and spin -f's (which reads no X, and is stopped beyond 2 GB or 10 s),
+# with the totals over the patterns both translate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p mongen
@@ -72,3 +77,28 @@ bench/models/philosophers.pml%GF eat0 & GF eat1
 bench/models/philosophers.pml%GF eat1 -> GF !eat1
 bench/models/philosophers.pml%G(hungry1 -> F(eat0 | eat1 | eat2 | eat3))
 CASES
+
+DWYER=${DWYER:-../shared/data/dwyer-patterns.ltl}
+[[ -f $DWYER ]] || { echo "no $DWYER: skipping the claim sizes on Dwyer's patterns"; exit 0; }
+echo
+printf '%-70s %5s %5s %5s %9s %9s\n' "Dwyer pattern (claim of its negation)" ost oed ond sst sed
+read -r tos toe tss tse both better worse nx big < <(echo 0 0 0 0 0 0 0 0 0)
+while read -r f; do
+  [[ -z $f ]] && continue
+  "$M" compile -q -t promela --claim buchi -o "$T/claim.pml" "$f"
+  read -r os oe < <(claim_size "$T/claim.pml")
+  ond=$(sed -n 's/.* \([0-9]*\) nondeterministic.*/\1/p' "$T/claim.pml" | head -1)
+  spinltl=$("$M" print --spin "$f")
+  if [[ $spinltl == *X* ]]; then
+    ss=X; se=-; nx=$((nx + 1))
+  elif ! (ulimit -v 2000000; timeout 10 spin -f "!($spinltl)" > "$T/spin_claim.pml" 2>/dev/null); then
+    ss=blowup; se=-; big=$((big + 1))
+  else
+    read -r ss se < <(claim_size "$T/spin_claim.pml")
+    both=$((both + 1)); tos=$((tos + os)); toe=$((toe + oe)); tss=$((tss + ss)); tse=$((tse + se))
+    if ((os + oe < ss + se)); then better=$((better + 1)); elif ((os + oe > ss + se)); then worse=$((worse + 1)); fi
+  fi
+  printf '%-70.70s %5s %5s %5s %9s %9s\n' "$f" "$os" "$oe" "$ond" "$ss" "$se"
+done < "$DWYER"
+echo "patterns both translate: $both; states ours $tos, spin -f $tss; edges ours $toe, spin -f $tse;" \
+  "ours smaller on $better, larger on $worse; spin -f reads no X on $nx, blows up on $big"
