@@ -17,7 +17,7 @@
 //! header says so). Target: Spin 6.
 
 use askama::Template;
-use monitor_core::automaton::{BadPrefixDfa, BuchiAutomaton, Target};
+use monitor_core::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, Target};
 use monitor_core::formula::atom::Syntax;
 
 use super::names::{
@@ -115,22 +115,9 @@ pub(crate) fn can_violate(dfa: &BadPrefixDfa) -> Vec<bool> {
 
 /// Writes `dfa` as a never claim.
 pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String, EmitError> {
-    if !is_identifier(&opts.name) || PROMELA_KEYWORDS.contains(&opts.name.as_str()) {
-        return Err(EmitError::Name(opts.name.clone()));
-    }
     let labels: Vec<String> = (0..dfa.num_states()).map(|s| format!("S{s}")).collect();
-    let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
-    reserved.push(VIOLATION_LABEL);
-    reserved.push(&opts.name);
-    let bindings = bind(
-        dfa.alphabet(),
-        PROMELA_KEYWORDS,
-        &reserved,
-        &opts.defines,
-        Syntax::Promela,
-    )?;
-    let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
-    let (defines, notes) = promela_defines(&bindings);
+    let props = ClaimPropositions::new(dfa.alphabet(), &labels, opts)?;
+    let idents = &props.idents;
     let live = can_violate(dfa);
     let mut states = Vec::new();
     if dfa.verdict(0) != monitor_core::automaton::Verdict::Violated && live.first() == Some(&true) {
@@ -148,7 +135,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
                         // No violation possible from t: block.
                         Target::State(_) => return None,
                     };
-                    Some((guard_text(&e.guard, &idents, &C_OPS), target))
+                    Some((guard_text(&e.guard, idents, &C_OPS), target))
                 })
                 .collect();
             states.push(StateView {
@@ -169,22 +156,10 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         informative: opts.informative,
         num_states: super::names::states(dfa.num_states()),
         file: opts.file.clone(),
-        noreduce: if opts.stutter_invariant {
-            ""
-        } else {
-            " -DNOREDUCE"
-        },
+        noreduce: noreduce(opts),
         stutter_invariant: opts.stutter_invariant,
-        bindings: bindings
-            .iter()
-            .zip(notes)
-            .map(|(b, note)| BindingView {
-                name: comment_safe(&b.name),
-                ident: b.ident.clone(),
-                note,
-            })
-            .collect(),
-        defines,
+        bindings: props.views,
+        defines: props.defines,
         name: opts.name.clone(),
         states,
         violation: VIOLATION_LABEL,
@@ -232,9 +207,6 @@ pub fn emit_buchi_claim(
     negation: &BuchiAutomaton,
     opts: &PromelaOptions,
 ) -> Result<String, EmitError> {
-    if !is_identifier(&opts.name) || PROMELA_KEYWORDS.contains(&opts.name.as_str()) {
-        return Err(EmitError::Name(opts.name.clone()));
-    }
     let labels: Vec<String> = (0..negation.num_states() as u32)
         .map(|s| match (s, negation.is_accepting(s)) {
             (0, false) => "T0_init".to_string(),
@@ -243,18 +215,8 @@ pub fn emit_buchi_claim(
             (s, true) => format!("accept_S{s}"),
         })
         .collect();
-    let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
-    reserved.push(&opts.name);
-    reserved.push(VIOLATION_LABEL);
-    let bindings = bind(
-        negation.alphabet(),
-        PROMELA_KEYWORDS,
-        &reserved,
-        &opts.defines,
-        Syntax::Promela,
-    )?;
-    let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
-    let (defines, notes) = promela_defines(&bindings);
+    let props = ClaimPropositions::new(negation.alphabet(), &labels, opts)?;
+    let idents = &props.idents;
     // A state that accepts every continuation: reaching it completes a
     // bad prefix, which an assertion reports at once (as Spin's own
     // claims do) rather than through a cycle.
@@ -275,7 +237,7 @@ pub fn emit_buchi_claim(
                     } else {
                         labels[e.target as usize].clone()
                     };
-                    (guard_text(&e.guard, &idents, &C_OPS), target)
+                    (guard_text(&e.guard, idents, &C_OPS), target)
                 })
                 .collect(),
         })
@@ -290,27 +252,71 @@ pub fn emit_buchi_claim(
         num_edges: negation.num_edges(),
         nondeterministic: negation.nondeterministic_states(),
         file: opts.file.clone(),
-        noreduce: if opts.stutter_invariant {
-            ""
-        } else {
-            " -DNOREDUCE"
-        },
+        noreduce: noreduce(opts),
         stutter_invariant: opts.stutter_invariant,
-        bindings: bindings
-            .iter()
-            .zip(notes)
-            .map(|(b, note)| BindingView {
-                name: comment_safe(&b.name),
-                ident: b.ident.clone(),
-                note,
-            })
-            .collect(),
-        defines,
+        bindings: props.views,
+        defines: props.defines,
         name: opts.name.clone(),
         states,
         violation: VIOLATION_LABEL,
         asserts,
     })
+}
+
+/// The propositions of a claim: their identifiers, the `#define`s they
+/// need and their lines in the header.
+struct ClaimPropositions {
+    idents: Vec<String>,
+    defines: Vec<(String, String)>,
+    views: Vec<BindingView>,
+}
+
+impl ClaimPropositions {
+    /// Checks the claim's name and binds the propositions of `aps` to
+    /// identifiers that clash with no keyword, label of `labels` or name.
+    fn new(
+        aps: &Alphabet,
+        labels: &[String],
+        opts: &PromelaOptions,
+    ) -> Result<ClaimPropositions, EmitError> {
+        if !is_identifier(&opts.name) || PROMELA_KEYWORDS.contains(&opts.name.as_str()) {
+            return Err(EmitError::Name(opts.name.clone()));
+        }
+        let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
+        reserved.push(VIOLATION_LABEL);
+        reserved.push(&opts.name);
+        let bindings = bind(
+            aps,
+            PROMELA_KEYWORDS,
+            &reserved,
+            &opts.defines,
+            Syntax::Promela,
+        )?;
+        let (defines, notes) = promela_defines(&bindings);
+        Ok(ClaimPropositions {
+            idents: bindings.iter().map(|b| b.ident.clone()).collect(),
+            defines,
+            views: bindings
+                .iter()
+                .zip(notes)
+                .map(|(b, note)| BindingView {
+                    name: comment_safe(&b.name),
+                    ident: b.ident.clone(),
+                    note,
+                })
+                .collect(),
+        })
+    }
+}
+
+/// The flag pan needs for a claim of a property that may not be
+/// stutter-invariant.
+fn noreduce(opts: &PromelaOptions) -> &'static str {
+    if opts.stutter_invariant {
+        ""
+    } else {
+        " -DNOREDUCE"
+    }
 }
 
 /// The `#define`s a claim needs, and a note per proposition for the header.

@@ -208,44 +208,76 @@ fn quotient(mgr: &mut Manager, nba: &Nba, accepting: &[bool]) -> (Nba, Vec<bool>
         }
         count = refined;
     }
-    // Number the classes from the initial state, breadth first.
-    let mut number: Vec<Option<u32>> = vec![None; count];
-    let mut order: Vec<usize> = Vec::new();
-    let mut queue = VecDeque::from([init as usize]);
-    number[class[init as usize] as usize] = Some(0);
-    order.push(init as usize);
-    while let Some(s) = queue.pop_front() {
-        for e in &nba.states[s] {
-            let c = class[e.dst as usize] as usize;
-            if number[c].is_none() {
-                number[c] = Some(order.len() as u32);
-                order.push(e.dst as usize);
-                queue.push_back(e.dst as usize);
+    // Each class has the edges of one of its states (they are bisimilar).
+    let mut member: Vec<Option<usize>> = vec![None; count];
+    for s in 0..n {
+        member[class[s] as usize].get_or_insert(s);
+    }
+    let edges: Vec<Vec<(usize, Node)>> = member
+        .iter()
+        .map(|m| {
+            let s = m.expect("a class has a state");
+            nba.states[s]
+                .iter()
+                .map(|e| (class[e.dst as usize] as usize, e.guard))
+                .collect()
+        })
+        .collect();
+    let acc: Vec<bool> = member
+        .iter()
+        .map(|m| accepting[m.expect("a state")])
+        .collect();
+    renumbered(mgr, class[init as usize] as usize, &edges, &acc)
+}
+
+/// The automaton of the states reachable from `start` by `edges` (per
+/// state, its targets and guards), numbered breadth first from `start`,
+/// with parallel edges merged, false ones dropped, and the edges leaving
+/// the accepting states in set 0; and its accepting states.
+pub(crate) fn renumbered(
+    mgr: &mut Manager,
+    start: usize,
+    edges: &[Vec<(usize, Node)>],
+    accepting: &[bool],
+) -> (Nba, Vec<bool>) {
+    let mut number: Vec<Option<u32>> = vec![None; edges.len()];
+    let mut order = vec![start];
+    number[start] = Some(0);
+    let mut i = 0;
+    while i < order.len() {
+        let s = order[i];
+        i += 1;
+        for &(d, g) in &edges[s] {
+            if g != Node::FALSE && number[d].is_none() {
+                number[d] = Some(order.len() as u32);
+                order.push(d);
             }
         }
     }
-    let mut states = Vec::with_capacity(order.len());
-    for &s in &order {
-        let mut edges: Vec<NbaEdge> = Vec::new();
-        for e in &nba.states[s] {
-            let dst = number[class[e.dst as usize] as usize].expect("reached");
-            match edges.iter_mut().find(|x| x.dst == dst) {
-                Some(x) => x.guard = mgr.or(x.guard, e.guard),
-                None => edges.push(NbaEdge {
-                    guard: e.guard,
-                    dst,
-                    marks: if accepting[s] {
-                        Marks::all(1)
-                    } else {
-                        Marks::empty()
-                    },
-                }),
+    let states = order
+        .iter()
+        .map(|&s| {
+            let mut out: Vec<NbaEdge> = Vec::new();
+            for &(d, guard) in &edges[s] {
+                let Some(dst) = number[d] else { continue };
+                match out.iter_mut().find(|x| x.dst == dst) {
+                    Some(x) => x.guard = mgr.or(x.guard, guard),
+                    None => out.push(NbaEdge {
+                        guard,
+                        dst,
+                        marks: if accepting[s] {
+                            Marks::all(1)
+                        } else {
+                            Marks::empty()
+                        },
+                    }),
+                }
             }
-        }
-        edges.retain(|e| e.guard != Node::FALSE);
-        edges.sort_by_key(|e| e.dst);
-        states.push(edges);
-    }
+            out.retain(|e| e.guard != Node::FALSE);
+            out.sort_by_key(|e| e.dst);
+            out
+        })
+        .collect();
     let accepting = order.iter().map(|&s| accepting[s]).collect();
     (
         Nba {

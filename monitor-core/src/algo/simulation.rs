@@ -19,7 +19,8 @@
 //! computed by refining the relation that respects acceptance; guards are
 //! decision diagrams, so "letter by letter" is one implication per edge.
 
-use crate::automaton::{Marks, Nba, NbaEdge};
+use super::degeneralize::renumbered;
+use crate::automaton::Nba;
 use crate::dd::{Manager, Node};
 
 /// Automata larger than this are left as they are: the relation is
@@ -78,7 +79,7 @@ pub(crate) fn reduce(mgr: &mut Manager, nba: &Nba, accepting: &[bool]) -> (Nba, 
         .collect();
     // Strict simulation between representatives.
     let above = |p: usize, q: usize| sim[p][q] && !sim[q][p];
-    let mut edges_of: Vec<Vec<NbaEdge>> = vec![Vec::new(); n];
+    let mut edges_of: Vec<Vec<(usize, Node)>> = vec![Vec::new(); n];
     for s in (0..n).filter(|&s| rep[s] == s) {
         // The edges of the representative, into representatives, parallel
         // ones merged.
@@ -101,59 +102,7 @@ pub(crate) fn reduce(mgr: &mut Manager, nba: &Nba, accepting: &[bool]) -> (Nba, 
                 }
             }
         }
-        edges_of[s] = edges
-            .into_iter()
-            .filter(|&(_, g)| g != Node::FALSE)
-            .map(|(d, guard)| NbaEdge {
-                guard,
-                dst: d as u32,
-                marks: if accepting[s] {
-                    Marks::all(1)
-                } else {
-                    Marks::empty()
-                },
-            })
-            .collect();
+        edges_of[s] = edges;
     }
-    // Renumber the reachable states, breadth first from the initial one.
-    let start = rep[init as usize];
-    let mut number: Vec<Option<u32>> = vec![None; n];
-    let mut order = vec![start];
-    number[start] = Some(0);
-    let mut i = 0;
-    while i < order.len() {
-        let s = order[i];
-        i += 1;
-        for e in &edges_of[s] {
-            let d = e.dst as usize;
-            if number[d].is_none() {
-                number[d] = Some(order.len() as u32);
-                order.push(d);
-            }
-        }
-    }
-    let states = order
-        .iter()
-        .map(|&s| {
-            let mut edges: Vec<NbaEdge> = edges_of[s]
-                .iter()
-                .map(|e| NbaEdge {
-                    guard: e.guard,
-                    dst: number[e.dst as usize].expect("reached"),
-                    marks: e.marks.clone(),
-                })
-                .collect();
-            edges.sort_by_key(|e| e.dst);
-            edges
-        })
-        .collect();
-    let accepting = order.iter().map(|&s| accepting[s]).collect();
-    (
-        Nba {
-            states,
-            init: Some(0),
-            num_marks: 1,
-        },
-        accepting,
-    )
+    renumbered(mgr, rep[init as usize], &edges_of, accepting)
 }
