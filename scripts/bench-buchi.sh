@@ -76,6 +76,25 @@ bench/models/philosophers.pml%G(hungry0 -> F eat0)
 bench/models/philosophers.pml%GF eat0 & GF eat1
 bench/models/philosophers.pml%GF eat1 -> GF !eat1
 bench/models/philosophers.pml%G(hungry1 -> F(eat0 | eat1 | eat2 | eat3))
+bench/models/philosophers.pml%G(hungry0 -> F(eat0 & F !eat0))
+bench/models/philosophers.pml%G((hungry0 & F eat0) -> (!eat1 U eat0))
+bench/models/philosophers.pml%F eat0 -> (!eat1 U eat0)
+bench/models/philosophers.pml%G(hungry2 -> ((!eat1 & !eat3) U eat2))
+codegen/tests/models/peterson.pml%G((try0 & F crit0) -> (!crit1 U crit0))
+codegen/tests/models/peterson.pml%F crit0 -> (!crit1 U crit0)
+codegen/tests/models/leader.pml%F elected
+codegen/tests/models/leader.pml%FG "nr_leaders == 1"%<>[](nr_leaders == 1)
+codegen/tests/models/leader.pml%G(tick -> F elected)
+codegen/tests/models/leader.pml%F "nr_leaders == 1" -> (!tick U "nr_leaders == 1")%<>(nr_leaders == 1) -> (!tick U (nr_leaders == 1))
+codegen/tests/models/philosophers.pml%G(hungry0 -> F eating0)
+codegen/tests/models/philosophers.pml%GF(eating0 | eating1 | eating2)
+codegen/tests/models/philosophers.pml%G((hungry0 & F eating0) -> (!eating1 U eating0))
+codegen/tests/models/buffer.pml%G(put -> F got)
+codegen/tests/models/buffer.pml%GF got
+codegen/tests/models/buffer.pml%G((put & F got) -> (!put U got))
+codegen/tests/models/sliding_window.pml%G(sent -> F delivered)
+codegen/tests/models/sliding_window.pml%G(lost -> F !lost)
+codegen/tests/models/sliding_window.pml%G((sent & F delivered) -> (!lost U delivered))
 CASES
 
 DWYER=${DWYER:-../shared/data/dwyer-patterns.ltl}
