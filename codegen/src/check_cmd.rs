@@ -14,8 +14,10 @@ use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Position, TraceE
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 
-use super::cli_input::{file_spec, read_sources, Item};
+use super::cli_input::{file_spec, read_sources, Item, Source};
+use super::vunit_input::{read_vunits, VunitProperties};
 use super::{parse_define, Run};
+use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Formula};
 
 mod input;
 
@@ -54,6 +56,13 @@ pub struct CheckArgs {
     /// the matches).
     #[arg(skip)]
     pub items: Vec<Item>,
+    /// Check the `assert`, `assume` and `restrict` directives of the PSL
+    /// verification units of FILE, named by their labels, sampled at the
+    /// vunit's clock and restarted by its `disable iff` (an asynchronous
+    /// reset), unless --clock and --reset say otherwise; `cover`
+    /// directives are not checked.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["formulas", "files"])]
+    vunit: Option<PathBuf>,
     /// Read the properties as PSL instead of LTL.
     #[arg(long)]
     psl: bool,
@@ -128,10 +137,82 @@ impl CheckArgs {
     pub const FILE_ID: &'static str = "files";
 }
 
+/// The clock (signal and edge) and the reset (as `--reset` writes it) of
+/// the directives of a vunit that are checked, or why they have none in
+/// common (unless the options give them: `clock_given`, `reset_given`).
+fn vunit_clocking(
+    v: &VunitProperties,
+    clock_given: bool,
+    reset_given: bool,
+) -> Result<(Option<(String, Edge)>, Option<String>), String> {
+    let checked: Vec<&Directive> = v
+        .directives
+        .iter()
+        .filter(|d| d.kind != DirectiveKind::Cover)
+        .collect();
+    let mut clocks: Vec<(String, Edge)> = Vec::new();
+    let mut resets: Vec<String> = Vec::new();
+    for d in &checked {
+        let clock = d.clock.as_ref().map(|c| {
+            let edge = match c.edge {
+                ClockEdge::Posedge => Edge::Posedge,
+                ClockEdge::Negedge => Edge::Negedge,
+            };
+            (c.signal.clone(), edge)
+        });
+        let reset = match &d.disable {
+            _ if reset_given => None,
+            None => None,
+            Some(dis) => match dis.signal() {
+                Some((name, level)) => Some(format!(
+                    "{name}:{}:{}",
+                    if level == ActiveLevel::Low { "low" } else { "high" },
+                    if dis.synchronous { "sync" } else { "async" }
+                )),
+                None => {
+                    return Err(format!(
+                        "the reset `{}` is not one signal: give it as --reset NAME[:low|high][:sync|async]",
+                        dis.condition
+                    ))
+                }
+            },
+        };
+        if let Some(c) = clock {
+            if !clocks.contains(&c) {
+                clocks.push(c);
+            }
+        }
+        if let Some(r) = reset {
+            if !resets.contains(&r) {
+                resets.push(r);
+            }
+        }
+    }
+    if clocks.len() > 1 && !clock_given {
+        return Err(format!(
+            "the vunit's properties have {} clocks ({}): check them one clock at a time, with --clock",
+            clocks.len(),
+            clocks
+                .iter()
+                .map(|(n, e)| format!("{} {n}", if *e == Edge::Posedge { "posedge" } else { "negedge" }))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if resets.len() > 1 && !reset_given {
+        return Err(format!(
+            "the vunit's properties have {} resets ({}): give the one to use with --reset",
+            resets.len(),
+            resets.join(", ")
+        ));
+    }
+    Ok((clocks.pop(), resets.pop()))
+}
+
 /// What `mongen check` found: whether some property was violated.
 pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
-    if args.items.is_empty() {
-        return Err("no property given (pass -f FORMULA or -F FILE)".into());
+    if args.items.is_empty() && args.vunit.is_none() {
+        return Err("no property given (pass -f FORMULA, -F FILE or --vunit FILE)".into());
     }
     let stdin_properties = args.items.iter().any(|i| match i {
         Item::File(p) => file_spec(p).is_ok_and(|s| s.path.as_os_str() == "-"),
@@ -140,8 +221,44 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     if stdin_properties && args.traces.iter().any(|t| t.as_os_str() == "-") {
         return Err("standard input cannot hold both the properties (-F -) and a trace (-)".into());
     }
-    let sources = read_sources(&args.items, args.psl)?;
-    if sources.is_empty() {
+    let vunits = match &args.vunit {
+        Some(path) => Some(read_vunits(path)?),
+        None => None,
+    };
+    // Each property: its source, its formula and the name it is reported by.
+    let mut properties_in: Vec<(Source, Formula, String)> = Vec::new();
+    let sources = match &vunits {
+        Some(v) => {
+            for (k, d) in v.directives.iter().enumerate() {
+                if d.kind == DirectiveKind::Cover {
+                    if !args.quiet {
+                        eprintln!(
+                            "mongen: note: `{}`: a cover directive, not checked",
+                            v.names[k]
+                        );
+                    }
+                    continue;
+                }
+                properties_in.push((v.sources[k].clone(), d.formula.clone(), v.names[k].clone()));
+            }
+            if properties_in.is_empty() {
+                return Err(format!(
+                    "{}: no assert, assume or restrict directive to check",
+                    args.vunit
+                        .as_ref()
+                        .map_or(String::new(), |p| p.display().to_string())
+                ));
+            }
+            Vec::new()
+        }
+        None => read_sources(&args.items, args.psl)?,
+    };
+    for src in &sources {
+        let f = src.parse()?;
+        let label = src.written().map_or_else(|| f.to_spot(), str::to_string);
+        properties_in.push((src.clone(), f, label));
+    }
+    if properties_in.is_empty() {
         return Err(
             "no property given: the input holds none (blank lines and lines starting with '#' are skipped)"
                 .into(),
@@ -158,9 +275,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     builder.configure(config.clone());
     let mut used = vec![false; args.defines.len()];
     let mut properties = Vec::new();
-    for src in &sources {
-        let f = src.parse()?;
-        let label = src.written().map_or_else(|| f.to_spot(), str::to_string);
+    for (src, f, label) in properties_in {
+        let f = &f;
+        let src = &src;
         let monitor = if args.lazy {
             let m = LazyMonitor::new(&f, &config).map_err(|e| src.describe(&f, &e))?;
             Engine::Lazy(Box::new(m.with_cache_capacity(args.lazy_cache << 20)))
@@ -222,8 +339,16 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             None => (c.clone(), Edge::Posedge),
         }),
     };
+    // A vunit's clock and reset, where the options give none.
+    let (clock, reset) = match &vunits {
+        Some(v) => {
+            let (c, r) = vunit_clocking(v, clock.is_some(), args.reset.is_some())?;
+            (clock.or(c), args.reset.clone().or(r))
+        }
+        None => (clock, args.reset.clone()),
+    };
     let mut async_reset = None;
-    if let Some(spec) = &args.reset {
+    if let Some(spec) = &reset {
         let r = Reset::parse_signal(spec).map_err(|e| format!("--reset {spec}: {e}"))?;
         let e = Expr::parse(&format!(
             "{}{}",
@@ -255,8 +380,15 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             Some(f) => f,
             None => format_of(path)?,
         };
-        if format != TraceFormat::Vcd && (args.clock.is_some() || args.reset.is_some()) {
-            return Err(format!("{name}: --clock and --reset are for VCD waveforms"));
+        if format != TraceFormat::Vcd && (clock.is_some() || reset.is_some()) {
+            return Err(format!(
+                "{name}: --clock and --reset{} are for VCD waveforms",
+                if vunits.is_some() {
+                    " (and a vunit's clock and disable iff)"
+                } else {
+                    ""
+                }
+            ));
         }
         if args.follow && format == TraceFormat::Vcd {
             return Err(format!(

@@ -352,6 +352,66 @@ x#
         ]);
         assert_eq!(o.status.code(), Some(code), "--reset {reset}: {}", text(&o));
     }
+    // The same property in a vunit: its clock and its `disable iff`, an
+    // asynchronous reset, are the vunit's; covers are not checked.
+    let vunit = file(
+        &dir,
+        "t.psl",
+        b"vunit v (tb) {\n  default clock = (posedge clk);\n  default disable iff (!rst_n);\n  \
+          no_twice: assert always (a -> next !a);\n  twice: cover {a; a};\n}\n",
+    );
+    let o = mongen(&["check", "--vunit", &vunit, &pulsed]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("`twice`: a cover directive, not checked"),
+        "{}",
+        text(&o)
+    );
+    let o = mongen(&["check", "--vunit", &vunit, &vcd]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("`no_twice`: violated at time 35 (cycle 3)"),
+        "{}",
+        text(&o)
+    );
+    // What a vunit cannot give: one clock, one reset signal; and its clock
+    // is for waveforms.
+    let clocks = file(
+        &dir,
+        "clocks.psl",
+        b"vunit v {\n  p: assert always a @(posedge clk);\n  q: assert always a @(negedge clk);\n}\n",
+    );
+    let o = mongen(&["check", "--vunit", &clocks, &vcd]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("2 clocks (posedge clk, negedge clk)"),
+        "{}",
+        text(&o)
+    );
+    // --clock decides; `a` is 0 at the edge at 15.
+    let o = mongen(&[
+        "check", "--vunit", &clocks, "--clock", "clk", "--reset", "rst_n", &vcd,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("`p`: violated at time 15"),
+        "{}",
+        text(&o)
+    );
+    let resets = file(
+        &dir,
+        "resets.psl",
+        b"vunit v {\n  default clock = (posedge clk);\n  p: assert disable iff (rst_n || a) always a;\n}\n",
+    );
+    let o = mongen(&["check", "--vunit", &resets, &vcd]);
+    assert!(
+        text(&o).contains("is not one signal: give it as --reset"),
+        "{}",
+        text(&o)
+    );
+    let csv = file(&dir, "t.csv", b"a\n1\n");
+    let o = mongen(&["check", "--vunit", &vunit, &csv]);
+    assert!(text(&o).contains("are for VCD waveforms"), "{}", text(&o));
     let o = mongen(&[
         "check",
         "-f",
