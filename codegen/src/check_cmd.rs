@@ -137,6 +137,9 @@ impl CheckArgs {
     pub const FILE_ID: &'static str = "files";
 }
 
+/// A clock signal and its sampling edge.
+type ClockSpec = (String, Edge);
+
 /// The clock (signal and edge) and the reset (as `--reset` writes it) of
 /// the directives of a vunit that are checked, or why they have none in
 /// common (unless the options give them: `clock_given`, `reset_given`).
@@ -144,13 +147,13 @@ fn vunit_clocking(
     v: &VunitProperties,
     clock_given: bool,
     reset_given: bool,
-) -> Result<(Option<(String, Edge)>, Option<String>), String> {
+) -> Result<(Option<ClockSpec>, Option<String>), String> {
     let checked: Vec<&Directive> = v
         .directives
         .iter()
         .filter(|d| d.kind != DirectiveKind::Cover)
         .collect();
-    let mut clocks: Vec<(String, Edge)> = Vec::new();
+    let mut clocks: Vec<ClockSpec> = Vec::new();
     let mut resets: Vec<String> = Vec::new();
     for d in &checked {
         let clock = d.clock.as_ref().map(|c| {
@@ -276,8 +279,6 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     let mut used = vec![false; args.defines.len()];
     let mut properties = Vec::new();
     for (src, f, label) in properties_in {
-        let f = &f;
-        let src = &src;
         let monitor = if args.lazy {
             let m = LazyMonitor::new(&f, &config).map_err(|e| src.describe(&f, &e))?;
             Engine::Lazy(Box::new(m.with_cache_capacity(args.lazy_cache << 20)))
