@@ -205,11 +205,16 @@ impl Source {
     }
 
     pub fn describe(&self, f: &Formula, e: &BuildError) -> String {
-        let mut msg = format!("{}: {e}", self.label(f));
-        if e.state_limit().is_some() {
-            msg.push_str("; raise it with --max-states N if this blow-up is expected");
-        }
-        msg
+        format!("{}: {}", self.label(f), explain(e))
+    }
+}
+
+/// A build error, with what to do about a state limit.
+pub fn explain(e: &BuildError) -> String {
+    if e.state_limit().is_some() {
+        format!("{e}; raise it with --max-states N if this blow-up is expected")
+    } else {
+        e.to_string()
     }
 }
 

@@ -943,7 +943,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                     run.stream(|w| write_buchi_hoa(&a, &opts, w));
                     Ok(String::new())
                 }
-                Err(e) => Err(src.describe(&f, &e)),
+                Err(e) => Err(cli_input::explain(&e)),
             },
             (Some(t), Target::Hoa) => {
                 let opts = HoaOptions {
@@ -984,7 +984,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 if buchi_claim(args, t) {
                     builder
                         .build_buchi_from_formula(&Formula::not(f.clone()))
-                        .map_err(|e| src.describe(&f, &e))
+                        .map_err(|e| cli_input::explain(&e))
                         .and_then(|mut negation| {
                             negation.set_name(t.dfa().name());
                             let opts = PromelaOptions {

@@ -94,6 +94,24 @@ fn buchi_automata_in_hoa_and_liveness_claims() {
         "{}",
         stderr(&o)
     );
+    // A Büchi automaton beyond --max-states: a clear error, once labelled.
+    let o = mongen(&[
+        "compile",
+        "-q",
+        "-t",
+        "promela",
+        "--claim",
+        "buchi",
+        "--max-states",
+        "5",
+        "GF p1 & GF p2 & GF p3 & GF p4 & GF p5 & GF p6",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "mongen: error: GFp1 & GFp2 & GFp3 & GFp4 & GFp5 & GFp6: the Büchi automaton exceeds \
+         the limit of 5 states; raise it with --max-states N if this blow-up is expected\n"
+    );
     // Options for other targets.
     let o = mongen(&["compile", "-t", "promela", "--buchi", "GF a"]);
     assert_eq!(o.status.code(), Some(2));
