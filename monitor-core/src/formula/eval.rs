@@ -396,6 +396,11 @@ fn unrolled_values<L: Valuation + Clone>(
                 let top = g.op() == Op::Abort;
                 let b = &val[g.child(1)];
                 let inner = &val[g.child(0)];
+                // On a cut word, negation swaps ⊤ and ⊥ (IEEE 1850:
+                // v ⊨ ¬φ iff v̄ ⊭ φ); in negation normal form negations are
+                // on Booleans only, where ⊤ and ⊥ are handled letter by
+                // letter. (`!F b` holds on ⊤⊤⊤…: `F b` fails on ⊥⊥⊥….)
+                let cut_formula = g.child(0).nnf();
                 let letters: Vec<L> = (0..n + 2 * c).map(|t| lasso.letter(t).clone()).collect();
                 // In a word that is itself cut, the letters from p on are
                 // all ⊤ (a cut there is the cut at p) or all ⊥ (b never
@@ -405,7 +410,7 @@ fn unrolled_values<L: Valuation + Clone>(
                     .map(|i| {
                         let mut cuts = (i..end.max(i)).filter(|&t| b[fold(t)]).map(|j| {
                             let cut = Lasso::new(letters[i..j].to_vec(), vec![letters[0].clone()]);
-                            unrolled_values(g.child(0), aps, &cut, Some(top)).0[0]
+                            unrolled_values(&cut_formula, aps, &cut, Some(top)).0[0]
                         });
                         if top {
                             inner[i] || cuts.any(|x| x)
@@ -490,5 +495,21 @@ mod tests {
         // Periodicity: Y over the loop boundary, nested past.
         check("G(Y Y a -> b)", vec![], vec![1, 2, 0], false);
         check("G(Y Y a -> b)", vec![], vec![1, 0, 2], true);
+    }
+
+    #[test]
+    fn negation_on_cut_words_swaps_top_and_bottom() {
+        // `(!F b) abort b`: the cut at the first b leaves a prefix without
+        // b, then ⊤ letters, on which `!F b` holds (`F b` fails on ⊥), so
+        // the property always holds. Without the swap, `F b` held on ⊤
+        // and the cut failed.
+        let b = Formula::ap("b");
+        let f = Formula::abort(Formula::not(Formula::eventually(b.clone())), b);
+        let words: [(Vec<u64>, Vec<u64>); 3] =
+            [(vec![], vec![2]), (vec![1, 3], vec![0]), (vec![], vec![0])];
+        for (prefix, cycle) in words {
+            let l = Lasso::new(prefix, cycle);
+            assert!(holds(&f, &aps(), &l), "{f} on {l:?}");
+        }
     }
 }
