@@ -406,9 +406,16 @@ fn unrolled_values<L: Valuation + Clone>(
                 // all ⊤ (a cut there is the cut at p) or all ⊥ (b never
                 // holds there).
                 let end = if special.is_some() { p + 1 } else { n + 2 * c };
+                // The dual is the negation of an abort on the complemented
+                // word: its cuts are where b holds there, so never on a ⊤
+                // letter, and on every ⊥ letter.
+                let cut_at = |t: usize| match special {
+                    Some(kind) if !top && fold(t) >= p => !kind,
+                    _ => b[fold(t)],
+                };
                 (0..n)
                     .map(|i| {
-                        let mut cuts = (i..end.max(i)).filter(|&t| b[fold(t)]).map(|j| {
+                        let mut cuts = (i..end.max(i)).filter(|&t| cut_at(t)).map(|j| {
                             let cut = Lasso::new(letters[i..j].to_vec(), vec![letters[0].clone()]);
                             unrolled_values(&cut_formula, aps, &cut, Some(top)).0[0]
                         });
@@ -507,9 +514,18 @@ mod tests {
         let f = Formula::abort(Formula::not(Formula::eventually(b.clone())), b);
         let words: [(Vec<u64>, Vec<u64>); 3] =
             [(vec![], vec![2]), (vec![1, 3], vec![0]), (vec![], vec![0])];
-        for (prefix, cycle) in words {
+        for (prefix, cycle) in words.clone() {
             let l = Lasso::new(prefix, cycle);
             assert!(holds(&f, &aps(), &l), "{f} on {l:?}");
         }
+        // `(!({a} abort b)) abort b` on b b b …: the cut at 0 leaves ⊤ ⊤ …,
+        // where `!({a} abort b)` holds: `{a} abort b` fails on ⊥ ⊥ …,
+        // where b never holds (the dual's cuts are on the complemented
+        // word).
+        let a = Formula::ap("a");
+        let b = Formula::ap("b");
+        let inner = Formula::abort(Formula::closure(a), b.clone());
+        let f = Formula::abort(Formula::not(inner), b);
+        assert!(holds(&f, &aps(), &Lasso::new(vec![], vec![2u64])), "{f}");
     }
 }
