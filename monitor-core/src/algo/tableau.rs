@@ -661,6 +661,16 @@ impl<'a> Tableau<'a> {
                 {
                     continue;
                 }
+                // A SERE eventuality that the breakpoint tracks carries its
+                // debt in the obligations themselves (not in the term's
+                // promises, as `U` does): even implied, it stays. (Dropped
+                // as implied by `G({a[+]} <>-> b)` at the next position,
+                // the residual of this position's instance left nothing
+                // owed, and a a a … was accepted.)
+                let fi = &self.formulas[next[i] as usize];
+                if tracked(fi) || is_marked(fi) {
+                    break;
+                }
                 // j implies i: drop i (of two equivalent ones, the later).
                 if self.obligation_implies(next[j], next[i])
                     && (j < i || !self.obligation_implies(next[i], next[j]))
