@@ -44,6 +44,13 @@ fn file(dir: &Path, name: &str, contents: &[u8]) -> String {
     p.display().to_string()
 }
 
+/// Runs mongen, which must exit with `code` and say `needle`.
+fn expect(args: &[&str], code: i32, needle: &str) {
+    let o = mongen(args);
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {}", text(&o));
+    assert!(text(&o).contains(needle), "{args:?}: {}", text(&o));
+}
+
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mongen-check-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -360,19 +367,15 @@ x#
         b"vunit v (tb) {\n  default clock = (posedge clk);\n  default disable iff (!rst_n);\n  \
           no_twice: assert always (a -> next !a);\n  twice: cover {a; a};\n}\n",
     );
-    let o = mongen(&["check", "--vunit", &vunit, &pulsed]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(
-        text(&o).contains("`twice`: a cover directive, not checked"),
-        "{}",
-        text(&o)
+    expect(
+        &["check", "--vunit", &vunit, &pulsed],
+        0,
+        "`twice`: a cover directive, not checked",
     );
-    let o = mongen(&["check", "--vunit", &vunit, &vcd]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(
-        text(&o).contains("`no_twice`: violated at time 35 (cycle 3)"),
-        "{}",
-        text(&o)
+    expect(
+        &["check", "--vunit", &vunit, &vcd],
+        1,
+        "`no_twice`: violated at time 35 (cycle 3)",
     );
     // What a vunit cannot give: one clock, one reset signal; and its clock
     // is for waveforms.
@@ -381,37 +384,35 @@ x#
         "clocks.psl",
         b"vunit v {\n  p: assert always a @(posedge clk);\n  q: assert always a @(negedge clk);\n}\n",
     );
-    let o = mongen(&["check", "--vunit", &clocks, &vcd]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        text(&o).contains("2 clocks (posedge clk, negedge clk)"),
-        "{}",
-        text(&o)
+    expect(
+        &["check", "--vunit", &clocks, &vcd],
+        2,
+        "2 clocks (posedge clk, negedge clk)",
     );
     // --clock decides; `a` is 0 at the edge at 15.
-    let o = mongen(&[
-        "check", "--vunit", &clocks, "--clock", "clk", "--reset", "rst_n", &vcd,
-    ]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(
-        text(&o).contains("`p`: violated at time 15"),
-        "{}",
-        text(&o)
+    expect(
+        &[
+            "check", "--vunit", &clocks, "--clock", "clk", "--reset", "rst_n", &vcd,
+        ],
+        1,
+        "`p`: violated at time 15",
     );
     let resets = file(
         &dir,
         "resets.psl",
         b"vunit v {\n  default clock = (posedge clk);\n  p: assert disable iff (rst_n || a) always a;\n}\n",
     );
-    let o = mongen(&["check", "--vunit", &resets, &vcd]);
-    assert!(
-        text(&o).contains("is not one signal: give it as --reset"),
-        "{}",
-        text(&o)
+    expect(
+        &["check", "--vunit", &resets, &vcd],
+        2,
+        "is not one signal: give it as --reset",
     );
     let csv = file(&dir, "t.csv", b"a\n1\n");
-    let o = mongen(&["check", "--vunit", &vunit, &csv]);
-    assert!(text(&o).contains("are for VCD waveforms"), "{}", text(&o));
+    expect(
+        &["check", "--vunit", &vunit, &csv],
+        2,
+        "are for VCD waveforms",
+    );
     let o = mongen(&[
         "check",
         "-f",
