@@ -419,6 +419,35 @@ fn random_psl_formulas_agree_with_the_evaluator() {
 }
 
 #[test]
+fn constants_meet_the_cut_of_abort() {
+    // A cut word goes on with letters satisfying every Boolean, `false`
+    // included (IEEE 1850's ⊤), or none: `({true;false}!) abort b` is
+    // `b | X b`, and `X false` is not `false` under abort.
+    for (seed, f) in [
+        "({true; false}!) abort b",
+        "!(({true; false}!) abort b)",
+        "({true; false} |-> a) abort b",
+        "!(({true; false} |-> a) abort b)",
+        "a -> (({true; false}!) abort b)",
+        "(next false) abort b",
+        "(eventually! false) abort b",
+        "(a until! false) abort b",
+        "!((next true) abort b)",
+        "({true; true} |-> false) abort b",
+        "(always (a -> next false)) abort b",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        check_formula(&monitor_core::formula::parse_psl(f).unwrap(), seed as u64);
+    }
+    let f = monitor_core::formula::parse_psl("({true; false}!) abort b").unwrap();
+    let b_or_next_b = monitor_core::formula::parse("b | X b").unwrap();
+    let (m, n) = (build(&f, Config::new()), build(&b_or_next_b, Config::new()));
+    assert!(m.dfa.first_difference(&n.dfa).is_none(), "{f}");
+}
+
+#[test]
 fn safety_shaped_psl_formulas_agree_with_the_evaluator() {
     // always {r} |-> {s}, the hardware idiom, with weak and strong ends.
     let mut derived = 0;

@@ -140,6 +140,18 @@ fn known_psl_transducers() {
         "never {a; b}",
         "{a:b} |-> a",
         "{a[*2]}!",
+        // A cut word goes on with letters that satisfy `false` (⊤) or
+        // nothing (⊥): the residual `false` keeps its meaning there.
+        "({true; false}!) abort b",
+        "!(({true; false}!) abort b)",
+        "({true; false} |-> a) abort b",
+        "!(({true; false} |-> a) abort b)",
+        "(next false) abort b",
+        "!((next true) abort b)",
+        "(next true) abort b",
+        "!((next next true) abort b)",
+        "!((a until! next true) abort b)",
+        "(a until! false) abort b",
     ] {
         let p = monitor_core::formula::parse_psl(f).unwrap();
         assert!(check(&p, f), "{f}: too many variables for the brute force");

@@ -60,9 +60,10 @@ impl Seres {
                 let rest = Formula::fusion(r.children()[1..].to_vec());
                 let rest_form = self.linear_form(&rest);
                 for (b, h) in self.linear_form(head).iter() {
-                    let fused = Formula::fusion([h.clone(), rest.clone()]);
-                    if !fused.is_false() {
-                        out.push((b.clone(), fused));
+                    // A head that matched its whole word leaves nothing
+                    // for the shared letter: a dead residual.
+                    if h.op() != Op::EmptyWord {
+                        out.push((b.clone(), Formula::fusion([h.clone(), rest.clone()])));
                     }
                     if h.accepts_empty_word() {
                         // The letter that ended `head` also starts `rest`.
@@ -214,8 +215,9 @@ impl Seres {
         }
     }
 
-    /// Whether `r` has a non-empty match made of ⊤ letters.
-    fn top_match(&mut self, r: &Formula) -> bool {
+    /// Whether `r` has a non-empty match made of ⊤ letters (which
+    /// satisfy `false`: the letters of a word cut by `abort`).
+    pub(crate) fn top_match(&mut self, r: &Formula) -> bool {
         let form = self.linear_form(r);
         form.iter().any(|(_, s)| self.completable(s))
     }

@@ -113,13 +113,17 @@ pub(crate) struct Tableau<'a> {
     numbers: FxHashMap<Formula, u32>,
     /// Per obligation number: how many `X` lead the formula.
     x_depth: Vec<u32>,
-    terms: FxHashMap<(u32, u32), Rc<[Term]>>,
+    /// Keyed by obligation, memory state and `cut`.
+    terms: FxHashMap<(u32, u32, bool), Rc<[Term]>>,
     implications: Implications,
     /// `implies[j][i]`: whether obligation `j` implies obligation `i`
     /// (0: not known yet, 1: no, 2: yes). Dense: numbers are small.
     implies: Vec<Vec<u8>>,
     mode: TableauMode,
     seres: Seres,
+    /// Whether the terms being built are those of an operand of `abort`,
+    /// whose word may go on with ⊤ or ⊥ letters (see [`Tableau::keeps`]).
+    cut: bool,
     /// Whether some SERE eventuality needs the breakpoint (its mark is
     /// the last one).
     breakpoint: bool,
@@ -188,6 +192,7 @@ impl<'a> Tableau<'a> {
             implies: Vec::new(),
             mode,
             seres: Seres::default(),
+            cut: false,
             breakpoint: mode == TableauMode::Buchi && f.subformulas_postorder().iter().any(tracked),
         };
         t.build(f, max_states)
@@ -362,10 +367,12 @@ impl<'a> Tableau<'a> {
         n
     }
 
-    /// The obligations `f` stands for, as sorted numbers.
+    /// The obligations `f` stands for, as sorted numbers. Under an
+    /// `abort`, `true` is one too: the obligation goes on under the abort,
+    /// and `true` fails on ⊥ letters (after a cut of the dual).
     fn obligation(&mut self, f: &Formula) -> Vec<u32> {
         let mut v: Vec<u32> = match f.op() {
-            Op::True => Vec::new(),
+            Op::True if !self.cut => Vec::new(),
             Op::And => f.children().iter().map(|c| self.number(c)).collect(),
             _ => vec![self.number(f)],
         };
@@ -377,7 +384,7 @@ impl<'a> Tableau<'a> {
     fn terms(&mut self, f: &Formula, mem: u32) -> Rc<[Term]> {
         // Formulas without past operators do not depend on the memory.
         let mem = if f.has_past() { mem } else { 0 };
-        let key = (self.number(f), mem);
+        let key = (self.number(f), mem, self.cut);
         if let Some(t) = self.terms.get(&key) {
             return t.clone();
         }
@@ -482,7 +489,9 @@ impl<'a> Tableau<'a> {
             );
         }
         let before = self.mgr.not(cond);
+        let outer = std::mem::replace(&mut self.cut, true);
         let inner = self.terms(f, mem);
+        self.cut = outer;
         for t in inner.iter() {
             let guard = self.mgr.and(t.guard, before);
             if guard == Node::FALSE {
@@ -554,6 +563,14 @@ impl<'a> Tableau<'a> {
         self.mgr.not(any)
     }
 
+    /// Whether the residual `u` of a SERE is kept as an obligation: while
+    /// real letters can still complete it, and under an `abort` while ⊤
+    /// letters can (they satisfy `false`: `({true;false}!) abort b` holds
+    /// on !b b b …, where the residual `false` meets the cut).
+    fn keeps(&mut self, u: &Formula) -> bool {
+        self.seres.alive(u) || (self.cut && self.seres.top_match(u))
+    }
+
     /// `{r} |-> f`: `f` now if the letter ends a match, and `{r'} |-> f`
     /// next while the residual `r'` can still match.
     fn uconcat_terms(&mut self, r: &Formula, f: &Formula, mem: u32) -> Rc<[Term]> {
@@ -561,7 +578,7 @@ impl<'a> Tableau<'a> {
         let off = self.outside(&classes);
         let mut all = self.single(off, Vec::new(), Marks::empty()).to_vec();
         for (g, u) in classes {
-            let next = if self.seres.alive(&u) {
+            let next = if self.keeps(&u) {
                 self.obligation(&Formula::uconcat(u.clone(), f.clone()))
             } else {
                 Vec::new()
@@ -587,7 +604,7 @@ impl<'a> Tableau<'a> {
                 let here = self.single(g, Vec::new(), Marks::empty());
                 all.extend(self.product(&here, &now));
             }
-            if self.seres.alive(&u) {
+            if self.keeps(&u) {
                 let rest = if is_marked {
                     Formula::econcat_marked(u.clone(), f.clone())
                 } else {

@@ -169,10 +169,17 @@ impl Builder<'_> {
                     TExpr::Var(x),
                     cut.choose(at_cut.clone(), TExpr::next(a)),
                 ));
-                self.finals.push(TExpr::iff(
-                    TExpr::Var(x),
-                    cut.choose(at_cut, TExpr::Const(false)),
-                ));
+                // At the end of the word `X a` is not established, but
+                // `X true` is (as in the tableau, whose obligation `true`
+                // is met at once), except where the letters after a cut
+                // are ⊥ (only under `abort`: elsewhere NNF folds it).
+                let at_end = if f.child(0).is_true() {
+                    cut.kind.clone()
+                } else {
+                    TExpr::Const(false)
+                };
+                self.finals
+                    .push(TExpr::iff(TExpr::Var(x), cut.choose(at_cut, at_end)));
                 TExpr::Var(x)
             }
             Op::U | Op::W | Op::F => {
@@ -240,6 +247,14 @@ impl Builder<'_> {
         v
     }
 
+    /// Whether the residual `t` of a SERE needs a variable of its own:
+    /// while real letters can still complete it, and under a cut while ⊤
+    /// letters can (they satisfy `false`, so `{true;false}! abort b`
+    /// holds on !b b b …: the value at the cut depends on the residual).
+    fn keeps(&mut self, t: &Formula, cut: &Cut) -> bool {
+        self.seres.alive(t) || (!cut.is_none() && self.seres.top_match(t))
+    }
+
     /// The value of `f` on the constant word where the cut happens.
     fn constant(&mut self, f: &Formula, cut: &Cut) -> TExpr {
         if cut.is_none() {
@@ -298,8 +313,8 @@ impl Builder<'_> {
                     } else {
                         TExpr::Const(true)
                     };
-                    let alive = self.seres.alive(t);
-                    let later = if alive {
+                    let keep = self.keeps(t, cut);
+                    let later = if keep {
                         let rest = Formula::uconcat(t.clone(), f.child(1).clone());
                         TExpr::next(self.sere_var(&rest, cut))
                     } else {
@@ -309,7 +324,7 @@ impl Builder<'_> {
                     self.trans
                         .push(TExpr::or([pre.clone(), TExpr::and([now.clone(), later])]));
                     self.finals
-                        .push(TExpr::or([pre, TExpr::and([now, TExpr::Const(!alive)])]));
+                        .push(TExpr::or([pre, TExpr::and([now, TExpr::Const(!keep)])]));
                 }
                 Op::EConcat => {
                     if ends {
@@ -318,7 +333,7 @@ impl Builder<'_> {
                         some_step.push(hit.clone());
                         some_end.push(hit);
                     }
-                    if self.seres.alive(t) {
+                    if self.keeps(t, cut) {
                         let rest = Formula::econcat(t.clone(), f.child(1).clone());
                         let rest = self.sere_var(&rest, cut);
                         some_step.push(TExpr::and([guard, TExpr::next(rest)]));

@@ -400,7 +400,7 @@ fn unrolled_values<L: Valuation + Clone>(
                 // v ⊨ ¬φ iff v̄ ⊭ φ); in negation normal form negations are
                 // on Booleans only, where ⊤ and ⊥ are handled letter by
                 // letter. (`!F b` holds on ⊤⊤⊤…: `F b` fails on ⊥⊥⊥….)
-                let cut_formula = g.child(0).nnf();
+                let cut_formula = g.child(0).nnf_under_abort();
                 let letters: Vec<L> = (0..n + 2 * c).map(|t| lasso.letter(t).clone()).collect();
                 // In a word that is itself cut, the letters from p on are
                 // all ⊤ (a cut there is the cut at p) or all ⊥ (b never
@@ -527,5 +527,36 @@ mod tests {
         let inner = Formula::abort(Formula::closure(a), b.clone());
         let f = Formula::abort(Formula::not(inner), b);
         assert!(holds(&f, &aps(), &Lasso::new(vec![], vec![2u64])), "{f}");
+    }
+
+    #[test]
+    fn constants_on_cut_words() {
+        // IEEE 1850: a ⊤ letter satisfies every Boolean, `false` included,
+        // a ⊥ letter none, `true` included; the parser keeps `X false`
+        // apart from `false` so that the letter it reads is the right one.
+        let p = |s: &str| crate::formula::parse_psl(s).unwrap();
+        let (none, b) = (0u64, 2u64);
+        for (f, prefix, expected) in [
+            // The cut at 1: `false` is read on ⊤ …
+            ("(next false) abort b", vec![none], true),
+            // … but not at 2, where `next false` reads a real letter.
+            ("(next false) abort b", vec![none, none], false),
+            ("(eventually! false) abort b", vec![none, none], true),
+            ("({true; false}!) abort b", vec![none], true),
+            ("({true; true; false}!) abort b", vec![none], true),
+            ("(a until! false) abort b", vec![none], false),
+            ("(a until! false) abort b", vec![1], true),
+            // `!(next true)` is `next false`; `next true` never fails
+            // before a ⊤ cut.
+            ("(!(next true)) abort b", vec![none], true),
+            ("!((next true) abort b)", vec![none], false),
+            // `false` as the sole SERE letter matches only a ⊤ letter.
+            ("({true} |-> false) abort b", vec![none], false),
+            ("({true; true} |-> false) abort b", vec![none], true),
+        ] {
+            let f = p(f);
+            let l = Lasso::new(prefix, vec![b]);
+            assert_eq!(holds(&f, &aps(), &l), expected, "{f} on {l:?}");
+        }
     }
 }

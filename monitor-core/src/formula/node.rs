@@ -741,8 +741,17 @@ impl Formula {
     pub fn unop(op: Op, f: Formula) -> Formula {
         match op {
             Op::Not => Formula::not(f),
-            // Constants are fixpoints of these operators.
-            Op::X | Op::F | Op::G | Op::O | Op::H if f.op() == Op::True || f.op() == Op::False => f,
+            // Constants are fixpoints of these operators, on the words of
+            // a model. Not all of them on a word cut by `abort`, whose
+            // letters from the cut on satisfy every Boolean (⊤, `false`
+            // included) or none (⊥, `true` included): there `X false`
+            // holds one letter before the cut and `false` does not, nor
+            // does `F false` anywhere before it, and dually `X true` and
+            // `G true` fail before a ⊥ cut. Only the folds that hold on
+            // such words are made here; `simplify` makes the others,
+            // outside `abort`.
+            Op::F | Op::O | Op::H if f.op() == Op::True => f,
+            Op::G | Op::O | Op::H if f.op() == Op::False => f,
             Op::Y if f.is_false() => f,
             Op::Z if f.is_true() => f,
             Op::X | Op::F | Op::G | Op::Y | Op::Z | Op::O | Op::H => intern(op, "", vec![f]),
@@ -941,17 +950,27 @@ impl Formula {
 
     /// Negation normal form: negations only in front of propositions and
     /// pure-past subformulas; `->`, `<->` and `xor` expanded (outside
-    /// pure-past subformulas, which are evaluated as they are).
+    /// pure-past subformulas, which are evaluated as they are). Outside
+    /// `abort`, the constants the constructors leave are folded (`X 0`
+    /// is `0`; see [`Formula::unop`]).
     ///
     /// ```
     /// use monitor_core::formula::parse;
     /// let f = parse("!(a U (b -> X c))")?;
     /// assert_eq!(f.nnf().to_spot(), "!a R (b & X!c)");
+    /// assert_eq!(parse("a U X X !true")?.nnf().to_spot(), "a U 0");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn nnf(&self) -> Formula {
-        let mut memo: FxHashMap<(Formula, bool), Formula> = FxHashMap::default();
-        nnf_rec(self, false, &mut memo)
+        let mut memo: FxHashMap<(Formula, bool, bool), Formula> = FxHashMap::default();
+        nnf_rec(self, false, false, &mut memo)
+    }
+
+    /// The negation normal form of the operand of an `abort`, where no
+    /// constant is folded (on the words `abort` cuts, `X 0` is not `0`).
+    pub(crate) fn nnf_under_abort(&self) -> Formula {
+        let mut memo: FxHashMap<(Formula, bool, bool), Formula> = FxHashMap::default();
+        nnf_rec(self, false, true, &mut memo)
     }
 }
 
@@ -1002,12 +1021,13 @@ impl Formula {
 
     /// Fusion `r1 : r2 : ...`: consecutive operands share one letter, so
     /// an operand matching only the empty word makes it match nothing.
+    /// (It is not folded into `false`, which matches a ⊤ letter of a word
+    /// cut by `abort`.)
     pub fn fusion(operands: impl IntoIterator<Item = Formula>) -> Formula {
         let mut v = Vec::new();
         for f in operands {
             match f.op() {
                 Op::Fusion => v.extend(f.children().iter().cloned()),
-                Op::EmptyWord => return Formula::ff(),
                 _ => v.push(f),
             }
         }
@@ -1018,13 +1038,15 @@ impl Formula {
         }
     }
 
-    /// Union `r1 | r2 | ...` (`false`, the empty language, if none).
+    /// Union `r1 | r2 | ...` (`false` if none).
     pub fn sere_or(operands: impl IntoIterator<Item = Formula>) -> Formula {
         let mut v = Vec::new();
         for f in operands {
             match f.op() {
                 Op::OrRat => v.extend(f.children().iter().cloned()),
-                Op::False => {}
+                // `false` is no empty language: it matches one ⊤ letter
+                // (`[*0] | false` is not `[*0]` on a word cut by `abort`);
+                // among Booleans, `or` drops it.
                 _ => v.push(f),
             }
         }
@@ -1105,27 +1127,23 @@ impl Formula {
         intern(Op::NegClosureMarked, "", vec![r])
     }
 
-    /// Suffix implication `{r} |-> f`.
+    /// Suffix implication `{r} |-> f`. (`{r} |-> true` is not folded into
+    /// `true`: on a word cut by `abort` into ⊥ letters, `true` fails at
+    /// the end of a match inside the cut; `simplify` folds it outside
+    /// `abort`.)
     pub fn uconcat(r: Formula, f: Formula) -> Formula {
-        if f.is_true() {
-            return Formula::tt();
-        }
         intern(Op::UConcat, "", vec![r, f])
     }
 
     /// Suffix conjunction `{r} <>-> f`; `{r}!` is `econcat(r, true)`.
+    /// (`{r} <>-> false` is not folded into `false`, which holds at the
+    /// end of a match inside a cut into ⊤ letters.)
     pub fn econcat(r: Formula, f: Formula) -> Formula {
-        if f.is_false() {
-            return Formula::ff();
-        }
         intern(Op::EConcat, "", vec![r, f])
     }
 
     /// The marked suffix conjunction (internal to the tableau).
     pub fn econcat_marked(r: Formula, f: Formula) -> Formula {
-        if f.is_false() {
-            return Formula::ff();
-        }
         intern(Op::EConcatMarked, "", vec![r, f])
     }
 
@@ -1173,12 +1191,17 @@ impl Formula {
     }
 }
 
-fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula>) -> Formula {
-    if let Some(r) = memo.get(&(f.clone(), neg)) {
+fn nnf_rec(
+    f: &Formula,
+    neg: bool,
+    cut: bool,
+    memo: &mut FxHashMap<(Formula, bool, bool), Formula>,
+) -> Formula {
+    if let Some(r) = memo.get(&(f.clone(), neg, cut)) {
         return r.clone();
     }
-    let pos = |g: &Formula, memo: &mut FxHashMap<_, _>| nnf_rec(g, false, memo);
-    let ngt = |g: &Formula, memo: &mut FxHashMap<_, _>| nnf_rec(g, true, memo);
+    let pos = |g: &Formula, memo: &mut FxHashMap<_, _>| nnf_rec(g, false, cut, memo);
+    let ngt = |g: &Formula, memo: &mut FxHashMap<_, _>| nnf_rec(g, true, cut, memo);
     let r = if !f.has_future() && (f.has_past() || f.op() == Op::Ap) {
         // Pure-past formulas (and propositions) are leaves of the NNF.
         if neg {
@@ -1191,22 +1214,24 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
         match (f.op(), neg) {
             (Op::True | Op::False, _) => Formula::constant(f.is_true() != neg),
             (Op::Ap, _) => unreachable!("handled above"),
-            (Op::Not, _) => nnf_rec(f.child(0), !neg, memo),
+            (Op::Not, _) => nnf_rec(f.child(0), !neg, cut, memo),
             (Op::And, false) | (Op::Or, true) => Formula::and(
                 f.children()
                     .iter()
-                    .map(|c| nnf_rec(c, neg, memo))
+                    .map(|c| nnf_rec(c, neg, cut, memo))
                     .collect::<Vec<_>>(),
             ),
             (Op::Or, false) | (Op::And, true) => Formula::or(
                 f.children()
                     .iter()
-                    .map(|c| nnf_rec(c, neg, memo))
+                    .map(|c| nnf_rec(c, neg, cut, memo))
                     .collect::<Vec<_>>(),
             ),
-            (Op::X, _) => Formula::next(nnf_rec(a.unwrap(), neg, memo)),
-            (Op::F, false) | (Op::G, true) => Formula::eventually(nnf_rec(a.unwrap(), neg, memo)),
-            (Op::G, false) | (Op::F, true) => Formula::always(nnf_rec(a.unwrap(), neg, memo)),
+            (Op::X, _) => Formula::next(nnf_rec(a.unwrap(), neg, cut, memo)),
+            (Op::F, false) | (Op::G, true) => {
+                Formula::eventually(nnf_rec(a.unwrap(), neg, cut, memo))
+            }
+            (Op::G, false) | (Op::F, true) => Formula::always(nnf_rec(a.unwrap(), neg, cut, memo)),
             (Op::Implies, false) => {
                 let (x, y) = (ngt(a.unwrap(), memo), pos(b.unwrap(), memo));
                 Formula::or([x, y])
@@ -1236,8 +1261,8 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
                     _ => unreachable!(),
                 };
                 let (x, y) = (
-                    nnf_rec(a.unwrap(), neg, memo),
-                    nnf_rec(b.unwrap(), neg, memo),
+                    nnf_rec(a.unwrap(), neg, cut, memo),
+                    nnf_rec(b.unwrap(), neg, cut, memo),
                 );
                 Formula::binop(op, x, y)
             }
@@ -1251,19 +1276,19 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
             (Op::NegClosure, false) => f.clone(),
             (Op::NegClosureMarked, false) => f.clone(),
             (Op::UConcat, false) | (Op::EConcat | Op::EConcatMarked, true) => {
-                Formula::uconcat(a.unwrap().clone(), nnf_rec(b.unwrap(), neg, memo))
+                Formula::uconcat(a.unwrap().clone(), nnf_rec(b.unwrap(), neg, cut, memo))
             }
             (Op::EConcat, false) | (Op::UConcat, true) => {
-                Formula::econcat(a.unwrap().clone(), nnf_rec(b.unwrap(), neg, memo))
+                Formula::econcat(a.unwrap().clone(), nnf_rec(b.unwrap(), neg, cut, memo))
             }
             (Op::EConcatMarked, false) => {
-                Formula::econcat_marked(a.unwrap().clone(), nnf_rec(b.unwrap(), false, memo))
+                Formula::econcat_marked(a.unwrap().clone(), nnf_rec(b.unwrap(), false, cut, memo))
             }
             (Op::Abort, false) | (Op::AbortBottom, true) => {
-                Formula::abort(nnf_rec(a.unwrap(), neg, memo), b.unwrap().clone())
+                Formula::abort(nnf_rec(a.unwrap(), neg, true, memo), b.unwrap().clone())
             }
             (Op::AbortBottom, false) | (Op::Abort, true) => {
-                Formula::abort_bottom(nnf_rec(a.unwrap(), neg, memo), b.unwrap().clone())
+                Formula::abort_bottom(nnf_rec(a.unwrap(), neg, true, memo), b.unwrap().clone())
             }
             // Past operators over future formulas: keep the structure (the
             // translator rejects them); negate at the top.
@@ -1279,8 +1304,29 @@ fn nnf_rec(f: &Formula, neg: bool, memo: &mut FxHashMap<(Formula, bool), Formula
             _ => unreachable!("all operators handled"),
         }
     };
-    memo.insert((f.clone(), neg), r.clone());
+    // The constants the constructors leave (see `Formula::unop`), outside
+    // `abort`: every route then reads `X 0` as `0`, as it always did.
+    let r = match fold_constant(&r) {
+        Some(c) if !cut => c,
+        _ => r,
+    };
+    memo.insert((f.clone(), neg, cut), r.clone());
     r
+}
+
+/// The constant folds that hold on the words of a model but not on the
+/// words `abort` cuts (see [`Formula::unop`]), at the root of `f`: `X 1 =
+/// 1`, `X 0 = 0`, `F 0 = 0`, `G 1 = 1`, `{r} |-> 1 = 1`, `{r} <>-> 0 = 0`.
+pub(crate) fn fold_constant(f: &Formula) -> Option<Formula> {
+    let kids = f.children();
+    match f.op() {
+        Op::X if kids[0].is_true() || kids[0].is_false() => Some(kids[0].clone()),
+        Op::F if kids[0].is_false() => Some(Formula::ff()),
+        Op::G if kids[0].is_true() => Some(Formula::tt()),
+        Op::UConcat if kids[1].is_true() => Some(Formula::tt()),
+        Op::EConcat | Op::EConcatMarked if kids[1].is_false() => Some(Formula::ff()),
+        _ => None,
+    }
 }
 
 impl std::ops::Not for Formula {

@@ -2,7 +2,8 @@
 //!
 //! Rules (applied bottom-up until nothing changes):
 //!
-//! * constants: `a U 1 = 1`, `1 U a = Fa`, `0 R a = Ga`, `a W 0 = Ga`,
+//! * constants: `X 1 = 1`, `X 0 = 0`, `F 0 = 0`, `G 1 = 1`,
+//!   `{r} |-> 1 = 1`, `{r} <>-> 0 = 0`, `a U 1 = 1`, `1 U a = Fa`, `0 R a = Ga`, `a W 0 = Ga`,
 //!   `a M 1 = Fa`, `1 S a = Oa`, `a B 0 = Ha`, `0 T a = Ha`, `1 -> a = a`,
 //!   `a -> 0 = !a`, `a <-> 1 = a`, …
 //! * idempotence: `a U a = a`, `a -> a = 1`, `a xor a = 0`, `a & a = a`;
@@ -20,6 +21,9 @@
 //!   `Xa U Xb = X(a U b)` (and `R`, `W`, `M`), `FXa = XFa`, `GXa = XGa`;
 //! * merging: `Ga & Gb = G(a & b)`, `Fa | Fb = F(a | b)`.
 //!
+//! The operand of `abort` is left alone: these rules hold on the words of
+//! a model, not on the words `abort` cuts (IEEE 1850's ⊤ and ⊥ letters).
+//!
 //! ```
 //! use monitor_core::formula::{parse, simplify::simplify};
 //! let s = |t: &str| simplify(&parse(t).unwrap()).to_spot();
@@ -31,6 +35,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::node::fold_constant;
 use super::{Formula, Op};
 use crate::dd::{Manager, Node};
 
@@ -57,6 +62,13 @@ impl Simplifier {
         if let Some(r) = self.memo.get(f) {
             return r.clone();
         }
+        if matches!(f.op(), Op::Abort | Op::AbortBottom) {
+            // The rules hold on the words of a model, not on a word cut by
+            // `abort`, whose letters from the cut on satisfy every Boolean
+            // or none: there `F a & G !a` holds, and `X false` one letter
+            // before the cut. The operand is left as written.
+            return f.clone();
+        }
         let kids: Vec<Formula> = f.children().iter().map(|c| self.simp(c, 0)).collect();
         let g = if kids.iter().zip(f.children()).all(|(a, b)| a == b) {
             f.clone()
@@ -82,6 +94,8 @@ impl Simplifier {
         let ff = Formula::ff;
         let r = match op {
             Op::And | Op::Or => return self.rewrite_multop(f),
+            // (See `Formula::unop` for why the constructors do not.)
+            _ if fold_constant(f).is_some() => return fold_constant(f),
             Op::F => {
                 let a = a.unwrap();
                 match a.op() {
