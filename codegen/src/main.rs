@@ -878,7 +878,14 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         let smv_transducer = format.is_none()
             && args.target == Target::Smv
             && args.smv_encoding == SmvEncoding::Transducer;
-        let t = if smv_transducer {
+        // A Büchi automaton asked for by name needs no monitor (which can
+        // be far larger, or beyond --max-states).
+        let buchi_only = format.is_none()
+            && ((args.target == Target::Hoa && args.buchi)
+                || (args.target == Target::Promela && args.claim == ClaimKind::Buchi));
+        // What the automaton is named after: the property as written.
+        let property = src.written().map_or_else(|| f.to_spot(), str::to_string);
+        let t = if smv_transducer || buchi_only {
             None
         } else {
             let built = builder.build_from_formula(&f);
@@ -932,9 +939,9 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         let out = match (&t, args.target) {
             // HOA, DOT and JSON go to the output now, state by state
             // (nothing is left in `run.out`).
-            (Some(t), Target::Hoa) if args.buchi => match builder.build_buchi_from_formula(&f) {
+            (_, Target::Hoa) if args.buchi => match builder.build_buchi_from_formula(&f) {
                 Ok(mut a) => {
-                    a.set_name(t.dfa().name());
+                    a.set_name(&property);
                     let opts = HoaOptions {
                         name: None,
                         stutter_invariant: Some(f.is_next_free()),
@@ -970,23 +977,26 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 });
                 Ok(String::new())
             }
-            (Some(t), Target::Promela) => {
+            (t, Target::Promela) => {
                 let opts = PromelaOptions {
                     name: name.clone(),
                     defines: args.defines.clone(),
-                    stutter_invariant: t.dfa().is_stutter_invariant(),
+                    stutter_invariant: t.as_ref().is_some_and(|t| t.dfa().is_stutter_invariant()),
                     informative: args.informative,
                     file: args
                         .output
                         .as_ref()
                         .map_or("claim.pml".into(), |p| p.display().to_string()),
                 };
-                if buchi_claim(args, t) {
-                    builder
+                match t {
+                    Some(t) if !buchi_claim(args, t) => {
+                        emit_promela(t.dfa(), &opts).map_err(|e| e.to_string())
+                    }
+                    _ => builder
                         .build_buchi_from_formula(&Formula::not(f.clone()))
                         .map_err(|e| cli_input::explain(&e))
                         .and_then(|mut negation| {
-                            negation.set_name(t.dfa().name());
+                            negation.set_name(&property);
                             let opts = PromelaOptions {
                                 // The monitor's answer is about its safety
                                 // closure: ask about the property.
@@ -997,9 +1007,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                                 ..opts
                             };
                             emit_buchi_claim(&negation, &opts).map_err(|e| e.to_string())
-                        })
-                } else {
-                    emit_promela(t.dfa(), &opts).map_err(|e| e.to_string())
+                        }),
                 }
             }
             (t, Target::Smv) => {
@@ -1078,7 +1086,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 },
             )
             .map_err(|e| e.to_string()),
-            (None, _) => unreachable!("only SMV goes without a monitor"),
+            (None, _) => unreachable!("only SMV and Büchi automata go without a monitor"),
         };
         match out {
             Ok(text) => run.out.push_str(&text),
@@ -1564,6 +1572,14 @@ fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
             run.line_now(&line);
             continue;
         }
+        // Spin's users check the properties that are not safety with a
+        // Büchi claim of the negation (`compile -t promela`): its size.
+        let claim_states = (c.safety == Some(false)).then(|| {
+            Builder::new()
+                .configure(cfg.clone())
+                .build_buchi_from_formula(&Formula::not(f.clone()))
+                .map(|a| a.num_states())
+        });
         if args.json {
             let v = serde_json::json!({
                 "formula": f.to_spot(),
@@ -1577,6 +1593,7 @@ fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
                 "states": c.monitor_states,
                 "informative_states": c.informative_states,
                 "non_safety_witness": c.witness_text(),
+                "buchi_claim_states": claim_states.as_ref().and_then(|n| n.as_ref().ok()),
             });
             let _ = writeln!(run.out, "{v}");
         } else {
@@ -1617,6 +1634,16 @@ fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), String> {
             );
             if let Some(w) = c.witness_text() {
                 let _ = write!(line, "; `{w}` violates it without a bad prefix");
+            }
+            match claim_states {
+                Some(Ok(n)) => {
+                    let s = if n == 1 { "" } else { "s" };
+                    let _ = write!(line, "; Büchi claim of the negation: {n} state{s}");
+                }
+                Some(Err(_)) => {
+                    let _ = write!(line, "; Büchi claim of the negation: over --max-states");
+                }
+                None => {}
             }
             let _ = writeln!(run.out, "{line}");
         }

@@ -112,6 +112,29 @@ fn buchi_automata_in_hoa_and_liveness_claims() {
         "mongen: error: GFp1 & GFp2 & GFp3 & GFp4 & GFp5 & GFp6: the Büchi automaton exceeds \
          the limit of 5 states; raise it with --max-states N if this blow-up is expected\n"
     );
+    // A claim asked for by name needs no monitor: the monitor of
+    // !(GF p1 & … & GF p8) has 2^8 states, its negation's claim 9.
+    let gf8 = "!(GF p1 & GF p2 & GF p3 & GF p4 & GF p5 & GF p6 & GF p7 & GF p8)";
+    let o = mongen(&["compile", "-t", "promela", "--max-states", "50", gf8]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    for (target, kind) in [("promela", "--claim=buchi"), ("hoa", "--buchi")] {
+        let o = mongen(&["compile", "-t", target, kind, "--max-states", "50", gf8]);
+        assert!(o.status.success(), "{target}: {}", stderr(&o));
+    }
+    let o = mongen(&["compile", "-t", "promela", "--claim=buchi", gf8]);
+    assert!(stdout(&o).contains("(9 states,"), "{}", stdout(&o));
+    // Each state loops until an option leaves it, as in Spin's claims.
+    assert!(stdout(&o).contains("T0_init:\n\tdo\n") && !stdout(&o).contains("fi;"));
+    // classify gives the size of the claim for what is not safety.
+    let o = mongen(&["classify", "G(req -> F ack)", "G a"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].ends_with("; Büchi claim of the negation: 2 states"),
+        "{}",
+        lines[0]
+    );
+    assert!(!lines[1].contains("Büchi"), "{}", lines[1]);
     // Options for other targets.
     let o = mongen(&["compile", "-t", "promela", "--buchi", "GF a"]);
     assert_eq!(o.status.code(), Some(2));
@@ -255,7 +278,8 @@ fn classify_human_lines() {
     );
     assert_eq!(
         lines[1],
-        "Fp: not safety, guarantee (syntactic), liveness, stutter-invariant; monitor: 1 state; `cycle{!p}` violates it without a bad prefix"
+        "Fp: not safety, guarantee (syntactic), liveness, stutter-invariant; monitor: 1 state; \
+         `cycle{!p}` violates it without a bad prefix; Büchi claim of the negation: 1 state"
     );
 }
 

@@ -38,7 +38,7 @@ never {{ name }} {
 {%- endif %}
 {%- for s in states %}
 {{ s.label }}:
-	if
+	do
 {%- for e in s.options %}
 {%- if e.1 == violation %}
 	:: atomic { ({{ e.0 }}) -> assert(!({{ e.0 }})) }
@@ -46,6 +46,6 @@ never {{ name }} {
 	:: ({{ e.0 }}) -> goto {{ e.1 }}
 {%- endif %}
 {%- endfor %}
-	fi;
+	od;
 {%- endfor %}
 }
