@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use mongen::emit::clocking::Reset;
+use mongen::trace_report::{bind, live_json, report_json, verdict_word};
 use monitor_core::runtime::LazyMonitor;
-use monitor_core::trace::check::{Checker, Engine, Options, Property, Report, ViolationReport};
+use monitor_core::trace::check::{Checker, Engine, Options, Report, ViolationReport};
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Position, TraceError, VcdReader};
@@ -276,8 +277,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         });
     let mut builder = Builder::new();
     builder.configure(config.clone());
-    let mut used = vec![false; args.defines.len()];
-    let mut properties = Vec::new();
+    let mut monitors = Vec::new();
     for (src, f, label) in properties_in {
         let monitor = if args.lazy {
             let m = LazyMonitor::new(&f, &config).map_err(|e| src.describe(&f, &e))?;
@@ -293,34 +293,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             Engine::Eager(MonitorTable::from_dfa(t.dfa()))
         };
-        let mut bindings = Vec::new();
-        for ap in (0..monitor.props()).map(|i| monitor.proposition(i)) {
-            let def = args.defines.iter().rposition(|(n, _)| n == ap);
-            if let Some(k) = def {
-                used[k] = true;
-            }
-            let text = def.map_or(ap, |k| args.defines[k].1.as_str());
-            let e = Expr::parse(text).map_err(|e| match def {
-                Some(_) => format!("--define {ap}: {e}"),
-                None => format!(
-                    "`{label}`: the proposition `{ap}` is neither a field nor an expression over fields; bind it with --define {ap}=EXPR ({e})"
-                ),
-            })?;
-            bindings.push(e);
-        }
-        properties.push(Property {
-            name: label,
-            monitor,
-            bindings,
-        });
+        monitors.push((label, monitor));
     }
-    for ((name, _), used) in args.defines.iter().zip(used) {
-        if !used {
-            return Err(format!(
-                "--define {name}: no property has a proposition of that name"
-            ));
-        }
-    }
+    let properties = bind(monitors, &args.defines)?;
     let options = Options {
         all: args.all,
         max_reports: args.max_reports,
@@ -478,7 +453,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         for r in &reports {
             violated |= r.verdict == Verdict::Violated;
             if args.json {
-                let _ = writeln!(run.out, "{}", json(&name, r, three));
+                let _ = writeln!(run.out, "{}", report_json(&name, r, three));
             } else {
                 text(&mut run.out, &name, r, three);
             }
@@ -504,15 +479,6 @@ fn format_of(path: &Path) -> Result<TraceFormat, String> {
         _ => Err(format!(
             "{name}: unknown trace format (the extension is not .csv, .jsonl, .ndjson, .json or .vcd); give it with --format csv|jsonl|vcd"
         )),
-    }
-}
-
-fn verdict_word(r: &Report, three: bool) -> &'static str {
-    match r.verdict {
-        Verdict::Violated => "violated",
-        Verdict::Satisfied => "satisfied",
-        Verdict::Undecided if three => "undecided",
-        Verdict::Undecided => "holds",
     }
 }
 
@@ -628,62 +594,4 @@ fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
         }
     }
     inexact_text(out, r);
-}
-
-fn position_json(p: &Position) -> serde_json::Value {
-    serde_json::json!({"index": p.index, "line": p.line, "time": p.time})
-}
-
-/// One violation, as in the report's `violations`.
-fn violation_json(v: &ViolationReport) -> serde_json::Value {
-    let values: serde_json::Map<String, serde_json::Value> = v
-        .values
-        .iter()
-        .map(|(f, x)| (f.clone(), serde_json::Value::String(x.clone())))
-        .collect();
-    let recent: Vec<serde_json::Value> = v
-        .recent
-        .iter()
-        .map(|(p, held)| {
-            let mut o = position_json(p);
-            o["holds"] = held.clone().into();
-            o
-        })
-        .collect();
-    let mut o = position_json(&v.at);
-    o["explanation"] = v.explanation.clone().into();
-    o["after"] = v.after.clone().into();
-    o["letters"] = v.letters.clone().into();
-    o["values"] = values.into();
-    o["recent"] = recent.into();
-    o
-}
-
-/// A violation as it happens (`--follow`).
-fn live_json(trace: &str, property: &str, v: &ViolationReport) -> serde_json::Value {
-    serde_json::json!({
-        "trace": trace,
-        "property": property,
-        "violation": violation_json(v),
-    })
-}
-
-fn json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
-    let violations: Vec<serde_json::Value> = r.violations.iter().map(violation_json).collect();
-    serde_json::json!({
-        "trace": trace,
-        "property": r.property,
-        "verdict": verdict_word(r, three),
-        "events": r.events,
-        "violation_count": r.violation_count,
-        "violations": violations,
-        "satisfied_at": r.satisfied_at.as_ref().map(position_json),
-        "inexact_at": r.inexact_at.as_ref().map(position_json),
-        "lazy": r.lazy.map(|s| serde_json::json!({
-            "states_built": s.states_built,
-            "transitions_built": s.transitions_built,
-            "cache_clears": s.cache_clears,
-            "peak_memory": s.peak_memory,
-        })),
-    })
 }

@@ -23,3 +23,5 @@
 pub mod emit;
 pub mod hdl;
 pub mod monitor_attr;
+#[cfg(feature = "trace")]
+pub mod trace_report;

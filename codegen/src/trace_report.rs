@@ -1,0 +1,139 @@
+//! The reports of `mongen check`, shared by the command line and the
+//! Python package: a property's verdict over one trace as a JSON object
+//! (`mongen check --json`), and the propositions of monitors bound to
+//! expressions over a trace's fields (`--define`).
+
+use monitor_core::trace::check::{Engine, Property, Report, ViolationReport};
+use monitor_core::trace::expr::Expr;
+use monitor_core::trace::reader::Position;
+use monitor_core::Verdict;
+
+/// The properties of a check: each monitor (with the name it is reported
+/// by) and its propositions bound to expressions over the trace's fields.
+/// A proposition is the expression `defines` gives for it (the last one
+/// for a name, as `--define` options), else the field of its name read as
+/// a Boolean, or itself read as an expression (`"latency > 100"`). A
+/// definition no monitor uses is an error (a misspelt name).
+///
+/// ```
+/// use monitor_core::trace::check::Engine;
+/// use monitor_core::translate::Builder;
+/// use monitor_core::MonitorTable;
+/// use mongen::trace_report::bind;
+///
+/// let t = Builder::new().build("G(slow -> X ok)")?;
+/// let engine = Engine::Eager(MonitorTable::from_dfa(t.dfa()));
+/// let defines = [("slow".to_string(), "latency > 100".to_string())];
+/// let properties = bind(vec![("latency".into(), engine)], &defines)?;
+/// assert_eq!(properties[0].bindings.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn bind(
+    monitors: Vec<(String, Engine)>,
+    defines: &[(String, String)],
+) -> Result<Vec<Property>, String> {
+    let mut used = vec![false; defines.len()];
+    let mut properties = Vec::with_capacity(monitors.len());
+    for (label, monitor) in monitors {
+        let mut bindings = Vec::new();
+        for ap in (0..monitor.props()).map(|i| monitor.proposition(i)) {
+            let def = defines.iter().rposition(|(n, _)| n == ap);
+            if let Some(k) = def {
+                used[k] = true;
+            }
+            let text = def.map_or(ap, |k| defines[k].1.as_str());
+            let e = Expr::parse(text).map_err(|e| match def {
+                Some(_) => format!("--define {ap}: {e}"),
+                None => format!(
+                    "`{label}`: the proposition `{ap}` is neither a field nor an expression over fields; bind it with --define {ap}=EXPR ({e})"
+                ),
+            })?;
+            bindings.push(e);
+        }
+        properties.push(Property {
+            name: label,
+            monitor,
+            bindings,
+        });
+    }
+    for ((name, _), used) in defines.iter().zip(used) {
+        if !used {
+            return Err(format!(
+                "--define {name}: no property has a proposition of that name"
+            ));
+        }
+    }
+    Ok(properties)
+}
+
+/// The word for a report's verdict: `violated`, `satisfied`, and, when
+/// nothing is decided, `undecided` with three verdicts, `holds` with two.
+pub fn verdict_word(r: &Report, three: bool) -> &'static str {
+    match r.verdict {
+        Verdict::Violated => "violated",
+        Verdict::Satisfied => "satisfied",
+        Verdict::Undecided if three => "undecided",
+        Verdict::Undecided => "holds",
+    }
+}
+
+/// A position in a trace: its index, and its line or time when known.
+pub fn position_json(p: &Position) -> serde_json::Value {
+    serde_json::json!({"index": p.index, "line": p.line, "time": p.time})
+}
+
+/// One violation, as in the report's `violations`.
+pub fn violation_json(v: &ViolationReport) -> serde_json::Value {
+    let values: serde_json::Map<String, serde_json::Value> = v
+        .values
+        .iter()
+        .map(|(f, x)| (f.clone(), serde_json::Value::String(x.clone())))
+        .collect();
+    let recent: Vec<serde_json::Value> = v
+        .recent
+        .iter()
+        .map(|(p, held)| {
+            let mut o = position_json(p);
+            o["holds"] = held.clone().into();
+            o
+        })
+        .collect();
+    let mut o = position_json(&v.at);
+    o["explanation"] = v.explanation.clone().into();
+    o["after"] = v.after.clone().into();
+    o["letters"] = v.letters.clone().into();
+    o["values"] = values.into();
+    o["recent"] = recent.into();
+    o
+}
+
+/// A violation as it happens (`mongen check --follow`).
+pub fn live_json(trace: &str, property: &str, v: &ViolationReport) -> serde_json::Value {
+    serde_json::json!({
+        "trace": trace,
+        "property": property,
+        "violation": violation_json(v),
+    })
+}
+
+/// The report of one property over one trace, as `mongen check --json`
+/// writes it (one object per line).
+pub fn report_json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
+    let violations: Vec<serde_json::Value> = r.violations.iter().map(violation_json).collect();
+    serde_json::json!({
+        "trace": trace,
+        "property": r.property,
+        "verdict": verdict_word(r, three),
+        "events": r.events,
+        "violation_count": r.violation_count,
+        "violations": violations,
+        "satisfied_at": r.satisfied_at.as_ref().map(position_json),
+        "inexact_at": r.inexact_at.as_ref().map(position_json),
+        "lazy": r.lazy.map(|s| serde_json::json!({
+            "states_built": s.states_built,
+            "transitions_built": s.transitions_built,
+            "cache_clears": s.cache_clears,
+            "peak_memory": s.peak_memory,
+        })),
+    })
+}
