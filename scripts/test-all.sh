@@ -18,6 +18,8 @@ echo "== cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release --quiet
 echo "== cargo test"
 cargo test --workspace --release
+echo "== the Python package (python/: maturin wheel, pytest)"
+scripts/test-python.sh
 echo "== examples/hardware/run.sh (the arbiter example end to end)"
 OUT="$(mktemp -d)" examples/hardware/run.sh
 echo "== cargo publish --dry-run (every published crate packages and builds)"

@@ -1,0 +1,185 @@
+"""mongen: temporal properties (LTL with past, PSL) compiled to minimal
+monitors of their bad prefixes, and traces checked against them.
+
+>>> import mongen
+>>> m = mongen.compile("G(req -> X ack)")
+>>> m.run([{"req": True, "ack": False}, {"req": False, "ack": False}])
+'violated'
+>>> m.violation.position
+1
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from . import _native
+
+__all__ = ["compile", "check", "Monitor", "Violation", "DEFAULT_MAX_STATES"]
+
+DEFAULT_MAX_STATES: int = _native.DEFAULT_MAX_STATES
+
+Event = Union[Mapping[str, Any], Sequence[Any]]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Why a monitor rejected its events.
+
+    position: the 0-based index of the event that violated the property.
+    explanation: the whole explanation, in one sentence.
+    after: a shortest word leading to the state the event was read in
+        (letters separated by "; ", empty for the initial state).
+    letters: the letters that violate the property from that state, as a
+        Boolean formula over the propositions (the event satisfied it).
+    shortest: a shortest bad prefix of the property.
+    """
+
+    position: int
+    explanation: str
+    after: str
+    letters: str
+    shortest: str
+
+
+class Monitor:
+    """The monitor of one property: step it with events, read its verdict.
+
+    An event is a mapping from proposition names to truth values, or a
+    sequence of truth values in the order of `propositions`. Verdicts are
+    "holds" (two verdicts) or "undecided" (three), "violated", and, with
+    three verdicts, "satisfied" (every continuation satisfies it).
+    """
+
+    __slots__ = ("_m",)
+
+    def __init__(self, native: Any) -> None:
+        self._m = native
+
+    def step(self, event: Event) -> str:
+        """Reads one event; returns the verdict after it."""
+        return self._m.step(event)
+
+    def run(self, events: Iterable[Event]) -> str:
+        """Reads events until the verdict is final or they end; returns it."""
+        return self._m.run(events)
+
+    def reset(self) -> None:
+        """Back to the initial state, as if no event had been read."""
+        self._m.reset()
+
+    @property
+    def verdict(self) -> str:
+        """The verdict after the events read."""
+        return self._m.verdict
+
+    @property
+    def violation(self) -> Optional[Violation]:
+        """The violation, or None while the property is not violated."""
+        d = self._m._violation()
+        return None if d is None else Violation(**d)
+
+    @property
+    def position(self) -> int:
+        """The number of events read."""
+        return self._m.position
+
+    @property
+    def propositions(self) -> List[str]:
+        """The propositions, in the order of sequence events."""
+        return self._m.propositions
+
+    @property
+    def formula(self) -> str:
+        """The property."""
+        return self._m.formula
+
+    @property
+    def num_states(self) -> int:
+        """The number of states of the monitor."""
+        return self._m.num_states
+
+    @property
+    def is_safety(self) -> Optional[bool]:
+        """Whether the property is safety (None: beyond the state limit).
+        The monitor of one that is not rejects the bad prefixes of its
+        safety closure only."""
+        return self._m.is_safety
+
+    def emit(self, target: str, name: str = "monitor") -> str:
+        """The monitor as text for a target: "hoa", "json", "dot",
+        "promela" (a never claim), "smv" (a NuSMV module), "verilog",
+        "systemc" or "rust"; `name` names the claim, module or type."""
+        return self._m.emit(target, name)
+
+    def to_hoa(self) -> str:
+        """The monitor in the Hanoi Omega-Automata format."""
+        return self.emit("hoa")
+
+    def to_json(self) -> Dict[str, Any]:
+        """The monitor as `mongen compile -t json` writes it, parsed."""
+        return json.loads(self.emit("json"))
+
+    def __repr__(self) -> str:
+        return repr(self._m)
+
+
+def compile(
+    formula: str,
+    psl: bool = False,
+    verdicts: int = 2,
+    max_states: Optional[int] = None,
+) -> Monitor:
+    """Compiles a property (LTL with past in Spot/Spin syntax, or PSL with
+    psl=True) into its minimal monitor. Raises ValueError on a syntax
+    error (the message points at the column) or when the monitor exceeds
+    max_states."""
+    return Monitor(_native.compile(formula, psl, verdicts, max_states))
+
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def check(
+    traces: Union[PathLike, Sequence[PathLike]],
+    properties: Union[str, Sequence[str]],
+    defines: Optional[Mapping[str, str]] = None,
+    psl: bool = False,
+    verdicts: int = 2,
+    all: bool = False,
+    max_reports: int = 10,
+    format: Optional[str] = None,
+    clock: Optional[str] = None,
+    max_states: Optional[int] = None,
+) -> List[Dict[str, Any]]:
+    """Checks properties over trace files (CSV, JSON Lines, VCD); returns
+    one report per trace and property, as `mongen check --json` writes
+    them: {"trace", "property", "verdict", "events", "violation_count",
+    "violations": [{"index", "line", "time", "explanation", ...}], ...}.
+
+    defines binds propositions to expressions over the fields
+    ({"slow": "latency > 100"}); a proposition without one reads the
+    field of its name. all=True restarts a property after each violation
+    and counts them all. clock samples a VCD at a clock's edges
+    ("clk" or "clk:negedge").
+    """
+    if isinstance(traces, (str, os.PathLike)):
+        traces = [traces]
+    if isinstance(properties, str):
+        properties = [properties]
+    reports = _native._check(
+        [os.fspath(t) for t in traces],
+        list(properties),
+        list((defines or {}).items()),
+        psl,
+        verdicts,
+        all,
+        max_reports,
+        format,
+        clock,
+        max_states,
+    )
+    return [json.loads(r) for r in reports]

@@ -1,0 +1,496 @@
+//! The native part of the `mongen` Python package: monitors compiled from
+//! LTL/PSL, stepped from Python, emitted to every target, and traces
+//! checked with the same reports as `mongen check --json`. The Python
+//! side (`python/mongen/__init__.py`) wraps these in dataclasses and
+//! typed signatures.
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+use mongen::emit::dot::emit_dot;
+use mongen::emit::hoa::{emit_hoa, HoaOptions};
+use mongen::emit::json::{emit_json, JsonOptions};
+use mongen::emit::promela::{emit_promela, PromelaOptions};
+use mongen::emit::rust::{emit_rust, RustOptions};
+use mongen::emit::smv::{emit_smv_dfa, SmvOptions};
+use mongen::emit::systemc::{emit_systemc, SystemcOptions};
+use mongen::emit::verilog::{emit_verilog, VerilogOptions};
+use mongen::trace_report::{bind, report_json};
+use monitor_core::automaton::BadPrefixDfa;
+use monitor_core::formula::{parse, parse_psl, Formula};
+use monitor_core::runtime::Cursor;
+use monitor_core::trace::check::{Checker, Engine, Options, Report};
+use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
+use monitor_core::trace::reader::{Edge, VcdReader};
+use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
+use monitor_core::{MonitorTable, Verdict};
+use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyMapping};
+
+/// Parses `formula` as LTL (Spot/Spin syntax, with past) or PSL.
+fn parse_formula(formula: &str, psl: bool) -> PyResult<Formula> {
+    let parsed = if psl {
+        parse_psl(formula)
+    } else {
+        parse(formula)
+    };
+    parsed.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn config(verdicts: u8, max_states: Option<usize>) -> PyResult<Config> {
+    let verdicts = match verdicts {
+        2 => Verdicts::Two,
+        3 => Verdicts::Three,
+        v => {
+            return Err(PyValueError::new_err(format!(
+                "verdicts is 2 or 3, not {v}"
+            )))
+        }
+    };
+    Ok(Config::new()
+        .verdicts(verdicts)
+        .max_states(Some(max_states.unwrap_or(DEFAULT_MAX_STATES))))
+}
+
+fn verdict_word(v: Verdict, three: bool) -> &'static str {
+    match v {
+        Verdict::Violated => "violated",
+        Verdict::Satisfied => "satisfied",
+        Verdict::Undecided if three => "undecided",
+        Verdict::Undecided => "holds",
+    }
+}
+
+/// A monitor: the minimal deterministic automaton of a property's bad
+/// prefixes, stepped one event at a time.
+#[pyclass(module = "mongen._native")]
+struct Monitor {
+    dfa: BadPrefixDfa,
+    table: MonitorTable,
+    cursor: Cursor,
+    three: bool,
+    safety: Option<bool>,
+    /// Events read since the start (or the last reset).
+    position: u64,
+    /// The index of the event that violated the property (the cursor
+    /// keeps the state it was read in).
+    violated_at: Option<u64>,
+}
+
+impl Monitor {
+    /// The letter of one event: a mapping from proposition names to
+    /// truth values, or a sequence of them in the order of
+    /// `propositions`.
+    fn letter(&self, event: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let t = self.table.table();
+        let n = t.props as usize;
+        let mut letter = 0u64;
+        if let Ok(m) = event.downcast::<PyMapping>() {
+            for i in 0..n {
+                let name = t.proposition(i);
+                let v = m.get_item(name).map_err(|_| {
+                    PyKeyError::new_err(format!(
+                        "the event has no value for the proposition `{name}`"
+                    ))
+                })?;
+                if v.is_truthy()? {
+                    letter |= 1 << i;
+                }
+            }
+            return Ok(letter);
+        }
+        if event.is_instance_of::<pyo3::types::PyString>() {
+            return Err(PyTypeError::new_err(
+                "an event is a mapping from propositions to truth values, or a sequence of truth values",
+            ));
+        }
+        let values: Vec<Bound<'_, PyAny>> = event
+            .try_iter()
+            .map_err(|_| {
+                PyTypeError::new_err(
+                    "an event is a mapping from propositions to truth values, or a sequence of truth values",
+                )
+            })?
+            .collect::<PyResult<_>>()?;
+        if values.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "the event has {} values, the monitor {n} propositions ({})",
+                values.len(),
+                (0..n)
+                    .map(|i| t.proposition(i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        for (i, v) in values.iter().enumerate() {
+            if v.is_truthy()? {
+                letter |= 1 << i;
+            }
+        }
+        Ok(letter)
+    }
+
+    fn advance(&mut self, letter: u64) -> Verdict {
+        let t = self.table.table();
+        let was_violated = self.cursor.is_violated(&t);
+        let v = self.cursor.step(&t, letter);
+        if v == Verdict::Violated && !was_violated {
+            self.violated_at = Some(self.position);
+        }
+        self.position += 1;
+        v
+    }
+}
+
+#[pymethods]
+impl Monitor {
+    /// Reads one event; returns the verdict after it.
+    fn step(&mut self, event: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+        let letter = self.letter(event)?;
+        Ok(verdict_word(self.advance(letter), self.three))
+    }
+
+    /// Reads events until the verdict is final (violated, or satisfied
+    /// with three verdicts) or the events end; returns the verdict.
+    fn run(&mut self, events: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+        let t = self.table.table();
+        let mut v = self.cursor.verdict(&t);
+        if v != Verdict::Undecided {
+            return Ok(verdict_word(v, self.three));
+        }
+        // No event is taken from the iterator past the final verdict.
+        for event in events.try_iter()? {
+            let letter = self.letter(&event?)?;
+            v = self.advance(letter);
+            if v != Verdict::Undecided {
+                break;
+            }
+        }
+        Ok(verdict_word(v, self.three))
+    }
+
+    /// Back to the initial state, as if no event had been read.
+    fn reset(&mut self) {
+        self.cursor.reset();
+        self.position = 0;
+        self.violated_at = None;
+    }
+
+    /// The verdict now: "holds" (two verdicts) or "undecided" (three),
+    /// "violated", or "satisfied" (three verdicts: every continuation
+    /// satisfies the property).
+    #[getter]
+    fn verdict(&self) -> &'static str {
+        verdict_word(self.cursor.verdict(&self.table.table()), self.three)
+    }
+
+    /// The number of events read.
+    #[getter]
+    fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// The propositions, in the order of sequence events.
+    #[getter]
+    fn propositions(&self) -> Vec<String> {
+        let t = self.table.table();
+        (0..t.props as usize)
+            .map(|i| t.proposition(i).to_string())
+            .collect()
+    }
+
+    /// The property, as the monitor names it.
+    #[getter]
+    fn formula(&self) -> String {
+        self.dfa.name().to_string()
+    }
+
+    /// The number of states of the monitor.
+    #[getter]
+    fn num_states(&self) -> usize {
+        self.dfa.num_states()
+    }
+
+    /// Whether the property is a safety property (None: not decided
+    /// within the state limit). The monitor of one that is not detects
+    /// the bad prefixes of its safety closure only.
+    #[getter]
+    fn is_safety(&self) -> Option<bool> {
+        self.safety
+    }
+
+    /// The violation as a dict (None while the property is not
+    /// violated): the 0-based index of the violating event, the
+    /// explanation, a shortest word leading to the state it was read in
+    /// (`after`), the letters that violate from there, and a shortest bad
+    /// prefix of the property.
+    fn _violation<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(position) = self.violated_at else {
+            return Ok(None);
+        };
+        let t = self.table.table();
+        let v = self.cursor.violation(&t).expect("the cursor is violated");
+        let v = monitor_core::runtime::Violation {
+            position: Some(position),
+            ..v
+        };
+        let d = PyDict::new(py);
+        d.set_item("position", position)?;
+        d.set_item("explanation", v.to_string())?;
+        d.set_item("after", v.after)?;
+        d.set_item("letters", v.letters)?;
+        d.set_item("shortest", v.shortest)?;
+        Ok(Some(d))
+    }
+
+    /// The monitor in a target's format: "hoa", "json", "dot", "promela"
+    /// (a never claim), "smv" (a NuSMV observer module), "verilog",
+    /// "systemc", "rust". `name` names the claim, module or type.
+    #[pyo3(signature = (target, name = "monitor"))]
+    fn emit(&self, target: &str, name: &str) -> PyResult<String> {
+        let err = |e: mongen::emit::EmitError| PyValueError::new_err(e.to_string());
+        Ok(match target {
+            "hoa" => emit_hoa(
+                &self.dfa,
+                &HoaOptions {
+                    three_valued: self.three,
+                    ..HoaOptions::default()
+                },
+            ),
+            // One line, as `mongen compile -t json` writes it.
+            "json" => {
+                emit_json(
+                    &self.dfa,
+                    &JsonOptions {
+                        safety: self.safety,
+                        three_valued: self.three,
+                        ..JsonOptions::default()
+                    },
+                ) + "\n"
+            }
+            "dot" => emit_dot(&self.dfa),
+            "promela" => emit_promela(
+                &self.dfa,
+                &PromelaOptions {
+                    name: name.into(),
+                    stutter_invariant: self.dfa.is_stutter_invariant(),
+                    ..PromelaOptions::default()
+                },
+            )
+            .map_err(err)?,
+            "smv" => {
+                let obs = emit_smv_dfa(
+                    &self.dfa,
+                    &SmvOptions {
+                        name: name.into(),
+                        three_valued: self.three,
+                        ..SmvOptions::default()
+                    },
+                )
+                .map_err(err)?;
+                obs.module
+            }
+            "verilog" => emit_verilog(
+                &self.dfa,
+                &VerilogOptions {
+                    name: name.into(),
+                    three_valued: self.three,
+                    ..VerilogOptions::default()
+                },
+            )
+            .map_err(err)?,
+            "systemc" => emit_systemc(
+                &self.dfa,
+                &SystemcOptions {
+                    name: name.into(),
+                    three_valued: self.three,
+                    ..SystemcOptions::default()
+                },
+            )
+            .map_err(err)?,
+            "rust" => emit_rust(
+                &self.dfa,
+                &RustOptions {
+                    name: name.into(),
+                    three_valued: self.three,
+                },
+            )
+            .map_err(err)?,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                "unknown target `{other}` (hoa, json, dot, promela, smv, verilog, systemc, rust)"
+            )))
+            }
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<mongen.Monitor `{}`: {} states, {} after {} events>",
+            self.dfa.name(),
+            self.dfa.num_states(),
+            self.verdict(),
+            self.position
+        )
+    }
+}
+
+/// Compiles a property into its monitor.
+#[pyfunction]
+#[pyo3(signature = (formula, psl = false, verdicts = 2, max_states = None))]
+fn compile(formula: &str, psl: bool, verdicts: u8, max_states: Option<usize>) -> PyResult<Monitor> {
+    let f = parse_formula(formula, psl)?;
+    let cfg = config(verdicts, max_states)?;
+    let mut b = Builder::new();
+    b.configure(cfg);
+    let mut t = b
+        .build_from_formula(&f)
+        .map_err(|e| PyValueError::new_err(format!("{formula}: {e}")))?;
+    if psl {
+        t.set_name(formula.trim());
+    }
+    let safety = t.is_safety();
+    let dfa = t.into_dfa();
+    let table = MonitorTable::from_dfa(&dfa);
+    Ok(Monitor {
+        dfa,
+        table,
+        cursor: Cursor::new(),
+        three: verdicts == 3,
+        safety,
+        position: 0,
+        violated_at: None,
+    })
+}
+
+/// The format of a trace file: given, or from its extension.
+fn trace_format(path: &str, format: Option<&str>) -> PyResult<&'static str> {
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match format.map(str::to_ascii_lowercase).as_deref().or(ext.as_deref()) {
+        Some("csv") => Ok("csv"),
+        Some("jsonl" | "ndjson" | "json") => Ok("jsonl"),
+        Some("vcd") => Ok("vcd"),
+        _ => Err(PyValueError::new_err(format!(
+            "{path}: unknown trace format (the extension is not .csv, .jsonl, .ndjson, .json or .vcd); give it with format='csv'|'jsonl'|'vcd'"
+        ))),
+    }
+}
+
+/// Checks the properties over the traces; returns one report per trace
+/// and property, each the JSON text `mongen check --json` writes.
+#[pyfunction]
+#[pyo3(signature = (traces, properties, defines, psl, verdicts, all, max_reports, format, clock, max_states))]
+#[allow(clippy::too_many_arguments)]
+fn _check(
+    py: Python<'_>,
+    traces: Vec<String>,
+    properties: Vec<String>,
+    defines: Vec<(String, String)>,
+    psl: bool,
+    verdicts: u8,
+    all: bool,
+    max_reports: usize,
+    format: Option<String>,
+    clock: Option<String>,
+    max_states: Option<usize>,
+) -> PyResult<Vec<String>> {
+    if properties.is_empty() {
+        return Err(PyValueError::new_err("no property given"));
+    }
+    let cfg = config(verdicts, max_states)?;
+    let mut b = Builder::new();
+    b.configure(cfg);
+    let mut monitors = Vec::new();
+    for text in &properties {
+        let f = parse_formula(text, psl)?;
+        let t = b
+            .build_from_formula(&f)
+            .map_err(|e| PyValueError::new_err(format!("{text}: {e}")))?;
+        let label = if psl {
+            text.trim().to_string()
+        } else {
+            f.to_spot()
+        };
+        monitors.push((label, Engine::Eager(MonitorTable::from_dfa(t.dfa()))));
+    }
+    let props = bind(monitors, &defines).map_err(PyValueError::new_err)?;
+    let mut checker = Checker::new(
+        props,
+        Options {
+            all,
+            max_reports,
+            ..Options::default()
+        },
+    );
+    let clock = match clock.as_deref() {
+        None => None,
+        Some(c) => Some(match c.rsplit_once(':') {
+            Some((n, "posedge")) => (n.to_string(), Edge::Posedge),
+            Some((n, "negedge")) => (n.to_string(), Edge::Negedge),
+            Some((_, e)) => {
+                return Err(PyValueError::new_err(format!(
+                    "clock {c}: the edge is posedge or negedge, not `{e}`"
+                )))
+            }
+            None => (c.to_string(), Edge::Posedge),
+        }),
+    };
+    let three = verdicts == 3;
+    let mut out = Vec::new();
+    for path in &traces {
+        let kind = trace_format(path, format.as_deref())?;
+        if kind != "vcd" && clock.is_some() {
+            return Err(PyValueError::new_err(format!(
+                "{path}: a clock is for VCD waveforms"
+            )));
+        }
+        let file = File::open(path).map_err(|e| {
+            PyErr::new::<pyo3::exceptions::PyOSError, _>(format!("cannot read {path}: {e}"))
+        })?;
+        let input: Box<dyn Read + Send> = Box::new(file);
+        // The file is read and checked without the GIL (on every core for
+        // CSV and JSON Lines, as `mongen check`).
+        let reports: Result<Vec<Report>, String> = py.detach(|| match kind {
+            "csv" => check_lines(
+                &mut checker,
+                LineFormat::Csv,
+                path,
+                input,
+                Chunking::default(),
+            )
+            .map_err(|e| e.to_string()),
+            "jsonl" => check_lines(
+                &mut checker,
+                LineFormat::Jsonl,
+                path,
+                input,
+                Chunking::default(),
+            )
+            .map_err(|e| e.to_string()),
+            _ => {
+                let clock = clock.as_ref().map(|(n, e)| (n.as_str(), *e));
+                let mut r = VcdReader::new(path, BufReader::with_capacity(1 << 16, input), clock)
+                    .map_err(|e| e.to_string())?;
+                checker.run(&mut r).map_err(|e| e.to_string())
+            }
+        });
+        for r in reports.map_err(PyValueError::new_err)? {
+            out.push(report_json(path, &r, three).to_string());
+        }
+    }
+    Ok(out)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Monitor>()?;
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(_check, m)?)?;
+    m.add("DEFAULT_MAX_STATES", DEFAULT_MAX_STATES)?;
+    Ok(())
+}

@@ -1,0 +1,210 @@
+"""The Python package against the command line it wraps: the same
+monitors (stepped here, checked there), the same reports, the same
+emitted text; and the errors a Python user makes."""
+
+import json
+import os
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import mongen
+
+ROOT = Path(__file__).resolve().parents[2]
+MONGEN = os.environ.get("MONGEN_BIN", str(ROOT / "target" / "release" / "mongen"))
+LOGS = ROOT / "examples" / "logs"
+DEFINES = {
+    "req": 'event == "request"',
+    "resp": 'event == "response"',
+    "err": 'level == "ERROR"',
+    "slow": "latency_ms > 500",
+}
+SERVICE_PROPERTIES = [
+    line
+    for line in (LOGS / "service.ltl").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
+
+
+def cli(*args):
+    out = subprocess.run([MONGEN, *args], capture_output=True, text=True)
+    assert out.returncode in (0, 1), out.stderr
+    return out.stdout
+
+
+def defines_args(defines):
+    return [a for k, v in defines.items() for a in ("--define", f"{k}={v}")]
+
+
+def test_step_run_and_violation():
+    m = mongen.compile("G(req -> X ack)")
+    assert m.propositions == ["req", "ack"]
+    assert m.is_safety is True
+    assert m.verdict == "holds"
+    assert m.step({"req": True, "ack": False}) == "holds"
+    # A sequence in the order of the propositions; any truthy value.
+    assert m.step([0, 0]) == "violated"
+    v = m.violation
+    assert v.position == 1
+    assert (v.after, v.letters, v.shortest) == ("req", "!ack", "req; !ack")
+    assert "violated at step 1" in v.explanation
+    # Sticky until reset.
+    assert m.step([0, 1]) == "violated" and m.position == 3
+    m.reset()
+    assert (m.verdict, m.position, m.violation) == ("holds", 0, None)
+    # run stops at the violation.
+    events = iter([{"req": 1, "ack": 0}, {"req": 0, "ack": 0}, {"req": 0, "ack": 0}])
+    assert m.run(events) == "violated"
+    assert m.position == 2 and next(events) == {"req": 0, "ack": 0}
+
+
+def test_three_verdicts_and_psl():
+    m = mongen.compile("F done", verdicts=3)
+    assert m.is_safety is False
+    assert m.run([{"done": False}] * 3) == "undecided"
+    assert m.step({"done": True}) == "satisfied"
+    p = mongen.compile("always {req} |=> {ack}", psl=True)
+    assert p.formula == "always {req} |=> {ack}"
+    assert p.run([{"req": 1, "ack": 0}, {"req": 0, "ack": 0}]) == "violated"
+
+
+def test_errors():
+    with pytest.raises(ValueError, match=r"column 7") as e:
+        mongen.compile("G(a ->")
+    assert "\n  G(a ->\n        ^" in str(e.value)
+    with pytest.raises(ValueError, match="exceeds"):
+        mongen.compile("G(a -> X X X X X X X X b)", max_states=10)
+    with pytest.raises(ValueError, match="verdicts is 2 or 3"):
+        mongen.compile("G a", verdicts=4)
+    m = mongen.compile("G(a -> b)")
+    with pytest.raises(KeyError, match="proposition `b`"):
+        m.step({"a": True})
+    with pytest.raises(ValueError, match="2 propositions"):
+        m.step([True])
+    with pytest.raises(TypeError):
+        m.step("ab")
+    with pytest.raises(ValueError, match="no property has a proposition"):
+        mongen.check(LOGS / "service.csv", "G !err", defines={"nope": "status > 1", **DEFINES})
+    with pytest.raises(ValueError, match="unknown trace format"):
+        mongen.check(LOGS / "service.ltl", "G a")
+    with pytest.raises(OSError, match="cannot read"):
+        mongen.check("/nonexistent.csv", "G a")
+
+
+@pytest.mark.parametrize("trace", ["service.csv", "service.jsonl"])
+@pytest.mark.parametrize("extra", [[], ["--all"], ["--verdicts", "3"]])
+def test_check_reports_are_the_commands(trace, extra):
+    kwargs = {"all": "--all" in extra, "verdicts": 3 if "--verdicts" in extra else 2}
+    ours = mongen.check(LOGS / trace, SERVICE_PROPERTIES, defines=DEFINES, **kwargs)
+    args = ["check", "--json", "-q", *extra, *defines_args(DEFINES)]
+    for p in SERVICE_PROPERTIES:
+        args += ["-f", p]
+    theirs = [json.loads(l) for l in cli(*args, str(LOGS / trace)).splitlines()]
+    for r in theirs:
+        r["trace"] = str(LOGS / trace)
+    assert ours == theirs
+    assert {r["verdict"] for r in ours} >= {"violated"}
+
+
+VCD = """$timescale 1ns $end
+$scope module tb $end
+$var wire 1 ! clk $end
+$var wire 1 " req $end
+$var wire 1 # ack $end
+$upscope $end
+$enddefinitions $end
+#0
+0!
+0"
+0#
+#5
+1!
+#10
+0!
+1"
+#15
+1!
+#20
+0!
+0"
+#25
+1!
+#30
+0!
+#35
+1!
+"""
+
+
+def test_check_a_vcd_at_its_clock(tmp_path):
+    # req is sampled high at the edge of 15, ack low at 25: violated at
+    # the third edge (event 2).
+    vcd = tmp_path / "bus.vcd"
+    vcd.write_text(VCD)
+    ours = mongen.check(vcd, ["G(req -> X ack)"], clock="clk")
+    assert ours[0]["verdict"] == "violated" and ours[0]["violations"][0]["index"] == 2
+    args = ["check", "--json", "-q", "--clock", "clk", "-f", "G(req -> X ack)", str(vcd)]
+    assert ours == [json.loads(l) for l in cli(*args).splitlines()]
+    with pytest.raises(ValueError, match="for VCD waveforms"):
+        mongen.check(LOGS / "service.csv", "G !err", defines={"err": DEFINES["err"]}, clock="clk")
+
+
+def test_monitors_agree_with_check_on_random_traces(tmp_path):
+    # Random CSV traces over three fields: the Python monitor, stepped
+    # event by event, and `mongen check` find the same first violation.
+    rng = random.Random(7)
+    formulas = [
+        "G(a -> X(b | c))",
+        "G((a & !b) -> (c S a))",
+        "!b W (a & X c)",
+        "G(a -> (b R c))",
+        "G((a & X a) -> XX !c)",
+    ]
+    for k in range(40):
+        f = formulas[k % len(formulas)]
+        rows = [[rng.random() < 0.5 for _ in range(3)] for _ in range(rng.randrange(1, 30))]
+        path = tmp_path / f"t{k}.csv"
+        path.write_text("a,b,c\n" + "".join(",".join(str(int(x)) for x in r) + "\n" for r in rows))
+        m = mongen.compile(f)
+        verdict = m.run({"a": r[0], "b": r[1], "c": r[2]} for r in rows)
+        [report] = mongen.check(path, f)
+        assert report["verdict"] == verdict, (f, rows)
+        if verdict == "violated":
+            assert report["violations"][0]["index"] == m.violation.position, (f, rows)
+            [cmd] = [json.loads(l) for l in cli("check", "--json", "-q", "-f", f, str(path)).splitlines()]
+            assert cmd["violations"][0]["index"] == m.violation.position
+
+
+@pytest.mark.parametrize(
+    "target,args",
+    [
+        ("hoa", ["-t", "hoa"]),
+        ("json", ["-t", "json"]),
+        ("dot", ["-t", "dot"]),
+        ("promela", ["-t", "promela", "--name", "monitor"]),
+        ("verilog", ["-t", "verilog", "--name", "monitor"]),
+        ("systemc", ["-t", "systemc", "--name", "monitor"]),
+        ("rust", ["-t", "rust", "--name", "monitor"]),
+    ],
+)
+def test_emit_is_what_compile_writes(target, args):
+    f = "G(req -> X(ack | X ack))"
+    m = mongen.compile(f)
+    assert m.emit(target) == cli("compile", "-q", *args, f)
+
+
+def test_docstring_examples():
+    import doctest
+
+    assert doctest.testmod(mongen).failed == 0
+
+
+def test_to_json_and_hoa():
+    m = mongen.compile("G(req -> X ack)")
+    j = m.to_json()
+    assert j["aps"] == ["req", "ack"] and j["safety"] is True
+    assert m.to_hoa().startswith("HOA: v1\n")
+    with pytest.raises(ValueError, match="unknown target"):
+        m.emit("vhdl")
