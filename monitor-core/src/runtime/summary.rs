@@ -542,6 +542,72 @@ impl Summary {
     }
 }
 
+#[cfg(feature = "trace")]
+impl Summary {
+    /// Appends the summary to `out` (little-endian integers): what
+    /// [`ChunkSummary::to_bytes`](crate::trace::chunked::ChunkSummary::to_bytes)
+    /// sends from a worker to the machine that combines summaries.
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.len.to_le_bytes());
+        out.push(u8::from(self.restart));
+        out.extend_from_slice(&(self.runs.len() as u64).to_le_bytes());
+        for r in &self.runs {
+            out.extend_from_slice(&r.end.to_le_bytes());
+            out.extend_from_slice(&r.violated_at.to_le_bytes());
+            out.extend_from_slice(&r.violations.to_le_bytes());
+            out.extend_from_slice(&r.satisfied_at.to_le_bytes());
+        }
+    }
+
+    /// Reads a summary written by [`Summary::encode`] from the front of
+    /// `bytes`, leaving the rest; `None` if they are not one (truncated,
+    /// or an end state the monitor does not have).
+    pub(crate) fn decode(bytes: &mut &[u8]) -> Option<Summary> {
+        let len = take_u64(bytes)?;
+        let restart = match take(bytes, 1)? {
+            [0] => false,
+            [1] => true,
+            _ => return None,
+        };
+        let n = usize::try_from(take_u64(bytes)?).ok()?;
+        // Each run is 28 bytes: a count beyond the input is not one.
+        if n > bytes.len() / 28 {
+            return None;
+        }
+        let mut runs = Vec::with_capacity(n);
+        for _ in 0..n {
+            let end = u32::from_le_bytes(take(bytes, 4)?.try_into().ok()?);
+            if end != VIOLATION && end as usize >= n {
+                return None;
+            }
+            runs.push(Record {
+                end,
+                violated_at: take_u64(bytes)?,
+                violations: take_u64(bytes)?,
+                satisfied_at: take_u64(bytes)?,
+            });
+        }
+        Some(Summary { len, restart, runs })
+    }
+}
+
+/// The first `n` bytes of `bytes`, which then starts after them.
+#[cfg(feature = "trace")]
+pub(crate) fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+    if bytes.len() < n {
+        return None;
+    }
+    let (head, rest) = bytes.split_at(n);
+    *bytes = rest;
+    Some(head)
+}
+
+/// A little-endian `u64` from the front of `bytes`.
+#[cfg(feature = "trace")]
+pub(crate) fn take_u64(bytes: &mut &[u8]) -> Option<u64> {
+    Some(u64::from_le_bytes(take(bytes, 8)?.try_into().ok()?))
+}
+
 /// The run from `state` over events `from..len`, one event at a time;
 /// `need_sat`: whether to look for a good prefix.
 fn tail_steps(

@@ -956,6 +956,8 @@ fn explain<'a, R: Reader + ?Sized>(
                 Some(Cell::Json(v)) => v.to_string(),
                 Some(Cell::Bits(b)) => String::from_utf8_lossy(b).into_owned(),
                 Some(Cell::Real(x)) => x.to_string(),
+                Some(Cell::Bool(b)) => b.to_string(),
+                Some(Cell::Int(i)) => i.to_string(),
             };
             (name.clone(), v)
         })

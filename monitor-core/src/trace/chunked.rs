@@ -72,16 +72,449 @@ impl Default for Chunking {
     }
 }
 
-/// What the parallel pass learned about one chunk.
-struct Piece {
+/// What one chunk of a trace does to every property of a checker: for
+/// each property, the summary of its monitor's run over the chunk from
+/// every state ([`Summary`]), with the chunk's number of events and
+/// lines, and its last events (for the explanations of violations just
+/// after it). It is made where the chunk is (a core, a Spark executor:
+/// [`ChunkedCheck::summarize`]), sent as bytes
+/// ([`ChunkSummary::to_bytes`]: a few integers per monitor state), and
+/// applied, in order, where the trace is checked ([`ChunkedCheck::skip`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChunkSummary {
     events: u64,
     lines: u64,
+    /// Whether every event of the chunk could be read and evaluated (if
+    /// not, the checker reads the chunk again and says why).
+    readable: bool,
     /// For each property: the summary of its run over the chunk (`None`
-    /// for a decided property, or one of more than 64 propositions).
+    /// for a decided property, one of more than 64 propositions, or a
+    /// lazy monitor).
     summaries: Vec<Option<Summary>>,
+    /// With [`Options::all`](super::check::Options::all), the same
+    /// summaries in restarting mode, to foresee which chunks must be read
+    /// ([`ChunkedCheck::plan`]); empty otherwise.
+    restarting: Vec<Option<Summary>>,
     /// The last events (position within the chunk, atoms), for
     /// explanations of later violations.
     tail: Vec<(Position, Vec<u64>)>,
+}
+
+/// The first bytes of [`ChunkSummary::to_bytes`].
+const MAGIC: &[u8; 8] = b"mgchunk1";
+
+impl ChunkSummary {
+    /// The number of events of the chunk.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Whether every event of the chunk could be read and evaluated (a
+    /// chunk that could not is read again by the checker, which reports
+    /// why).
+    pub fn is_readable(&self) -> bool {
+        self.readable
+    }
+
+    /// The summary as bytes, to send to the machine that combines
+    /// summaries; read back with [`ChunkSummary::from_bytes`].
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::chunked::{ChunkSummary, ChunkedCheck};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let chunk = "a\n1\n0\n1\n";
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("t", chunk.as_bytes())?)?;
+    /// let s = check.summarize(CsvReader::new("t", chunk.as_bytes())?, 0);
+    /// assert_eq!(ChunkSummary::from_bytes(&s.to_bytes()), Some(s));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        let opt = |out: &mut Vec<u8>, v: Option<u64>| match v {
+            Some(v) => {
+                out.push(1);
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            None => out.push(0),
+        };
+        out.extend_from_slice(&self.events.to_le_bytes());
+        out.extend_from_slice(&self.lines.to_le_bytes());
+        out.push(u8::from(self.readable));
+        for list in [&self.summaries, &self.restarting] {
+            out.extend_from_slice(&(list.len() as u64).to_le_bytes());
+            for s in list {
+                match s {
+                    Some(s) => {
+                        out.push(1);
+                        s.encode(&mut out);
+                    }
+                    None => out.push(0),
+                }
+            }
+        }
+        out.extend_from_slice(&(self.tail.len() as u64).to_le_bytes());
+        for (at, bits) in &self.tail {
+            out.extend_from_slice(&at.index.to_le_bytes());
+            opt(&mut out, at.line);
+            opt(&mut out, at.time);
+            out.extend_from_slice(&(bits.len() as u64).to_le_bytes());
+            for w in bits {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads a summary written by [`ChunkSummary::to_bytes`]; `None` if
+    /// the bytes are not one.
+    pub fn from_bytes(bytes: &[u8]) -> Option<ChunkSummary> {
+        use crate::runtime::summary::{take, take_u64};
+        let mut b = bytes;
+        if take(&mut b, MAGIC.len())? != MAGIC {
+            return None;
+        }
+        let flag = |b: &mut &[u8]| match take(b, 1)? {
+            [0] => Some(false),
+            [1] => Some(true),
+            _ => None,
+        };
+        let opt = |b: &mut &[u8]| -> Option<Option<u64>> {
+            Some(if flag(b)? { Some(take_u64(b)?) } else { None })
+        };
+        // A count is at most one item per remaining byte.
+        let count = |b: &mut &[u8]| -> Option<usize> {
+            let n = usize::try_from(take_u64(b)?).ok()?;
+            (n <= b.len()).then_some(n)
+        };
+        let events = take_u64(&mut b)?;
+        let lines = take_u64(&mut b)?;
+        let readable = flag(&mut b)?;
+        let mut lists = [Vec::new(), Vec::new()];
+        for list in &mut lists {
+            let n = count(&mut b)?;
+            for _ in 0..n {
+                list.push(if flag(&mut b)? {
+                    Some(Summary::decode(&mut b)?)
+                } else {
+                    None
+                });
+            }
+        }
+        let n = count(&mut b)?;
+        let mut tail = Vec::with_capacity(n);
+        for _ in 0..n {
+            let index = take_u64(&mut b)?;
+            let line = opt(&mut b)?;
+            let time = opt(&mut b)?;
+            let words = count(&mut b)?;
+            let bits = (0..words)
+                .map(|_| take_u64(&mut b))
+                .collect::<Option<Vec<u64>>>()?;
+            tail.push((Position { index, line, time }, bits));
+        }
+        let [summaries, restarting] = lists;
+        b.is_empty().then_some(ChunkSummary {
+            events,
+            lines,
+            readable,
+            summaries,
+            restarting,
+            tail,
+        })
+    }
+}
+
+/// A trace checked chunk by chunk, in order: each chunk is either skipped
+/// with its summary, when nothing happens to any property in it, or read
+/// by the [`Checker`], which explains violations as a run over the whole
+/// trace does. The chunks may be summarized anywhere (other cores, other
+/// machines), from the same properties and fields; the reports are those
+/// of [`Checker::run`] on the whole trace.
+///
+/// ```
+/// use monitor_core::trace::check::{Checker, Options, Property};
+/// use monitor_core::trace::chunked::ChunkedCheck;
+/// use monitor_core::trace::expr::Expr;
+/// use monitor_core::trace::reader::CsvReader;
+/// use monitor_core::MonitorTable;
+///
+/// let chunks = ["a\n0\n1\n", "a\n0\n0\n", "a\n1\n1\n"];
+/// let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+/// let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+/// // Where the chunks are: their summaries.
+/// let mut worker = Checker::new(props.clone(), Options::default());
+/// let check = ChunkedCheck::new(&mut worker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+/// let summaries: Vec<_> = chunks
+///     .iter()
+///     .map(|c| check.summarize(CsvReader::new("log", c.as_bytes()).unwrap(), 0))
+///     .collect();
+/// // Where the trace is checked: the first two chunks are skipped, the
+/// // third one (a violation) is read.
+/// let mut checker = Checker::new(props, Options::default());
+/// let mut check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+/// assert_eq!(check.plan(&summaries), [false, false, true]);
+/// for (c, s) in chunks.iter().zip(&summaries) {
+///     if !check.skip(s) {
+///         let mut r = CsvReader::with_headers("log", vec!["a".into()], &c.as_bytes()[2..], check.index(), 0);
+///         check.read(&mut r, 0)?;
+///     }
+/// }
+/// let reports = check.finish();
+/// assert_eq!(reports[0].violations[0].at.index, 5);
+/// assert_eq!(reports[0].events, 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ChunkedCheck<'c> {
+    checker: &'c mut Checker,
+    bound: Bound,
+    /// The index of the next event.
+    index: u64,
+    /// The line of the next event.
+    line: u64,
+}
+
+impl<'c> ChunkedCheck<'c> {
+    /// Starts checking a trace whose fields are those of `reader` (only
+    /// their names are read: a reader of an empty trace of the same
+    /// format will do), with every monitor in its initial state.
+    pub fn new<R: Reader + ?Sized>(
+        checker: &'c mut Checker,
+        reader: &mut R,
+    ) -> Result<ChunkedCheck<'c>, TraceError> {
+        checker.begin();
+        let bound = checker.bind(reader)?;
+        Ok(ChunkedCheck {
+            checker,
+            bound,
+            index: 0,
+            line: 1,
+        })
+    }
+
+    /// The index of the next event (the first event of the next chunk).
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// The line of the next event, for formats with lines (from 1, and
+    /// what [`ChunkedCheck::read`] and [`ChunkedCheck::skip`] added).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// Summarizes a chunk (read by `reader`, whose events count from 0 and
+    /// lines from 1; `lines`: its number of line ends, 0 for formats
+    /// without lines). This reads the chunk in full but changes nothing:
+    /// chunks are summarized in any order, on any thread.
+    pub fn summarize<R: Reader>(&self, reader: R, lines: u64) -> ChunkSummary {
+        self.summarize_with(reader, lines, self.checker.options().all)
+    }
+
+    /// [`ChunkedCheck::summarize`], with restarting summaries or not.
+    fn summarize_with<R: Reader>(
+        &self,
+        mut reader: R,
+        lines: u64,
+        restarting: bool,
+    ) -> ChunkSummary {
+        let (checker, bound) = (&*self.checker, &self.bound);
+        let n = checker.len();
+        let unreadable = ChunkSummary {
+            events: 0,
+            lines,
+            readable: false,
+            summaries: vec![None; n],
+            restarting: Vec::new(),
+            tail: Vec::new(),
+        };
+        if !self.summarizes() {
+            return unreadable;
+        }
+        bound.attach(&mut reader);
+        let live: Vec<usize> = (0..n).filter(|&i| checker.state(i).is_some()).collect();
+        // The atoms of every event, one after the other (`words` each); the
+        // letters of one property at a time are made from them, so that the
+        // letters in memory are those of one property (they stay in cache).
+        let words = bound.words;
+        let mut all: Vec<u64> = Vec::new();
+        let keep = checker.context() + 1;
+        let mut positions: std::collections::VecDeque<Position> =
+            std::collections::VecDeque::with_capacity(keep);
+        let mut bits = vec![0u64; words];
+        let mut events = 0u64;
+        loop {
+            match reader.advance() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(_) => return unreadable,
+            }
+            events += 1;
+            if bound.eval(&reader, &mut bits).is_err() {
+                return unreadable;
+            }
+            all.extend_from_slice(&bits);
+            if positions.len() == keep {
+                positions.pop_front();
+            }
+            positions.push_back(reader.position());
+        }
+        let mut summaries: Vec<Option<Summary>> = vec![None; n];
+        let mut restarts: Vec<Option<Summary>> = vec![None; if restarting { n } else { 0 }];
+        let mut letters: Vec<u64> = Vec::with_capacity(events as usize);
+        for &i in &live {
+            letters.clear();
+            if !checker.letters(i, &all, words, &mut letters) {
+                // More than 64 propositions: read again in one pass.
+                continue;
+            }
+            if let Some(t) = checker.table(i) {
+                summaries[i] = Some(Summary::of_letters(&t, &letters));
+                if restarting {
+                    restarts[i] = Some(Summary::of_letters_restarting(&t, &letters));
+                }
+            }
+        }
+        let first = events as usize - positions.len();
+        let tail = positions
+            .into_iter()
+            .enumerate()
+            .map(|(k, at)| {
+                (
+                    at,
+                    all[(first + k) * words..(first + k + 1) * words].to_vec(),
+                )
+            })
+            .collect();
+        ChunkSummary {
+            events,
+            lines,
+            readable: true,
+            summaries,
+            restarting: restarts,
+            tail,
+        }
+    }
+
+    /// Whether chunks can be summarized: not with a lazy monitor (no table
+    /// to summarize with) or a reset (held monitors). Otherwise every
+    /// chunk is read.
+    pub fn summarizes(&self) -> bool {
+        !self.bound.has_reset() && !self.checker.has_lazy()
+    }
+
+    /// Skips the chunk `summary` summarizes if nothing happens in it to
+    /// any property (no violation, no good prefix, every event readable):
+    /// the monitors jump to where the chunk leaves them. Returns `false`,
+    /// changing nothing, if the chunk must be read
+    /// ([`ChunkedCheck::read`]).
+    pub fn skip(&mut self, summary: &ChunkSummary) -> bool {
+        if !summary.readable || summary.summaries.len() != self.checker.len() {
+            return false;
+        }
+        // Where each property's monitor is after the chunk, if nothing
+        // happens to any of them in it.
+        let mut ends = Vec::new();
+        for i in 0..self.checker.len() {
+            let Some(q) = self.checker.state(i) else {
+                continue;
+            };
+            let Some(s) = &summary.summaries[i] else {
+                return false;
+            };
+            let fits = self.checker.table(i).map(|t| t.num_states()) == Some(s.num_states());
+            let run = s.run_from(q);
+            if !fits || run.violated_at.is_some() || run.satisfied_at.is_some() {
+                return false;
+            }
+            let Some(end) = run.end else { return false };
+            ends.push((i, end));
+        }
+        for (i, q) in ends {
+            self.checker.set_state(i, q);
+        }
+        let (index, line) = (self.index, self.line);
+        let tail = summary.tail.iter().map(|(at, bits)| {
+            let at = Position {
+                index: at.index + index,
+                line: at.line.map(|l| l + line - 1),
+                time: at.time,
+            };
+            (at, bits.as_slice())
+        });
+        self.checker.skip(summary.events, tail);
+        self.index += summary.events;
+        self.line += summary.lines;
+        true
+    }
+
+    /// Reads a chunk with the checker (`reader` numbers its events from
+    /// [`ChunkedCheck::index`] and its lines from [`ChunkedCheck::line`];
+    /// `lines`: the chunk's number of line ends).
+    pub fn read<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        lines: u64,
+    ) -> Result<(), TraceError> {
+        self.bound.attach(reader);
+        let before = self.checker.events();
+        self.checker.feed(reader, &self.bound, &mut |_, _| {})?;
+        self.index += self.checker.events() - before;
+        self.line += lines;
+        Ok(())
+    }
+
+    /// Which of the chunks `summaries` summarizes, in order, will have to
+    /// be read ([`ChunkedCheck::skip`] refusing them), foreseen from the
+    /// summaries alone: the chunks where some property is violated or
+    /// satisfied (or that cannot be read). This lets a distributed
+    /// checker fetch them all at once. (From a chunk that cannot be read
+    /// on, nothing is foreseen.)
+    pub fn plan(&self, summaries: &[ChunkSummary]) -> Vec<bool> {
+        let all = self.checker.options().all;
+        let mut states: Vec<Option<u32>> = (0..self.checker.len())
+            .map(|i| self.checker.state(i))
+            .collect();
+        let mut need = vec![false; summaries.len()];
+        for (k, c) in summaries.iter().enumerate() {
+            let list = if all { &c.restarting } else { &c.summaries };
+            if !c.readable || list.len() != states.len() {
+                need[k] = true;
+                break;
+            }
+            for (i, state) in states.iter_mut().enumerate() {
+                let Some(q) = *state else { continue };
+                let Some(s) = &list[i] else {
+                    need[k] = true;
+                    *state = None;
+                    continue;
+                };
+                let run = s.run_from(q);
+                if run.violated_at.is_some() || run.satisfied_at.is_some() {
+                    need[k] = true;
+                }
+                // Decided (satisfied, or violated without restarts), or
+                // where the run ends.
+                *state = if run.satisfied_at.is_some() {
+                    None
+                } else {
+                    run.end
+                };
+            }
+        }
+        need
+    }
+
+    /// The reports, once every chunk is skipped or read.
+    pub fn finish(self) -> Vec<Report> {
+        self.checker.finish()
+    }
 }
 
 /// Checks the log `input` with `checker`, in chunks on rayon's pool (see
@@ -114,10 +547,9 @@ pub fn check_lines<R: Read>(
         }
         Ok(())
     };
-    checker.begin();
-    let (mut index, mut line) = (0u64, 1u64);
     // CSV: the header row.
     let mut headers = Vec::new();
+    let mut line = 1;
     if format == LineFormat::Csv {
         let mut end = None;
         while end.is_none() {
@@ -136,29 +568,27 @@ pub fn check_lines<R: Read>(
             // A quoted header may span lines: one pass.
             let rest = std::io::Cursor::new(buf).chain(input);
             let mut r = CsvReader::new(source, rest)?;
-            let bound = checker.bind(&mut r)?;
-            checker.feed(&mut r, &bound, &mut |_, _| {})?;
-            return Ok(checker.finish());
+            let mut check = ChunkedCheck::new(checker, &mut r)?;
+            check.read(&mut r, 0)?;
+            return Ok(check.finish());
         }
         headers = CsvReader::new(source, &buf[..end])?.headers().to_vec();
         buf.drain(..end);
         line = 2;
     }
-    let bound = match format {
-        LineFormat::Csv => checker.bind(&mut CsvReader::with_headers(
-            source,
-            headers.clone(),
-            &[][..],
-            0,
-            line,
-        ))?,
-        LineFormat::Jsonl => checker.bind(&mut JsonlReader::new(source, &[][..]))?,
+    let mut check = match format {
+        LineFormat::Csv => ChunkedCheck::new(
+            checker,
+            &mut CsvReader::with_headers(source, headers.clone(), &[][..], 0, line),
+        )?,
+        LineFormat::Jsonl => ChunkedCheck::new(checker, &mut JsonlReader::new(source, &[][..]))?,
     };
-    if bound.has_reset() || checker.has_lazy() {
+    check.line = line;
+    if !check.summarizes() {
         // Held monitors, or lazy ones (no table to summarize with): one
         // pass.
         let rest = std::io::Cursor::new(buf).chain(input);
-        return one_pass(checker, format, source, headers, &bound, rest, index, line);
+        return one_pass(check, format, source, headers, rest);
     }
     let threads = rayon::current_num_threads().max(1);
     let target = match chunking {
@@ -177,7 +607,7 @@ pub fn check_lines<R: Read>(
                     // A line longer than a batch (or line ends that are
                     // not `\n`): the rest in one pass, in constant memory.
                     let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
-                    return one_pass(checker, format, source, headers, &bound, rest, index, line);
+                    return one_pass(check, format, source, headers, rest);
                 }
             }
         };
@@ -188,121 +618,74 @@ pub fn check_lines<R: Read>(
         if format == LineFormat::Csv && memchr::memchr(b'"', batch).is_some() {
             // Quoted fields may hold line breaks: the rest in one pass.
             let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
-            return one_pass(checker, format, source, headers, &bound, rest, index, line);
+            return one_pass(check, format, source, headers, rest);
         }
         let chunks = cut(batch, chunking);
-        let pieces: Vec<Option<Piece>> = {
-            let checker = &*checker;
-            let bound = &bound;
+        let pieces: Vec<ChunkSummary> = {
+            let check = &check;
             let headers = &headers;
             chunks
                 .par_iter()
                 .map(|r| {
                     let bytes = &batch[r.clone()];
+                    let lines = memchr::memchr_iter(b'\n', bytes).count() as u64;
                     match format {
-                        LineFormat::Csv => summarize(
-                            checker,
-                            bound,
+                        LineFormat::Csv => check.summarize_with(
                             UnquotedCsv::new(source, headers, bytes, 0, 1),
-                            bytes,
+                            lines,
+                            false,
                         ),
                         LineFormat::Jsonl => {
-                            summarize(checker, bound, JsonlReader::new(source, bytes), bytes)
+                            check.summarize_with(JsonlReader::new(source, bytes), lines, false)
                         }
                     }
                 })
                 .collect()
         };
         for (range, piece) in chunks.iter().zip(pieces) {
+            if check.skip(&piece) {
+                continue;
+            }
+            // Read again, in order, by the checker itself.
             let bytes = &batch[range.clone()];
-            let skipped = piece.and_then(|p| {
-                // Where each property's monitor is after the chunk, if
-                // nothing happens to any of them in it.
-                let mut ends = Vec::new();
-                for i in 0..checker.len() {
-                    let Some(q) = checker.state(i) else { continue };
-                    let run = p.summaries[i].as_ref()?.run_from(q);
-                    if run.violated_at.is_some() || run.satisfied_at.is_some() {
-                        return None;
-                    }
-                    ends.push((i, run.end?));
-                }
-                Some((p, ends))
-            });
-            match skipped {
-                Some((p, ends)) => {
-                    for (i, q) in ends {
-                        checker.set_state(i, q);
-                    }
-                    let tail = p.tail.iter().map(|(at, bits)| {
-                        let at = Position {
-                            index: at.index + index,
-                            line: at.line.map(|l| l + line - 1),
-                            time: None,
-                        };
-                        (at, bits.as_slice())
-                    });
-                    checker.skip(p.events, tail);
-                    index += p.events;
-                    line += p.lines;
-                }
-                None => {
-                    // Read again, in order, by the checker itself.
-
-                    let before = checker.events();
-                    match format {
-                        LineFormat::Csv => {
-                            let mut r = CsvReader::with_headers(
-                                source,
-                                headers.clone(),
-                                bytes,
-                                index,
-                                line,
-                            );
-                            checker.feed(&mut r, &bound, &mut |_, _| {})?
-                        }
-                        LineFormat::Jsonl => {
-                            let mut r = JsonlReader::starting_at(source, bytes, index, line);
-                            bound.attach(&mut r);
-                            checker.feed(&mut r, &bound, &mut |_, _| {})?
-                        }
-                    }
-                    index += checker.events() - before;
-                    line += memchr::memchr_iter(b'\n', bytes).count() as u64;
-                }
+            let (index, line) = (check.index, check.line);
+            match format {
+                LineFormat::Csv => check.read(
+                    &mut CsvReader::with_headers(source, headers.clone(), bytes, index, line),
+                    piece.lines,
+                )?,
+                LineFormat::Jsonl => check.read(
+                    &mut JsonlReader::starting_at(source, bytes, index, line),
+                    piece.lines,
+                )?,
             }
         }
         buf.drain(..end);
     }
-    Ok(checker.finish())
+    Ok(check.finish())
 }
 
-/// Checks the rest of a log, from event `index` on line `line`, in one
-/// pass.
-#[allow(clippy::too_many_arguments)]
+/// Checks the rest of a log, from where `check` is, in one pass.
 fn one_pass<R: Read>(
-    checker: &mut Checker,
+    mut check: ChunkedCheck<'_>,
     format: LineFormat,
     source: &str,
     headers: Vec<String>,
-    bound: &Bound,
     rest: R,
-    index: u64,
-    line: u64,
 ) -> Result<Vec<Report>, TraceError> {
+    let (index, line) = (check.index, check.line);
     match format {
         LineFormat::Csv => {
             let mut r = CsvReader::with_headers(source, headers, rest, index, line);
-            checker.feed(&mut r, bound, &mut |_, _| {})?;
+            check.read(&mut r, 0)?;
         }
         LineFormat::Jsonl => {
             let rest = std::io::BufReader::with_capacity(1 << 16, rest);
             let mut r = JsonlReader::starting_at(source, rest, index, line);
-            bound.attach(&mut r);
-            checker.feed(&mut r, bound, &mut |_, _| {})?;
+            check.read(&mut r, 0)?;
         }
     }
-    Ok(checker.finish())
+    Ok(check.finish())
 }
 
 /// The chunks of a batch (whole lines).
@@ -327,68 +710,6 @@ fn cut(batch: &[u8], chunking: Chunking) -> Vec<std::ops::Range<usize>> {
         start = end;
     }
     chunks
-}
-
-/// Reads a chunk and summarizes every undecided property's run over it;
-/// `None` if the chunk cannot be read (the sequential pass reports why).
-fn summarize<R: Reader>(
-    checker: &Checker,
-    bound: &Bound,
-    mut reader: R,
-    bytes: &[u8],
-) -> Option<Piece> {
-    bound.attach(&mut reader);
-    let live: Vec<usize> = (0..checker.len())
-        .filter(|&i| checker.state(i).is_some())
-        .collect();
-    // The atoms of every event, one after the other (`words` each); the
-    // letters of one property at a time are made from them, so that the
-    // letters in memory are those of one property (they stay in cache).
-    let words = bound.words;
-    let mut all: Vec<u64> = Vec::new();
-    let keep = checker.context() + 1;
-    let mut positions: std::collections::VecDeque<Position> =
-        std::collections::VecDeque::with_capacity(keep);
-    let mut bits = vec![0u64; words];
-    let mut events = 0u64;
-    while reader.advance().ok()? {
-        events += 1;
-        bound.eval(&reader, &mut bits).ok()?;
-        all.extend_from_slice(&bits);
-        if positions.len() == keep {
-            positions.pop_front();
-        }
-        positions.push_back(reader.position());
-    }
-    let mut summaries: Vec<Option<Summary>> = vec![None; checker.len()];
-    let mut letters: Vec<u64> = Vec::with_capacity(events as usize);
-    for &i in &live {
-        letters.clear();
-        if !checker.letters(i, &all, words, &mut letters) {
-            // More than 64 propositions: read again in one pass.
-            continue;
-        }
-        if let Some(t) = checker.table(i) {
-            summaries[i] = Some(Summary::of_letters(&t, &letters));
-        }
-    }
-    let first = events as usize - positions.len();
-    let tail = positions
-        .into_iter()
-        .enumerate()
-        .map(|(k, at)| {
-            (
-                at,
-                all[(first + k) * words..(first + k + 1) * words].to_vec(),
-            )
-        })
-        .collect();
-    Some(Piece {
-        events,
-        lines: memchr::memchr_iter(b'\n', bytes).count() as u64,
-        summaries,
-        tail,
-    })
 }
 
 #[cfg(test)]
@@ -583,5 +904,112 @@ mod tests {
         .unwrap();
         assert_eq!(r[0].violations[0].at.line, Some(4002));
         assert_eq!(r[0].violations[0].recent.len(), 5);
+    }
+
+    /// Chunks summarized elsewhere (by other checkers, through bytes) and
+    /// combined in order give the reports of one pass, and the plan made
+    /// from the summaries names exactly the chunks that are read.
+    #[test]
+    fn summaries_sent_as_bytes_and_combined_give_the_reports_of_one_pass() {
+        let mut rng = SplitMix64::new(0x5a7);
+        let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 7).seed(29);
+        let (mut compared, mut planned_reads) = (0, 0);
+        for i in 0..150 {
+            let mut props = Vec::new();
+            for j in 0..3 {
+                let f = gen.next_formula();
+                let Some(table) = monitor_of(&f, (i + j) % 3 == 0) else {
+                    continue;
+                };
+                let t = table.table();
+                let bindings: Vec<Expr> = (0..t.props as usize)
+                    .map(|p| match t.proposition(p) {
+                        "n_small" => Expr::parse("n < 10").unwrap(),
+                        name => Expr::parse(name).unwrap(),
+                    })
+                    .collect();
+                props.push(Property::new(&f.to_spot(), table, bindings));
+            }
+            let len = 1 + (rng.next_u64() % 300) as usize;
+            let (csv, _) = log(&mut rng, len, None, false);
+            let csv = csv.replace("\n\n", "\n");
+            let header = "a,b,c,n";
+            let rows: Vec<&str> = csv.lines().skip(1).collect();
+            // Chunks of random sizes, some empty.
+            let mut chunks: Vec<String> = Vec::new();
+            let mut at = 0;
+            while at < rows.len() {
+                let n = (rng.next_u64() % 40) as usize;
+                let end = (at + n).min(rows.len());
+                chunks.push(rows[at..end].iter().map(|r| format!("{r}\n")).collect());
+                at = end;
+            }
+            let headers: Vec<String> = header.split(',').map(String::from).collect();
+            for options in [
+                Options::default(),
+                Options {
+                    all: true,
+                    max_reports: 3,
+                    context: 2,
+                },
+            ] {
+                let want = Checker::new(props.clone(), options)
+                    .run(&mut CsvReader::new("t", csv.as_bytes()).unwrap())
+                    .unwrap();
+                let mut worker = Checker::new(props.clone(), options);
+                let empty = || CsvReader::with_headers("t", headers.clone(), &[][..], 0, 2);
+                let w = ChunkedCheck::new(&mut worker, &mut empty()).unwrap();
+                let summaries: Vec<ChunkSummary> = chunks
+                    .iter()
+                    .map(|c| {
+                        let s = w.summarize(UnquotedCsv::new("t", &headers, c.as_bytes(), 0, 1), 0);
+                        let bytes = s.to_bytes();
+                        if i < 10 {
+                            // Truncated, it is not a summary.
+                            for k in 0..bytes.len() {
+                                assert_eq!(ChunkSummary::from_bytes(&bytes[..k]), None);
+                            }
+                        }
+                        ChunkSummary::from_bytes(&bytes).expect("round trip")
+                    })
+                    .collect();
+                let mut checker = Checker::new(props.clone(), options);
+                let mut check = ChunkedCheck::new(&mut checker, &mut empty()).unwrap();
+                check.line = 2;
+                let plan = check.plan(&summaries);
+                let mut read = Vec::new();
+                for (c, s) in chunks.iter().zip(&summaries) {
+                    let skipped = check.skip(s);
+                    read.push(!skipped);
+                    if !skipped {
+                        let (index, line) = (check.index(), check.line());
+                        let mut r = CsvReader::with_headers(
+                            "t",
+                            headers.clone(),
+                            c.as_bytes(),
+                            index,
+                            line,
+                        );
+                        check.read(&mut r, s.lines).unwrap();
+                    }
+                    // Without blank lines, a chunk's lines are its events.
+                    check.line += s.events - s.lines;
+                }
+                assert_eq!(check.finish(), want, "{options:?}");
+                assert_eq!(plan, read, "{options:?}");
+                planned_reads += read.iter().filter(|&&r| r).count();
+                compared += 1;
+            }
+        }
+        assert!(
+            compared > 250 && planned_reads > 50,
+            "{compared} {planned_reads}"
+        );
+        // Bytes that are not a summary.
+        let mut rng = SplitMix64::new(3);
+        for n in 0..200 {
+            let bytes: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
+            assert_eq!(ChunkSummary::from_bytes(&bytes), None);
+        }
     }
 }

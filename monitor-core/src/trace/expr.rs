@@ -35,8 +35,12 @@ pub enum Cell<'a> {
     /// A bit vector, most significant bit first, as VCD writes it (`0`,
     /// `1`, `x`, `z`).
     Bits(&'a [u8]),
-    /// A real number (a VCD `real`).
+    /// A real number (a VCD `real`, a floating-point column).
     Real(f64),
+    /// A Boolean (a Boolean column of a data frame).
+    Bool(bool),
+    /// An integer (an integer or time-stamp column of a data frame).
+    Int(i64),
 }
 
 /// Why a value does not fit its use.
@@ -92,6 +96,8 @@ fn shown(c: &Cell<'_>) -> String {
         Cell::Json(v) => v.to_string(),
         Cell::Bits(b) => String::from_utf8_lossy(b).into_owned(),
         Cell::Real(r) => r.to_string(),
+        Cell::Bool(b) => b.to_string(),
+        Cell::Int(i) => i.to_string(),
     }
 }
 
@@ -103,7 +109,8 @@ impl Cell<'_> {
         match self {
             Cell::Text("1") | Cell::Bits([b'1']) => Some(true),
             Cell::Text("0") | Cell::Bits([b'0']) => Some(false),
-            Cell::Json(serde_json::Value::Bool(b)) => Some(*b),
+            Cell::Json(serde_json::Value::Bool(b)) | Cell::Bool(b) => Some(*b),
+            Cell::Int(i @ (0 | 1)) => Some(*i == 1),
             Cell::Json(serde_json::Value::Number(n)) if n.as_u64().is_some_and(|n| n < 2) => {
                 Some(n.as_u64() == Some(1))
             }
@@ -131,6 +138,10 @@ impl Cell<'_> {
             },
             Cell::Json(serde_json::Value::String(s)) => text(s),
             Cell::Json(_) | Cell::Real(_) => None,
+            Cell::Bool(b) => Some(*b),
+            Cell::Int(0) => Some(false),
+            Cell::Int(1) => Some(true),
+            Cell::Int(_) => None,
             Cell::Bits([b'1']) => Some(true),
             Cell::Bits([b'0']) => Some(false),
             Cell::Bits(bits) if bits.len() > 1 => {
@@ -186,6 +197,8 @@ impl Cell<'_> {
                 Some(Num::Int(v))
             }
             Cell::Real(r) => Some(Num::Float(*r)),
+            Cell::Bool(b) => Some(Num::Int(i128::from(*b))),
+            Cell::Int(i) => Some(Num::Int(i128::from(*i))),
         };
         n.ok_or_else(|| ValueError(format!("{} is not a number", shown(self))))
     }
@@ -788,6 +801,12 @@ mod tests {
         .collect();
         cells.extend(values.iter().map(Cell::Json));
         cells.extend([Cell::Bits(b"0101"), Cell::Bits(b"x1"), Cell::Real(2.5)]);
+        cells.extend([
+            Cell::Bool(true),
+            Cell::Int(12),
+            Cell::Int(-3),
+            Cell::Int(i64::MIN),
+        ]);
         let mut compared = 0;
         for op in ["==", "!=", "<", "<=", ">", ">="] {
             for number in ["12", "-3", "2.5", "4'b0101", "1e3"] {
@@ -886,5 +905,26 @@ mod tests {
         }
         assert!(Expr::parse(&"!".repeat(10_000)).is_err());
         assert!(Expr::parse(&format!("{}a{}", "(".repeat(5000), ")".repeat(5000))).is_err());
+    }
+
+    /// Columns of a data frame: Booleans and integers are read as
+    /// Booleans (0 and 1 only) and as numbers.
+    #[test]
+    fn boolean_and_integer_cells_are_booleans_and_numbers() {
+        for (cell, truth) in [
+            (Cell::Bool(true), Some(true)),
+            (Cell::Bool(false), Some(false)),
+            (Cell::Int(1), Some(true)),
+            (Cell::Int(0), Some(false)),
+            (Cell::Int(2), None),
+            (Cell::Int(-1), None),
+        ] {
+            assert_eq!(cell.truth(), truth, "{cell:?}");
+            assert_eq!(cell.as_bool().ok(), truth, "{cell:?}");
+        }
+        assert_eq!(eval("n > 3", &[("n", Cell::Int(4))]), Ok(true));
+        assert_eq!(eval("n == 1", &[("n", Cell::Bool(true))]), Ok(true));
+        assert_eq!(eval("n < 0", &[("n", Cell::Int(i64::MIN))]), Ok(true));
+        assert!(eval("n", &[("n", Cell::Int(7))]).is_err());
     }
 }
