@@ -2,7 +2,8 @@
 # Installs the external tools the tests run: Spin (with its example models)
 # and a C compiler (for the never claims), NuSMV 2.5.4 (for the SMV observers, built by
 # install-nusmv.sh into ~/.local), Icarus Verilog, Verilator, Yosys, g++ and
-# SystemC (for the hardware checkers), SymbiYosys and z3 (install-sby.sh).
+# SystemC (for the hardware checkers), SymbiYosys and z3 (install-sby.sh),
+# and a Java runtime (for Spark, in the Python package's tests).
 # Idempotent: what is there is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,10 @@ command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)
 command -v verilator >/dev/null 2>&1 || missing+=(verilator)
 command -v yosys >/dev/null 2>&1 || missing+=(yosys)
 [[ -e /usr/include/systemc ]] || missing+=(libsystemc-dev)
+# A Java runtime (17 or later) for the Python package's tests on a local
+# Spark (pyspark from PyPI).
+java_major=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1 || true)
+[[ ${java_major:-0} -ge 17 ]] || missing+=(default-jre-headless)
 if ((${#missing[@]})); then
   echo "install-tools: apt-get installing ${missing[*]}"
   $SUDO apt-get update -qq
@@ -33,3 +38,4 @@ scripts/install-nusmv.sh "$NUSMV_PREFIX"
 scripts/install-sby.sh "$NUSMV_PREFIX"
 echo "install-tools: spin $(spin -V | head -1), NuSMV at $NUSMV_PREFIX/bin/NuSMV"
 echo "install-tools: $(iverilog -V 2>/dev/null | head -1), $(verilator --version), $(yosys -V)"
+echo "install-tools: $(java -version 2>&1 | head -1)"

@@ -8,6 +8,9 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
+use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::ArrowError;
 use mongen::emit::dot::emit_dot;
 use mongen::emit::hoa::{emit_hoa, HoaOptions};
 use mongen::emit::json::{emit_json, JsonOptions};
@@ -20,14 +23,18 @@ use mongen::trace_report::{bind, report_json};
 use monitor_core::automaton::BadPrefixDfa;
 use monitor_core::formula::{parse, parse_psl, Formula};
 use monitor_core::runtime::Cursor;
-use monitor_core::trace::check::{Checker, Engine, Options, Report};
-use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
-use monitor_core::trace::reader::{Edge, VcdReader};
+use monitor_core::trace::check::{Checker, Engine, Options, Property, Report};
+use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chunking, LineFormat};
+use monitor_core::trace::reader::{Edge, TraceError, VcdReader};
+use rayon::prelude::*;
+
+mod arrow;
+use arrow::ArrowReader;
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyMapping};
+use pyo3::types::{PyBytes, PyCapsule, PyDict, PyMapping};
 
 /// Parses `formula` as LTL (Spot/Spin syntax, with past) or PSL.
 fn parse_formula(formula: &str, psl: bool) -> PyResult<Formula> {
@@ -381,116 +388,456 @@ fn trace_format(path: &str, format: Option<&str>) -> PyResult<&'static str> {
     }
 }
 
-/// Checks the properties over the traces; returns one report per trace
-/// and property, each the JSON text `mongen check --json` writes.
-#[pyfunction]
-#[pyo3(signature = (traces, properties, defines, psl, verdicts, all, max_reports, format, clock, max_states))]
-#[allow(clippy::too_many_arguments)]
-fn _check(
-    py: Python<'_>,
-    traces: Vec<String>,
-    properties: Vec<String>,
-    defines: Vec<(String, String)>,
-    psl: bool,
-    verdicts: u8,
-    all: bool,
-    max_reports: usize,
-    format: Option<String>,
-    clock: Option<String>,
-    max_states: Option<usize>,
-) -> PyResult<Vec<String>> {
-    if properties.is_empty() {
-        return Err(PyValueError::new_err("no property given"));
+/// Properties bound to the fields of traces, ready to check them: files
+/// (CSV, JSON Lines, VCD), Arrow data (tables and data frames), and, for
+/// Spark, chunks of a trace summarized where they are and combined in
+/// order on the driver.
+#[pyclass(module = "mongen._native", frozen)]
+struct TraceChecker {
+    properties: Vec<Property>,
+    options: Options,
+    three: bool,
+}
+
+impl TraceChecker {
+    fn checker(&self) -> Checker {
+        Checker::new(self.properties.clone(), self.options)
     }
-    let cfg = config(verdicts, max_states)?;
-    let mut b = Builder::new();
-    b.configure(cfg);
-    let mut monitors = Vec::new();
-    for text in &properties {
-        let f = parse_formula(text, psl)?;
-        let t = b
-            .build_from_formula(&f)
-            .map_err(|e| PyValueError::new_err(format!("{text}: {e}")))?;
-        let label = if psl {
-            text.trim().to_string()
-        } else {
-            f.to_spot()
-        };
-        monitors.push((label, Engine::Eager(MonitorTable::from_dfa(t.dfa()))));
+
+    fn reports(&self, source: &str, reports: &[Report]) -> Vec<String> {
+        reports
+            .iter()
+            .map(|r| report_json(source, r, self.three).to_string())
+            .collect()
     }
-    let props = bind(monitors, &defines).map_err(PyValueError::new_err)?;
-    let mut checker = Checker::new(
-        props,
-        Options {
-            all,
-            max_reports,
-            ..Options::default()
-        },
-    );
-    let clock = match clock.as_deref() {
-        None => None,
-        Some(c) => Some(match c.rsplit_once(':') {
-            Some((n, "posedge")) => (n.to_string(), Edge::Posedge),
-            Some((n, "negedge")) => (n.to_string(), Edge::Negedge),
-            Some((_, e)) => {
-                return Err(PyValueError::new_err(format!(
-                    "clock {c}: the edge is posedge or negedge, not `{e}`"
-                )))
-            }
-            None => (c.to_string(), Edge::Posedge),
-        }),
+}
+
+/// A trace error as Python's ValueError.
+fn trace_error(e: TraceError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The Arrow stream of an object that exports one (`__arrow_c_stream__`:
+/// pyarrow tables and readers, polars and pandas data frames).
+fn arrow_stream(data: &Bound<'_, PyAny>) -> PyResult<ArrowArrayStreamReader> {
+    let capsule = data.call_method0("__arrow_c_stream__").map_err(|_| {
+        PyTypeError::new_err(
+            "expected Arrow data (an object with __arrow_c_stream__: a pyarrow Table or RecordBatchReader, a polars or pandas DataFrame)",
+        )
+    })?;
+    let capsule = capsule.downcast::<PyCapsule>()?;
+    let named = capsule
+        .name()?
+        .is_some_and(|n| n.to_bytes() == b"arrow_array_stream");
+    if !named {
+        return Err(PyTypeError::new_err(
+            "__arrow_c_stream__ returned a capsule that is not an arrow_array_stream",
+        ));
+    }
+    // SAFETY: the capsule holds an `ArrowArrayStream` (its name says so);
+    // `from_raw` moves it out and leaves a released stream in its place,
+    // which the capsule's destructor then leaves alone (the protocol's
+    // rule for consumers).
+    unsafe { ArrowArrayStreamReader::from_raw(capsule.pointer() as *mut FFI_ArrowArrayStream) }
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// `reader`, with the events' times from column `time`.
+fn timed<I>(reader: ArrowReader<I>, time: Option<&str>) -> PyResult<ArrowReader<I>>
+where
+    I: Iterator<Item = Result<RecordBatch, ArrowError>>,
+{
+    match time {
+        Some(t) => reader.with_time(t).map_err(PyValueError::new_err),
+        None => Ok(reader),
+    }
+}
+
+/// The column names of a stream's schema.
+fn column_names(stream: &ArrowArrayStreamReader) -> Vec<String> {
+    use arrow_array::RecordBatchReader;
+    stream
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect()
+}
+
+/// Rows per chunk of Arrow data checked in parallel.
+const ARROW_CHUNK_ROWS: usize = 1 << 16;
+
+/// Checks Arrow batches as `check_lines` checks a log: chunks of rows
+/// summarized on rayon's pool, skipped where nothing happens, read by the
+/// checker where something does.
+fn check_batches(
+    checker: &mut Checker,
+    source: &str,
+    names: Vec<String>,
+    mut batches: impl Iterator<Item = Result<RecordBatch, ArrowError>>,
+    time: Option<&str>,
+) -> Result<Vec<Report>, TraceError> {
+    let reader = |batches, index| -> Result<_, TraceError> {
+        let r = ArrowReader::new(source, names.clone(), batches, index);
+        match time {
+            Some(t) => r.with_time(t).map_err(|message| TraceError {
+                source: source.to_string(),
+                at: None,
+                message,
+            }),
+            None => Ok(r),
+        }
     };
-    let three = verdicts == 3;
-    let mut out = Vec::new();
-    for path in &traces {
-        let kind = trace_format(path, format.as_deref())?;
-        if kind != "vcd" && clock.is_some() {
-            return Err(PyValueError::new_err(format!(
-                "{path}: a clock is for VCD waveforms"
-            )));
-        }
-        let file = File::open(path).map_err(|e| {
-            PyErr::new::<pyo3::exceptions::PyOSError, _>(format!("cannot read {path}: {e}"))
-        })?;
-        let input: Box<dyn Read + Send> = Box::new(file);
-        // The file is read and checked without the GIL (on every core for
-        // CSV and JSON Lines, as `mongen check`).
-        let reports: Result<Vec<Report>, String> = py.detach(|| match kind {
-            "csv" => check_lines(
-                &mut checker,
-                LineFormat::Csv,
-                path,
-                input,
-                Chunking::default(),
-            )
-            .map_err(|e| e.to_string()),
-            "jsonl" => check_lines(
-                &mut checker,
-                LineFormat::Jsonl,
-                path,
-                input,
-                Chunking::default(),
-            )
-            .map_err(|e| e.to_string()),
-            _ => {
-                let clock = clock.as_ref().map(|(n, e)| (n.as_str(), *e));
-                let mut r = VcdReader::new(path, BufReader::with_capacity(1 << 16, input), clock)
-                    .map_err(|e| e.to_string())?;
-                checker.run(&mut r).map_err(|e| e.to_string())
+    let mut check = ChunkedCheck::new(checker, &mut reader(Vec::new().into_iter(), 0)?)?;
+    if !check.summarizes() {
+        check.read(&mut reader(batches.collect::<Vec<_>>().into_iter(), 0)?, 0)?;
+        return Ok(check.finish());
+    }
+    let want = 4 * rayon::current_num_threads().max(1);
+    let mut pending: Vec<RecordBatch> = Vec::with_capacity(want);
+    let mut ended = false;
+    while !ended {
+        while pending.len() < want {
+            match batches.next() {
+                None => {
+                    ended = true;
+                    break;
+                }
+                Some(Err(e)) => {
+                    return Err(TraceError {
+                        source: source.to_string(),
+                        at: None,
+                        message: e.to_string(),
+                    })
+                }
+                Some(Ok(b)) => {
+                    let mut at = 0;
+                    while at < b.num_rows() {
+                        let n = ARROW_CHUNK_ROWS.min(b.num_rows() - at);
+                        pending.push(b.slice(at, n));
+                        at += n;
+                    }
+                }
             }
-        });
-        for r in reports.map_err(PyValueError::new_err)? {
-            out.push(report_json(path, &r, three).to_string());
+        }
+        let summaries: Vec<Result<ChunkSummary, TraceError>> = {
+            let check = &check;
+            pending
+                .par_iter()
+                .map(|b| Ok(check.summarize(reader(vec![Ok(b.clone())].into_iter(), 0)?, 0)))
+                .collect()
+        };
+        for (b, s) in pending.drain(..).zip(summaries) {
+            if !check.skip(&s?) {
+                let index = check.index();
+                check.read(&mut reader(vec![Ok(b)].into_iter(), index)?, 0)?;
+            }
         }
     }
-    Ok(out)
+    Ok(check.finish())
+}
+
+#[pymethods]
+impl TraceChecker {
+    /// Compiles the properties and binds their propositions to fields
+    /// (`defines`: (proposition, expression) pairs).
+    #[new]
+    #[pyo3(signature = (properties, defines, psl, verdicts, all, max_reports, max_states))]
+    fn new(
+        properties: Vec<String>,
+        defines: Vec<(String, String)>,
+        psl: bool,
+        verdicts: u8,
+        all: bool,
+        max_reports: usize,
+        max_states: Option<usize>,
+    ) -> PyResult<TraceChecker> {
+        if properties.is_empty() {
+            return Err(PyValueError::new_err("no property given"));
+        }
+        let cfg = config(verdicts, max_states)?;
+        let mut b = Builder::new();
+        b.configure(cfg);
+        let mut monitors = Vec::new();
+        for text in &properties {
+            let f = parse_formula(text, psl)?;
+            let t = b
+                .build_from_formula(&f)
+                .map_err(|e| PyValueError::new_err(format!("{text}: {e}")))?;
+            let label = if psl {
+                text.trim().to_string()
+            } else {
+                f.to_spot()
+            };
+            monitors.push((label, Engine::Eager(MonitorTable::from_dfa(t.dfa()))));
+        }
+        let properties = bind(monitors, &defines).map_err(PyValueError::new_err)?;
+        Ok(TraceChecker {
+            properties,
+            options: Options {
+                all,
+                max_reports,
+                ..Options::default()
+            },
+            three: verdicts == 3,
+        })
+    }
+
+    /// The fields the properties read, in order, once each.
+    fn fields(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for p in &self.properties {
+            for e in &p.bindings {
+                for f in e.fields() {
+                    if !out.contains(&f) {
+                        out.push(f);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks trace files; one report (JSON text) per trace and property.
+    #[pyo3(signature = (traces, format, clock))]
+    fn check_files(
+        &self,
+        py: Python<'_>,
+        traces: Vec<String>,
+        format: Option<String>,
+        clock: Option<String>,
+    ) -> PyResult<Vec<String>> {
+        let clock = match clock.as_deref() {
+            None => None,
+            Some(c) => Some(match c.rsplit_once(':') {
+                Some((n, "posedge")) => (n.to_string(), Edge::Posedge),
+                Some((n, "negedge")) => (n.to_string(), Edge::Negedge),
+                Some((_, e)) => {
+                    return Err(PyValueError::new_err(format!(
+                        "clock {c}: the edge is posedge or negedge, not `{e}`"
+                    )))
+                }
+                None => (c.to_string(), Edge::Posedge),
+            }),
+        };
+        let mut checker = self.checker();
+        let mut out = Vec::new();
+        for path in &traces {
+            let kind = trace_format(path, format.as_deref())?;
+            if kind != "vcd" && clock.is_some() {
+                return Err(PyValueError::new_err(format!(
+                    "{path}: a clock is for VCD waveforms"
+                )));
+            }
+            let file = File::open(path).map_err(|e| {
+                PyErr::new::<pyo3::exceptions::PyOSError, _>(format!("cannot read {path}: {e}"))
+            })?;
+            let input: Box<dyn Read + Send> = Box::new(file);
+            // The file is read and checked without the GIL (on every core
+            // for CSV and JSON Lines, as `mongen check`).
+            let reports: Result<Vec<Report>, TraceError> = py.detach(|| match kind {
+                "csv" => check_lines(
+                    &mut checker,
+                    LineFormat::Csv,
+                    path,
+                    input,
+                    Chunking::default(),
+                ),
+                "jsonl" => check_lines(
+                    &mut checker,
+                    LineFormat::Jsonl,
+                    path,
+                    input,
+                    Chunking::default(),
+                ),
+                _ => {
+                    let clock = clock.as_ref().map(|(n, e)| (n.as_str(), *e));
+                    let mut r =
+                        VcdReader::new(path, BufReader::with_capacity(1 << 16, input), clock)?;
+                    checker.run(&mut r)
+                }
+            });
+            out.extend(self.reports(path, &reports.map_err(trace_error)?));
+        }
+        Ok(out)
+    }
+
+    /// Checks Arrow data (rows are events, in order); one report (JSON
+    /// text) per property, the trace named `name`. `time`: a column of
+    /// integer times (time stamps), reported with violations.
+    #[pyo3(signature = (data, name, time))]
+    fn check_arrow(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        name: &str,
+        time: Option<&str>,
+    ) -> PyResult<Vec<String>> {
+        let stream = arrow_stream(data)?;
+        let names = column_names(&stream);
+        let mut checker = self.checker();
+        let reports = py
+            .detach(|| check_batches(&mut checker, name, names, stream, time))
+            .map_err(trace_error)?;
+        Ok(self.reports(name, &reports))
+    }
+
+    /// The summary of one chunk of a trace (a Spark partition), as bytes
+    /// for `combine`.
+    fn summarize<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let stream = arrow_stream(data)?;
+        let names = column_names(&stream);
+        let mut checker = self.checker();
+        let bytes = py
+            .detach(|| -> Result<Vec<u8>, TraceError> {
+                let check = ChunkedCheck::new(
+                    &mut checker,
+                    &mut ArrowReader::columns_only("chunk", names.clone()),
+                )?;
+                let summary = check.summarize(ArrowReader::new("chunk", names, stream, 0), 0);
+                Ok(summary.to_bytes())
+            })
+            .map_err(trace_error)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Combines the summaries of a trace's chunks, in order (of a trace
+    /// whose columns are `names`): the chunks where something happens are
+    /// read, from the Arrow data `fetch(indices)` returns for them (a dict
+    /// from chunk index to Arrow data; called once with every chunk the
+    /// summaries foresee, and again for any other). Returns one report
+    /// (JSON text) per property, the trace named `name`.
+    #[pyo3(signature = (names, summaries, fetch, name, time))]
+    fn combine(
+        &self,
+        names: Vec<String>,
+        summaries: Vec<Vec<u8>>,
+        fetch: &Bound<'_, PyAny>,
+        name: &str,
+        time: Option<&str>,
+    ) -> PyResult<Vec<String>> {
+        let summaries = summaries
+            .iter()
+            .enumerate()
+            .map(|(k, b)| {
+                ChunkSummary::from_bytes(b).ok_or_else(|| {
+                    PyValueError::new_err(format!("chunk {k}: not a summary of mongen's"))
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let mut checker = self.checker();
+        let mut check = ChunkedCheck::new(
+            &mut checker,
+            &mut timed(ArrowReader::columns_only(name, names.clone()), time)?,
+        )
+        .map_err(trace_error)?;
+        let plan = check.plan(&summaries);
+        let wanted: Vec<usize> = (0..plan.len()).filter(|&k| plan[k]).collect();
+        let mut fetched = if wanted.is_empty() {
+            None
+        } else {
+            Some(fetch.call1((wanted,))?)
+        };
+        for (k, s) in summaries.iter().enumerate() {
+            if check.skip(s) {
+                continue;
+            }
+            let data = match fetched.as_ref().map(|f| f.get_item(k)) {
+                Some(Ok(d)) => d,
+                _ => {
+                    // Not foreseen (a chunk read after one that could not
+                    // be): fetched on its own.
+                    let f = fetch.call1((vec![k],))?;
+                    let d = f.get_item(k)?;
+                    fetched.get_or_insert(f);
+                    d
+                }
+            };
+            let stream = arrow_stream(&data)?;
+            let before = check.index();
+            let mut r = timed(ArrowReader::new(name, names.clone(), stream, before), time)?;
+            check.read(&mut r, 0).map_err(trace_error)?;
+            let read = check.index() - before;
+            if s.events() != read && s.is_readable() {
+                return Err(PyValueError::new_err(format!(
+                    "chunk {k} had {} events when summarized and {read} when read again: the data is not the same twice (persist or checkpoint it)",
+                    s.events()
+                )));
+            }
+        }
+        Ok(self.reports(name, &check.finish()))
+    }
+
+    /// Checks each run of rows with equal values of the columns `keys`
+    /// (rows sorted by key, then in trace order) as its own trace.
+    /// Returns the violations reported in detail, as columns: the row
+    /// (from 0, over all the data), the property, the event's index in
+    /// its trace, and the explanation.
+    #[pyo3(signature = (data, keys))]
+    #[allow(clippy::type_complexity)]
+    fn check_groups(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        keys: Vec<String>,
+    ) -> PyResult<(Vec<u64>, Vec<String>, Vec<u64>, Vec<String>)> {
+        use arrow_array::RecordBatchReader;
+        let stream = arrow_stream(data)?;
+        let schema = stream.schema();
+        let names = column_names(&stream);
+        let key_ids = keys
+            .iter()
+            .map(|k| {
+                names.iter().position(|n| n == k).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "no column `{k}` (the columns are {})",
+                        names.join(", ")
+                    ))
+                })
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        let mut checker = self.checker();
+        py.detach(|| -> Result<_, String> {
+            let batches = stream
+                .collect::<Result<Vec<RecordBatch>, ArrowError>>()
+                .map_err(|e| e.to_string())?;
+            let all = arrow_select::concat::concat_batches(&schema, &batches)
+                .map_err(|e| e.to_string())?;
+            let (mut rows, mut props, mut index, mut why) = (vec![], vec![], vec![], vec![]);
+            if all.num_rows() == 0 {
+                return Ok((rows, props, index, why));
+            }
+            let columns: Vec<ArrayRef> = key_ids.iter().map(|&k| all.column(k).clone()).collect();
+            let groups = arrow_ord::partition::partition(&columns).map_err(|e| e.to_string())?;
+            for range in groups.ranges() {
+                let slice = all.slice(range.start, range.len());
+                let mut r =
+                    ArrowReader::new("group", names.clone(), vec![Ok(slice)].into_iter(), 0);
+                let reports = checker.run(&mut r).map_err(|e| e.to_string())?;
+                for rep in &reports {
+                    for v in &rep.violations {
+                        rows.push(range.start as u64 + v.at.index);
+                        props.push(rep.property.clone());
+                        index.push(v.at.index);
+                        why.push(v.explanation.clone());
+                    }
+                }
+            }
+            Ok((rows, props, index, why))
+        })
+        .map_err(PyValueError::new_err)
+    }
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Monitor>()?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
-    m.add_function(wrap_pyfunction!(_check, m)?)?;
+    m.add_class::<TraceChecker>()?;
     m.add("DEFAULT_MAX_STATES", DEFAULT_MAX_STATES)?;
     Ok(())
 }

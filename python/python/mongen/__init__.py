@@ -143,8 +143,43 @@ def compile(
 PathLike = Union[str, "os.PathLike[str]"]
 
 
+def _arrow_data(obj: Any) -> Any:
+    """obj as an object exporting an Arrow stream, or None if it is not
+    data (a path, or a list of paths). pandas data frames without the
+    Arrow interface (pandas < 2.2) go through pyarrow."""
+    if hasattr(obj, "__arrow_c_stream__"):
+        return obj
+    if type(obj).__module__.startswith("pandas") and hasattr(obj, "columns"):
+        import pyarrow  # type: ignore[import-not-found]
+
+        return pyarrow.Table.from_pandas(obj, preserve_index=False)
+    return None
+
+
+def _trace_checker(
+    properties: Union[str, Sequence[str]],
+    defines: Optional[Mapping[str, str]],
+    psl: bool,
+    verdicts: int,
+    all: bool,
+    max_reports: int,
+    max_states: Optional[int],
+) -> Any:
+    if isinstance(properties, str):
+        properties = [properties]
+    return _native.TraceChecker(
+        list(properties),
+        list((defines or {}).items()),
+        psl,
+        verdicts,
+        all,
+        max_reports,
+        max_states,
+    )
+
+
 def check(
-    traces: Union[PathLike, Sequence[PathLike]],
+    traces: Any,
     properties: Union[str, Sequence[str]],
     defines: Optional[Mapping[str, str]] = None,
     psl: bool = False,
@@ -154,11 +189,22 @@ def check(
     format: Optional[str] = None,
     clock: Optional[str] = None,
     max_states: Optional[int] = None,
+    time: Optional[str] = None,
+    name: str = "<data>",
 ) -> List[Dict[str, Any]]:
-    """Checks properties over trace files (CSV, JSON Lines, VCD); returns
-    one report per trace and property, as `mongen check --json` writes
-    them: {"trace", "property", "verdict", "events", "violation_count",
-    "violations": [{"index", "line", "time", "explanation", ...}], ...}.
+    """Checks properties over traces; returns one report per trace and
+    property, as `mongen check --json` writes them: {"trace", "property",
+    "verdict", "events", "violation_count", "violations": [{"index",
+    "line", "time", "explanation", ...}], ...}.
+
+    traces is a trace file (CSV, JSON Lines, VCD) or a list of them, or
+    Arrow data: a pyarrow Table or RecordBatchReader, a polars or pandas
+    DataFrame (anything with __arrow_c_stream__), whose rows are the
+    events in order and whose columns are the fields, read in Rust without
+    a Python object per value. Booleans, integers, floats and strings are
+    read as such, time stamps as their integer values, nulls as absent
+    fields; the report's trace is `name`, and `time` names a column of
+    integer times (or time stamps) reported with violations.
 
     defines binds propositions to expressions over the fields
     ({"slow": "latency > 100"}); a proposition without one reads the
@@ -166,20 +212,18 @@ def check(
     and counts them all. clock samples a VCD at a clock's edges
     ("clk" or "clk:negedge").
     """
-    if isinstance(traces, (str, os.PathLike)):
-        traces = [traces]
-    if isinstance(properties, str):
-        properties = [properties]
-    reports = _native._check(
-        [os.fspath(t) for t in traces],
-        list(properties),
-        list((defines or {}).items()),
-        psl,
-        verdicts,
-        all,
-        max_reports,
-        format,
-        clock,
-        max_states,
+    checker = _trace_checker(
+        properties, defines, psl, verdicts, all, max_reports, max_states
     )
+    data = _arrow_data(traces)
+    if data is not None:
+        if format is not None or clock is not None:
+            raise ValueError("format and clock are for trace files, not Arrow data")
+        reports = checker.check_arrow(data, name, time)
+    else:
+        if time is not None:
+            raise ValueError("time is for Arrow data (files have their own)")
+        if isinstance(traces, (str, os.PathLike)):
+            traces = [traces]
+        reports = checker.check_files([os.fspath(t) for t in traces], format, clock)
     return [json.loads(r) for r in reports]

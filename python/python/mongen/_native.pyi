@@ -1,4 +1,4 @@
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 DEFAULT_MAX_STATES: int
 
@@ -24,15 +24,31 @@ class Monitor:
 def compile(
     formula: str, psl: bool = ..., verdicts: int = ..., max_states: Optional[int] = ...
 ) -> Monitor: ...
-def _check(
-    traces: List[str],
-    properties: List[str],
-    defines: List[Tuple[str, str]],
-    psl: bool,
-    verdicts: int,
-    all: bool,
-    max_reports: int,
-    format: Optional[str],
-    clock: Optional[str],
-    max_states: Optional[int],
-) -> List[str]: ...
+class TraceChecker:
+    def __init__(
+        self,
+        properties: List[str],
+        defines: List[Tuple[str, str]],
+        psl: bool,
+        verdicts: int,
+        all: bool,
+        max_reports: int,
+        max_states: Optional[int],
+    ) -> None: ...
+    def fields(self) -> List[str]: ...
+    def check_files(
+        self, traces: List[str], format: Optional[str], clock: Optional[str]
+    ) -> List[str]: ...
+    def check_arrow(self, data: Any, name: str, time: Optional[str]) -> List[str]: ...
+    def summarize(self, data: Any) -> bytes: ...
+    def combine(
+        self,
+        names: List[str],
+        summaries: List[bytes],
+        fetch: Callable[[List[int]], Dict[int, Any]],
+        name: str,
+        time: Optional[str],
+    ) -> List[str]: ...
+    def check_groups(
+        self, data: Any, keys: List[str]
+    ) -> Tuple[List[int], List[str], List[int], List[str]]: ...

@@ -1,0 +1,257 @@
+"""Checking logs larger than one machine on Apache Spark.
+
+A log is a Spark DataFrame whose rows are events and whose columns are
+fields. `check` checks it as one trace in the order of `order_by`, or, with
+`partition_by`, each key's events (a session, a device, a request) as a
+trace of its own:
+
+>>> from mongen import spark as ms                          # doctest: +SKIP
+>>> ms.check(df, "G(req -> F[0,5] resp)", order_by="ts")    # doctest: +SKIP
+[{'trace': 'dataframe', 'property': ..., 'verdict': 'violated', ...}]
+>>> ms.check(df, props, order_by="ts", partition_by="session").show()  # doctest: +SKIP
+
+One trace: the DataFrame is sorted (range-partitioned, so that partition i
+holds the i-th stretch of the trace) and each partition is summarized by
+mongen's Rust code on its executor (`mapInArrow`): what its events do to
+each property's monitor from every state, a few integers per state. The
+driver combines the summaries in order; the partitions in which a property
+is violated (or satisfied) are then read again, by the driver, to explain
+the violation as `mongen check` does. The reports are those of `mongen
+check --json` on the whole log in that order. The sorted columns are
+persisted (memory and disk) between the two passes so that both see the
+same partitions; `order_by` should order the rows totally (Spark orders
+ties arbitrarily).
+
+By key: the DataFrame is repartitioned by the key and sorted within
+partitions; every key's events are checked as one trace on the executor
+that holds them, and the violations come back as a DataFrame with the key
+columns, the property, the event's index in its trace (from 0), the
+`order_by` columns of the violating event and the explanation.
+
+Executors need the `mongen` wheel (and pyarrow) installed, like any
+Python dependency of a Spark job.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import pyarrow as pa  # type: ignore[import-not-found]
+import pyarrow.compute as pc  # type: ignore[import-not-found]
+
+from . import _native
+
+__all__ = ["check"]
+
+Columns = Union[str, Sequence[str]]
+
+# The checkers of an executor's Python worker, by their arguments: the
+# properties are compiled once per worker, not once per partition.
+_CHECKERS: Dict[Tuple[Any, ...], Any] = {}
+
+# The column that carries a partition's index when partitions are fetched.
+_PART = "__mongen_partition"
+
+
+def _checker(key: Tuple[Any, ...], args: List[Any]) -> Any:
+    c = _CHECKERS.get(key)
+    if c is None:
+        c = _CHECKERS[key] = _native.TraceChecker(*args)
+    return c
+
+
+def _names(cols: Columns) -> List[str]:
+    return [cols] if isinstance(cols, str) else list(cols)
+
+
+def _reader(batches: Any, names: List[str]) -> Any:
+    """The batches of a partition as an Arrow stream (of the null type
+    when the partition is empty: no field is read)."""
+    it = iter(batches)
+    first = next(it, None)
+    if first is None:
+        return pa.table({n: pa.nulls(0) for n in names})
+    return pa.RecordBatchReader.from_batches(first.schema, itertools.chain([first], it))
+
+
+def check(
+    df: Any,
+    properties: Union[str, Sequence[str]],
+    order_by: Columns,
+    partition_by: Optional[Columns] = None,
+    defines: Optional[Mapping[str, str]] = None,
+    psl: bool = False,
+    verdicts: int = 2,
+    all: bool = False,
+    max_reports: int = 10,
+    max_states: Optional[int] = None,
+    name: str = "dataframe",
+) -> Any:
+    """Checks properties over a Spark DataFrame of events.
+
+    Without partition_by: the whole DataFrame, in the order of order_by,
+    is one trace; returns the reports of `mongen.check` (one dict per
+    property, as `mongen check --json` writes them, the trace named
+    `name`). With partition_by (a column or columns): each key's events,
+    in the order of order_by, are a trace; returns a Spark DataFrame of
+    the violations reported in detail (the key columns, "property",
+    "index", the order_by columns, "explanation").
+
+    defines, psl, verdicts, all, max_reports and max_states are those of
+    `mongen.check`; a proposition without a definition reads the column
+    of its name.
+    """
+    if isinstance(properties, str):
+        properties = [properties]
+    args = (
+        list(properties),
+        list((defines or {}).items()),
+        psl,
+        verdicts,
+        all,
+        max_reports,
+        max_states,
+    )
+    key = (
+        tuple(properties),
+        tuple((defines or {}).items()),
+        psl,
+        verdicts,
+        all,
+        max_reports,
+        max_states,
+    )
+    # On the driver: the properties compile (or fail) before any job.
+    checker = _checker(key, args)
+    order = _names(order_by)
+    if not order:
+        raise ValueError("order_by names at least one column")
+    fields = checker.fields()
+    missing = [c for c in fields + order if c not in df.columns]
+    if partition_by is not None:
+        keys = _names(partition_by)
+        missing += [c for c in keys if c not in df.columns]
+    if missing:
+        raise ValueError(
+            f"no column {', '.join(repr(m) for m in missing)} "
+            f"(the columns are {', '.join(df.columns)})"
+        )
+    if partition_by is None:
+        return _check_trace(df, key, args, fields, order, name)
+    return _check_keys(df, key, args, fields, order, keys)
+
+
+def _check_trace(
+    df: Any,
+    key: Tuple[Any, ...],
+    args: List[Any],
+    fields: List[str],
+    order: List[str],
+    name: str,
+) -> List[Dict[str, Any]]:
+    from pyspark import StorageLevel, TaskContext  # type: ignore[import-not-found]
+    from pyspark.sql.types import (  # type: ignore[import-not-found]
+        IntegerType,
+        StructField,
+        StructType,
+    )
+
+    cols = list(dict.fromkeys(fields + order))
+    ordered = df.select(*cols).orderBy(*order).persist(StorageLevel.MEMORY_AND_DISK)
+    names = ordered.columns
+
+    def summarize(batches: Any) -> Any:
+        part = TaskContext.get().partitionId()
+        summary = _checker(key, args).summarize(_reader(batches, names))
+        yield pa.RecordBatch.from_arrays(
+            [pa.array([part], pa.int32()), pa.array([summary], pa.binary())],
+            names=["part", "summary"],
+        )
+
+    try:
+        rows = ordered.mapInArrow(summarize, "part int, summary binary").collect()
+        rows.sort(key=lambda r: r["part"])
+        parts = [r["part"] for r in rows]
+        summaries = [bytes(r["summary"]) for r in rows]
+
+        def fetch(indices: List[int]) -> Dict[int, Any]:
+            wanted = {parts[k]: k for k in indices}
+
+            def pick(batches: Any) -> Any:
+                part = TaskContext.get().partitionId()
+                if part not in wanted:
+                    return
+                for b in batches:
+                    mark = pa.array([part] * b.num_rows, pa.int32())
+                    yield pa.RecordBatch.from_arrays(
+                        list(b.columns) + [mark], names=list(b.schema.names) + [_PART]
+                    )
+
+            # (StructType.add would change the DataFrame's own schema.)
+            schema = StructType(ordered.schema.fields + [StructField(_PART, IntegerType())])
+            table = _collect_arrow(ordered.mapInArrow(pick, schema))
+            out = {}
+            for part, k in wanted.items():
+                rows_of = table.filter(pc.equal(table[_PART], part))
+                out[k] = rows_of.drop_columns([_PART]).select(names)
+            return out
+
+        reports = _checker(key, args).combine(names, summaries, fetch, name, None)
+    finally:
+        ordered.unpersist()
+    return [json.loads(r) for r in reports]
+
+
+
+def _collect_arrow(df: Any) -> Any:
+    """A DataFrame's rows as a pyarrow Table, in order."""
+    if hasattr(df, "toArrow"):
+        return df.toArrow()
+    return pa.Table.from_batches(df._collect_as_arrow())
+
+
+def _check_keys(
+    df: Any,
+    key: Tuple[Any, ...],
+    args: List[Any],
+    fields: List[str],
+    order: List[str],
+    keys: List[str],
+) -> Any:
+    from pyspark.sql.types import (  # type: ignore[import-not-found]
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+    )
+
+    cols = list(dict.fromkeys(keys + order + fields))
+    grouped = df.select(*cols).repartition(*keys).sortWithinPartitions(*keys, *order)
+    schema = StructType(
+        [df.schema[k] for k in keys]
+        + [StructField("property", StringType()), StructField("index", LongType())]
+        + [df.schema[o] for o in order]
+        + [StructField("explanation", StringType())]
+    )
+    out_names = keys + ["property", "index"] + order + ["explanation"]
+
+    def run(batches: Any) -> Any:
+        batches = list(batches)
+        if not batches:
+            return
+        table = pa.Table.from_batches(batches)
+        rows, props, index, why = _checker(key, args).check_groups(table, keys)
+        if not rows:
+            return
+        take = pa.array(rows, pa.int64())
+        columns = (
+            [table.column(k).take(take).combine_chunks() for k in keys]
+            + [pa.array(props, pa.string()), pa.array(index, pa.int64())]
+            + [table.column(o).take(take).combine_chunks() for o in order]
+            + [pa.array(why, pa.string())]
+        )
+        yield pa.RecordBatch.from_arrays(columns, names=out_names)
+
+    return grouped.mapInArrow(run, schema)

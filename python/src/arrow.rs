@@ -1,0 +1,240 @@
+//! Arrow data as a trace: record batches (from pyarrow, polars, pandas or
+//! Spark, through the Arrow C stream interface) read row by row, each row
+//! an event, each column a field, without a Python object per value.
+
+use std::ops::Range;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, Int64Type, UInt64Type};
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_schema::{ArrowError, DataType};
+use monitor_core::trace::expr::Cell;
+use monitor_core::trace::reader::{Position, Reader, TraceError};
+
+/// A column of the current batch, in the few types the checker reads.
+enum Column {
+    Bool(arrow_array::BooleanArray),
+    Int(arrow_array::Int64Array),
+    UInt(arrow_array::UInt64Array),
+    Float(arrow_array::Float64Array),
+    Str(arrow_array::StringArray),
+    LargeStr(arrow_array::LargeStringArray),
+    View(arrow_array::StringViewArray),
+    /// Every value is null (a column of the null type).
+    Null,
+}
+
+impl Column {
+    /// The column in a type the checker reads: Booleans, 64-bit integers
+    /// (narrower integers, time stamps, dates and durations as their
+    /// integer values), 64-bit floats, and text (anything else as its
+    /// text, dictionaries by their values).
+    fn of(array: &ArrayRef) -> Result<Column, ArrowError> {
+        use DataType as T;
+        let cast = |to: &DataType| arrow_cast::cast(array, to);
+        Ok(match array.data_type() {
+            T::Null => Column::Null,
+            T::Boolean => Column::Bool(array.as_boolean().clone()),
+            T::Int64 => Column::Int(array.as_primitive::<Int64Type>().clone()),
+            T::UInt64 => Column::UInt(array.as_primitive::<UInt64Type>().clone()),
+            T::Float64 => Column::Float(array.as_primitive::<Float64Type>().clone()),
+            T::Utf8 => Column::Str(array.as_string::<i32>().clone()),
+            T::LargeUtf8 => Column::LargeStr(array.as_string::<i64>().clone()),
+            T::Utf8View => Column::View(array.as_string_view().clone()),
+            T::Int8 | T::Int16 | T::Int32 | T::UInt8 | T::UInt16 | T::UInt32 => {
+                Column::Int(cast(&T::Int64)?.as_primitive::<Int64Type>().clone())
+            }
+            T::Timestamp(..)
+            | T::Date32
+            | T::Date64
+            | T::Time32(_)
+            | T::Time64(_)
+            | T::Duration(_) => Column::Int(cast(&T::Int64)?.as_primitive::<Int64Type>().clone()),
+            T::Float16
+            | T::Float32
+            | T::Decimal32(..)
+            | T::Decimal64(..)
+            | T::Decimal128(..)
+            | T::Decimal256(..) => {
+                Column::Float(cast(&T::Float64)?.as_primitive::<Float64Type>().clone())
+            }
+            _ => Column::Str(cast(&T::Utf8)?.as_string::<i32>().clone()),
+        })
+    }
+
+    #[inline]
+    fn cell(&self, row: usize) -> Option<Cell<'_>> {
+        macro_rules! value {
+            ($a:expr, $v:expr) => {
+                if $a.is_null(row) {
+                    None
+                } else {
+                    Some($v)
+                }
+            };
+        }
+        match self {
+            Column::Bool(a) => value!(a, Cell::Bool(a.value(row))),
+            Column::Int(a) => value!(a, Cell::Int(a.value(row))),
+            Column::UInt(a) => value!(
+                a,
+                match i64::try_from(a.value(row)) {
+                    Ok(i) => Cell::Int(i),
+                    Err(_) => Cell::Real(a.value(row) as f64),
+                }
+            ),
+            Column::Float(a) => value!(a, Cell::Real(a.value(row))),
+            Column::Str(a) => value!(a, Cell::Text(a.value(row))),
+            Column::LargeStr(a) => value!(a, Cell::Text(a.value(row))),
+            Column::View(a) => value!(a, Cell::Text(a.value(row))),
+            Column::Null => None,
+        }
+    }
+}
+
+/// A trace of Arrow record batches: a row is an event, a column a field
+/// (by its name; a null value is an absent field). Only the columns the
+/// properties read are looked at.
+pub struct ArrowReader<I> {
+    source: String,
+    names: Vec<String>,
+    batches: I,
+    /// Which columns were resolved (and are converted in each batch).
+    wanted: Vec<bool>,
+    columns: Vec<Option<Column>>,
+    /// The column whose integer values are the events' times.
+    time: Option<usize>,
+    /// Rows of the current batch, and the current row.
+    rows: Range<usize>,
+    row: usize,
+    /// The index of the current event.
+    index: u64,
+    started: bool,
+}
+
+/// The batches of an empty trace.
+pub type NoBatches = std::iter::Empty<Result<RecordBatch, ArrowError>>;
+
+impl ArrowReader<NoBatches> {
+    /// A reader of no event over columns `names` (to bind properties to
+    /// the fields of traces read elsewhere).
+    pub fn columns_only(source: &str, names: Vec<String>) -> ArrowReader<NoBatches> {
+        ArrowReader::new(source, names, std::iter::empty(), 0)
+    }
+}
+
+impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> ArrowReader<I> {
+    /// Reads `batches` (of columns `names`), numbering events from `index`.
+    pub fn new(source: &str, names: Vec<String>, batches: I, index: u64) -> ArrowReader<I> {
+        let n = names.len();
+        ArrowReader {
+            source: source.to_string(),
+            names,
+            batches,
+            wanted: vec![false; n],
+            columns: (0..n).map(|_| None).collect(),
+            time: None,
+            rows: 0..0,
+            row: 0,
+            index,
+            started: false,
+        }
+    }
+
+    /// Takes the events' times (reported with violations) from column
+    /// `name`, whose values are integers (time stamps count their units).
+    pub fn with_time(mut self, name: &str) -> Result<ArrowReader<I>, String> {
+        self.time = Some(self.resolve(name)?);
+        Ok(self)
+    }
+
+    fn error(&self, message: String) -> TraceError {
+        TraceError {
+            source: self.source.clone(),
+            at: None,
+            message,
+        }
+    }
+
+    /// Moves to the next batch that has rows; `false` at the end.
+    fn next_batch(&mut self) -> Result<bool, TraceError> {
+        loop {
+            let Some(batch) = self.batches.next() else {
+                return Ok(false);
+            };
+            let batch = batch.map_err(|e| self.error(e.to_string()))?;
+            if batch.num_columns() != self.names.len() {
+                return Err(self.error(format!(
+                    "a batch of {} columns in a trace of {}",
+                    batch.num_columns(),
+                    self.names.len()
+                )));
+            }
+            for (k, wanted) in self.wanted.iter().enumerate() {
+                self.columns[k] = if *wanted {
+                    let c = Column::of(batch.column(k)).map_err(|e| TraceError {
+                        source: self.source.clone(),
+                        at: None,
+                        message: format!("column `{}`: {e}", self.names[k]),
+                    })?;
+                    Some(c)
+                } else {
+                    None
+                };
+            }
+            if batch.num_rows() > 0 {
+                self.rows = 0..batch.num_rows();
+                self.row = 0;
+                return Ok(true);
+            }
+        }
+    }
+}
+
+impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> Reader for ArrowReader<I> {
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn resolve(&mut self, name: &str) -> Result<usize, String> {
+        match self.names.iter().position(|n| n == name) {
+            Some(k) => {
+                self.wanted[k] = true;
+                Ok(k)
+            }
+            None => Err(format!(
+                "no column `{name}` (the columns are {})",
+                self.names.join(", ")
+            )),
+        }
+    }
+
+    fn advance(&mut self) -> Result<bool, TraceError> {
+        if self.started {
+            self.index += 1;
+            self.row += 1;
+        }
+        self.started = true;
+        if self.row < self.rows.end {
+            return Ok(true);
+        }
+        self.next_batch()
+    }
+
+    #[inline]
+    fn cell(&self, id: usize) -> Option<Cell<'_>> {
+        self.columns.get(id)?.as_ref()?.cell(self.row)
+    }
+
+    fn position(&self) -> Position {
+        let time = self.time.and_then(|t| match self.cell(t) {
+            Some(Cell::Int(i)) => u64::try_from(i).ok(),
+            _ => None,
+        });
+        Position {
+            index: self.index,
+            line: None,
+            time,
+        }
+    }
+}

@@ -1,0 +1,124 @@
+"""mongen.spark on a real local Spark (local[2]): the reports of checking
+the whole DataFrame as one trace are those of `mongen.check` on the same
+events in order, for any partitioning; by key, each key's violations are
+those of checking its events alone."""
+
+import os
+import random
+import sys
+
+import pyarrow as pa
+import pytest
+
+import mongen
+from mongen import spark as ms
+from test_arrow import ARROW_DEFINES, PROPERTIES, random_events
+
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+from pyspark.sql import SparkSession  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def spark():
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("mongen-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "5")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
+
+
+def frame(spark, events, shuffle_seed):
+    """The events as a DataFrame with a time column, its rows shuffled
+    (Spark must order them)."""
+    n = len(events["a"])
+    rows = [
+        (t, *(events[c][t] for c in ("a", "b", "c", "n", "level")))
+        for t in range(n)
+    ]
+    random.Random(shuffle_seed).shuffle(rows)
+    return spark.createDataFrame(
+        rows, "ts long, a boolean, b boolean, c boolean, n long, level string"
+    )
+
+
+@pytest.mark.parametrize("partitions", [1, 3, 40])
+def test_one_trace_any_partitioning(spark, partitions):
+    rng = random.Random(partitions)
+    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    for k in range(2):
+        events = random_events(rng, rng.randrange(20, 400), p=rng.choice([0.02, 0.3]))
+        df = frame(spark, events, k)
+        table = pa.table({"ts": list(range(len(events["a"]))), **events})
+        for all_ in (False, True):
+            kwargs = dict(defines=ARROW_DEFINES, all=all_, max_reports=3)
+            got = ms.check(df, PROPERTIES, order_by="ts", **kwargs)
+            want = mongen.check(table, PROPERTIES, name="dataframe", **kwargs)
+            assert got == want, (partitions, k, all_)
+    spark.conf.set("spark.sql.shuffle.partitions", "5")
+
+
+def test_nothing_to_read_again(spark):
+    # No violation: the summaries alone decide, nothing is fetched.
+    n = 1000
+    events = {
+        "a": [False] * n,
+        "b": [True] * n,
+        "c": [True] * n,
+        "n": [1] * n,
+        "level": ["INFO"] * n,
+    }
+    df = frame(spark, events, 1)
+    [r] = ms.check(df, "G(a -> X b)", order_by="ts")
+    assert (r["verdict"], r["events"], r["violations"]) == ("holds", n, [])
+
+
+def test_by_key(spark):
+    rng = random.Random(5)
+    n = 3000
+    events = random_events(rng, n, p=0.1)
+    keys = [f"s{rng.randrange(12)}" for _ in range(n)]
+    rows = [
+        (keys[t], t, *(events[c][t] for c in ("a", "b", "c", "n", "level")))
+        for t in range(n)
+    ]
+    random.Random(2).shuffle(rows)
+    df = spark.createDataFrame(
+        rows, "session string, ts long, a boolean, b boolean, c boolean, n long, level string"
+    )
+    for all_ in (False, True):
+        out = ms.check(
+            df, PROPERTIES, order_by="ts", partition_by="session",
+            defines=ARROW_DEFINES, all=all_, max_reports=2,
+        )
+        assert out.columns == ["session", "property", "index", "ts", "explanation"]
+        got = sorted(tuple(r) for r in out.collect())
+        want = []
+        for key in sorted(set(keys)):
+            idx = [t for t in range(n) if keys[t] == key]
+            table = pa.table({c: [events[c][t] for t in idx] for c in events})
+            for r in mongen.check(
+                table, PROPERTIES, defines=ARROW_DEFINES, all=all_, max_reports=2
+            ):
+                for v in r["violations"]:
+                    want.append(
+                        (key, r["property"], v["index"], idx[v["index"]], v["explanation"])
+                    )
+        assert got == sorted(want)
+        assert len(want) > 20
+
+
+def test_errors(spark):
+    df = spark.createDataFrame([(0, True)], "ts long, a boolean")
+    with pytest.raises(ValueError, match=r"no column 'b' \(the columns are ts, a\)"):
+        ms.check(df, "G(a -> b)", order_by="ts")
+    with pytest.raises(ValueError, match="no column 'time'"):
+        ms.check(df, "G a", order_by="time")
+    with pytest.raises(ValueError, match="no column 'key'"):
+        ms.check(df, "G a", order_by="ts", partition_by="key")
+    with pytest.raises(ValueError, match="column 7"):
+        ms.check(df, "G(a ->", order_by="ts")
