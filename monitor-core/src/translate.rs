@@ -907,7 +907,7 @@ fn stutter_invariant_safety(mgr: &mut Manager, det: &DetAutomaton) -> bool {
 }
 
 /// The symbolic transducer of the informative bad prefixes of `f`
-/// (seed 003): linear in the formula, for symbolic model checkers. It
+/// (LHJ10): linear in the formula, for symbolic model checkers. It
 /// detects every violation exactly when `f` is a safety formula that is
 /// not pathologic (see [`classify`]).
 ///

@@ -14,7 +14,7 @@
 //!   *Mealy* output: true in the step whose letter completes a bad prefix
 //!   (so the counterexample ends on the violating state of the model, not
 //!   one step later), and true from then on.
-//! * [`emit_smv_transducer`]: the symbolic transducer of seed 003: one
+//! * [`emit_smv_transducer`]: the symbolic transducer of LHJ10: one
 //!   Boolean variable per temporal subformula of the negated property,
 //!   `TRANS` constraints, and `violated` where the guesses satisfy the
 //!   conditions of a last step. Linear in the formula, it finds the

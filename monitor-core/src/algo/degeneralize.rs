@@ -20,7 +20,7 @@
 //!   and the smaller quotient is kept (the initial state of `G(r -> F a)`
 //!   then merges with its accepting copy), the one where they are not on a
 //!   tie. Before, SCCs whose every cycle is accepting are made accepting
-//!   whole (weak), as seed 004 advises for Spin's nested search.
+//!   whole (weak), as BDKS14 advises for Spin's nested search.
 //!
 //! The automata returned keep the form of [`Nba`] with one acceptance set,
 //! the edges that leave an accepting state, so that `emptiness::prune`
@@ -119,7 +119,7 @@ pub(crate) fn merge_bisimilar(
             .collect()
     };
     // Transient states are best not accepting: pan starts a nested search
-    // from every accepting state it backtracks from (seed 004, §4.3).
+    // from every accepting state it backtracks from (BDKS14, §4.3).
     let (b, acc_b) = quotient(mgr, nba, &with(false));
     if cyclic.iter().all(|&c| c) {
         return (b, acc_b);
@@ -135,7 +135,7 @@ pub(crate) fn merge_bisimilar(
 /// The acceptance made weak where it can be: an SCC whose every cycle
 /// passes an accepting state (its other states form no cycle) has all its
 /// states accepting, which accepts the same words. Pan's nested search
-/// then closes such cycles in its first pass (seed 004, §4.2).
+/// then closes such cycles in its first pass (BDKS14, §4.2).
 fn weak(nba: &Nba, accepting: &[bool], comp: &[u32], cyclic: &[bool]) -> Vec<bool> {
     let n = nba.len();
     // Per SCC: whether it has an accepting state.

@@ -12,7 +12,7 @@
 //! * on a letter that takes a state both to `p` and to a state `q` that
 //!   strictly simulates it, the edge to `p` is not needed ("little
 //!   brothers"): its guard loses those letters. This removes
-//!   nondeterminism and makes guards more restrictive, which seed 004 finds
+//!   nondeterminism and makes guards more restrictive, which BDKS14 finds
 //!   makes Spin's product smaller.
 //!
 //! The relation is the greatest fixpoint of the matching condition,

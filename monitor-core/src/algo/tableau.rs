@@ -60,7 +60,7 @@
 //! exactly the prefixes on which the formula is *informatively* satisfied
 //! (Kupferman–Vardi): every obligation discharged within the word. Built
 //! for `!φ`, it accepts the informative bad prefixes of `φ`: this is the
-//! forward version of Latvala's `translate` (seed 000, §3.2).
+//! forward version of Latvala's `translate` (Latvala03, §3.2).
 
 use std::rc::Rc;
 

@@ -1,4 +1,4 @@
-//! LTL with past to symbolic transducers (seed 003, Sect. III-C).
+//! LTL with past to symbolic transducers (LHJ10, Sect. III-C).
 //!
 //! Built on the negation of the property in negation normal form, bottom
 //! up with one variable per temporal subformula (shared subformulas share
@@ -16,7 +16,7 @@
 //! deterministic registers with the same recurrences as the tableau.
 //!
 //! PSL: the tail implication `{r} |-> f` and tail conjunction
-//! `{r} <>-> f` of seed 003 simulate the automaton of `r`, whose states
+//! `{r} <>-> f` of LHJ10 simulate the automaton of `r`, whose states
 //! are the residuals of its linear forms (`super::sere`). Each pair
 //! (residual `t`, `f`) gets a variable meaning "`{t} |-> f` must hold
 //! here" (resp. `<>->`), constrained in one direction only, as in the

@@ -1,4 +1,4 @@
-//! Symbolic transducers (Launiainen, Heljanko and Junttila, seed 003):
+//! Symbolic transducers (Launiainen, Heljanko and Junttila, LHJ10):
 //! linear-size observers of informative bad prefixes.
 //!
 //! A transducer has Boolean state variables, the propositions as inputs,

@@ -1268,7 +1268,7 @@ fn nnf_rec(
             }
             // A SERE on its own (not a formula) is left as it is.
             (op, _) if op.is_sere() => f.clone(),
-            // PSL: the SERE is kept as it is; the dualities of seed 003.
+            // PSL: the SERE is kept as it is; the dualities of LHJ10.
             (Op::Closure, false) | (Op::NegClosure | Op::NegClosureMarked, true) => {
                 Formula::closure(a.unwrap().clone())
             }

@@ -61,7 +61,7 @@
 //! letters that satisfy every Boolean (the standard's ⊤); `{r}!` needs a
 //! match. Only non-empty matches count (`{[*0]} |-> φ` is `true`,
 //! `{[*0]}!` is `false`). The informative monitor (`--informative`) uses
-//! the strong semantics on finite paths of seed 003, where `{r}` is read
+//! the strong semantics on finite paths of LHJ10, where `{r}` is read
 //! as `{r}!`.
 //!
 //! ```
