@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Write as _};
 
-use monitor_core::automaton::BadPrefixDfa;
+use monitor_core::automaton::{BadPrefixDfa, Target};
 use rustc_hash::FxHashMap;
 
 /// A directive: its letter and what it prints (for `--help` and errors).
@@ -308,13 +308,11 @@ pub fn transitions(dfa: &BadPrefixDfa) -> Count {
             }
             match mgr.children(node) {
                 None => {
-                    // A leaf: a state number, or the sink (any value
-                    // that is no state).
-                    let leaf = mgr.leaf_value(node).unwrap_or(u32::MAX);
-                    let v = if (leaf as usize) < states {
-                        Count::zero()
-                    } else {
-                        all.clone()
+                    // A leaf: a state, or the sink.
+                    let sink = mgr.leaf_value(node).map(Target::from_leaf);
+                    let v = match sink {
+                        Some(Target::State(s)) if (s as usize) < states => Count::zero(),
+                        _ => all.clone(),
                     };
                     memo.insert(node.index(), v);
                 }

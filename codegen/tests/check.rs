@@ -1,16 +1,12 @@
 //! `mongen check` on logs: verdicts, positions, explanations, exit codes
 //! and the errors of bad input.
 
+mod common;
+use common::mongen;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn mongen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mongen"))
-        .args(args)
-        .output()
-        .expect("run mongen")
-}
 
 fn mongen_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mongen"))

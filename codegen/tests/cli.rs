@@ -1,14 +1,10 @@
 //! The `mongen` binary, run as users run it.
 
+mod common;
+use common::mongen;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn mongen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mongen"))
-        .args(args)
-        .output()
-        .expect("run mongen")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()

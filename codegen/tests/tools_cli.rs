@@ -1,15 +1,7 @@
 //! The command line as the documentation shows it, with the real tools.
 
 mod common;
-
-use std::process::Command;
-
-fn mongen(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_mongen"))
-        .args(args)
-        .output()
-        .expect("run mongen")
-}
+use common::mongen;
 
 #[test]
 fn promela_claim_from_the_command_line() {

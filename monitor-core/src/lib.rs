@@ -21,8 +21,10 @@ read the finished automaton.
   functions (the alphabet is never enumerated, so 40 propositions are fine).
 * [`automaton`]: the intermediate Büchi automata and the finished
   [`BadPrefixDfa`](automaton::BadPrefixDfa).
-* [`algo`]: one algorithm per file (tableau, emptiness, subset
-  construction, minimization, products).
+* `algo` (internal): one algorithm per file (tableau, emptiness, subset
+  construction, minimization, products), driven by [`translate`].
+* [`error`]: [`BuildError`](error::BuildError), the error of every stage
+  of the translation.
 * [`translate`]: the pipeline ([`Builder`](translate::Builder) and
   [`Config`](translate::Config)) and the analysis
   ([`classify`](translate::classify)).
@@ -31,6 +33,9 @@ read the finished automaton.
   [`Violation`] (why a run failed). `Monitor::from_ltl` compiles a formula
   at run time; `#[monitor]` (crate `monitor-macros`) and
   `mongen compile --target rust` embed the tables at compile time.
+
+The repository's `docs/architecture.md` draws the pipeline and says which
+module owns what; `docs/references.md` lists the papers cited by key.
 
 # Features
 
@@ -96,11 +101,13 @@ past-time formulas (`G(ack -> Y req)` is fine, `O(F p)` is rejected).
 #![cfg_attr(not(feature = "std"), allow(rustdoc::broken_intra_doc_links))]
 
 #[cfg(feature = "std")]
-pub mod algo;
+pub(crate) mod algo;
 #[cfg(feature = "std")]
 pub mod automaton;
 #[cfg(feature = "std")]
 pub mod dd;
+#[cfg(feature = "std")]
+pub mod error;
 #[cfg(feature = "std")]
 pub mod formula;
 pub mod runtime;

@@ -33,7 +33,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::algo::degeneralize::{degeneralize, merge_bisimilar};
@@ -45,12 +44,12 @@ use crate::algo::minimize::minimize;
 use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
 use crate::algo::simulation;
 use crate::algo::tableau::{Tableau, TableauMode};
-use crate::automaton::dfa::format_word;
+use crate::automaton::dfa::{format_word, repeated_letters_stay};
 use crate::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, BuchiEdge, Guard, Nba, Verdict};
 use crate::dd::{Cube, Manager};
 use crate::formula::eval::Lasso;
 use crate::formula::simplify::simplify;
-use crate::formula::{parse, Formula, ParseError};
+use crate::formula::{parse, Formula};
 
 /// The default limit on the number of states of every automaton built.
 pub const DEFAULT_MAX_STATES: usize = 250_000;
@@ -209,120 +208,7 @@ impl Config {
     }
 }
 
-/// Why a translation failed.
-#[derive(Clone, Debug)]
-pub struct BuildError {
-    kind: BuildErrorKind,
-}
-
-/// The kinds of [`BuildError`].
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum BuildErrorKind {
-    /// The formula does not parse.
-    Parse(ParseError),
-    /// An automaton grew beyond the state limit.
-    TooManyStates {
-        /// Which automaton.
-        what: &'static str,
-        /// The limit.
-        limit: usize,
-    },
-    /// A past operator applies to a future-time formula.
-    PastOverFuture {
-        /// The offending subformula, in Spot syntax.
-        subformula: String,
-    },
-    /// A lazy monitor was asked of a formula outside the syntactic safety
-    /// fragment it is built from.
-    NotLazy {
-        /// The first subformula outside the fragment, in Spot syntax.
-        subformula: String,
-    },
-    /// More propositions than a monitor's letters have bits.
-    TooManyPropositions {
-        /// How many the formula has.
-        count: usize,
-        /// The most there can be.
-        limit: usize,
-    },
-}
-
-impl BuildError {
-    pub(crate) fn too_many_states(what: &'static str, limit: usize) -> BuildError {
-        BuildError {
-            kind: BuildErrorKind::TooManyStates { what, limit },
-        }
-    }
-
-    pub(crate) fn too_many_propositions(count: usize) -> BuildError {
-        BuildError {
-            kind: BuildErrorKind::TooManyPropositions { count, limit: 64 },
-        }
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> &BuildErrorKind {
-        &self.kind
-    }
-
-    /// The parse error, if that is what this is.
-    pub fn parse_error(&self) -> Option<&ParseError> {
-        match &self.kind {
-            BuildErrorKind::Parse(e) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// The state limit that was exceeded, if that is what this is.
-    pub fn state_limit(&self) -> Option<usize> {
-        match self.kind {
-            BuildErrorKind::TooManyStates { limit, .. } => Some(limit),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            BuildErrorKind::Parse(e) => e.fmt(f),
-            BuildErrorKind::TooManyStates { what, limit } => write!(
-                f,
-                "the {what} exceeds the limit of {limit} states"
-            ),
-            BuildErrorKind::PastOverFuture { subformula } => write!(
-                f,
-                "past operators must apply to past-time formulas; `{subformula}` applies one to a future-time formula"
-            ),
-            BuildErrorKind::NotLazy { subformula } => write!(
-                f,
-                "lazy monitors take syntactic safety formulas (X, G, W, R, &, | over past formulas; no SEREs), and `{subformula}` is outside them; build the monitor eagerly"
-            ),
-            BuildErrorKind::TooManyPropositions { count, limit } => write!(
-                f,
-                "the formula has {count} propositions; lazy monitors take at most {limit}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            BuildErrorKind::Parse(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<ParseError> for BuildError {
-    fn from(e: ParseError) -> BuildError {
-        BuildError {
-            kind: BuildErrorKind::Parse(e),
-        }
-    }
-}
+pub use crate::error::{BuildError, BuildErrorKind};
 
 /// The automaton of `f` to be built on demand (see
 /// [`crate::runtime::LazyMonitor`]), with the verdicts of `cfg`; its
@@ -885,25 +771,9 @@ fn safety_is_guarantee(mgr: &Manager, det: &DetAutomaton) -> bool {
 }
 
 /// Stutter-invariance of a safety property from its exact minimal
-/// monitor: it holds iff repeating the letter just read never changes the
-/// state, i.e. every edge `q -a-> p` into a live state has `p -a-> p`.
-/// (If `p -a-> p'` with `p' != p`, minimality gives a word `v` that one of
-/// `p`, `p'` rejects and the other does not, and `u·a·v` and `u·a·a·v`
-/// extend into words on different sides of the property.)
+/// monitor (see [`repeated_letters_stay`]).
 fn stutter_invariant_safety(mgr: &mut Manager, det: &DetAutomaton) -> bool {
-    use crate::automaton::dfa::VIOLATION_LEAF;
-    for q in 0..det.len() {
-        for (p, g) in mgr.leaf_guards(det.diagrams[q]) {
-            if p == VIOLATION_LEAF {
-                continue;
-            }
-            let stay = mgr.leaf_guard(det.diagrams[p as usize], p);
-            if !mgr.implies(g, stay) {
-                return false;
-            }
-        }
-    }
-    true
+    repeated_letters_stay(mgr, &det.diagrams)
 }
 
 /// The symbolic transducer of the informative bad prefixes of `f`

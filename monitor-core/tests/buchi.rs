@@ -11,16 +11,10 @@ use monitor_core::formula::random::{random_psl, RandomLtl, SplitMix64};
 use monitor_core::formula::{parse_psl, Formula};
 use monitor_core::translate::{classify, Builder, Config};
 
-const APS: [&str; 3] = ["a", "b", "c"];
+mod common;
+use common::{random_lasso, CONSTANTS_UNDER_ABORT};
 
-fn random_lasso(rng: &mut SplitMix64, letters: u64) -> Lasso<u64> {
-    let p = rng.below(4);
-    let c = 1 + rng.below(4);
-    Lasso::new(
-        (0..p).map(|_| rng.below(letters)).collect(),
-        (0..c).map(|_| rng.below(letters)).collect(),
-    )
-}
+const APS: [&str; 3] = ["a", "b", "c"];
 
 /// A random run of `a` that closes a loop, read as a lasso: often an
 /// accepted word (when the loop passes an accepting state), always one
@@ -68,7 +62,7 @@ fn check(f: &Formula, seed: u64) -> (usize, usize) {
                 None => continue,
             }
         } else {
-            random_lasso(&mut rng, letters)
+            random_lasso(&mut rng, letters, 3, 4)
         };
         let expected = holds(f, &aps, &w);
         assert_eq!(
@@ -121,25 +115,6 @@ fn random_psl_formulas_agree_with_the_evaluator() {
         check(&f, seed);
     }
 }
-
-/// Constants under `abort`: a cut word goes on with letters satisfying
-/// every Boolean, `false` included (IEEE 1850's ⊤), or none, so a residual
-/// only such letters complete still decides the formula at the cut, and
-/// `X false` is not `false`. (The same formulas are checked as monitors in
-/// `reference.rs`.)
-const CONSTANTS_UNDER_ABORT: [&str; 11] = [
-    "({true; false}!) abort b",
-    "!(({true; false}!) abort b)",
-    "({true; false} |-> a) abort b",
-    "!(({true; false} |-> a) abort b)",
-    "a -> (({true; false}!) abort b)",
-    "(next false) abort b",
-    "(eventually! false) abort b",
-    "(a until! false) abort b",
-    "!((next true) abort b)",
-    "({true; true} |-> false) abort b",
-    "(always (a -> next false)) abort b",
-];
 
 #[test]
 fn constants_meet_the_cut_of_abort() {

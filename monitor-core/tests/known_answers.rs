@@ -8,12 +8,11 @@ use monitor_core::translate::{
     classify, BuildErrorKind, Builder, Config, Prefixes, Route, Verdicts,
 };
 
+mod common;
+
+/// The monitor of `f` with the default configuration.
 fn dfa_of(f: &Formula) -> monitor_core::automaton::BadPrefixDfa {
-    Builder::new()
-        .configure(Config::new().check_safety(false))
-        .build_from_formula(f)
-        .unwrap_or_else(|e| panic!("{f}: {e}"))
-        .into_dfa()
+    common::dfa_of(f, Config::new())
 }
 
 #[test]

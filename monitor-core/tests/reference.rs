@@ -20,20 +20,13 @@ use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix
 use monitor_core::formula::Formula;
 use monitor_core::translate::{classify, Builder, Config, Prefixes, Route, Verdicts};
 
+mod common;
+use common::{random_lasso, CONSTANTS_UNDER_ABORT};
+
 const APS: [&str; 3] = ["a", "b", "c"];
 
 fn aps() -> Vec<String> {
     APS.iter().map(|s| s.to_string()).collect()
-}
-
-fn random_lasso(rng: &mut SplitMix64, max_prefix: u64, max_cycle: u64) -> Lasso<u64> {
-    let letters = 1u64 << APS.len();
-    let p = rng.below(max_prefix + 1);
-    let c = 1 + rng.below(max_cycle);
-    Lasso::new(
-        (0..p).map(|_| rng.below(letters)).collect(),
-        (0..c).map(|_| rng.below(letters)).collect(),
-    )
 }
 
 /// A monitor over the formula's own propositions, read with letters over
@@ -104,11 +97,7 @@ impl Monitor {
 }
 
 fn build(f: &Formula, cfg: Config) -> Monitor {
-    let t = Builder::new()
-        .configure(cfg.check_safety(false))
-        .build_from_formula(f)
-        .unwrap_or_else(|e| panic!("{f}: {e}"));
-    Monitor::new(t.into_dfa())
+    Monitor::new(common::dfa_of(f, cfg))
 }
 
 /// Repeats some letters of a lasso (a stuttering of the same word).
@@ -221,7 +210,7 @@ fn check_formula(f: &Formula, seed: u64) -> bool {
     let mut rng = SplitMix64::new(seed ^ 0x5eed);
     let aps = aps();
     for _ in 0..40 {
-        let w = random_lasso(&mut rng, 4, 4);
+        let w = random_lasso(&mut rng, 1 << APS.len(), 4, 4);
         let sat = holds(f, &aps, &w);
         let v = exact.run_lasso(&w);
         if sat {
@@ -423,22 +412,7 @@ fn constants_meet_the_cut_of_abort() {
     // A cut word goes on with letters satisfying every Boolean, `false`
     // included (IEEE 1850's ⊤), or none: `({true;false}!) abort b` is
     // `b | X b`, and `X false` is not `false` under abort.
-    for (seed, f) in [
-        "({true; false}!) abort b",
-        "!(({true; false}!) abort b)",
-        "({true; false} |-> a) abort b",
-        "!(({true; false} |-> a) abort b)",
-        "a -> (({true; false}!) abort b)",
-        "(next false) abort b",
-        "(eventually! false) abort b",
-        "(a until! false) abort b",
-        "!((next true) abort b)",
-        "({true; true} |-> false) abort b",
-        "(always (a -> next false)) abort b",
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (seed, f) in CONSTANTS_UNDER_ABORT.into_iter().enumerate() {
         check_formula(&monitor_core::formula::parse_psl(f).unwrap(), seed as u64);
     }
     let f = monitor_core::formula::parse_psl("({true; false}!) abort b").unwrap();

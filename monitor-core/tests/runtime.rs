@@ -8,12 +8,18 @@ use monitor_core::runtime::{Cursor, Layout, Table};
 use monitor_core::translate::{Builder, Config, Verdicts};
 use monitor_core::{Monitor, MonitorTable, Verdict};
 
+mod common;
+
 fn dfa_of(f: &monitor_core::formula::Formula, three: bool) -> BadPrefixDfa {
-    let mut b = Builder::new();
-    if three {
-        b.configure(Config::new().verdicts(Verdicts::Three));
-    }
-    b.build_from_formula(f).unwrap().into_dfa()
+    let cfg = Config::new();
+    common::dfa_of(
+        f,
+        if three {
+            cfg.verdicts(Verdicts::Three)
+        } else {
+            cfg
+        },
+    )
 }
 
 /// Runs `trace` on the table and on the monitor, prefix by prefix.

@@ -9,14 +9,11 @@
 //! don't-cares uses them, which makes checkers much smaller after
 //! synthesis than a `case` statement of the transitions.
 
-use monitor_core::automaton::{BadPrefixDfa, Guard, Verdict};
+use monitor_core::automaton::{BadPrefixDfa, Guard, Target, Verdict};
 use monitor_core::dd::{Manager, Node};
 use rustc_hash::FxHashMap;
 
 use super::verilog::StateEncoding;
-
-/// The leaf that stands for the rejecting sink in transition diagrams.
-const VIOLATION_LEAF: u32 = u32::MAX;
 
 /// Sums of products whose variables are the state bits (`0..width`) and
 /// then the propositions (`width..`).
@@ -80,11 +77,13 @@ pub(crate) fn minimized_logic(dfa: &BadPrefixDfa, encoding: StateEncoding) -> Op
         let diagram = m.import_renamed(dfa.manager(), dfa.diagram(s as u32), &rename, &mut memo);
         for (leaf, g) in m.leaf_guards(diagram) {
             let here = m.and(c, g);
-            if leaf == VIOLATION_LEAF {
-                bad = m.or(bad, here);
-                continue;
-            }
-            let t = leaf as usize;
+            let t = match Target::from_leaf(leaf) {
+                Target::Violation => {
+                    bad = m.or(bad, here);
+                    continue;
+                }
+                Target::State(t) => t as usize,
+            };
             for (b, bit) in next.iter_mut().enumerate() {
                 let set = match encoding {
                     StateEncoding::Binary => (t >> b) & 1 == 1,

@@ -105,3 +105,11 @@ pub fn model(name: &str) -> PathBuf {
         .join("tests/models")
         .join(name)
 }
+
+/// Runs the `mongen` binary of this build with `args`.
+pub fn mongen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mongen"))
+        .args(args)
+        .output()
+        .expect("run mongen")
+}

@@ -33,7 +33,7 @@ use rustc_hash::FxHashMap;
 use super::emptiness::scc_numbers;
 use crate::automaton::{Marks, Nba, NbaEdge};
 use crate::dd::{Manager, Node};
-use crate::translate::BuildError;
+use crate::error::BuildError;
 
 /// The Büchi automaton of `nba` (any number of acceptance sets), with its
 /// accepting states; fails beyond `max_states` states.

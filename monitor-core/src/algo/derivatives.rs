@@ -52,8 +52,8 @@ use super::past::PastMachine;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Alphabet, Verdict};
 use crate::dd::{ApplyCache, Manager, Node};
+use crate::error::BuildError;
 use crate::formula::{Formula, Op};
-use crate::translate::BuildError;
 
 /// Whether the derivative construction applies to `f` (in negation normal
 /// form): only `X`, `G`, `W`, `R`, `∧`, `∨` over formulas without future

@@ -23,7 +23,7 @@ use super::interner::Interner;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Nba, Verdict};
 use crate::dd::{ApplyCache, Manager, Node};
-use crate::translate::BuildError;
+use crate::error::BuildError;
 
 /// A deterministic automaton under construction: state 0 is the start,
 /// each state has a transition diagram whose leaves are state numbers or

@@ -21,7 +21,7 @@ use super::interner::Interner;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Nba, NbaEdge, Verdict};
 use crate::dd::{ApplyCache, Cube, Manager, Node};
-use crate::translate::BuildError;
+use crate::error::BuildError;
 
 /// The product of `nba` with the monitor `det`, keeping only runs that
 /// never reach the monitor's rejecting sink.

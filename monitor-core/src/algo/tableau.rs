@@ -70,9 +70,9 @@ use super::past::PastMachine;
 use super::sere::Seres;
 use crate::automaton::{Alphabet, Marks, Nba, NbaEdge};
 use crate::dd::{Manager, Node};
+use crate::error::BuildError;
 use crate::formula::simplify::Implications;
 use crate::formula::{Formula, Op};
-use crate::translate::BuildError;
 
 /// One choice of the expansion of a formula.
 #[derive(Clone, Debug)]

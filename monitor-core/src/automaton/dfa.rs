@@ -14,8 +14,9 @@ use crate::Valuation;
 pub type StateId = u32;
 
 /// The leaf value that stands for the rejecting sink in transition
-/// diagrams.
-pub(crate) const VIOLATION_LEAF: u32 = u32::MAX;
+/// diagrams (the runtime's encoding, so that tables are diagrams'
+/// leaves as they are).
+pub(crate) const VIOLATION_LEAF: u32 = crate::runtime::VIOLATION;
 
 pub use crate::runtime::Verdict;
 
@@ -29,7 +30,25 @@ pub enum Target {
 }
 
 impl Target {
-    fn from_leaf(leaf: u32) -> Target {
+    /// Where a leaf of a transition diagram ([`BadPrefixDfa::diagram`])
+    /// leads: readers of the raw diagrams decode leaves with this rather
+    /// than with the sink's number.
+    ///
+    /// ```
+    /// use monitor_core::automaton::Target;
+    /// use monitor_core::translate::Builder;
+    ///
+    /// let dfa = Builder::new().build("G(a -> X b)")?.into_dfa();
+    /// let targets: Vec<Target> = dfa
+    ///     .manager()
+    ///     .leaves(dfa.diagram(1))
+    ///     .into_iter()
+    ///     .map(Target::from_leaf)
+    ///     .collect();
+    /// assert!(targets.contains(&Target::Violation));
+    /// # Ok::<(), monitor_core::translate::BuildError>(())
+    /// ```
+    pub fn from_leaf(leaf: u32) -> Target {
         if leaf == VIOLATION_LEAF {
             Target::Violation
         } else {
@@ -275,8 +294,8 @@ impl BadPrefixDfa {
     }
 
     /// The transition diagram of a state: a multi-terminal decision diagram
-    /// of [`BadPrefixDfa::manager`] whose leaves are state numbers, or
-    /// `u32::MAX` for the rejecting sink.
+    /// of [`BadPrefixDfa::manager`] whose leaves are state numbers, or the
+    /// rejecting sink ([`Target::from_leaf`] tells them apart).
     pub fn diagram(&self, s: StateId) -> Node {
         self.states[s as usize].diagram
     }
@@ -572,18 +591,7 @@ impl BadPrefixDfa {
             .iter()
             .map(|s| scratch.import(&self.mgr, s.diagram, &mut memo))
             .collect();
-        for &d in &diagrams {
-            for (p, g) in scratch.leaf_guards(d) {
-                if p == VIOLATION_LEAF {
-                    continue;
-                }
-                let stay = scratch.leaf_guard(diagrams[p as usize], p);
-                if !scratch.implies(g, stay) {
-                    return false;
-                }
-            }
-        }
-        true
+        repeated_letters_stay(&mut scratch, &diagrams)
     }
 
     /// Whether no word is ever rejected (the monitored property is a
@@ -592,6 +600,28 @@ impl BadPrefixDfa {
         (0..self.states.len() as u32)
             .all(|s| !self.mgr.leaves(self.diagram(s)).contains(&VIOLATION_LEAF))
     }
+}
+
+/// Whether, in the minimal deterministic automaton whose transition
+/// diagrams are `diagrams`, repeating the letter just read never changes
+/// the state: every edge `q -a-> p` into a live state has `p -a-> p`. For
+/// an exact monitor this is stutter-invariance of the safety property: if
+/// `p -a-> p'` with `p' != p`, minimality gives a word `v` that one of
+/// `p`, `p'` rejects and the other does not, and `u·a·v` and `u·a·a·v`
+/// extend into words on different sides of the property.
+pub(crate) fn repeated_letters_stay(mgr: &mut Manager, diagrams: &[Node]) -> bool {
+    for &d in diagrams {
+        for (p, g) in mgr.leaf_guards(d) {
+            if p == VIOLATION_LEAF {
+                continue;
+            }
+            let stay = mgr.leaf_guard(diagrams[p as usize], p);
+            if !mgr.implies(g, stay) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Formats a word of cubes as `a & !b; b; 1`.

@@ -2,7 +2,8 @@
 //! through and the deterministic monitors it produces.
 //!
 //! This is the automaton layer (Spot's `twa/`). Algorithms that build or
-//! transform automata live in [`crate::algo`].
+//! transform automata live in the crate's internal `algo` module, driven by
+//! [`crate::translate`].
 //!
 //! # Overview
 //!

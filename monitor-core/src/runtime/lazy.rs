@@ -6,8 +6,9 @@ use rustc_hash::FxHashMap;
 
 use super::{Stepper, Verdict};
 use crate::algo::lazy::LazyDfa;
+use crate::error::BuildError;
 use crate::formula::{parse, Formula};
-use crate::translate::{lazy_dfa, BuildError, Config};
+use crate::translate::{lazy_dfa, Config};
 use crate::Valuation;
 
 /// The default bound on the memory a [`LazyMonitor`] keeps: 32 MiB.

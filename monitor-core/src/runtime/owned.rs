@@ -5,7 +5,8 @@ use rustc_hash::FxHashMap;
 use super::{Table, Transitions, Verdict, LEAF, VIOLATION};
 use crate::automaton::{BadPrefixDfa, Target};
 use crate::dd::Node;
-use crate::translate::{BuildError, Builder};
+use crate::error::BuildError;
+use crate::translate::Builder;
 
 /// Dense transition arrays up to this many entries (16 KiB); decision
 /// diagrams beyond.

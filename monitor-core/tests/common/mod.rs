@@ -1,0 +1,54 @@
+//! Helpers shared by the integration tests of `monitor-core`.
+
+#![allow(dead_code)]
+
+use monitor_core::automaton::BadPrefixDfa;
+use monitor_core::formula::eval::Lasso;
+use monitor_core::formula::random::SplitMix64;
+use monitor_core::formula::Formula;
+use monitor_core::translate::{Builder, Config};
+
+/// The monitor of `f` with `cfg` (safety not checked: only the monitor
+/// is wanted); panics with the formula if it cannot be built.
+pub fn dfa_of(f: &Formula, cfg: Config) -> BadPrefixDfa {
+    Builder::new()
+        .configure(cfg.check_safety(false))
+        .build_from_formula(f)
+        .unwrap_or_else(|e| panic!("{f}: {e}"))
+        .into_dfa()
+}
+
+/// A random lasso of letters below `letters`: a prefix of at most
+/// `max_prefix` letters and a cycle of 1 to `max_cycle`.
+pub fn random_lasso(
+    rng: &mut SplitMix64,
+    letters: u64,
+    max_prefix: u64,
+    max_cycle: u64,
+) -> Lasso<u64> {
+    let p = rng.below(max_prefix + 1);
+    let c = 1 + rng.below(max_cycle);
+    Lasso::new(
+        (0..p).map(|_| rng.below(letters)).collect(),
+        (0..c).map(|_| rng.below(letters)).collect(),
+    )
+}
+
+/// PSL constants under `abort`: a cut word goes on with letters
+/// satisfying every Boolean, `false` included (IEEE 1850's ⊤), or none,
+/// so a residual only such letters complete still decides the formula at
+/// the cut, and `X false` is not `false`. Checked as monitors
+/// (`reference.rs`) and as Büchi automata (`buchi.rs`).
+pub const CONSTANTS_UNDER_ABORT: [&str; 11] = [
+    "({true; false}!) abort b",
+    "!(({true; false}!) abort b)",
+    "({true; false} |-> a) abort b",
+    "!(({true; false} |-> a) abort b)",
+    "a -> (({true; false}!) abort b)",
+    "(next false) abort b",
+    "(eventually! false) abort b",
+    "(a until! false) abort b",
+    "!((next true) abort b)",
+    "({true; true} |-> false) abort b",
+    "(always (a -> next false)) abort b",
+];
