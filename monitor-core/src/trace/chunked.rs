@@ -762,6 +762,27 @@ mod tests {
         (csv, jsonl)
     }
 
+    /// Up to three random properties over a, b, c and `n < 10`, of both
+    /// kinds of verdicts.
+    fn random_properties(gen: &mut RandomLtl, i: usize) -> Vec<Property> {
+        let mut props = Vec::new();
+        for j in 0..3 {
+            let f = gen.next_formula();
+            let Some(table) = monitor_of(&f, (i + j) % 3 == 0) else {
+                continue;
+            };
+            let t = table.table();
+            let bindings: Vec<Expr> = (0..t.props as usize)
+                .map(|p| match t.proposition(p) {
+                    "n_small" => Expr::parse("n < 10").unwrap(),
+                    name => Expr::parse(name).unwrap(),
+                })
+                .collect();
+            props.push(Property::new(&f.to_spot(), table, bindings));
+        }
+        props
+    }
+
     #[test]
     fn every_chunk_size_and_thread_count_gives_the_reports_of_one_pass() {
         let mut rng = SplitMix64::new(0xc4u64);
@@ -779,22 +800,7 @@ mod tests {
             .collect();
         let (mut compared, mut errors) = (0, 0);
         for i in 0..50 {
-            // A few properties at once, of both kinds of verdicts.
-            let mut props = Vec::new();
-            for j in 0..3 {
-                let f = gen.next_formula();
-                let Some(table) = monitor_of(&f, (i + j) % 3 == 0) else {
-                    continue;
-                };
-                let t = table.table();
-                let bindings: Vec<Expr> = (0..t.props as usize)
-                    .map(|p| match t.proposition(p) {
-                        "n_small" => Expr::parse("n < 10").unwrap(),
-                        name => Expr::parse(name).unwrap(),
-                    })
-                    .collect();
-                props.push(Property::new(&f.to_spot(), table, bindings));
-            }
+            let props = random_properties(&mut gen, i);
             let len = 1 + (rng.next_u64() % 400) as usize;
             let damage = (i % 7 == 3).then(|| (rng.next_u64() % len as u64) as usize);
             let (csv, jsonl) = log(&mut rng, len, damage, i % 11 == 4);
@@ -915,21 +921,7 @@ mod tests {
         let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 7).seed(29);
         let (mut compared, mut planned_reads) = (0, 0);
         for i in 0..150 {
-            let mut props = Vec::new();
-            for j in 0..3 {
-                let f = gen.next_formula();
-                let Some(table) = monitor_of(&f, (i + j) % 3 == 0) else {
-                    continue;
-                };
-                let t = table.table();
-                let bindings: Vec<Expr> = (0..t.props as usize)
-                    .map(|p| match t.proposition(p) {
-                        "n_small" => Expr::parse("n < 10").unwrap(),
-                        name => Expr::parse(name).unwrap(),
-                    })
-                    .collect();
-                props.push(Property::new(&f.to_spot(), table, bindings));
-            }
+            let props = random_properties(&mut gen, i);
             let len = 1 + (rng.next_u64() % 300) as usize;
             let (csv, _) = log(&mut rng, len, None, false);
             let csv = csv.replace("\n\n", "\n");

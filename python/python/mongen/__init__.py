@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native
 
@@ -156,7 +156,10 @@ def _arrow_data(obj: Any) -> Any:
     return None
 
 
-def _trace_checker(
+CheckerKey = Tuple[Tuple[str, ...], Tuple[Tuple[str, str], ...], bool, int, bool, int, Optional[int]]
+
+
+def _checker_key(
     properties: Union[str, Sequence[str]],
     defines: Optional[Mapping[str, str]],
     psl: bool,
@@ -164,18 +167,25 @@ def _trace_checker(
     all: bool,
     max_reports: int,
     max_states: Optional[int],
-) -> Any:
+) -> CheckerKey:
+    """The arguments of a trace checker, hashable (Spark's executors keep
+    one checker per key)."""
     if isinstance(properties, str):
         properties = [properties]
-    return _native.TraceChecker(
-        list(properties),
-        list((defines or {}).items()),
+    return (
+        tuple(properties),
+        tuple((defines or {}).items()),
         psl,
         verdicts,
         all,
         max_reports,
         max_states,
     )
+
+
+def _trace_checker(key: CheckerKey) -> Any:
+    properties, defines, *rest = key
+    return _native.TraceChecker(list(properties), list(defines), *rest)
 
 
 def check(
@@ -213,7 +223,7 @@ def check(
     ("clk" or "clk:negedge").
     """
     checker = _trace_checker(
-        properties, defines, psl, verdicts, all, max_reports, max_states
+        _checker_key(properties, defines, psl, verdicts, all, max_reports, max_states)
     )
     data = _arrow_data(traces)
     if data is not None:

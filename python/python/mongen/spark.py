@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import pyarrow as pa  # type: ignore[import-not-found]
 import pyarrow.compute as pc  # type: ignore[import-not-found]
 
-from . import _native
+from . import CheckerKey, _checker_key, _trace_checker
 
 __all__ = ["check"]
 
@@ -49,16 +49,16 @@ Columns = Union[str, Sequence[str]]
 
 # The checkers of an executor's Python worker, by their arguments: the
 # properties are compiled once per worker, not once per partition.
-_CHECKERS: Dict[Tuple[Any, ...], Any] = {}
+_CHECKERS: Dict[CheckerKey, Any] = {}
 
 # The column that carries a partition's index when partitions are fetched.
 _PART = "__mongen_partition"
 
 
-def _checker(key: Tuple[Any, ...], args: List[Any]) -> Any:
+def _checker(key: CheckerKey) -> Any:
     c = _CHECKERS.get(key)
     if c is None:
-        c = _CHECKERS[key] = _native.TraceChecker(*args)
+        c = _CHECKERS[key] = _trace_checker(key)
     return c
 
 
@@ -103,28 +103,9 @@ def check(
     `mongen.check`; a proposition without a definition reads the column
     of its name.
     """
-    if isinstance(properties, str):
-        properties = [properties]
-    args = (
-        list(properties),
-        list((defines or {}).items()),
-        psl,
-        verdicts,
-        all,
-        max_reports,
-        max_states,
-    )
-    key = (
-        tuple(properties),
-        tuple((defines or {}).items()),
-        psl,
-        verdicts,
-        all,
-        max_reports,
-        max_states,
-    )
+    key = _checker_key(properties, defines, psl, verdicts, all, max_reports, max_states)
     # On the driver: the properties compile (or fail) before any job.
-    checker = _checker(key, args)
+    checker = _checker(key)
     order = _names(order_by)
     if not order:
         raise ValueError("order_by names at least one column")
@@ -139,14 +120,13 @@ def check(
             f"(the columns are {', '.join(df.columns)})"
         )
     if partition_by is None:
-        return _check_trace(df, key, args, fields, order, name)
-    return _check_keys(df, key, args, fields, order, keys)
+        return _check_trace(df, key, fields, order, name)
+    return _check_keys(df, key, fields, order, keys)
 
 
 def _check_trace(
     df: Any,
-    key: Tuple[Any, ...],
-    args: List[Any],
+    key: CheckerKey,
     fields: List[str],
     order: List[str],
     name: str,
@@ -164,7 +144,7 @@ def _check_trace(
 
     def summarize(batches: Any) -> Any:
         part = TaskContext.get().partitionId()
-        summary = _checker(key, args).summarize(_reader(batches, names))
+        summary = _checker(key).summarize(_reader(batches, names))
         yield pa.RecordBatch.from_arrays(
             [pa.array([part], pa.int32()), pa.array([summary], pa.binary())],
             names=["part", "summary"],
@@ -198,7 +178,7 @@ def _check_trace(
                 out[k] = rows_of.drop_columns([_PART]).select(names)
             return out
 
-        reports = _checker(key, args).combine(names, summaries, fetch, name, None)
+        reports = _checker(key).combine(names, summaries, fetch, name, None)
     finally:
         ordered.unpersist()
     return [json.loads(r) for r in reports]
@@ -214,8 +194,7 @@ def _collect_arrow(df: Any) -> Any:
 
 def _check_keys(
     df: Any,
-    key: Tuple[Any, ...],
-    args: List[Any],
+    key: CheckerKey,
     fields: List[str],
     order: List[str],
     keys: List[str],
@@ -242,7 +221,7 @@ def _check_keys(
         if not batches:
             return
         table = pa.Table.from_batches(batches)
-        rows, props, index, why = _checker(key, args).check_groups(table, keys)
+        rows, props, index, why = _checker(key).check_groups(table, keys)
         if not rows:
             return
         take = pa.array(rows, pa.int64())
