@@ -177,6 +177,14 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> ArrowReader<I> {
                         at: None,
                         message: format!("column `{}`: {e}", self.names[k]),
                     })?;
+                    let integers = matches!(c, Column::Int(_) | Column::UInt(_) | Column::Null);
+                    if self.time == Some(k) && !integers {
+                        return Err(self.error(format!(
+                            "the time column `{}` holds {}, not integers or time stamps",
+                            self.names[k],
+                            batch.column(k).data_type()
+                        )));
+                    }
                     Some(c)
                 } else {
                     None

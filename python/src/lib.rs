@@ -815,8 +815,18 @@ impl TraceChecker {
             let groups = arrow_ord::partition::partition(&columns).map_err(|e| e.to_string())?;
             for range in groups.ranges() {
                 let slice = all.slice(range.start, range.len());
-                let mut r =
-                    ArrowReader::new("group", names.clone(), vec![Ok(slice)].into_iter(), 0);
+                // The trace is named by its key (`session=s3`).
+                let name = keys
+                    .iter()
+                    .zip(&columns)
+                    .map(|(k, c)| {
+                        let v = arrow_cast::display::array_value_to_string(c, range.start)
+                            .unwrap_or_default();
+                        format!("{k}={v}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let mut r = ArrowReader::new(&name, names.clone(), vec![Ok(slice)].into_iter(), 0);
                 let reports = checker.run(&mut r).map_err(|e| e.to_string())?;
                 for rep in &reports {
                     for v in &rep.violations {

@@ -167,3 +167,19 @@ def test_arrow_errors():
     # An empty table: nothing violated.
     [r] = mongen.check(table.slice(0, 0), "G a")
     assert (r["verdict"], r["events"]) == ("holds", 0)
+
+
+def test_polars_null_columns_lazy_frames_and_wrong_inputs():
+    # A polars column of the Null type (all values missing) is absent
+    # everywhere; a lazy frame is collected.
+    frame = pl.DataFrame({"a": [True, False], "x": [None, None]})
+    [r] = mongen.check(frame, "G a")
+    assert r["violations"][0]["index"] == 1
+    [r] = mongen.check(frame.lazy(), "G a")
+    assert r["violations"][0]["index"] == 1
+    [r] = mongen.check(pl.DataFrame({"a": []}, schema={"a": pl.Boolean}), "G a")
+    assert (r["verdict"], r["events"]) == ("holds", 0)
+    with pytest.raises(TypeError, match="expected a trace file .* not dict"):
+        mongen.check({"a": [True]}, "G a")
+    with pytest.raises(ValueError, match="time column `level` holds Utf8"):
+        mongen.check(pa.table({"a": [True], "level": ["x"]}), "G a", time="level")

@@ -122,3 +122,28 @@ def test_errors(spark):
         ms.check(df, "G a", order_by="ts", partition_by="key")
     with pytest.raises(ValueError, match="column 7"):
         ms.check(df, "G(a ->", order_by="ts")
+    with pytest.raises(TypeError, match="partition_by: one column name"):
+        ms.check(df, "G a", order_by="ts", partition_by=[])
+    clash = spark.createDataFrame([(0, 1, True)], "index long, ts long, a boolean")
+    with pytest.raises(ValueError, match="two columns named 'index'"):
+        ms.check(clash, "G a", order_by="ts", partition_by="index")
+
+
+def test_properties_from_a_generator(spark):
+    # Each call checks its own properties, whatever iterable gives them.
+    df = spark.createDataFrame([(0, True, False), (1, False, True)], "ts long, a boolean, b boolean")
+    [ra] = ms.check(df, (p for p in ["G a"]), order_by="ts")
+    [rb] = ms.check(df, (p for p in ["G b"]), order_by="ts")
+    assert (ra["property"], rb["property"]) == ("Ga", "Gb")
+    assert [v["index"] for v in ra["violations"] + rb["violations"]] == [1, 0]
+
+
+def test_by_key_with_the_key_in_order_by_and_errors_naming_the_key(spark):
+    rows = [("s1", 0, True), ("s1", 1, False), ("s2", 0, True), ("s2", 1, None)]
+    df = spark.createDataFrame(rows, "session string, ts long, a boolean")
+    out = ms.check(df.filter("session = 's1'"), "G a", order_by=["session", "ts"],
+                   partition_by="session")
+    assert out.columns == ["session", "property", "index", "ts", "explanation"]
+    assert [tuple(r)[:4] for r in out.collect()] == [("s1", "Ga", 1, 1)]
+    with pytest.raises(Exception, match="session=s2, event 1: no field `a` in this event"):
+        ms.check(df, "G a", order_by="ts", partition_by="session").collect()

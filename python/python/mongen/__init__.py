@@ -146,14 +146,41 @@ PathLike = Union[str, "os.PathLike[str]"]
 def _arrow_data(obj: Any) -> Any:
     """obj as an object exporting an Arrow stream, or None if it is not
     data (a path, or a list of paths). pandas data frames without the
-    Arrow interface (pandas < 2.2) go through pyarrow."""
+    Arrow interface (pandas < 2.2) go through pyarrow; polars lazy frames
+    are collected; polars columns of the Null type (all values missing)
+    are exported as Booleans, all null."""
+    module = type(obj).__module__
+    if module.startswith("polars"):
+        import polars as pl  # type: ignore[import-not-found]
+
+        if isinstance(obj, pl.LazyFrame):
+            obj = obj.collect()
+        if isinstance(obj, pl.DataFrame):
+            nulls = [n for n, t in obj.schema.items() if t == pl.Null]
+            if nulls:
+                obj = obj.with_columns(pl.col(nulls).cast(pl.Boolean))
     if hasattr(obj, "__arrow_c_stream__"):
         return obj
-    if type(obj).__module__.startswith("pandas") and hasattr(obj, "columns"):
+    if module.startswith("pandas") and hasattr(obj, "columns"):
         import pyarrow  # type: ignore[import-not-found]
 
         return pyarrow.Table.from_pandas(obj, preserve_index=False)
     return None
+
+
+def _paths(traces: Any) -> List[str]:
+    """Trace files: a path, or a list of them."""
+    if isinstance(traces, (str, os.PathLike)):
+        return [os.fspath(traces)]
+    if isinstance(traces, (list, tuple)) and all(
+        isinstance(t, (str, os.PathLike)) for t in traces
+    ):
+        return [os.fspath(t) for t in traces]
+    raise TypeError(
+        "traces: expected a trace file (a path), a list of them, or Arrow data "
+        "(a pyarrow Table or RecordBatchReader, a polars or pandas DataFrame), "
+        f"not {type(traces).__name__}"
+    )
 
 
 CheckerKey = Tuple[Tuple[str, ...], Tuple[Tuple[str, str], ...], bool, int, bool, int, Optional[int]]
@@ -208,8 +235,9 @@ def check(
     "line", "time", "explanation", ...}], ...}.
 
     traces is a trace file (CSV, JSON Lines, VCD) or a list of them, or
-    Arrow data: a pyarrow Table or RecordBatchReader, a polars or pandas
-    DataFrame (anything with __arrow_c_stream__), whose rows are the
+    Arrow data: a pyarrow Table or RecordBatchReader, a polars DataFrame
+    or LazyFrame (collected), a pandas DataFrame (anything with
+    __arrow_c_stream__), whose rows are the
     events in order and whose columns are the fields, read in Rust without
     a Python object per value. Booleans, integers, floats and strings are
     read as such, time stamps as their integer values, nulls as absent
@@ -233,7 +261,5 @@ def check(
     else:
         if time is not None:
             raise ValueError("time is for Arrow data (files have their own)")
-        if isinstance(traces, (str, os.PathLike)):
-            traces = [traces]
-        reports = checker.check_files([os.fspath(t) for t in traces], format, clock)
+        reports = checker.check_files(_paths(traces), format, clock)
     return [json.loads(r) for r in reports]

@@ -62,8 +62,11 @@ def _checker(key: CheckerKey) -> Any:
     return c
 
 
-def _names(cols: Columns) -> List[str]:
-    return [cols] if isinstance(cols, str) else list(cols)
+def _names(cols: Columns, what: str) -> List[str]:
+    names = [cols] if isinstance(cols, str) else list(cols)
+    if not names or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"{what}: one column name or a list of them (at least one)")
+    return names
 
 
 def _reader(batches: Any, names: List[str]) -> Any:
@@ -97,7 +100,7 @@ def check(
     `name`). With partition_by (a column or columns): each key's events,
     in the order of order_by, are a trace; returns a Spark DataFrame of
     the violations reported in detail (the key columns, "property",
-    "index", the order_by columns, "explanation").
+    "index", the order_by columns that are not keys, "explanation").
 
     defines, psl, verdicts, all, max_reports and max_states are those of
     `mongen.check`; a proposition without a definition reads the column
@@ -106,13 +109,11 @@ def check(
     key = _checker_key(properties, defines, psl, verdicts, all, max_reports, max_states)
     # On the driver: the properties compile (or fail) before any job.
     checker = _checker(key)
-    order = _names(order_by)
-    if not order:
-        raise ValueError("order_by names at least one column")
+    order = _names(order_by, "order_by")
     fields = checker.fields()
     missing = [c for c in fields + order if c not in df.columns]
     if partition_by is not None:
-        keys = _names(partition_by)
+        keys = _names(partition_by, "partition_by")
         missing += [c for c in keys if c not in df.columns]
     if missing:
         raise ValueError(
@@ -208,13 +209,21 @@ def _check_keys(
 
     cols = list(dict.fromkeys(keys + order + fields))
     grouped = df.select(*cols).repartition(*keys).sortWithinPartitions(*keys, *order)
+    # The order columns of the violating event, but not a key again.
+    times = [o for o in dict.fromkeys(order) if o not in keys]
+    out_names = keys + ["property", "index"] + times + ["explanation"]
+    clash = sorted({n for n in out_names if out_names.count(n) > 1})
+    if clash:
+        raise ValueError(
+            f"the violations would have two columns named {', '.join(map(repr, clash))} "
+            "(property, index and explanation are mongen's): rename the DataFrame's"
+        )
     schema = StructType(
         [df.schema[k] for k in keys]
         + [StructField("property", StringType()), StructField("index", LongType())]
-        + [df.schema[o] for o in order]
+        + [df.schema[o] for o in times]
         + [StructField("explanation", StringType())]
     )
-    out_names = keys + ["property", "index"] + order + ["explanation"]
 
     def run(batches: Any) -> Any:
         batches = list(batches)
@@ -228,7 +237,7 @@ def _check_keys(
         columns = (
             [table.column(k).take(take).combine_chunks() for k in keys]
             + [pa.array(props, pa.string()), pa.array(index, pa.int64())]
-            + [table.column(o).take(take).combine_chunks() for o in order]
+            + [table.column(o).take(take).combine_chunks() for o in times]
             + [pa.array(why, pa.string())]
         )
         yield pa.RecordBatch.from_arrays(columns, names=out_names)
