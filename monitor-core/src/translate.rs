@@ -210,6 +210,37 @@ impl Config {
 
 pub use crate::error::{BuildError, BuildErrorKind};
 
+// Monitors straight from a formula: the compiler's entry points on the
+// runtime's types, defined here so that the runtime knows nothing of the
+// compiler.
+impl crate::MonitorTable {
+    /// Compiles `formula` (LTL with past, Spot syntax) with the default
+    /// [`Builder`].
+    pub fn from_ltl(formula: &str) -> Result<crate::MonitorTable, BuildError> {
+        Ok(crate::MonitorTable::from_dfa(
+            Builder::new().build(formula)?.dfa(),
+        ))
+    }
+}
+
+impl crate::Monitor<'static> {
+    /// Compiles `formula` (LTL with past, Spot syntax) into a monitor of its
+    /// bad prefixes (of its safety closure if it is not a safety property;
+    /// [`classify`] tells).
+    ///
+    /// The table is allocated once and lives until the program ends: every
+    /// copy of the monitor shares it, which is what makes `Monitor` `Copy`.
+    /// This suits properties read once from configuration; to free the
+    /// table, build a [`MonitorTable`](crate::MonitorTable) and run it with
+    /// [`Monitor::new`](crate::Monitor::new)`(&table.table())`.
+    pub fn from_ltl(formula: &str) -> Result<crate::Monitor<'static>, BuildError> {
+        let owned: &'static crate::MonitorTable =
+            Box::leak(Box::new(crate::MonitorTable::from_ltl(formula)?));
+        let table: &'static crate::runtime::Table<'static> = Box::leak(Box::new(owned.table()));
+        Ok(crate::Monitor::new(table))
+    }
+}
+
 /// The automaton of `f` to be built on demand (see
 /// [`crate::runtime::LazyMonitor`]), with the verdicts of `cfg`; its
 /// search for doomed states stops at `cfg`'s state limit.

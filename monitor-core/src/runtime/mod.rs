@@ -635,21 +635,3 @@ impl<'a> Monitor<'a> {
         self.cursor.violation(self.table)
     }
 }
-
-#[cfg(feature = "std")]
-impl Monitor<'static> {
-    /// Compiles `formula` (LTL with past, Spot syntax) into a monitor of its
-    /// bad prefixes (of its safety closure if it is not a safety property;
-    /// [`crate::translate::classify`] tells).
-    ///
-    /// The table is allocated once and lives until the program ends: every
-    /// copy of the monitor shares it, which is what makes `Monitor` `Copy`.
-    /// This suits properties read once from configuration; to free the
-    /// table, build a [`MonitorTable`] and run it with
-    /// [`Monitor::new`]`(&table.table())`.
-    pub fn from_ltl(formula: &str) -> Result<Monitor<'static>, crate::translate::BuildError> {
-        let owned: &'static MonitorTable = Box::leak(Box::new(MonitorTable::from_ltl(formula)?));
-        let table: &'static Table<'static> = Box::leak(Box::new(owned.table()));
-        Ok(Monitor::new(table))
-    }
-}

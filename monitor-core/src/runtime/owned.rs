@@ -5,8 +5,6 @@ use rustc_hash::FxHashMap;
 use super::{Table, Transitions, Verdict, LEAF, VIOLATION};
 use crate::automaton::{BadPrefixDfa, Target};
 use crate::dd::Node;
-use crate::error::BuildError;
-use crate::translate::Builder;
 
 /// Dense transition arrays up to this many entries (16 KiB); decision
 /// diagrams beyond.
@@ -57,12 +55,6 @@ pub struct MonitorTable {
 }
 
 impl MonitorTable {
-    /// Compiles `formula` (LTL with past, Spot syntax) with the default
-    /// [`Builder`].
-    pub fn from_ltl(formula: &str) -> Result<MonitorTable, BuildError> {
-        Ok(MonitorTable::from_dfa(Builder::new().build(formula)?.dfa()))
-    }
-
     /// The table of a monitor, for letters over all its propositions.
     pub fn from_dfa(dfa: &BadPrefixDfa) -> MonitorTable {
         MonitorTable::from_dfa_with(dfa, Layout::Auto)
