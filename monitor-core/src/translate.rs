@@ -44,7 +44,7 @@ use crate::algo::minimize::minimize;
 use crate::algo::product::{first_difference, stutter_product, three_valued, with_safety_dfa};
 use crate::algo::simulation;
 use crate::algo::tableau::{Tableau, TableauMode};
-use crate::automaton::dfa::{format_word, repeated_letters_stay};
+use crate::automaton::dfa::{format_word, repeated_letters_stay, sink_unreachable};
 use crate::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, BuchiEdge, Guard, Nba, Verdict};
 use crate::dd::{Cube, Manager};
 use crate::formula::eval::Lasso;
@@ -659,13 +659,8 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
             None => None,
         }
     };
-    let liveness = det_pos.verdicts[0] != Verdict::Violated
-        && det_pos.diagrams.iter().all(|&d| {
-            !pipe
-                .mgr
-                .leaves(d)
-                .contains(&crate::automaton::dfa::VIOLATION_LEAF)
-        });
+    let liveness =
+        det_pos.verdicts[0] != Verdict::Violated && sink_unreachable(&pipe.mgr, &det_pos.diagrams);
     let stutter_invariant = if f.is_next_free() {
         Some(true)
     } else if safety == Some(true) {

@@ -597,9 +597,17 @@ impl BadPrefixDfa {
     /// Whether no word is ever rejected (the monitored property is a
     /// liveness property: every prefix can be extended into a model).
     pub fn never_violates(&self) -> bool {
-        (0..self.states.len() as u32)
-            .all(|s| !self.mgr.leaves(self.diagram(s)).contains(&VIOLATION_LEAF))
+        let diagrams: Vec<Node> = self.states.iter().map(|s| s.diagram).collect();
+        sink_unreachable(&self.mgr, &diagrams)
     }
+}
+
+/// Whether no transition diagram of `diagrams` leads to the rejecting
+/// sink: no word is rejected (a liveness property, for an exact monitor).
+pub(crate) fn sink_unreachable(mgr: &Manager, diagrams: &[Node]) -> bool {
+    diagrams
+        .iter()
+        .all(|&d| !mgr.leaves(d).contains(&VIOLATION_LEAF))
 }
 
 /// Whether, in the minimal deterministic automaton whose transition
