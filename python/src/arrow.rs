@@ -142,9 +142,13 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> ArrowReader<I> {
     }
 
     /// Takes the events' times (reported with violations) from column
-    /// `name`, whose values are integers (time stamps count their units).
-    pub fn with_time(mut self, name: &str) -> Result<ArrowReader<I>, String> {
-        self.time = Some(self.resolve(name)?);
+    /// `time`, if given, whose values are integers (time stamps count
+    /// their units).
+    pub fn with_time(mut self, time: Option<&str>) -> Result<ArrowReader<I>, TraceError> {
+        if let Some(name) = time {
+            let k = self.resolve(name).map_err(|m| self.error(m))?;
+            self.time = Some(k);
+        }
         Ok(self)
     }
 

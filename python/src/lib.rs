@@ -25,16 +25,16 @@ use monitor_core::formula::{parse, parse_psl, Formula};
 use monitor_core::runtime::Cursor;
 use monitor_core::trace::check::{Checker, Engine, Options, Property, Report};
 use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chunking, LineFormat};
-use monitor_core::trace::reader::{Edge, TraceError, VcdReader};
-use rayon::prelude::*;
-
-mod arrow;
-use arrow::ArrowReader;
+use monitor_core::trace::reader::{Edge, Reader, TraceError, VcdReader};
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict, PyMapping};
+use rayon::prelude::*;
+
+mod arrow;
+use arrow::ArrowReader;
 
 /// Parses `formula` as LTL (Spot/Spin syntax, with past) or PSL.
 fn parse_formula(formula: &str, psl: bool) -> PyResult<Formula> {
@@ -442,17 +442,6 @@ fn arrow_stream(data: &Bound<'_, PyAny>) -> PyResult<ArrowArrayStreamReader> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// `reader`, with the events' times from column `time`.
-fn timed<I>(reader: ArrowReader<I>, time: Option<&str>) -> PyResult<ArrowReader<I>>
-where
-    I: Iterator<Item = Result<RecordBatch, ArrowError>>,
-{
-    match time {
-        Some(t) => reader.with_time(t).map_err(PyValueError::new_err),
-        None => Ok(reader),
-    }
-}
-
 /// The column names of a stream's schema.
 fn column_names(stream: &ArrowArrayStreamReader) -> Vec<String> {
     use arrow_array::RecordBatchReader;
@@ -477,17 +466,8 @@ fn check_batches(
     mut batches: impl Iterator<Item = Result<RecordBatch, ArrowError>>,
     time: Option<&str>,
 ) -> Result<Vec<Report>, TraceError> {
-    let reader = |batches, index| -> Result<_, TraceError> {
-        let r = ArrowReader::new(source, names.clone(), batches, index);
-        match time {
-            Some(t) => r.with_time(t).map_err(|message| TraceError {
-                source: source.to_string(),
-                at: None,
-                message,
-            }),
-            None => Ok(r),
-        }
-    };
+    let reader =
+        |batches, index| ArrowReader::new(source, names.clone(), batches, index).with_time(time);
     let mut check = ChunkedCheck::new(checker, &mut reader(Vec::new().into_iter(), 0)?)?;
     if !check.summarizes() {
         check.read(&mut reader(batches.collect::<Vec<_>>().into_iter(), 0)?, 0)?;
@@ -586,13 +566,9 @@ impl TraceChecker {
     /// The fields the properties read, in order, once each.
     fn fields(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for p in &self.properties {
-            for e in &p.bindings {
-                for f in e.fields() {
-                    if !out.contains(&f) {
-                        out.push(f);
-                    }
-                }
+        for f in self.properties.iter().flat_map(Property::fields) {
+            if !out.contains(&f) {
+                out.push(f);
             }
         }
         out
@@ -732,7 +708,9 @@ impl TraceChecker {
         let mut checker = self.checker();
         let mut check = ChunkedCheck::new(
             &mut checker,
-            &mut timed(ArrowReader::columns_only(name, names.clone()), time)?,
+            &mut ArrowReader::columns_only(name, names.clone())
+                .with_time(time)
+                .map_err(trace_error)?,
         )
         .map_err(trace_error)?;
         let plan = check.plan(&summaries);
@@ -759,7 +737,9 @@ impl TraceChecker {
             };
             let stream = arrow_stream(&data)?;
             let before = check.index();
-            let mut r = timed(ArrowReader::new(name, names.clone(), stream, before), time)?;
+            let mut r = ArrowReader::new(name, names.clone(), stream, before)
+                .with_time(time)
+                .map_err(trace_error)?;
             check.read(&mut r, 0).map_err(trace_error)?;
             let read = check.index() - before;
             if s.events() != read && s.is_readable() {
@@ -789,16 +769,10 @@ impl TraceChecker {
         let stream = arrow_stream(data)?;
         let schema = stream.schema();
         let names = column_names(&stream);
+        let mut columns_of = ArrowReader::columns_only("data", names.clone());
         let key_ids = keys
             .iter()
-            .map(|k| {
-                names.iter().position(|n| n == k).ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "no column `{k}` (the columns are {})",
-                        names.join(", ")
-                    ))
-                })
-            })
+            .map(|k| columns_of.resolve(k).map_err(PyValueError::new_err))
             .collect::<PyResult<Vec<usize>>>()?;
         let mut checker = self.checker();
         py.detach(|| -> Result<_, String> {

@@ -89,6 +89,31 @@ impl Property {
             bindings,
         }
     }
+
+    /// The fields the property's propositions read, in order, once each.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::Property;
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(slow -> X ok)")?;
+    /// let bindings = vec![Expr::parse("latency > 100")?, Expr::parse("ok & latency < 5")?];
+    /// let p = Property::new("p", table, bindings);
+    /// assert_eq!(p.fields(), ["latency", "ok"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fields(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for e in &self.bindings {
+            for f in e.fields() {
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
 }
 
 /// How to check.
@@ -366,14 +391,8 @@ impl Checker {
                         }
                     })
                     .collect();
-                let mut fields: Vec<(String, usize)> = Vec::new();
-                for e in &p.bindings {
-                    for f in e.fields() {
-                        if !fields.iter().any(|(g, _)| *g == f) {
-                            fields.push((f, usize::MAX));
-                        }
-                    }
-                }
+                let fields: Vec<(String, usize)> =
+                    p.fields().into_iter().map(|f| (f, usize::MAX)).collect();
                 let props = p.monitor.props();
                 Run {
                     atoms: ids,

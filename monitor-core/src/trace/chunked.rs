@@ -762,6 +762,19 @@ mod tests {
         (csv, jsonl)
     }
 
+    /// Stopping at the first violation, and counting them all with few
+    /// reports and little context.
+    fn option_sets() -> [Options; 2] {
+        [
+            Options::default(),
+            Options {
+                all: true,
+                max_reports: 3,
+                context: 2,
+            },
+        ]
+    }
+
     /// Up to three random properties over a, b, c and `n < 10`, of both
     /// kinds of verdicts.
     fn random_properties(gen: &mut RandomLtl, i: usize) -> Vec<Property> {
@@ -805,14 +818,7 @@ mod tests {
             let damage = (i % 7 == 3).then(|| (rng.next_u64() % len as u64) as usize);
             let (csv, jsonl) = log(&mut rng, len, damage, i % 11 == 4);
             let jsonl = jsonl.replace("\"x\": {\"b\"", "\"b\": 0, \"x\": {\"b\"");
-            for options in [
-                Options::default(),
-                Options {
-                    all: true,
-                    max_reports: 3,
-                    context: 2,
-                },
-            ] {
+            for options in option_sets() {
                 for (format, text) in [(LineFormat::Csv, &csv), (LineFormat::Jsonl, &jsonl)] {
                     let mut props = props.clone();
                     if format == LineFormat::Jsonl {
@@ -937,14 +943,7 @@ mod tests {
                 at = end;
             }
             let headers: Vec<String> = header.split(',').map(String::from).collect();
-            for options in [
-                Options::default(),
-                Options {
-                    all: true,
-                    max_reports: 3,
-                    context: 2,
-                },
-            ] {
+            for options in option_sets() {
                 let want = Checker::new(props.clone(), options)
                     .run(&mut CsvReader::new("t", csv.as_bytes()).unwrap())
                     .unwrap();
