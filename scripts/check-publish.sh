@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packages every published crate in the order they depend on each other
-# (monitor-core, mongen, monitor-macros) and builds each package as
+# (monitor-core, monitor-expand, mongen, monitor-macros) and builds each package as
 # crates.io would, against the others' packages: `cargo publish --dry-run`,
 # which uploads nothing. Needs the crates.io index (network).
 set -euo pipefail
@@ -12,14 +12,14 @@ cd "$(dirname "$0")/.."
 # monitor-core. Our crates are not on crates.io, so every unpacked copy and
 # every debug build of them is from an earlier run; both go.
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
-for krate in monitor-core mongen monitor-macros; do
+for krate in monitor-core monitor-expand mongen monitor-macros; do
   rm -rf "$cargo_home"/registry/src/-*/"$krate"-[0-9]* "$cargo_home"/registry/cache/-*/"$krate"-[0-9]*
 done
-cargo clean --quiet -p monitor-core -p mongen -p monitor-macros
+cargo clean --quiet -p monitor-core -p monitor-expand -p mongen -p monitor-macros
 # --allow-dirty: a checkout may carry untracked build links (target/); the
 # packages hold only the files `cargo package --list` names.
 cargo publish --workspace --dry-run --allow-dirty --quiet
-for krate in monitor-core mongen monitor-macros; do
+for krate in monitor-core monitor-expand mongen monitor-macros; do
   list="$(cargo package --list --allow-dirty -p "$krate")"
   for file in Cargo.toml README.md LICENSE-MIT LICENSE-APACHE src/lib.rs; do
     grep -qx "$file" <<<"$list" || { echo "$krate: $file missing from the package" >&2; exit 1; }
@@ -27,4 +27,14 @@ for krate in monitor-core mongen monitor-macros; do
 done
 grep -qx "templates/promela/never.pml" <<<"$(cargo package --list --allow-dirty -p mongen)" \
   || { echo "mongen: the askama templates are missing from the package" >&2; exit 1; }
-echo "publish dry run: monitor-core, mongen, monitor-macros package and build"
+# The proc macro compiles the compiler and the token tools, nothing of the
+# command line or the text targets (askama, serde, prettyplease, clap).
+macro_deps="$(cargo tree -p monitor-macros -e normal --prefix none)"
+for heavy in mongen askama serde prettyplease clap; do
+  if grep -q "^$heavy v" <<<"$macro_deps"; then
+    echo "monitor-macros depends on $heavy:" >&2
+    cargo tree -p monitor-macros -e normal -i "$heavy" >&2
+    exit 1
+  fi
+done
+echo "publish dry run: monitor-core, monitor-expand, mongen, monitor-macros package and build"

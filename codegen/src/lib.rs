@@ -22,6 +22,5 @@
 
 pub mod emit;
 pub mod hdl;
-pub mod monitor_attr;
 #[cfg(feature = "trace")]
 pub mod trace_report;

@@ -2,7 +2,7 @@
 //! monitor type that costs a table lookup per event.
 //!
 //! This crate is a thin wrapper: the expansion is
-//! [`mongen::monitor_attr::expand`], a normal, unit-tested library
+//! [`monitor_expand::expand`], a normal, unit-tested library
 //! function. The generated code uses the `no_std` runtime of
 //! `monitor-core`, which the crate using `#[monitor]` depends on.
 //!
@@ -191,7 +191,7 @@ use proc_macro::TokenStream;
 /// builds, where only `violation()` and `violations()` tell.
 #[proc_macro_attribute]
 pub fn monitor(attr: TokenStream, item: TokenStream) -> TokenStream {
-    mongen::monitor_attr::expand(attr.into(), item.into()).into()
+    monitor_expand::expand(attr.into(), item.into()).into()
 }
 
 /// The crate README's examples, run as documentation tests.

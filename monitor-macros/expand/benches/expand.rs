@@ -1,12 +1,12 @@
 //! The build-time work of one `#[monitor]`: parsing the attribute,
 //! compiling the property and generating the tokens
-//! (`mongen::monitor_attr::expand`, which the proc macro calls).
+//! (`monitor_expand::expand`, which the proc macro calls).
 //!
-//! `cargo bench -p mongen --bench expand`. `scripts/bench-macro-build.sh`
+//! `cargo bench -p monitor-expand --bench expand`. `scripts/bench-macro-build.sh`
 //! measures the whole added compile time (rustc included).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use mongen::monitor_attr::expand;
+use monitor_expand::expand;
 use quote::quote;
 
 fn expansion(c: &mut Criterion) {

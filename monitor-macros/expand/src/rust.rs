@@ -1,0 +1,195 @@
+//! Rust monitors: a `Copy` type holding the state of a run (a
+//! [`Run`](monitor_core::runtime::Run): 24 bytes, with the first violation
+//! and a count of them), with the compiled [`Table`] as an associated
+//! constant. No parsing, allocation or locking at run time, and only the
+//! `no_std` part of `monitor-core`.
+//!
+//! The same generator serves the `#[monitor]` attribute ([`crate::expand`])
+//! and `mongen compile --target rust`, which formats [`monitor_type`]'s
+//! tokens as a file.
+
+use monitor_core::runtime::{Table, Transitions, VIOLATION};
+use monitor_core::Verdict;
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+/// The `Table` constant for `table`, as an expression.
+pub fn table_tokens(table: &Table<'_>) -> TokenStream {
+    let props = table.props;
+    let verdicts = table.verdicts.iter().map(|v| match v {
+        Verdict::Undecided => quote!(::monitor_core::Verdict::Undecided),
+        Verdict::Satisfied => quote!(::monitor_core::Verdict::Satisfied),
+        Verdict::Violated => quote!(::monitor_core::Verdict::Violated),
+    });
+    // The rejecting sink by name, other targets as numbers.
+    let target = |t: &u32| {
+        if *t == VIOLATION {
+            quote!(::monitor_core::runtime::VIOLATION)
+        } else {
+            quote!(#t)
+        }
+    };
+    let transitions = match table.transitions {
+        Transitions::Dense(next) => {
+            let next = next.iter().map(target);
+            quote!(::monitor_core::runtime::Transitions::Dense(&[#(#next),*]))
+        }
+        Transitions::Diagram { roots, nodes } => {
+            let nodes = nodes.iter().map(|[v, lo, hi]| quote!([#v, #lo, #hi]));
+            quote!(::monitor_core::runtime::Transitions::Diagram {
+                roots: &[#(#roots),*],
+                nodes: &[#(#nodes),*],
+            })
+        }
+    };
+    let events = table.events.iter().map(target);
+    let text = table.text;
+    let spans = table.spans;
+    quote! {
+        ::monitor_core::runtime::Table {
+            props: #props,
+            verdicts: &[#(#verdicts),*],
+            transitions: #transitions,
+            events: &[#(#events),*],
+            text: #text,
+            spans: &[#(#spans),*],
+        }
+    }
+}
+
+/// What a generated monitor type looks like.
+pub struct MonitorType<'a> {
+    /// Its name.
+    pub name: Ident,
+    /// Its visibility (`pub`, `pub(crate)`, nothing).
+    pub vis: TokenStream,
+    /// The table.
+    pub table: &'a Table<'a>,
+    /// The documentation of the type, one string per line.
+    pub doc: Vec<String>,
+    /// More items for the type's `impl` block.
+    pub methods: TokenStream,
+}
+
+/// The monitor type: a struct holding a
+/// [`Run`](monitor_core::runtime::Run), `Clone`, `Copy`, `Default`,
+/// with `new`, `step`, `verdict`, `state`, `reset`, `violation`,
+/// `violations` and the table as `TABLE`.
+pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
+    let MonitorType {
+        name,
+        vis,
+        table,
+        doc,
+        methods,
+    } = m;
+    let table_expr = table_tokens(table);
+    let property = table.property();
+    let states = table.num_states() as u32;
+    let doc = doc.iter().map(|l| format!(" {l}"));
+    quote! {
+        #(#[doc = #doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name {
+            run: ::monitor_core::runtime::Run,
+        }
+
+        #[allow(dead_code)]
+        impl #name {
+            /// The compiled monitor: verdicts, transitions and explanations.
+            pub const TABLE: ::monitor_core::runtime::Table<'static> = #table_expr;
+            /// The property, as compiled.
+            pub const PROPERTY: &'static str = #property;
+            /// The number of states of the monitor.
+            pub const STATES: u32 = #states;
+
+            /// A monitor at the start of a run.
+            pub const fn new() -> Self {
+                Self { run: ::monitor_core::runtime::Run::new() }
+            }
+
+            /// Reads one letter: bit `i` is proposition `i` of the table.
+            #[inline]
+            pub fn step(&mut self, letter: u64) -> ::monitor_core::Verdict {
+                self.run.step(&Self::TABLE, letter)
+            }
+
+            /// The verdict of the run so far (`Violated` for good after a
+            /// violation).
+            #[inline]
+            pub fn verdict(&self) -> ::monitor_core::Verdict {
+                self.run.verdict(&Self::TABLE)
+            }
+
+            /// The current state (after a violation: where the first one
+            /// happened).
+            #[inline]
+            pub fn state(&self) -> u32 {
+                self.run.state()
+            }
+
+            /// Back to the start of a run: no violation, no step read.
+            #[inline]
+            pub fn reset(&mut self) {
+                self.run.reset();
+            }
+
+            /// Why the run violated the property, if it did: the first
+            /// violation, with its position (`position`, counting from 0)
+            /// and, for method calls, the call (`event`).
+            pub fn violation(&self) -> ::core::option::Option<::monitor_core::Violation<'static>> {
+                self.run.violation(&Self::TABLE)
+            }
+
+            /// How many steps violated the property, the first included
+            /// (saturating at `u32::MAX`). After the first violation, which
+            /// `violation` keeps, the monitor goes on as if each violating
+            /// step had not been read, and counts the steps that violate the
+            /// property from there.
+            #[inline]
+            pub fn violations(&self) -> u32 {
+                self.run.violations()
+            }
+
+            #methods
+        }
+    }
+}
+
+/// `bus_checker` → `BusChecker`.
+pub fn camel_case(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '_' || c == '-' || c == ' ' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `BusMonitor` → `bus_monitor`.
+pub fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether `s` can be a Rust identifier (not a keyword).
+pub fn is_rust_identifier(s: &str) -> bool {
+    syn::parse_str::<Ident>(s).is_ok()
+}
