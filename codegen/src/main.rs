@@ -31,14 +31,17 @@ use mongen::emit::verilog::{
     checker_instance, emit_verilog, CheckerRole, Dialect, StateEncoding, VerilogLogic,
     VerilogOptions,
 };
+use monitor_core::analysis::{
+    classify, compare_informative, is_stutter_invariant, lasso_text, transducer,
+    transducer_is_exact,
+};
 use monitor_core::formula::families::{generate, FAMILIES};
 use monitor_core::formula::simplify::simplify;
 use monitor_core::formula::{
     ActiveLevel, ClockEdge as FormulaClockEdge, Directive, DirectiveKind, Formula,
 };
 use monitor_core::translate::{
-    classify, compare_informative, is_stutter_invariant, lasso_text, transducer, Builder, Config,
-    Prefixes, Route, Translation, Verdicts, DEFAULT_MAX_STATES,
+    Builder, Config, Prefixes, Route, Translation, Verdicts, DEFAULT_MAX_STATES,
 };
 use progress::Spinner;
 use stats::{StatsArg, CLASSIFY_DIRECTIVES, COMPILE_DIRECTIVES};
@@ -1473,11 +1476,7 @@ fn emit_smv(
 ) -> Result<SmvObserver, String> {
     let three = opts.three_valued;
     // The transducer is exact for non-pathologic safety properties.
-    let transducer_exact = || {
-        classify(f, cfg)
-            .ok()
-            .is_some_and(|c| c.safety == Some(true) && c.pathologic == Some(false))
-    };
+    let transducer_exact = || transducer_is_exact(f, cfg).ok().flatten() == Some(true);
     // The transducer reads the next letter (`next(p)`), which NuSMV
     // forbids for input variables (IVAR, a process's `running`).
     let input = model.and_then(|m| {

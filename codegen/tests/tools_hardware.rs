@@ -30,10 +30,11 @@ use mongen::emit::verilog::{
     choose_encoding, emit_verilog, verilog_bindings, Dialect, StateEncoding, VerilogLogic,
     VerilogOptions,
 };
+use monitor_core::analysis::classify;
 use monitor_core::automaton::{BadPrefixDfa, Guard, Target, Verdict};
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS};
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
-use monitor_core::translate::{classify, Builder, Config, Verdicts};
+use monitor_core::translate::{Builder, Config, Verdicts};
 
 /// Propositions named after keywords, macros and the checkers' own names.
 const AWKWARD: &str = "G((module & \"x > 3\") -> X(reg | class)) & G(int -> !EOF) \

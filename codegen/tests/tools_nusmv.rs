@@ -22,9 +22,10 @@ use std::path::{Path, PathBuf};
 
 use mongen::emit::smv::{emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions};
 use mongen::emit::smv_model::SmvModel;
+use monitor_core::analysis::{classify, transducer};
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
 use monitor_core::formula::{parse, parse_psl, Formula};
-use monitor_core::translate::{classify, transducer, Builder, Config};
+use monitor_core::translate::{Builder, Config};
 
 /// A property of a model, its propositions bound to model expressions,
 /// and NuSMV's verdict for it.

@@ -6,9 +6,10 @@
 //! translation in its own process.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use monitor_core::analysis::classify;
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS, ROZIER_SAFETY};
 use monitor_core::formula::{parse, Formula};
-use monitor_core::translate::{classify, Builder, Config};
+use monitor_core::translate::{Builder, Config};
 
 fn compile(f: &Formula) -> usize {
     Builder::new()

@@ -25,9 +25,12 @@ read the finished automaton.
   construction, minimization, products), driven by [`translate`].
 * [`error`]: [`BuildError`](error::BuildError), the error of every stage
   of the translation.
-* [`translate`]: the pipeline ([`Builder`](translate::Builder) and
-  [`Config`](translate::Config)) and the analysis
-  ([`classify`](translate::classify)).
+* [`translate`]: the pipeline ([`Builder`](translate::Builder),
+  [`Config`](translate::Config), [`Translation`](translate::Translation)).
+* [`analysis`]: what is known about a formula beyond its monitor
+  ([`classify`](analysis::classify): safety, guarantee, liveness,
+  pathologic; stutter-invariance; the informative monitor compared with
+  the exact one; the symbolic transducer).
 * [`runtime`]: running monitors, `no_std` and allocation-free: the
   [`Monitor`] type, compiled [`Table`](runtime::Table)s, [`Verdict`] and
   [`Violation`] (why a run failed). `Monitor::from_ltl` compiles a formula
@@ -75,7 +78,8 @@ assert_eq!(why, ["req", "!ack"]);
 
 ```
 use monitor_core::formula::parse;
-use monitor_core::translate::{classify, Config};
+use monitor_core::analysis::classify;
+use monitor_core::translate::Config;
 
 // Not syntactically safe, yet a safety property (a Dwyer pattern).
 let c = classify(&parse("F p0 -> (!p1 U p0)")?, &Config::new())?;
@@ -102,6 +106,8 @@ past-time formulas (`G(ack -> Y req)` is fine, `O(F p)` is rejected).
 
 #[cfg(feature = "std")]
 pub(crate) mod algo;
+#[cfg(feature = "std")]
+pub mod analysis;
 #[cfg(feature = "std")]
 pub mod automaton;
 #[cfg(feature = "std")]

@@ -5,11 +5,12 @@
 //! random accepting runs of the automaton itself read as lassos (so that
 //! accepted words are not rare).
 
+use monitor_core::analysis::classify;
 use monitor_core::automaton::BuchiAutomaton;
 use monitor_core::formula::eval::{holds, Lasso};
 use monitor_core::formula::random::{random_psl, RandomLtl, SplitMix64};
 use monitor_core::formula::{parse_psl, Formula};
-use monitor_core::translate::{classify, Builder, Config};
+use monitor_core::translate::{Builder, Config};
 
 mod common;
 use common::{random_lasso, CONSTANTS_UNDER_ABORT};

@@ -1,12 +1,11 @@
 //! Known answers: figures published for Spot and in Rozier's thesis, and
 //! families whose minimal monitors have known sizes.
 
+use monitor_core::analysis::classify;
 use monitor_core::automaton::{Target, Verdict};
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS, ROZIER_SAFETY};
 use monitor_core::formula::{parse, Formula};
-use monitor_core::translate::{
-    classify, BuildErrorKind, Builder, Config, Prefixes, Route, Verdicts,
-};
+use monitor_core::translate::{BuildErrorKind, Builder, Config, Prefixes, Route, Verdicts};
 
 mod common;
 
@@ -65,9 +64,9 @@ fn rozier_safety_set() {
     // AccidentallySafe (6) is syntactically safe yet has non-informative
     // bad prefixes; IntentionallySafe (5) has none.
     let cfg = Config::new();
-    let r6 = monitor_core::translate::compare_informative(&formulas[6], &cfg).unwrap();
+    let r6 = monitor_core::analysis::compare_informative(&formulas[6], &cfg).unwrap();
     assert!(r6.uninformative_bad_prefix.is_some());
-    let r5 = monitor_core::translate::compare_informative(&formulas[5], &cfg).unwrap();
+    let r5 = monitor_core::analysis::compare_informative(&formulas[5], &cfg).unwrap();
     assert!(r5.uninformative_bad_prefix.is_none());
     // The pathologic formula and the non-syntactic ones.
     assert!(!classify(&formulas[7], &cfg).unwrap().syntactic_safety);
@@ -83,7 +82,7 @@ fn kupferman_vardi_pathologic_formula() {
         (c.safety, c.syntactic_safety, c.pathologic),
         (Some(true), false, Some(true))
     );
-    let r = monitor_core::translate::compare_informative(&f, &Config::new()).unwrap();
+    let r = monitor_core::analysis::compare_informative(&f, &Config::new()).unwrap();
     // Its informative monitor misses violations entirely on some words.
     assert!(r.uninformative_bad_prefix.is_some());
 }

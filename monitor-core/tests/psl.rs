@@ -190,9 +190,9 @@ proptest! {
                 }
                 // The transducer, the classification and the informative
                 // monitor take any of them too.
-                prop_assert!(monitor_core::translate::transducer(&f).is_ok());
+                prop_assert!(monitor_core::analysis::transducer(&f).is_ok());
                 let cfg = Config::new().max_states(Some(20_000));
-                if let Err(e) = monitor_core::translate::classify(&f, &cfg) {
+                if let Err(e) = monitor_core::analysis::classify(&f, &cfg) {
                     prop_assert!(e.state_limit().is_some(), "{}: {}", f, e);
                 }
             }

@@ -14,11 +14,12 @@
 //! Formulas come from the seeded generator, so a failure names a seed
 //! that reproduces it.
 
+use monitor_core::analysis::classify;
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
 use monitor_core::formula::eval::{holds, Lasso};
 use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
 use monitor_core::formula::Formula;
-use monitor_core::translate::{classify, Builder, Config, Prefixes, Route, Verdicts};
+use monitor_core::translate::{Builder, Config, Prefixes, Route, Verdicts};
 
 mod common;
 use common::{random_lasso, CONSTANTS_UNDER_ABORT};

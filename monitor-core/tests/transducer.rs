@@ -2,10 +2,11 @@
 //! the words the informative monitor rejects: the informative bad
 //! prefixes. Two independent constructions of the same language.
 
+use monitor_core::analysis::transducer;
 use monitor_core::automaton::{TExpr, Transducer, Verdict};
 use monitor_core::formula::random::RandomLtl;
 use monitor_core::formula::{parse, Formula};
-use monitor_core::translate::{transducer, Builder, Config, Prefixes};
+use monitor_core::translate::{Builder, Config, Prefixes};
 
 /// One position of an execution: the letter and the variables.
 #[derive(Clone, Copy)]

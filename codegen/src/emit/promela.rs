@@ -83,42 +83,12 @@ struct NeverClaim {
 
 const VIOLATION_LABEL: &str = "violation";
 
-/// Per state: whether the rejecting sink can be reached from it.
-pub(crate) fn can_violate(dfa: &BadPrefixDfa) -> Vec<bool> {
-    let n = dfa.num_states();
-    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut hit = vec![false; n];
-    let mut stack = Vec::new();
-    for s in 0..n as u32 {
-        for e in dfa.edges(s) {
-            match e.target {
-                Target::Violation => {
-                    if !hit[s as usize] {
-                        hit[s as usize] = true;
-                        stack.push(s);
-                    }
-                }
-                Target::State(t) => preds[t as usize].push(s),
-            }
-        }
-    }
-    while let Some(t) = stack.pop() {
-        for &p in &preds[t as usize] {
-            if !hit[p as usize] {
-                hit[p as usize] = true;
-                stack.push(p);
-            }
-        }
-    }
-    hit
-}
-
 /// Writes `dfa` as a never claim.
 pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String, EmitError> {
     let labels: Vec<String> = (0..dfa.num_states()).map(|s| format!("S{s}")).collect();
     let props = ClaimPropositions::new(dfa.alphabet(), &labels, opts)?;
     let idents = &props.idents;
-    let live = can_violate(dfa);
+    let live = dfa.can_violate();
     let mut states = Vec::new();
     if dfa.verdict(0) != monitor_core::automaton::Verdict::Violated && live.first() == Some(&true) {
         for s in 0..dfa.num_states() as u32 {

@@ -510,8 +510,9 @@ pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<SmvObser
 #[cfg(test)]
 mod tests {
     use super::*;
+    use monitor_core::analysis::transducer;
     use monitor_core::formula::parse;
-    use monitor_core::translate::{transducer, Builder};
+    use monitor_core::translate::Builder;
 
     #[test]
     fn renders_both_encodings() {

@@ -594,6 +594,47 @@ impl BadPrefixDfa {
         repeated_letters_stay(&mut scratch, &diagrams)
     }
 
+    /// Per state: whether some word leads from it to a violation. A never
+    /// claim or checker need not track the others (from them the property
+    /// holds for good).
+    ///
+    /// ```
+    /// use monitor_core::translate::Builder;
+    ///
+    /// // `p U q` holds for good once `q` is seen.
+    /// let dfa = Builder::new().build("p U q")?.into_dfa();
+    /// let live = dfa.can_violate();
+    /// assert_eq!(live.len(), dfa.num_states());
+    /// assert!(live[0]);
+    /// assert_eq!(live.iter().filter(|&&l| !l).count(), 1); // once q is seen
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn can_violate(&self) -> Vec<bool> {
+        let n = self.states.len();
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut hit = vec![false; n];
+        let mut stack = Vec::new();
+        for (s, state) in self.states.iter().enumerate() {
+            for t in self.mgr.leaves(state.diagram) {
+                if t == VIOLATION_LEAF {
+                    hit[s] = true;
+                    stack.push(s as u32);
+                } else {
+                    preds[t as usize].push(s as u32);
+                }
+            }
+        }
+        while let Some(t) = stack.pop() {
+            for &p in &preds[t as usize] {
+                if !hit[p as usize] {
+                    hit[p as usize] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        hit
+    }
+
     /// Whether no word is ever rejected (the monitored property is a
     /// liveness property: every prefix can be extended into a model).
     pub fn never_violates(&self) -> bool {

@@ -7,8 +7,6 @@ use rustc_hash::FxHashMap;
 use super::{Stepper, Verdict};
 use crate::algo::lazy::LazyDfa;
 use crate::error::BuildError;
-use crate::formula::{parse, Formula};
-use crate::translate::{lazy_dfa, Config};
 use crate::Valuation;
 
 /// The default bound on the memory a [`LazyMonitor`] keeps: 32 MiB.
@@ -32,7 +30,7 @@ const UNKNOWN: u32 = u32::MAX;
 /// cost of building each state the first time it is visited again after
 /// the cache was emptied. Its verdicts are the eager monitor's
 /// ([`Monitor`](super::Monitor)), letter for letter, with the same
-/// [`Config`] (exact or informative prefixes, two or three verdicts).
+/// [`Config`](crate::translate::Config) (exact or informative prefixes, two or three verdicts).
 ///
 /// Exact verdicts need, for each new state, a search for whether the
 /// property can still hold (and, with three verdicts, whether it can
@@ -161,17 +159,10 @@ impl fmt::Debug for LazyMonitor {
 }
 
 impl LazyMonitor {
-    /// The lazy monitor of `formula` (LTL with past, Spot syntax), with
-    /// the default configuration (exact bad prefixes, two verdicts).
-    pub fn from_ltl(formula: &str) -> Result<LazyMonitor, BuildError> {
-        let f = parse(formula)?;
-        LazyMonitor::new(&f, &Config::new())
-    }
-
-    /// The lazy monitor of `f` with the verdicts and prefixes of `cfg`;
-    /// its searches for exact verdicts stop at `cfg`'s state limit.
-    pub fn new(f: &Formula, cfg: &Config) -> Result<LazyMonitor, BuildError> {
-        let dfa = lazy_dfa(f, cfg)?;
+    /// The monitor running `dfa`, for the property `property`
+    /// (`LazyMonitor::new` and `LazyMonitor::from_ltl`, beside the
+    /// compiler, build the automaton).
+    pub(crate) fn from_lazy_dfa(dfa: LazyDfa, property: String) -> Result<LazyMonitor, BuildError> {
         let props = dfa.alphabet().len() as u32;
         if props > 64 {
             return Err(BuildError::too_many_propositions(props as usize));
@@ -179,7 +170,7 @@ impl LazyMonitor {
         let dense = (props <= DENSE_PROPS).then(|| vec![UNKNOWN; 1 << props]);
         let mut m = LazyMonitor {
             dfa,
-            property: f.to_spot(),
+            property,
             props,
             mask: if props == 64 {
                 u64::MAX
@@ -400,9 +391,10 @@ impl Stepper for LazyMonitor {
 mod tests {
     use super::*;
     use crate::formula::random::{RandomLtl, SplitMix64};
+    use crate::formula::Formula;
     use crate::formula::Op;
     use crate::runtime::{Monitor, MonitorTable};
-    use crate::translate::{BuildErrorKind, Builder, Prefixes, Verdicts};
+    use crate::translate::{BuildErrorKind, Builder, Config, Prefixes, Verdicts};
 
     /// Random formulas leaning to the syntactic safety fragment.
     fn safety_leaning(seed: u64, size: usize) -> Formula {

@@ -15,8 +15,9 @@
 //! message: stable Rust cannot point inside a string literal), the field,
 //! the method or the option.
 
+use monitor_core::analysis::lasso_text;
 use monitor_core::formula::{parse, parse_psl, Formula, ParseError};
-use monitor_core::translate::{lasso_text, BuildError, Builder, Config, Verdicts};
+use monitor_core::translate::{BuildError, Builder, Config, Verdicts};
 use monitor_core::MonitorTable;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};

@@ -1,0 +1,91 @@
+//! Monitors straight from a formula: the compiler's entry points on the
+//! runtime's types (`MonitorTable::from_ltl`, `Monitor::from_ltl`,
+//! `LazyMonitor::new`), defined here so that the runtime knows nothing of
+//! the compiler.
+
+use crate::algo::derivatives;
+use crate::algo::lazy::LazyDfa;
+use crate::formula::{parse, Formula};
+use crate::runtime::LazyMonitor;
+
+use super::pipeline::Pipeline;
+use super::{BuildError, BuildErrorKind, Builder, Config, Prefixes, Verdicts};
+
+impl crate::MonitorTable {
+    /// Compiles `formula` (LTL with past, Spot syntax) with the default
+    /// [`Builder`].
+    pub fn from_ltl(formula: &str) -> Result<crate::MonitorTable, BuildError> {
+        Ok(crate::MonitorTable::from_dfa(
+            Builder::new().build(formula)?.dfa(),
+        ))
+    }
+}
+
+impl crate::Monitor<'static> {
+    /// Compiles `formula` (LTL with past, Spot syntax) into a monitor of its
+    /// bad prefixes (of its safety closure if it is not a safety property;
+    /// [`classify`](crate::analysis::classify) tells).
+    ///
+    /// The table is allocated once and lives until the program ends: every
+    /// copy of the monitor shares it, which is what makes `Monitor` `Copy`.
+    /// This suits properties read once from configuration; to free the
+    /// table, build a [`MonitorTable`](crate::MonitorTable) and run it with
+    /// [`Monitor::new`](crate::Monitor::new)`(&table.table())`.
+    pub fn from_ltl(formula: &str) -> Result<crate::Monitor<'static>, BuildError> {
+        let owned: &'static crate::MonitorTable =
+            Box::leak(Box::new(crate::MonitorTable::from_ltl(formula)?));
+        let table: &'static crate::runtime::Table<'static> = Box::leak(Box::new(owned.table()));
+        Ok(crate::Monitor::new(table))
+    }
+}
+
+/// The automaton of `f` to be built on demand (see
+/// [`crate::runtime::LazyMonitor`]), with the verdicts of `cfg`; its
+/// search for doomed states stops at `cfg`'s state limit.
+fn lazy_dfa(f: &Formula, cfg: &Config) -> Result<LazyDfa, BuildError> {
+    let pipe = Pipeline::new(f, cfg)?;
+    let exact = cfg.get_prefixes() == Prefixes::Exact;
+    let three = cfg.get_verdicts() == Verdicts::Three;
+    // Exact verdicts are semantic: the simplified formula will do, or the
+    // formula as written. Informative ones are read on the formula as
+    // written.
+    let written = f.nnf();
+    let g = if exact {
+        Some(pipe.simplified.nnf())
+            .filter(derivatives::applies)
+            .or_else(|| Some(written.clone()).filter(derivatives::applies))
+    } else {
+        Some(written.clone()).filter(derivatives::applies)
+    };
+    match g {
+        Some(g) => Ok(LazyDfa::new(
+            &g,
+            pipe.aps.clone(),
+            exact,
+            three,
+            cfg.get_max_states(),
+        )),
+        None => Err(BuildError {
+            kind: BuildErrorKind::NotLazy {
+                subformula: derivatives::outside(&written)
+                    .expect("a formula outside the fragment")
+                    .to_spot(),
+            },
+        }),
+    }
+}
+
+impl LazyMonitor {
+    /// The lazy monitor of `formula` (LTL with past, Spot syntax), with
+    /// the default configuration (exact bad prefixes, two verdicts).
+    pub fn from_ltl(formula: &str) -> Result<LazyMonitor, BuildError> {
+        let f = parse(formula)?;
+        LazyMonitor::new(&f, &Config::new())
+    }
+
+    /// The lazy monitor of `f` with the verdicts and prefixes of `cfg`;
+    /// its searches for exact verdicts stop at `cfg`'s state limit.
+    pub fn new(f: &Formula, cfg: &Config) -> Result<LazyMonitor, BuildError> {
+        LazyMonitor::from_lazy_dfa(lazy_dfa(f, cfg)?, f.to_spot())
+    }
+}

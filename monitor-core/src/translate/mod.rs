@@ -1,0 +1,365 @@
+//! The translation pipeline: formula to minimal monitor. The analyses
+//! (safety, guarantee, liveness, stutter-invariance, pathologic formulas)
+//! are in [`crate::analysis`], the stages as algorithms in the crate's
+//! internal `algo` module.
+//!
+//! ```text
+//!   formula ──simplify──▶ NNF ──tableau──▶ generalized Büchi automaton
+//!      ──prune empty states──▶ subset construction ──minimize──▶ BadPrefixDfa
+//! ```
+//!
+//! Pruning first is what makes the monitor *exact*: after it, a prefix
+//! has no run iff it has no infinite extension satisfying the formula,
+//! i.e. iff it is a bad prefix (d'Amorim and Roşu; Tabakov and Vardi;
+//! Spot's `-M`). For a non-safety formula the monitor recognizes the bad
+//! prefixes of its *safety closure*, the smallest safety property that
+//! contains it; [`Translation::is_safety`] says whether that happened.
+//!
+//! Settings are in [`Config`] (data, every field optional, defaults
+//! documented on each setter); [`Builder`] runs the pipeline.
+//!
+//! ```
+//! use monitor_core::translate::{Builder, Config, Verdicts};
+//! use monitor_core::automaton::Verdict;
+//!
+//! let t = Builder::new()
+//!     .configure(Config::new().max_states(Some(10_000)).verdicts(Verdicts::Three))
+//!     .build("F p0 -> (!p1 U p0)")?;
+//! assert_eq!(t.is_safety(), Some(true));
+//! let dfa = t.dfa();
+//! // p0 first: every extension satisfies the formula.
+//! assert_eq!(dfa.run([0b01u64]), Verdict::Satisfied);
+//! // p1 first: fine as long as p0 never happens...
+//! assert_eq!(dfa.run([0b10u64]), Verdict::Undecided);
+//! // ...and violated once it does.
+//! assert_eq!(dfa.run([0b10u64, 0b01]), Verdict::Violated);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::time::{Duration, Instant};
+
+use crate::algo::emptiness::every_cycle_accepting;
+use crate::algo::minimize::minimize;
+use crate::algo::product::three_valued;
+use crate::automaton::BadPrefixDfa;
+use crate::formula::eval::Lasso;
+use crate::formula::{parse, Formula};
+
+mod buchi;
+mod from_formula;
+pub(crate) mod pipeline;
+
+use pipeline::Pipeline;
+
+/// The default limit on the number of states of every automaton built.
+pub const DEFAULT_MAX_STATES: usize = 250_000;
+
+/// Two-valued (violated / undecided) or three-valued (LTL3-style:
+/// violated / satisfied / undecided) monitors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Verdicts {
+    /// Detect bad prefixes only.
+    #[default]
+    Two,
+    /// Also detect good prefixes (every extension satisfies the formula).
+    Three,
+}
+
+/// Which prefixes the monitor rejects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Prefixes {
+    /// Exactly the bad prefixes (the minimal monitor of the safety closure).
+    #[default]
+    Exact,
+    /// Only the informative bad prefixes (Kupferman–Vardi, Latvala): those
+    /// that show why the formula fails, read on the formula as written.
+    Informative,
+}
+
+/// How the exact monitor of a formula is built.
+///
+/// Both routes give the same minimal monitor; they differ in cost. The
+/// tableau builds a Büchi automaton and determinizes it by subsets, whose
+/// size can be exponential in the monitor's (`G((a & X a & … & X^{n-1} a)
+/// -> X^n b)`: `2^n` subsets for `n + 1` states). Derivatives build the
+/// deterministic automaton directly from the formula, but apply only to
+/// syntactic safety formulas (`X`, `G`, `W`, `R`, `&`, `|` over past
+/// formulas, in negation normal form; no SEREs); see
+/// `monitor_core::algo::derivatives` in the sources.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Route {
+    /// Derivatives where they apply, the tableau elsewhere.
+    #[default]
+    Auto,
+    /// Always the tableau and the subset construction.
+    Tableau,
+    /// Derivatives where they apply (elsewhere the tableau: there is no
+    /// other way).
+    Derivatives,
+}
+
+/// Settings of a translation. Every setting is optional; getters apply
+/// the defaults.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    max_states: Option<Option<usize>>,
+    verdicts: Option<Verdicts>,
+    prefixes: Option<Prefixes>,
+    simplify: Option<bool>,
+    check_safety: Option<bool>,
+    route: Option<Route>,
+}
+
+impl Config {
+    /// A configuration with every setting at its default.
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// The largest number of states of any automaton built along the way
+    /// (`None`: no limit). Beyond it the build fails with
+    /// [`BuildErrorKind::TooManyStates`]. Defaults to
+    /// [`DEFAULT_MAX_STATES`].
+    pub fn max_states(mut self, limit: Option<usize>) -> Config {
+        self.max_states = Some(limit);
+        self
+    }
+
+    /// Two- or three-valued verdicts. Defaults to [`Verdicts::Two`].
+    pub fn verdicts(mut self, v: Verdicts) -> Config {
+        self.verdicts = Some(v);
+        self
+    }
+
+    /// Exact or informative bad prefixes. Defaults to [`Prefixes::Exact`].
+    pub fn prefixes(mut self, p: Prefixes) -> Config {
+        self.prefixes = Some(p);
+        self
+    }
+
+    /// Whether to simplify the formula first (it never changes the exact
+    /// monitor, only the time to build it). Enabled by default.
+    pub fn simplify(mut self, yes: bool) -> Config {
+        self.simplify = Some(yes);
+        self
+    }
+
+    /// Whether [`Builder::build`] decides if the formula is a safety
+    /// property (one more automaton product). Enabled by default.
+    pub fn check_safety(mut self, yes: bool) -> Config {
+        self.check_safety = Some(yes);
+        self
+    }
+
+    /// The state limit in effect.
+    pub fn get_max_states(&self) -> usize {
+        self.max_states
+            .unwrap_or(Some(DEFAULT_MAX_STATES))
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The verdicts in effect.
+    pub fn get_verdicts(&self) -> Verdicts {
+        self.verdicts.unwrap_or_default()
+    }
+
+    /// The prefixes in effect.
+    pub fn get_prefixes(&self) -> Prefixes {
+        self.prefixes.unwrap_or_default()
+    }
+
+    /// Whether simplification is in effect.
+    pub fn get_simplify(&self) -> bool {
+        self.simplify.unwrap_or(true)
+    }
+
+    /// How exact monitors are built. Defaults to [`Route::Auto`].
+    pub fn route(mut self, r: Route) -> Config {
+        self.route = Some(r);
+        self
+    }
+
+    /// The route in effect.
+    pub fn get_route(&self) -> Route {
+        self.route.unwrap_or_default()
+    }
+
+    /// Whether the safety check is in effect.
+    pub fn get_check_safety(&self) -> bool {
+        self.check_safety.unwrap_or(true)
+    }
+
+    /// Merges `other` into `self`: settings made in `other` win.
+    fn overwrite(self, other: Config) -> Config {
+        Config {
+            max_states: other.max_states.or(self.max_states),
+            verdicts: other.verdicts.or(self.verdicts),
+            prefixes: other.prefixes.or(self.prefixes),
+            simplify: other.simplify.or(self.simplify),
+            check_safety: other.check_safety.or(self.check_safety),
+            route: other.route.or(self.route),
+        }
+    }
+}
+
+pub use crate::error::{BuildError, BuildErrorKind};
+
+/// Sizes and times of one translation, for `--stats` and benchmarks.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// States of the Büchi automaton (after pruning); 0 on the derivative
+    /// route, which builds none.
+    pub nba_states: usize,
+    /// States of the deterministic automaton before minimization (the
+    /// subset construction's, or the derivatives').
+    pub subset_states: usize,
+    /// The route that built the first monitor (the exact one, or with
+    /// [`Prefixes::Informative`] the informative one).
+    pub route: Route,
+    /// States of the minimal monitor.
+    pub states: usize,
+    /// Wall-clock time of the whole build.
+    pub time: Duration,
+}
+
+/// A finished translation: the monitor and what is known about the formula.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    formula: Formula,
+    dfa: BadPrefixDfa,
+    safety: Option<bool>,
+    non_safety_witness: Option<Lasso<Vec<bool>>>,
+    stats: Stats,
+}
+
+impl Translation {
+    /// The formula, as given.
+    pub fn formula(&self) -> &Formula {
+        &self.formula
+    }
+
+    /// The monitor.
+    pub fn dfa(&self) -> &BadPrefixDfa {
+        &self.dfa
+    }
+
+    /// Renames the monitor (by default the formula in Spot syntax), for
+    /// instance to the property as the user wrote it.
+    pub fn set_name(&mut self, name: impl Into<String>) {
+        self.dfa.set_name(name);
+    }
+
+    /// The monitor, by value.
+    pub fn into_dfa(self) -> BadPrefixDfa {
+        self.dfa
+    }
+
+    /// Whether the formula is a safety property (`None` if not checked, or
+    /// if deciding it would exceed the state limit). If not, the monitor is
+    /// that of its safety closure.
+    pub fn is_safety(&self) -> Option<bool> {
+        self.safety
+    }
+
+    /// For a non-safety formula: an infinite word that violates it but
+    /// that the monitor never rejects.
+    pub fn non_safety_witness(&self) -> Option<&Lasso<Vec<bool>>> {
+        self.non_safety_witness.as_ref()
+    }
+
+    /// Sizes and times.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
+/// Runs the translation pipeline with a [`Config`].
+#[derive(Clone, Debug, Default)]
+pub struct Builder {
+    config: Config,
+}
+
+impl Builder {
+    /// A builder with the default configuration.
+    pub fn new() -> Builder {
+        Builder::default()
+    }
+
+    /// Applies the settings made in `config`.
+    pub fn configure(&mut self, config: Config) -> &mut Builder {
+        self.config = self.config.clone().overwrite(config);
+        self
+    }
+
+    /// The configuration in effect.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Parses and translates a formula.
+    pub fn build(&self, formula: &str) -> Result<Translation, BuildError> {
+        let f = parse(formula)?;
+        self.build_from_formula(&f)
+    }
+
+    /// Translates a formula.
+    pub fn build_from_formula(&self, f: &Formula) -> Result<Translation, BuildError> {
+        let start = Instant::now();
+        let cfg = &self.config;
+        let mut pipe = Pipeline::new(f, cfg)?;
+        let g = pipe.simplified.clone();
+        let (det, nba_states, subset_states) = match (cfg.get_prefixes(), cfg.get_verdicts()) {
+            (Prefixes::Exact, Verdicts::Two) => pipe.exact(&g)?,
+            (Prefixes::Informative, Verdicts::Two) => pipe.informative(f)?,
+            (prefixes, Verdicts::Three) => {
+                let (pos, neg) = match prefixes {
+                    Prefixes::Exact => (pipe.exact(&g)?, pipe.exact(&Formula::not(g.clone()))?),
+                    Prefixes::Informative => (
+                        pipe.informative(f)?,
+                        pipe.informative(&Formula::not(f.clone()))?,
+                    ),
+                };
+                let prod = three_valued(&mut pipe.mgr, &pos.0, &neg.0, pipe.max_states)?;
+                let n = prod.len();
+                (minimize(&mut pipe.mgr, &prod), pos.1 + neg.1, n)
+            }
+        };
+        let (safety, witness) = if !cfg.get_check_safety() {
+            (None, None)
+        } else if f.is_syntactic_safety() || g.is_syntactic_safety() {
+            (Some(true), None)
+        } else {
+            let nba = pipe.nba(&g)?;
+            if every_cycle_accepting(&nba) {
+                (Some(true), None)
+            } else {
+                let closure = match (cfg.get_prefixes(), cfg.get_verdicts()) {
+                    (Prefixes::Exact, Verdicts::Two) => det.clone(),
+                    _ => pipe.exact(&g)?.0,
+                };
+                match pipe.violation_without_bad_prefix(&g, &closure) {
+                    Ok(w) => (Some(w.is_none()), w),
+                    // The monitor is right either way; only the answer to
+                    // "is it a safety property?" is out of budget.
+                    Err(e) if e.state_limit().is_some() => (None, None),
+                    Err(e) => return Err(e),
+                }
+            }
+        };
+        let states = det.len();
+        let dfa = pipe.export(&det);
+        Ok(Translation {
+            formula: f.clone(),
+            dfa,
+            safety,
+            non_safety_witness: witness,
+            stats: Stats {
+                nba_states,
+                subset_states,
+                route: pipe.used.unwrap_or(Route::Tableau),
+                states,
+                time: start.elapsed(),
+            },
+        })
+    }
+}
