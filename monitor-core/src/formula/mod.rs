@@ -46,6 +46,7 @@
 //! translator (the parser and the reference evaluator accept it).
 
 pub mod atom;
+mod cursor;
 pub mod eval;
 pub mod families;
 mod node;

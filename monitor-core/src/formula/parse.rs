@@ -27,6 +27,8 @@
 
 use std::fmt;
 
+pub(crate) use super::cursor::Span;
+use super::cursor::{Cursor, EndToken, Spanned};
 use super::{Formula, Op};
 
 /// The largest bound accepted in `X[n]`, `F[n:m]` and `G[n:m]`.
@@ -53,19 +55,16 @@ pub const MAX_DEPTH: usize = 2000;
 pub fn parse(input: &str) -> Result<Formula, ParseError> {
     let tokens = lex(input)?;
     let mut p = Parser {
-        input,
-        tokens,
-        pos: 0,
-        depth: 0,
+        cur: Cursor::new(input, tokens),
     };
-    if p.peek().kind == Tok::End {
-        return Err(p.error_at(p.peek().span, ParseErrorKind::Empty));
+    if p.cur.peek().kind == Tok::End {
+        return Err(p.cur.error(p.cur.peek().span, ParseErrorKind::Empty));
     }
     let f = p.formula()?;
-    let t = p.peek();
+    let t = p.cur.peek();
     if t.kind != Tok::End {
         let found = describe(input, t);
-        return Err(p.error_at(
+        return Err(p.cur.error(
             t.span,
             ParseErrorKind::Unexpected {
                 expected: "an operator or the end of the formula",
@@ -193,12 +192,6 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Span {
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
     Ident(String),
@@ -218,10 +211,12 @@ enum Tok {
     End,
 }
 
-#[derive(Clone, Debug)]
-struct Token {
-    kind: Tok,
-    span: Span,
+type Token = Spanned<Tok>;
+
+impl EndToken for Tok {
+    fn is_end(&self) -> bool {
+        *self == Tok::End
+    }
 }
 
 pub(crate) fn make_error(input: &str, span: Span, kind: ParseErrorKind) -> ParseError {
@@ -535,46 +530,19 @@ fn lex_bounds(
 }
 
 struct Parser<'a> {
-    input: &'a str,
-    tokens: Vec<Token>,
-    pos: usize,
-    depth: usize,
+    cur: Cursor<'a, Tok>,
 }
 
 impl Parser<'_> {
-    fn peek(&self) -> &Token {
-        &self.tokens[self.pos]
-    }
-
-    fn next(&mut self) -> Token {
-        let t = self.tokens[self.pos].clone();
-        if t.kind != Tok::End {
-            self.pos += 1;
-        }
-        t
-    }
-
-    fn error_at(&self, span: Span, kind: ParseErrorKind) -> ParseError {
-        make_error(self.input, span, kind)
-    }
-
-    fn enter(&mut self, span: Span) -> Result<(), ParseError> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(self.error_at(span, ParseErrorKind::TooDeep));
-        }
-        Ok(())
-    }
-
     /// implies-level: right associative `->` and `<->`.
     fn formula(&mut self) -> Result<Formula, ParseError> {
         let lhs = self.or_level()?;
-        match self.peek().kind {
+        match self.cur.peek().kind {
             Tok::Implies | Tok::Equiv => {
-                let t = self.next();
-                self.enter(t.span)?;
+                let t = self.cur.next();
+                self.cur.enter(t.span)?;
                 let rhs = self.formula()?;
-                self.depth -= 1;
+                self.cur.leave();
                 Ok(if t.kind == Tok::Implies {
                     Formula::implies(lhs, rhs)
                 } else {
@@ -587,8 +555,8 @@ impl Parser<'_> {
 
     fn or_level(&mut self) -> Result<Formula, ParseError> {
         let mut operands = vec![self.xor_level()?];
-        while self.peek().kind == Tok::Or {
-            self.next();
+        while self.cur.peek().kind == Tok::Or {
+            self.cur.next();
             operands.push(self.xor_level()?);
         }
         Ok(Formula::or(operands))
@@ -596,8 +564,8 @@ impl Parser<'_> {
 
     fn xor_level(&mut self) -> Result<Formula, ParseError> {
         let mut lhs = self.and_level()?;
-        while self.peek().kind == Tok::Xor {
-            self.next();
+        while self.cur.peek().kind == Tok::Xor {
+            self.cur.next();
             let rhs = self.and_level()?;
             lhs = Formula::xor(lhs, rhs);
         }
@@ -606,8 +574,8 @@ impl Parser<'_> {
 
     fn and_level(&mut self) -> Result<Formula, ParseError> {
         let mut operands = vec![self.binary_level()?];
-        while self.peek().kind == Tok::And {
-            self.next();
+        while self.cur.peek().kind == Tok::And {
+            self.cur.next();
             operands.push(self.binary_level()?);
         }
         Ok(Formula::and(operands))
@@ -616,45 +584,45 @@ impl Parser<'_> {
     /// `U R W M S B T`, right associative.
     fn binary_level(&mut self) -> Result<Formula, ParseError> {
         let lhs = self.unary()?;
-        if let Tok::Binary(op) = self.peek().kind {
-            let t = self.next();
-            self.enter(t.span)?;
+        if let Tok::Binary(op) = self.cur.peek().kind {
+            let t = self.cur.next();
+            self.cur.enter(t.span)?;
             let rhs = self.binary_level()?;
-            self.depth -= 1;
+            self.cur.leave();
             return Ok(Formula::binop(op, lhs, rhs));
         }
         Ok(lhs)
     }
 
     fn unary(&mut self) -> Result<Formula, ParseError> {
-        let t = self.next();
+        let t = self.cur.next();
         match t.kind {
             Tok::Not => {
-                self.enter(t.span)?;
+                self.cur.enter(t.span)?;
                 let f = self.unary()?;
-                self.depth -= 1;
+                self.cur.leave();
                 Ok(Formula::not(f))
             }
             Tok::Prefix(op, bounds) => {
-                self.enter(t.span)?;
+                self.cur.enter(t.span)?;
                 let f = self.unary()?;
-                self.depth -= 1;
+                self.cur.leave();
                 Ok(apply_prefix(op, bounds, f))
             }
             Tok::LParen => {
-                self.enter(t.span)?;
+                self.cur.enter(t.span)?;
                 let f = self.formula()?;
-                self.depth -= 1;
-                match self.peek().kind {
+                self.cur.leave();
+                match self.cur.peek().kind {
                     Tok::RParen => {
-                        self.next();
+                        self.cur.next();
                         Ok(f)
                     }
-                    Tok::End => Err(self.error_at(t.span, ParseErrorKind::UnclosedParenthesis)),
+                    Tok::End => Err(self.cur.error(t.span, ParseErrorKind::UnclosedParenthesis)),
                     _ => {
-                        let u = self.peek().clone();
-                        let found = describe(self.input, &u);
-                        Err(self.error_at(
+                        let u = self.cur.peek().clone();
+                        let found = describe(self.cur.input, &u);
+                        Err(self.cur.error(
                             u.span,
                             ParseErrorKind::Unexpected {
                                 expected: "an operator or `)`",
@@ -667,8 +635,8 @@ impl Parser<'_> {
             Tok::Const(b) => Ok(Formula::constant(b)),
             Tok::Ident(name) => Ok(Formula::ap(&name)),
             _ => {
-                let found = describe(self.input, &t);
-                Err(self.error_at(
+                let found = describe(self.cur.input, &t);
+                Err(self.cur.error(
                     t.span,
                     ParseErrorKind::Unexpected {
                         expected: "a formula",

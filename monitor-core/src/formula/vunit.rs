@@ -646,14 +646,14 @@ fn body(p: &mut Parser) -> Result<Body, ParseError> {
     let mut disable_iff: Option<(Formula, Span)> = None;
     loop {
         if p.is_sym("@") {
-            let at = p.next();
+            let at = p.cur.next();
             let (clock, span) = p.clock_after_at(at.span)?;
             let clocks = p.clocks.as_mut().expect("directive parser");
             clocks.push(ClockUse { clock, span });
             first_clock.get_or_insert(clocks.len() - 1);
-        } else if p.is_word("disable") && matches!(&p.peek2().kind, T::Word(w) if w == "iff") {
-            let t = p.next();
-            p.next();
+        } else if p.is_word("disable") && matches!(&p.cur.peek2().kind, T::Word(w) if w == "iff") {
+            let t = p.cur.next();
+            p.cur.next();
             if disable_iff.is_some() {
                 return Err(p.unsupported(t.span, "`disable iff` is given twice"));
             }
@@ -662,7 +662,7 @@ fn body(p: &mut Parser) -> Result<Body, ParseError> {
             p.expect_sym(")", "`)`")?;
             let span = Span {
                 start: t.span.start,
-                end: p.last_span().end,
+                end: p.cur.last_span().end,
             };
             if b.has_future() {
                 return Err(p.unsupported(
@@ -722,9 +722,9 @@ fn directive(
         span: end,
     });
     let mut p = Parser::new(input, tokens, true);
-    p.seek(shape.header);
-    if p.peek().kind == T::End || (shape.sva && p.is_sym(")")) {
-        let t = p.peek().clone();
+    p.cur.seek(shape.header);
+    if p.cur.peek().kind == T::End || (shape.sva && p.is_sym(")")) {
+        let t = p.cur.peek().clone();
         return Err(unexpected(input, &t, "a property"));
     }
     let Body {
@@ -735,7 +735,7 @@ fn directive(
     if shape.sva {
         p.expect_sym(")", "an operator or `)`")?;
         if p.is_word("else") {
-            let t = p.peek().clone();
+            let t = p.cur.peek().clone();
             return Err(p.unsupported(
                 t.span,
                 "SVA action blocks (`else ...`) are not supported: the checker's failure output \
@@ -745,14 +745,14 @@ fn directive(
     }
     let mut report = None;
     if p.is_word("report") {
-        p.next();
-        let t = p.next();
+        p.cur.next();
+        let t = p.cur.next();
         match t.kind {
             T::Str(s) => report = Some(s),
             _ => return Err(p.unexpected(&t, "a string")),
         }
     }
-    let t = p.peek().clone();
+    let t = p.cur.peek().clone();
     if t.kind != T::End {
         return Err(p.unexpected(&t, "an operator, `report` or `;`"));
     }
@@ -1171,20 +1171,20 @@ fn read_items(
                 let mut p = Parser::new(input, with_end(raw[2..].to_vec(), *end), true);
                 if matches!(kind, ItemKind::DefaultClock) {
                     if p.is_sym("=") || p.is_word("is") {
-                        p.next();
+                        p.cur.next();
                     } else {
-                        let t = p.peek().clone();
+                        let t = p.cur.peek().clone();
                         return Err(p.unexpected(&t, "`=`"));
                     }
-                    let first = p.peek().span;
+                    let first = p.cur.peek().span;
                     let clock = p.clock_expr(first)?;
                     let span = Span {
                         start: first.start,
-                        end: p.last_span().end,
+                        end: p.cur.last_span().end,
                     };
                     defaults.clock = Some(ClockUse { clock, span });
                 } else {
-                    p.next(); // iff
+                    p.cur.next(); // iff
                     let b = p.formula()?;
                     if b.has_future() {
                         return Err(unsupported(
@@ -1195,7 +1195,7 @@ fn read_items(
                     }
                     defaults.disable = Some(b);
                 }
-                let t = p.peek().clone();
+                let t = p.cur.peek().clone();
                 if t.kind != T::End {
                     return Err(p.unexpected(&t, "`;`"));
                 }
@@ -1263,8 +1263,8 @@ fn check_declaration(
     keyword: Span,
 ) -> Result<(), ParseError> {
     let mut p = Parser::new(input, with_end(tokens.to_vec(), end), true);
-    if p.peek().kind == T::End {
-        let t = p.peek().clone();
+    if p.cur.peek().kind == T::End {
+        let t = p.cur.peek().clone();
         return Err(p.unexpected(
             &t,
             if sequence {
@@ -1282,7 +1282,7 @@ fn check_declaration(
         ));
     }
     let root = body(&mut p)?.root;
-    let t = p.peek().clone();
+    let t = p.cur.peek().clone();
     if t.kind != T::End {
         return Err(p.unexpected(&t, "an operator or `;`"));
     }
