@@ -14,9 +14,10 @@ use std::path::Path;
 
 use mongen::emit::promela::{emit_buchi_claim, emit_promela, PromelaOptions};
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
-use monitor_core::formula::eval::{self, Lasso};
+use monitor_core::formula::eval;
 use monitor_core::formula::parse;
 use monitor_core::translate::Builder;
+use monitor_core::word::Lasso;
 
 /// A global state of a model: variable -> value.
 type State = HashMap<String, i64>;

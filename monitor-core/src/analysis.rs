@@ -30,10 +30,10 @@ use crate::automaton::dfa::{format_word, repeated_letters_stay, sink_unreachable
 use crate::automaton::{Alphabet, Guard, Verdict};
 use crate::dd::{Cube, Manager};
 use crate::error::BuildError;
-use crate::formula::eval::Lasso;
 use crate::formula::Formula;
 use crate::translate::pipeline::{within_limit, Pipeline};
 use crate::translate::Config;
+use crate::word::Lasso;
 
 /// Everything known about a formula's place in the safety-progress
 /// hierarchy and its monitorability.

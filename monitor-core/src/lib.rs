@@ -17,6 +17,8 @@ read the finished automaton.
   the simplifier,
   a brute-force evaluator used as the reference in tests, random formulas
   and benchmark families.
+* [`word`]: ultimately periodic words ([`Lasso`](word::Lasso)), read by
+  the evaluator, the automata and the analyses' witnesses.
 * [`dd`]: BDDs for guards and multi-terminal diagrams for transition
   functions (the alphabet is never enumerated, so 40 propositions are fine).
 * [`automaton`]: the intermediate Büchi automata and the finished
@@ -48,6 +50,10 @@ module owns what; `docs/references.md` lists the papers cited by key.
   monitors need.
 * `trace`: checking traces (the `trace` module: CSV, JSON Lines and VCD
   readers, expressions over their fields).
+* `generators`: random formulas and the benchmark families
+  (`formula::random`, `formula::families`).
+* `proptest`: proptest strategies for formulas and words (`strategy`), so
+  that failing property-based tests shrink.
 * `bitvec` (off by default): [`Valuation`] for `bitvec`'s `BitSlice`, for
   letters of more than 128 propositions. It brings `bitvec` and its
   dependencies (`tap`, `funty`, `radium`, `wyz`) into the build.
@@ -117,11 +123,15 @@ pub mod error;
 #[cfg(feature = "std")]
 pub mod formula;
 pub mod runtime;
+#[cfg(feature = "proptest")]
+pub mod strategy;
 #[cfg(feature = "trace")]
 pub mod trace;
 #[cfg(feature = "std")]
 pub mod translate;
 mod valuation;
+#[cfg(feature = "std")]
+pub mod word;
 
 #[cfg(feature = "std")]
 pub use runtime::MonitorTable;

@@ -7,10 +7,11 @@
 
 use monitor_core::analysis::classify;
 use monitor_core::automaton::BuchiAutomaton;
-use monitor_core::formula::eval::{holds, Lasso};
+use monitor_core::formula::eval::holds;
 use monitor_core::formula::random::{random_psl, RandomLtl, SplitMix64};
 use monitor_core::formula::{parse_psl, Formula};
 use monitor_core::translate::{Builder, Config};
+use monitor_core::word::Lasso;
 
 mod common;
 use common::{random_lasso, CONSTANTS_UNDER_ABORT};

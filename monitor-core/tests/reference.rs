@@ -12,14 +12,19 @@
 //!   without being rejected.
 //!
 //! Formulas come from the seeded generator, so a failure names a seed
-//! that reproduces it.
+//! that reproduces it, and from proptest strategies
+//! (`monitor_core::strategy`), so that a failure shrinks to a small
+//! formula and word.
 
 use monitor_core::analysis::classify;
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
-use monitor_core::formula::eval::{holds, Lasso};
+use monitor_core::formula::eval::holds;
 use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
 use monitor_core::formula::Formula;
+use monitor_core::strategy;
 use monitor_core::translate::{Builder, Config, Prefixes, Route, Verdicts};
+use monitor_core::word::Lasso;
+use proptest::prelude::*;
 
 mod common;
 use common::{random_lasso, CONSTANTS_UNDER_ABORT};
@@ -442,4 +447,34 @@ fn safety_shaped_psl_formulas_agree_with_the_evaluator() {
     }
     // SEREs: the tableau route only.
     assert_eq!(derived, 0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The checks of `check_formula` on formulas of the proptest strategy:
+    /// a failure shrinks to a smallest failing formula.
+    #[test]
+    fn strategy_formulas_agree_with_the_evaluator(
+        f in strategy::ltl_with_past(&APS, 4),
+        seed in any::<u64>(),
+    ) {
+        check_formula(&f, seed);
+    }
+
+    /// The exact monitor's verdict on a lasso against the evaluator, with
+    /// both the formula and the word shrinking: never a false alarm, and
+    /// every violation of a safety formula rejected.
+    #[test]
+    fn monitor_verdicts_on_shrinking_lassos(
+        f in strategy::ltl_with_past(&APS, 4),
+        w in strategy::lasso(APS.len(), 4, 3),
+    ) {
+        let m = build(&f, Config::new());
+        let rejected = m.run_lasso(&w) == Verdict::Violated;
+        let holds = holds(&f, &aps(), &w);
+        prop_assert!(!(holds && rejected), "{} rejects {:?}, a model", f, w);
+        let safety = classify(&f, &Config::new()).unwrap().safety == Some(true);
+        prop_assert!(!safety || holds || rejected, "{} misses the violation {:?}", f, w);
+    }
 }

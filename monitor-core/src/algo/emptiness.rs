@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::automaton::{Marks, Nba, NbaEdge};
 use crate::dd::{Cube, Manager, Node};
-use crate::formula::eval::Lasso;
+use crate::word::Lasso;
 
 /// Per node of the graph `succ` (distinct successors per node), whether
 /// every path from it that stays among the nodes `inside` is finite: it

@@ -3,8 +3,8 @@
 
 use super::dfa::{Guard, StateId};
 use super::Alphabet;
-use crate::formula::eval::Lasso;
 use crate::valuation::Valuation;
+use crate::word::Lasso;
 
 /// An edge of a [`BuchiAutomaton`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ struct BuchiState {
 /// from the tableau's generalized Büchi automaton.
 ///
 /// ```
-/// use monitor_core::formula::eval::Lasso;
+/// use monitor_core::word::Lasso;
 /// use monitor_core::translate::Builder;
 ///
 /// // The words on which `req` is eventually followed by no `ack` forever.

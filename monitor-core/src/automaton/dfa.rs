@@ -475,7 +475,7 @@ impl BadPrefixDfa {
     ///
     /// ```
     /// use monitor_core::translate::Builder;
-    /// use monitor_core::formula::eval::Lasso;
+    /// use monitor_core::word::Lasso;
     /// use monitor_core::automaton::Verdict;
     /// let dfa = Builder::new().build("G(a -> X b)")?.into_dfa();
     /// // a b a b ... is fine, a !b fails at the second letter.
@@ -483,7 +483,7 @@ impl BadPrefixDfa {
     /// assert_eq!(dfa.run_lasso(&Lasso::new(vec![], vec![0b01u64, 0b00])), Verdict::Violated);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn run_lasso<L: Valuation>(&self, word: &crate::formula::eval::Lasso<L>) -> Verdict {
+    pub fn run_lasso<L: Valuation>(&self, word: &crate::word::Lasso<L>) -> Verdict {
         let mut s = self.start();
         if self.verdict(s) != Verdict::Undecided {
             return self.verdict(s);

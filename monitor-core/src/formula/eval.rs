@@ -23,7 +23,8 @@
 //!   small SEREs of the tests are far below the horizon.
 //!
 //! ```
-//! use monitor_core::formula::{parse, eval::{holds, Lasso}};
+//! use monitor_core::formula::{parse, eval::holds};
+//! use monitor_core::word::Lasso;
 //!
 //! let aps = ["req".to_string(), "ack".to_string()];
 //! let f = parse("G(req -> X ack)")?;
@@ -40,33 +41,8 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use super::{Formula, Op};
+use crate::word::Lasso;
 use crate::Valuation;
-
-/// An ultimately periodic word `prefix · cycle^ω`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Lasso<L> {
-    /// The letters read once.
-    pub prefix: Vec<L>,
-    /// The letters repeated forever (never empty).
-    pub cycle: Vec<L>,
-}
-
-impl<L> Lasso<L> {
-    /// A lasso. Panics if `cycle` is empty.
-    pub fn new(prefix: Vec<L>, cycle: Vec<L>) -> Lasso<L> {
-        assert!(!cycle.is_empty(), "the cycle of a lasso cannot be empty");
-        Lasso { prefix, cycle }
-    }
-
-    /// The letter at position `i` of the infinite word.
-    pub fn letter(&self, i: usize) -> &L {
-        if i < self.prefix.len() {
-            &self.prefix[i]
-        } else {
-            &self.cycle[(i - self.prefix.len()) % self.cycle.len()]
-        }
-    }
-}
 
 /// How many turns of the cycle the SERE matcher looks ahead.
 pub const SERE_LOOPS: usize = 24;

@@ -16,7 +16,8 @@
 //! * [`eval`] is a brute-force evaluator on ultimately periodic words,
 //!   the reference the automata are tested against.
 //! * [`random`] generates random formulas (in the manner of Spot's
-//!   `randltl`) and [`families`] the benchmark families (Spot's `genltl`).
+//!   `randltl`) and [`families`] the benchmark families (Spot's `genltl`)
+//!   (feature `generators`).
 //!
 //! # Example
 //!
@@ -46,18 +47,24 @@
 //! translator (the parser and the reference evaluator accept it).
 
 pub mod atom;
+mod construct;
 mod cursor;
 pub mod eval;
+#[cfg(any(test, feature = "generators"))]
 pub mod families;
+mod nnf;
 mod node;
+mod op;
 pub mod parse;
 pub mod print;
 pub mod psl;
+#[cfg(any(test, feature = "generators"))]
 pub mod random;
 pub mod simplify;
 pub mod vunit;
 
-pub use node::{Formula, Op};
+pub use node::Formula;
+pub use op::Op;
 pub use parse::{parse, ParseError, ParseErrorKind};
 pub use print::SpinError;
 pub use psl::{parse_psl, PslPrintError};

@@ -35,7 +35,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::node::fold_constant;
+use super::nnf::fold_constant;
 use super::{Formula, Op};
 use crate::dd::{Manager, Node};
 

@@ -42,8 +42,8 @@ use crate::algo::emptiness::every_cycle_accepting;
 use crate::algo::minimize::minimize;
 use crate::algo::product::three_valued;
 use crate::automaton::BadPrefixDfa;
-use crate::formula::eval::Lasso;
 use crate::formula::{parse, Formula};
+use crate::word::Lasso;
 
 mod buchi;
 mod from_formula;

@@ -10,9 +10,9 @@ use crate::algo::product::with_safety_dfa;
 use crate::algo::tableau::{Tableau, TableauMode};
 use crate::automaton::{Alphabet, BadPrefixDfa, Nba};
 use crate::dd::Manager;
-use crate::formula::eval::Lasso;
 use crate::formula::simplify::simplify;
 use crate::formula::Formula;
+use crate::word::Lasso;
 
 use super::{BuildError, BuildErrorKind, Config, Route};
 

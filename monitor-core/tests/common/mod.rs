@@ -3,10 +3,10 @@
 #![allow(dead_code)]
 
 use monitor_core::automaton::BadPrefixDfa;
-use monitor_core::formula::eval::Lasso;
 use monitor_core::formula::random::SplitMix64;
 use monitor_core::formula::Formula;
 use monitor_core::translate::{Builder, Config};
+use monitor_core::word::Lasso;
 
 /// The monitor of `f` with `cfg` (safety not checked: only the monitor
 /// is wanted); panics with the formula if it cannot be built.
