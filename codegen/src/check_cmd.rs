@@ -5,7 +5,7 @@ use std::io::{self, BufReader, Read, Write as _};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use mongen::emit::clocking::Reset;
+use mongen::emit::hardware::clocking::Reset;
 use mongen::trace_report::{bind, live_json, report_json, verdict_word};
 use monitor_core::runtime::LazyMonitor;
 use monitor_core::trace::check::{Checker, Engine, Options, Report, ViolationReport};

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use mongen::emit::clocking::Clocking;
 use mongen::emit::formal::{
     emit_bind, emit_formal_harness, emit_sby, CheckerInstance, DesignPort, HarnessOptions,
     PortDirection, SbyOptions,
 };
+use mongen::emit::hardware::clocking::Clocking;
 use mongen::hdl::ports::{module_names, module_signals, Direction, HdlSignal};
 use mongen::hdl::HdlInput;
 

@@ -16,8 +16,8 @@ mod vunit_input;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_input::{ordered_items, read_sources, short, Item, Source};
-use mongen::emit::clocking::{Clock, ClockEdge, Clocking, Reset};
 use mongen::emit::dot::write_dot;
+use mongen::emit::hardware::clocking::{Clock, ClockEdge, Clocking, Reset};
 use mongen::emit::hoa::{write_buchi_hoa, write_hoa, HoaOptions};
 use mongen::emit::json::{write_json, JsonOptions};
 use mongen::emit::promela::{emit_buchi_claim, emit_promela, PromelaOptions};

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use common::{run, scratch, text, tool};
-use mongen::emit::clocking::{ClockEdge, Clocking};
+use mongen::emit::hardware::clocking::{ClockEdge, Clocking};
 use mongen::emit::names::cpp_usable;
 use mongen::emit::systemc::{emit_systemc, systemc_bindings, SystemcOptions};
 use mongen::emit::verilog::{

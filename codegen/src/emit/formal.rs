@@ -28,7 +28,7 @@
 
 use askama::Template;
 
-use super::clocking::Clocking;
+use super::hardware::clocking::Clocking;
 use super::names::{comment_safe, is_identifier, verilog_usable};
 use super::verilog::CheckerRole;
 use super::EmitError;
@@ -256,7 +256,7 @@ pub fn emit_formal_harness(
         })
         .collect::<Vec<_>>()
         .join(",\n");
-    let hw = super::verilog::HardwareClocking::new(&opts.clocking);
+    let hw = super::hardware::HardwareClocking::new(&opts.clocking);
     super::render(&Harness {
         version: env!("CARGO_PKG_VERSION"),
         module: opts.module.clone(),

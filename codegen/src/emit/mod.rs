@@ -4,13 +4,11 @@
 
 use std::fmt;
 
-pub(crate) mod branches;
-pub mod clocking;
 pub mod dot;
 pub mod formal;
+pub mod hardware;
 pub mod hoa;
 pub mod json;
-pub(crate) mod logic;
 pub mod names;
 pub mod promela;
 pub mod rust;

@@ -19,12 +19,12 @@ use askama::Template;
 use monitor_core::automaton::{Alphabet, BadPrefixDfa, Target, Verdict};
 use monitor_core::formula::atom::Syntax;
 
-use super::branches::{access_note, chain};
-use super::clocking::{ClockEdge, Clocking};
+use super::hardware::branches::{access_note, chain};
+use super::hardware::clocking::{ClockEdge, Clocking};
+use super::hardware::HardwareClocking;
 use super::names::{
     bind_where, comment_safe, cpp_usable, guard_text, is_identifier, Binding, C_OPS,
 };
-use super::verilog::HardwareClocking;
 use super::EmitError;
 
 /// Options of [`emit_systemc`].
@@ -146,7 +146,7 @@ pub fn systemc_bindings(
 ///
 /// ```
 /// use mongen::emit::systemc::check_clocking;
-/// use mongen::emit::clocking::Clocking;
+/// use mongen::emit::hardware::clocking::Clocking;
 ///
 /// let c = Clocking { clock: "errno".parse()?, ..Clocking::default() };
 /// assert!(check_clocking(&c, "monitor").is_err());

@@ -13,7 +13,7 @@ use monitor_core::automaton::{BadPrefixDfa, Guard, Target, Verdict};
 use monitor_core::dd::{Manager, Node};
 use rustc_hash::FxHashMap;
 
-use super::verilog::StateEncoding;
+use super::StateEncoding;
 
 /// Sums of products whose variables are the state bits (`0..width`) and
 /// then the propositions (`width..`).

@@ -11,7 +11,7 @@
 //! FPGA synthesis and formal tools honour).
 //!
 //! ```
-//! use mongen::emit::clocking::{Clock, ClockEdge, Clocking, Reset};
+//! use mongen::emit::hardware::clocking::{Clock, ClockEdge, Clocking, Reset};
 //!
 //! let clock: Clock = "clk_i:negedge".parse()?;
 //! assert_eq!(clock.edge, ClockEdge::Negedge);
@@ -93,7 +93,7 @@ impl Reset {
     /// `n` or `N` read as active low.
     ///
     /// ```
-    /// use mongen::emit::clocking::Reset;
+    /// use mongen::emit::hardware::clocking::Reset;
     /// assert!(Reset::looks_active_high("rst"));
     /// assert!(!Reset::looks_active_high("rst_n"));
     /// assert!(!Reset::looks_active_high("aresetn"));
@@ -166,7 +166,7 @@ impl Clocking {
         &self,
         usable: impl Fn(&str) -> bool,
         reserved: &[&str],
-    ) -> Result<(), super::EmitError> {
+    ) -> Result<(), crate::emit::EmitError> {
         let own = |n: &str| reserved.contains(&n) && n != "clk" && n != "rst_n";
         for (option, name) in [
             ("--clock", Some(&self.clock.name)),
@@ -174,7 +174,7 @@ impl Clocking {
         ] {
             let Some(name) = name else { continue };
             if !usable(name) || own(name) {
-                return Err(super::EmitError::Port {
+                return Err(crate::emit::EmitError::Port {
                     option,
                     name: name.clone(),
                     reason: if own(name) {
@@ -187,7 +187,7 @@ impl Clocking {
         }
         if let Some(r) = &self.reset {
             if r.name == self.clock.name {
-                return Err(super::EmitError::Port {
+                return Err(crate::emit::EmitError::Port {
                     option: "--reset",
                     name: r.name.clone(),
                     reason: "the clock has this name".into(),
@@ -249,7 +249,7 @@ impl Reset {
     /// waveform's `tb.rst_n`), not only a port's.
     ///
     /// ```
-    /// use mongen::emit::clocking::Reset;
+    /// use mongen::emit::hardware::clocking::Reset;
     ///
     /// let r = Reset::parse_signal("tb.rst:high:async")?;
     /// assert_eq!((r.name.as_str(), r.active_low, r.asynchronous), ("tb.rst", false, true));

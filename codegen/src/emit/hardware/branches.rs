@@ -66,7 +66,7 @@ pub(crate) fn access_note(dfa: &BadPrefixDfa, s: StateId) -> String {
         .map(|g| g.display(dfa.alphabet()).to_string())
         .collect();
     let text = format!("after {}", word.join("; "));
-    let text = super::names::comment_safe(&text);
+    let text = crate::emit::names::comment_safe(&text);
     if text.chars().count() > 64 {
         let head: String = text.chars().take(60).collect();
         format!("{head} ...")
