@@ -16,6 +16,8 @@ cargo clippy -p monitor-core --no-default-features --release -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc -p monitor-core --no-default-features --no-deps --release --quiet
 echo "== cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release --quiet
+# monitor-core alone, default features only (no links into optional modules).
+RUSTDOCFLAGS="-D warnings" cargo doc -p monitor-core --no-deps --release --quiet
 echo "== cargo test"
 cargo test --workspace --release
 echo "== the Python package (python/: maturin wheel, pytest)"

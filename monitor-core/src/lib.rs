@@ -28,7 +28,8 @@ read the finished automaton.
 * [`error`]: [`BuildError`](error::BuildError), the error of every stage
   of the translation.
 * [`translate`]: the pipeline ([`Builder`](translate::Builder),
-  [`Config`](translate::Config), [`Translation`](translate::Translation)).
+  [`Config`](translate::Config), [`Translation`](translate::Translation)),
+  and its stages one at a time ([`translate::stages`]).
 * [`analysis`]: what is known about a formula beyond its monitor
   ([`classify`](analysis::classify): safety, guarantee, liveness,
   pathologic; stutter-invariance; the informative monitor compared with

@@ -22,6 +22,7 @@ use monitor_core::formula::eval::holds;
 use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
 use monitor_core::formula::Formula;
 use monitor_core::strategy;
+use monitor_core::translate::stages::NbaStage;
 use monitor_core::translate::{Builder, Config, Prefixes, Route, Verdicts};
 use monitor_core::word::Lasso;
 use proptest::prelude::*;
@@ -477,4 +478,30 @@ proptest! {
         let safety = classify(&f, &Config::new()).unwrap().safety == Some(true);
         prop_assert!(!safety || holds || rejected, "{} misses the violation {:?}", f, w);
     }
+}
+
+/// The stages one at a time (tableau, subset construction, minimization)
+/// give the Builder's monitor, whichever route the Builder took, and the
+/// automaton before minimization rejects the same words.
+#[test]
+fn stages_one_at_a_time_give_the_builders_monitor() {
+    for seed in 0..300u64 {
+        let f = RandomLtl::new(&APS, 3 + (seed % 10) as usize)
+            .with_past()
+            .seed(seed)
+            .next_formula();
+        let ctx = format!("seed {seed}: {f}");
+        let built = build(&f, Config::new()).dfa;
+        let nba = NbaStage::build(&f, &Config::new()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        let subsets = nba.determinize().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        let unminimized = subsets.to_dfa();
+        assert!(subsets.num_states() >= built.num_states(), "{ctx}");
+        let dfa = subsets.minimize();
+        assert_eq!(dfa.num_states(), built.num_states(), "{ctx}");
+        assert!(dfa.first_difference(&built).is_none(), "{ctx}");
+        assert!(unminimized.first_difference(&built).is_none(), "{ctx}");
+    }
+    // A past operator over a future formula is refused at the first stage.
+    let f = monitor_core::formula::parse("O(F p)").unwrap();
+    assert!(NbaStage::build(&f, &Config::new()).is_err());
 }

@@ -15,8 +15,8 @@
 //! * [`simplify()`](simplify::simplify) rewrites it; [`Formula::nnf`] pushes negations down.
 //! * [`eval`] is a brute-force evaluator on ultimately periodic words,
 //!   the reference the automata are tested against.
-//! * [`random`] generates random formulas (in the manner of Spot's
-//!   `randltl`) and [`families`] the benchmark families (Spot's `genltl`)
+//! * `random` generates random formulas (in the manner of Spot's
+//!   `randltl`) and `families` the benchmark families (Spot's `genltl`)
 //!   (feature `generators`).
 //!
 //! # Example

@@ -1,7 +1,7 @@
 //! The translation pipeline: formula to minimal monitor. The analyses
 //! (safety, guarantee, liveness, stutter-invariance, pathologic formulas)
-//! are in [`crate::analysis`], the stages as algorithms in the crate's
-//! internal `algo` module.
+//! are in [`crate::analysis`]; [`stages`] runs the tableau route one
+//! stage at a time.
 //!
 //! ```text
 //!   formula ──simplify──▶ NNF ──tableau──▶ generalized Büchi automaton
@@ -16,7 +16,9 @@
 //! contains it; [`Translation::is_safety`] says whether that happened.
 //!
 //! Settings are in [`Config`] (data, every field optional, defaults
-//! documented on each setter); [`Builder`] runs the pipeline.
+//! documented on each setter); [`Builder`] runs the pipeline. The
+//! [`stages`] module runs the tableau route one stage at a time, for a
+//! look at the automata in between.
 //!
 //! ```
 //! use monitor_core::translate::{Builder, Config, Verdicts};
@@ -48,6 +50,7 @@ use crate::word::Lasso;
 mod buchi;
 mod from_formula;
 pub(crate) mod pipeline;
+pub mod stages;
 
 use pipeline::Pipeline;
 
