@@ -18,8 +18,12 @@ echo "== cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release --quiet
 # monitor-core alone, default features only (no links into optional modules).
 RUSTDOCFLAGS="-D warnings" cargo doc -p monitor-core --no-deps --release --quiet
+echo "== mongen as a library without the CLI (as the Python package builds it)"
+cargo check -p mongen --no-default-features --features trace
 echo "== cargo test"
 cargo test --workspace --release
+echo "== monitor-core's unit tests in a debug build (debug assertions on)"
+cargo test -p monitor-core --lib
 echo "== the Python package (python/: maturin wheel, pytest)"
 scripts/test-python.sh
 echo "== examples/hardware/run.sh (the arbiter example end to end)"

@@ -5,8 +5,9 @@
 //! Formulas are built with the crate's constructors (the trivial
 //! rewrites apply); past operators only get past or Boolean operands, so
 //! every generated formula is inside the fragment the translator accepts.
-//! A formula shrinks towards one of its subformulas and, at the leaves,
-//! towards the first proposition.
+//! A formula shrinks by shrinking its operands, and towards a leaf (the
+//! first proposition first); a lasso towards fewer letters where nothing
+//! holds.
 //!
 //! ```
 //! use monitor_core::formula::eval::holds;
@@ -15,7 +16,8 @@
 //! use proptest::prelude::*;
 //! use proptest::test_runner::TestRunner;
 //!
-//! // `f | !f` holds on every word.
+//! // Every formula or its negation holds on a word; the evaluator says
+//! // which, and the strategies give random formulas and words.
 //! let mut runner = TestRunner::default();
 //! let aps = ["a".to_string(), "b".to_string()];
 //! runner

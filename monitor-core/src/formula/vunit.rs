@@ -917,7 +917,12 @@ fn unsupported(input: &str, span: Span, msg: impl Into<String>) -> ParseError {
 
 /// An unexpected token, outside a property.
 fn unexpected(input: &str, t: &Token, expected: &'static str) -> ParseError {
-    let p = Parser::new(input, vec![t.clone(), t.clone()], true);
+    // A parser for its messages alone: the token, then the end.
+    let end = Token {
+        kind: T::End,
+        span: t.span,
+    };
+    let p = Parser::new(input, vec![t.clone(), end], true);
     if t.kind == T::End {
         let found = if t.span.start >= input.len() {
             "the end of the input".to_string()

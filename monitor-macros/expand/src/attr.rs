@@ -468,12 +468,12 @@ fn expand_struct(args: &Args, formula: &Formula, s: syn::ItemStruct) -> Result<T
     })
 }
 
-/// `G(one event at a time)` over the events.
 /// `1 state`, `3 states` (the type's documentation).
 fn states(n: usize) -> String {
     format!("{n} state{}", if n == 1 { "" } else { "s" })
 }
 
+/// `G(one event at a time)` over the events.
 fn one_event_at_a_time(events: &[String]) -> Formula {
     let one = events.iter().enumerate().map(|(i, e)| {
         Formula::and(events.iter().enumerate().map(|(j, o)| {
