@@ -87,6 +87,24 @@ impl Default for Reset {
 }
 
 impl Reset {
+    /// The active level in words: `low` or `high`.
+    pub fn level(&self) -> &'static str {
+        if self.active_low {
+            "low"
+        } else {
+            "high"
+        }
+    }
+
+    /// `asynchronous` or `synchronous`.
+    pub fn timing(&self) -> &'static str {
+        if self.asynchronous {
+            "asynchronous"
+        } else {
+            "synchronous"
+        }
+    }
+
     /// Whether a reset named so without a level is probably active high
     /// (`rst`, `reset`), where the default level (low) may surprise: the
     /// command line warns then. Names ending in `_n`, `_ni`, `_b`, `_l`,
@@ -134,16 +152,7 @@ impl Clocking {
         };
         let reset = match &self.reset {
             None => "no reset (the registers start in the initial state)".to_string(),
-            Some(r) => format!(
-                "reset {} ({}, active {})",
-                r.name,
-                if r.asynchronous {
-                    "asynchronous"
-                } else {
-                    "synchronous"
-                },
-                if r.active_low { "low" } else { "high" }
-            ),
+            Some(r) => format!("reset {} ({}, active {})", r.name, r.timing(), r.level()),
         };
         format!("clock {} ({edge}); {reset}", self.clock.name)
     }
@@ -297,7 +306,7 @@ impl fmt::Display for Reset {
             f,
             "{}:{}:{}",
             self.name,
-            if self.active_low { "low" } else { "high" },
+            self.level(),
             if self.asynchronous { "async" } else { "sync" }
         )
     }

@@ -103,21 +103,13 @@ impl HardwareClocking {
                         format!("if ({inactive}) ")
                     },
                     clock_event,
-                    reset_doc: format!(
-                        "All outputs are 0 while {} is {}.",
-                        r.name,
-                        if r.active_low { "low" } else { "high" }
-                    ),
+                    reset_doc: format!("All outputs are 0 while {} is {}.", r.name, r.level()),
                     port_lines: {
                         port_lines.push(format!(
                             "{:<12} {} active-{} reset (restarts the check)",
                             r.name,
-                            if r.asynchronous {
-                                "asynchronous"
-                            } else {
-                                "synchronous"
-                            },
-                            if r.active_low { "low" } else { "high" }
+                            r.timing(),
+                            r.level()
                         ));
                         port_lines
                     },
