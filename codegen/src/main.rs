@@ -777,25 +777,10 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             .or(bind_module.as_deref())
             .or(vunits.as_ref().and_then(|v| v.module().ok())),
     )?;
-    let three = args.verdicts == 3;
-    let cfg = Config::new()
-        .max_states(Some(args.max_states))
-        .verdicts(if three {
-            Verdicts::Three
-        } else {
-            Verdicts::Two
-        })
-        .prefixes(if args.informative {
-            Prefixes::Informative
-        } else {
-            Prefixes::Exact
-        })
-        .route(args.route.into());
+    let cfg = translation_config(args);
     let mut builder = Builder::new();
     builder.configure(cfg.clone());
     let mut smv = SmvContext::new(args)?;
-    // A --define must name a proposition of some formula (a misspelt one
-    // would silently leave the proposition unbound).
     let parsed: Vec<(ParsedDirective, Duration)> = match &vunits {
         Some(v) => v
             .directives
@@ -813,36 +798,15 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     };
     // PSL clocks and resets become the checkers' (one for all).
     let clocking = directive_clocking(args, clocking, &sources, &parsed)?;
-    let roles: Vec<CheckerRole> = parsed
-        .iter()
-        .map(|(p, _)| match p {
-            Ok((_, Some(d))) => match d.kind {
-                DirectiveKind::Assert => CheckerRole::Assert,
-                DirectiveKind::Assume | DirectiveKind::Restrict => CheckerRole::Assume,
-                DirectiveKind::Cover => CheckerRole::Cover,
-            },
-            _ => CheckerRole::Assert,
-        })
-        .collect();
+    let roles: Vec<CheckerRole> = parsed.iter().map(|(p, _)| checker_role(p)).collect();
     let parsed: Vec<(Result<Formula, String>, Duration)> = parsed
         .into_iter()
         .map(|(r, d)| (r.map(|(f, _)| f), d))
         .collect();
-    let mut used = vec![false; args.defines.len()];
-    for (f, _) in &parsed {
-        let Ok(f) = f else { continue };
-        let aps = f.atomic_propositions();
-        for (k, (name, _)) in args.defines.iter().enumerate() {
-            used[k] |= aps.contains(name);
-        }
-    }
-    for ((name, _), used) in args.defines.iter().zip(used) {
-        if !used {
-            return Err(format!(
-                "--define {name}: no formula has a proposition of that name"
-            ));
-        }
-    }
+    check_defines_used(
+        &args.defines,
+        parsed.iter().filter_map(|(f, _)| f.as_ref().ok()),
+    )?;
     // The spinner stays off while the monitors are written to the
     // terminal it would draw on.
     let output_on_terminal = args.output.is_none() && io::stdout().is_terminal();
@@ -939,158 +903,20 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         }
         let output_start = Instant::now();
         run.stage(&format!("writing the {} output", target_name(args.target)));
-        let out = match (&t, args.target) {
-            // HOA, DOT and JSON go to the output now, state by state
-            // (nothing is left in `run.out`).
-            (_, Target::Hoa) if args.buchi => match builder.build_buchi_from_formula(&f) {
-                Ok(mut a) => {
-                    a.set_name(&property);
-                    let opts = HoaOptions {
-                        name: None,
-                        stutter_invariant: Some(f.is_next_free()),
-                        three_valued: false,
-                    };
-                    run.stream(|w| write_buchi_hoa(&a, &opts, w));
-                    Ok(String::new())
-                }
-                Err(e) => Err(cli_input::explain(&e)),
-            },
-            (Some(t), Target::Hoa) => {
-                let opts = HoaOptions {
-                    name: None,
-                    stutter_invariant: Some(f.is_next_free()),
-                    three_valued: three,
-                };
-                run.stream(|w| write_hoa(t.dfa(), &opts, w));
-                Ok(String::new())
-            }
-            (Some(t), Target::Dot) => {
-                run.stream(|w| write_dot(t.dfa(), w));
-                Ok(String::new())
-            }
-            (Some(t), Target::Json) => {
-                let opts = JsonOptions {
-                    informative: args.informative,
-                    safety: t.is_safety(),
-                    three_valued: three,
-                };
-                run.stream(|w| {
-                    write_json(t.dfa(), &opts, w)?;
-                    writeln!(w)
-                });
-                Ok(String::new())
-            }
-            (t, Target::Promela) => {
-                let opts = PromelaOptions {
-                    name: name.clone(),
-                    defines: args.defines.clone(),
-                    stutter_invariant: t.as_ref().is_some_and(|t| t.dfa().is_stutter_invariant()),
-                    informative: args.informative,
-                    file: args
-                        .output
-                        .as_ref()
-                        .map_or("claim.pml".into(), |p| p.display().to_string()),
-                };
-                match t {
-                    Some(t) if !buchi_claim(args, t) => {
-                        emit_promela(t.dfa(), &opts).map_err(|e| e.to_string())
-                    }
-                    _ => builder
-                        .build_buchi_from_formula(&Formula::not(f.clone()))
-                        .map_err(|e| cli_input::explain(&e))
-                        .and_then(|mut negation| {
-                            negation.set_name(&property);
-                            let opts = PromelaOptions {
-                                // The monitor's answer is about its safety
-                                // closure: ask about the property.
-                                stutter_invariant: is_stutter_invariant(&f, &cfg)
-                                    .ok()
-                                    .flatten()
-                                    .unwrap_or(false),
-                                ..opts
-                            };
-                            emit_buchi_claim(&negation, &opts).map_err(|e| e.to_string())
-                        }),
-                }
-            }
-            (t, Target::Smv) => {
-                let (name, instance) =
-                    smv.names(&name, args.instance.as_deref().map(suffix), &suffix("obs"));
-                match instance {
-                    Err(e) => Err(e),
-                    Ok(instance) => emit_smv(
-                        args,
-                        &cfg,
-                        &f,
-                        t.as_ref(),
-                        SmvOptions {
-                            name,
-                            instance,
-                            defines: args.defines.clone(),
-                            informative: args.informative,
-                            three_valued: three,
-                            namespace: smv.namespace(),
-                        },
-                        smv.model.as_ref(),
-                        run,
-                    )
-                    .map(|obs| smv.add(obs)),
-                }
-            }
-            (Some(t), target @ (Target::Verilog | Target::Sva)) => {
-                let opts = VerilogOptions {
-                    name: name.clone(),
-                    defines: args.defines.clone(),
-                    encoding: match args.encoding {
-                        Encoding::Auto => None,
-                        Encoding::Binary => Some(StateEncoding::Binary),
-                        Encoding::Onehot => Some(StateEncoding::OneHot),
-                    },
-                    informative: args.informative,
-                    three_valued: three,
-                    logic: match args.logic {
-                        Logic::Minimized => VerilogLogic::Minimized,
-                        Logic::Case => VerilogLogic::Case,
-                    },
-                    clocking: clocking.clone(),
-                    dialect: if target == Target::Sva {
-                        Dialect::Sva
-                    } else {
-                        Dialect::Verilog
-                    },
-                    signals: signals.clone(),
-                    role: roles[k],
-                };
-                let text = emit_verilog(t.dfa(), &opts).map_err(|e| e.to_string());
-                if text.is_ok() && (args.bind.is_some() || args.sby.is_some()) {
-                    match checker_instance(t.dfa(), &opts) {
-                        Ok(c) => checkers.push(c),
-                        Err(e) => run.error(&format!("{}: {e}", src.label(&f))),
-                    }
-                }
-                text
-            }
-            (Some(t), Target::Rust) => emit_rust(
-                t.dfa(),
-                &RustOptions {
-                    name: name.clone(),
-                    three_valued: three,
-                },
-            )
-            .map_err(|e| e.to_string()),
-            (Some(t), Target::Systemc) => emit_systemc(
-                t.dfa(),
-                &SystemcOptions {
-                    name: name.clone(),
-                    defines: args.defines.clone(),
-                    informative: args.informative,
-                    three_valued: three,
-                    clocking: clocking.clone(),
-                },
-            )
-            .map_err(|e| e.to_string()),
-            (None, _) => unreachable!("only SMV and Büchi automata go without a monitor"),
+        let job = TargetJob {
+            args,
+            cfg: &cfg,
+            builder: &builder,
+            formula: &f,
+            property: &property,
+            name: &name,
+            suffix: &suffix,
+            clocking: &clocking,
+            signals: &signals,
+            role: roles[k],
+            label: src.label(&f),
         };
+        let out = write_target(&job, t.as_ref(), &mut smv, &mut checkers, run);
         match out {
             Ok(text) => run.out.push_str(&text),
             Err(e) => run.error(&format!("{}: {e}", src.label(&f))),
@@ -1126,6 +952,256 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         run.raw = Some(model);
     }
     Ok(())
+}
+
+/// The translation settings of `compile`'s options.
+fn translation_config(args: &CompileArgs) -> Config {
+    Config::new()
+        .max_states(Some(args.max_states))
+        .verdicts(if args.verdicts == 3 {
+            Verdicts::Three
+        } else {
+            Verdicts::Two
+        })
+        .prefixes(if args.informative {
+            Prefixes::Informative
+        } else {
+            Prefixes::Exact
+        })
+        .route(args.route.into())
+}
+
+/// What a PSL directive makes of its checker (a plain formula asserts).
+fn checker_role(p: &ParsedDirective) -> CheckerRole {
+    match p {
+        Ok((_, Some(d))) => match d.kind {
+            DirectiveKind::Assert => CheckerRole::Assert,
+            DirectiveKind::Assume | DirectiveKind::Restrict => CheckerRole::Assume,
+            DirectiveKind::Cover => CheckerRole::Cover,
+        },
+        _ => CheckerRole::Assert,
+    }
+}
+
+/// A `--define` must name a proposition of some formula (a misspelt one
+/// would silently leave the proposition unbound).
+fn check_defines_used<'a>(
+    defines: &[(String, String)],
+    formulas: impl Iterator<Item = &'a Formula>,
+) -> Result<(), String> {
+    let mut used = vec![false; defines.len()];
+    for f in formulas {
+        let aps = f.atomic_propositions();
+        for (k, (name, _)) in defines.iter().enumerate() {
+            used[k] |= aps.contains(name);
+        }
+    }
+    match defines.iter().zip(used).find(|(_, used)| !used) {
+        Some(((name, _), _)) => Err(format!(
+            "--define {name}: no formula has a proposition of that name"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// One formula's output job for `compile`: what the target needs besides
+/// the monitor.
+struct TargetJob<'a> {
+    args: &'a CompileArgs,
+    cfg: &'a Config,
+    builder: &'a Builder,
+    formula: &'a Formula,
+    /// The property as written (what the automaton is named after).
+    property: &'a str,
+    /// The name of the generated module, claim or type.
+    name: &'a str,
+    /// Numbers a name when there are several formulas.
+    suffix: &'a dyn Fn(&str) -> String,
+    clocking: &'a Clocking,
+    signals: &'a [mongen::hdl::HdlInput],
+    role: CheckerRole,
+    /// The formula in messages.
+    label: String,
+}
+
+/// Writes the monitor of one formula (or its claim, observer or
+/// checker) in the target's format. HOA, DOT and JSON go to the output
+/// at once, state by state (the returned text is then empty); an SMV
+/// observer joins the model; a Verilog checker joins the bind file or
+/// formal harness.
+fn write_target(
+    job: &TargetJob<'_>,
+    t: Option<&Translation>,
+    smv: &mut SmvContext,
+    checkers: &mut Vec<mongen::emit::formal::CheckerInstance>,
+    run: &mut Run,
+) -> Result<String, String> {
+    let TargetJob {
+        args,
+        cfg,
+        builder,
+        formula: f,
+        property,
+        name,
+        suffix,
+        clocking,
+        signals,
+        role,
+        label,
+    } = job;
+    let three = args.verdicts == 3;
+    match (t, args.target) {
+        // HOA, DOT and JSON go to the output now, state by state
+        // (nothing is left in `run.out`).
+        (_, Target::Hoa) if args.buchi => match builder.build_buchi_from_formula(f) {
+            Ok(mut a) => {
+                a.set_name(*property);
+                let opts = HoaOptions {
+                    name: None,
+                    stutter_invariant: Some(f.is_next_free()),
+                    three_valued: false,
+                };
+                run.stream(|w| write_buchi_hoa(&a, &opts, w));
+                Ok(String::new())
+            }
+            Err(e) => Err(cli_input::explain(&e)),
+        },
+        (Some(t), Target::Hoa) => {
+            let opts = HoaOptions {
+                name: None,
+                stutter_invariant: Some(f.is_next_free()),
+                three_valued: three,
+            };
+            run.stream(|w| write_hoa(t.dfa(), &opts, w));
+            Ok(String::new())
+        }
+        (Some(t), Target::Dot) => {
+            run.stream(|w| write_dot(t.dfa(), w));
+            Ok(String::new())
+        }
+        (Some(t), Target::Json) => {
+            let opts = JsonOptions {
+                informative: args.informative,
+                safety: t.is_safety(),
+                three_valued: three,
+            };
+            run.stream(|w| {
+                write_json(t.dfa(), &opts, w)?;
+                writeln!(w)
+            });
+            Ok(String::new())
+        }
+        (t, Target::Promela) => {
+            let opts = PromelaOptions {
+                name: name.to_string(),
+                defines: args.defines.clone(),
+                stutter_invariant: t.is_some_and(|t| t.dfa().is_stutter_invariant()),
+                informative: args.informative,
+                file: args
+                    .output
+                    .as_ref()
+                    .map_or("claim.pml".into(), |p| p.display().to_string()),
+            };
+            match t {
+                Some(t) if !buchi_claim(args, t) => {
+                    emit_promela(t.dfa(), &opts).map_err(|e| e.to_string())
+                }
+                _ => builder
+                    .build_buchi_from_formula(&Formula::not((*f).clone()))
+                    .map_err(|e| cli_input::explain(&e))
+                    .and_then(|mut negation| {
+                        negation.set_name(*property);
+                        let opts = PromelaOptions {
+                            // The monitor's answer is about its safety
+                            // closure: ask about the property.
+                            stutter_invariant: is_stutter_invariant(f, cfg)
+                                .ok()
+                                .flatten()
+                                .unwrap_or(false),
+                            ..opts
+                        };
+                        emit_buchi_claim(&negation, &opts).map_err(|e| e.to_string())
+                    }),
+            }
+        }
+        (t, Target::Smv) => {
+            let (name, instance) =
+                smv.names(name, args.instance.as_deref().map(suffix), &suffix("obs"));
+            match instance {
+                Err(e) => Err(e),
+                Ok(instance) => emit_smv(
+                    args,
+                    cfg,
+                    f,
+                    t,
+                    SmvOptions {
+                        name,
+                        instance,
+                        defines: args.defines.clone(),
+                        informative: args.informative,
+                        three_valued: three,
+                        namespace: smv.namespace(),
+                    },
+                    smv.model.as_ref(),
+                    run,
+                )
+                .map(|obs| smv.add(obs)),
+            }
+        }
+        (Some(t), target @ (Target::Verilog | Target::Sva)) => {
+            let opts = VerilogOptions {
+                name: name.to_string(),
+                defines: args.defines.clone(),
+                encoding: match args.encoding {
+                    Encoding::Auto => None,
+                    Encoding::Binary => Some(StateEncoding::Binary),
+                    Encoding::Onehot => Some(StateEncoding::OneHot),
+                },
+                informative: args.informative,
+                three_valued: three,
+                logic: match args.logic {
+                    Logic::Minimized => VerilogLogic::Minimized,
+                    Logic::Case => VerilogLogic::Case,
+                },
+                clocking: (*clocking).clone(),
+                dialect: if target == Target::Sva {
+                    Dialect::Sva
+                } else {
+                    Dialect::Verilog
+                },
+                signals: signals.to_vec(),
+                role: *role,
+            };
+            let text = emit_verilog(t.dfa(), &opts).map_err(|e| e.to_string());
+            if text.is_ok() && (args.bind.is_some() || args.sby.is_some()) {
+                match checker_instance(t.dfa(), &opts) {
+                    Ok(c) => checkers.push(c),
+                    Err(e) => run.error(&format!("{label}: {e}")),
+                }
+            }
+            text
+        }
+        (Some(t), Target::Rust) => emit_rust(
+            t.dfa(),
+            &RustOptions {
+                name: name.to_string(),
+                three_valued: three,
+            },
+        )
+        .map_err(|e| e.to_string()),
+        (Some(t), Target::Systemc) => emit_systemc(
+            t.dfa(),
+            &SystemcOptions {
+                name: name.to_string(),
+                defines: args.defines.clone(),
+                informative: args.informative,
+                three_valued: three,
+                clocking: (*clocking).clone(),
+            },
+        )
+        .map_err(|e| e.to_string()),
+        (None, _) => unreachable!("only SMV and Büchi automata go without a monitor"),
+    }
 }
 
 /// A formula read for `compile`, with its PSL directive if any.
