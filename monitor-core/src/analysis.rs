@@ -23,9 +23,9 @@
 //! ```
 
 use crate::algo::derivatives;
-use crate::algo::determinize::DetAutomaton;
 use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, finite_paths_only};
 use crate::algo::product::{first_difference, stutter_product};
+use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::{format_word, repeated_letters_stay, sink_unreachable};
 use crate::automaton::{Alphabet, Guard, Verdict};
 use crate::dd::{Cube, Manager};

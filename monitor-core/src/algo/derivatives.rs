@@ -46,9 +46,9 @@
 
 use rustc_hash::FxHashMap;
 
-use super::determinize::DetAutomaton;
 use super::emptiness::finite_paths_only;
 use super::past::PastMachine;
+use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Alphabet, Verdict};
 use crate::dd::{ApplyCache, Manager, Node};

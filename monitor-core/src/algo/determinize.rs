@@ -20,33 +20,11 @@
 use rustc_hash::FxHashMap;
 
 use super::interner::Interner;
+use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Nba, Verdict};
 use crate::dd::{ApplyCache, Manager, Node};
 use crate::error::BuildError;
-
-/// A deterministic automaton under construction: state 0 is the start,
-/// each state has a transition diagram whose leaves are state numbers or
-/// [`VIOLATION_LEAF`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct DetAutomaton {
-    pub diagrams: Vec<Node>,
-    pub verdicts: Vec<Verdict>,
-}
-
-impl DetAutomaton {
-    pub fn len(&self) -> usize {
-        self.diagrams.len()
-    }
-
-    /// The automaton rejecting every nonempty word.
-    pub fn rejecting_all(mgr: &mut Manager) -> DetAutomaton {
-        DetAutomaton {
-            diagrams: vec![mgr.leaf(VIOLATION_LEAF)],
-            verdicts: vec![Verdict::Violated],
-        }
-    }
-}
 
 #[derive(Clone, Debug)]
 pub(crate) enum SubsetMode {

@@ -19,7 +19,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
-use super::determinize::DetAutomaton;
+use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::dd::{ApplyCache, Manager, Node};
 

@@ -16,8 +16,8 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
-use super::determinize::DetAutomaton;
 use super::interner::Interner;
+use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Nba, NbaEdge, Verdict};
 use crate::dd::{ApplyCache, Cube, Manager, Node};

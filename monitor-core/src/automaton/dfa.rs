@@ -192,10 +192,30 @@ pub struct Edge {
     pub target: Target,
 }
 
-#[derive(Clone, Debug)]
-struct StateData {
-    diagram: Node,
-    verdict: Verdict,
+/// The one representation of deterministic automata: per state (0 is the
+/// start) a transition diagram, whose leaves are state numbers or
+/// [`VIOLATION_LEAF`], and a verdict. The algorithms build and transform
+/// them with their diagrams in the pipeline's shared manager; a finished
+/// [`BadPrefixDfa`] is one with a manager of its own, its alphabet and its
+/// name.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DetAutomaton {
+    pub diagrams: Vec<Node>,
+    pub verdicts: Vec<Verdict>,
+}
+
+impl DetAutomaton {
+    pub fn len(&self) -> usize {
+        self.diagrams.len()
+    }
+
+    /// The automaton rejecting every nonempty word.
+    pub fn rejecting_all(mgr: &mut Manager) -> DetAutomaton {
+        DetAutomaton {
+            diagrams: vec![mgr.leaf(VIOLATION_LEAF)],
+            verdicts: vec![Verdict::Violated],
+        }
+    }
 }
 
 /// A complete, deterministic, minimal monitor.
@@ -230,33 +250,33 @@ struct StateData {
 pub struct BadPrefixDfa {
     aps: Alphabet,
     mgr: Manager,
-    states: Vec<StateData>,
+    det: DetAutomaton,
     name: String,
 }
 
 impl BadPrefixDfa {
-    /// Builds the automaton from transition diagrams of `mgr` (leaves are
-    /// state numbers or [`VIOLATION_LEAF`]); state 0 is the start. The
-    /// diagrams are copied into a manager of their own.
-    pub(crate) fn from_diagrams(
+    /// The finished automaton of `det`, whose diagrams are in `mgr`: they
+    /// are copied into a manager of its own.
+    pub(crate) fn from_det(
         aps: Alphabet,
         mgr: &Manager,
-        states: &[(Node, Verdict)],
+        det: &DetAutomaton,
         name: String,
     ) -> BadPrefixDfa {
         let mut own = Manager::new();
         let mut memo = FxHashMap::default();
-        let states = states
-            .iter()
-            .map(|&(n, verdict)| StateData {
-                diagram: own.import(mgr, n, &mut memo),
-                verdict,
-            })
-            .collect();
+        let det = DetAutomaton {
+            diagrams: det
+                .diagrams
+                .iter()
+                .map(|&n| own.import(mgr, n, &mut memo))
+                .collect(),
+            verdicts: det.verdicts.clone(),
+        };
         BadPrefixDfa {
             aps,
             mgr: own,
-            states,
+            det,
             name,
         }
     }
@@ -278,7 +298,7 @@ impl BadPrefixDfa {
 
     /// The number of states (the implicit rejecting sink is not counted).
     pub fn num_states(&self) -> usize {
-        self.states.len()
+        self.det.len()
     }
 
     /// The start state (always 0).
@@ -290,14 +310,14 @@ impl BadPrefixDfa {
     /// The start state of an unsatisfiable property is `Violated`: even
     /// the empty word is a bad prefix, and every letter leads to the sink.
     pub fn verdict(&self, s: StateId) -> Verdict {
-        self.states[s as usize].verdict
+        self.det.verdicts[s as usize]
     }
 
     /// The transition diagram of a state: a multi-terminal decision diagram
     /// of [`BadPrefixDfa::manager`] whose leaves are state numbers, or the
     /// rejecting sink ([`Target::from_leaf`] tells them apart).
     pub fn diagram(&self, s: StateId) -> Node {
-        self.states[s as usize].diagram
+        self.det.diagrams[s as usize]
     }
 
     /// The manager holding the transition diagrams.
@@ -366,7 +386,7 @@ impl BadPrefixDfa {
 
     /// The number of edges to states (edges to the sink are not counted).
     pub fn num_edges(&self) -> usize {
-        (0..self.states.len() as u32)
+        (0..self.det.len() as u32)
             .map(|s| {
                 self.mgr
                     .leaves(self.diagram(s))
@@ -398,7 +418,7 @@ impl BadPrefixDfa {
     /// it. Following parents gives a shortest word to each state; the tree
     /// holds all of them in space linear in the number of states.
     pub fn access_tree(&self) -> Vec<Option<(StateId, Guard)>> {
-        let n = self.states.len();
+        let n = self.det.len();
         let mut parent: Vec<Option<(StateId, Guard)>> = vec![None; n];
         let mut seen = vec![false; n];
         let mut queue = VecDeque::new();
@@ -438,7 +458,7 @@ impl BadPrefixDfa {
     /// A shortest bad prefix (`None` if the property has none, i.e. it is a
     /// liveness property). Each letter is a cube.
     pub fn shortest_violation(&self) -> Option<Vec<Guard>> {
-        let n = self.states.len();
+        let n = self.det.len();
         let mut parent: Vec<Option<(StateId, Cube)>> = vec![None; n];
         let mut seen = vec![false; n];
         let mut queue = VecDeque::from([0u32]);
@@ -543,15 +563,14 @@ impl BadPrefixDfa {
                 .map(|n| aps.index(n).expect("merged"))
                 .collect();
             let mut memo = FxHashMap::default();
-            crate::algo::determinize::DetAutomaton {
+            DetAutomaton {
                 diagrams: dfa
-                    .states
+                    .det
+                    .diagrams
                     .iter()
-                    .map(|s| mgr.import_renamed(&dfa.mgr, s.diagram, &map, &mut memo))
+                    .map(|&d| mgr.import_renamed(&dfa.mgr, d, &map, &mut memo))
                     .collect(),
-                verdicts: (0..dfa.num_states() as u32)
-                    .map(|s| dfa.verdict(s))
-                    .collect(),
+                verdicts: dfa.det.verdicts.clone(),
             }
         };
         let x = import(self, &mut mgr);
@@ -587,9 +606,10 @@ impl BadPrefixDfa {
         let mut scratch = Manager::new();
         let mut memo = FxHashMap::default();
         let diagrams: Vec<Node> = self
-            .states
+            .det
+            .diagrams
             .iter()
-            .map(|s| scratch.import(&self.mgr, s.diagram, &mut memo))
+            .map(|&d| scratch.import(&self.mgr, d, &mut memo))
             .collect();
         repeated_letters_stay(&mut scratch, &diagrams)
     }
@@ -610,12 +630,12 @@ impl BadPrefixDfa {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn can_violate(&self) -> Vec<bool> {
-        let n = self.states.len();
+        let n = self.det.len();
         let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut hit = vec![false; n];
         let mut stack = Vec::new();
-        for (s, state) in self.states.iter().enumerate() {
-            for t in self.mgr.leaves(state.diagram) {
+        for (s, &diagram) in self.det.diagrams.iter().enumerate() {
+            for t in self.mgr.leaves(diagram) {
                 if t == VIOLATION_LEAF {
                     hit[s] = true;
                     stack.push(s as u32);
@@ -638,8 +658,7 @@ impl BadPrefixDfa {
     /// Whether no word is ever rejected (the monitored property is a
     /// liveness property: every prefix can be extended into a model).
     pub fn never_violates(&self) -> bool {
-        let diagrams: Vec<Node> = self.states.iter().map(|s| s.diagram).collect();
-        sink_unreachable(&self.mgr, &diagrams)
+        sink_unreachable(&self.mgr, &self.det.diagrams)
     }
 }
 

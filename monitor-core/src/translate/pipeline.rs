@@ -3,11 +3,12 @@
 //! of products. The `Builder` and the analyses drive it.
 
 use crate::algo::derivatives::{self, derivative_automaton, Rejects};
-use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
+use crate::algo::determinize::{determinize, SubsetMode};
 use crate::algo::emptiness::{accepted_lasso, prune};
 use crate::algo::minimize::minimize;
 use crate::algo::product::with_safety_dfa;
 use crate::algo::tableau::{Tableau, TableauMode};
+use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::{Alphabet, BadPrefixDfa, Nba};
 use crate::dd::Manager;
 use crate::formula::simplify::simplify;
@@ -220,12 +221,6 @@ impl Pipeline {
     }
 
     pub(crate) fn export(&self, det: &DetAutomaton) -> BadPrefixDfa {
-        let states: Vec<_> = det
-            .diagrams
-            .iter()
-            .copied()
-            .zip(det.verdicts.iter().copied())
-            .collect();
-        BadPrefixDfa::from_diagrams(self.aps.clone(), &self.mgr, &states, self.name.clone())
+        BadPrefixDfa::from_det(self.aps.clone(), &self.mgr, det, self.name.clone())
     }
 }

@@ -29,8 +29,9 @@
 
 use std::fmt;
 
-use crate::algo::determinize::{determinize, DetAutomaton, SubsetMode};
+use crate::algo::determinize::{determinize, SubsetMode};
 use crate::algo::minimize::minimize;
+use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::{Alphabet, BadPrefixDfa, Nba};
 use crate::dd::Manager;
 use crate::formula::Formula;
