@@ -919,7 +919,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         let out = write_target(&job, t.as_ref(), &mut smv, &mut checkers, run);
         match out {
             Ok(text) => run.out.push_str(&text),
-            Err(e) => run.error(&format!("{}: {e}", src.label(&f))),
+            Err(e) => run.error(&format!("{}: {e}", job.label)),
         }
         run.spinner = None;
         if let (Some(StatsArg::Human), Some(t)) = (&args.stats, &t) {

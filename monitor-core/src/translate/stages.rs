@@ -6,8 +6,16 @@
 //! [`Builder`](super::Builder) runs these stages and more (the derivative
 //! route when it applies, informative prefixes, three verdicts, the
 //! safety check); the stages are for looking at the automata in between
-//! and at their sizes. Both give the same minimal monitor (it is unique).
-//! Every stage is bounded by the state limit of the [`Config`].
+//! and at their sizes. They build the exact two-valued monitor, which is
+//! what the Builder builds with its default prefixes and verdicts: the
+//! same minimal automaton (it is unique). Of the [`Config`] they read the
+//! state limit and `simplify` only.
+//!
+//! The tableau and the subset construction each stop at the state limit,
+//! and each has its own budget of decision-diagram nodes (the Builder
+//! gives the two one budget, so a stage can succeed a little beyond where
+//! the Builder stops); minimization only merges states and is not
+//! bounded.
 //!
 //! ```
 //! use monitor_core::formula::parse;
@@ -49,7 +57,8 @@ pub struct NbaStage {
 }
 
 impl NbaStage {
-    /// The pruned Büchi automaton of `f`, within the state limit of `cfg`.
+    /// The pruned Büchi automaton of `f`, within the state limit of `cfg`
+    /// (of which only the state limit and `simplify` are read).
     ///
     /// ```
     /// use monitor_core::formula::parse;
@@ -66,6 +75,8 @@ impl NbaStage {
         let mut pipe = Pipeline::new(f, cfg)?;
         let g = pipe.simplified.clone();
         let nba = pipe.within_budget(|p| p.nba(&g))?;
+        // The pipeline caches the automata it builds; this one is held here.
+        pipe.nbas.clear();
         Ok(NbaStage { pipe, nba })
     }
 
@@ -123,6 +134,11 @@ pub struct SubsetStage {
 }
 
 impl SubsetStage {
+    /// The propositions, in the order of the bits of a letter.
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.pipe.aps
+    }
+
     /// The number of states (the rejecting sink not counted).
     pub fn num_states(&self) -> usize {
         self.det.len()
