@@ -408,6 +408,16 @@ impl Formula {
     /// fragment, extended as in Spot: `G`, `R`, `W`, `X`, Boolean
     /// connectives, with the usual dualities under negation and `->`; past
     /// subformulas count as propositions).
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// assert!(parse("G(req -> X ack)")?.is_syntactic_safety());
+    /// assert!(parse("G(ack -> O req)")?.is_syntactic_safety()); // past as a proposition
+    /// assert!(!parse("G(req -> F ack)")?.is_syntactic_safety());
+    /// // Safety all the same (semantically): `analysis::classify` decides.
+    /// assert!(!parse("F p -> (!q U p)")?.is_syntactic_safety());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_syntactic_safety(&self) -> bool {
         self.0.props.syntactic_safety
     }
@@ -456,7 +466,17 @@ impl Formula {
         self.0.props.tree_size as usize
     }
 
-    /// The atomic propositions, in order of first occurrence (left to right).
+    /// The atomic propositions, in order of first occurrence, left to right
+    /// in the formula as it prints (the operands of `&` and `|` are in a
+    /// canonical order, temporal operands after Boolean ones).
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// let f = parse("G(req -> X(ack | X req)) & F grant")?;
+    /// assert_eq!(f.to_spot(), "Fgrant & G(req -> X(ack | Xreq))");
+    /// assert_eq!(f.atomic_propositions(), ["grant", "req", "ack"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn atomic_propositions(&self) -> Vec<String> {
         let mut seen = rustc_hash::FxHashSet::default();
         let mut out = Vec::new();
@@ -477,6 +497,15 @@ impl Formula {
     }
 
     /// All distinct subformulas, each listed after its operands.
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// let f = parse("a U (a & b)")?;
+    /// let subs: Vec<String> = f.subformulas_postorder().iter().map(|g| g.to_spot()).collect();
+    /// // `a` is shared: listed once.
+    /// assert_eq!(subs, ["a", "b", "a & b", "a U (a & b)"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn subformulas_postorder(&self) -> Vec<Formula> {
         let mut seen = rustc_hash::FxHashSet::default();
         let mut out = Vec::new();

@@ -266,6 +266,19 @@ impl Translation {
 
     /// For a non-safety formula: an infinite word that violates it but
     /// that the monitor never rejects.
+    ///
+    /// ```
+    /// use monitor_core::translate::Builder;
+    ///
+    /// let t = Builder::new().build("G(req -> F ack)")?;
+    /// assert_eq!(t.is_safety(), Some(false));
+    /// // The monitor is that of the safety closure: it never rejects.
+    /// assert!(t.dfa().never_violates());
+    /// let w = t.non_safety_witness().unwrap();
+    /// // One bool per proposition (req, ack) per letter; the cycle repeats.
+    /// assert!(w.cycle.iter().all(|l| !l[1]), "ack never comes");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn non_safety_witness(&self) -> Option<&Lasso<Vec<bool>>> {
         self.non_safety_witness.as_ref()
     }
@@ -289,6 +302,17 @@ impl Builder {
     }
 
     /// Applies the settings made in `config`.
+    ///
+    /// ```
+    /// use monitor_core::translate::{Builder, Config, Verdicts};
+    ///
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().max_states(Some(1000)));
+    /// b.configure(Config::new().verdicts(Verdicts::Three));
+    /// // Settings add up: a later configuration overrides only what it sets.
+    /// assert_eq!(b.config().get_max_states(), 1000);
+    /// assert_eq!(b.config().get_verdicts(), Verdicts::Three);
+    /// ```
     pub fn configure(&mut self, config: Config) -> &mut Builder {
         self.config = self.config.clone().overwrite(config);
         self
@@ -300,6 +324,21 @@ impl Builder {
     }
 
     /// Parses and translates a formula.
+    ///
+    /// ```
+    /// use monitor_core::translate::{Builder, Config};
+    ///
+    /// let t = Builder::new().build("G(req -> X ack)")?;
+    /// assert_eq!(t.dfa().num_states(), 2);
+    /// // A syntax error, with its position.
+    /// assert!(Builder::new().build("G(req ->").is_err());
+    /// // Beyond the state limit: an error, not a hang.
+    /// let mut small = Builder::new();
+    /// small.configure(Config::new().max_states(Some(10)));
+    /// let e = small.build("G(a -> X X X X X X X X X X X X b)").unwrap_err();
+    /// assert!(e.state_limit().is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn build(&self, formula: &str) -> Result<Translation, BuildError> {
         let f = parse(formula)?;
         self.build_from_formula(&f)
