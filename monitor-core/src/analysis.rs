@@ -26,8 +26,10 @@ use crate::algo::derivatives;
 use crate::algo::emptiness::{accepted_lasso, every_cycle_accepting, finite_paths_only};
 use crate::algo::product::{first_difference, stutter_product};
 use crate::automaton::dfa::DetAutomaton;
-use crate::automaton::dfa::{format_word, repeated_letters_stay, sink_unreachable};
-use crate::automaton::{Alphabet, Guard, Verdict};
+use crate::automaton::dfa::{
+    format_word, repeated_letters_stay, sink_reachable, sink_unreachable, VIOLATION_LEAF,
+};
+use crate::automaton::{Alphabet, Guard, Nba, Verdict};
 use crate::dd::{Cube, Manager};
 use crate::error::BuildError;
 use crate::formula::Formula;
@@ -169,12 +171,10 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
     } else {
         let nba_pos = pipe.nba(&g)?;
         let nba_neg = pipe.nba(&ng)?;
-        within_limit((|| {
-            let a = stutter_product(&mut pipe.mgr, &nba_pos, &nba_neg, pipe.max_states)?;
-            let b = stutter_product(&mut pipe.mgr, &nba_neg, &nba_pos, pipe.max_states)?;
-            Ok(accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
-                && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none())
-        })())?
+        let max = pipe.max_states;
+        within_limit(stuttered_languages_disjoint(
+            &mut pipe, &nba_pos, &nba_neg, max,
+        ))?
     };
     // Its size is reported; where it exceeds the limit, the answers that
     // need it are unknown.
@@ -244,11 +244,25 @@ pub fn is_stutter_invariant(f: &Formula, cfg: &Config) -> Result<Option<bool>, B
     within_limit((|| {
         let pos = pipe.nba(&g)?;
         let neg = pipe.nba(&ng)?;
-        let a = stutter_product(&mut pipe.mgr, &pos, &neg, pipe.max_states)?;
-        let b = stutter_product(&mut pipe.mgr, &neg, &pos, pipe.max_states)?;
-        Ok(accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
-            && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none())
+        let max = pipe.max_states;
+        stuttered_languages_disjoint(&mut pipe, &pos, &neg, max)
     })())
+}
+
+/// Michaud and Duret-Lutz's check on the Büchi automata of a formula
+/// (`pos`) and of its negation (`neg`): the formula is stutter-invariant
+/// iff neither, its letters repeated, meets the other. Each product is
+/// bounded by `max_states`.
+fn stuttered_languages_disjoint(
+    pipe: &mut Pipeline,
+    pos: &Nba,
+    neg: &Nba,
+    max_states: usize,
+) -> Result<bool, BuildError> {
+    let a = stutter_product(&mut pipe.mgr, pos, neg, max_states)?;
+    let b = stutter_product(&mut pipe.mgr, neg, pos, max_states)?;
+    Ok(accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
+        && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none())
 }
 
 /// Whether the safety property whose exact monitor is `det` is also a
@@ -256,34 +270,19 @@ pub fn is_stutter_invariant(f: &Formula, cfg: &Config) -> Result<Option<bool>, B
 /// monitor can stay forever in states from which a violation is still
 /// possible: a cycle through them is a model without good prefix.
 fn safety_is_guarantee(mgr: &Manager, det: &DetAutomaton) -> bool {
-    use crate::automaton::dfa::VIOLATION_LEAF;
-    let n = det.len();
-    let mut succ: Vec<Vec<u32>> = det.diagrams.iter().map(|&d| mgr.leaves(d)).collect();
-    // The states from which the sink is reachable ("open"), by backward
-    // search.
-    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut open = vec![false; n];
-    let mut todo = Vec::new();
-    for (q, s) in succ.iter_mut().enumerate() {
-        if s.last() == Some(&VIOLATION_LEAF) {
-            s.pop();
-            open[q] = true;
-            todo.push(q);
-        }
-        for &r in s.iter() {
-            pred[r as usize].push(q);
-        }
-    }
-    while let Some(q) = todo.pop() {
-        for &p in &pred[q] {
-            if !open[p] {
-                open[p] = true;
-                todo.push(p);
-            }
-        }
-    }
+    // The states from which the sink is reachable ("open").
+    let open = sink_reachable(mgr, &det.diagrams);
+    let succ: Vec<Vec<u32>> = det
+        .diagrams
+        .iter()
+        .map(|&d| {
+            let mut s = mgr.leaves(d);
+            s.retain(|&t| t != VIOLATION_LEAF);
+            s
+        })
+        .collect();
     let finite = finite_paths_only(&succ, &open);
-    (0..n).all(|q| !open[q] || finite[q])
+    (0..det.len()).all(|q| !open[q] || finite[q])
 }
 
 /// Stutter-invariance of a safety property from its exact minimal
@@ -390,10 +389,7 @@ mod tests {
     fn stutter_by_product(pipe: &mut Pipeline, g: &Formula) -> bool {
         let pos = pipe.nba(g).unwrap();
         let neg = pipe.nba(&Formula::not(g.clone())).unwrap();
-        let a = stutter_product(&mut pipe.mgr, &pos, &neg, usize::MAX).unwrap();
-        let b = stutter_product(&mut pipe.mgr, &neg, &pos, usize::MAX).unwrap();
-        accepted_lasso(&pipe.mgr, &a, pipe.aps.len()).is_none()
-            && accepted_lasso(&pipe.mgr, &b, pipe.aps.len()).is_none()
+        stuttered_languages_disjoint(pipe, &pos, &neg, usize::MAX).unwrap()
     }
 
     /// Runs `check` on the random safety formulas of 600 seeds (two

@@ -630,29 +630,7 @@ impl BadPrefixDfa {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn can_violate(&self) -> Vec<bool> {
-        let n = self.det.len();
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut hit = vec![false; n];
-        let mut stack = Vec::new();
-        for (s, &diagram) in self.det.diagrams.iter().enumerate() {
-            for t in self.mgr.leaves(diagram) {
-                if t == VIOLATION_LEAF {
-                    hit[s] = true;
-                    stack.push(s as u32);
-                } else {
-                    preds[t as usize].push(s as u32);
-                }
-            }
-        }
-        while let Some(t) = stack.pop() {
-            for &p in &preds[t as usize] {
-                if !hit[p as usize] {
-                    hit[p as usize] = true;
-                    stack.push(p);
-                }
-            }
-        }
-        hit
+        sink_reachable(&self.mgr, &self.det.diagrams)
     }
 
     /// Whether no word is ever rejected (the monitored property is a
@@ -660,6 +638,34 @@ impl BadPrefixDfa {
     pub fn never_violates(&self) -> bool {
         sink_unreachable(&self.mgr, &self.det.diagrams)
     }
+}
+
+/// Per state of the automaton whose transition diagrams are `diagrams`:
+/// whether the rejecting sink is reachable from it (a backward search).
+pub(crate) fn sink_reachable(mgr: &Manager, diagrams: &[Node]) -> Vec<bool> {
+    let n = diagrams.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut hit = vec![false; n];
+    let mut stack = Vec::new();
+    for (s, &diagram) in diagrams.iter().enumerate() {
+        for t in mgr.leaves(diagram) {
+            if t == VIOLATION_LEAF {
+                hit[s] = true;
+                stack.push(s as u32);
+            } else {
+                preds[t as usize].push(s as u32);
+            }
+        }
+    }
+    while let Some(t) = stack.pop() {
+        for &p in &preds[t as usize] {
+            if !hit[p as usize] {
+                hit[p as usize] = true;
+                stack.push(p);
+            }
+        }
+    }
+    hit
 }
 
 /// Whether no transition diagram of `diagrams` leads to the rejecting
