@@ -13,7 +13,7 @@ BASE=${1:-}
 REPEAT=${REPEAT:-2}
 T=$(mktemp -d)
 cleanup() {
-  if [ -n "$BASE" ]; then git -C "$ROOT" worktree remove --force "$T/base" 2>/dev/null || true; fi
+  if [ -n "$BASE" ]; then git -C "$ROOT" worktree remove --force "$T/base-src" 2>/dev/null || true; fi
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -56,18 +56,17 @@ RS
 scratch "$T/head" "$ROOT"
 labels=(head)
 if [ -n "$BASE" ]; then
-  git -C "$ROOT" worktree add --detach "$T/base" "$BASE" > /dev/null 2>&1
-  scratch "$T/base-crate" "$T/base"
+  git -C "$ROOT" worktree add --detach "$T/base-src" "$BASE" > /dev/null 2>&1
+  scratch "$T/base" "$T/base-src"
   labels=(base head)
 fi
 # Dependencies are fetched first, so that the timings are builds only.
 for l in "${labels[@]}"; do
-  dir="$T/$l"; [ "$l" = base ] && dir="$T/base-crate"
-  (cd "$dir" && cargo fetch -q)
+  (cd "$T/$l" && cargo fetch -q)
 done
 for r in $(seq 1 "$REPEAT"); do
   for l in "${labels[@]}"; do
-    dir="$T/$l"; [ "$l" = base ] && dir="$T/base-crate"
+    dir="$T/$l"
     rm -rf "$dir/target"
     start=$(date +%s.%N)
     (cd "$dir" && cargo build -q)

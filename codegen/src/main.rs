@@ -927,7 +927,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             run.stream(|w| w.flush());
             phases.output = Some(output_start.elapsed());
             let total = phases.parse + start.elapsed();
-            human_stats(&src.label(&f), t, total, &phases);
+            human_stats(&job.label, t, total, &phases);
         }
     }
     if let Some(flow) = &flow {
