@@ -16,21 +16,20 @@ mod vunit_input;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_input::{ordered_items, read_sources, short, Item, Source};
-use mongen::emit::dot::write_dot;
 use mongen::emit::hardware::clocking::{Clock, ClockEdge, Clocking, Reset};
-use mongen::emit::hoa::{write_buchi_hoa, write_hoa, HoaOptions};
-use mongen::emit::json::{write_json, JsonOptions};
-use mongen::emit::promela::{emit_buchi_claim, emit_promela, PromelaOptions};
-use mongen::emit::rust::{emit_rust, RustOptions};
+use mongen::emit::hoa::{write_buchi_hoa, HoaOptions};
+use mongen::emit::json::JsonOptions;
+use mongen::emit::promela::{emit_buchi_claim, PromelaOptions};
 use mongen::emit::smv::{
     emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions, RESERVED_PREFIX,
 };
 use mongen::emit::smv_model::SmvModel;
-use mongen::emit::systemc::{emit_systemc, SystemcOptions};
+use mongen::emit::systemc::SystemcOptions;
 use mongen::emit::verilog::{
     checker_instance, emit_verilog, CheckerRole, Dialect, StateEncoding, VerilogLogic,
     VerilogOptions,
 };
+use mongen::emit::{Backend, Common, Target};
 use monitor_core::analysis::{
     classify, compare_informative, is_stutter_invariant, lasso_text, transducer,
     transducer_is_exact,
@@ -189,29 +188,6 @@ struct ManArgs {
     /// output.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Target {
-    /// HOA v1, Spot's monitor convention (missing transition = violation).
-    Hoa,
-    /// Graphviz, with the violating letters drawn to a red sink.
-    Dot,
-    /// One JSON object per monitor and per line.
-    Json,
-    /// A Promela never claim for Spin's safety mode (pan -DSAFETY).
-    Promela,
-    /// A NuSMV observer module with its INVARSPEC, to append to a model.
-    Smv,
-    /// A synthesizable Verilog-2001 checker module (NAME_checker).
-    Verilog,
-    /// The same checker in SystemVerilog, with concurrent assertions
-    /// (assert property, cover property).
-    Sva,
-    /// A SystemC checker module, the header NAME_checker.h.
-    Systemc,
-    /// A Rust monitor type NameMonitor (needs the crate monitor-core).
-    Rust,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -902,7 +878,7 @@ fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             run.spinner = None;
         }
         let output_start = Instant::now();
-        run.stage(&format!("writing the {} output", target_name(args.target)));
+        run.stage(&format!("writing the {} output", args.target.title()));
         let job = TargetJob {
             args,
             cfg: &cfg,
@@ -1045,133 +1021,54 @@ fn write_target(
         name,
         suffix,
         clocking,
-        signals,
-        role,
         label,
+        ..
     } = job;
-    let three = args.verdicts == 3;
+    let common = Common {
+        name: name.to_string(),
+        defines: args.defines.clone(),
+        informative: args.informative,
+        three_valued: args.verdicts == 3,
+    };
     match (t, args.target) {
-        // HOA, DOT and JSON go to the output now, state by state
-        // (nothing is left in `run.out`).
         (_, Target::Hoa) if args.buchi => match builder.build_buchi_from_formula(f) {
             Ok(mut a) => {
                 a.set_name(*property);
                 let opts = HoaOptions {
-                    name: None,
+                    common: Common::default(),
                     stutter_invariant: Some(f.is_next_free()),
-                    three_valued: false,
                 };
                 run.stream(|w| write_buchi_hoa(&a, &opts, w));
                 Ok(String::new())
             }
             Err(e) => Err(cli_input::explain(&e)),
         },
-        (Some(t), Target::Hoa) => {
-            let opts = HoaOptions {
-                name: None,
-                stutter_invariant: Some(f.is_next_free()),
-                three_valued: three,
-            };
-            run.stream(|w| write_hoa(t.dfa(), &opts, w));
-            Ok(String::new())
-        }
-        (Some(t), Target::Dot) => {
-            run.stream(|w| write_dot(t.dfa(), w));
-            Ok(String::new())
-        }
-        (Some(t), Target::Json) => {
-            let opts = JsonOptions {
-                informative: args.informative,
-                safety: t.is_safety(),
-                three_valued: three,
-            };
-            run.stream(|w| {
-                write_json(t.dfa(), &opts, w)?;
-                writeln!(w)
-            });
-            Ok(String::new())
-        }
-        (t, Target::Promela) => {
-            let opts = PromelaOptions {
-                name: name.to_string(),
-                defines: args.defines.clone(),
-                stutter_invariant: t.is_some_and(|t| t.dfa().is_stutter_invariant()),
-                informative: args.informative,
-                file: args
-                    .output
-                    .as_ref()
-                    .map_or("claim.pml".into(), |p| p.display().to_string()),
-            };
-            match t {
-                Some(t) if !buchi_claim(args, t) => {
-                    emit_promela(t.dfa(), &opts).map_err(|e| e.to_string())
-                }
-                _ => builder
-                    .build_buchi_from_formula(&Formula::not((*f).clone()))
-                    .map_err(|e| cli_input::explain(&e))
-                    .and_then(|mut negation| {
-                        negation.set_name(*property);
-                        let opts = PromelaOptions {
-                            // The monitor's answer is about its safety
-                            // closure: ask about the property.
-                            stutter_invariant: is_stutter_invariant(f, cfg)
-                                .ok()
-                                .flatten()
-                                .unwrap_or(false),
-                            ..opts
-                        };
-                        emit_buchi_claim(&negation, &opts).map_err(|e| e.to_string())
-                    }),
-            }
-        }
+        (t, Target::Promela) if t.is_none_or(|t| buchi_claim(args, t)) => builder
+            .build_buchi_from_formula(&Formula::not((*f).clone()))
+            .map_err(|e| cli_input::explain(&e))
+            .and_then(|mut negation| {
+                negation.set_name(*property);
+                let opts = PromelaOptions {
+                    common,
+                    // The monitor's answer is about its safety closure:
+                    // ask about the property.
+                    stutter_invariant: is_stutter_invariant(f, cfg).ok().flatten().unwrap_or(false),
+                    file: claim_file(args),
+                };
+                emit_buchi_claim(&negation, &opts).map_err(|e| e.to_string())
+            }),
         (t, Target::Smv) => {
             let (name, instance) =
                 smv.names(name, args.instance.as_deref().map(suffix), &suffix("obs"));
-            match instance {
-                Err(e) => Err(e),
-                Ok(instance) => emit_smv(
-                    args,
-                    cfg,
-                    f,
-                    t,
-                    SmvOptions {
-                        name,
-                        instance,
-                        defines: args.defines.clone(),
-                        informative: args.informative,
-                        three_valued: three,
-                        namespace: smv.namespace(),
-                    },
-                    smv.model.as_ref(),
-                    run,
-                )
-                .map(|obs| smv.add(obs)),
-            }
-        }
-        (Some(t), target @ (Target::Verilog | Target::Sva)) => {
-            let opts = VerilogOptions {
-                name: name.to_string(),
-                defines: args.defines.clone(),
-                encoding: match args.encoding {
-                    Encoding::Auto => None,
-                    Encoding::Binary => Some(StateEncoding::Binary),
-                    Encoding::Onehot => Some(StateEncoding::OneHot),
-                },
-                informative: args.informative,
-                three_valued: three,
-                logic: match args.logic {
-                    Logic::Minimized => VerilogLogic::Minimized,
-                    Logic::Case => VerilogLogic::Case,
-                },
-                clocking: (*clocking).clone(),
-                dialect: if target == Target::Sva {
-                    Dialect::Sva
-                } else {
-                    Dialect::Verilog
-                },
-                signals: signals.to_vec(),
-                role: *role,
+            let opts = SmvOptions {
+                common: Common { name, ..common },
+                instance: instance?,
+                namespace: smv.namespace(),
             };
+            emit_smv(args, cfg, f, t, opts, smv.model.as_ref(), run).map(|obs| smv.add(obs))
+        }
+        (Some(t), Target::Verilog | Target::Sva) => {
+            let opts = verilog_options(job, common);
             let text = emit_verilog(t.dfa(), &opts).map_err(|e| e.to_string());
             if text.is_ok() && (args.bind.is_some() || args.sby.is_some()) {
                 match checker_instance(t.dfa(), &opts) {
@@ -1181,26 +1078,71 @@ fn write_target(
             }
             text
         }
-        (Some(t), Target::Rust) => emit_rust(
-            t.dfa(),
-            &RustOptions {
-                name: name.to_string(),
-                three_valued: three,
-            },
-        )
-        .map_err(|e| e.to_string()),
-        (Some(t), Target::Systemc) => emit_systemc(
-            t.dfa(),
-            &SystemcOptions {
-                name: name.to_string(),
-                defines: args.defines.clone(),
-                informative: args.informative,
-                three_valued: three,
-                clocking: (*clocking).clone(),
-            },
-        )
-        .map_err(|e| e.to_string()),
+        (Some(t), target) => {
+            let backend: Box<dyn Backend> = match target {
+                Target::Hoa => Box::new(HoaOptions {
+                    common,
+                    stutter_invariant: Some(f.is_next_free()),
+                }),
+                Target::Json => Box::new(JsonOptions {
+                    common,
+                    safety: t.is_safety(),
+                }),
+                Target::Promela => Box::new(PromelaOptions {
+                    common,
+                    stutter_invariant: t.dfa().is_stutter_invariant(),
+                    file: claim_file(args),
+                }),
+                Target::Systemc => Box::new(SystemcOptions {
+                    common,
+                    clocking: (*clocking).clone(),
+                }),
+                // No option of their own.
+                Target::Dot | Target::Rust => target.backend(common),
+                Target::Smv | Target::Verilog | Target::Sva => unreachable!("written above"),
+            };
+            if target.streams() {
+                // HOA, DOT and JSON go to the output now, state by state
+                // (nothing is left in `run.out`).
+                run.stream(|w| backend.write(t.dfa(), w));
+                Ok(String::new())
+            } else {
+                backend.emit(t.dfa()).map_err(|e| e.to_string())
+            }
+        }
         (None, _) => unreachable!("only SMV and Büchi automata go without a monitor"),
+    }
+}
+
+/// The file name a never claim's usage comment gives.
+fn claim_file(args: &CompileArgs) -> String {
+    args.output
+        .as_ref()
+        .map_or("claim.pml".into(), |p| p.display().to_string())
+}
+
+/// A Verilog or SystemVerilog checker's options, from `compile`'s.
+fn verilog_options(job: &TargetJob<'_>, common: Common) -> VerilogOptions {
+    let args = job.args;
+    VerilogOptions {
+        common,
+        encoding: match args.encoding {
+            Encoding::Auto => None,
+            Encoding::Binary => Some(StateEncoding::Binary),
+            Encoding::Onehot => Some(StateEncoding::OneHot),
+        },
+        logic: match args.logic {
+            Logic::Minimized => VerilogLogic::Minimized,
+            Logic::Case => VerilogLogic::Case,
+        },
+        clocking: job.clocking.clone(),
+        dialect: if args.target == Target::Sva {
+            Dialect::Sva
+        } else {
+            Dialect::Verilog
+        },
+        signals: job.signals.to_vec(),
+        role: job.role,
     }
 }
 
@@ -1297,21 +1239,6 @@ fn directive_clocking(
         }
     }
     Ok(clocking)
-}
-
-/// The target's name, for the spinner.
-fn target_name(t: Target) -> &'static str {
-    match t {
-        Target::Hoa => "HOA",
-        Target::Dot => "DOT",
-        Target::Json => "JSON",
-        Target::Promela => "Promela",
-        Target::Smv => "SMV",
-        Target::Verilog => "Verilog",
-        Target::Sva => "SystemVerilog",
-        Target::Systemc => "SystemC",
-        Target::Rust => "Rust",
-    }
 }
 
 /// `--stats` without FORMAT: the sizes, the time of all the work done for
@@ -1550,7 +1477,7 @@ fn emit_smv(
     model: Option<&SmvModel>,
     run: &Run,
 ) -> Result<SmvObserver, String> {
-    let three = opts.three_valued;
+    let three = opts.common.three_valued;
     // The transducer is exact for non-pathologic safety properties.
     let transducer_exact = || transducer_is_exact(f, cfg).ok().flatten() == Some(true);
     // The transducer reads the next letter (`next(p)`), which NuSMV
@@ -1558,6 +1485,7 @@ fn emit_smv(
     let input = model.and_then(|m| {
         f.atomic_propositions().iter().find_map(|ap| {
             let expr = opts
+                .common
                 .defines
                 .iter()
                 .rev()

@@ -5,6 +5,7 @@
 use mongen::emit::dot::emit_dot;
 use mongen::emit::hoa::{emit_hoa, HoaOptions};
 use mongen::emit::json::{emit_json, JsonOptions};
+use mongen::emit::Common;
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
 use monitor_core::formula::random::RandomLtl;
 use monitor_core::translate::{Builder, Config, Verdicts};
@@ -231,7 +232,10 @@ fn hoa_header_follows_spot_monitor_convention() {
     let text = emit_hoa(
         &three,
         &HoaOptions {
-            three_valued: true,
+            common: Common {
+                three_valued: true,
+                ..Common::default()
+            },
             ..Default::default()
         },
     );
@@ -294,7 +298,10 @@ fn json_describes_the_monitor() {
     let v: serde_json::Value = serde_json::from_str(&emit_json(
         &three,
         &JsonOptions {
-            three_valued: true,
+            common: Common {
+                three_valued: true,
+                ..Common::default()
+            },
             ..Default::default()
         },
     ))

@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use mongen::emit::rust::{emit_rust, RustOptions};
+use mongen::emit::Common;
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
 use monitor_core::translate::{Builder, Config, Verdicts};
 use monitor_core::Verdict;
@@ -29,8 +30,11 @@ fn generated_code_agrees_with_the_core() {
         let code = emit_rust(
             &dfa,
             &RustOptions {
-                name: format!("r{i}"),
-                three_valued: three,
+                common: Common {
+                    name: format!("r{i}"),
+                    three_valued: three,
+                    ..Common::default()
+                },
             },
         )
         .unwrap();

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use mongen::emit::dot::{emit_dot, write_dot};
 use mongen::emit::hoa::{emit_hoa, write_hoa, HoaOptions};
 use mongen::emit::json::{emit_json, write_json, JsonOptions};
+use mongen::emit::Common;
 use monitor_core::automaton::BadPrefixDfa;
 use monitor_core::formula::{parse, parse_psl};
 use monitor_core::translate::{Builder, Config, Prefixes, Translation, Verdicts};
@@ -117,14 +118,19 @@ fn write_all_three(
 fn streaming_and_string_forms_give_the_same_bytes() {
     for (dfa, three, informative, safety) in monitors() {
         let hoa = HoaOptions {
-            name: None,
+            common: Common {
+                three_valued: three,
+                ..Common::default()
+            },
             stutter_invariant: Some(!three),
-            three_valued: three,
         };
         let json = JsonOptions {
-            informative,
+            common: Common {
+                three_valued: three,
+                informative,
+                ..Common::default()
+            },
             safety,
-            three_valued: three,
         };
         let expected = emit_hoa(&dfa, &hoa) + &emit_dot(&dfa) + &emit_json(&dfa, &json);
         let mut vec = Vec::new();
@@ -197,9 +203,11 @@ fn expected(target: &str, formulas: &[&str], three: bool) -> String {
                 out += &emit_hoa(
                     t.dfa(),
                     &HoaOptions {
-                        name: None,
+                        common: Common {
+                            three_valued: three,
+                            ..Common::default()
+                        },
                         stutter_invariant: Some(parse(f).unwrap().is_next_free()),
-                        three_valued: three,
                     },
                 )
             }
@@ -208,9 +216,12 @@ fn expected(target: &str, formulas: &[&str], three: bool) -> String {
                 out += &emit_json(
                     t.dfa(),
                     &JsonOptions {
-                        informative: false,
+                        common: Common {
+                            informative: false,
+                            three_valued: three,
+                            ..Common::default()
+                        },
                         safety: t.is_safety(),
-                        three_valued: three,
                     },
                 );
                 out.push('\n');

@@ -30,6 +30,7 @@ use mongen::emit::verilog::{
     choose_encoding, emit_verilog, verilog_bindings, Dialect, StateEncoding, VerilogLogic,
     VerilogOptions,
 };
+use mongen::emit::Common;
 use monitor_core::analysis::classify;
 use monitor_core::automaton::{BadPrefixDfa, Guard, Target, Verdict};
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS};
@@ -351,9 +352,12 @@ fn compile_all() -> Vec<Compiled> {
             let verilog = emit_verilog(
                 &dfa,
                 &VerilogOptions {
-                    name: name.clone(),
+                    common: Common {
+                        name: name.clone(),
+                        three_valued: c.three,
+                        ..Common::default()
+                    },
                     encoding: c.encoding,
-                    three_valued: c.three,
                     logic: c.logic,
                     clocking: clocking.clone(),
                     ..Default::default()
@@ -363,9 +367,12 @@ fn compile_all() -> Vec<Compiled> {
             let sva = emit_verilog(
                 &dfa,
                 &VerilogOptions {
-                    name: name.clone(),
+                    common: Common {
+                        name: name.clone(),
+                        three_valued: c.three,
+                        ..Common::default()
+                    },
                     encoding: c.encoding,
-                    three_valued: c.three,
                     logic: c.logic,
                     clocking: clocking.clone(),
                     dialect: Dialect::Sva,
@@ -376,10 +383,12 @@ fn compile_all() -> Vec<Compiled> {
             let systemc = emit_systemc(
                 &dfa,
                 &SystemcOptions {
-                    name: name.clone(),
-                    three_valued: c.three,
+                    common: Common {
+                        name: name.clone(),
+                        three_valued: c.three,
+                        ..Common::default()
+                    },
                     clocking: clocking.clone(),
-                    ..Default::default()
                 },
             )
             .unwrap();
@@ -1105,7 +1114,7 @@ fn prove_the_arbiter(dialect: Dialect) {
         let v = emit_verilog(
             &dfa,
             &VerilogOptions {
-                name: name.clone(),
+                common: Common::named(name.clone()),
                 dialect,
                 ..Default::default()
             },
@@ -1256,9 +1265,12 @@ fn every_keyword_and_odd_name_is_mangled() {
             let v = emit_verilog(
                 &dfa,
                 &VerilogOptions {
-                    name: name.clone(),
+                    common: Common {
+                        name: name.clone(),
+                        three_valued: true,
+                        ..Common::default()
+                    },
                     encoding: Some(enc),
-                    three_valued: true,
                     ..Default::default()
                 },
             )
@@ -1278,8 +1290,11 @@ fn every_keyword_and_odd_name_is_mangled() {
         let h = emit_systemc(
             &dfa,
             &SystemcOptions {
-                name: name.clone(),
-                three_valued: true,
+                common: Common {
+                    name: name.clone(),
+                    three_valued: true,
+                    ..Common::default()
+                },
                 ..Default::default()
             },
         )
@@ -1367,7 +1382,7 @@ fn literals_and_selects_are_kept_as_written() {
         let v = emit_verilog(
             &dfa,
             &VerilogOptions {
-                name: name.clone(),
+                common: Common::named(name.clone()),
                 ..Default::default()
             },
         )

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use mongen::emit::smv::{emit_smv_dfa, emit_smv_transducer, SmvNamespace, SmvObserver, SmvOptions};
 use mongen::emit::smv_model::SmvModel;
+use mongen::emit::Common;
 use monitor_core::analysis::{classify, transducer};
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
 use monitor_core::formula::{parse, parse_psl, Formula};
@@ -421,11 +422,13 @@ fn options(
     defines: &[(String, String)],
 ) -> SmvOptions {
     SmvOptions {
-        name: model.fresh_module(name, taken),
+        common: Common {
+            name: model.fresh_module(name, taken),
+            defines: defines.to_vec(),
+            ..Common::default()
+        },
         instance: model.fresh_name(&format!("obs_{name}"), taken),
-        defines: defines.to_vec(),
         namespace: SmvNamespace::Avoiding(model.constants().clone()),
-        ..Default::default()
     }
 }
 
@@ -483,8 +486,11 @@ fn check(
     let mut base = text.to_string();
     let appended: Option<SmvObserver> = model.main_is_last().then(|| {
         let opts = SmvOptions {
-            name: "appended".into(),
-            defines: defines.clone(),
+            common: Common {
+                name: "appended".into(),
+                defines: defines.clone(),
+                ..Common::default()
+            },
             ..Default::default()
         };
         let obs = emit_smv_dfa(&dfa, &opts).unwrap();

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use mongen::emit::promela::{emit_buchi_claim, emit_promela, PromelaOptions};
+use mongen::emit::Common;
 use monitor_core::automaton::{BadPrefixDfa, Verdict};
 use monitor_core::formula::eval;
 use monitor_core::formula::parse;
@@ -381,10 +382,13 @@ fn our_verdict(
     replay: bool,
 ) -> bool {
     let opts = PromelaOptions {
-        defines: defines
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect(),
+        common: Common {
+            defines: defines
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            ..Common::default()
+        },
         stutter_invariant: dfa.is_stutter_invariant(),
         ..Default::default()
     };

@@ -17,6 +17,7 @@ use std::fmt::Write as _;
 
 use common::{run, scratch, text, tool};
 use mongen::emit::verilog::{checker_instance, emit_verilog, VerilogOptions};
+use mongen::emit::Common;
 use mongen::hdl::HdlInput;
 use monitor_core::automaton::{BadPrefixDfa, Target};
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
@@ -197,7 +198,7 @@ fn vector_checkers_match_the_monitor_in_icarus() {
     writeln!(tb, "  wire [{}:0] fail, violated;", n - 1).unwrap();
     for (j, (_, dfa)) in formulas.iter().enumerate() {
         let opts = VerilogOptions {
-            name: format!("v{j}"),
+            common: Common::named(format!("v{j}")),
             signals: signals.clone(),
             ..VerilogOptions::default()
         };

@@ -11,14 +11,9 @@ use std::path::Path;
 use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::ArrowError;
-use mongen::emit::dot::emit_dot;
-use mongen::emit::hoa::{emit_hoa, HoaOptions};
-use mongen::emit::json::{emit_json, JsonOptions};
-use mongen::emit::promela::{emit_promela, PromelaOptions};
-use mongen::emit::rust::{emit_rust, RustOptions};
-use mongen::emit::smv::{emit_smv_dfa, SmvOptions};
-use mongen::emit::systemc::{emit_systemc, SystemcOptions};
-use mongen::emit::verilog::{emit_verilog, VerilogOptions};
+use mongen::emit::json::JsonOptions;
+use mongen::emit::promela::PromelaOptions;
+use mongen::emit::{Backend, Common, Target, UnknownTarget};
 use mongen::trace_report::{bind, report_json};
 use monitor_core::automaton::BadPrefixDfa;
 use monitor_core::formula::{parse, parse_psl, Formula};
@@ -253,84 +248,34 @@ impl Monitor {
     }
 
     /// The monitor in a target's format: "hoa", "json", "dot", "promela"
-    /// (a never claim), "smv" (a NuSMV observer module), "verilog",
+    /// (a never claim), "smv" (a NuSMV observer module), "verilog", "sva",
     /// "systemc", "rust". `name` names the claim, module or type.
     #[pyo3(signature = (target, name = "monitor"))]
     fn emit(&self, target: &str, name: &str) -> PyResult<String> {
-        let err = |e: mongen::emit::EmitError| PyValueError::new_err(e.to_string());
-        Ok(match target {
-            "hoa" => emit_hoa(
-                &self.dfa,
-                &HoaOptions {
-                    three_valued: self.three,
-                    ..HoaOptions::default()
-                },
-            ),
-            // One line, as `mongen compile -t json` writes it.
-            "json" => {
-                emit_json(
-                    &self.dfa,
-                    &JsonOptions {
-                        safety: self.safety,
-                        three_valued: self.three,
-                        ..JsonOptions::default()
-                    },
-                ) + "\n"
-            }
-            "dot" => emit_dot(&self.dfa),
-            "promela" => emit_promela(
-                &self.dfa,
-                &PromelaOptions {
-                    name: name.into(),
-                    stutter_invariant: self.dfa.is_stutter_invariant(),
-                    ..PromelaOptions::default()
-                },
-            )
-            .map_err(err)?,
-            "smv" => {
-                let obs = emit_smv_dfa(
-                    &self.dfa,
-                    &SmvOptions {
-                        name: name.into(),
-                        three_valued: self.three,
-                        ..SmvOptions::default()
-                    },
-                )
-                .map_err(err)?;
-                obs.module
-            }
-            "verilog" => emit_verilog(
-                &self.dfa,
-                &VerilogOptions {
-                    name: name.into(),
-                    three_valued: self.three,
-                    ..VerilogOptions::default()
-                },
-            )
-            .map_err(err)?,
-            "systemc" => emit_systemc(
-                &self.dfa,
-                &SystemcOptions {
-                    name: name.into(),
-                    three_valued: self.three,
-                    ..SystemcOptions::default()
-                },
-            )
-            .map_err(err)?,
-            "rust" => emit_rust(
-                &self.dfa,
-                &RustOptions {
-                    name: name.into(),
-                    three_valued: self.three,
-                },
-            )
-            .map_err(err)?,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                "unknown target `{other}` (hoa, json, dot, promela, smv, verilog, systemc, rust)"
-            )))
-            }
-        })
+        let target: Target = target
+            .parse()
+            .map_err(|e: UnknownTarget| PyValueError::new_err(e.to_string()))?;
+        let common = Common {
+            name: name.into(),
+            three_valued: self.three,
+            ..Common::default()
+        };
+        // What the compiled monitor knows beyond its automaton.
+        let backend: Box<dyn Backend> = match target {
+            Target::Json => Box::new(JsonOptions {
+                common,
+                safety: self.safety,
+            }),
+            Target::Promela => Box::new(PromelaOptions {
+                common,
+                stutter_invariant: self.dfa.is_stutter_invariant(),
+                ..PromelaOptions::default()
+            }),
+            _ => target.backend(common),
+        };
+        backend
+            .emit(&self.dfa)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     fn __repr__(&self) -> String {

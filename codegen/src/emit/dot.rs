@@ -11,6 +11,30 @@ use std::io::{self, Write};
 
 use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
 
+use super::{Backend, Common, EmitError};
+
+/// The DOT back end: a graph reads none of the shared options (it is
+/// labelled with the automaton's name, the formula).
+#[derive(Clone, Debug, Default)]
+pub struct DotOptions {
+    /// Not read.
+    pub common: Common,
+}
+
+impl Backend for DotOptions {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
+        Ok(emit_dot(dfa))
+    }
+
+    fn write(&self, dfa: &BadPrefixDfa, out: &mut dyn Write) -> io::Result<()> {
+        write_dot(dfa, out)
+    }
+}
+
 /// A DOT string literal.
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

@@ -20,17 +20,32 @@ use monitor_core::automaton::{BadPrefixDfa, BuchiAutomaton, Target, Verdict};
 // HOA strings have the same escapes as Spot's quoted names.
 use monitor_core::formula::print::double_quoted as quote;
 
+use super::{Backend, Common, EmitError};
+
 /// Options of [`emit_hoa`] and [`write_hoa`].
 #[derive(Clone, Debug, Default)]
 pub struct HoaOptions {
-    /// The `name:` header (default: the automaton's name, i.e. the formula).
-    pub name: Option<String>,
+    /// Of the shared options, HOA reads `three_valued` (which adds the
+    /// `mongen-verdicts: 3` header). The `name:` header is the
+    /// automaton's name ([`BadPrefixDfa::name`], the formula).
+    pub common: Common,
     /// Whether the property is known to be stutter-invariant (adds the
     /// `stutter-invariant` property); `None` or `Some(false)` add nothing.
     pub stutter_invariant: Option<bool>,
-    /// Whether the monitor was built with three-valued verdicts (adds the
-    /// `mongen-verdicts: 3` header).
-    pub three_valued: bool,
+}
+
+impl Backend for HoaOptions {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
+        Ok(emit_hoa(dfa, self))
+    }
+
+    fn write(&self, dfa: &BadPrefixDfa, out: &mut dyn Write) -> io::Result<()> {
+        write_hoa(dfa, self, out)
+    }
 }
 
 /// `dfa` in HOA format (see [`write_hoa`]).
@@ -46,9 +61,8 @@ pub fn write_hoa(
     out: &mut (impl Write + ?Sized),
 ) -> io::Result<()> {
     let aps = dfa.alphabet();
-    let name = opts.name.as_deref().unwrap_or(dfa.name());
     writeln!(out, "HOA: v1")?;
-    writeln!(out, "name: {}", quote(name))?;
+    writeln!(out, "name: {}", quote(dfa.name()))?;
     writeln!(out, "States: {}", dfa.num_states())?;
     writeln!(out, "Start: {}", dfa.start())?;
     write!(out, "AP: {}", aps.len())?;
@@ -72,7 +86,7 @@ pub fn write_hoa(
     }
     writeln!(out, "properties: {}", props.join(" "))?;
     writeln!(out, "tool: \"mongen\" \"{}\"", env!("CARGO_PKG_VERSION"))?;
-    if opts.three_valued {
+    if opts.common.three_valued {
         writeln!(out, "mongen-verdicts: 3")?;
     }
     writeln!(out, "--BODY--")?;
@@ -94,7 +108,7 @@ pub fn write_hoa(
 /// Writes the Büchi automaton `a` in HOA format to `out`: `Acceptance: 1
 /// Inf(0)`, the accepting states in set 0. An automaton with no state (an
 /// empty language) is written as Spot writes `false`: one state, no edge.
-/// `opts.three_valued` does not apply.
+/// `opts.common.three_valued` does not apply.
 ///
 /// ```
 /// use monitor_core::translate::Builder;
@@ -114,7 +128,7 @@ pub fn write_buchi_hoa(
     out: &mut (impl Write + ?Sized),
 ) -> io::Result<()> {
     let aps = a.alphabet();
-    let name = opts.name.as_deref().unwrap_or(a.name());
+    let name = a.name();
     writeln!(out, "HOA: v1")?;
     writeln!(out, "name: {}", quote(name))?;
     writeln!(out, "States: {}", a.num_states().max(1))?;

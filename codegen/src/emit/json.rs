@@ -24,15 +24,33 @@ use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, StateId, Target};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
+use super::{Backend, Common, EmitError};
+
 /// Facts about the monitor that are not in the automaton itself.
 #[derive(Clone, Debug, Default)]
 pub struct JsonOptions {
-    /// Whether the monitor recognizes informative bad prefixes only.
-    pub informative: bool,
+    /// Of the shared options, JSON reads `informative` (`"prefixes"`) and
+    /// `three_valued` (`"verdicts"`); `"formula"` is the automaton's
+    /// name.
+    pub common: Common,
     /// Whether the formula is a safety property, if known.
     pub safety: Option<bool>,
-    /// Whether the monitor was built with three-valued verdicts.
-    pub three_valued: bool,
+}
+
+/// As a back end, JSON writes one line: the object and a line break.
+impl Backend for JsonOptions {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
+        Ok(super::written(|out| Backend::write(self, dfa, out)))
+    }
+
+    fn write(&self, dfa: &BadPrefixDfa, out: &mut dyn Write) -> io::Result<()> {
+        write_json(dfa, self, out)?;
+        writeln!(out)
+    }
 }
 
 /// A guard's fields, written from the guard itself (no string is made for
@@ -191,8 +209,8 @@ pub fn write_json(
     let m = MonitorJson {
         formula: dfa.name(),
         aps: aps.names(),
-        verdicts: if opts.three_valued { 3 } else { 2 },
-        prefixes: if opts.informative {
+        verdicts: if opts.common.three_valued { 3 } else { 2 },
+        prefixes: if opts.common.informative {
             "informative"
         } else {
             "exact"

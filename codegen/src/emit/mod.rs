@@ -1,9 +1,14 @@
 //! One emitter per target. Emitters read a finished monitor (or, for the
 //! SMV transducer encoding, a finished transducer); they never see
 //! formulas or intermediate automata.
+//!
+//! Every target's options implement [`Backend`] and hold the options all
+//! targets share ([`Common`]); [`Target::backend`] gives a target's back
+//! end with default options, for a target chosen at run time.
 
 use std::fmt;
 
+mod backend;
 pub mod dot;
 pub mod formal;
 pub mod hardware;
@@ -16,6 +21,8 @@ pub mod smv;
 pub mod smv_model;
 pub mod systemc;
 pub mod verilog;
+
+pub use backend::{Backend, Common, Target, UnknownTarget};
 
 /// The text a streaming writer (`write_hoa`, `write_dot`, `write_json`)
 /// writes, as a string.

@@ -23,20 +23,19 @@ use monitor_core::formula::atom::Syntax;
 use super::names::{
     bind, comment_safe, guard_text, is_identifier, Binding, C_OPS, PROMELA_KEYWORDS,
 };
-use super::EmitError;
+use super::{Backend, Common, EmitError};
 
 /// Options of [`emit_promela`].
 #[derive(Clone, Debug)]
 pub struct PromelaOptions {
-    /// The claim's name (`never NAME { … }`).
-    pub name: String,
-    /// Propositions bound to Promela expressions (`--define p='x > 3'`).
-    pub defines: Vec<(String, String)>,
+    /// The claim's name (`never NAME { … }`), propositions bound to
+    /// Promela expressions (`--define p='x > 3'`), and whether the
+    /// monitor rejects only informative bad prefixes (a claim has no
+    /// satisfied verdict: `three_valued` is not read).
+    pub common: Common,
     /// Whether the property is stutter-invariant (decides the
     /// `-DNOREDUCE` advice).
     pub stutter_invariant: bool,
-    /// Whether the monitor rejects only informative bad prefixes.
-    pub informative: bool,
     /// The file name used in the usage comment.
     pub file: String,
 }
@@ -44,12 +43,20 @@ pub struct PromelaOptions {
 impl Default for PromelaOptions {
     fn default() -> Self {
         PromelaOptions {
-            name: "monitor".into(),
-            defines: Vec::new(),
+            common: Common::default(),
             stutter_invariant: false,
-            informative: false,
             file: "claim.pml".into(),
         }
+    }
+}
+
+impl Backend for PromelaOptions {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
+        emit_promela(dfa, self)
     }
 }
 
@@ -123,14 +130,14 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
     let view = NeverClaim {
         formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
-        informative: opts.informative,
+        informative: opts.common.informative,
         num_states: super::names::states(dfa.num_states()),
         file: opts.file.clone(),
         noreduce: noreduce(opts),
         stutter_invariant: opts.stutter_invariant,
         bindings: props.views,
         defines: props.defines,
-        name: opts.name.clone(),
+        name: opts.common.name.clone(),
         states,
         violation: VIOLATION_LABEL,
     };
@@ -228,7 +235,7 @@ pub fn emit_buchi_claim(
         stutter_invariant: opts.stutter_invariant,
         bindings: props.views,
         defines: props.defines,
-        name: opts.name.clone(),
+        name: opts.common.name.clone(),
         states,
         violation: VIOLATION_LABEL,
         asserts,
@@ -251,17 +258,19 @@ impl ClaimPropositions {
         labels: &[String],
         opts: &PromelaOptions,
     ) -> Result<ClaimPropositions, EmitError> {
-        if !is_identifier(&opts.name) || PROMELA_KEYWORDS.contains(&opts.name.as_str()) {
-            return Err(EmitError::Name(opts.name.clone()));
+        if !is_identifier(&opts.common.name)
+            || PROMELA_KEYWORDS.contains(&opts.common.name.as_str())
+        {
+            return Err(EmitError::Name(opts.common.name.clone()));
         }
         let mut reserved: Vec<&str> = labels.iter().map(String::as_str).collect();
         reserved.push(VIOLATION_LABEL);
-        reserved.push(&opts.name);
+        reserved.push(&opts.common.name);
         let bindings = bind(
             aps,
             PROMELA_KEYWORDS,
             &reserved,
-            &opts.defines,
+            &opts.common.defines,
             Syntax::Promela,
         )?;
         let (defines, notes) = promela_defines(&bindings);

@@ -8,24 +8,25 @@ use monitor_expand::rust::{camel_case, is_rust_identifier, monitor_type, Monitor
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::EmitError;
+use super::{Backend, Common, EmitError};
 
 /// Options of [`emit_rust`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RustOptions {
     /// The type is `NameMonitor` (`--name bus` gives `BusMonitor`, the
-    /// default `monitor` gives `Monitor`).
-    pub name: String,
-    /// Whether the monitor has three-valued verdicts.
-    pub three_valued: bool,
+    /// default `monitor` gives `Monitor`). Propositions are the
+    /// arguments of `observe` (`defines` and `informative` are not read);
+    /// `three_valued` is said in the type's documentation.
+    pub common: Common,
 }
 
-impl Default for RustOptions {
-    fn default() -> Self {
-        RustOptions {
-            name: "monitor".into(),
-            three_valued: false,
-        }
+impl Backend for RustOptions {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
+        emit_rust(dfa, self)
     }
 }
 
@@ -35,24 +36,25 @@ impl Default for RustOptions {
 ///
 /// ```
 /// use mongen::emit::rust::{emit_rust, RustOptions};
+/// use mongen::emit::Common;
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
-/// let code = emit_rust(&dfa, &RustOptions { name: "bus".into(), ..Default::default() })?;
+/// let code = emit_rust(&dfa, &RustOptions { common: Common::named("bus") })?;
 /// assert!(code.contains("pub struct BusMonitor {"));
 /// assert!(code.contains("pub fn observe(&mut self, req: bool, ack: bool) -> ::monitor_core::Verdict {"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitError> {
     // `bus` and `bus_monitor` give `BusMonitor`; `monitor` gives `Monitor`.
-    let camel = camel_case(&opts.name);
+    let camel = camel_case(&opts.common.name);
     let type_name = if camel.ends_with("Monitor") {
         camel
     } else {
         format!("{camel}Monitor")
     };
     if !is_rust_identifier(&type_name) {
-        return Err(EmitError::Name(opts.name.clone()));
+        return Err(EmitError::Name(opts.common.name.clone()));
     }
     let name = Ident::new(&type_name, Span::call_site());
     let owned = MonitorTable::from_dfa(dfa);
@@ -94,7 +96,7 @@ pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitE
         format!(
             "the minimal deterministic automaton of its bad prefixes ({}){},",
             super::names::states(dfa.num_states()),
-            if opts.three_valued {
+            if opts.common.three_valued {
                 ", with three-valued verdicts"
             } else {
                 ""

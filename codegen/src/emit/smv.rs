@@ -46,7 +46,7 @@ use super::names::{
     bind_where, comment_safe, guard_text, is_identifier, Binding, SMV_KEYWORDS, SMV_LATER_KEYWORDS,
     SMV_OPS,
 };
-use super::EmitError;
+use super::{Backend, Common, EmitError};
 
 /// The prefix of every name an observer declares when the model is not
 /// known ([`SmvNamespace::Reserved`]).
@@ -68,16 +68,13 @@ pub enum SmvNamespace {
 /// Options of the SMV emitters.
 #[derive(Clone, Debug)]
 pub struct SmvOptions {
-    /// The module is `NAME_observer`.
-    pub name: String,
+    /// The module is `NAME_observer`; propositions bound to model
+    /// expressions (`--define p='x > 3'`); whether the monitor rejects
+    /// only informative bad prefixes; three-valued verdicts add
+    /// `satisfied`.
+    pub common: Common,
     /// The observer's instance name in `main`.
     pub instance: String,
-    /// Propositions bound to model expressions (`--define p='x > 3'`).
-    pub defines: Vec<(String, String)>,
-    /// Whether the monitor rejects only informative bad prefixes.
-    pub informative: bool,
-    /// Whether the monitor has three-valued verdicts (adds `satisfied`).
-    pub three_valued: bool,
     /// Which names the observer may declare.
     pub namespace: SmvNamespace,
 }
@@ -85,13 +82,22 @@ pub struct SmvOptions {
 impl Default for SmvOptions {
     fn default() -> Self {
         SmvOptions {
-            name: "monitor".into(),
+            common: Common::default(),
             instance: format!("{RESERVED_PREFIX}obs"),
-            defines: Vec::new(),
-            informative: false,
-            three_valued: false,
             namespace: SmvNamespace::Reserved,
         }
+    }
+}
+
+/// As a back end, SMV writes the text to append to a model whose last
+/// module is `main` ([`SmvObserver::appendable`]).
+impl Backend for SmvOptions {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
+        emit_smv_dfa(dfa, self).map(|obs| obs.appendable())
     }
 }
 
@@ -197,10 +203,10 @@ struct TransducerObserver<'a> {
 }
 
 fn check_names(opts: &SmvOptions) -> Result<String, EmitError> {
-    let module = format!("{}_observer", opts.name);
+    let module = format!("{}_observer", opts.common.name);
     let usable = |n: &str| is_identifier(n) && !SMV_KEYWORDS.contains(&n);
     if !usable(&module) {
-        return Err(EmitError::Name(opts.name.clone()));
+        return Err(EmitError::Name(opts.common.name.clone()));
     }
     if !usable(&opts.instance) {
         return Err(EmitError::Instance(opts.instance.clone()));
@@ -261,7 +267,7 @@ fn names(
         aps,
         |s| !SMV_KEYWORDS.contains(&s) && !reserved.contains(&s),
         |s| SMV_KEYWORDS.contains(&s) && !SMV_LATER_KEYWORDS.contains(&s),
-        &opts.defines,
+        &opts.common.defines,
         Syntax::Smv,
     )?;
     if let SmvNamespace::Reserved = ns {
@@ -378,8 +384,8 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver
     let view = DfaObserver {
         formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
-        informative: opts.informative,
-        three_valued: opts.three_valued,
+        informative: opts.common.informative,
+        three_valued: opts.common.three_valued,
         num_states: super::names::states(n),
         bindings: &bindings,
         appended,
@@ -579,7 +585,10 @@ mod tests {
         let mut b = Builder::new();
         b.configure(Config::new().verdicts(Verdicts::Three));
         let opts = SmvOptions {
-            three_valued: true,
+            common: Common {
+                three_valued: true,
+                ..Common::default()
+            },
             ..Default::default()
         };
         for (f, satisfied) in [("G(a | !a)", "TRUE"), ("G F a", "FALSE")] {
@@ -618,7 +627,7 @@ mod tests {
             "{text}"
         );
         let bad = SmvOptions {
-            name: "1x".into(),
+            common: Common::named("1x"),
             ..Default::default()
         };
         assert_eq!(emit_smv_dfa(&dfa, &bad), Err(EmitError::Name("1x".into())));

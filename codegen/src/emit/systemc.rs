@@ -25,33 +25,27 @@ use super::hardware::HardwareClocking;
 use super::names::{
     bind_where, comment_safe, cpp_usable, guard_text, is_identifier, Binding, C_OPS,
 };
-use super::EmitError;
+use super::{Backend, Common, EmitError};
 
 /// Options of [`emit_systemc`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SystemcOptions {
-    /// The module is `NAME_checker`.
-    pub name: String,
-    /// Propositions bound to signals of the design, used in the binding
-    /// example printed in the header.
-    pub defines: Vec<(String, String)>,
-    /// Whether the monitor rejects only informative bad prefixes.
-    pub informative: bool,
-    /// Whether the monitor has three-valued verdicts (adds `satisfied`).
-    pub three_valued: bool,
+    /// The module is `NAME_checker`; propositions bound to signals of the
+    /// design are used in the binding example printed in the header;
+    /// whether the monitor rejects only informative bad prefixes;
+    /// three-valued verdicts add `satisfied`.
+    pub common: Common,
     /// The clock and reset ports.
     pub clocking: Clocking,
 }
 
-impl Default for SystemcOptions {
-    fn default() -> Self {
-        SystemcOptions {
-            name: "monitor".into(),
-            defines: Vec::new(),
-            informative: false,
-            three_valued: false,
-            clocking: Clocking::default(),
-        }
+impl Backend for SystemcOptions {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
+        emit_systemc(dfa, self)
     }
 }
 
@@ -169,13 +163,18 @@ pub fn check_clocking(clocking: &Clocking, name: &str) -> Result<(), EmitError> 
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String, EmitError> {
-    let module = format!("{}_checker", opts.name);
+    let module = format!("{}_checker", opts.common.name);
     if !is_identifier(&module) || !cpp_usable(&module) {
-        return Err(EmitError::Name(opts.name.clone()));
+        return Err(EmitError::Name(opts.common.name.clone()));
     }
     let clocking = &opts.clocking;
-    check_clocking(clocking, &opts.name)?;
-    let bindings = systemc_bindings(dfa.alphabet(), &opts.name, &opts.defines, clocking)?;
+    check_clocking(clocking, &opts.common.name)?;
+    let bindings = systemc_bindings(
+        dfa.alphabet(),
+        &opts.common.name,
+        &opts.common.defines,
+        clocking,
+    )?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let reads: Vec<String> = idents.iter().map(|id| format!("{id}.read()")).collect();
     let n = dfa.num_states();
@@ -216,7 +215,7 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
     let mut members: Vec<String> = clock_ports.clone();
     members.extend(idents.iter().cloned());
     members.extend(["violated".into(), "fail".into()]);
-    if opts.three_valued {
+    if opts.common.three_valued {
         members.push("satisfied".into());
     }
     members.extend(["state_q_".into(), "violated_q_".into()]);
@@ -229,8 +228,8 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
     let view = Checker {
         formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
-        informative: opts.informative,
-        three_valued: opts.three_valued,
+        informative: opts.common.informative,
+        three_valued: opts.common.three_valued,
         num_states: super::names::states(n),
         bindings: bindings
             .iter()
@@ -323,7 +322,10 @@ mod tests {
         let h = emit_systemc(
             &dfa,
             &SystemcOptions {
-                three_valued: true,
+                common: Common {
+                    three_valued: true,
+                    ..Common::default()
+                },
                 ..Default::default()
             },
         )
@@ -343,7 +345,10 @@ mod tests {
         let h = emit_systemc(
             &never,
             &SystemcOptions {
-                three_valued: true,
+                common: Common {
+                    three_valued: true,
+                    ..Common::default()
+                },
                 ..Default::default()
             },
         )

@@ -36,24 +36,20 @@ use super::names::{
     bind_where, comment_safe, guard_text, is_identifier, verilog_usable, Binding, VERILOG_KEYWORDS,
     VERILOG_OPS,
 };
-use super::EmitError;
+use super::{Backend, Common, EmitError};
 use crate::hdl::{check_expression, HdlInput};
 
 /// Options of [`emit_verilog`].
 #[derive(Clone, Debug)]
 pub struct VerilogOptions {
-    /// The module is `NAME_checker`.
-    pub name: String,
-    /// Propositions bound to expressions of the design, used in the
-    /// instantiation printed in the header (`--define req='req_i[0]'`).
-    pub defines: Vec<(String, String)>,
+    /// The module is `NAME_checker`; propositions bound to expressions of
+    /// the design are used in the instantiation printed in the header
+    /// (`--define req='req_i[0]'`); whether the monitor rejects only
+    /// informative bad prefixes; three-valued verdicts add `satisfied`.
+    pub common: Common,
     /// The state encoding; `None` chooses the smaller logic
     /// ([`choose_encoding`]).
     pub encoding: Option<StateEncoding>,
-    /// Whether the monitor rejects only informative bad prefixes.
-    pub informative: bool,
-    /// Whether the monitor has three-valued verdicts (adds `satisfied`).
-    pub three_valued: bool,
     /// How the transition function is written.
     pub logic: VerilogLogic,
     /// The clock and reset ports.
@@ -132,17 +128,24 @@ pub enum VerilogLogic {
 impl Default for VerilogOptions {
     fn default() -> Self {
         VerilogOptions {
-            name: "monitor".into(),
-            defines: Vec::new(),
+            common: Common::default(),
             logic: VerilogLogic::Minimized,
             encoding: None,
-            informative: false,
-            three_valued: false,
             clocking: Clocking::default(),
             dialect: Dialect::Verilog,
             signals: Vec::new(),
             role: CheckerRole::Assert,
         }
+    }
+}
+
+impl Backend for VerilogOptions {
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
+        emit_verilog(dfa, self)
     }
 }
 
@@ -369,7 +372,7 @@ struct CheckerInputs {
 fn checker_inputs(aps: &Alphabet, opts: &VerilogOptions) -> Result<CheckerInputs, EmitError> {
     let clock_ports = opts.clocking.port_names();
     if opts.signals.is_empty() {
-        let bindings = verilog_bindings(aps, &opts.defines, &opts.clocking)?;
+        let bindings = verilog_bindings(aps, &opts.common.defines, &opts.clocking)?;
         let ports = bindings
             .iter()
             .map(|b| InputPort {
@@ -392,7 +395,7 @@ fn checker_inputs(aps: &Alphabet, opts: &VerilogOptions) -> Result<CheckerInputs
         aps,
         |s| verilog_usable(s) && !own(s) && !declared.iter().any(|d| d.name == s),
         |s| VERILOG_KEYWORDS.contains(&s),
-        &opts.defines,
+        &opts.common.defines,
         Syntax::Verilog,
     )?;
     // A proposition that is an undeclared name is a one-bit signal.
@@ -473,7 +476,7 @@ fn instance_connections(inputs: &CheckerInputs, opts: &VerilogOptions) -> Vec<(S
     );
     c.push(("violated".into(), String::new()));
     c.push(("fail".into(), String::new()));
-    if opts.three_valued {
+    if opts.common.three_valued {
         c.push(("satisfied".into(), String::new()));
     }
     c
@@ -504,11 +507,11 @@ pub fn checker_instance(
     dfa: &BadPrefixDfa,
     opts: &VerilogOptions,
 ) -> Result<super::formal::CheckerInstance, EmitError> {
-    let module = module_name(&opts.name)?;
+    let module = module_name(&opts.common.name)?;
     check_clocking(&opts.clocking)?;
     let inputs = checker_inputs(dfa.alphabet(), opts)?;
     Ok(super::formal::CheckerInstance {
-        instance: format!("{}_chk", opts.name),
+        instance: format!("{}_chk", opts.common.name),
         module,
         formula: dfa.name().to_string(),
         connections: instance_connections(&inputs, opts),
@@ -633,7 +636,7 @@ pub fn choose_encoding(dfa: &BadPrefixDfa) -> StateEncoding {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String, EmitError> {
-    let module = module_name(&opts.name)?;
+    let module = module_name(&opts.common.name)?;
     let clocking = &opts.clocking;
     check_clocking(clocking)?;
     let n = dfa.num_states();
@@ -701,7 +704,7 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
             "assign bad = {};",
             guard_text(&l.bad, &vars, &VERILOG_OPS)
         ));
-        let satisfied = if opts.three_valued {
+        let satisfied = if opts.common.three_valued {
             mark(&l.satisfied, 0);
             guard_text(&l.satisfied, &vars, &VERILOG_OPS)
         } else {
@@ -760,7 +763,7 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
     ports.extend(inputs.ports.iter().map(|p| format!("  {}", p.declaration)));
     ports.push("  output wire violated".into());
     ports.push("  output wire fail".into());
-    if opts.three_valued {
+    if opts.common.three_valued {
         ports.push("  output wire satisfied".into());
     }
     let connections: Vec<String> = instance_connections(&inputs, opts)
@@ -788,8 +791,8 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
     let view = Checker {
         formula: comment_safe(dfa.name()),
         version: env!("CARGO_PKG_VERSION"),
-        informative: opts.informative,
-        three_valued: opts.three_valued,
+        informative: opts.common.informative,
+        three_valued: opts.common.three_valued,
         num_states: super::names::states(n),
         encoding_note: match (width, binary) {
             (0, _) => "one state, no state register; one flip-flop for `violated`".into(),
@@ -967,7 +970,10 @@ mod tests {
         let v = emit_verilog(
             &d,
             &VerilogOptions {
-                three_valued: true,
+                common: Common {
+                    three_valued: true,
+                    ..Common::default()
+                },
                 ..Default::default()
             },
         )
@@ -986,7 +992,7 @@ mod tests {
             emit_verilog(
                 &d,
                 &VerilogOptions {
-                    name: "1x".into(),
+                    common: Common::named("1x"),
                     ..Default::default()
                 }
             ),

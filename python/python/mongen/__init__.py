@@ -111,7 +111,7 @@ class Monitor:
 
     def emit(self, target: str, name: str = "monitor") -> str:
         """The monitor as text for a target: "hoa", "json", "dot",
-        "promela" (a never claim), "smv" (a NuSMV module), "verilog",
+        "promela" (a never claim), "smv" (a NuSMV module), "verilog", "sva",
         "systemc" or "rust"; `name` names the claim, module or type."""
         return self._m.emit(target, name)
 
