@@ -298,8 +298,8 @@ pub fn transitions(dfa: &BadPrefixDfa) -> Count {
     // of each child's (whose letters leave `v` free).
     let mut memo: FxHashMap<u32, Count> = FxHashMap::default();
     let mut total = Count::zero();
-    for s in 0..states {
-        let root = dfa.diagram(s as u32);
+    for s in dfa.states() {
+        let root = dfa.diagram(s);
         // Post-order walk, explicit stack (diagrams can be deep).
         let mut stack = vec![(root, false)];
         while let Some((node, expanded)) = stack.pop() {
@@ -311,7 +311,7 @@ pub fn transitions(dfa: &BadPrefixDfa) -> Count {
                     // A leaf: a state, or the sink.
                     let sink = mgr.leaf_value(node).map(Target::from_leaf);
                     let v = match sink {
-                        Some(Target::State(s)) if (s as usize) < states => Count::zero(),
+                        Some(Target::State(s)) if s.as_usize() < states => Count::zero(),
                         _ => all.clone(),
                     };
                     memo.insert(node.index(), v);
@@ -418,7 +418,7 @@ mod tests {
             let dfa = t.dfa();
             let n = dfa.alphabet().len();
             let mut brute = 0u64;
-            for s in 0..dfa.num_states() as u32 {
+            for s in dfa.states() {
                 for letter in 0..1u64 << n {
                     let l: Vec<bool> = (0..n).map(|i| letter >> i & 1 == 1).collect();
                     if matches!(dfa.step(s, &l), monitor_core::automaton::Target::State(_)) {

@@ -6,7 +6,7 @@ use mongen::emit::dot::emit_dot;
 use mongen::emit::hoa::{emit_hoa, HoaOptions};
 use mongen::emit::json::{emit_json, JsonOptions};
 use mongen::emit::Common;
-use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
+use monitor_core::automaton::{BadPrefixDfa, StateId, Target, Verdict};
 use monitor_core::formula::random::RandomLtl;
 use monitor_core::translate::{Builder, Config, Verdicts};
 
@@ -188,10 +188,10 @@ fn check_hoa(dfa: &BadPrefixDfa) {
             );
             let hoa_target = hits
                 .first()
-                .map_or(Target::Violation, |&t| Target::State(t));
+                .map_or(Target::Violation, |&t| Target::State(StateId::new(t)));
             assert_eq!(
                 hoa_target,
-                dfa.step(s as u32, &letter),
+                dfa.step(StateId::new(s as u32), &letter),
                 "state {s}, letter {letter:b}:\n{text}"
             );
         }
@@ -286,12 +286,12 @@ fn json_describes_the_monitor() {
                 .unwrap()
                 .iter()
                 .filter(|e| holds(&e["cubes"]))
-                .map(|e| Target::State(e["target"].as_u64().unwrap() as u32))
+                .map(|e| Target::State(StateId::new(e["target"].as_u64().unwrap() as u32)))
                 .collect();
             if !st["violation"].is_null() && holds(&st["violation"]["cubes"]) {
                 hit.push(Target::Violation);
             }
-            assert_eq!(hit, vec![dfa.step(s as u32, &letter)]);
+            assert_eq!(hit, vec![dfa.step(StateId::new(s as u32), &letter)]);
         }
     }
     let three = build("a U b", Config::new().verdicts(Verdicts::Three));
@@ -308,7 +308,7 @@ fn json_describes_the_monitor() {
     .unwrap();
     assert_eq!(v["verdicts"], 3);
     assert_eq!(v["states"][1]["verdict"], "satisfied");
-    assert_eq!(three.verdict(1), Verdict::Satisfied);
+    assert_eq!(three.verdict(StateId::new(1)), Verdict::Satisfied);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! accepted words are not rare).
 
 use monitor_core::analysis::classify;
-use monitor_core::automaton::BuchiAutomaton;
+use monitor_core::automaton::{BuchiAutomaton, StateId};
 use monitor_core::formula::eval::holds;
 use monitor_core::formula::random::{random_psl, RandomLtl, SplitMix64};
 use monitor_core::formula::{parse_psl, Formula};
@@ -26,7 +26,7 @@ fn random_run(rng: &mut SplitMix64, a: &BuchiAutomaton, letters: u64) -> Option<
     let mut seen = vec![(s, 0usize)];
     let mut word = Vec::new();
     for _ in 0..12 {
-        let moves: Vec<(u64, u32)> = (0..letters)
+        let moves: Vec<(u64, StateId)> = (0..letters)
             .flat_map(|l| {
                 a.edges(s)
                     .iter()

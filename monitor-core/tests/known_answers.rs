@@ -2,7 +2,7 @@
 //! families whose minimal monitors have known sizes.
 
 use monitor_core::analysis::classify;
-use monitor_core::automaton::{Target, Verdict};
+use monitor_core::automaton::{StateId, Target, Verdict};
 use monitor_core::formula::families::{data_lines, generate, DWYER_PATTERNS, ROZIER_SAFETY};
 use monitor_core::formula::{parse, Formula};
 use monitor_core::translate::{BuildErrorKind, Builder, Config, Prefixes, Route, Verdicts};
@@ -224,9 +224,7 @@ fn forty_propositions_without_enumerating_letters() {
     assert_eq!(dfa.alphabet().len(), 40);
     // start, {p39 | p38} pending, {!p1 & (p39 | p38)} pending
     assert_eq!(dfa.num_states(), 3);
-    let roots: Vec<_> = (0..dfa.num_states() as u32)
-        .map(|s| dfa.diagram(s))
-        .collect();
+    let roots: Vec<_> = dfa.states().map(|s| dfa.diagram(s)).collect();
     assert!(dfa.manager().count_nodes(&roots) < 200);
     let mut letter = vec![true; 40];
     assert_eq!(dfa.run([letter.clone()]), Verdict::Undecided);
@@ -283,15 +281,15 @@ fn shortest_words() {
         .map(|g| g.display(&aps).to_string())
         .collect();
     assert_eq!(word, ["req", "!ack"]);
-    assert!(dfa.access_word(0).is_empty());
-    assert_eq!(dfa.access_word(1).len(), 1);
+    assert!(dfa.access_word(dfa.start()).is_empty());
+    assert_eq!(dfa.access_word(StateId::new(1)).len(), 1);
     // The counter's states lie on one cycle: the k-th is k letters away.
     let counter = dfa_of(&generate("rv-counter", 3).unwrap());
     let tree = counter.access_tree();
     let depth = |mut s: usize| {
         let mut d = 0;
         while let Some((p, _)) = &tree[s] {
-            s = *p as usize;
+            s = p.as_usize();
             d += 1;
         }
         d
@@ -324,8 +322,11 @@ fn three_valued_monitors() {
             .unwrap()
             .into_dfa()
     };
-    assert_eq!(three("a | !a").verdict(0), Verdict::Satisfied);
-    assert_eq!(three("G a & F !a").verdict(0), Verdict::Violated);
+    assert_eq!(three("a | !a").verdict(StateId::new(0)), Verdict::Satisfied);
+    assert_eq!(
+        three("G a & F !a").verdict(StateId::new(0)),
+        Verdict::Violated
+    );
 }
 
 #[test]
@@ -367,8 +368,8 @@ fn limits_and_errors() {
 #[test]
 fn constants_and_trivial_monitors() {
     let f = dfa_of(&Formula::ff());
-    assert_eq!(f.verdict(0), Verdict::Violated);
-    assert_eq!(f.step(0, &0u64), Target::Violation);
+    assert_eq!(f.verdict(StateId::new(0)), Verdict::Violated);
+    assert_eq!(f.step(StateId::new(0), &0u64), Target::Violation);
     let t = dfa_of(&Formula::tt());
     assert!(t.never_violates());
     assert_eq!(t.num_states(), 1);
@@ -490,10 +491,18 @@ fn x_chain_premises_cost_what_their_monitor_costs() {
 fn explanations() {
     let dfa = dfa_of(&parse("G(req -> X ack)").unwrap());
     let aps = dfa.alphabet().clone();
-    assert_eq!(dfa.allowed_guard(1).display(&aps).to_string(), "ack");
-    assert_eq!(dfa.violation_guard(1).display(&aps).to_string(), "!ack");
-    assert!(dfa.allowed_guard(0).is_true());
-    assert!(dfa.violation_guard(0).is_false());
+    assert_eq!(
+        dfa.allowed_guard(StateId::new(1)).display(&aps).to_string(),
+        "ack"
+    );
+    assert_eq!(
+        dfa.violation_guard(StateId::new(1))
+            .display(&aps)
+            .to_string(),
+        "!ack"
+    );
+    assert!(dfa.allowed_guard(dfa.start()).is_true());
+    assert!(dfa.violation_guard(dfa.start()).is_false());
 }
 
 #[test]

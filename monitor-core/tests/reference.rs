@@ -17,7 +17,7 @@
 //! formula and word.
 
 use monitor_core::analysis::classify;
-use monitor_core::automaton::{BadPrefixDfa, Target, Verdict};
+use monitor_core::automaton::{BadPrefixDfa, StateId, Target, Verdict};
 use monitor_core::formula::eval::holds;
 use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
 use monitor_core::formula::Formula;
@@ -70,17 +70,17 @@ impl Monitor {
         self.dfa.run_lasso(&m)
     }
 
-    fn step(&self, s: u32, l: u64) -> Target {
+    fn step(&self, s: StateId, l: u64) -> Target {
         self.dfa.step(s, &self.letter(l))
     }
 
     /// A random lasso following the monitor and never rejected.
     fn random_path(&self, rng: &mut SplitMix64, len: usize) -> Option<Lasso<u64>> {
-        let mut s = 0;
-        let mut seen: Vec<(u32, usize)> = vec![(0, 0)];
+        let mut s = self.dfa.start();
+        let mut seen: Vec<(StateId, usize)> = vec![(s, 0)];
         let mut word = Vec::new();
         for _ in 0..len {
-            let ok: Vec<(u64, u32)> = (0..1u64 << APS.len())
+            let ok: Vec<(u64, StateId)> = (0..1u64 << APS.len())
                 .filter_map(|l| match self.step(s, l) {
                     Target::State(t) => Some((l, t)),
                     Target::Violation => None,
@@ -151,7 +151,7 @@ fn check_formula(f: &Formula, seed: u64) -> bool {
     assert_eq!(cls.monitor_states, exact.dfa.num_states(), "{ctx}");
     assert_eq!(
         cls.liveness,
-        exact.dfa.never_violates() && exact.dfa.verdict(0) != Verdict::Violated,
+        exact.dfa.never_violates() && exact.dfa.verdict(exact.dfa.start()) != Verdict::Violated,
         "{ctx}"
     );
     assert!(
@@ -203,9 +203,8 @@ fn check_formula(f: &Formula, seed: u64) -> bool {
 
     // Exactness, structurally: every state can go on without rejecting,
     // and minimality: all states are pairwise distinguishable.
-    let n = exact.dfa.num_states() as u32;
-    if exact.dfa.verdict(0) != Verdict::Violated {
-        for s in 0..n {
+    if exact.dfa.verdict(exact.dfa.start()) != Verdict::Violated {
+        for s in exact.dfa.states() {
             assert!(
                 (0..1u64 << APS.len()).any(|l| exact.step(s, l) != Target::Violation),
                 "{ctx}: state {s} is doomed but not rejected"
@@ -317,7 +316,7 @@ fn assert_pairwise_distinguishable(m: &Monitor, ctx: &str) {
     let letters = 1u64 << APS.len();
     // distinct[s][t]: some word separates s and t (fixpoint iteration).
     let idx = |t: Target| match t {
-        Target::State(s) => s as usize,
+        Target::State(s) => s.as_usize(),
         Target::Violation => n,
     };
     let mut distinct = vec![vec![false; n + 1]; n + 1];
@@ -330,9 +329,9 @@ fn assert_pairwise_distinguishable(m: &Monitor, ctx: &str) {
         for s in 0..n {
             for t in 0..n {
                 if s != t && !distinct[s][t] {
-                    let sep = (0..letters)
-                        .any(|l| distinct[idx(m.step(s as u32, l))][idx(m.step(t as u32, l))])
-                        || m.dfa.verdict(s as u32) != m.dfa.verdict(t as u32);
+                    let (p, q) = (StateId::new(s as u32), StateId::new(t as u32));
+                    let sep = (0..letters).any(|l| distinct[idx(m.step(p, l))][idx(m.step(q, l))])
+                        || m.dfa.verdict(p) != m.dfa.verdict(q);
                     if sep {
                         distinct[s][t] = true;
                         changed = true;

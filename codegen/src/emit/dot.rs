@@ -74,7 +74,7 @@ pub fn write_dot(dfa: &BadPrefixDfa, out: &mut (impl Write + ?Sized)) -> io::Res
     writeln!(out, "  I [label=\"\", style=invis, width=0]")?;
     writeln!(out, "  I -> {}", dfa.start())?;
     let mut sink = false;
-    for s in 0..dfa.num_states() as u32 {
+    for s in dfa.states() {
         match dfa.verdict(s) {
             Verdict::Satisfied => writeln!(
                 out,
@@ -87,7 +87,7 @@ pub fn write_dot(dfa: &BadPrefixDfa, out: &mut (impl Write + ?Sized)) -> io::Res
             Verdict::Undecided => writeln!(out, "  {s} [label=\"{s}\"]")?,
         }
     }
-    for s in 0..dfa.num_states() as u32 {
+    for s in dfa.states() {
         for e in dfa.edges(s) {
             let label = quote(&e.guard.display(aps).to_string());
             match e.target {

@@ -90,7 +90,7 @@ pub fn write_hoa(
         writeln!(out, "mongen-verdicts: 3")?;
     }
     writeln!(out, "--BODY--")?;
-    for s in 0..dfa.num_states() as u32 {
+    for s in dfa.states() {
         if dfa.verdict(s) == Verdict::Satisfied {
             writeln!(out, "State: {s} \"satisfied\"")?;
         } else {
@@ -153,7 +153,7 @@ pub fn write_buchi_hoa(
     if a.num_states() == 0 {
         writeln!(out, "State: 0")?;
     }
-    for s in 0..a.num_states() as u32 {
+    for s in a.states() {
         if a.is_accepting(s) {
             writeln!(out, "State: {s} {{0}}")?;
         } else {

@@ -146,13 +146,13 @@ impl Serialize for States<'_> {
         let (dfa, aps) = (self.dfa, self.dfa.alphabet());
         let n = dfa.num_states();
         let mut seq = serializer.serialize_seq(Some(n))?;
-        for s in 0..n as u32 {
+        for s in dfa.states() {
             let edges = dfa.edges(s);
             let mut state = StateJson {
-                id: s,
+                id: s.as_u32(),
                 verdict: dfa.verdict(s).as_str(),
-                parent: self.tree[s as usize].as_ref().map(|(p, _)| *p),
-                letter: self.tree[s as usize]
+                parent: self.tree[s.as_usize()].as_ref().map(|(p, _)| p.as_u32()),
+                letter: self.tree[s.as_usize()]
                     .as_ref()
                     .map(|(_, l)| l.display(aps).to_string()),
                 edges: Vec::with_capacity(edges.len()),
@@ -162,7 +162,7 @@ impl Serialize for States<'_> {
                 match e.target {
                     Target::State(t) => state.edges.push(EdgeJson {
                         guard: GuardJson::new(&e.guard, aps),
-                        target: t,
+                        target: t.as_u32(),
                     }),
                     Target::Violation => state.violation = Some(GuardJson::new(&e.guard, aps)),
                 }
@@ -216,7 +216,7 @@ pub fn write_json(
             "exact"
         },
         safety: opts.safety,
-        start: dfa.start(),
+        start: dfa.start().as_u32(),
         shortest_violation: dfa.shortest_violation().map(|w| word(&w)),
         states: States { dfa, tree: &tree },
     };

@@ -17,7 +17,7 @@
 //! header says so). Target: Spin 6.
 
 use askama::Template;
-use monitor_core::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, Target};
+use monitor_core::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, StateId, Target};
 use monitor_core::formula::atom::Syntax;
 
 use super::names::{
@@ -97,9 +97,11 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
     let idents = &props.idents;
     let live = dfa.can_violate();
     let mut states = Vec::new();
-    if dfa.verdict(0) != monitor_core::automaton::Verdict::Violated && live.first() == Some(&true) {
-        for s in 0..dfa.num_states() as u32 {
-            if !live[s as usize] {
+    if dfa.verdict(dfa.start()) != monitor_core::automaton::Verdict::Violated
+        && live.first() == Some(&true)
+    {
+        for s in dfa.states() {
+            if !live[s.as_usize()] {
                 continue;
             }
             let options = dfa
@@ -108,7 +110,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
                 .filter_map(|e| {
                     let target = match e.target {
                         Target::Violation => VIOLATION_LABEL.to_string(),
-                        Target::State(t) if live[t as usize] => labels[t as usize].clone(),
+                        Target::State(t) if live[t.as_usize()] => labels[t.as_usize()].clone(),
                         // No violation possible from t: block.
                         Target::State(_) => return None,
                     };
@@ -116,11 +118,11 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
                 })
                 .collect();
             states.push(StateView {
-                label: labels[s as usize].clone(),
+                label: labels[s.as_usize()].clone(),
                 options,
             });
         }
-    } else if dfa.verdict(0) == monitor_core::automaton::Verdict::Violated {
+    } else if dfa.verdict(dfa.start()) == monitor_core::automaton::Verdict::Violated {
         // Unsatisfiable: the very first step is a violation.
         states.push(StateView {
             label: labels[0].clone(),
@@ -186,10 +188,12 @@ pub fn emit_buchi_claim(
     negation: &BuchiAutomaton,
     opts: &PromelaOptions,
 ) -> Result<String, EmitError> {
-    let labels: Vec<String> = (0..negation.num_states() as u32)
+    let init = negation.start();
+    let labels: Vec<String> = negation
+        .states()
         .map(|s| match (s, negation.is_accepting(s)) {
-            (0, false) => "T0_init".to_string(),
-            (0, true) => "accept_init".to_string(),
+            (s, false) if Some(s) == init => "T0_init".to_string(),
+            (s, true) if Some(s) == init => "accept_init".to_string(),
             (s, false) => format!("T0_S{s}"),
             (s, true) => format!("accept_S{s}"),
         })
@@ -199,14 +203,15 @@ pub fn emit_buchi_claim(
     // A state that accepts every continuation: reaching it completes a
     // bad prefix, which an assertion reports at once (as Spin's own
     // claims do) rather than through a cycle.
-    let sink = |s: u32| {
+    let sink = |s: StateId| {
         negation.is_accepting(s)
             && matches!(negation.edges(s), [e] if e.target == s && e.guard.is_true())
     };
-    let states: Vec<StateView> = (0..negation.num_states() as u32)
-        .filter(|&s| s == 0 || !sink(s))
+    let states: Vec<StateView> = negation
+        .states()
+        .filter(|&s| Some(s) == init || !sink(s))
         .map(|s| StateView {
-            label: labels[s as usize].clone(),
+            label: labels[s.as_usize()].clone(),
             options: negation
                 .edges(s)
                 .iter()
@@ -214,7 +219,7 @@ pub fn emit_buchi_claim(
                     let target = if sink(e.target) {
                         VIOLATION_LABEL.to_string()
                     } else {
-                        labels[e.target as usize].clone()
+                        labels[e.target.as_usize()].clone()
                     };
                     (guard_text(&e.guard, idents, &C_OPS), target)
                 })

@@ -39,7 +39,9 @@
 use std::collections::BTreeSet;
 
 use askama::Template;
-use monitor_core::automaton::{Alphabet, BadPrefixDfa, TExpr, Target, Transducer, Verdict};
+use monitor_core::automaton::{
+    Alphabet, BadPrefixDfa, StateId, TExpr, Target, Transducer, Verdict,
+};
 use monitor_core::formula::atom::Syntax;
 
 use super::names::{
@@ -331,7 +333,7 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver
     let (state, violated_name, satisfied_name) = (&own[0], &own[1], &own[2]);
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let guard = |g: &monitor_core::automaton::Guard| guard_text(g, &idents, &SMV_OPS);
-    let in_state = |s: u32, g: String| {
+    let in_state = |s: StateId, g: String| {
         if g == "TRUE" {
             format!("{state} = {s}")
         } else if g.contains('|') {
@@ -340,12 +342,12 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver
             format!("{state} = {s} & {g}")
         }
     };
-    let unsatisfiable = dfa.verdict(0) == Verdict::Violated;
+    let unsatisfiable = dfa.verdict(dfa.start()) == Verdict::Violated;
     let can_violate = unsatisfiable || !dfa.never_violates();
     let mut cases = Vec::new();
     let mut violated = Vec::new();
     let mut satisfied = Vec::new();
-    for s in 0..n as u32 {
+    for s in dfa.states() {
         if dfa.verdict(s) == Verdict::Satisfied {
             satisfied.push(format!("{state} = {s}"));
         }
@@ -356,7 +358,7 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver
                     {
                         satisfied.push(in_state(s, guard(&e.guard)));
                     }
-                    cases.push((in_state(s, guard(&e.guard)), values[t as usize].clone()));
+                    cases.push((in_state(s, guard(&e.guard)), values[t.as_usize()].clone()));
                 }
                 Target::Violation => violated.push(in_state(s, guard(&e.guard))),
             }
@@ -413,7 +415,7 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver
         // One state and no state variable: it is satisfied or not.
         satisfied_expr: if all_values.len() > 1 {
             or(satisfied)
-        } else if dfa.verdict(0) == Verdict::Satisfied {
+        } else if dfa.verdict(dfa.start()) == Verdict::Satisfied {
             "TRUE".into()
         } else {
             "FALSE".into()

@@ -177,8 +177,8 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
     )?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let reads: Vec<String> = idents.iter().map(|id| format!("{id}.read()")).collect();
-    let n = dfa.num_states();
-    let states = (0..n as u32)
+    let states = dfa
+        .states()
         .map(|s| {
             let lines = chain(dfa, s, None)
                 .into_iter()
@@ -197,14 +197,15 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
                 })
                 .collect();
             StateView {
-                value: s as usize,
+                value: s.as_usize(),
                 note: access_note(dfa, s),
                 lines,
             }
         })
         .collect();
-    let good: Vec<String> = (0..n)
-        .filter(|&s| dfa.verdict(s as u32) == Verdict::Satisfied)
+    let good: Vec<String> = dfa
+        .states()
+        .filter(|&s| dfa.verdict(s) == Verdict::Satisfied)
         .map(|s| format!("s == {s}"))
         .collect();
     let clock_ports: Vec<String> = clocking
@@ -230,7 +231,7 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
         version: env!("CARGO_PKG_VERSION"),
         informative: opts.common.informative,
         three_valued: opts.common.three_valued,
-        num_states: super::names::states(n),
+        num_states: super::names::states(dfa.num_states()),
         bindings: bindings
             .iter()
             .map(|b| (b.comment_name(), b.ident.clone()))

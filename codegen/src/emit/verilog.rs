@@ -208,10 +208,10 @@ fn case_form(dfa: &BadPrefixDfa, width: usize, binary: bool, idents: &[String]) 
     let code = |k: usize| format!("{width}'d{k}");
     let action = |t: Target| match t {
         Target::Violation => "bad = 1'b1;".to_string(),
-        Target::State(t) if binary => format!("state_d = {};", code(t as usize)),
+        Target::State(t) if binary => format!("state_d = {};", code(t.as_usize())),
         Target::State(t) => format!("state_d[{t}] = 1'b1;"),
     };
-    (0..dfa.num_states() as u32)
+    dfa.states()
         .map(|s| {
             // Binary: `state_d` defaults to `state_q`, so the self-loop
             // may stay implicit.
@@ -237,7 +237,7 @@ fn case_form(dfa: &BadPrefixDfa, width: usize, binary: bool, idents: &[String]) 
             }
             StateView {
                 head: if binary {
-                    format!("{}:", code(s as usize))
+                    format!("{}:", code(s.as_usize()))
                 } else {
                     format!("if (state_q[{s}])")
                 },
@@ -677,9 +677,9 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         }
     };
     let (form, assigns, satisfied) = if width == 0 {
-        let g = dfa.violation_guard(0);
+        let g = dfa.violation_guard(dfa.start());
         mark(&g, width);
-        let good = if dfa.verdict(0) == Verdict::Satisfied {
+        let good = if dfa.verdict(dfa.start()) == Verdict::Satisfied {
             "1'b1"
         } else {
             "1'b0"
@@ -718,11 +718,12 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
             }
         }
         used[..width].iter_mut().for_each(|u| *u = true);
-        let good: Vec<String> = (0..n)
-            .filter(|&s| dfa.verdict(s as u32) == Verdict::Satisfied)
+        let good: Vec<String> = dfa
+            .states()
+            .filter(|&s| dfa.verdict(s) == Verdict::Satisfied)
             .map(|s| {
                 if binary {
-                    format!("state_d == {}", code(s))
+                    format!("state_d == {}", code(s.as_usize()))
                 } else {
                     format!("state_d[{s}]")
                 }
@@ -749,8 +750,8 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         )
         .collect();
     let state_list = if form == Form::Minimized && n <= STATE_LIST_LIMIT {
-        (0..n)
-            .map(|s| (state_name(s), access_note(dfa, s as u32)))
+        dfa.states()
+            .map(|s| (state_name(s.as_usize()), access_note(dfa, s)))
             .collect()
     } else {
         Vec::new()

@@ -93,19 +93,24 @@ impl BuchiAutomaton {
         self.states.iter().map(|s| s.edges.len()).sum()
     }
 
+    /// The states, in order (the initial one first).
+    pub fn states(&self) -> impl ExactSizeIterator<Item = StateId> + use<> {
+        (0..self.states.len() as u32).map(StateId::new)
+    }
+
     /// The initial state, `None` when the language is empty.
     pub fn start(&self) -> Option<StateId> {
-        (!self.states.is_empty()).then_some(0)
+        (!self.states.is_empty()).then_some(StateId::new(0))
     }
 
     /// Whether state `s` is accepting.
     pub fn is_accepting(&self, s: StateId) -> bool {
-        self.states[s as usize].accepting
+        self.states[s.as_usize()].accepting
     }
 
     /// The edges leaving state `s`, by target.
     pub fn edges(&self, s: StateId) -> &[BuchiEdge] {
-        &self.states[s as usize].edges
+        &self.states[s.as_usize()].edges
     }
 
     /// The states where some letter takes two edges.
@@ -151,14 +156,14 @@ impl BuchiAutomaton {
             }
         };
         let next = |i: usize| if i + 1 < m { i + 1 } else { p };
-        let node = |q: StateId, i: usize| q as usize * m + i;
+        let node = |q: StateId, i: usize| q.as_usize() * m + i;
         let total = self.states.len() * m;
         let mut succ: Vec<Vec<u32>> = vec![Vec::new(); total];
         let mut reached = vec![false; total];
-        let mut stack = vec![(0u32, 0usize)];
+        let mut stack = vec![(StateId::new(0), 0usize)];
         reached[0] = true;
         while let Some((q, i)) = stack.pop() {
-            for e in &self.states[q as usize].edges {
+            for e in &self.states[q.as_usize()].edges {
                 if e.guard.eval(letter(i)) {
                     let j = next(i);
                     let d = node(e.target, j);

@@ -10,8 +10,59 @@ use crate::dd::{Cube, Manager, Node};
 use crate::formula::print::is_bare_ap;
 use crate::Valuation;
 
-/// A state number (the start state is 0).
-pub type StateId = u32;
+/// A state of a [`BadPrefixDfa`]: its number, from 0 (the start state)
+/// to [`BadPrefixDfa::num_states`] (excluded). The rejecting sink is not a
+/// state ([`Target::Violation`]).
+///
+/// ```
+/// use monitor_core::automaton::StateId;
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+/// assert_eq!(dfa.start(), StateId::new(0));
+/// let states: Vec<usize> = dfa.states().map(StateId::as_usize).collect();
+/// assert_eq!(states, [0, 1]);
+/// assert_eq!(StateId::new(1).to_string(), "1");
+/// # Ok::<(), monitor_core::translate::BuildError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct StateId(u32);
+
+impl StateId {
+    /// The state numbered `n`.
+    pub const fn new(n: u32) -> StateId {
+        StateId(n)
+    }
+
+    /// Its number.
+    pub const fn as_u32(self) -> u32 {
+        self.0
+    }
+
+    /// Its number, as an index.
+    pub const fn as_usize(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for StateId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<StateId> for u32 {
+    fn from(s: StateId) -> u32 {
+        s.0
+    }
+}
+
+impl From<StateId> for usize {
+    fn from(s: StateId) -> usize {
+        s.as_usize()
+    }
+}
 
 /// The leaf value that stands for the rejecting sink in transition
 /// diagrams (the runtime's encoding, so that tables are diagrams'
@@ -35,13 +86,13 @@ impl Target {
     /// than with the sink's number.
     ///
     /// ```
-    /// use monitor_core::automaton::Target;
+    /// use monitor_core::automaton::{StateId, Target};
     /// use monitor_core::translate::Builder;
     ///
     /// let dfa = Builder::new().build("G(a -> X b)")?.into_dfa();
     /// let targets: Vec<Target> = dfa
     ///     .manager()
-    ///     .leaves(dfa.diagram(1))
+    ///     .leaves(dfa.diagram(StateId::new(1)))
     ///     .into_iter()
     ///     .map(Target::from_leaf)
     ///     .collect();
@@ -52,7 +103,27 @@ impl Target {
         if leaf == VIOLATION_LEAF {
             Target::Violation
         } else {
-            Target::State(leaf)
+            Target::State(StateId(leaf))
+        }
+    }
+
+    /// The leaf of a transition diagram, or the entry of a runtime table
+    /// ([`MonitorTable`](crate::MonitorTable)), that stands for this
+    /// target: the state's number, or the rejecting sink's
+    /// ([`VIOLATION`](crate::runtime::VIOLATION)).
+    ///
+    /// ```
+    /// use monitor_core::automaton::{StateId, Target};
+    /// use monitor_core::runtime::VIOLATION;
+    ///
+    /// assert_eq!(Target::State(StateId::new(3)).to_leaf(), 3);
+    /// assert_eq!(Target::Violation.to_leaf(), VIOLATION);
+    /// assert_eq!(Target::from_leaf(VIOLATION), Target::Violation);
+    /// ```
+    pub fn to_leaf(self) -> u32 {
+        match self {
+            Target::State(s) => s.0,
+            Target::Violation => VIOLATION_LEAF,
         }
     }
 }
@@ -233,16 +304,17 @@ impl DetAutomaton {
 ///
 /// ```
 /// use monitor_core::translate::Builder;
-/// use monitor_core::automaton::{Target, Verdict};
+/// use monitor_core::automaton::{StateId, Target, Verdict};
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
 /// assert_eq!(dfa.num_states(), 2);
 /// let (req, ack) = (0b01u64, 0b10u64);
-/// assert_eq!(dfa.step(0, &req), Target::State(1));
-/// assert_eq!(dfa.step(1, &0u64), Target::Violation);
+/// let waiting = StateId::new(1);
+/// assert_eq!(dfa.step(dfa.start(), &req), Target::State(waiting));
+/// assert_eq!(dfa.step(waiting, &0u64), Target::Violation);
 /// assert_eq!(dfa.run([req, ack, 0]), Verdict::Undecided);
 /// assert_eq!(dfa.run([req, 0]), Verdict::Violated);
-/// let edges = dfa.edges(1);
+/// let edges = dfa.edges(waiting);
 /// assert_eq!(edges.last().unwrap().guard.display(dfa.alphabet()).to_string(), "!ack");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -301,23 +373,28 @@ impl BadPrefixDfa {
         self.det.len()
     }
 
-    /// The start state (always 0).
+    /// The start state (always state 0).
     pub fn start(&self) -> StateId {
-        0
+        StateId(0)
+    }
+
+    /// The states, in order (the start state first).
+    pub fn states(&self) -> impl ExactSizeIterator<Item = StateId> + use<> {
+        (0..self.det.len() as u32).map(StateId)
     }
 
     /// The verdict of a state (after reading a word that leads to it).
     /// The start state of an unsatisfiable property is `Violated`: even
     /// the empty word is a bad prefix, and every letter leads to the sink.
     pub fn verdict(&self, s: StateId) -> Verdict {
-        self.det.verdicts[s as usize]
+        self.det.verdicts[s.as_usize()]
     }
 
     /// The transition diagram of a state: a multi-terminal decision diagram
     /// of [`BadPrefixDfa::manager`] whose leaves are state numbers, or the
     /// rejecting sink ([`Target::from_leaf`] tells them apart).
     pub fn diagram(&self, s: StateId) -> Node {
-        self.det.diagrams[s as usize]
+        self.det.diagrams[s.as_usize()]
     }
 
     /// The manager holding the transition diagrams.
@@ -386,7 +463,7 @@ impl BadPrefixDfa {
 
     /// The number of edges to states (edges to the sink are not counted).
     pub fn num_edges(&self) -> usize {
-        (0..self.det.len() as u32)
+        self.states()
             .map(|s| {
                 self.mgr
                     .leaves(self.diagram(s))
@@ -424,14 +501,14 @@ impl BadPrefixDfa {
         let mut queue = VecDeque::new();
         if n > 0 {
             seen[0] = true;
-            queue.push_back(0u32);
+            queue.push_back(self.start());
         }
         while let Some(s) = queue.pop_front() {
             for (t, cube) in self.successors(s) {
                 if let Target::State(t) = t {
-                    if !seen[t as usize] {
-                        seen[t as usize] = true;
-                        parent[t as usize] = Some((s, Guard::from_cubes(vec![cube])));
+                    if !seen[t.as_usize()] {
+                        seen[t.as_usize()] = true;
+                        parent[t.as_usize()] = Some((s, Guard::from_cubes(vec![cube])));
                         queue.push_back(t);
                     }
                 }
@@ -446,10 +523,10 @@ impl BadPrefixDfa {
     pub fn access_word(&self, s: StateId) -> Vec<Guard> {
         let tree = self.access_tree();
         let mut word = Vec::new();
-        let mut cur = s as usize;
+        let mut cur = s.as_usize();
         while let Some((p, letter)) = &tree[cur] {
             word.push(letter.clone());
-            cur = *p as usize;
+            cur = p.as_usize();
         }
         word.reverse();
         word
@@ -461,24 +538,24 @@ impl BadPrefixDfa {
         let n = self.det.len();
         let mut parent: Vec<Option<(StateId, Cube)>> = vec![None; n];
         let mut seen = vec![false; n];
-        let mut queue = VecDeque::from([0u32]);
+        let mut queue = VecDeque::from([self.start()]);
         seen[0] = true;
         while let Some(s) = queue.pop_front() {
             for (t, cube) in self.successors(s) {
                 match t {
                     Target::Violation => {
                         let mut word = vec![Guard::from_cubes(vec![cube])];
-                        let mut cur = s as usize;
+                        let mut cur = s.as_usize();
                         while let Some((p, c)) = &parent[cur] {
                             word.push(Guard::from_cubes(vec![c.clone()]));
-                            cur = *p as usize;
+                            cur = p.as_usize();
                         }
                         word.reverse();
                         return Some(word);
                     }
-                    Target::State(t) if !seen[t as usize] => {
-                        seen[t as usize] = true;
-                        parent[t as usize] = Some((s, cube));
+                    Target::State(t) if !seen[t.as_usize()] => {
+                        seen[t.as_usize()] = true;
+                        parent[t.as_usize()] = Some((s, cube));
                         queue.push_back(t);
                     }
                     Target::State(_) => {}

@@ -3,7 +3,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{Table, Transitions, Verdict, LEAF, VIOLATION};
-use crate::automaton::{BadPrefixDfa, Target};
+use crate::automaton::BadPrefixDfa;
 use crate::dd::Node;
 
 /// Dense transition arrays up to this many entries (16 KiB); decision
@@ -78,11 +78,8 @@ impl MonitorTable {
         let mut bits = vec![false; k];
         for e in 0..k {
             bits[e] = true;
-            for s in 0..n {
-                events[e * n + s] = match dfa.step(s as u32, &bits) {
-                    Target::State(t) => t,
-                    Target::Violation => VIOLATION,
-                };
+            for s in dfa.states() {
+                events[e * n + s.as_usize()] = dfa.step(s, &bits).to_leaf();
             }
             bits[e] = false;
         }
@@ -94,7 +91,7 @@ impl MonitorTable {
     fn transitions(dfa: &BadPrefixDfa, layout: Layout) -> MonitorTable {
         let n = dfa.num_states();
         let props = dfa.alphabet().len() as u32;
-        let verdicts: Vec<Verdict> = (0..n as u32).map(|s| dfa.verdict(s)).collect();
+        let verdicts: Vec<Verdict> = dfa.states().map(|s| dfa.verdict(s)).collect();
         let limit = match layout {
             Layout::Auto => DENSE_LIMIT,
             Layout::Dense => 1 << 20,
@@ -116,12 +113,9 @@ impl MonitorTable {
         };
         if let Some(size) = dense_size {
             let mut next = Vec::with_capacity(size);
-            for s in 0..n as u32 {
+            for s in dfa.states() {
                 for letter in 0..1u64 << props {
-                    next.push(match dfa.step(s, &letter) {
-                        Target::State(t) => t,
-                        Target::Violation => VIOLATION,
-                    });
+                    next.push(dfa.step(s, &letter).to_leaf());
                 }
             }
             t.dense = Some(next);
@@ -129,7 +123,7 @@ impl MonitorTable {
             // The diagrams of all states, sharing nodes.
             let mgr = dfa.manager();
             let mut index: FxHashMap<Node, u32> = FxHashMap::default();
-            for s in 0..n as u32 {
+            for s in dfa.states() {
                 let root = flatten(mgr, dfa.diagram(s), &mut index, &mut t.nodes);
                 t.roots.push(root);
             }
@@ -151,8 +145,8 @@ impl MonitorTable {
         };
         if n <= EXPLAIN_LIMIT {
             let words = access_words(dfa);
-            for s in 0..n as u32 {
-                texts.push(word(&words[s as usize]));
+            for s in dfa.states() {
+                texts.push(word(&words[s.as_usize()]));
                 let g = dfa.violation_guard(s);
                 texts.push(if g.is_false() {
                     String::new()
@@ -294,7 +288,7 @@ fn access_words(dfa: &BadPrefixDfa) -> Vec<Vec<crate::automaton::Guard>> {
             let mut cur = s;
             while let Some((p, letter)) = &tree[cur] {
                 word.push(letter.clone());
-                cur = *p as usize;
+                cur = p.as_usize();
             }
             word.reverse();
             word

@@ -4,7 +4,7 @@
 use crate::algo::degeneralize::{degeneralize, merge_bisimilar};
 use crate::algo::emptiness::prune;
 use crate::algo::simulation;
-use crate::automaton::{BuchiAutomaton, BuchiEdge, Guard, Nba};
+use crate::automaton::{BuchiAutomaton, BuchiEdge, Guard, Nba, StateId};
 use crate::formula::{parse, Formula};
 
 use super::pipeline::Pipeline;
@@ -22,13 +22,15 @@ impl Builder {
     /// applies to every stage.
     ///
     /// ```
+    /// use monitor_core::automaton::StateId;
     /// use monitor_core::translate::Builder;
     ///
     /// // The claim of `G(req -> F ack)`: a request never answered.
     /// let a = Builder::new().build_buchi("F(req & G !ack)")?;
     /// assert_eq!(a.num_states(), 2);
     /// assert_eq!(a.nondeterministic_states(), 1);
-    /// assert!(a.is_accepting(1) && !a.is_accepting(0));
+    /// let starved = StateId::new(1);
+    /// assert!(a.is_accepting(starved) && !a.is_accepting(a.start().unwrap()));
     /// # Ok::<(), monitor_core::translate::BuildError>(())
     /// ```
     pub fn build_buchi(&self, formula: &str) -> Result<BuchiAutomaton, BuildError> {
@@ -66,14 +68,18 @@ impl Builder {
                         .iter()
                         .map(|e| BuchiEdge {
                             guard: Guard::from_cubes(p.mgr.isop(e.guard)),
-                            target: e.dst,
+                            target: StateId::new(e.dst),
                         })
                         .collect();
                     // Pan tries a state's options in order: the way to
                     // an accepting state first, so that a violation's
                     // cycle is found early (as Spin's own claims do).
                     edges.sort_by_key(|e| {
-                        (distance[e.target as usize], e.target == s as u32, e.target)
+                        (
+                            distance[e.target.as_usize()],
+                            e.target.as_u32() == s as u32,
+                            e.target,
+                        )
                     });
                     (acc, edges)
                 })

@@ -70,11 +70,11 @@ pub(crate) fn minimized_logic(dfa: &BadPrefixDfa, encoding: StateEncoding) -> Op
     let mut bad = Node::FALSE;
     let mut next = vec![Node::FALSE; width];
     let mut good = Node::FALSE;
-    for s in 0..n {
-        let c = code(&mut m, s);
+    for s in dfa.states() {
+        let c = code(&mut m, s.as_usize());
         legal = m.or(legal, c);
         let mut memo = FxHashMap::default();
-        let diagram = m.import_renamed(dfa.manager(), dfa.diagram(s as u32), &rename, &mut memo);
+        let diagram = m.import_renamed(dfa.manager(), dfa.diagram(s), &rename, &mut memo);
         for (leaf, g) in m.leaf_guards(diagram) {
             let here = m.and(c, g);
             let t = match Target::from_leaf(leaf) {
@@ -82,18 +82,18 @@ pub(crate) fn minimized_logic(dfa: &BadPrefixDfa, encoding: StateEncoding) -> Op
                     bad = m.or(bad, here);
                     continue;
                 }
-                Target::State(t) => t as usize,
+                Target::State(t) => t,
             };
             for (b, bit) in next.iter_mut().enumerate() {
                 let set = match encoding {
-                    StateEncoding::Binary => (t >> b) & 1 == 1,
-                    StateEncoding::OneHot => b == t,
+                    StateEncoding::Binary => (t.as_usize() >> b) & 1 == 1,
+                    StateEncoding::OneHot => b == t.as_usize(),
                 };
                 if set {
                     *bit = m.or(*bit, here);
                 }
             }
-            if dfa.verdict(t as u32) == Verdict::Satisfied {
+            if dfa.verdict(t) == Verdict::Satisfied {
                 good = m.or(good, here);
             }
         }
@@ -163,17 +163,17 @@ mod tests {
                     continue;
                 };
                 let width = enc.state_bits(n);
-                for s in 0..n {
+                for s in dfa.states() {
                     for letter in 0..1u64 << nprops {
                         let mut vars: Vec<bool> = (0..width)
                             .map(|b| match enc {
-                                StateEncoding::Binary => (s >> b) & 1 == 1,
-                                StateEncoding::OneHot => b == s,
+                                StateEncoding::Binary => (s.as_usize() >> b) & 1 == 1,
+                                StateEncoding::OneHot => b == s.as_usize(),
                             })
                             .collect();
                         vars.extend((0..nprops).map(|p| (letter >> p) & 1 == 1));
                         let bad = holds(&logic.bad, &vars);
-                        match dfa.step(s as u32, &letter) {
+                        match dfa.step(s, &letter) {
                             Target::Violation => {
                                 assert!(bad, "{f} {enc:?} state {s} letter {letter}")
                             }
@@ -181,8 +181,8 @@ mod tests {
                                 assert!(!bad, "{f} {enc:?} state {s} letter {letter}");
                                 for (b, g) in logic.state_d.iter().enumerate() {
                                     let want = match enc {
-                                        StateEncoding::Binary => (t >> b) & 1 == 1,
-                                        StateEncoding::OneHot => b == t as usize,
+                                        StateEncoding::Binary => (t.as_usize() >> b) & 1 == 1,
+                                        StateEncoding::OneHot => b == t.as_usize(),
                                     };
                                     assert_eq!(holds(g, &vars), want, "{f} {enc:?} bit {b}");
                                 }
