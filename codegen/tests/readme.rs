@@ -12,8 +12,10 @@ fn workspace_root() -> PathBuf {
 }
 
 /// Runs every ```console block of README.md from the workspace root, with
-/// `mongen` this package's binary. Blocks whose output depends on the
-/// machine (times, paths) are `text` blocks instead, and are not run.
+/// `mongen` this package's binary. Output that depends on the machine
+/// (times, memory) is written `[..]`, and elided lines `...`. Blocks that
+/// need other tools (Spin, NuSMV, a simulation) or write files are `text`
+/// blocks instead, and are not run.
 #[test]
 fn readme_console_blocks_run_as_shown() {
     let root = workspace_root();
