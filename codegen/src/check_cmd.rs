@@ -2,9 +2,8 @@
 
 use std::fmt::Write as _;
 use std::io::{self, BufReader, Read, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use clap::{Args, ValueEnum};
 use mongen::emit::hardware::clocking::Reset;
 use mongen::trace_report::{bind, live_json, report_json, verdict_word};
 use monitor_core::runtime::LazyMonitor;
@@ -12,131 +11,17 @@ use monitor_core::trace::check::{Checker, Engine, Options, Report, ViolationRepo
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Position, TraceError, VcdReader};
-use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
+use monitor_core::translate::{Builder, Config, Verdicts};
 use monitor_core::{MonitorTable, Verdict};
 
 use super::cli_input::{file_spec, read_sources, Item, Source};
 use super::vunit_input::{read_vunits, VunitProperties};
-use super::{parse_define, Run};
+use super::{CheckArgs, Run, TraceFormat};
 use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Formula};
 
 mod input;
 
 use input::{Follow, Progress};
-
-/// The formats of traces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TraceFormat {
-    /// CSV with a header row.
-    Csv,
-    /// JSON Lines: one JSON object per line.
-    Jsonl,
-    /// VCD: a value change dump (IEEE 1364).
-    Vcd,
-}
-
-#[derive(Args, Debug)]
-pub struct CheckArgs {
-    /// A property to check (repeatable).
-    #[arg(short = 'f', long = "formula", value_name = "FORMULA")]
-    formulas: Vec<String>,
-    /// Read properties from FILE, one per line ('-' for standard input;
-    /// blank lines and lines starting with '#' are skipped), or, with
-    /// FILE/COL, from column COL of a CSV file: COL is a number from 1
-    /// (negative: the first line is a header and is skipped) or the name
-    /// of a column in the header line. A file named FILE/COL is read as a
-    /// plain file.
-    #[arg(
-        short = 'F',
-        long = "file",
-        value_name = "FILE[/COL]",
-        allow_hyphen_values = true
-    )]
-    files: Vec<PathBuf>,
-    /// The properties and files, in command-line order (filled in from
-    /// the matches).
-    #[arg(skip)]
-    pub items: Vec<Item>,
-    /// Check the `assert`, `assume` and `restrict` directives of the PSL
-    /// verification units of FILE, named by their labels, sampled at the
-    /// vunit's clock and restarted by its `disable iff` (an asynchronous
-    /// reset), unless --clock and --reset say otherwise; `cover`
-    /// directives are not checked.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["formulas", "files"])]
-    vunit: Option<PathBuf>,
-    /// Read the properties as PSL instead of LTL.
-    #[arg(long)]
-    psl: bool,
-    /// Bind a proposition to an expression over the trace's fields
-    /// (repeatable): --define slow='latency > 100',
-    /// --define err='level == "ERROR"'. A proposition without one reads
-    /// the field of its name as a Boolean, or is itself an expression
-    /// ("latency > 100" in quotes).
-    #[arg(long = "define", value_name = "NAME=EXPR", value_parser = parse_define)]
-    defines: Vec<(String, String)>,
-    /// The traces ('-' for standard input, with --format).
-    #[arg(value_name = "TRACE", required = true)]
-    traces: Vec<PathBuf>,
-    /// The traces' format (default: from the extension: .csv, .jsonl,
-    /// .ndjson, .json, .vcd).
-    #[arg(long, value_enum)]
-    format: Option<TraceFormat>,
-    /// VCD: sample the signals at the edges of this clock, with the values
-    /// they had just before the edge (NAME[:posedge|negedge]; posedge by
-    /// default). Without it, every time step is an event.
-    #[arg(long, value_name = "NAME[:EDGE]")]
-    clock: Option<String>,
-    /// VCD: hold the monitors in their initial state while this reset is
-    /// active at a clock edge (NAME[:low|high][:sync|async]; low and sync
-    /// by default, like `rst_n`); an async one also restarts them when it
-    /// pulses between two edges, as it resets a checker's registers.
-    #[arg(long, value_name = "NAME[:LEVEL][:KIND]")]
-    reset: Option<String>,
-    /// 2: holds/violated; 3: also detect when the property is satisfied
-    /// for good.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
-    verdicts: u8,
-    /// Restart a property after each violation and count every one.
-    #[arg(long)]
-    all: bool,
-    /// With --all: how many violations per property are explained.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    max_reports: usize,
-    /// One JSON object per trace and property and per line.
-    #[arg(long)]
-    json: bool,
-    /// Stop with an error when an automaton exceeds N states.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
-    max_states: usize,
-    /// Do not warn about properties that are not safety properties.
-    #[arg(short, long)]
-    quiet: bool,
-    /// CSV and JSON Lines: check on N cores (default: all), the log cut
-    /// in chunks of 1 MiB; 1 reads it in one pass.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    jobs: Option<u16>,
-    /// Build each monitor while checking, only the states the trace
-    /// visits, in a cache of bounded memory (for monitors too large to
-    /// build whole, like `Gp1 | ... | Gp30`); syntactic safety formulas,
-    /// one pass.
-    #[arg(long)]
-    lazy: bool,
-    /// With --lazy: the memory of each monitor's cache, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 32, requires = "lazy")]
-    lazy_cache: usize,
-    /// CSV and JSON Lines: keep reading the trace as it grows, like
-    /// `tail -f`, and report each violation as it happens (in one pass);
-    /// the summary comes when the input ends (standard input closed).
-    #[arg(long)]
-    follow: bool,
-}
-
-impl CheckArgs {
-    /// The argument ids of properties and of files, for
-    /// [`super::cli_input::ordered_items`].
-    pub const FORMULA_IDS: &'static [(&'static str, bool)] = &[("formulas", false)];
-    pub const FILE_ID: &'static str = "files";
-}
 
 /// A clock signal and its sampling edge.
 type ClockSpec = (String, Edge);

@@ -181,8 +181,8 @@ impl Source {
         )
     }
 
-    /// A PSL property as the user wrote it (without `assert`/`PSLSPEC`
-    /// and `;`); `None` for LTL.
+    /// A PSL property as the user wrote it (without `assert`/`PSLSPEC`,
+    /// SVA's `property` after `assert`, and `;`); `None` for LTL.
     pub fn written(&self) -> Option<&str> {
         if !self.psl {
             return None;
@@ -191,7 +191,14 @@ impl Source {
         let text = ["assert ", "PSLSPEC "]
             .iter()
             .find_map(|k| text.strip_prefix(k))
-            .unwrap_or(text);
+            .map_or(text, |rest| {
+                // `assert property (…)`: the property is the parenthesis.
+                let rest = rest.trim_start();
+                match rest.strip_prefix("property") {
+                    Some(p) if p.starts_with(|c: char| c == '(' || c.is_whitespace()) => p,
+                    _ => rest,
+                }
+            });
         Some(text.trim_start().trim_end_matches(';').trim_end())
     }
 
@@ -470,6 +477,41 @@ fn csv_line(fields: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn written_psl_drops_the_directive_keywords() {
+        let psl = |text: &str| Source {
+            text: text.into(),
+            file: None,
+            line: 1,
+            csv: None,
+            psl: true,
+        };
+        let cases = [
+            ("always (a -> next b)", "always (a -> next b)"),
+            ("assert always a;", "always a"),
+            ("PSLSPEC always a ;", "always a"),
+            (
+                "assert property (@(posedge clk) disable iff (!rst_n) always a);",
+                "(@(posedge clk) disable iff (!rst_n) always a)",
+            ),
+            ("assert  property(always a);", "(always a)"),
+            // A proposition named like the keyword stays.
+            ("assert property_ok -> next b", "property_ok -> next b"),
+            ("assume always a", "assume always a"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(psl(text).written(), Some(want), "{text}");
+        }
+        assert_eq!(
+            Source {
+                psl: false,
+                ..psl("G a")
+            }
+            .written(),
+            None
+        );
+    }
 
     fn temp_dir(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("mongen-input-{tag}-{}", std::process::id()));
