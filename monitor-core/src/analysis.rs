@@ -72,6 +72,17 @@ pub struct Classification {
 
 impl Classification {
     /// A short description of the witness word, or `None`.
+    ///
+    /// ```
+    /// # use monitor_core::analysis::classify;
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::Config;
+    /// let c = classify(&parse("G(req -> F ack)")?, &Config::new())?;
+    /// assert_eq!(c.witness_text().as_deref(), Some("req & !ack; cycle{!req & !ack}"));
+    /// // A safety property has no such witness.
+    /// assert_eq!(classify(&parse("G(req -> X ack)")?, &Config::new())?.witness_text(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn witness_text(&self) -> Option<String> {
         self.non_safety_witness
             .as_ref()
@@ -80,6 +91,15 @@ impl Classification {
 }
 
 /// Formats a lasso of full letters as `a & !b; b; cycle{!a & !b}`.
+///
+/// ```
+/// # use monitor_core::analysis::lasso_text;
+/// # use monitor_core::automaton::Alphabet;
+/// # use monitor_core::word::Lasso;
+/// let w = Lasso::new(vec![vec![true, false]], vec![vec![false, true], vec![false, false]]);
+/// let aps = Alphabet::new(["a", "b"]);
+/// assert_eq!(lasso_text(&w, &aps), "a & !b; cycle{!a & b; !a & !b}");
+/// ```
 pub fn lasso_text(w: &Lasso<Vec<bool>>, aps: &Alphabet) -> String {
     let letter = |l: &Vec<bool>| {
         let cube: Cube = l.iter().enumerate().map(|(i, &b)| (i as u32, b)).collect();
@@ -353,6 +373,16 @@ pub struct InformativeReport {
 
 impl InformativeReport {
     /// The word as text, if there is one.
+    ///
+    /// ```
+    /// # use monitor_core::analysis::compare_informative;
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::Config;
+    /// let f = parse("G(a -> X b) & G(a -> X !b)")?;
+    /// let report = compare_informative(&f, &Config::new())?;
+    /// assert_eq!(report.word_text().as_deref(), Some("a"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn word_text(&self) -> Option<String> {
         self.uninformative_bad_prefix
             .as_ref()
@@ -361,6 +391,19 @@ impl InformativeReport {
 }
 
 /// Compares the informative monitor of `f` with its exact monitor.
+///
+/// ```
+/// # use monitor_core::analysis::compare_informative;
+/// # use monitor_core::formula::parse;
+/// # use monitor_core::translate::Config;
+/// // `a` is a bad prefix, informative only once the next letter is read.
+/// let report = compare_informative(&parse("G(a -> X b) & G(a -> X !b)")?, &Config::new())?;
+/// assert_eq!((report.exact_states, report.informative_states), (1, 2));
+/// assert_eq!(report.uninformative_bad_prefix.map(|w| w.len()), Some(1));
+/// // Every bad prefix of `G(req -> X ack)` is informative.
+/// assert!(compare_informative(&parse("G(req -> X ack)")?, &Config::new())?.word_text().is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn compare_informative(f: &Formula, cfg: &Config) -> Result<InformativeReport, BuildError> {
     let mut pipe = Pipeline::new(f, cfg)?;
     let g = pipe.simplified.clone();

@@ -60,11 +60,29 @@ impl BuildError {
     }
 
     /// What went wrong.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, BuildErrorKind};
+    /// let e = Builder::new().build("G(req ->").unwrap_err();
+    /// assert!(matches!(e.kind(), BuildErrorKind::Parse(_)));
+    /// let e = Builder::new().build("Y F a").unwrap_err();
+    /// assert!(matches!(e.kind(), BuildErrorKind::PastOverFuture { subformula } if subformula == "YFa"));
+    /// ```
     pub fn kind(&self) -> &BuildErrorKind {
         &self.kind
     }
 
     /// The parse error, if that is what this is.
+    ///
+    /// ```
+    /// # use monitor_core::formula::ParseErrorKind;
+    /// # use monitor_core::translate::Builder;
+    /// let e = Builder::new().build("G(req -> X ack").unwrap_err();
+    /// let p = e.parse_error().unwrap();
+    /// // Line 1, column 2: the parenthesis never closed.
+    /// assert!(matches!(p.kind(), ParseErrorKind::UnclosedParenthesis));
+    /// assert_eq!((p.line(), p.column()), (1, 2));
+    /// ```
     pub fn parse_error(&self) -> Option<&ParseError> {
         match &self.kind {
             BuildErrorKind::Parse(e) => Some(e),
@@ -73,6 +91,14 @@ impl BuildError {
     }
 
     /// The state limit that was exceeded, if that is what this is.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().max_states(Some(3)));
+    /// assert_eq!(b.build("G(req -> X X ack)").unwrap_err().state_limit(), Some(3));
+    /// assert_eq!(b.build("G(req ->").unwrap_err().state_limit(), None);
+    /// ```
     pub fn state_limit(&self) -> Option<usize> {
         match self.kind {
             BuildErrorKind::TooManyStates { limit, .. } => Some(limit),

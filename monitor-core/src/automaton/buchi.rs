@@ -69,51 +69,132 @@ impl BuchiAutomaton {
     }
 
     /// The propositions; proposition `i` is bit `i` of a letter.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let a = Builder::new().build_buchi("F(req & G !ack)")?;
+    /// assert_eq!(a.alphabet().names(), ["req", "ack"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn alphabet(&self) -> &Alphabet {
         &self.aps
     }
 
     /// A name for the automaton (by default the formula it accepts).
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let a = Builder::new().build_buchi("F(req & G !ack)")?;
+    /// assert_eq!(a.name(), "F(req & G!ack)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// Renames the automaton.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let mut a = Builder::new().build_buchi("F(req & G !ack)")?;
+    /// a.set_name("starvation");
+    /// assert_eq!(a.name(), "starvation");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_name(&mut self, name: impl Into<String>) {
         self.name = name.into();
     }
 
     /// The number of states.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// assert_eq!(Builder::new().build_buchi("F(req & G !ack)")?.num_states(), 2);
+    /// // Unsatisfiable: no state.
+    /// assert_eq!(Builder::new().build_buchi("a & !a")?.num_states(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_states(&self) -> usize {
         self.states.len()
     }
 
     /// The number of edges (one per pair of states joined).
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// // Waiting: a loop and an edge out; starved: a loop.
+    /// assert_eq!(Builder::new().build_buchi("F(req & G !ack)")?.num_edges(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_edges(&self) -> usize {
         self.states.iter().map(|s| s.edges.len()).sum()
     }
 
     /// The states, in order (the initial one first).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// let a = Builder::new().build_buchi("F(req & G !ack)")?;
+    /// let states: Vec<StateId> = a.states().collect();
+    /// assert_eq!(states, [StateId::new(0), StateId::new(1)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn states(&self) -> impl ExactSizeIterator<Item = StateId> + use<> {
         (0..self.states.len() as u32).map(StateId::new)
     }
 
     /// The initial state, `None` when the language is empty.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// assert_eq!(Builder::new().build_buchi("F(req & G !ack)")?.start(), Some(StateId::new(0)));
+    /// assert_eq!(Builder::new().build_buchi("a & !a")?.start(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn start(&self) -> Option<StateId> {
         (!self.states.is_empty()).then_some(StateId::new(0))
     }
 
     /// Whether state `s` is accepting.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let a = Builder::new().build_buchi("F(req & G !ack)")?;
+    /// let accepting: Vec<bool> = a.states().map(|s| a.is_accepting(s)).collect();
+    /// assert_eq!(accepting, [false, true]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_accepting(&self, s: StateId) -> bool {
         self.states[s.as_usize()].accepting
     }
 
     /// The edges leaving state `s`, by target.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// let a = Builder::new().build_buchi("F(req & G !ack)")?;
+    /// let edges: Vec<(String, StateId)> = a.edges(StateId::new(0)).iter()
+    ///     .map(|e| (e.guard.display(a.alphabet()).to_string(), e.target)).collect();
+    /// // The way to the accepting state first.
+    /// assert_eq!(edges, [("req & !ack".into(), StateId::new(1)), ("1".into(), StateId::new(0))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn edges(&self, s: StateId) -> &[BuchiEdge] {
         &self.states[s.as_usize()].edges
     }
 
     /// The states where some letter takes two edges.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// // `req & !ack` may stay or move on from the first state.
+    /// assert_eq!(Builder::new().build_buchi("F(req & G !ack)")?.nondeterministic_states(), 1);
+    /// assert_eq!(Builder::new().build_buchi("G(req -> X ack)")?.nondeterministic_states(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn nondeterministic_states(&self) -> usize {
         self.states
             .iter()
@@ -128,12 +209,27 @@ impl BuchiAutomaton {
     }
 
     /// Whether no letter takes two edges of a state.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// assert!(!Builder::new().build_buchi("F G a")?.is_deterministic());
+    /// assert!(Builder::new().build_buchi("G F a")?.is_deterministic());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_deterministic(&self) -> bool {
         self.nondeterministic_states() == 0
     }
 
     /// Whether every state is accepting: then every infinite run is
     /// accepting, and the automaton is the closure of a safety language.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// // A safety property: every run that does not die is accepting.
+    /// assert!(Builder::new().build_buchi("G(req -> X ack)")?.all_accepting());
+    /// assert!(!Builder::new().build_buchi("G F ack")?.all_accepting());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn all_accepting(&self) -> bool {
         self.states.iter().all(|s| s.accepting)
     }
@@ -142,6 +238,15 @@ impl BuchiAutomaton {
     /// it passes an accepting state infinitely often (in the product of
     /// the automaton with the lasso's positions, a reachable cycle through
     /// an accepting state).
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// # use monitor_core::word::Lasso;
+    /// let a = Builder::new().build_buchi("G F ack")?;
+    /// assert!(a.accepts(&Lasso::new(vec![], vec![0b0u64, 0b1])));
+    /// assert!(!a.accepts(&Lasso::new(vec![0b1u64], vec![0b0])));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn accepts<L: Valuation>(&self, word: &Lasso<L>) -> bool {
         if self.states.is_empty() {
             return false;

@@ -31,16 +31,34 @@ pub struct StateId(u32);
 
 impl StateId {
     /// The state numbered `n`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// assert_eq!(StateId::new(3).as_u32(), 3);
+    /// assert_eq!(StateId::new(0), StateId::default());
+    /// ```
     pub const fn new(n: u32) -> StateId {
         StateId(n)
     }
 
     /// Its number.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// assert_eq!(StateId::new(7).as_u32(), 7);
+    /// assert_eq!(u32::from(StateId::new(7)), 7);
+    /// ```
     pub const fn as_u32(self) -> u32 {
         self.0
     }
 
     /// Its number, as an index.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// let names = ["start", "waiting"];
+    /// assert_eq!(names[StateId::new(1).as_usize()], "waiting");
+    /// ```
     pub const fn as_usize(self) -> usize {
         self.0 as usize
     }
@@ -138,26 +156,60 @@ pub struct Guard {
 impl Guard {
     /// A guard from its cubes (an empty list is `false`, a list holding
     /// the empty cube is `true`).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Guard;
+    /// assert!(Guard::from_cubes(vec![]).is_false());
+    /// assert!(Guard::from_cubes(vec![vec![]]).is_true());
+    /// // `0 & !1`: one cube of two literals.
+    /// assert_eq!(Guard::from_cubes(vec![vec![(0, true), (1, false)]]).to_hoa(), "0&!1");
+    /// ```
     pub fn from_cubes(cubes: Vec<Cube>) -> Guard {
         Guard { cubes }
     }
 
     /// The cubes, each sorted by proposition.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Guard;
+    /// let g = Guard::from_cubes(vec![vec![(0, true), (1, false)], vec![(2, true)]]);
+    /// assert_eq!(g.cubes(), [vec![(0, true), (1, false)], vec![(2, true)]]);
+    /// ```
     pub fn cubes(&self) -> &[Cube] {
         &self.cubes
     }
 
     /// Whether the guard is `true`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Guard;
+    /// assert!(Guard::from_cubes(vec![vec![(0, true)], vec![]]).is_true());
+    /// assert!(!Guard::from_cubes(vec![vec![(0, true)]]).is_true());
+    /// ```
     pub fn is_true(&self) -> bool {
         self.cubes.iter().any(Vec::is_empty)
     }
 
     /// Whether the guard is `false`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Guard;
+    /// assert!(Guard::from_cubes(vec![]).is_false());
+    /// assert!(!Guard::from_cubes(vec![vec![(0, false)]]).is_false());
+    /// ```
     pub fn is_false(&self) -> bool {
         self.cubes.is_empty()
     }
 
     /// Whether a letter satisfies the guard.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Guard;
+    /// // `p0 & !p1`, on bit masks and on one bool per proposition.
+    /// let g = Guard::from_cubes(vec![vec![(0, true), (1, false)]]);
+    /// assert!(g.eval(&0b01u64) && !g.eval(&0b11u64));
+    /// assert!(g.eval(&[true, false]));
+    /// ```
     pub fn eval(&self, letter: &impl Valuation) -> bool {
         self.cubes
             .iter()
@@ -186,11 +238,26 @@ impl Guard {
 
     /// The guard in Spot's syntax with proposition names, `1` and `0` for
     /// the constants: `req & !ack | err`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::{Alphabet, Guard};
+    /// let aps = Alphabet::new(["req", "ack", "err"]);
+    /// let g = Guard::from_cubes(vec![vec![(0, true), (1, false)], vec![(2, true)]]);
+    /// assert_eq!(g.display(&aps).to_string(), "req & !ack | err");
+    /// assert_eq!(Guard::from_cubes(vec![]).display(&aps).to_string(), "0");
+    /// ```
     pub fn display<'a>(&'a self, aps: &'a Alphabet) -> impl fmt::Display + 'a {
         GuardDisplay { guard: self, aps }
     }
 
     /// The guard in HOA syntax (propositions by number): `0&!1 | 2`, `t`, `f`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Guard;
+    /// let g = Guard::from_cubes(vec![vec![(0, true), (1, false)], vec![(2, true)]]);
+    /// assert_eq!(g.to_hoa(), "0&!1 | 2");
+    /// assert_eq!(Guard::from_cubes(vec![vec![]]).to_hoa(), "t");
+    /// ```
     pub fn to_hoa(&self) -> String {
         if self.is_false() {
             return "f".into();
@@ -354,31 +421,79 @@ impl BadPrefixDfa {
     }
 
     /// The propositions.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.alphabet().names(), ["req", "ack"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn alphabet(&self) -> &Alphabet {
         &self.aps
     }
 
     /// A name for the automaton (by default the formula it monitors).
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.name(), "G(req -> Xack)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// Renames the automaton.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let mut dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// dfa.set_name("handshake");
+    /// assert_eq!(dfa.name(), "handshake");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_name(&mut self, name: impl Into<String>) {
         self.name = name.into();
     }
 
     /// The number of states (the implicit rejecting sink is not counted).
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// // Idle, and waiting for `ack`; the sink is not counted.
+    /// assert_eq!(Builder::new().build("G(req -> X ack)")?.dfa().num_states(), 2);
+    /// assert_eq!(Builder::new().build("G(req -> X X ack)")?.dfa().num_states(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_states(&self) -> usize {
         self.det.len()
     }
 
     /// The start state (always state 0).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::{StateId, Verdict};
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.start(), StateId::new(0));
+    /// assert_eq!(dfa.verdict(dfa.start()), Verdict::Undecided);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn start(&self) -> StateId {
         StateId(0)
     }
 
     /// The states, in order (the start state first).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let states: Vec<StateId> = dfa.states().collect();
+    /// assert_eq!(states, [StateId::new(0), StateId::new(1)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn states(&self) -> impl ExactSizeIterator<Item = StateId> + use<> {
         (0..self.det.len() as u32).map(StateId)
     }
@@ -386,6 +501,16 @@ impl BadPrefixDfa {
     /// The verdict of a state (after reading a word that leads to it).
     /// The start state of an unsatisfiable property is `Violated`: even
     /// the empty word is a bad prefix, and every letter leads to the sink.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Verdict;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.verdict(dfa.start()), Verdict::Undecided);
+    /// let unsat = Builder::new().build("a & !a")?.into_dfa();
+    /// assert_eq!(unsat.verdict(unsat.start()), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn verdict(&self, s: StateId) -> Verdict {
         self.det.verdicts[s.as_usize()]
     }
@@ -393,21 +518,62 @@ impl BadPrefixDfa {
     /// The transition diagram of a state: a multi-terminal decision diagram
     /// of [`BadPrefixDfa::manager`] whose leaves are state numbers, or the
     /// rejecting sink ([`Target::from_leaf`] tells them apart).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// // From the start: back to it without `req`, to state 1 with it.
+    /// let d = dfa.diagram(dfa.start());
+    /// assert_eq!(dfa.manager().leaves(d), [0, 1]);
+    /// assert_eq!(dfa.manager().eval_leaf(d, &0b01u64), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn diagram(&self, s: StateId) -> Node {
         self.det.diagrams[s.as_usize()]
     }
 
     /// The manager holding the transition diagrams.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::{StateId, Target};
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let leaf = dfa.manager().eval_leaf(dfa.diagram(StateId::new(1)), &0u64);
+    /// assert_eq!(Target::from_leaf(leaf), Target::Violation);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn manager(&self) -> &Manager {
         &self.mgr
     }
 
     /// Where a letter leads from a state.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::{StateId, Target};
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let (req, ack) = (0b01u64, 0b10u64);
+    /// assert_eq!(dfa.step(dfa.start(), &req), Target::State(StateId::new(1)));
+    /// assert_eq!(dfa.step(StateId::new(1), &ack), Target::State(dfa.start()));
+    /// assert_eq!(dfa.step(StateId::new(1), &req), Target::Violation);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step(&self, s: StateId, letter: &impl Valuation) -> Target {
         Target::from_leaf(self.mgr.eval_leaf(self.diagram(s), letter))
     }
 
     /// The verdict after reading a word from the start state.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Verdict;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.run([0b01u64, 0b10]), Verdict::Undecided);
+    /// assert_eq!(dfa.run([[true, false], [false, false]]), Verdict::Violated);
+    /// assert_eq!(dfa.run(Vec::<u64>::new()), Verdict::Undecided);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run<L: Valuation>(&self, word: impl IntoIterator<Item = L>) -> Verdict {
         let mut s = self.start();
         let mut verdict = self.verdict(s);
@@ -425,6 +591,18 @@ impl BadPrefixDfa {
 
     /// The edges of a state, one per target, targets in increasing order
     /// and the violation (if any) last.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::{StateId, Target};
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let edges: Vec<(String, Target)> = dfa.edges(StateId::new(1)).into_iter()
+    ///     .map(|e| (e.guard.display(dfa.alphabet()).to_string(), e.target)).collect();
+    /// assert_eq!(edges, [("!req & ack".to_string(), Target::State(StateId::new(0))),
+    ///                    ("req & ack".to_string(), Target::State(StateId::new(1))),
+    ///                    ("!ack".to_string(), Target::Violation)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn edges(&self, s: StateId) -> Vec<Edge> {
         let mut scratch = Manager::new();
         let mut memo = FxHashMap::default();
@@ -442,6 +620,16 @@ impl BadPrefixDfa {
     }
 
     /// The letters that violate the property from state `s` (false if none).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.violation_guard(StateId::new(1)).display(dfa.alphabet()).to_string(), "!ack");
+    /// // No letter violates the property from the start.
+    /// assert!(dfa.violation_guard(dfa.start()).is_false());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn violation_guard(&self, s: StateId) -> Guard {
         self.edges(s)
             .into_iter()
@@ -452,6 +640,15 @@ impl BadPrefixDfa {
     /// The letters that do not violate the property from state `s`: the
     /// complement of [`BadPrefixDfa::violation_guard`], as one minimal
     /// cover (`req & ack | !req & ack` is shown as `ack`).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.allowed_guard(StateId::new(1)).display(dfa.alphabet()).to_string(), "ack");
+    /// assert!(dfa.allowed_guard(dfa.start()).is_true());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn allowed_guard(&self, s: StateId) -> Guard {
         let mut scratch = Manager::new();
         let mut memo = FxHashMap::default();
@@ -462,6 +659,14 @@ impl BadPrefixDfa {
     }
 
     /// The number of edges to states (edges to the sink are not counted).
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// // Start -> start, start -> 1, 1 -> start, 1 -> 1 (and 1 -> sink).
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.num_edges(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_edges(&self) -> usize {
         self.states()
             .map(|s| {
@@ -494,6 +699,17 @@ impl BadPrefixDfa {
     /// start, its parent and one letter (a cube) leading from the parent to
     /// it. Following parents gives a shortest word to each state; the tree
     /// holds all of them in space linear in the number of states.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let tree = dfa.access_tree();
+    /// assert!(tree[0].is_none()); // the start
+    /// let (parent, letter) = tree[1].as_ref().unwrap();
+    /// assert_eq!((*parent, letter.display(dfa.alphabet()).to_string()), (StateId::new(0), "req".into()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn access_tree(&self) -> Vec<Option<(StateId, Guard)>> {
         let n = self.det.len();
         let mut parent: Vec<Option<(StateId, Guard)>> = vec![None; n];
@@ -520,6 +736,17 @@ impl BadPrefixDfa {
     /// A shortest word from the start to state `s` (each letter a cube:
     /// propositions not listed may take any value). See
     /// [`BadPrefixDfa::access_tree`] to get the words of all states at once.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::StateId;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X X ack)")?.into_dfa();
+    /// let word: Vec<String> = dfa.access_word(StateId::new(3)).iter()
+    ///     .map(|g| g.display(dfa.alphabet()).to_string()).collect();
+    /// assert_eq!(word, ["req", "req"]);
+    /// assert!(dfa.access_word(dfa.start()).is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn access_word(&self, s: StateId) -> Vec<Guard> {
         let tree = self.access_tree();
         let mut word = Vec::new();
@@ -534,6 +761,17 @@ impl BadPrefixDfa {
 
     /// A shortest bad prefix (`None` if the property has none, i.e. it is a
     /// liveness property). Each letter is a cube.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let word: Vec<String> = dfa.shortest_violation().unwrap().iter()
+    ///     .map(|g| g.display(dfa.alphabet()).to_string()).collect();
+    /// assert_eq!(word, ["req", "!ack"]);
+    /// // A liveness property has no bad prefix.
+    /// assert!(Builder::new().build("G F p")?.dfa().shortest_violation().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn shortest_violation(&self) -> Option<Vec<Guard>> {
         let n = self.det.len();
         let mut parent: Vec<Option<(StateId, Cube)>> = vec![None; n];
@@ -712,6 +950,13 @@ impl BadPrefixDfa {
 
     /// Whether no word is ever rejected (the monitored property is a
     /// liveness property: every prefix can be extended into a model).
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// assert!(Builder::new().build("G(req -> F ack)")?.dfa().never_violates());
+    /// assert!(!Builder::new().build("G(req -> X ack)")?.dfa().never_violates());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn never_violates(&self) -> bool {
         sink_unreachable(&self.mgr, &self.det.diagrams)
     }

@@ -49,6 +49,12 @@ pub struct Alphabet {
 impl Alphabet {
     /// An alphabet of the given propositions, in order (duplicates are
     /// ignored).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Alphabet;
+    /// let ab = Alphabet::new(["req", "ack", "req"]);
+    /// assert_eq!(ab.names(), ["req", "ack"]);
+    /// ```
     pub fn new<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Alphabet {
         let mut ab = Alphabet::default();
         for n in names {
@@ -58,6 +64,14 @@ impl Alphabet {
     }
 
     /// Adds a proposition at the end (if new) and returns its index.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Alphabet;
+    /// let mut ab = Alphabet::new(["req"]);
+    /// assert_eq!(ab.push("ack".into()), 1);
+    /// assert_eq!(ab.push("req".into()), 0); // already there
+    /// assert_eq!(ab.len(), 2);
+    /// ```
     pub fn push(&mut self, name: String) -> u32 {
         if let Some(&i) = self.index.get(&name) {
             return i;
@@ -69,26 +83,55 @@ impl Alphabet {
     }
 
     /// The index of a proposition.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Alphabet;
+    /// let ab = Alphabet::new(["req", "ack"]);
+    /// assert_eq!(ab.index("ack"), Some(1));
+    /// assert_eq!(ab.index("err"), None);
+    /// ```
     pub fn index(&self, name: &str) -> Option<u32> {
         self.index.get(name).copied()
     }
 
     /// The propositions, in order.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Alphabet;
+    /// assert_eq!(Alphabet::new(["req", "ack"]).names(), ["req", "ack"]);
+    /// ```
     pub fn names(&self) -> &[String] {
         &self.names
     }
 
     /// The name of proposition `i`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Alphabet;
+    /// assert_eq!(Alphabet::new(["req", "ack"]).name(1), "ack");
+    /// ```
     pub fn name(&self, i: u32) -> &str {
         &self.names[i as usize]
     }
 
     /// The number of propositions.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Alphabet;
+    /// assert_eq!(Alphabet::new(["req", "ack"]).len(), 2);
+    /// assert_eq!(Alphabet::default().len(), 0);
+    /// ```
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
     /// Whether there is no proposition.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Alphabet;
+    /// assert!(Alphabet::default().is_empty());
+    /// assert!(!Alphabet::new(["req"]).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }

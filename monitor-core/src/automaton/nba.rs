@@ -15,6 +15,12 @@ pub struct Marks {
 
 impl Marks {
     /// The empty set.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// assert!(Marks::empty().is_empty());
+    /// assert_eq!(Marks::empty(), Marks::all(0));
+    /// ```
     pub fn empty() -> Marks {
         Marks::default()
     }
@@ -42,6 +48,12 @@ impl Marks {
     }
 
     /// The set `{0, …, n-1}`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// assert_eq!(Marks::all(3).iter().collect::<Vec<_>>(), [0, 1, 2]);
+    /// assert!(Marks::all(70).contains(69) && !Marks::all(70).contains(70));
+    /// ```
     pub fn all(n: usize) -> Marks {
         Marks::from_words((0..n.div_ceil(64).max(1)).map(|w| {
             let bits = n.saturating_sub(w * 64).min(64);
@@ -54,6 +66,14 @@ impl Marks {
     }
 
     /// Adds mark `i`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// let mut m = Marks::empty();
+    /// m.insert(2);
+    /// m.insert(100);
+    /// assert_eq!(m.iter().collect::<Vec<_>>(), [2, 100]);
+    /// ```
     pub fn insert(&mut self, i: usize) {
         let w = i / 64;
         if w == 0 {
@@ -67,11 +87,25 @@ impl Marks {
     }
 
     /// Whether mark `i` is in the set.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// let mut m = Marks::empty();
+    /// m.insert(65);
+    /// assert!(m.contains(65) && !m.contains(1));
+    /// ```
     pub fn contains(&self, i: usize) -> bool {
         self.word(i / 64) >> (i % 64) & 1 == 1
     }
 
     /// Adds every mark of `other`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// let mut m = Marks::all(2);
+    /// m.union_with(&Marks::all(1).shifted(80));
+    /// assert_eq!(m.iter().collect::<Vec<_>>(), [0, 1, 80]);
+    /// ```
     pub fn union_with(&mut self, other: &Marks) {
         self.low |= other.low;
         if !other.high.is_empty() {
@@ -85,6 +119,12 @@ impl Marks {
     }
 
     /// The marks of `self` not in `other`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// let rest = Marks::all(4).difference(&Marks::all(2));
+    /// assert_eq!(rest.iter().collect::<Vec<_>>(), [2, 3]);
+    /// ```
     pub fn difference(&self, other: &Marks) -> Marks {
         if self.high.is_empty() {
             return Marks {
@@ -96,16 +136,37 @@ impl Marks {
     }
 
     /// Whether every mark of `other` is in `self`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// assert!(Marks::all(3).is_superset(&Marks::all(2)));
+    /// assert!(!Marks::all(2).is_superset(&Marks::all(3)));
+    /// assert!(Marks::empty().is_superset(&Marks::empty()));
+    /// ```
     pub fn is_superset(&self, other: &Marks) -> bool {
         (0..other.words()).all(|w| other.word(w) & !self.word(w) == 0)
     }
 
     /// Whether the set has no mark.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// assert!(Marks::empty().is_empty());
+    /// assert!(Marks::all(5).difference(&Marks::all(5)).is_empty());
+    /// assert!(!Marks::all(1).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.low == 0 && self.high.is_empty()
     }
 
     /// The marks, in increasing order.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// let mut m = Marks::all(2);
+    /// m.insert(64);
+    /// assert_eq!(m.iter().collect::<Vec<_>>(), [0, 1, 64]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.words()).flat_map(move |w| {
             let bits = self.word(w);
@@ -116,6 +177,12 @@ impl Marks {
     }
 
     /// The marks shifted up by `by` (for products of automata).
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Marks;
+    /// // The marks of a product's second automaton follow the first's two.
+    /// assert_eq!(Marks::all(2).shifted(2).iter().collect::<Vec<_>>(), [2, 3]);
+    /// ```
     pub fn shifted(&self, by: usize) -> Marks {
         let mut m = Marks::empty();
         for i in self.iter() {
@@ -158,22 +225,62 @@ pub struct Nba {
 
 impl Nba {
     /// The number of states.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let stage = NbaStage::build(&parse("p U q")?, &Config::new())?;
+    /// assert_eq!(stage.nba().len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.states.len()
     }
 
     /// Whether there is no state.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Nba;
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// assert!(Nba::default().is_empty());
+    /// let stage = NbaStage::build(&parse("p U q")?, &Config::new())?;
+    /// assert!(!stage.nba().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.states.is_empty()
     }
 
     /// The number of edges.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// // Waiting: `p` loops, `q` leaves; done: `true` loops.
+    /// let stage = NbaStage::build(&parse("p U q")?, &Config::new())?;
+    /// assert_eq!(stage.nba().num_edges(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_edges(&self) -> usize {
         self.states.iter().map(Vec::len).sum()
     }
 
     /// Merges the parallel edges of each state that have the same target
     /// and marks (their guards are OR-ed), and drops false guards.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::{Marks, Nba, NbaEdge};
+    /// # use monitor_core::dd::{Manager, Node};
+    /// # let mut mgr = Manager::new();
+    /// # let (a, b) = (mgr.var(0), mgr.var(1));
+    /// # let loop_on = |guard| NbaEdge { guard, dst: 0, marks: Marks::empty() };
+    /// // One state with loops on `a`, on `b` and on `false`.
+    /// let mut nba = Nba { states: vec![vec![loop_on(a), loop_on(b), loop_on(Node::FALSE)]], init: Some(0), num_marks: 0 };
+    /// nba.merge_parallel_edges(&mut mgr);
+    /// assert_eq!(nba.num_edges(), 1);
+    /// assert_eq!(nba.states[0][0].guard, mgr.or(a, b));
+    /// ```
     pub fn merge_parallel_edges(&mut self, mgr: &mut Manager) {
         for edges in &mut self.states {
             let mut merged: Vec<NbaEdge> = Vec::with_capacity(edges.len());

@@ -43,6 +43,13 @@ pub enum TExpr {
 
 impl TExpr {
     /// `!e`. (A constructor like the others, not `std::ops::Not`.)
+    ///
+    /// ```
+    /// # use monitor_core::automaton::TExpr;
+    /// assert_eq!(TExpr::not(TExpr::Const(true)), TExpr::Const(false));
+    /// assert_eq!(TExpr::not(TExpr::not(TExpr::Var(0))), TExpr::Var(0));
+    /// assert_eq!(TExpr::not(TExpr::Ap(1)), TExpr::Not(Box::new(TExpr::Ap(1))));
+    /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn not(e: TExpr) -> TExpr {
         match e {
@@ -53,6 +60,13 @@ impl TExpr {
     }
 
     /// Conjunction, without constants.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::TExpr;
+    /// assert_eq!(TExpr::and([TExpr::Const(true), TExpr::Ap(0)]), TExpr::Ap(0));
+    /// assert_eq!(TExpr::and([TExpr::Ap(0), TExpr::Const(false)]), TExpr::Const(false));
+    /// assert_eq!(TExpr::and([]), TExpr::Const(true));
+    /// ```
     pub fn and(parts: impl IntoIterator<Item = TExpr>) -> TExpr {
         let mut v = Vec::new();
         for p in parts {
@@ -71,6 +85,15 @@ impl TExpr {
     }
 
     /// Disjunction, without constants.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::TExpr;
+    /// assert_eq!(TExpr::or([TExpr::Const(false), TExpr::Ap(0)]), TExpr::Ap(0));
+    /// assert_eq!(TExpr::or([TExpr::Ap(0), TExpr::Const(true)]), TExpr::Const(true));
+    /// // Nested disjunctions are flattened.
+    /// let ab = TExpr::or([TExpr::Ap(0), TExpr::Ap(1)]);
+    /// assert_eq!(TExpr::or([ab, TExpr::Var(0)]), TExpr::Or(vec![TExpr::Ap(0), TExpr::Ap(1), TExpr::Var(0)]));
+    /// ```
     pub fn or(parts: impl IntoIterator<Item = TExpr>) -> TExpr {
         let mut v = Vec::new();
         for p in parts {
@@ -89,6 +112,12 @@ impl TExpr {
     }
 
     /// `a <-> b`.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::TExpr;
+    /// assert_eq!(TExpr::iff(TExpr::Const(true), TExpr::Ap(0)), TExpr::Ap(0));
+    /// assert_eq!(TExpr::iff(TExpr::Var(0), TExpr::Const(false)), TExpr::not(TExpr::Var(0)));
+    /// ```
     pub fn iff(a: TExpr, b: TExpr) -> TExpr {
         match (a, b) {
             (TExpr::Const(true), x) | (x, TExpr::Const(true)) => x,
@@ -98,6 +127,12 @@ impl TExpr {
     }
 
     /// The value in the next state.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::TExpr;
+    /// assert_eq!(TExpr::next(TExpr::Var(1)), TExpr::Next(Box::new(TExpr::Var(1))));
+    /// assert_eq!(TExpr::next(TExpr::Const(false)), TExpr::Const(false));
+    /// ```
     pub fn next(e: TExpr) -> TExpr {
         match e {
             TExpr::Const(b) => TExpr::Const(b),
@@ -137,6 +172,15 @@ pub struct Transducer {
 
 impl Transducer {
     /// The number of state variables.
+    ///
+    /// ```
+    /// # use monitor_core::analysis::transducer;
+    /// # use monitor_core::formula::parse;
+    /// // !G a = F !a: one variable, for the F.
+    /// let t = transducer(&parse("G a")?)?;
+    /// assert_eq!((t.num_vars(), t.vars[0].meaning.as_str()), (1, "F!a"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_vars(&self) -> usize {
         self.vars.len()
     }

@@ -40,6 +40,16 @@ impl Builder {
 
     /// Builds a Büchi automaton of the words that satisfy `f` (see
     /// [`Builder::build_buchi`]).
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula};
+    /// # use monitor_core::translate::Builder;
+    /// // The never claim of `G(req -> F ack)`: the automaton of its negation.
+    /// let f = Formula::not(parse("G(req -> F ack)")?);
+    /// let claim = Builder::new().build_buchi_from_formula(&f)?;
+    /// assert_eq!((claim.num_states(), claim.num_edges()), (2, 3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn build_buchi_from_formula(&self, f: &Formula) -> Result<BuchiAutomaton, BuildError> {
         let mut pipe = Pipeline::new(f, &self.config)?;
         let g = pipe.simplified.clone();

@@ -115,6 +115,14 @@ pub struct Config {
 
 impl Config {
     /// A configuration with every setting at its default.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Config, Prefixes, Verdicts, DEFAULT_MAX_STATES};
+    /// let cfg = Config::new();
+    /// assert_eq!(cfg.get_max_states(), DEFAULT_MAX_STATES);
+    /// assert_eq!((cfg.get_verdicts(), cfg.get_prefixes()), (Verdicts::Two, Prefixes::Exact));
+    /// assert!(cfg.get_simplify() && cfg.get_check_safety());
+    /// ```
     pub fn new() -> Config {
         Config::default()
     }
@@ -123,18 +131,48 @@ impl Config {
     /// (`None`: no limit). Beyond it the build fails with
     /// [`BuildErrorKind::TooManyStates`]. Defaults to
     /// [`DEFAULT_MAX_STATES`].
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().max_states(Some(3)));
+    /// // Its monitor has 4 states.
+    /// assert_eq!(b.build("G(req -> X X ack)").unwrap_err().state_limit(), Some(3));
+    /// assert_eq!(Config::new().max_states(None).get_max_states(), usize::MAX);
+    /// ```
     pub fn max_states(mut self, limit: Option<usize>) -> Config {
         self.max_states = Some(limit);
         self
     }
 
     /// Two- or three-valued verdicts. Defaults to [`Verdicts::Two`].
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Verdict;
+    /// # use monitor_core::translate::{Builder, Config, Verdicts};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().verdicts(Verdicts::Three));
+    /// // After `a`, every extension satisfies `F a`.
+    /// assert_eq!(b.build("F a")?.dfa().run([0b1u64]), Verdict::Satisfied);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn verdicts(mut self, v: Verdicts) -> Config {
         self.verdicts = Some(v);
         self
     }
 
     /// Exact or informative bad prefixes. Defaults to [`Prefixes::Exact`].
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Verdict;
+    /// # use monitor_core::translate::{Builder, Config, Prefixes};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().prefixes(Prefixes::Informative));
+    /// // `a` is a bad prefix, but shows why only once the next letter is read.
+    /// let dfa = b.build("G(a -> X b) & G(a -> X !b)")?.into_dfa();
+    /// assert_eq!((dfa.run([0b01u64]), dfa.run([0b01u64, 0])), (Verdict::Undecided, Verdict::Violated));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn prefixes(mut self, p: Prefixes) -> Config {
         self.prefixes = Some(p);
         self
@@ -142,6 +180,16 @@ impl Config {
 
     /// Whether to simplify the formula first (it never changes the exact
     /// monitor, only the time to build it). Enabled by default.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().simplify(false));
+    /// let plain = b.build("G(req -> X ack) & G(req -> X ack)")?.into_dfa();
+    /// let simplified = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert!(plain.first_difference(&simplified).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn simplify(mut self, yes: bool) -> Config {
         self.simplify = Some(yes);
         self
@@ -149,12 +197,28 @@ impl Config {
 
     /// Whether [`Builder::build`] decides if the formula is a safety
     /// property (one more automaton product). Enabled by default.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().check_safety(false));
+    /// assert_eq!(b.build("G(req -> F ack)")?.is_safety(), None);
+    /// assert_eq!(Builder::new().build("G(req -> F ack)")?.is_safety(), Some(false));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check_safety(mut self, yes: bool) -> Config {
         self.check_safety = Some(yes);
         self
     }
 
     /// The state limit in effect.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Config, DEFAULT_MAX_STATES};
+    /// assert_eq!(Config::new().get_max_states(), DEFAULT_MAX_STATES);
+    /// assert_eq!(Config::new().max_states(Some(500)).get_max_states(), 500);
+    /// assert_eq!(Config::new().max_states(None).get_max_states(), usize::MAX);
+    /// ```
     pub fn get_max_states(&self) -> usize {
         self.max_states
             .unwrap_or(Some(DEFAULT_MAX_STATES))
@@ -162,32 +226,73 @@ impl Config {
     }
 
     /// The verdicts in effect.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Config, Verdicts};
+    /// assert_eq!(Config::new().get_verdicts(), Verdicts::Two);
+    /// assert_eq!(Config::new().verdicts(Verdicts::Three).get_verdicts(), Verdicts::Three);
+    /// ```
     pub fn get_verdicts(&self) -> Verdicts {
         self.verdicts.unwrap_or_default()
     }
 
     /// The prefixes in effect.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Config, Prefixes};
+    /// assert_eq!(Config::new().get_prefixes(), Prefixes::Exact);
+    /// let cfg = Config::new().prefixes(Prefixes::Informative);
+    /// assert_eq!(cfg.get_prefixes(), Prefixes::Informative);
+    /// ```
     pub fn get_prefixes(&self) -> Prefixes {
         self.prefixes.unwrap_or_default()
     }
 
     /// Whether simplification is in effect.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Config;
+    /// assert!(Config::new().get_simplify());
+    /// assert!(!Config::new().simplify(false).get_simplify());
+    /// ```
     pub fn get_simplify(&self) -> bool {
         self.simplify.unwrap_or(true)
     }
 
     /// How exact monitors are built. Defaults to [`Route::Auto`].
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config, Route};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().route(Route::Tableau));
+    /// assert_eq!(b.build("G(req -> X ack)")?.stats().route, Route::Tableau);
+    /// // By default, derivatives where they apply.
+    /// assert_eq!(Builder::new().build("G(req -> X ack)")?.stats().route, Route::Derivatives);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn route(mut self, r: Route) -> Config {
         self.route = Some(r);
         self
     }
 
     /// The route in effect.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Config, Route};
+    /// assert_eq!(Config::new().get_route(), Route::Auto);
+    /// assert_eq!(Config::new().route(Route::Tableau).get_route(), Route::Tableau);
+    /// ```
     pub fn get_route(&self) -> Route {
         self.route.unwrap_or_default()
     }
 
     /// Whether the safety check is in effect.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Config;
+    /// assert!(Config::new().get_check_safety());
+    /// assert!(!Config::new().check_safety(false).get_check_safety());
+    /// ```
     pub fn get_check_safety(&self) -> bool {
         self.check_safety.unwrap_or(true)
     }
@@ -237,22 +342,56 @@ pub struct Translation {
 
 impl Translation {
     /// The formula, as given.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::Builder;
+    /// let t = Builder::new().build("G(req -> X ack)")?;
+    /// assert_eq!(*t.formula(), parse("G(req -> X ack)")?);
+    /// assert_eq!(t.formula().to_string(), "G(req -> Xack)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn formula(&self) -> &Formula {
         &self.formula
     }
 
     /// The monitor.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let t = Builder::new().build("G(req -> X ack)")?;
+    /// assert_eq!(t.dfa().num_states(), 2);
+    /// assert_eq!(t.dfa().alphabet().names(), ["req", "ack"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn dfa(&self) -> &BadPrefixDfa {
         &self.dfa
     }
 
     /// Renames the monitor (by default the formula in Spot syntax), for
     /// instance to the property as the user wrote it.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let mut t = Builder::new().build("G(req -> X ack)")?;
+    /// assert_eq!(t.dfa().name(), "G(req -> Xack)");
+    /// t.set_name("handshake");
+    /// assert_eq!(t.dfa().name(), "handshake");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_name(&mut self, name: impl Into<String>) {
         self.dfa.set_name(name);
     }
 
     /// The monitor, by value.
+    ///
+    /// ```
+    /// # use monitor_core::automaton::Verdict;
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// assert_eq!(dfa.run([0b01u64, 0b00]), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_dfa(self) -> BadPrefixDfa {
         self.dfa
     }
@@ -260,6 +399,14 @@ impl Translation {
     /// Whether the formula is a safety property (`None` if not checked, or
     /// if deciding it would exceed the state limit). If not, the monitor is
     /// that of its safety closure.
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// assert_eq!(Builder::new().build("G(req -> X ack)")?.is_safety(), Some(true));
+    /// // Not safety: the monitor is that of `true`, its safety closure.
+    /// assert_eq!(Builder::new().build("F ack")?.is_safety(), Some(false));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_safety(&self) -> Option<bool> {
         self.safety
     }
@@ -284,6 +431,15 @@ impl Translation {
     }
 
     /// Sizes and times.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config, Route};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().route(Route::Tableau));
+    /// let stats = b.build("G(req -> X ack)")?.stats().clone();
+    /// assert_eq!((stats.nba_states, stats.subset_states, stats.states), (2, 2, 2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stats(&self) -> &Stats {
         &self.stats
     }
@@ -297,6 +453,14 @@ pub struct Builder {
 
 impl Builder {
     /// A builder with the default configuration.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, DEFAULT_MAX_STATES};
+    /// let b = Builder::new();
+    /// assert_eq!(b.config().get_max_states(), DEFAULT_MAX_STATES);
+    /// assert_eq!(b.build("G(req -> X ack)")?.dfa().num_states(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new() -> Builder {
         Builder::default()
     }
@@ -319,6 +483,14 @@ impl Builder {
     }
 
     /// The configuration in effect.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config};
+    /// let mut b = Builder::new();
+    /// assert!(b.config().get_simplify());
+    /// b.configure(Config::new().simplify(false));
+    /// assert!(!b.config().get_simplify());
+    /// ```
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -345,6 +517,17 @@ impl Builder {
     }
 
     /// Translates a formula.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula};
+    /// # use monitor_core::translate::Builder;
+    /// let f = parse("G(req -> X ack)")?;
+    /// assert_eq!(Builder::new().build_from_formula(&f)?.dfa().num_states(), 2);
+    /// // The negation, built without printing and parsing it again.
+    /// let t = Builder::new().build_from_formula(&Formula::not(f))?;
+    /// assert_eq!(t.is_safety(), Some(false));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn build_from_formula(&self, f: &Formula) -> Result<Translation, BuildError> {
         let start = Instant::now();
         let cfg = &self.config;

@@ -81,21 +81,58 @@ impl NbaStage {
     }
 
     /// The automaton. Its guards are nodes of [`NbaStage::manager`].
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let stage = NbaStage::build(&parse("p U q")?, &Config::new())?;
+    /// let nba = stage.nba();
+    /// assert_eq!((nba.init, nba.len(), nba.num_marks), (Some(0), 2, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn nba(&self) -> &Nba {
         &self.nba
     }
 
     /// The decision-diagram manager that owns the guards of the automaton.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let stage = NbaStage::build(&parse("p U q")?, &Config::new())?;
+    /// // Where `q` alone (bit 1) leads from the initial state.
+    /// let q_only: Vec<u32> = stage.nba().states[0].iter()
+    ///     .filter(|e| stage.manager().eval(e.guard, &0b10u64)).map(|e| e.dst).collect();
+    /// assert_eq!(q_only, [1]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn manager(&self) -> &Manager {
         &self.pipe.mgr
     }
 
     /// The propositions, in the order of the bits of a letter.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let stage = NbaStage::build(&parse("G(req -> X ack)")?, &Config::new())?;
+    /// assert_eq!(stage.alphabet().names(), ["req", "ack"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn alphabet(&self) -> &Alphabet {
         &self.pipe.aps
     }
 
     /// The number of states.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let stage = NbaStage::build(&parse("G(req -> X ack)")?, &Config::new())?;
+    /// assert_eq!(stage.num_states(), 2);
+    /// assert_eq!(stage.num_states(), stage.nba().len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_states(&self) -> usize {
         self.nba.len()
     }
@@ -103,6 +140,15 @@ impl NbaStage {
     /// The subset construction: the deterministic automaton whose states
     /// are the sets of states the Büchi automaton can be in, the empty set
     /// being the rejecting sink. Fails past the state limit.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let stage = NbaStage::build(&parse("G(req -> X ack)")?, &Config::new())?;
+    /// // Already minimal: one subset per state of the monitor.
+    /// assert_eq!(stage.determinize()?.num_states(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn determinize(mut self) -> Result<SubsetStage, BuildError> {
         let nba = self.nba;
         let det = self
@@ -135,23 +181,61 @@ pub struct SubsetStage {
 
 impl SubsetStage {
     /// The propositions, in the order of the bits of a letter.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let subsets = NbaStage::build(&parse("p U q")?, &Config::new())?.determinize()?;
+    /// assert_eq!(subsets.alphabet().names(), ["p", "q"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn alphabet(&self) -> &Alphabet {
         &self.pipe.aps
     }
 
     /// The number of states (the rejecting sink not counted).
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// // 2^2 subsets for a monitor of 3 states.
+    /// let subsets = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?.determinize()?;
+    /// assert_eq!(subsets.num_states(), 4);
+    /// assert_eq!(subsets.minimize().num_states(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_states(&self) -> usize {
         self.det.len()
     }
 
     /// The automaton as it is, not minimized (a correct monitor, larger
     /// than needed).
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let subsets = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?.determinize()?;
+    /// let (big, small) = (subsets.to_dfa(), subsets.minimize());
+    /// assert_eq!((big.num_states(), small.num_states()), (4, 3));
+    /// // The same bad prefixes all the same.
+    /// assert!(big.first_difference(&small).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_dfa(&self) -> BadPrefixDfa {
         self.pipe.export(&self.det)
     }
 
     /// The minimal monitor (Moore56's partition refinement over the
     /// transition diagrams).
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// # use monitor_core::translate::{stages::NbaStage, Config};
+    /// let subsets = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?.determinize()?;
+    /// let dfa = subsets.minimize();
+    /// assert_eq!(dfa.num_states(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn minimize(mut self) -> BadPrefixDfa {
         let min = minimize(&mut self.pipe.mgr, &self.det);
         self.pipe.export(&min)
