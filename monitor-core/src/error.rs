@@ -66,7 +66,8 @@ impl BuildError {
     /// let e = Builder::new().build("G(req ->").unwrap_err();
     /// assert!(matches!(e.kind(), BuildErrorKind::Parse(_)));
     /// let e = Builder::new().build("Y F a").unwrap_err();
-    /// assert!(matches!(e.kind(), BuildErrorKind::PastOverFuture { subformula } if subformula == "YFa"));
+    /// let BuildErrorKind::PastOverFuture { subformula } = e.kind() else { panic!() };
+    /// assert_eq!(subformula, "YFa");
     /// ```
     pub fn kind(&self) -> &BuildErrorKind {
         &self.kind

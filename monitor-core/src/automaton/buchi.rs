@@ -124,6 +124,7 @@ impl BuchiAutomaton {
     /// # use monitor_core::translate::Builder;
     /// // Waiting: a loop and an edge out; starved: a loop.
     /// assert_eq!(Builder::new().build_buchi("F(req & G !ack)")?.num_edges(), 3);
+    /// assert_eq!(Builder::new().build_buchi("G ack")?.num_edges(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn num_edges(&self) -> usize {

@@ -98,7 +98,8 @@ impl Alphabet {
     ///
     /// ```
     /// # use monitor_core::automaton::Alphabet;
-    /// assert_eq!(Alphabet::new(["req", "ack"]).names(), ["req", "ack"]);
+    /// let ab = Alphabet::new(["req", "ack"]);
+    /// assert_eq!(ab.names(), ["req", "ack"]);
     /// ```
     pub fn names(&self) -> &[String] {
         &self.names
@@ -108,7 +109,8 @@ impl Alphabet {
     ///
     /// ```
     /// # use monitor_core::automaton::Alphabet;
-    /// assert_eq!(Alphabet::new(["req", "ack"]).name(1), "ack");
+    /// let ab = Alphabet::new(["req", "ack"]);
+    /// assert_eq!((ab.name(0), ab.name(1)), ("req", "ack"));
     /// ```
     pub fn name(&self, i: u32) -> &str {
         &self.names[i as usize]

@@ -182,6 +182,7 @@ impl Marks {
     /// # use monitor_core::automaton::Marks;
     /// // The marks of a product's second automaton follow the first's two.
     /// assert_eq!(Marks::all(2).shifted(2).iter().collect::<Vec<_>>(), [2, 3]);
+    /// assert!(Marks::empty().shifted(5).is_empty());
     /// ```
     pub fn shifted(&self, by: usize) -> Marks {
         let mut m = Marks::empty();
@@ -276,7 +277,8 @@ impl Nba {
     /// # let (a, b) = (mgr.var(0), mgr.var(1));
     /// # let loop_on = |guard| NbaEdge { guard, dst: 0, marks: Marks::empty() };
     /// // One state with loops on `a`, on `b` and on `false`.
-    /// let mut nba = Nba { states: vec![vec![loop_on(a), loop_on(b), loop_on(Node::FALSE)]], init: Some(0), num_marks: 0 };
+    /// let loops = vec![loop_on(a), loop_on(b), loop_on(Node::FALSE)];
+    /// let mut nba = Nba { states: vec![loops], init: Some(0), num_marks: 0 };
     /// nba.merge_parallel_edges(&mut mgr);
     /// assert_eq!(nba.num_edges(), 1);
     /// assert_eq!(nba.states[0][0].guard, mgr.or(a, b));

@@ -92,7 +92,8 @@ impl TExpr {
     /// assert_eq!(TExpr::or([TExpr::Ap(0), TExpr::Const(true)]), TExpr::Const(true));
     /// // Nested disjunctions are flattened.
     /// let ab = TExpr::or([TExpr::Ap(0), TExpr::Ap(1)]);
-    /// assert_eq!(TExpr::or([ab, TExpr::Var(0)]), TExpr::Or(vec![TExpr::Ap(0), TExpr::Ap(1), TExpr::Var(0)]));
+    /// let flat = TExpr::Or(vec![TExpr::Ap(0), TExpr::Ap(1), TExpr::Var(0)]);
+    /// assert_eq!(TExpr::or([ab, TExpr::Var(0)]), flat);
     /// ```
     pub fn or(parts: impl IntoIterator<Item = TExpr>) -> TExpr {
         let mut v = Vec::new();

@@ -170,7 +170,8 @@ impl Config {
     /// b.configure(Config::new().prefixes(Prefixes::Informative));
     /// // `a` is a bad prefix, but shows why only once the next letter is read.
     /// let dfa = b.build("G(a -> X b) & G(a -> X !b)")?.into_dfa();
-    /// assert_eq!((dfa.run([0b01u64]), dfa.run([0b01u64, 0])), (Verdict::Undecided, Verdict::Violated));
+    /// assert_eq!(dfa.run([0b01u64]), Verdict::Undecided);
+    /// assert_eq!(dfa.run([0b01u64, 0]), Verdict::Violated);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn prefixes(mut self, p: Prefixes) -> Config {

@@ -199,7 +199,8 @@ impl SubsetStage {
     /// # use monitor_core::formula::parse;
     /// # use monitor_core::translate::{stages::NbaStage, Config};
     /// // 2^2 subsets for a monitor of 3 states.
-    /// let subsets = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?.determinize()?;
+    /// let nba = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?;
+    /// let subsets = nba.determinize()?;
     /// assert_eq!(subsets.num_states(), 4);
     /// assert_eq!(subsets.minimize().num_states(), 3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -214,7 +215,8 @@ impl SubsetStage {
     /// ```
     /// # use monitor_core::formula::parse;
     /// # use monitor_core::translate::{stages::NbaStage, Config};
-    /// let subsets = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?.determinize()?;
+    /// let nba = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?;
+    /// let subsets = nba.determinize()?;
     /// let (big, small) = (subsets.to_dfa(), subsets.minimize());
     /// assert_eq!((big.num_states(), small.num_states()), (4, 3));
     /// // The same bad prefixes all the same.
@@ -231,9 +233,10 @@ impl SubsetStage {
     /// ```
     /// # use monitor_core::formula::parse;
     /// # use monitor_core::translate::{stages::NbaStage, Config};
-    /// let subsets = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?.determinize()?;
-    /// let dfa = subsets.minimize();
-    /// assert_eq!(dfa.num_states(), 3);
+    /// let nba = NbaStage::build(&parse("G((a & X a) -> X X b)")?, &Config::new())?;
+    /// let subsets = nba.determinize()?;
+    /// assert_eq!(subsets.num_states(), 4);
+    /// assert_eq!(subsets.minimize().num_states(), 3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn minimize(mut self) -> BadPrefixDfa {
