@@ -80,7 +80,8 @@ impl BuchiAutomaton {
         &self.aps
     }
 
-    /// A name for the automaton (by default the formula it accepts).
+    /// A name for the automaton (by default the formula it accepts, as
+    /// printed after simplification: `G F a & F G b` is `FGb & GFa`).
     ///
     /// ```
     /// # use monitor_core::translate::Builder;
@@ -171,7 +172,9 @@ impl BuchiAutomaton {
         self.states[s.as_usize()].accepting
     }
 
-    /// The edges leaving state `s`, by target.
+    /// The edges leaving state `s`, in the order a claim lists them: those
+    /// closer to an accepting state first (Spin's pan tries a state's
+    /// options in order, so a violation's cycle is found early).
     ///
     /// ```
     /// # use monitor_core::automaton::StateId;

@@ -179,7 +179,10 @@ impl Guard {
         &self.cubes
     }
 
-    /// Whether the guard is `true`.
+    /// Whether the guard is `true`, read from its cubes: one is empty. The
+    /// guards the crate builds are minimal covers, where `true` is always
+    /// the empty cube; a hand-made cover such as `a | !a` is not seen as
+    /// `true`.
     ///
     /// ```
     /// # use monitor_core::automaton::Guard;
@@ -762,7 +765,8 @@ impl BadPrefixDfa {
     }
 
     /// A shortest bad prefix (`None` if the property has none, i.e. it is a
-    /// liveness property). Each letter is a cube.
+    /// liveness property). Each letter is a cube. The empty word for an
+    /// unsatisfiable property, whose start state is already violated.
     ///
     /// ```
     /// # use monitor_core::translate::Builder;
@@ -772,9 +776,14 @@ impl BadPrefixDfa {
     /// assert_eq!(word, ["req", "!ack"]);
     /// // A liveness property has no bad prefix.
     /// assert!(Builder::new().build("G F p")?.dfa().shortest_violation().is_none());
+    /// // Nothing satisfies `a & !a`: even the empty word is a bad prefix.
+    /// assert_eq!(Builder::new().build("a & !a")?.dfa().shortest_violation(), Some(vec![]));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn shortest_violation(&self) -> Option<Vec<Guard>> {
+        if self.verdict(self.start()) == Verdict::Violated {
+            return Some(Vec::new());
+        }
         let n = self.det.len();
         let mut parent: Vec<Option<(StateId, Cube)>> = vec![None; n];
         let mut seen = vec![false; n];
