@@ -200,6 +200,21 @@ impl LazyMonitor {
     /// [`LazyMonitor::inexact_from`]) rather than exceed it (or 1 MiB,
     /// whichever is larger). Defaults to [`DEFAULT_CACHE_CAPACITY`], which
     /// also bounds the search of the start state, made on construction.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::Verdict;
+    ///
+    /// // A cache emptied at every new transition: slower, same verdicts.
+    /// let mut m = LazyMonitor::from_ltl("G(a -> X b)")?.with_cache_capacity(0);
+    /// assert_eq!(m.step(0b01), Verdict::Undecided);
+    /// assert_eq!(m.step(0b10), Verdict::Undecided);
+    /// assert_eq!(m.step(0b01), Verdict::Undecided);
+    /// assert_eq!(m.step(0b00), Verdict::Violated);
+    /// let stats = m.stats();
+    /// assert_eq!(stats.cache_clears, stats.transitions_built);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_cache_capacity(mut self, bytes: usize) -> LazyMonitor {
         self.capacity = bytes;
         self.dfa.set_memory_limit(bytes);
@@ -207,11 +222,27 @@ impl LazyMonitor {
     }
 
     /// The property.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    ///
+    /// let m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// assert_eq!(m.property(), "G(req -> Xack)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn property(&self) -> &str {
         &self.property
     }
 
     /// The propositions, in the order of the bits of a letter.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    ///
+    /// let m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// assert_eq!(m.propositions(), ["req", "ack"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn propositions(&self) -> &[String] {
         self.dfa.alphabet().names()
     }
@@ -219,6 +250,19 @@ impl LazyMonitor {
     /// Reads one letter (bit `i` for proposition `i`, in the order of
     /// [`LazyMonitor::propositions`]). After a violation the run stays
     /// violated.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::Verdict;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// let (req, ack) = (0b01, 0b10);
+    /// assert_eq!(m.step(req), Verdict::Undecided);
+    /// assert_eq!(m.step(req | ack), Verdict::Undecided);
+    /// assert_eq!(m.step(0), Verdict::Violated);
+    /// assert_eq!(m.step(ack), Verdict::Violated); // sticky
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn step(&mut self, letter: u64) -> Verdict {
         if self.violated_at.is_some() {
@@ -250,11 +294,33 @@ impl LazyMonitor {
     }
 
     /// Reads one letter given as any [`Valuation`].
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::Verdict;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// // req, ack
+    /// assert_eq!(m.step_with(&[true, false]), Verdict::Undecided);
+    /// assert_eq!(m.step_with(&[false, false]), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step_with<L: Valuation + ?Sized>(&mut self, letter: &L) -> Verdict {
         self.step(super::letter_bits(letter, self.props))
     }
 
     /// The verdict of the word read so far.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::Verdict;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G !a")?;
+    /// assert_eq!(m.verdict(), Verdict::Undecided);
+    /// m.step(1);
+    /// assert_eq!(m.verdict(), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn verdict(&self) -> Verdict {
         if self.violated_at.is_some() {
             Verdict::Violated
@@ -264,6 +330,21 @@ impl LazyMonitor {
     }
 
     /// Back to the start (the cache stays).
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::Verdict;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G !a")?;
+    /// m.step(0);
+    /// m.step(1);
+    /// let built = m.stats().states_built;
+    /// m.reset();
+    /// assert_eq!((m.verdict(), m.steps()), (Verdict::Undecided, 0));
+    /// m.step(0);
+    /// assert_eq!(m.stats().states_built, built); // from the cache
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reset(&mut self) {
         self.current = self.start;
         self.steps = 0;
@@ -272,6 +353,18 @@ impl LazyMonitor {
 
     /// Why the property was violated, if it was (worked out on demand,
     /// hence `&mut`).
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// m.step(0b01);
+    /// assert_eq!(m.violation(), None);
+    /// m.step(0b00);
+    /// let why = m.violation().unwrap();
+    /// assert_eq!((why.position, why.letters.as_str()), (1, "!ack"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn violation(&mut self) -> Option<LazyViolation> {
         let (from, to, position) = self.violated_at?;
         let dfa = &mut self.dfa;
@@ -299,6 +392,18 @@ impl LazyMonitor {
     }
 
     /// How many letters were read since the start (or the last reset).
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// m.step(0b01);
+    /// m.step(0b10);
+    /// assert_eq!(m.steps(), 2);
+    /// m.reset();
+    /// assert_eq!(m.steps(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn steps(&self) -> u64 {
         self.steps
     }
@@ -309,11 +414,49 @@ impl LazyMonitor {
     /// over budget there, and from then on violations are reported at
     /// their informative bad prefixes. Always `None` for informative
     /// monitors.
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::translate::Config;
+    /// use monitor_core::Verdict;
+    ///
+    /// // After `c`, `a` must hold for ever, but each `a` forbids `a` six
+    /// // letters later: `c` is a bad prefix.
+    /// let f = parse("G(c -> ((a W b) & G !b & G(a -> X X X X X X !a)))")?;
+    /// let mut exact = LazyMonitor::new(&f, &Config::new())?;
+    /// assert_eq!(exact.propositions(), ["c", "b", "a"]);
+    /// let (c, a) = (0b001, 0b100);
+    /// assert_eq!(exact.step(c | a), Verdict::Violated);
+    /// assert_eq!(exact.inexact_from(), None);
+    /// // With a budget too small to see it, the search gives up at the
+    /// // first letter, and the violation is reported at its informative
+    /// // bad prefix, six letters later.
+    /// let mut tight = LazyMonitor::new(&f, &Config::new().max_states(Some(1)))?;
+    /// let word = [c | a, a, a, a, a, a, a];
+    /// let verdicts: Vec<Verdict> = word.into_iter().map(|l| tight.step(l)).collect();
+    /// assert_eq!(tight.inexact_from(), Some(0));
+    /// assert_eq!(verdicts.iter().position(|&v| v == Verdict::Violated), Some(6));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn inexact_from(&self) -> Option<u64> {
         self.inexact_from
     }
 
     /// What the monitor has built and holds.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// for letter in [0b01, 0b10, 0b01, 0b10] {
+    ///     m.step(letter);
+    /// }
+    /// let stats = m.stats();
+    /// assert_eq!((stats.states, stats.transitions_built), (2, 2));
+    /// assert_eq!(stats.cache_clears, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stats(&self) -> LazyStats {
         LazyStats {
             states: self.dfa.len(),

@@ -68,6 +68,13 @@ pub enum Verdict {
 
 impl Verdict {
     /// The lowercase name used in JSON and DOT output.
+    ///
+    /// ```
+    /// use monitor_core::Verdict;
+    ///
+    /// assert_eq!(Verdict::Violated.as_str(), "violated");
+    /// assert_eq!(Verdict::Undecided.to_string(), Verdict::Undecided.as_str());
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Undecided => "undecided",
@@ -132,6 +139,14 @@ pub struct Table<'a> {
 
 impl<'a> Table<'a> {
     /// The number of states.
+    ///
+    /// ```
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// assert_eq!(table.table().num_states(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn num_states(&self) -> usize {
         self.verdicts.len()
     }
@@ -144,11 +159,29 @@ impl<'a> Table<'a> {
     }
 
     /// The property the monitor checks.
+    ///
+    /// ```
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// assert_eq!(table.table().property(), "G(req -> Xack)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn property(&self) -> &'a str {
         self.text_at(0)
     }
 
     /// The name of proposition `i` (bit `i` of a letter).
+    ///
+    /// ```
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// let t = table.table();
+    /// assert_eq!((t.proposition(0), t.proposition(1)), ("req", "ack"));
+    /// assert_eq!(t.proposition(2), ""); // no such proposition
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn proposition(&self, i: usize) -> &'a str {
         if i < self.props as usize {
             self.text_at(1 + i)
@@ -159,23 +192,66 @@ impl<'a> Table<'a> {
 
     /// A shortest word leading to `state` (letters separated by `; `;
     /// empty for the start, or when the table has no explanations).
+    ///
+    /// ```
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// let t = table.table();
+    /// assert_eq!(t.access(0), "");
+    /// assert_eq!(t.access(t.next(0, 0b01)), "req");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn access(&self, state: u32) -> &'a str {
         self.text_at(1 + self.props as usize + 2 * state as usize)
     }
 
     /// The letters that violate the property from `state`, as a Boolean
     /// formula over the propositions (empty if none).
+    ///
+    /// ```
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// let t = table.table();
+    /// assert_eq!(t.violating(0), ""); // nothing violates at once
+    /// assert_eq!(t.violating(t.next(0, 0b01)), "!ack"); // after `req`
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn violating(&self, state: u32) -> &'a str {
         self.text_at(2 + self.props as usize + 2 * state as usize)
     }
 
     /// A shortest bad prefix (empty if there is none).
+    ///
+    /// ```
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// assert_eq!(table.table().shortest_violation(), "req; !ack");
+    /// let never = MonitorTable::from_ltl("G(a | !a)")?;
+    /// assert_eq!(never.table().shortest_violation(), "");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn shortest_violation(&self) -> &'a str {
         self.text_at(1 + self.props as usize + 2 * self.num_states())
     }
 
     /// The target of `state` on `letter` (bit `i` for proposition `i`):
     /// a state or [`VIOLATION`].
+    ///
+    /// ```
+    /// use monitor_core::runtime::VIOLATION;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// let t = table.table();
+    /// let (req, ack) = (0b01, 0b10);
+    /// assert_eq!(t.next(0, req), 1);
+    /// assert_eq!(t.next(1, ack), 0);
+    /// assert_eq!(t.next(1, 0), VIOLATION);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn next(&self, state: u32, letter: u64) -> u32 {
         match self.transitions {
@@ -196,6 +272,18 @@ impl<'a> Table<'a> {
 
     /// [`Table::next`] for any [`Valuation`] (slices of `bool`, bit sets
     /// of more than 64 propositions).
+    ///
+    /// ```
+    /// use monitor_core::runtime::VIOLATION;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// let t = table.table();
+    /// // req, ack
+    /// assert_eq!(t.next_with(0, &[true, false]), t.next(0, 0b01));
+    /// assert_eq!(t.next_with(1, &[false, false]), VIOLATION);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn next_with<L: Valuation + ?Sized>(&self, state: u32, letter: &L) -> u32 {
         match self.transitions {
@@ -208,6 +296,21 @@ impl<'a> Table<'a> {
 
     /// The target of `state` on event `e`: the letter where only
     /// proposition `e` holds.
+    ///
+    /// ```
+    /// use monitor_core::runtime::VIOLATION;
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let dfa = Builder::new().build("G(open -> X close)")?.into_dfa();
+    /// let table = MonitorTable::from_dfa_events(&dfa);
+    /// let t = table.table();
+    /// let (open, close) = (0, 1);
+    /// let after_open = t.next_event(0, open);
+    /// assert_eq!(t.next_event(after_open, close), 0);
+    /// assert_eq!(t.next_event(after_open, open), VIOLATION);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn next_event(&self, state: u32, e: usize) -> u32 {
         let n = self.num_states();
@@ -272,30 +375,92 @@ pub struct Cursor(u32);
 
 impl Cursor {
     /// A run at the start state.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    ///
+    /// const START: Cursor = Cursor::new();
+    /// assert_eq!(START.state(), 0);
+    /// assert_eq!(START, Cursor::default());
+    /// ```
     pub const fn new() -> Cursor {
         Cursor(0)
     }
 
     /// The current state; after a violation, the state in which it
     /// happened.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+    /// let t = table.table();
+    /// let mut run = Cursor::new();
+    /// run.step(&t, 0b01);
+    /// assert_eq!(run.state(), 1);
+    /// run.step(&t, 0b00); // violates in state 1
+    /// assert_eq!(run.state(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn state(&self) -> u32 {
         self.0 & !VIOLATED
     }
 
     /// Back to the start state.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let t = table.table();
+    /// let mut run = Cursor::new();
+    /// assert_eq!(run.step(&t, 1), Verdict::Violated);
+    /// run.reset();
+    /// assert_eq!(run.verdict(&t), Verdict::Undecided);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn reset(&mut self) {
         self.0 = 0;
     }
 
     /// Whether the word read so far is a bad prefix.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let t = table.table();
+    /// let mut run = Cursor::new();
+    /// run.step(&t, 0);
+    /// assert!(!run.is_violated(&t));
+    /// run.step(&t, 1);
+    /// assert!(run.is_violated(&t));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn is_violated(&self, table: &Table<'_>) -> bool {
         self.verdict(table) == Verdict::Violated
     }
 
     /// The verdict of the word read so far.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let t = table.table();
+    /// let mut run = Cursor::new();
+    /// assert_eq!(run.verdict(&t), Verdict::Undecided);
+    /// run.step(&t, 1);
+    /// assert_eq!(run.verdict(&t), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn verdict(&self, table: &Table<'_>) -> Verdict {
         if self.0 & VIOLATED != 0 {
@@ -311,6 +476,21 @@ impl Cursor {
 
     /// Moves to `target` (from [`Table::next`]) and returns the verdict.
     /// After a violation the run stays violated.
+    ///
+    /// ```
+    /// use monitor_core::runtime::{Cursor, VIOLATION};
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+    /// let t = table.table();
+    /// let mut run = Cursor::new();
+    /// let target = t.next(run.state(), 0b01);
+    /// assert_eq!(run.enter(&t, target), Verdict::Undecided);
+    /// assert_eq!(run.state(), target);
+    /// assert_eq!(run.enter(&t, VIOLATION), Verdict::Violated);
+    /// assert_eq!(run.enter(&t, 0), Verdict::Violated); // sticky
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn enter(&mut self, table: &Table<'_>, target: u32) -> Verdict {
         if self.0 & VIOLATED != 0 {
@@ -329,6 +509,20 @@ impl Cursor {
     }
 
     /// Reads one letter (bit `i` for proposition `i`).
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+    /// let t = table.table();
+    /// let (a, b) = (0b01, 0b10);
+    /// let mut run = Cursor::new();
+    /// assert_eq!(run.step(&t, a), Verdict::Undecided);
+    /// assert_eq!(run.step(&t, a | b), Verdict::Undecided);
+    /// assert_eq!(run.step(&t, a), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn step(&mut self, table: &Table<'_>, letter: u64) -> Verdict {
         if self.0 & VIOLATED != 0 {
@@ -339,6 +533,19 @@ impl Cursor {
     }
 
     /// Reads one letter given as any [`Valuation`].
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+    /// let t = table.table();
+    /// let mut run = Cursor::new();
+    /// // a, b
+    /// assert_eq!(run.step_with(&t, &[true, false]), Verdict::Undecided);
+    /// assert_eq!(run.step_with(&t, &[false, false]), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn step_with<L: Valuation + ?Sized>(&mut self, table: &Table<'_>, letter: &L) -> Verdict {
         if self.0 & VIOLATED != 0 {
@@ -349,6 +556,23 @@ impl Cursor {
     }
 
     /// Reads event `e` (the letter where only proposition `e` holds).
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let dfa = Builder::new().build("G(open -> X close)")?.into_dfa();
+    /// let table = MonitorTable::from_dfa_events(&dfa);
+    /// let t = table.table();
+    /// let (open, close) = (0, 1);
+    /// let mut run = Cursor::new();
+    /// assert_eq!(run.step_event(&t, open), Verdict::Undecided);
+    /// assert_eq!(run.step_event(&t, close), Verdict::Undecided);
+    /// assert_eq!(run.step_event(&t, open), Verdict::Undecided);
+    /// assert_eq!(run.step_event(&t, open), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn step_event(&mut self, table: &Table<'_>, e: usize) -> Verdict {
         if self.0 & VIOLATED != 0 {
@@ -360,12 +584,44 @@ impl Cursor {
 
     /// Whether reading event `e` now would violate the property (the run
     /// does not move).
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let dfa = Builder::new().build("G(open -> X close)")?.into_dfa();
+    /// let table = MonitorTable::from_dfa_events(&dfa);
+    /// let t = table.table();
+    /// let (open, close) = (0, 1);
+    /// let mut run = Cursor::new();
+    /// run.step_event(&t, open);
+    /// assert!(run.would_violate_event(&t, open));
+    /// assert!(!run.would_violate_event(&t, close));
+    /// assert!(!run.is_violated(&t)); // the run did not move
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn would_violate_event(&self, table: &Table<'_>, e: usize) -> bool {
         self.0 & VIOLATED != 0 || table.next_event(self.0, e) as usize >= table.num_states()
     }
 
     /// Why the run violated the property, if it did.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Cursor;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+    /// let t = table.table();
+    /// let mut run = Cursor::new();
+    /// run.step(&t, 0b01);
+    /// assert_eq!(run.violation(&t), None);
+    /// run.step(&t, 0b00);
+    /// let why = run.violation(&t).unwrap();
+    /// assert_eq!((why.after, why.letters, why.position), ("a", "!b", None));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn violation<'t>(&self, table: &Table<'t>) -> Option<Violation<'t>> {
         if !self.is_violated(table) {
             return None;
@@ -418,6 +674,17 @@ impl<'a> Violation<'a> {
     }
 
     /// The same violation, caused by event `name`.
+    ///
+    /// ```
+    /// use monitor_core::Monitor;
+    ///
+    /// let mut m = Monitor::from_ltl("G !a")?;
+    /// m.step(1);
+    /// let why = m.violation().unwrap().with_event("a()");
+    /// assert_eq!(why.event, Some("a()"));
+    /// assert_eq!(why.to_string(), "`G!a` violated by `a()`: in the initial state, the event must not be `a`");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_event(mut self, name: &'a str) -> Violation<'a> {
         self.event = Some(name);
         self
@@ -467,6 +734,13 @@ impl From<Violation<'_>> for std::io::Error {
 /// A proposition's bit in a letter: `0` or `1`. Generated monitors call it
 /// on each proposition's value, so that a value that is not a `bool` is a
 /// type error at the user's expression.
+///
+/// ```
+/// use monitor_core::runtime::bit;
+///
+/// let (req, ack) = (true, false);
+/// assert_eq!(bit(req) | bit(ack) << 1, 0b01);
+/// ```
 #[inline(always)]
 pub const fn bit(value: bool) -> u64 {
     value as u64
@@ -590,6 +864,17 @@ pub struct Monitor<'a> {
 
 impl<'a> Monitor<'a> {
     /// A run of `table` from its start state.
+    ///
+    /// ```
+    /// use monitor_core::{Monitor, MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let t = table.table();
+    /// let mut m = Monitor::new(&t);
+    /// assert_eq!((m.state(), m.verdict()), (0, Verdict::Undecided));
+    /// assert_eq!(m.step(1), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn new(table: &'a Table<'a>) -> Monitor<'a> {
         Monitor {
             table,
@@ -598,39 +883,114 @@ impl<'a> Monitor<'a> {
     }
 
     /// The table.
+    ///
+    /// ```
+    /// use monitor_core::Monitor;
+    ///
+    /// let m = Monitor::from_ltl("G(req -> X ack)")?;
+    /// assert_eq!(m.table().props, 2);
+    /// assert_eq!(m.table().proposition(1), "ack");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn table(&self) -> &'a Table<'a> {
         self.table
     }
 
     /// Reads one letter (bit `i` for proposition `i`, in the order of
     /// [`Table::proposition`]).
+    ///
+    /// ```
+    /// use monitor_core::{Monitor, Verdict};
+    ///
+    /// let mut m = Monitor::from_ltl("G(req -> X ack)")?;
+    /// let (req, ack) = (0b01, 0b10);
+    /// assert_eq!(m.step(req), Verdict::Undecided);
+    /// assert_eq!(m.step(ack), Verdict::Undecided);
+    /// assert_eq!(m.step(req), Verdict::Undecided);
+    /// assert_eq!(m.step(req), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn step(&mut self, letter: u64) -> Verdict {
         self.cursor.step(self.table, letter)
     }
 
     /// Reads one letter given as any [`Valuation`] (`&[bool]`, …).
+    ///
+    /// ```
+    /// use monitor_core::{Monitor, Verdict};
+    ///
+    /// let mut m = Monitor::from_ltl("G(req -> X ack)")?;
+    /// // req, ack
+    /// assert_eq!(m.step_with(&[true, false]), Verdict::Undecided);
+    /// assert_eq!(m.step_with(&vec![false, false]), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn step_with<L: Valuation + ?Sized>(&mut self, letter: &L) -> Verdict {
         self.cursor.step_with(self.table, letter)
     }
 
     /// The verdict of the word read so far.
+    ///
+    /// ```
+    /// use monitor_core::{Monitor, Verdict};
+    ///
+    /// let mut m = Monitor::from_ltl("G !a")?;
+    /// assert_eq!(m.verdict(), Verdict::Undecided);
+    /// m.step(1);
+    /// assert_eq!(m.verdict(), Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn verdict(&self) -> Verdict {
         self.cursor.verdict(self.table)
     }
 
     /// The current state (after a violation: where it happened).
+    ///
+    /// ```
+    /// use monitor_core::Monitor;
+    ///
+    /// let mut m = Monitor::from_ltl("G(req -> X ack)")?;
+    /// assert_eq!(m.state(), 0);
+    /// m.step(0b01);
+    /// assert_eq!(m.state(), 1);
+    /// m.step(0b00); // violated in state 1
+    /// assert_eq!(m.state(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn state(&self) -> u32 {
         self.cursor.state()
     }
 
     /// Back to the start.
+    ///
+    /// ```
+    /// use monitor_core::{Monitor, Verdict};
+    ///
+    /// let mut m = Monitor::from_ltl("G !a")?;
+    /// m.step(1);
+    /// m.reset();
+    /// assert_eq!((m.state(), m.verdict()), (0, Verdict::Undecided));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reset(&mut self) {
         self.cursor.reset();
     }
 
     /// Why the property was violated, if it was.
+    ///
+    /// ```
+    /// use monitor_core::Monitor;
+    ///
+    /// let mut m = Monitor::from_ltl("G(req -> X ack)")?;
+    /// m.step(0b01);
+    /// assert!(m.violation().is_none());
+    /// m.step(0b00);
+    /// let why = m.violation().unwrap();
+    /// assert_eq!((why.after, why.letters, why.shortest), ("req", "!ack", "req; !ack"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn violation(&self) -> Option<Violation<'a>> {
         self.cursor.violation(self.table)
     }

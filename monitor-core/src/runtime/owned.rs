@@ -56,11 +56,40 @@ pub struct MonitorTable {
 
 impl MonitorTable {
     /// The table of a monitor, for letters over all its propositions.
+    ///
+    /// ```
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let table = MonitorTable::from_dfa(&dfa);
+    /// assert_eq!(table.table().num_states(), dfa.num_states());
+    /// assert_eq!(table, MonitorTable::from_ltl("G(req -> X ack)")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_dfa(dfa: &BadPrefixDfa) -> MonitorTable {
         MonitorTable::from_dfa_with(dfa, Layout::Auto)
     }
 
     /// [`MonitorTable::from_dfa`] with a chosen [`Layout`].
+    ///
+    /// ```
+    /// use monitor_core::runtime::{Layout, Transitions};
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let dense = MonitorTable::from_dfa_with(&dfa, Layout::Dense);
+    /// let diagram = MonitorTable::from_dfa_with(&dfa, Layout::Diagram);
+    /// let (d, g) = (dense.table(), diagram.table());
+    /// // 2 states times 4 letters.
+    /// assert!(matches!(d.transitions, Transitions::Dense(next) if next.len() == 8));
+    /// assert!(matches!(g.transitions, Transitions::Diagram { .. }));
+    /// for letter in 0..4 {
+    ///     assert_eq!(d.next(1, letter), g.next(1, letter));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_dfa_with(dfa: &BadPrefixDfa, layout: Layout) -> MonitorTable {
         let mut t = MonitorTable::transitions(dfa, layout);
         t.explain_letters(dfa);
@@ -70,6 +99,21 @@ impl MonitorTable {
     /// The table of a monitor of events: each step is a letter in which
     /// exactly one proposition (the event) holds. The table gets an array
     /// of event transitions, and explanations name events.
+    ///
+    /// ```
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let dfa = Builder::new().build("G(open -> X close)")?.into_dfa();
+    /// let table = MonitorTable::from_dfa_events(&dfa);
+    /// let t = table.table();
+    /// assert_eq!(t.events.len(), 2 * t.num_states()); // 2 events
+    /// let after_open = t.next_event(0, 0);
+    /// assert_eq!(t.access(after_open), "open");
+    /// assert_eq!(t.violating(after_open), "open"); // an event, not `!close`
+    /// assert_eq!(t.shortest_violation(), "open; open");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_dfa_events(dfa: &BadPrefixDfa) -> MonitorTable {
         let mut t = MonitorTable::transitions(dfa, Layout::Auto);
         let n = dfa.num_states();
@@ -238,6 +282,18 @@ impl MonitorTable {
     }
 
     /// The table, borrowing this one's arrays.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Transitions;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// let t = table.table();
+    /// assert_eq!(t.props, 2);
+    /// assert_eq!(t.verdicts, [Verdict::Undecided, Verdict::Undecided]);
+    /// assert!(matches!(t.transitions, Transitions::Dense(_)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn table(&self) -> Table<'_> {
         Table {
             props: self.props,

@@ -69,6 +69,14 @@ impl Default for Run {
 
 impl Run {
     /// A run at the start state.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    ///
+    /// const START: Run = Run::new();
+    /// assert_eq!((START.state(), START.violations()), (0, 0));
+    /// assert_eq!(START, Run::default());
+    /// ```
     pub const fn new() -> Run {
         Run {
             state: 0,
@@ -80,6 +88,20 @@ impl Run {
     }
 
     /// Back to the start: no violation, no letter read.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let t = table.table();
+    /// let mut run = Run::new();
+    /// run.step(&t, 1);
+    /// run.reset();
+    /// assert_eq!(run, Run::new());
+    /// assert_eq!(run.verdict(&t), Verdict::Undecided);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn reset(&mut self) {
         *self = Run::new();
@@ -87,6 +109,21 @@ impl Run {
 
     /// The current state; after a violation, the state in which the first
     /// one happened.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+    /// let t = table.table();
+    /// let mut run = Run::new();
+    /// run.step(&t, 0b01);
+    /// assert_eq!(run.state(), 1);
+    /// run.step(&t, 0b00); // the first violation, in state 1
+    /// run.step(&t, 0b10); // back to state 0
+    /// assert_eq!(run.state(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn state(&self) -> u32 {
         if self.first != NONE {
@@ -97,6 +134,20 @@ impl Run {
     }
 
     /// The verdict of the word read so far.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let t = table.table();
+    /// let mut run = Run::new();
+    /// assert_eq!(run.verdict(&t), Verdict::Undecided);
+    /// run.step(&t, 1);
+    /// run.step(&t, 0);
+    /// assert_eq!(run.verdict(&t), Verdict::Violated); // stays violated
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn verdict(&self, table: &Table<'_>) -> Verdict {
         if self.first != NONE {
@@ -111,6 +162,20 @@ impl Run {
     }
 
     /// Whether the word read so far is a bad prefix.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let t = table.table();
+    /// let mut run = Run::new();
+    /// run.step(&t, 0);
+    /// assert!(!run.is_violated(&t));
+    /// run.step(&t, 1);
+    /// assert!(run.is_violated(&t));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn is_violated(&self, table: &Table<'_>) -> bool {
         self.verdict(table) == Verdict::Violated
@@ -119,6 +184,20 @@ impl Run {
     /// How many letters violated the property, the first included
     /// (saturating at `u32::MAX`). After the first violation, the run
     /// goes on as if each violating letter had not been read.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let t = table.table();
+    /// let mut run = Run::new();
+    /// for letter in [1, 0, 1, 1, 0] {
+    ///     run.step(&t, letter);
+    /// }
+    /// assert_eq!(run.violations(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn violations(&self) -> u32 {
         self.violations
@@ -150,6 +229,21 @@ impl Run {
 
     /// Reads one letter (bit `i` for proposition `i`) and returns the
     /// verdict of the word read so far.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+    /// let t = table.table();
+    /// let (a, b) = (0b01, 0b10);
+    /// let mut run = Run::new();
+    /// assert_eq!(run.step(&t, a), Verdict::Undecided);
+    /// assert_eq!(run.step(&t, a | b), Verdict::Undecided);
+    /// assert_eq!(run.step(&t, a), Verdict::Violated);
+    /// assert_eq!(run.violation(&t).unwrap().position, Some(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn step(&mut self, table: &Table<'_>, letter: u64) -> Verdict {
         let target = table.next(self.state, letter);
@@ -158,6 +252,24 @@ impl Run {
 
     /// Reads event `e` (the letter where only proposition `e` holds); a
     /// violation remembers the event.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let dfa = Builder::new().build("G(open -> X close)")?.into_dfa();
+    /// let table = MonitorTable::from_dfa_events(&dfa);
+    /// let t = table.table();
+    /// let open = 0;
+    /// let mut run = Run::new();
+    /// assert_eq!(run.step_event(&t, open), Verdict::Undecided);
+    /// assert_eq!(run.step_event(&t, open), Verdict::Violated);
+    /// let why = run.violation(&t).unwrap();
+    /// assert_eq!((why.event, why.position), (Some("open"), Some(1)));
+    /// assert_eq!(why.letters, "open");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn step_event(&mut self, table: &Table<'_>, e: usize) -> Verdict {
         let target = table.next_event(self.state, e);
@@ -168,6 +280,24 @@ impl Run {
     /// violate it: then the run does not move (nothing is read or counted)
     /// and the violation is returned (the one kept, or the one `e` would
     /// be, at the position it would have).
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::translate::Builder;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let dfa = Builder::new().build("G(open -> X close)")?.into_dfa();
+    /// let table = MonitorTable::from_dfa_events(&dfa);
+    /// let t = table.table();
+    /// let (open, close) = (0, 1);
+    /// let mut run = Run::new();
+    /// assert_eq!(run.try_event(&t, open), Ok(Verdict::Undecided));
+    /// let refused = run.try_event(&t, open).unwrap_err();
+    /// assert_eq!((refused.event, refused.position), (Some("open"), Some(1)));
+    /// assert_eq!(run.violations(), 0); // nothing read
+    /// assert_eq!(run.try_event(&t, close), Ok(Verdict::Undecided));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn try_event<'t>(&mut self, table: &Table<'t>, e: usize) -> Result<Verdict, Violation<'t>> {
         if let Some(v) = self.violation(table) {
             return Err(v);
@@ -182,6 +312,22 @@ impl Run {
 
     /// Why the run violated the property, if it did: the first violation,
     /// with its position and, for events, the event.
+    ///
+    /// ```
+    /// use monitor_core::runtime::Run;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X b)")?;
+    /// let t = table.table();
+    /// let mut run = Run::new();
+    /// for letter in [0b01, 0b00, 0b10, 0b01, 0b00] {
+    ///     run.step(&t, letter);
+    /// }
+    /// let why = run.violation(&t).unwrap(); // the first of two
+    /// assert_eq!((why.position, why.after, why.letters), (Some(1), "a", "!b"));
+    /// assert_eq!(run.violations(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn violation<'t>(&self, table: &Table<'t>) -> Option<Violation<'t>> {
         if !self.is_violated(table) {
             return None;

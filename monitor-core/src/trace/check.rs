@@ -55,6 +55,18 @@ pub enum Engine {
 
 impl Engine {
     /// The name of proposition `i` (bit `i` of a letter).
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::trace::check::Engine;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let eager = Engine::Eager(MonitorTable::from_ltl("G(req -> X ack)")?);
+    /// assert_eq!((eager.proposition(0), eager.proposition(1)), ("req", "ack"));
+    /// let lazy = Engine::Lazy(Box::new(LazyMonitor::from_ltl("G(req -> X ack)")?));
+    /// assert_eq!((lazy.proposition(1), lazy.proposition(2)), ("ack", ""));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn proposition(&self, i: usize) -> &str {
         match self {
             Engine::Eager(t) => t.table().proposition(i),
@@ -63,6 +75,16 @@ impl Engine {
     }
 
     /// The number of propositions.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::trace::check::Engine;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// assert_eq!(Engine::Eager(MonitorTable::from_ltl("G(a -> X(b | c))")?).props(), 3);
+    /// assert_eq!(Engine::Lazy(Box::new(LazyMonitor::from_ltl("G a")?)).props(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn props(&self) -> usize {
         match self {
             Engine::Eager(t) => t.table().props as usize,
@@ -73,6 +95,21 @@ impl Engine {
 
 impl Property {
     /// A property with a monitor built whole.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Engine, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// // The propositions `req` and `ack` stand for conditions on a log's fields.
+    /// let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+    /// let bindings = vec![Expr::parse("method == \"POST\"")?, Expr::parse("status < 300")?];
+    /// let p = Property::new("posts succeed", table, bindings);
+    /// assert_eq!(p.name, "posts succeed");
+    /// assert!(matches!(p.monitor, Engine::Eager(_)));
+    /// assert_eq!(p.fields(), ["method", "status"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(name: &str, table: MonitorTable, bindings: Vec<Expr>) -> Property {
         Property {
             name: name.to_string(),
@@ -82,6 +119,25 @@ impl Property {
     }
 
     /// A property with a lazy monitor.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::Verdict;
+    ///
+    /// let m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// let p = Property::lazy("G(req -> X ack)", m, vec![Expr::parse("req")?, Expr::parse("ack")?]);
+    /// let mut checker = Checker::new(vec![p], Options::default());
+    /// let log = "req,ack\n1,0\n0,1\n1,0\n0,0\n";
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(reports[0].verdict, Verdict::Violated);
+    /// assert_eq!(reports[0].violations[0].at.line, Some(5));
+    /// // The states it built: `ack` due or not, and the violation.
+    /// assert_eq!(reports[0].lazy.map(|s| s.states), Some(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn lazy(name: &str, monitor: LazyMonitor, bindings: Vec<Expr>) -> Property {
         Property {
             name: name.to_string(),
@@ -372,6 +428,26 @@ impl Ring {
 
 impl Checker {
     /// A checker of `properties`.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// // Two properties sharing the proposition `busy`.
+    /// let busy = Expr::parse("state == 2")?;
+    /// let props = vec![
+    ///     Property::new("G !busy", MonitorTable::from_ltl("G !busy")?, vec![busy.clone()]),
+    ///     Property::new("G(busy -> X !busy)", MonitorTable::from_ltl("G(busy -> X !busy)")?, vec![busy]),
+    /// ];
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let log = "state\n1\n2\n1\n";
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// let verdicts: Vec<_> = reports.iter().map(|r| (r.property.as_str(), r.verdict)).collect();
+    /// assert_eq!(verdicts, [("G !busy", Verdict::Violated), ("G(busy -> X !busy)", Verdict::Undecided)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(properties: Vec<Property>, options: Options) -> Checker {
         let mut atoms: Vec<Expr> = Vec::new();
         let mut atom_names: Vec<String> = Vec::new();
@@ -432,16 +508,59 @@ impl Checker {
     /// `reset` is true (a reset signal of a waveform: `!rst_n`); an
     /// unknown value (x, z) counts as in reset. Checking starts at the
     /// first event out of reset.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G !err")?;
+    /// let props = vec![Property::new("G !err", table, vec![Expr::parse("err")?])];
+    /// let mut checker = Checker::new(props, Options::default());
+    /// checker.set_reset(Some(Expr::parse("!rst_n")?));
+    /// // `err` is 1 in reset (line 2): only the one on line 4 counts.
+    /// let log = "rst_n,err\n0,1\n1,0\n1,1\n";
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(reports[0].violations[0].at.line, Some(4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_reset(&mut self, reset: Option<Expr>) {
         self.reset = reset;
     }
 
     /// The options.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options};
+    ///
+    /// let options = Options { all: true, ..Options::default() };
+    /// let checker = Checker::new(Vec::new(), options);
+    /// assert_eq!(checker.options(), options);
+    /// assert_eq!((checker.options().max_reports, checker.options().context), (10, 4));
+    /// ```
     pub fn options(&self) -> Options {
         self.options
     }
 
     /// Checks one trace; the monitors start afresh.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let props = vec![Property::new("G !a", table, vec![Expr::parse("a")?])];
+    /// let mut checker = Checker::new(props, Options { all: true, ..Options::default() });
+    /// let reports = checker.run(&mut CsvReader::new("one.csv", "a\n1\n0\n1\n".as_bytes())?)?;
+    /// assert_eq!((reports[0].violation_count, reports[0].events), (2, 3));
+    /// // The next trace starts afresh.
+    /// let reports = checker.run(&mut CsvReader::new("two.csv", "a\n0\n".as_bytes())?)?;
+    /// assert_eq!((reports[0].verdict, reports[0].violation_count), (Verdict::Undecided, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<Vec<Report>, TraceError> {
         self.run_reporting(reader, |_, _| {})
     }

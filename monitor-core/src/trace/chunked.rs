@@ -105,6 +105,22 @@ const MAGIC: &[u8; 8] = b"mgchunk1";
 
 impl ChunkSummary {
     /// The number of events of the chunk.
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// let s = check.summarize(piece("0\n1\n0\n"), 3);
+    /// assert_eq!(s.events(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn events(&self) -> u64 {
         self.events
     }
@@ -112,6 +128,23 @@ impl ChunkSummary {
     /// Whether every event of the chunk could be read and evaluated (a
     /// chunk that could not is read again by the checker, which reports
     /// why).
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// assert!(check.summarize(piece("0\n1\n"), 2).is_readable());
+    /// // `2` is not a Boolean: the checker reads the chunk again and says so.
+    /// assert!(!check.summarize(piece("0\n2\n"), 2).is_readable());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_readable(&self) -> bool {
         self.readable
     }
@@ -174,6 +207,26 @@ impl ChunkSummary {
 
     /// Reads a summary written by [`ChunkSummary::to_bytes`]; `None` if
     /// the bytes are not one.
+    ///
+    /// ```
+    /// use monitor_core::trace::chunked::ChunkSummary;
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// let s = check.summarize(piece("0\n1\n"), 2);
+    /// let bytes = s.to_bytes();
+    /// assert_eq!(ChunkSummary::from_bytes(&bytes), Some(s));
+    /// assert_eq!(ChunkSummary::from_bytes(&bytes[..bytes.len() - 1]), None);
+    /// assert_eq!(ChunkSummary::from_bytes(b"not a summary"), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Option<ChunkSummary> {
         use crate::runtime::summary::{take, take_u64};
         let mut b = bytes;
@@ -284,6 +337,25 @@ impl<'c> ChunkedCheck<'c> {
     /// Starts checking a trace whose fields are those of `reader` (only
     /// their names are read: a reader of an empty trace of the same
     /// format will do), with every monitor in its initial state.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::chunked::ChunkedCheck;
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// let mut checker = Checker::new(props, Options::default());
+    /// // Only the header row is read.
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// assert_eq!((check.index(), check.line()), (0, 1));
+    /// drop(check);
+    /// let err = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"b\n"[..])?).err().unwrap();
+    /// assert_eq!(err.message, "no column `a` (the columns are: b)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new<R: Reader + ?Sized>(
         checker: &'c mut Checker,
         reader: &mut R,
@@ -299,12 +371,48 @@ impl<'c> ChunkedCheck<'c> {
     }
 
     /// The index of the next event (the first event of the next chunk).
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let mut check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// assert_eq!(check.index(), 0);
+    /// let s = check.summarize(piece("0\n1\n0\n"), 3);
+    /// assert!(check.skip(&s));
+    /// assert_eq!(check.index(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn index(&self) -> u64 {
         self.index
     }
 
     /// The line of the next event, for formats with lines (from 1, and
     /// what [`ChunkedCheck::read`] and [`ChunkedCheck::skip`] added).
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let mut check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// assert_eq!(check.line(), 1);
+    /// let s = check.summarize(piece("0\n\n1\n"), 3); // a blank line
+    /// assert!(check.skip(&s));
+    /// assert_eq!((check.index(), check.line()), (2, 4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn line(&self) -> u64 {
         self.line
     }
@@ -313,6 +421,24 @@ impl<'c> ChunkedCheck<'c> {
     /// lines from 1; `lines`: its number of line ends, 0 for formats
     /// without lines). This reads the chunk in full but changes nothing:
     /// chunks are summarized in any order, on any thread.
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// let quiet = check.summarize(piece("0\n1\n"), 2);
+    /// let bad = check.summarize(piece("1\n1\n"), 2); // a violation from any state
+    /// assert_eq!((quiet.events(), bad.events()), (2, 2));
+    /// assert_eq!(check.plan(&[quiet, bad]), [false, true]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn summarize<R: Reader>(&self, reader: R, lines: u64) -> ChunkSummary {
         self.summarize_with(reader, lines, self.checker.options().all)
     }
@@ -405,6 +531,27 @@ impl<'c> ChunkedCheck<'c> {
     /// Whether chunks can be summarized: not with a lazy monitor (no table
     /// to summarize with) or a reset (held monitors). Otherwise every
     /// chunk is read.
+    ///
+    /// ```
+    /// use monitor_core::runtime::LazyMonitor;
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// assert!(check.summarizes());
+    /// let lazy = LazyMonitor::from_ltl("G(a -> X !a)")?;
+    /// let mut checker = Checker::new(vec![Property::lazy("lazy", lazy, vec![Expr::parse("a")?])], Options::default());
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// assert!(!check.summarizes());
+    /// assert!(!check.summarize(piece("0\n"), 1).is_readable());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn summarizes(&self) -> bool {
         !self.bound.has_reset() && !self.checker.has_lazy()
     }
@@ -414,6 +561,25 @@ impl<'c> ChunkedCheck<'c> {
     /// the monitors jump to where the chunk leaves them. Returns `false`,
     /// changing nothing, if the chunk must be read
     /// ([`ChunkedCheck::read`]).
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let mut check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// let first = check.summarize(piece("0\n1\n"), 2);
+    /// let second = check.summarize(piece("1\n0\n"), 2);
+    /// assert!(check.skip(&first)); // the monitor is now after an `a`
+    /// assert!(!check.skip(&second)); // `a` again: a violation, to be read
+    /// assert_eq!(check.index(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn skip(&mut self, summary: &ChunkSummary) -> bool {
         if !summary.readable || summary.summaries.len() != self.checker.len() {
             return false;
@@ -457,6 +623,28 @@ impl<'c> ChunkedCheck<'c> {
     /// Reads a chunk with the checker (`reader` numbers its events from
     /// [`ChunkedCheck::index`] and its lines from [`ChunkedCheck::line`];
     /// `lines`: the chunk's number of line ends).
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let mut check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// let first = check.summarize(piece("0\n1\n"), 2);
+    /// assert!(check.skip(&first));
+    /// let chunk = "1\n0\n";
+    /// let mut r = CsvReader::with_headers("log", vec!["a".into()], chunk.as_bytes(), check.index(), check.line());
+    /// check.read(&mut r, 2)?;
+    /// assert_eq!((check.index(), check.line()), (4, 5));
+    /// let v = &check.finish()[0].violations[0];
+    /// assert_eq!((v.at.index, v.at.line), (2, Some(3)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read<R: Reader + ?Sized>(
         &mut self,
         reader: &mut R,
@@ -476,6 +664,26 @@ impl<'c> ChunkedCheck<'c> {
     /// satisfied (or that cannot be read). This lets a distributed
     /// checker fetch them all at once. (From a chunk that cannot be read
     /// on, nothing is foreseen.)
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// let summaries: Vec<_> = ["0\n1\n", "1\n0\n", "1\n1\n"]
+    ///     .into_iter()
+    ///     .map(|c| check.summarize(piece(c), 2))
+    ///     .collect();
+    /// // The second chunk violates the property; after it, nothing is checked.
+    /// assert_eq!(check.plan(&summaries), [false, true, false]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn plan(&self, summaries: &[ChunkSummary]) -> Vec<bool> {
         let all = self.checker.options().all;
         let mut states: Vec<Option<u32>> = (0..self.checker.len())
@@ -512,6 +720,27 @@ impl<'c> ChunkedCheck<'c> {
     }
 
     /// The reports, once every chunk is skipped or read.
+    ///
+    /// ```
+    /// use monitor_core::Verdict;
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
+    /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
+    /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let mut check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
+    /// for c in ["0\n1\n", "0\n0\n"] {
+    ///     let s = check.summarize(piece(c), 2);
+    ///     assert!(check.skip(&s));
+    /// }
+    /// let reports = check.finish();
+    /// assert_eq!((reports[0].verdict, reports[0].events), (Verdict::Undecided, 4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(self) -> Vec<Report> {
         self.checker.finish()
     }
@@ -520,6 +749,25 @@ impl<'c> ChunkedCheck<'c> {
 /// Checks the log `input` with `checker`, in chunks on rayon's pool (see
 /// the [module documentation](self)); the reports are those of
 /// [`Checker::run`].
+///
+/// ```
+/// use monitor_core::trace::check::{Checker, Options, Property};
+/// use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
+/// use monitor_core::trace::expr::Expr;
+/// use monitor_core::trace::reader::JsonlReader;
+/// use monitor_core::MonitorTable;
+///
+/// let log: String = (0..100).map(|i| format!("{{\"latency\": {}}}\n", if i == 60 { 500 } else { 20 })).collect();
+/// let table = MonitorTable::from_ltl("G !slow")?;
+/// let props = vec![Property::new("G !slow", table, vec![Expr::parse("latency > 100")?])];
+/// let mut checker = Checker::new(props, Options::default());
+/// let chunked = check_lines(&mut checker, LineFormat::Jsonl, "log", log.as_bytes(), Chunking::Lines(8))?;
+/// assert_eq!(chunked[0].violations[0].at.line, Some(61));
+/// // The reports of a run in one pass.
+/// let whole = checker.run(&mut JsonlReader::new("log", log.as_bytes()))?;
+/// assert_eq!(chunked, whole);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check_lines<R: Read>(
     checker: &mut Checker,
     format: LineFormat,

@@ -104,6 +104,15 @@ fn shown(c: &Cell<'_>) -> String {
 impl Cell<'_> {
     /// The value as a Boolean, when it is one (the fast path of
     /// [`Cell::as_bool`]).
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::Cell;
+    ///
+    /// assert_eq!(Cell::Text("1").truth(), Some(true));
+    /// assert_eq!(Cell::Bits(b"0").truth(), Some(false));
+    /// assert_eq!(Cell::Text("TRUE").truth(), Some(true)); // via `as_bool`
+    /// assert_eq!(Cell::Int(2).truth(), None);
+    /// ```
     #[inline]
     pub fn truth(&self) -> Option<bool> {
         match self {
@@ -119,6 +128,18 @@ impl Cell<'_> {
     }
 
     /// The value as a Boolean.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::{Cell, ValueError};
+    ///
+    /// assert_eq!(Cell::Text(" false ").as_bool(), Ok(false));
+    /// assert_eq!(Cell::Json(&serde_json::json!(1)).as_bool(), Ok(true));
+    /// assert_eq!(
+    ///     Cell::Bits(b"0101").as_bool(),
+    ///     Err(ValueError("0101 is a 4-bit vector, not a Boolean: compare it or select a bit".into()))
+    /// );
+    /// assert_eq!(Cell::Int(7).as_bool(), Err(ValueError("7 is not a Boolean (true/false/1/0)".into())));
+    /// ```
     pub fn as_bool(&self) -> Result<bool, ValueError> {
         let text = |t: &str| match t.trim() {
             "1" | "true" | "True" | "TRUE" => Some(true),
@@ -585,6 +606,16 @@ impl FieldVsNumber {
 
 impl Expr {
     /// Parses an expression.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::Expr;
+    ///
+    /// assert_eq!(Expr::parse("true")?, Expr::Const(true));
+    /// assert!(matches!(Expr::parse("!(busy || stall) && ready")?, Expr::And(xs) if xs.len() == 2));
+    /// let err = Expr::parse("(a && b").unwrap_err();
+    /// assert_eq!((err.message.as_str(), err.at), ("expected `)`", 7));
+    /// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
         let mut p = Parser { s: text, i: 0 };
         let e = p.or(0)?;
@@ -596,6 +627,15 @@ impl Expr {
     }
 
     /// The names of the fields the expression reads, in order, once each.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::Expr;
+    ///
+    /// let e = Expr::parse("data[3] && state == 4'b0101 || data[0] && !busy")?;
+    /// assert_eq!(e.fields(), ["data", "state", "busy"]);
+    /// assert!(Expr::parse("1 < 2")?.fields().is_empty());
+    /// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+    /// ```
     pub fn fields(&self) -> Vec<String> {
         let mut out = Vec::new();
         self.visit(&mut |f: &FieldRef| {
@@ -623,6 +663,20 @@ impl Expr {
     }
 
     /// Gives every field the reader's index, `resolve(name)`.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::{Cell, Expr};
+    ///
+    /// let columns = ["time", "req", "ack"];
+    /// let mut index = |name: &str| columns.iter().position(|c| *c == name).ok_or(format!("no `{name}`"));
+    /// let mut e = Expr::parse("req && !ack")?;
+    /// e.resolve(&mut index)?;
+    /// let row = ["0", "1", "0"];
+    /// assert_eq!(e.eval(&|id| row.get(id).copied().map(Cell::Text)), Ok(true));
+    /// let mut unknown = Expr::parse("grant")?;
+    /// assert_eq!(unknown.resolve(&mut index), Err("no `grant`".to_string()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn resolve<E>(
         &mut self,
         resolve: &mut impl FnMut(&str) -> Result<usize, E>,
@@ -649,6 +703,22 @@ impl Expr {
 
     /// Evaluates the expression; `cell(id)` reads field `id` of the event
     /// (`None`: the event has no such field).
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::{Cell, Expr, ValueError};
+    ///
+    /// let mut e = Expr::parse("latency > 100 && level == \"ERROR\"")?;
+    /// let fields = ["latency", "level"];
+    /// e.resolve(&mut |n| fields.iter().position(|f| *f == n).ok_or(()))
+    ///     .unwrap();
+    /// let event = serde_json::json!({"latency": 250, "level": "ERROR"});
+    /// let get = |id: usize| event.get(fields[id]).map(Cell::Json);
+    /// assert_eq!(e.eval(&get), Ok(true));
+    /// let short = serde_json::json!({"latency": 250});
+    /// let get = |id: usize| short.get(fields[id]).map(Cell::Json);
+    /// assert_eq!(e.eval(&get), Err(ValueError("no field `level` in this event".into())));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn eval<'c>(&self, cell: &impl Fn(usize) -> Option<Cell<'c>>) -> Result<bool, ValueError> {
         let get = |r: &FieldRef| {
             cell(r.id).ok_or_else(|| ValueError(format!("no field `{}` in this event", r.name)))

@@ -168,6 +168,20 @@ fn line_ends(bytes: &[u8]) -> u64 {
 
 impl<R: Read> CsvReader<R> {
     /// Reads the header row.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::Cell;
+    /// use monitor_core::trace::reader::{CsvReader, Reader};
+    ///
+    /// let mut r = CsvReader::new("log.csv", "time, req,ack\n0,1,0\n1,0,1\n".as_bytes())?;
+    /// let req = r.resolve("req")?;
+    /// assert!(r.advance()?);
+    /// assert_eq!(r.cell(req), Some(Cell::Text("1")));
+    /// assert_eq!(r.position().line, Some(2));
+    /// assert!(r.advance()?);
+    /// assert!(!r.advance()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(source: &str, input: R) -> Result<CsvReader<R>, TraceError> {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
@@ -227,6 +241,14 @@ impl<R: Read> CsvReader<R> {
     }
 
     /// The column names.
+    ///
+    /// ```
+    /// use monitor_core::trace::reader::CsvReader;
+    ///
+    /// let r = CsvReader::new("log.csv", "time, req,ack\n0,1,0\n".as_bytes())?;
+    /// assert_eq!(r.headers(), ["time", "req", "ack"]); // trimmed
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn headers(&self) -> &[String] {
         &self.headers
     }
@@ -619,6 +641,21 @@ fn clear(w: &Wanted, out: &mut [Option<serde_json::Value>]) {
 
 impl<R: BufRead> JsonlReader<R> {
     /// A reader of `input`.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::Cell;
+    /// use monitor_core::trace::reader::{JsonlReader, Reader};
+    ///
+    /// let log = "{\"req\": {\"kind\": \"GET\"}}\n{\"req\": {}}\n";
+    /// let mut r = JsonlReader::new("log.jsonl", log.as_bytes());
+    /// let kind = r.resolve("req.kind")?;
+    /// assert!(r.advance()?);
+    /// assert_eq!(r.cell(kind), Some(Cell::Json(&serde_json::json!("GET"))));
+    /// assert!(r.advance()?);
+    /// assert_eq!(r.cell(kind), None); // absent from the second event
+    /// assert_eq!(r.position().line, Some(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(source: &str, input: R) -> JsonlReader<R> {
         JsonlReader {
             source: source.to_string(),
@@ -635,6 +672,17 @@ impl<R: BufRead> JsonlReader<R> {
 
     /// A reader of a piece of a longer file: its first line is line
     /// `first_line` of the file and holds event `first_index`.
+    ///
+    /// ```
+    /// use monitor_core::trace::reader::{JsonlReader, Reader};
+    ///
+    /// let piece = "{\"up\": true}\n{\"up\": false}\n";
+    /// let mut r = JsonlReader::starting_at("log.jsonl", piece.as_bytes(), 100, 201);
+    /// assert!(r.advance()?);
+    /// assert!(r.advance()?);
+    /// assert_eq!((r.position().index, r.position().line), (101, Some(202)));
+    /// # Ok::<(), monitor_core::trace::reader::TraceError>(())
+    /// ```
     pub fn starting_at(
         source: &str,
         input: R,
@@ -805,6 +853,35 @@ pub struct VcdReader<R: BufRead> {
 impl<R: BufRead> VcdReader<R> {
     /// Reads the header; `clock` names the signal whose edges sample the
     /// others (`None`: every time step is an event).
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::Cell;
+    /// use monitor_core::trace::reader::{Edge, Reader, VcdReader};
+    ///
+    /// let dump = "$scope module tb $end
+    /// $var wire 1 ! clk $end
+    /// $var wire 4 % count $end
+    /// $upscope $end
+    /// $enddefinitions $end
+    /// #0 0! b0000 % #5 1! b0001 % #10 0! #15 1! b0010 % #20 0!\n";
+    /// let mut r = VcdReader::new("t.vcd", dump.as_bytes(), Some(("clk", Edge::Posedge)))?;
+    /// let count = r.resolve("count")?;
+    /// let mut seen = Vec::new();
+    /// while r.advance()? {
+    ///     // The values just before each rising edge.
+    ///     assert_eq!(r.cell(count), Some(Cell::Bits(if seen.is_empty() { b"0000" } else { b"0001" })));
+    ///     seen.push(r.position().to_string());
+    /// }
+    /// assert_eq!(seen, ["time 5 (cycle 0)", "time 15 (cycle 1)"]);
+    /// // Without a clock, every time step is an event.
+    /// let mut r = VcdReader::new("t.vcd", dump.as_bytes(), None)?;
+    /// let mut events = 0;
+    /// while r.advance()? {
+    ///     events += 1;
+    /// }
+    /// assert_eq!(events, 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(
         source: &str,
         input: R,
@@ -925,6 +1002,22 @@ impl<R: BufRead> VcdReader<R> {
     }
 
     /// The full names of the signals.
+    ///
+    /// ```
+    /// use monitor_core::trace::reader::VcdReader;
+    ///
+    /// let dump = "$scope module tb $end
+    /// $var wire 1 ! clk $end
+    /// $scope module dut $end
+    /// $var wire 8 % data $end
+    /// $upscope $end
+    /// $upscope $end
+    /// $enddefinitions $end
+    /// #0 0! b0 %\n";
+    /// let r = VcdReader::new("t.vcd", dump.as_bytes(), None)?;
+    /// assert_eq!(r.signal_names().collect::<Vec<_>>(), ["tb.clk", "tb.dut.data"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn signal_names(&self) -> impl Iterator<Item = &str> {
         self.vars.iter().map(|v| v.0.as_str())
     }
@@ -1164,6 +1257,22 @@ impl<R: BufRead> Reader for VcdReader<R> {
 
 impl<R: BufRead> VcdReader<R> {
     /// The full name of signal `id`.
+    ///
+    /// ```
+    /// use monitor_core::trace::reader::{Reader, VcdReader};
+    ///
+    /// let dump = "$scope module tb $end
+    /// $var wire 1 ! clk $end
+    /// $var wire 8 % data $end
+    /// $upscope $end
+    /// $enddefinitions $end
+    /// #0 0! b0 %\n";
+    /// let mut r = VcdReader::new("t.vcd", dump.as_bytes(), None)?;
+    /// let data = r.resolve("data")?;
+    /// assert_eq!(r.signal_name(data), Some("tb.data"));
+    /// assert_eq!(r.signal_name(data + 1), None); // not resolved
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn signal_name(&self, id: usize) -> Option<&str> {
         self.signals.get(id).map(|s| s.name.as_str())
     }
