@@ -218,6 +218,7 @@ impl ChunkSummary {
     /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
     /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
     /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    ///
     /// let mut checker = Checker::new(props, Options::default());
     /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
     /// let s = check.summarize(piece("0\n1\n"), 2);
@@ -542,6 +543,7 @@ impl<'c> ChunkedCheck<'c> {
     /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
     /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
     /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    ///
     /// let mut checker = Checker::new(props, Options::default());
     /// let check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
     /// assert!(check.summarizes());
@@ -731,6 +733,7 @@ impl<'c> ChunkedCheck<'c> {
     /// # let table = MonitorTable::from_ltl("G(a -> X !a)")?;
     /// # let props = vec![Property::new("G(a -> X !a)", table, vec![Expr::parse("a")?])];
     /// # let piece = |text: &'static str| CsvReader::with_headers("log", vec!["a".into()], text.as_bytes(), 0, 1);
+    ///
     /// let mut checker = Checker::new(props, Options::default());
     /// let mut check = ChunkedCheck::new(&mut checker, &mut CsvReader::new("log", &b"a\n"[..])?)?;
     /// for c in ["0\n1\n", "0\n0\n"] {
