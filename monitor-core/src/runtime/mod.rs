@@ -295,7 +295,8 @@ impl<'a> Table<'a> {
     }
 
     /// The target of `state` on event `e`: the letter where only
-    /// proposition `e` holds.
+    /// proposition `e` holds. An event beyond the propositions is the
+    /// letter where none of them holds.
     ///
     /// ```
     /// use monitor_core::runtime::VIOLATION;
@@ -309,16 +310,29 @@ impl<'a> Table<'a> {
     /// let after_open = t.next_event(0, open);
     /// assert_eq!(t.next_event(after_open, close), 0);
     /// assert_eq!(t.next_event(after_open, open), VIOLATION);
+    /// // Event 2 is neither: no proposition holds, as on the empty letter.
+    /// assert_eq!(t.next_event(after_open, 2), t.next(after_open, 0));
+    /// assert_eq!(t.next_event(after_open, 70), t.next(after_open, 0));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]
     pub fn next_event(&self, state: u32, e: usize) -> u32 {
         let n = self.num_states();
-        match self.events.get(e * n + state as usize) {
-            Some(&t) if !self.events.is_empty() => t,
-            _ if e < 64 => self.next(state, 1u64 << e),
-            _ => VIOLATION,
+        let at = e.checked_mul(n).and_then(|i| i.checked_add(state as usize));
+        match at.and_then(|i| self.events.get(i)) {
+            Some(&t) => t,
+            // No event array (or an event it does not have).
+            None => self.next_with(state, &OnlyEvent(e)),
         }
+    }
+}
+
+/// The letter of an event: proposition `.0` holds, no other.
+struct OnlyEvent(usize);
+
+impl Valuation for OnlyEvent {
+    fn holds(&self, ap: usize) -> bool {
+        ap == self.0
     }
 }
 

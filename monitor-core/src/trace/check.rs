@@ -228,8 +228,8 @@ pub struct Report {
     /// How many violations happened (with [`Options::all`], possibly more
     /// than reported).
     pub violation_count: u64,
-    /// How many events were read (reading stops once every property is
-    /// decided).
+    /// How many events were read: the whole trace (reading goes on after
+    /// every property is decided).
     pub events: u64,
     /// Lazy monitors: the first event whose verdict may be informative
     /// rather than exact (a search for exact verdicts went over the state

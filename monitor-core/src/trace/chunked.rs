@@ -371,6 +371,29 @@ impl<'c> ChunkedCheck<'c> {
         })
     }
 
+    /// The check with its first chunk starting at line `line` of the
+    /// input (counted from 1; `new` starts at line 1): 2 for a CSV file
+    /// whose header row is read apart, so that positions are the file's.
+    ///
+    /// ```
+    /// # use monitor_core::trace::check::{Checker, Options, Property};
+    /// # use monitor_core::trace::chunked::ChunkedCheck;
+    /// # use monitor_core::trace::expr::Expr;
+    /// # use monitor_core::trace::reader::CsvReader;
+    /// # use monitor_core::MonitorTable;
+    /// # let table = MonitorTable::from_ltl("G !a")?;
+    /// # let props = vec![Property::new("G !a", table, vec![Expr::parse("a")?])];
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let headers = CsvReader::new("log", &b"a\n"[..])?;
+    /// let check = ChunkedCheck::new(&mut checker, &mut { headers })?.starting_at_line(2);
+    /// assert_eq!(check.line(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn starting_at_line(mut self, line: u64) -> ChunkedCheck<'c> {
+        self.line = line;
+        self
+    }
+
     /// The index of the next event (the first event of the next chunk).
     ///
     /// ```
@@ -833,8 +856,8 @@ pub fn check_lines<R: Read>(
             &mut CsvReader::with_headers(source, headers.clone(), &[][..], 0, line),
         )?,
         LineFormat::Jsonl => ChunkedCheck::new(checker, &mut JsonlReader::new(source, &[][..]))?,
-    };
-    check.line = line;
+    }
+    .starting_at_line(line);
     if !check.summarizes() {
         // Held monitors, or lazy ones (no table to summarize with): one
         // pass.
@@ -1216,8 +1239,9 @@ mod tests {
                     })
                     .collect();
                 let mut checker = Checker::new(props.clone(), options);
-                let mut check = ChunkedCheck::new(&mut checker, &mut empty()).unwrap();
-                check.line = 2;
+                let mut check = ChunkedCheck::new(&mut checker, &mut empty())
+                    .unwrap()
+                    .starting_at_line(2);
                 let plan = check.plan(&summaries);
                 let mut read = Vec::new();
                 for (c, s) in chunks.iter().zip(&summaries) {
