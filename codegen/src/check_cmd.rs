@@ -6,7 +6,7 @@ use std::path::Path;
 
 use mongen::emit::hardware::clocking::Reset;
 use mongen::trace_report::{bind, live_json, report_json, verdict_word};
-use monitor_core::runtime::LazyMonitor;
+use monitor_core::lazy::LazyMonitor;
 use monitor_core::trace::check::{Checker, Engine, Options, Report, ViolationReport};
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;

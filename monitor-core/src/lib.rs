@@ -123,6 +123,8 @@ pub mod dd;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod formula;
+#[cfg(feature = "std")]
+pub mod lazy;
 pub mod runtime;
 #[cfg(feature = "proptest")]
 pub mod strategy;

@@ -522,7 +522,7 @@ fn deadlines_of_ten_thousand_steps_on_a_test_threads_stack() {
 
 #[test]
 fn lazy_counters_reject_any_deviation_exactly_there() {
-    use monitor_core::runtime::LazyMonitor;
+    use monitor_core::lazy::LazyMonitor;
     for family in ["rv-counter-carry", "rv-counter-carry-linear"] {
         for n in [1usize, 2, 3, 5, 10] {
             let f = generate(family, n).unwrap();
@@ -584,7 +584,7 @@ fn one_state_with_exponential_transitions_stops_on_the_node_budget() {
         .unwrap_err();
     assert_eq!(err.state_limit(), Some(2000), "{err}");
     let mut m =
-        monitor_core::runtime::LazyMonitor::new(&f, &Config::new().max_states(Some(2000))).unwrap();
+        monitor_core::lazy::LazyMonitor::new(&f, &Config::new().max_states(Some(2000))).unwrap();
     let all = (1u64 << 24) - 1;
     for k in 0..24 {
         let v = m.step(all & !(1 << k));

@@ -34,7 +34,8 @@ use std::time::Instant;
 use mongen_examples::peak_mib;
 use monitor_core::formula::families;
 use monitor_core::formula::random::SplitMix64;
-use monitor_core::runtime::{LazyMonitor, MonitorTable};
+use monitor_core::lazy::LazyMonitor;
+use monitor_core::runtime::MonitorTable;
 use monitor_core::translate::{Builder, Config};
 use monitor_core::{Monitor, Verdict};
 

@@ -151,7 +151,7 @@ struct Derivatives<'a> {
 }
 
 /// The expansions of a formula's obligations, shared by the eager
-/// construction and the lazy monitor ([`crate::runtime::LazyMonitor`]).
+/// construction and the lazy monitor ([`crate::lazy::LazyMonitor`]).
 ///
 /// The BDDs live in a manager given to each call; [`Expander::forget`]
 /// drops them (the obligations and their variables stay), for a new

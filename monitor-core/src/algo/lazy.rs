@@ -1,5 +1,5 @@
 //! The derivative automaton built on demand, one state and one letter at a
-//! time, for [`crate::runtime::LazyMonitor`].
+//! time, for [`crate::lazy::LazyMonitor`].
 //!
 //! A state is what the eager construction ([`super::derivatives`]) makes
 //! of it: a BDD over obligations and a memory of the past registers. Its
@@ -150,7 +150,7 @@ impl LazyDfa {
             exact,
             three,
             search_limit,
-            memory_limit: crate::runtime::DEFAULT_CACHE_CAPACITY,
+            memory_limit: crate::lazy::DEFAULT_CACHE_CAPACITY,
             gave_up: false,
             states: Vec::new(),
             index: FxHashMap::default(),

@@ -39,14 +39,10 @@ use core::fmt;
 use crate::Valuation;
 
 #[cfg(feature = "std")]
-mod lazy;
-#[cfg(feature = "std")]
 mod owned;
 mod run;
 #[cfg(feature = "std")]
 pub mod summary;
-#[cfg(feature = "std")]
-pub use lazy::{LazyMonitor, LazyStats, LazyViolation, DEFAULT_CACHE_CAPACITY};
 #[cfg(feature = "std")]
 pub use owned::{Layout, MonitorTable};
 pub use run::Run;

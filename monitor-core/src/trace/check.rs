@@ -25,7 +25,8 @@
 
 use super::expr::{Cell, Expr, FieldVsNumber};
 use super::reader::{Position, Reader, TraceError};
-use crate::runtime::{Cursor, LazyMonitor, MonitorTable, Transitions, VIOLATION};
+use crate::lazy::LazyMonitor;
+use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
 use crate::Verdict;
 
 /// The most atoms for which the letters of every valuation are tabulated
@@ -57,7 +58,7 @@ impl Engine {
     /// The name of proposition `i` (bit `i` of a letter).
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::trace::check::Engine;
     /// use monitor_core::MonitorTable;
     ///
@@ -77,7 +78,7 @@ impl Engine {
     /// The number of propositions.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::trace::check::Engine;
     /// use monitor_core::MonitorTable;
     ///
@@ -121,7 +122,7 @@ impl Property {
     /// A property with a lazy monitor.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::trace::check::{Checker, Options, Property};
     /// use monitor_core::trace::expr::Expr;
     /// use monitor_core::trace::reader::CsvReader;
@@ -237,7 +238,7 @@ pub struct Report {
     /// informative bad prefix).
     pub inexact_at: Option<Position>,
     /// Lazy monitors: what the monitor built.
-    pub lazy: Option<crate::runtime::LazyStats>,
+    pub lazy: Option<crate::lazy::LazyStats>,
 }
 
 struct Run {

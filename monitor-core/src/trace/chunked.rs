@@ -557,7 +557,7 @@ impl<'c> ChunkedCheck<'c> {
     /// chunk is read.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// # use monitor_core::trace::check::{Checker, Options, Property};
     /// # use monitor_core::trace::chunked::ChunkedCheck;
     /// # use monitor_core::trace::expr::Expr;

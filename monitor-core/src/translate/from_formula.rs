@@ -6,7 +6,7 @@
 use crate::algo::derivatives;
 use crate::algo::lazy::LazyDfa;
 use crate::formula::{parse, Formula};
-use crate::runtime::LazyMonitor;
+use crate::lazy::LazyMonitor;
 
 use super::pipeline::Pipeline;
 use super::{BuildError, BuildErrorKind, Builder, Config, Prefixes, Verdicts};
@@ -63,7 +63,7 @@ impl crate::Monitor<'static> {
 }
 
 /// The automaton of `f` to be built on demand (see
-/// [`crate::runtime::LazyMonitor`]), with the verdicts of `cfg`; its
+/// [`crate::lazy::LazyMonitor`]), with the verdicts of `cfg`; its
 /// search for doomed states stops at `cfg`'s state limit.
 fn lazy_dfa(f: &Formula, cfg: &Config) -> Result<LazyDfa, BuildError> {
     let pipe = Pipeline::new(f, cfg)?;
@@ -103,7 +103,7 @@ impl LazyMonitor {
     /// the default configuration (exact bad prefixes, two verdicts).
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::translate::BuildErrorKind;
     /// use monitor_core::Verdict;
     ///
@@ -125,7 +125,7 @@ impl LazyMonitor {
     ///
     /// ```
     /// use monitor_core::formula::parse;
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::translate::{Config, Verdicts};
     /// use monitor_core::Verdict;
     ///

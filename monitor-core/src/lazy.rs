@@ -1,12 +1,19 @@
-//! Monitors that build their automaton while they run.
+//! Monitors that build their automaton while they run: each state is
+//! determinized from the tableau's automaton when a trace first reaches
+//! it, for properties whose eager monitor would be too large.
+//!
+//! A [`LazyMonitor`] steps like the runtime's monitors (it implements
+//! [`Stepper`]) but holds a piece of the compiler, so it lives apart from
+//! [`runtime`](crate::runtime), which knows nothing of the compiler and
+//! builds without `std`.
 
 use core::fmt;
 
 use rustc_hash::FxHashMap;
 
-use super::{Stepper, Verdict};
 use crate::algo::lazy::LazyDfa;
 use crate::error::BuildError;
+use crate::runtime::{Stepper, Verdict};
 use crate::Valuation;
 
 /// The default bound on the memory a [`LazyMonitor`] keeps: 32 MiB.
@@ -46,7 +53,8 @@ const UNKNOWN: u32 = u32::MAX;
 /// [`BuildErrorKind::NotLazy`](crate::translate::BuildErrorKind::NotLazy).
 ///
 /// ```
-/// use monitor_core::runtime::{LazyMonitor, Stepper};
+/// use monitor_core::lazy::LazyMonitor;
+/// use monitor_core::runtime::Stepper;
 /// use monitor_core::Verdict;
 ///
 /// // 2^30 states: too many to build, but a run visits few of them.
@@ -202,7 +210,7 @@ impl LazyMonitor {
     /// also bounds the search of the start state, made on construction.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::Verdict;
     ///
     /// // A cache emptied at every new transition: slower, same verdicts.
@@ -224,7 +232,7 @@ impl LazyMonitor {
     /// The property.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     ///
     /// let m = LazyMonitor::from_ltl("G(req -> X ack)")?;
     /// assert_eq!(m.property(), "G(req -> Xack)");
@@ -237,7 +245,7 @@ impl LazyMonitor {
     /// The propositions, in the order of the bits of a letter.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     ///
     /// let m = LazyMonitor::from_ltl("G(req -> X ack)")?;
     /// assert_eq!(m.propositions(), ["req", "ack"]);
@@ -252,7 +260,7 @@ impl LazyMonitor {
     /// violated.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::Verdict;
     ///
     /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
@@ -296,7 +304,7 @@ impl LazyMonitor {
     /// Reads one letter given as any [`Valuation`].
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::Verdict;
     ///
     /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
@@ -306,13 +314,13 @@ impl LazyMonitor {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn step_with<L: Valuation + ?Sized>(&mut self, letter: &L) -> Verdict {
-        self.step(super::letter_bits(letter, self.props))
+        self.step(crate::runtime::letter_bits(letter, self.props))
     }
 
     /// The verdict of the word read so far.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::Verdict;
     ///
     /// let mut m = LazyMonitor::from_ltl("G !a")?;
@@ -332,7 +340,7 @@ impl LazyMonitor {
     /// Back to the start (the cache stays).
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::Verdict;
     ///
     /// let mut m = LazyMonitor::from_ltl("G !a")?;
@@ -355,7 +363,7 @@ impl LazyMonitor {
     /// hence `&mut`).
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     ///
     /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
     /// m.step(0b01);
@@ -394,7 +402,7 @@ impl LazyMonitor {
     /// How many letters were read since the start (or the last reset).
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     ///
     /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
     /// m.step(0b01);
@@ -417,7 +425,7 @@ impl LazyMonitor {
     ///
     /// ```
     /// use monitor_core::formula::parse;
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     /// use monitor_core::translate::Config;
     /// use monitor_core::Verdict;
     ///
@@ -446,7 +454,7 @@ impl LazyMonitor {
     /// What the monitor has built and holds.
     ///
     /// ```
-    /// use monitor_core::runtime::LazyMonitor;
+    /// use monitor_core::lazy::LazyMonitor;
     ///
     /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
     /// for letter in [0b01, 0b10, 0b01, 0b10] {
