@@ -107,6 +107,13 @@ impl Node {
     pub const TRUE: Node = Node(1);
 
     /// The node's index in its manager.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// assert_eq!((Node::FALSE.index(), Node::TRUE.index()), (0, 1));
+    /// let mut m = Manager::new();
+    /// assert_eq!(m.var(0).index(), 2); // the first node after the two leaves
+    /// ```
     pub fn index(self) -> u32 {
         self.0
     }
@@ -231,6 +238,13 @@ pub type ApplyCache = FxHashMap<(u32, u32), u32>;
 
 impl Manager {
     /// An empty manager (holding only the leaves 0 and 1).
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// assert_eq!(m.len(), 2);
+    /// assert_eq!((m.leaf(0), m.leaf(1)), (Node::FALSE, Node::TRUE));
+    /// ```
     pub fn new() -> Manager {
         let mut m = Manager {
             nodes: Vec::new(),
@@ -245,11 +259,27 @@ impl Manager {
     }
 
     /// The number of nodes created so far.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let a = m.var(0);
+    /// m.not(a);
+    /// assert_eq!(m.len(), 4); // the leaves 0 and 1, `a`, `!a`
+    /// ```
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
     /// Whether only the two constant leaves exist.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// assert!(m.is_empty());
+    /// m.var(0);
+    /// assert!(!m.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.nodes.len() <= 2
     }
@@ -277,6 +307,14 @@ impl Manager {
 
     /// The node testing variable `var` with children `lo` (var false) and
     /// `hi` (var true), reduced if both are equal.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// assert_eq!(m.mk(0, Node::FALSE, Node::TRUE), m.var(0));
+    /// let s7 = m.leaf(7);
+    /// assert_eq!(m.mk(3, s7, s7), s7); // reduced: no test of a variable that does not matter
+    /// ```
     pub fn mk(&mut self, var: u32, lo: Node, hi: Node) -> Node {
         debug_assert!(var < TERMINAL);
         if lo == hi {
@@ -290,6 +328,14 @@ impl Manager {
     }
 
     /// The leaf with value `value`.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// assert_eq!(m.leaf(1), Node::TRUE);
+    /// let s7 = m.leaf(7);
+    /// assert_eq!((m.leaf(7), m.leaf_value(s7)), (s7, Some(7)));
+    /// ```
     pub fn leaf(&mut self, value: u32) -> Node {
         self.intern(NodeData {
             var: TERMINAL,
@@ -299,23 +345,55 @@ impl Manager {
     }
 
     /// Whether `n` is a leaf.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (s7, a) = (m.leaf(7), m.var(0));
+    /// assert!(m.is_leaf(s7));
+    /// assert!(!m.is_leaf(a));
+    /// ```
     pub fn is_leaf(&self, n: Node) -> bool {
         self.data(n).var == TERMINAL
     }
 
     /// The value of a leaf.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (s7, a) = (m.leaf(7), m.var(0));
+    /// assert_eq!((m.leaf_value(s7), m.leaf_value(Node::TRUE)), (Some(7), Some(1)));
+    /// assert_eq!(m.leaf_value(a), None);
+    /// ```
     pub fn leaf_value(&self, n: Node) -> Option<u32> {
         let d = self.data(n);
         (d.var == TERMINAL).then_some(d.lo)
     }
 
     /// The variable tested by an inner node (`None` for leaves).
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let b = m.var(3);
+    /// assert_eq!(m.var_of(b), Some(3));
+    /// assert_eq!(m.var_of(Node::TRUE), None);
+    /// ```
     pub fn var_of(&self, n: Node) -> Option<u32> {
         let d = self.data(n);
         (d.var != TERMINAL).then_some(d.var)
     }
 
     /// The (low, high) children of an inner node.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let a = m.var(0);
+    /// assert_eq!(m.children(a), Some((Node::FALSE, Node::TRUE)));
+    /// assert_eq!(m.children(Node::TRUE), None);
+    /// ```
     pub fn children(&self, n: Node) -> Option<(Node, Node)> {
         let d = self.data(n);
         (d.var != TERMINAL).then_some((Node(d.lo), Node(d.hi)))
@@ -378,16 +456,39 @@ impl Manager {
     }
 
     /// The BDD of variable `var`.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let b = m.var(1);
+    /// assert!(m.eval(b, &0b10u64));
+    /// assert!(!m.eval(b, &0b01u64));
+    /// ```
     pub fn var(&mut self, var: u32) -> Node {
         self.mk(var, Node::FALSE, Node::TRUE)
     }
 
     /// The BDD of the negation of variable `var`.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (nb, b) = (m.nvar(1), m.var(1));
+    /// assert_eq!(nb, m.not(b));
+    /// assert!(m.eval(nb, &0b01u64));
+    /// ```
     pub fn nvar(&mut self, var: u32) -> Node {
         self.mk(var, Node::TRUE, Node::FALSE)
     }
 
     /// The BDD of a literal.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// assert_eq!(m.literal(2, true), m.var(2));
+    /// assert_eq!(m.literal(2, false), m.nvar(2));
+    /// ```
     pub fn literal(&mut self, var: u32, positive: bool) -> Node {
         if positive {
             self.var(var)
@@ -397,6 +498,15 @@ impl Manager {
     }
 
     /// The BDD of a cube.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let c = m.cube(&[(2, false), (0, true)]);
+    /// let (a, nc) = (m.var(0), m.nvar(2));
+    /// assert_eq!(c, m.and(a, nc));
+    /// assert_eq!(m.as_cube(c), Some(vec![(0, true), (2, false)])); // sorted
+    /// ```
     pub fn cube(&mut self, cube: &[(u32, bool)]) -> Node {
         let mut sorted = cube.to_vec();
         sorted.sort_unstable();
@@ -412,6 +522,16 @@ impl Manager {
     }
 
     /// Negation of a BDD.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.and(a, b);
+    /// let g = m.not(f);
+    /// assert_eq!(m.not(g), f);
+    /// assert_eq!(m.and(f, g), Node::FALSE);
+    /// ```
     pub fn not(&mut self, a: Node) -> Node {
         match a {
             Node::TRUE => return Node::FALSE,
@@ -490,32 +610,84 @@ impl Manager {
     }
 
     /// Conjunction of BDDs.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.and(a, b);
+    /// assert_eq!((m.eval(f, &0b11u64), m.eval(f, &0b01u64)), (true, false));
+    /// assert_eq!(m.and(a, Node::TRUE), a);
+    /// ```
     pub fn and(&mut self, a: Node, b: Node) -> Node {
         self.bin(BinOp::And, a, b)
     }
 
     /// Disjunction of BDDs.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, na) = (m.var(0), m.nvar(0));
+    /// assert_eq!(m.or(a, na), Node::TRUE);
+    /// assert_eq!(m.or(a, Node::FALSE), a);
+    /// ```
     pub fn or(&mut self, a: Node, b: Node) -> Node {
         self.bin(BinOp::Or, a, b)
     }
 
     /// Exclusive or of BDDs.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.xor(a, b);
+    /// assert_eq!((m.eval(f, &0b01u64), m.eval(f, &0b11u64)), (true, false));
+    /// assert_eq!(m.xor(f, f), Node::FALSE);
+    /// ```
     pub fn xor(&mut self, a: Node, b: Node) -> Node {
         self.bin(BinOp::Xor, a, b)
     }
 
     /// `a & !b`.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b, nb) = (m.var(0), m.var(1), m.nvar(1));
+    /// let f = m.diff(a, b);
+    /// assert_eq!(f, m.and(a, nb));
+    /// ```
     pub fn diff(&mut self, a: Node, b: Node) -> Node {
         let nb = self.not(b);
         self.and(a, nb)
     }
 
     /// Whether the BDD `a` implies the BDD `b`.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.and(a, b);
+    /// assert!(m.implies(f, a));
+    /// assert!(!m.implies(a, f));
+    /// ```
     pub fn implies(&mut self, a: Node, b: Node) -> bool {
         self.diff(a, b) == Node::FALSE
     }
 
     /// If-then-else: `f` is a BDD, `g` and `h` are BDDs or MTBDDs.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, s7, s9) = (m.var(0), m.leaf(7), m.leaf(9));
+    /// let t = m.ite(a, s7, s9); // a -> 7, !a -> 9
+    /// assert_eq!((m.eval_leaf(t, &0b1u64), m.eval_leaf(t, &0b0u64)), (7, 9));
+    /// assert_eq!(m.ite(a, Node::TRUE, Node::FALSE), a);
+    /// ```
     pub fn ite(&mut self, f: Node, g: Node, h: Node) -> Node {
         if f == Node::TRUE || g == h {
             return g;
@@ -543,6 +715,17 @@ impl Manager {
 
     /// Combines two MTBDDs leaf by leaf with `op`. `cache` memoizes node
     /// pairs: reuse it only with the same `op`.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{ApplyCache, Manager};
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let (l2, l3, l10, l20) = (m.leaf(2), m.leaf(3), m.leaf(10), m.leaf(20));
+    /// let (s, t) = (m.ite(a, l2, l3), m.ite(b, l10, l20)); // a ? 2 : 3, b ? 10 : 20
+    /// let sum = m.apply2(s, t, &mut ApplyCache::default(), &mut |x, y| x + y);
+    /// assert_eq!(m.leaves(sum), [12, 13, 22, 23]);
+    /// assert_eq!(m.eval_leaf(sum, &0b01u64), 2 + 20);
+    /// ```
     pub fn apply2(
         &mut self,
         a: Node,
@@ -571,6 +754,15 @@ impl Manager {
 
     /// Renames the leaves of an MTBDD with `op`. `cache` memoizes nodes:
     /// reuse it only with the same `op`.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{ApplyCache, Manager};
+    /// let mut m = Manager::new();
+    /// let (a, s7, s9) = (m.var(0), m.leaf(7), m.leaf(9));
+    /// let t = m.ite(a, s7, s9);
+    /// let u = m.map_leaves(t, &mut ApplyCache::default(), &mut |v| v * 10);
+    /// assert_eq!((m.eval_leaf(u, &0b1u64), m.eval_leaf(u, &0b0u64)), (70, 90));
+    /// ```
     pub fn map_leaves(
         &mut self,
         a: Node,
@@ -594,6 +786,15 @@ impl Manager {
     }
 
     /// The distinct leaf values of an MTBDD, in increasing order.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b, s7, s9) = (m.var(0), m.var(1), m.leaf(7), m.leaf(9));
+    /// let inner = m.ite(b, s7, s9);
+    /// let t = m.ite(a, s9, inner);
+    /// assert_eq!(m.leaves(t), [7, 9]);
+    /// ```
     pub fn leaves(&self, a: Node) -> Vec<u32> {
         with_visited(|seen| self.leaves_with(a, seen))
     }
@@ -618,6 +819,15 @@ impl Manager {
     }
 
     /// The BDD of the letters that lead the MTBDD `a` to leaf `value`.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, s7, s9) = (m.var(0), m.leaf(7), m.leaf(9));
+    /// let t = m.ite(a, s7, s9);
+    /// assert_eq!(m.leaf_guard(t, 7), a);
+    /// assert_eq!(m.leaf_guard(t, 8), Node::FALSE);
+    /// ```
     pub fn leaf_guard(&mut self, a: Node, value: u32) -> Node {
         let mut cache = ApplyCache::default();
         self.map_leaves(a, &mut cache, &mut |v| u32::from(v == value))
@@ -626,6 +836,16 @@ impl Manager {
     /// Every leaf of `a` with the BDD of the letters leading to it, in
     /// increasing leaf order. One top-down pass: the path condition of
     /// each node is pushed to its children in variable order.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b, s7, s9) = (m.var(0), m.var(1), m.leaf(7), m.leaf(9));
+    /// let inner = m.ite(b, s7, s9);
+    /// let t = m.ite(a, s9, inner);
+    /// let (to7, to9) = (m.leaf_guard(t, 7), m.leaf_guard(t, 9));
+    /// assert_eq!(m.leaf_guards(t), [(7, to7), (9, to9)]);
+    /// ```
     pub fn leaf_guards(&mut self, a: Node) -> Vec<(u32, Node)> {
         let mut inner = Vec::new();
         let mut leaves = Vec::new();
@@ -673,6 +893,16 @@ impl Manager {
     /// Every leaf of `a` with one path cube leading to it (depth-first,
     /// low branches first, so cubes favour negative literals), in
     /// increasing leaf order.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b, s7, s9) = (m.var(0), m.var(1), m.leaf(7), m.leaf(9));
+    /// let inner = m.ite(b, s9, s7);
+    /// let t = m.ite(a, s7, inner); // 7 on a | !b, 9 on !a & b
+    /// let paths = vec![(7, vec![(0, false), (1, false)]), (9, vec![(0, false), (1, true)])];
+    /// assert_eq!(m.leaf_paths(t), paths);
+    /// ```
     pub fn leaf_paths(&self, a: Node) -> Vec<(u32, Cube)> {
         let mut out = Vec::new();
         with_visited(|seen| {
@@ -700,6 +930,15 @@ impl Manager {
 
     /// The leaves of `a` in depth-first order, low branches first: an
     /// order that depends only on the function, not on node numbers.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, s7, s9) = (m.var(0), m.leaf(7), m.leaf(9));
+    /// let t = m.ite(a, s7, s9);
+    /// assert_eq!(m.leaves_in_order(t), [9, 7]); // the `!a` branch first
+    /// assert_eq!(m.leaves(t), [7, 9]);
+    /// ```
     pub fn leaves_in_order(&self, a: Node) -> Vec<u32> {
         let mut out = Vec::new();
         with_visited(|seen| {
@@ -722,6 +961,16 @@ impl Manager {
 
     /// Whether every letter of `cube` leads the MTBDD `a` to leaf `value`
     /// (read-only: no node is created).
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b, s7, s9) = (m.var(0), m.var(1), m.leaf(7), m.leaf(9));
+    /// let inner = m.ite(b, s9, s7);
+    /// let t = m.ite(a, s7, inner); // 7 on a | !b, 9 on !a & b
+    /// assert!(m.cube_leads_only_to(t, &[(1, false)], 7));
+    /// assert!(!m.cube_leads_only_to(t, &[(0, false)], 7));
+    /// ```
     pub fn cube_leads_only_to(&self, a: Node, cube: &[(u32, bool)], value: u32) -> bool {
         with_visited(|seen| {
             let mut stack = vec![a];
@@ -751,6 +1000,15 @@ impl Manager {
 
     /// A prime cube leading `a` to `value`, obtained from `cube` (which
     /// must lead only there) by dropping literals greedily.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b, s7, s9) = (m.var(0), m.var(1), m.leaf(7), m.leaf(9));
+    /// let inner = m.ite(b, s9, s7);
+    /// let t = m.ite(a, s7, inner); // 7 on a | !b, 9 on !a & b
+    /// assert_eq!(m.generalize_cube(t, vec![(0, false), (1, false)], 7), [(1, false)]);
+    /// ```
     pub fn generalize_cube(&self, a: Node, mut cube: Cube, value: u32) -> Cube {
         let mut i = 0;
         while i < cube.len() {
@@ -764,6 +1022,15 @@ impl Manager {
     }
 
     /// The leaf an MTBDD reaches on a letter.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (b, s7, s9) = (m.var(1), m.leaf(7), m.leaf(9));
+    /// let t = m.ite(b, s7, s9);
+    /// assert_eq!(m.eval_leaf(t, &0b10u64), 7);
+    /// assert_eq!(m.eval_leaf(t, &[true, false]), 9);
+    /// ```
     pub fn eval_leaf(&self, a: Node, letter: &impl Valuation) -> u32 {
         let mut n = a;
         loop {
@@ -780,12 +1047,30 @@ impl Manager {
     }
 
     /// Whether a BDD holds on a letter.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, nb) = (m.var(0), m.nvar(1));
+    /// let f = m.and(a, nb);
+    /// assert!(m.eval(f, &0b01u64));
+    /// assert!(!m.eval(f, &0b11u64));
+    /// ```
     pub fn eval(&self, a: Node, letter: &impl Valuation) -> bool {
         self.eval_leaf(a, letter) == 1
     }
 
     /// A satisfying cube of a BDD, preferring negative literals (`None` if
     /// the BDD is false). The cube lists only the variables on one path.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.or(a, b);
+    /// assert_eq!(m.sat_cube(f), Some(vec![(0, false), (1, true)]));
+    /// assert_eq!(m.sat_cube(Node::FALSE), None);
+    /// ```
     pub fn sat_cube(&self, a: Node) -> Option<Cube> {
         if a == Node::FALSE {
             return None;
@@ -807,6 +1092,15 @@ impl Manager {
     }
 
     /// The variables a diagram depends on, in increasing order.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, d) = (m.var(0), m.var(3));
+    /// let f = m.xor(a, d);
+    /// assert_eq!(m.support(f), [0, 3]);
+    /// assert!(m.support(Node::TRUE).is_empty());
+    /// ```
     pub fn support(&self, a: Node) -> Vec<u32> {
         let mut vars = Vec::new();
         with_visited(|seen| {
@@ -829,6 +1123,15 @@ impl Manager {
     }
 
     /// The number of distinct nodes reachable from the given roots.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.and(a, b);
+    /// assert_eq!(m.count_nodes(&[f]), 4); // a, b and the two leaves
+    /// assert_eq!(m.count_nodes(&[f, b]), 4); // b is shared
+    /// ```
     pub fn count_nodes(&self, roots: &[Node]) -> usize {
         with_visited(|seen| {
             let mut count = 0;
@@ -849,6 +1152,15 @@ impl Manager {
 
     /// An irredundant sum of products of a BDD (Minato–Morreale), cubes in
     /// a deterministic order. `false` gives no cube, `true` one empty cube.
+    ///
+    /// ```
+    /// # use monitor_core::dd::{Manager, Node};
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.xor(a, b);
+    /// assert_eq!(m.isop(f), [vec![(0, false), (1, true)], vec![(0, true), (1, false)]]);
+    /// assert_eq!((m.isop(Node::TRUE), m.isop(Node::FALSE)), (vec![vec![]], vec![]));
+    /// ```
     pub fn isop(&mut self, a: Node) -> Vec<Cube> {
         // A cube is its own cover (the transitions of most monitors are
         // cubes): read it off the path instead of running the recursion.
@@ -966,6 +1278,15 @@ impl Manager {
     }
 
     /// Copies the diagram `a` of another manager into this one.
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let (mut m1, mut m2) = (Manager::new(), Manager::new());
+    /// let (a, b) = (m1.var(0), m1.var(1));
+    /// let f = m1.and(a, b);
+    /// let g = m2.import(&m1, f, &mut Default::default());
+    /// assert_eq!(m2.isop(g), [vec![(0, true), (1, true)]]);
+    /// ```
     pub fn import(&mut self, from: &Manager, a: Node, memo: &mut FxHashMap<u32, u32>) -> Node {
         if let Some(&r) = memo.get(&a.0) {
             return Node(r);
@@ -985,6 +1306,15 @@ impl Manager {
     /// Copies the diagram `a` of another manager into this one, renaming
     /// variable `v` to `map[v]` (any renaming: the result is rebuilt in
     /// this manager's variable order).
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let (mut m1, mut m2) = (Manager::new(), Manager::new());
+    /// let (a, nb) = (m1.var(0), m1.nvar(1));
+    /// let f = m1.and(a, nb);
+    /// let g = m2.import_renamed(&m1, f, &[1, 0], &mut Default::default()); // swaps 0 and 1
+    /// assert_eq!(m2.isop(g), [vec![(0, false), (1, true)]]);
+    /// ```
     pub fn import_renamed(
         &mut self,
         from: &Manager,
@@ -1063,6 +1393,15 @@ impl Manager {
     }
 
     /// Drops the operation caches (the nodes stay).
+    ///
+    /// ```
+    /// # use monitor_core::dd::Manager;
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let f = m.and(a, b);
+    /// m.clear_caches();
+    /// assert_eq!((m.len(), m.and(a, b)), (5, f)); // same nodes, same results
+    /// ```
     pub fn clear_caches(&mut self) {
         self.computed.clear();
     }

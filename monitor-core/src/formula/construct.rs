@@ -11,16 +11,34 @@ use super::{Formula, Op};
 /// Spot's; everything else is the job of [`simplify`](super::simplify).
 impl Formula {
     /// The constant `true`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::tt().to_spot(), "1");
+    /// assert!(Formula::tt().is_true());
+    /// ```
     pub fn tt() -> Formula {
         intern(Op::True, "", Vec::new())
     }
 
     /// The constant `false`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::ff().to_spot(), "0");
+    /// assert_eq!(Formula::ff(), !Formula::tt());
+    /// ```
     pub fn ff() -> Formula {
         intern(Op::False, "", Vec::new())
     }
 
     /// A Boolean constant.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::constant(true), Formula::tt());
+    /// assert_eq!(Formula::constant(false).to_spot(), "0");
+    /// ```
     pub fn constant(value: bool) -> Formula {
         if value {
             Formula::tt()
@@ -31,12 +49,28 @@ impl Formula {
 
     /// An atomic proposition (any non-empty name; names that are not plain
     /// identifiers print in double quotes).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::ap("req").to_spot(), "req");
+    /// assert_eq!(Formula::ap("x > 3").to_spot(), "\"x > 3\"");
+    /// // `F` alone would read as the operator.
+    /// assert_eq!(Formula::ap("F").to_spot(), "\"F\"");
+    /// ```
     pub fn ap(name: &str) -> Formula {
         intern(Op::Ap, name, Vec::new())
     }
 
     /// Negation. (Also available as the `!` operator on formulas; the
     /// associated function reads like the other constructors.)
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let a = Formula::ap("a");
+    /// assert_eq!(Formula::not(a.clone()).to_spot(), "!a");
+    /// assert_eq!(Formula::not(Formula::not(a.clone())), a);
+    /// assert_eq!(Formula::not(Formula::tt()), Formula::ff());
+    /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn not(f: Formula) -> Formula {
         match f.op() {
@@ -50,6 +84,14 @@ impl Formula {
     /// A unary operator (`Not`, `X`, `F`, `G`, `Y`, `Z`, `O`, `H`).
     ///
     /// Panics if `op` is not unary.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{Formula, Op};
+    /// assert_eq!(Formula::unop(Op::G, Formula::ap("a")).to_spot(), "Ga");
+    /// assert_eq!(Formula::unop(Op::F, Formula::tt()), Formula::tt());
+    /// // `X 1` is left to `simplify` (it is not `1` on a word cut by `abort`).
+    /// assert_eq!(Formula::unop(Op::X, Formula::tt()).to_spot(), "X(1)");
+    /// ```
     pub fn unop(op: Op, f: Formula) -> Formula {
         match op {
             Op::Not => Formula::not(f),
@@ -78,6 +120,14 @@ impl Formula {
     /// `S`, `B`, `T`).
     ///
     /// Panics if `op` is not binary.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{Formula, Op};
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::binop(Op::U, a.clone(), b).to_spot(), "a U b");
+    /// // No rewrite beyond the trivial ones: `1 -> a` stays.
+    /// assert_eq!(Formula::binop(Op::Implies, Formula::tt(), a).to_spot(), "1 -> a");
+    /// ```
     pub fn binop(op: Op, a: Formula, b: Formula) -> Formula {
         assert_eq!(op.arity(), Some(2), "{op:?} is not a binary operator");
         match op {
@@ -93,6 +143,14 @@ impl Formula {
     /// An n-ary `And` or `Or`.
     ///
     /// Panics if `op` is neither.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{Formula, Op};
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let f = Formula::multop(Op::Or, [b.clone(), Formula::ff(), a.clone(), b]);
+    /// assert_eq!(f.to_spot(), "a | b");
+    /// assert_eq!(Formula::multop(Op::And, [a, Formula::ff()]), Formula::ff());
+    /// ```
     pub fn multop(op: Op, operands: impl IntoIterator<Item = Formula>) -> Formula {
         let (neutral, absorbing) = match op {
             Op::And => (Op::True, Op::False),
@@ -119,106 +177,241 @@ impl Formula {
     }
 
     /// Conjunction of any number of operands (`true` if none).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let f = Formula::and([b.clone(), Formula::tt(), Formula::and([a.clone(), b])]);
+    /// assert_eq!(f.to_spot(), "a & b"); // flattened, sorted, `true` and duplicates dropped
+    /// assert_eq!(Formula::and([]), Formula::tt());
+    /// ```
     pub fn and(operands: impl IntoIterator<Item = Formula>) -> Formula {
         Formula::multop(Op::And, operands)
     }
 
     /// Disjunction of any number of operands (`false` if none).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::or([b.clone(), a.clone(), a.clone()]).to_spot(), "a | b");
+    /// assert_eq!(Formula::or([a, Formula::tt()]), Formula::tt());
+    /// assert_eq!(Formula::or([]), Formula::ff());
+    /// ```
     pub fn or(operands: impl IntoIterator<Item = Formula>) -> Formula {
         Formula::multop(Op::Or, operands)
     }
 
     /// `a -> b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::implies(a, Formula::next(b)).to_spot(), "a -> Xb");
+    /// ```
     pub fn implies(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::Implies, a, b)
     }
 
     /// `a <-> b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::equiv(a, b).to_spot(), "a <-> b");
+    /// ```
     pub fn equiv(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::Equiv, a, b)
     }
 
     /// `a xor b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::xor(a, b).to_spot(), "a xor b");
+    /// ```
     pub fn xor(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::Xor, a, b)
     }
 
     /// `X f`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::next(a.clone()).to_spot(), "Xa");
+    /// assert_eq!(Formula::next(Formula::and([a, b])).to_spot(), "X(a & b)");
+    /// ```
     pub fn next(f: Formula) -> Formula {
         Formula::unop(Op::X, f)
     }
 
     /// `X` applied `n` times.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let a = Formula::ap("a");
+    /// assert_eq!(Formula::next_n(a.clone(), 3).to_spot(), "XXXa");
+    /// assert_eq!(Formula::next_n(a.clone(), 0), a);
+    /// ```
     pub fn next_n(f: Formula, n: usize) -> Formula {
         (0..n).fold(f, |g, _| Formula::next(g))
     }
 
     /// `F f`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::eventually(Formula::ap("a")).to_spot(), "Fa");
+    /// assert_eq!(Formula::eventually(Formula::tt()), Formula::tt());
+    /// ```
     pub fn eventually(f: Formula) -> Formula {
         Formula::unop(Op::F, f)
     }
 
     /// `G f`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::always(Formula::ap("a")).to_spot(), "Ga");
+    /// assert_eq!(Formula::always(Formula::ff()), Formula::ff());
+    /// ```
     pub fn always(f: Formula) -> Formula {
         Formula::unop(Op::G, f)
     }
 
     /// `a U b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::until(a, b).to_spot(), "a U b");
+    /// ```
     pub fn until(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::U, a, b)
     }
 
     /// `a R b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::release(a, b).to_spot(), "a R b");
+    /// ```
     pub fn release(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::R, a, b)
     }
 
     /// `a W b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::weak_until(a, b).to_spot(), "a W b");
+    /// ```
     pub fn weak_until(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::W, a, b)
     }
 
     /// `a M b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::strong_release(a, b).to_spot(), "a M b");
+    /// ```
     pub fn strong_release(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::M, a, b)
     }
 
     /// `Y f`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::yesterday(Formula::ap("a")).to_spot(), "Ya");
+    /// assert_eq!(Formula::yesterday(Formula::ff()), Formula::ff());
+    /// ```
     pub fn yesterday(f: Formula) -> Formula {
         Formula::unop(Op::Y, f)
     }
 
     /// `Z f`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::weak_yesterday(Formula::ap("a")).to_spot(), "Za");
+    /// assert_eq!(Formula::weak_yesterday(Formula::tt()), Formula::tt());
+    /// ```
     pub fn weak_yesterday(f: Formula) -> Formula {
         Formula::unop(Op::Z, f)
     }
 
     /// `O f`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::once(Formula::ap("a")).to_spot(), "Oa");
+    /// assert_eq!(Formula::once(Formula::tt()), Formula::tt());
+    /// ```
     pub fn once(f: Formula) -> Formula {
         Formula::unop(Op::O, f)
     }
 
     /// `H f`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::historically(Formula::ap("a")).to_spot(), "Ha");
+    /// assert_eq!(Formula::historically(Formula::ff()), Formula::ff());
+    /// ```
     pub fn historically(f: Formula) -> Formula {
         Formula::unop(Op::H, f)
     }
 
     /// `a S b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::since(a, b).to_spot(), "a S b");
+    /// ```
     pub fn since(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::S, a, b)
     }
 
     /// `a B b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::back_to(a, b).to_spot(), "a B b");
+    /// ```
     pub fn back_to(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::B, a, b)
     }
 
     /// `a T b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::trigger(a, b).to_spot(), "a T b");
+    /// ```
     pub fn trigger(a: Formula, b: Formula) -> Formula {
         Formula::binop(Op::T, a, b)
     }
 
     /// Rebuilds a node of the same operator with new operands.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula};
+    /// let (c, d) = (Formula::ap("c"), Formula::ap("d"));
+    /// assert_eq!(parse("a U b")?.with_children(vec![c, d.clone()]).to_spot(), "c U d");
+    /// // Rebuilt with the constructor, and its trivial rewrites.
+    /// assert_eq!(parse("a & b")?.with_children(vec![Formula::tt(), d.clone()]), d);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_children(&self, children: Vec<Formula>) -> Formula {
         match self.op() {
             Op::True | Op::False | Op::Ap | Op::EmptyWord => self.clone(),
@@ -245,6 +438,15 @@ impl Formula {
 
     /// Applies `f` bottom-up to every distinct subformula (memoized), so
     /// that `f` sees nodes whose operands were already rewritten.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula};
+    /// let f = parse("G(a & b) | F c")?;
+    /// let b_true = |g: &Formula| if g.ap_name() == Some("b") { Formula::tt() } else { g.clone() };
+    /// let g = f.map_bottom_up(b_true);
+    /// assert_eq!(g.to_spot(), "Fc | Ga"); // `a & 1` became `a` on the way up
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn map_bottom_up(&self, mut f: impl FnMut(&Formula) -> Formula) -> Formula {
         let mut memo: FxHashMap<Formula, Formula> = FxHashMap::default();
         for g in self.subformulas_postorder() {
@@ -282,11 +484,26 @@ impl Formula {
 /// ```
 impl Formula {
     /// The empty SERE `[*0]`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// assert_eq!(Formula::empty_word().to_spot(), "[*0]");
+    /// assert!(Formula::empty_word().accepts_empty_word());
+    /// ```
     pub fn empty_word() -> Formula {
         intern(Op::EmptyWord, "", Vec::new())
     }
 
     /// Concatenation `r1 ; r2 ; ...` (`[*0]` if there is no operand).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let ba = Formula::concat([b, a.clone()]);
+    /// let r = Formula::concat([a.clone(), Formula::empty_word(), ba]);
+    /// assert_eq!(r.to_spot(), "a;b;a");
+    /// assert_eq!(Formula::concat([a, Formula::ff()]).to_spot(), "a;0"); // `false` is kept
+    /// ```
     pub fn concat(operands: impl IntoIterator<Item = Formula>) -> Formula {
         let mut v = Vec::new();
         for f in operands {
@@ -310,6 +527,13 @@ impl Formula {
     /// an operand matching only the empty word makes it match nothing.
     /// (It is not folded into `false`, which matches a ⊤ letter of a word
     /// cut by `abort`.)
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(Formula::fusion([a.clone(), Formula::star(b, 0, None)]).to_spot(), "a:b[*]");
+    /// assert_eq!(Formula::fusion([a.clone()]), a);
+    /// ```
     pub fn fusion(operands: impl IntoIterator<Item = Formula>) -> Formula {
         let mut v = Vec::new();
         for f in operands {
@@ -326,6 +550,14 @@ impl Formula {
     }
 
     /// Union `r1 | r2 | ...` (`false` if none).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let ab = Formula::concat([a.clone(), b.clone()]);
+    /// assert_eq!(Formula::sere_or([ab, a.clone()]).to_spot(), "a | {a;b}");
+    /// assert_eq!(Formula::sere_or([a.clone(), b.clone()]), Formula::or([a, b]));
+    /// ```
     pub fn sere_or(operands: impl IntoIterator<Item = Formula>) -> Formula {
         let mut v = Vec::new();
         for f in operands {
@@ -349,6 +581,15 @@ impl Formula {
     }
 
     /// Length-matching intersection `r1 && r2 && ...` (`[*0]` if none).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let ab = Formula::concat([a.clone(), b.clone()]);
+    /// let bs = Formula::star(b.clone(), 0, None);
+    /// assert_eq!(Formula::sere_and([ab, bs]).to_spot(), "{a;b} && b[*]");
+    /// assert_eq!(Formula::sere_and([a.clone(), b.clone()]), Formula::and([a, b]));
+    /// ```
     pub fn sere_and(operands: impl IntoIterator<Item = Formula>) -> Formula {
         let mut v = Vec::new();
         for f in operands {
@@ -372,6 +613,15 @@ impl Formula {
     /// The non-length-matching intersection `r1 & r2` of PSL: both match,
     /// one of them possibly on a prefix of the other's match. It is
     /// written `{r1 ; [*]} && r2 | r1 && {r2 ; [*]}`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let ab = Formula::concat([a.clone(), b.clone()]);
+    /// let f = Formula::sere_and_nlm(ab, b.clone());
+    /// assert_eq!(f.to_spot(), "{b && {a;b;[*]}} | {{a;b} && {b;[*]}}");
+    /// assert_eq!(Formula::sere_and_nlm(a.clone(), b.clone()), Formula::and([a, b]));
+    /// ```
     pub fn sere_and_nlm(a: Formula, b: Formula) -> Formula {
         if a.is_boolean() && b.is_boolean() {
             return Formula::and([a, b]);
@@ -385,6 +635,14 @@ impl Formula {
 
     /// Repetition `r[*min..max]`; `max = None` is unbounded. Panics if
     /// `max < min`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let a = Formula::ap("a");
+    /// assert_eq!(Formula::star(a.clone(), 2, Some(3)).to_spot(), "a[*2..3]");
+    /// assert_eq!(Formula::star(a.clone(), 1, Some(1)), a);
+    /// assert_eq!(Formula::star(a, 0, Some(0)), Formula::empty_word());
+    /// ```
     pub fn star(r: Formula, min: u32, max: Option<u32>) -> Formula {
         let hi = max.unwrap_or(u32::MAX);
         assert!(min <= hi, "repetition [*{min}..{hi}] with max < min");
@@ -399,17 +657,37 @@ impl Formula {
     }
 
     /// The weak closure `{r}`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let r = Formula::concat([Formula::ap("a"), Formula::ap("b")]);
+    /// assert_eq!(Formula::closure(r).to_spot(), "{a;b}");
+    /// ```
     pub fn closure(r: Formula) -> Formula {
         intern(Op::Closure, "", vec![r])
     }
 
     /// The negated closure `!{r}` (also what `Formula::not` of a closure
     /// becomes in negation normal form).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let r = Formula::concat([Formula::ap("a"), Formula::ap("b")]);
+    /// assert_eq!(Formula::neg_closure(r.clone()).to_spot(), "!{a;b}");
+    /// assert_eq!(Formula::not(Formula::closure(r.clone())).nnf(), Formula::neg_closure(r));
+    /// ```
     pub fn neg_closure(r: Formula) -> Formula {
         intern(Op::NegClosure, "", vec![r])
     }
 
     /// The marked negated closure (internal to the tableau).
+    ///
+    /// ```
+    /// # use monitor_core::formula::{Formula, Op};
+    /// let r = Formula::concat([Formula::ap("a"), Formula::ap("b")]);
+    /// let f = Formula::neg_closure_marked(r.clone());
+    /// assert_eq!((f.op(), f.child(0)), (Op::NegClosureMarked, &r));
+    /// ```
     pub fn neg_closure_marked(r: Formula) -> Formula {
         intern(Op::NegClosureMarked, "", vec![r])
     }
@@ -418,6 +696,14 @@ impl Formula {
     /// `true`: on a word cut by `abort` into ⊥ letters, `true` fails at
     /// the end of a match inside the cut; `simplify` folds it outside
     /// `abort`.)
+    ///
+    /// ```
+    /// # use monitor_core::formula::{simplify::simplify, Formula};
+    /// let r = Formula::concat([Formula::ap("a"), Formula::ap("b")]);
+    /// assert_eq!(Formula::uconcat(r.clone(), Formula::ap("c")).to_spot(), "{a;b}[]-> c");
+    /// let f = Formula::uconcat(r, Formula::tt());
+    /// assert_eq!((f.to_spot(), simplify(&f)), ("{a;b}[]-> 1".to_string(), Formula::tt()));
+    /// ```
     pub fn uconcat(r: Formula, f: Formula) -> Formula {
         intern(Op::UConcat, "", vec![r, f])
     }
@@ -425,11 +711,25 @@ impl Formula {
     /// Suffix conjunction `{r} <>-> f`; `{r}!` is `econcat(r, true)`.
     /// (`{r} <>-> false` is not folded into `false`, which holds at the
     /// end of a match inside a cut into ⊤ letters.)
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let r = Formula::concat([Formula::ap("a"), Formula::ap("b")]);
+    /// assert_eq!(Formula::econcat(r.clone(), Formula::ap("c")).to_spot(), "{a;b}<>-> c");
+    /// assert_eq!(Formula::econcat(r, Formula::tt()).to_spot(), "{a;b}!");
+    /// ```
     pub fn econcat(r: Formula, f: Formula) -> Formula {
         intern(Op::EConcat, "", vec![r, f])
     }
 
     /// The marked suffix conjunction (internal to the tableau).
+    ///
+    /// ```
+    /// # use monitor_core::formula::{Formula, Op};
+    /// let r = Formula::concat([Formula::ap("a"), Formula::ap("b")]);
+    /// let f = Formula::econcat_marked(r.clone(), Formula::ap("c"));
+    /// assert_eq!((f.op(), f.children()), (Op::EConcatMarked, &[r, Formula::ap("c")][..]));
+    /// ```
     pub fn econcat_marked(r: Formula, f: Formula) -> Formula {
         intern(Op::EConcatMarked, "", vec![r, f])
     }
@@ -462,6 +762,14 @@ impl Formula {
 
     /// The dual of [`Formula::abort`] (`!(f abort b)` is
     /// `abort_bottom(!f, b)`): on a Boolean `f` it is `f & !b`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let f = Formula::abort_bottom(a.clone(), b.clone());
+    /// assert_eq!(f, Formula::and([a.clone(), Formula::not(b.clone())]));
+    /// assert_eq!(Formula::abort_bottom(Formula::always(a), b).to_spot(), "(Ga) abort_bottom b");
+    /// ```
     pub fn abort_bottom(f: Formula, b: Formula) -> Formula {
         assert!(!b.has_future(), "the condition of abort must be a Boolean");
         if !f.has_future() {

@@ -322,84 +322,198 @@ impl fmt::Display for Formula {
 /// Accessors.
 impl Formula {
     /// The top-level operator.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Op};
+    /// assert_eq!(parse("G(a -> b)")?.op(), Op::G);
+    /// assert_eq!(parse("a -> b")?.op(), Op::Implies);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn op(&self) -> Op {
         self.0.op
     }
 
     /// The operands (empty for constants and propositions).
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula};
+    /// assert_eq!(parse("a U b")?.children(), [Formula::ap("a"), Formula::ap("b")]);
+    /// assert!(Formula::ap("a").children().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn children(&self) -> &[Formula] {
         &self.0.children
     }
 
     /// The `i`-th operand. Panics if there is none.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// let f = parse("a U (b | c)")?;
+    /// assert_eq!(f.child(1).to_spot(), "b | c");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn child(&self, i: usize) -> &Formula {
         &self.0.children[i]
     }
 
     /// The name of an atomic proposition.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula};
+    /// assert_eq!(Formula::ap("req").ap_name(), Some("req"));
+    /// assert_eq!(parse("!req")?.ap_name(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn ap_name(&self) -> Option<&str> {
         (self.0.op == Op::Ap).then_some(&*self.0.name)
     }
 
     /// A unique number of this node (creation order; not stable across runs).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let a = Formula::ap("a");
+    /// assert_eq!(Formula::ap("a").id(), a.id()); // the same node
+    /// assert_ne!(Formula::ap("b").id(), a.id());
+    /// ```
     pub fn id(&self) -> u64 {
         self.0.id
     }
 
     /// A structural hash, stable within a run.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula};
+    /// let f = Formula::until(Formula::ap("a"), Formula::ap("b"));
+    /// assert_eq!(parse("a U b")?.structural_hash(), f.structural_hash());
+    /// assert_ne!(parse("b U a")?.structural_hash(), f.structural_hash());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn structural_hash(&self) -> u64 {
         self.0.hash
     }
 
     /// Whether the formula has no temporal operator.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("a & !b -> c")?.is_boolean());
+    /// assert!(!parse("a U b")?.is_boolean());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_boolean(&self) -> bool {
         self.0.props.boolean
     }
 
     /// Whether the formula is `true`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula};
+    /// assert!(parse("true")?.is_true());
+    /// assert!(!Formula::ap("a").is_true());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_true(&self) -> bool {
         self.0.op == Op::True
     }
 
     /// Whether the formula is `false`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("false")?.is_false());
+    /// assert!(!parse("a & !a")?.is_false()); // only `simplify` folds this one
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_false(&self) -> bool {
         self.0.op == Op::False
     }
 
     /// Whether the formula contains a future-time operator.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("a -> F b")?.has_future());
+    /// assert!(!parse("a S b")?.has_future());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn has_future(&self) -> bool {
         self.0.props.has_future
     }
 
     /// Whether the formula contains a past-time operator.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("G(a -> Y b)")?.has_past());
+    /// assert!(!parse("a U b")?.has_past());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn has_past(&self) -> bool {
         self.0.props.has_past
     }
 
     /// Whether the formula has no future-time operator and at least one
     /// past-time operator.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("H(a -> O b)")?.is_pure_past());
+    /// assert!(!parse("G O a")?.is_pure_past());
+    /// assert!(!parse("a & b")?.is_pure_past()); // no past operator
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_pure_past(&self) -> bool {
         self.0.props.has_past && !self.0.props.has_future
     }
 
     /// Whether some past-time operator applies to a formula with a
     /// future-time operator (outside the fragment the translator handles).
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("O F p")?.has_past_over_future());
+    /// assert!(!parse("F O p")?.has_past_over_future());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn has_past_over_future(&self) -> bool {
         self.0.props.past_over_future
     }
 
     /// The nesting depth of past-time operators.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert_eq!(parse("G Y(a S O b)")?.past_depth(), 3);
+    /// assert_eq!(parse("G a")?.past_depth(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn past_depth(&self) -> u32 {
         self.0.props.past_depth
     }
 
     /// Whether the formula has no `X`, `Y` or `Z`: such formulas are
     /// stutter-invariant.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("G(a -> F b)")?.is_next_free());
+    /// assert!(!parse("G(a -> X b)")?.is_next_free());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_next_free(&self) -> bool {
         self.0.props.next_free
     }
 
     /// Whether the formula is in negation normal form.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("!a U b")?.is_nnf());
+    /// assert!(!parse("!(a U b)")?.is_nnf());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_nnf(&self) -> bool {
         self.0.props.nnf
     }
@@ -424,16 +538,37 @@ impl Formula {
 
     /// Whether the formula is in Spot's syntactic guarantee class (`F`,
     /// `U`, `M`, `X` and Boolean connectives).
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert!(parse("F(a & X b)")?.is_syntactic_guarantee());
+    /// assert!(!parse("G a")?.is_syntactic_guarantee());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_syntactic_guarantee(&self) -> bool {
         self.0.props.syntactic_guarantee
     }
 
     /// Whether the formula contains a SERE (it is PSL, not LTL).
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, parse_psl};
+    /// assert!(parse_psl("{a;b} |-> c")?.is_psl());
+    /// assert!(!parse("a U b")?.is_psl());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_psl(&self) -> bool {
         self.0.props.sere
     }
 
     /// For a SERE: whether it matches the empty word.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// assert!(Formula::star(a.clone(), 0, Some(2)).accepts_empty_word());
+    /// assert!(!Formula::concat([a, b]).accepts_empty_word());
+    /// ```
     pub fn accepts_empty_word(&self) -> bool {
         self.0.props.nullable
     }
@@ -441,6 +576,13 @@ impl Formula {
     /// Whether the formula contains a SERE repetition without an upper
     /// bound (`[*]`, `[+]`, `[*n:inf]`, `[->]`, ...). SEREs without one
     /// match only words of bounded length.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let a = Formula::ap("a");
+    /// assert!(Formula::star(a.clone(), 2, None).has_unbounded_repetition());
+    /// assert!(!Formula::star(a, 0, Some(3)).has_unbounded_repetition());
+    /// ```
     pub fn has_unbounded_repetition(&self) -> bool {
         self.0.props.unbounded
     }
@@ -462,6 +604,14 @@ impl Formula {
     }
 
     /// The number of nodes of the formula seen as a tree (saturating).
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// let f = parse("a U (a & b)")?;
+    /// assert_eq!(f.tree_size(), 5); // `a` counts twice
+    /// assert_eq!(f.subformulas_postorder().len(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tree_size(&self) -> usize {
         self.0.props.tree_size as usize
     }

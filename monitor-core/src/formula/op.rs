@@ -106,7 +106,17 @@ pub enum Op {
 }
 
 impl Op {
-    /// The number of operands this operator takes (`None` for `&` and `|`).
+    /// The number of operands this operator takes (`None` for the n-ary
+    /// `&` and `|`, and for the SERE operators `;`, `:`, `|` and `&&`).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Op;
+    /// assert_eq!(Op::Ap.arity(), Some(0));
+    /// assert_eq!(Op::X.arity(), Some(1));
+    /// assert_eq!(Op::U.arity(), Some(2));
+    /// assert_eq!(Op::And.arity(), None);
+    /// assert_eq!(Op::Concat.arity(), None);
+    /// ```
     pub fn arity(self) -> Option<usize> {
         use Op::*;
         match self {
@@ -120,12 +130,24 @@ impl Op {
     }
 
     /// Whether this is a future-time temporal operator.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Op;
+    /// assert!(Op::U.is_future());
+    /// assert!(!Op::S.is_future());
+    /// ```
     pub fn is_future(self) -> bool {
         matches!(self, Op::X | Op::F | Op::G | Op::U | Op::R | Op::W | Op::M)
     }
 
     /// Whether this is a SERE operator (`[*0]`, `;`, `:`, `|`, `&&`,
     /// repetition).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Op;
+    /// assert!(Op::Concat.is_sere());
+    /// assert!(!Op::Closure.is_sere());
+    /// ```
     pub fn is_sere(self) -> bool {
         matches!(
             self,
@@ -136,6 +158,12 @@ impl Op {
     /// Whether this is a PSL operator of the temporal layer that LTL does
     /// not have: closures, suffix implication and conjunction (over
     /// SEREs), and `abort`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Op;
+    /// assert!(Op::UConcat.is_sere_formula());
+    /// assert!(!Op::Concat.is_sere_formula());
+    /// ```
     pub fn is_sere_formula(self) -> bool {
         matches!(
             self,
@@ -151,12 +179,25 @@ impl Op {
     }
 
     /// Whether this is a past-time temporal operator.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Op;
+    /// assert!(Op::S.is_past());
+    /// assert!(!Op::U.is_past());
+    /// ```
     pub fn is_past(self) -> bool {
         matches!(self, Op::Y | Op::Z | Op::O | Op::H | Op::S | Op::B | Op::T)
     }
 
     /// The operator's symbol in Spot syntax (past operators use the letters
     /// of this tool).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Op;
+    /// assert_eq!(Op::True.symbol(), "1");
+    /// assert_eq!(Op::Implies.symbol(), "->");
+    /// assert_eq!(Op::UConcat.symbol(), "[]->");
+    /// ```
     pub fn symbol(self) -> &'static str {
         use Op::*;
         match self {
