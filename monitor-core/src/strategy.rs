@@ -92,12 +92,30 @@ pub fn ltl(aps: &[&str], depth: u32) -> BoxedStrategy<Formula> {
 
 /// Pure-past formulas (`Y`, `Z`, `O`, `H`, `S`, `B`, `T` and Boolean
 /// operators) over `aps` of nesting depth at most `depth`.
+///
+/// ```
+/// # use monitor_core::strategy;
+/// # use proptest::strategy::{Strategy, ValueTree};
+/// # use proptest::test_runner::TestRunner;
+/// let (s, mut runner) = (strategy::past(&["p", "q"], 3), TestRunner::default());
+/// let f = s.new_tree(&mut runner).unwrap().current();
+/// assert!(!f.has_future() && f.past_depth() <= 3);
+/// ```
 pub fn past(aps: &[&str], depth: u32) -> BoxedStrategy<Formula> {
     over(leaves(aps), depth, PAST_UNARY, PAST_BINARY)
 }
 
 /// LTL formulas whose leaves may be pure-past formulas (of depth at most
 /// 2): the fragment of LTL with past that the translator accepts.
+///
+/// ```
+/// # use monitor_core::strategy;
+/// # use proptest::strategy::{Strategy, ValueTree};
+/// # use proptest::test_runner::TestRunner;
+/// let (s, mut runner) = (strategy::ltl_with_past(&["p", "q"], 3), TestRunner::default());
+/// let f = s.new_tree(&mut runner).unwrap().current();
+/// assert!(!f.has_past_over_future()); // the translator accepts it
+/// ```
 pub fn ltl_with_past(aps: &[&str], depth: u32) -> BoxedStrategy<Formula> {
     let leaves = prop_oneof![
         2 => leaves(aps),
@@ -111,6 +129,15 @@ pub fn ltl_with_past(aps: &[&str], depth: u32) -> BoxedStrategy<Formula> {
 /// proposition `i`; `props <= 63`): at most `max_prefix` letters, then a
 /// cycle of 1 to `max_cycle`. A lasso shrinks towards a shorter one with
 /// letters where nothing holds.
+///
+/// ```
+/// # use monitor_core::strategy;
+/// # use proptest::strategy::{Strategy, ValueTree};
+/// # use proptest::test_runner::TestRunner;
+/// let w = strategy::lasso(2, 3, 2).new_tree(&mut TestRunner::default()).unwrap().current();
+/// assert!(w.prefix.len() <= 3 && (1..=2).contains(&w.cycle.len()));
+/// assert!(w.prefix.iter().chain(&w.cycle).all(|&letter| letter < 0b100)); // 2 propositions
+/// ```
 pub fn lasso(props: usize, max_prefix: usize, max_cycle: usize) -> BoxedStrategy<Lasso<u64>> {
     assert!(props <= 63, "at most 63 propositions");
     assert!(max_cycle >= 1, "a cycle has at least one letter");

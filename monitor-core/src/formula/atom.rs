@@ -105,6 +105,13 @@ impl std::error::Error for LiteralError {}
 /// The length of the based literal at the start of `s` (digits, `'`,
 /// base, digits and `_`), or 0 if `s` does not start with one. Used by
 /// lexers to cut the token before [`Literal::parse`] checks it.
+///
+/// ```
+/// # use monitor_core::formula::atom::literal_len;
+/// assert_eq!(literal_len("4'd15 == x"), 5);
+/// assert_eq!(literal_len("'hff)"), 4);
+/// assert_eq!(literal_len("15"), 0); // no `'`: not a based literal
+/// ```
 pub fn literal_len(s: &str) -> usize {
     let b = s.as_bytes();
     let mut i = 0;
@@ -255,6 +262,13 @@ pub enum Comparison {
 
 impl Comparison {
     /// The operator in a target's syntax.
+    ///
+    /// ```
+    /// # use monitor_core::formula::atom::{Comparison, Syntax};
+    /// assert_eq!(Comparison::Eq.symbol(Syntax::Smv), "=");
+    /// assert_eq!(Comparison::Eq.symbol(Syntax::Promela), "==");
+    /// assert_eq!(Comparison::Le.symbol(Syntax::Smv), "<=");
+    /// ```
     pub fn symbol(self, syntax: Syntax) -> &'static str {
         match self {
             Comparison::Eq if syntax == Syntax::Smv => "=",
@@ -431,6 +445,16 @@ impl Atom {
     /// Writes the atom in a target's syntax, or says why the target
     /// cannot express it (a number beyond its integers, a select beyond
     /// its words).
+    ///
+    /// ```
+    /// # use monitor_core::formula::atom::{Atom, Syntax};
+    /// let a = Atom::parse("grant[1:0] == 2'b01").unwrap();
+    /// assert_eq!(a.render(Syntax::Smv)?, "grant[1:0] = 0ud2_1");
+    /// assert_eq!(a.render(Syntax::Cpp)?, "grant.range(1, 0) == 1");
+    /// let wide = Atom::parse("data[40:33] != 0").unwrap();
+    /// assert!(wide.render(Syntax::Promela).is_err()); // Promela's integers have 32 bits
+    /// # Ok::<(), monitor_core::formula::atom::AtomError>(())
+    /// ```
     pub fn render(&self, syntax: Syntax) -> Result<String, AtomError> {
         match self {
             Atom::Signal(s) => signal(s, syntax),
@@ -546,6 +570,13 @@ fn operand(o: &Operand, syntax: Syntax, word: bool) -> Result<String, AtomError>
 
 /// A proposition's expression in a target's syntax: the atom rendered
 /// ([`Atom::render`]) when the name is one, the name as written otherwise.
+///
+/// ```
+/// # use monitor_core::formula::atom::{expression, Syntax};
+/// assert_eq!(expression("state == 2", Syntax::Smv)?, "state = 2");
+/// assert_eq!(expression("x + 1 > y", Syntax::Smv)?, "x + 1 > y"); // not an atom: as written
+/// # Ok::<(), monitor_core::formula::atom::AtomError>(())
+/// ```
 pub fn expression(name: &str, syntax: Syntax) -> Result<String, AtomError> {
     match Atom::parse(name) {
         Some(a) => a.render(syntax),

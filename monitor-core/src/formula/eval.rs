@@ -188,6 +188,16 @@ impl SereMatcher<'_> {
 /// Whether the infinite word `lasso` satisfies `f` at its first position.
 /// `aps[i]` names the proposition read by `letter.holds(i)`; propositions of
 /// `f` missing from `aps` are false everywhere.
+///
+/// ```
+/// # use monitor_core::formula::{eval::holds, parse};
+/// # use monitor_core::word::Lasso;
+/// let aps = ["a".to_string(), "b".to_string()];
+/// let w = Lasso::new(vec![0b01u64], vec![0b10]); // a, then b forever
+/// assert!(holds(&parse("a & X G(b & !a)")?, &aps, &w));
+/// assert!(!holds(&parse("G F a")?, &aps, &w));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn holds<L: Valuation + Clone>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> bool {
     unrolled_values(f, aps, lasso, None).0[0]
 }
@@ -196,6 +206,16 @@ pub fn holds<L: Valuation + Clone>(f: &Formula, aps: &[String], lasso: &Lasso<L>
 /// positions of the prefix) and then at the positions of one turn of the
 /// cycle, once past subformulas have become periodic. Mostly useful for
 /// tests; [`holds`] is the first value.
+///
+/// ```
+/// # use monitor_core::formula::{eval::values, parse};
+/// # use monitor_core::word::Lasso;
+/// let aps = ["a".to_string()];
+/// let w = Lasso::new(vec![0b1u64, 0b0], vec![0b0]); // a, !a, then !a forever
+/// // `Y a` at positions 0 and 1 (the prefix), then on the cycle.
+/// assert_eq!(values(&parse("Y a")?, &aps, &w), [false, true, false]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn values<L: Valuation + Clone>(f: &Formula, aps: &[String], lasso: &Lasso<L>) -> Vec<bool> {
     let (all, loop_start) = unrolled_values(f, aps, lasso, None);
     let mut out: Vec<bool> = all[..lasso.prefix.len()].to_vec();

@@ -74,6 +74,13 @@ pub const FAMILIES: &[(&str, &str)] = &[
 
 /// The formulas of a data file: one per line, skipping blank lines and
 /// `#` comments.
+///
+/// ```
+/// # use monitor_core::formula::families::{data_lines, DWYER_PATTERNS};
+/// let text = "# two formulas\nG a\n\n   F b  \n";
+/// assert_eq!(data_lines(text).collect::<Vec<_>>(), ["G a", "F b"]);
+/// assert_eq!(data_lines(DWYER_PATTERNS).count(), 55);
+/// ```
 pub fn data_lines(text: &str) -> impl Iterator<Item = &str> {
     text.lines()
         .map(str::trim)
@@ -81,6 +88,13 @@ pub fn data_lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Generates member `n` of the family called `name`.
+///
+/// ```
+/// # use monitor_core::formula::families::generate;
+/// assert_eq!(generate("u-right", 3)?.to_spot(), "p1 U (p2 U p3)");
+/// assert_eq!(generate("and-f", 0).unwrap_err(), "family `and-f` needs n >= 1");
+/// # Ok::<(), String>(())
+/// ```
 pub fn generate(name: &str, n: usize) -> Result<Formula, String> {
     let p = |i: usize| Formula::ap(&format!("p{i}"));
     let need = |min: usize| {

@@ -143,32 +143,73 @@ pub struct ParseError {
 
 impl ParseError {
     /// What went wrong.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, ParseErrorKind};
+    /// let err = parse("G(a U b").unwrap_err();
+    /// assert_eq!(err.kind(), &ParseErrorKind::UnclosedParenthesis);
+    /// assert_eq!(parse("").unwrap_err().kind(), &ParseErrorKind::Empty);
+    /// ```
     pub fn kind(&self) -> &ParseErrorKind {
         &self.kind
     }
 
     /// The 1-based line of the error.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// let err = parse("G(a ->\n  b &)").unwrap_err();
+    /// assert_eq!(err.line(), 2);
+    /// ```
     pub fn line(&self) -> usize {
         self.line
     }
 
     /// The 1-based column (in characters) of the error.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// assert_eq!(parse("a U U b").unwrap_err().column(), 5);
+    /// // Characters, not bytes: `é` is one column.
+    /// assert_eq!(parse("\"é\" & )").unwrap_err().column(), 7);
+    /// ```
     pub fn column(&self) -> usize {
         self.column
     }
 
     /// The byte offset of the error in the input.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// // Bytes, not characters: `é` is two bytes.
+    /// let err = parse("\"é\" & )").unwrap_err();
+    /// assert_eq!((err.offset(), err.column()), (7, 7));
+    /// assert_eq!(parse("a &\n& b").unwrap_err().offset(), 4);
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// The message alone, without position or caret.
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// let err = parse("G(a & )").unwrap_err();
+    /// assert_eq!(err.message(), "expected a formula, found `)`");
+    /// ```
     pub fn message(&self) -> String {
         self.kind.to_string()
     }
 
     /// The same error, moved to another line (used when a formula comes
     /// from line `line` of a file).
+    ///
+    /// ```
+    /// # use monitor_core::formula::parse;
+    /// let err = parse("G(a & )").unwrap_err().at_line(10);
+    /// assert_eq!((err.line(), err.column()), (10, 7));
+    /// assert!(err.to_string().starts_with("syntax error at line 10, column 7:"));
+    /// ```
     pub fn at_line(mut self, line: usize) -> ParseError {
         self.line = line + self.line - 1;
         self

@@ -52,6 +52,14 @@ impl fmt::Display for SpinError {
 impl std::error::Error for SpinError {}
 
 /// Whether `name` reads back as one atomic proposition without quotes.
+///
+/// ```
+/// # use monitor_core::formula::print::is_bare_ap;
+/// assert!(is_bare_ap("req_0"));
+/// assert!(!is_bare_ap("Fa")); // would read as `F a`
+/// assert!(!is_bare_ap("x > 3"));
+/// assert!(!is_bare_ap("true"));
+/// ```
 pub fn is_bare_ap(name: &str) -> bool {
     let mut chars = name.chars();
     let Some(first) = chars.next() else {
@@ -76,6 +84,12 @@ pub fn is_bare_ap(name: &str) -> bool {
 
 /// `s` in double quotes, with `"` and `\` escaped by a backslash: the
 /// string syntax of Spot's formulas and of HOA.
+///
+/// ```
+/// # use monitor_core::formula::print::double_quoted;
+/// assert_eq!(double_quoted("x > 3"), "\"x > 3\"");
+/// assert_eq!(double_quoted(r#"a "b" \c"#), r#""a \"b\" \\c""#);
+/// ```
 pub fn double_quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');

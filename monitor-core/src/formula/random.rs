@@ -25,11 +25,25 @@ pub struct SplitMix64(u64);
 
 impl SplitMix64 {
     /// A generator started at `seed`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::SplitMix64;
+    /// let (mut r, mut s) = (SplitMix64::new(7), SplitMix64::new(7));
+    /// assert_eq!(r.next_u64(), s.next_u64()); // a seed names a stream
+    /// assert_ne!(SplitMix64::new(8).next_u64(), s.next_u64());
+    /// ```
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
     /// The next 64 random bits.
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::SplitMix64;
+    /// let mut r = SplitMix64::new(0);
+    /// assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF); // SplitMix64's reference stream
+    /// assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    /// ```
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -39,12 +53,27 @@ impl SplitMix64 {
     }
 
     /// A number in `0..n` (`n > 0`).
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::SplitMix64;
+    /// let mut r = SplitMix64::new(1);
+    /// let rolls: Vec<u64> = (0..6).map(|_| r.below(6)).collect();
+    /// assert_eq!(rolls, [3, 4, 5, 2, 2, 4]);
+    /// ```
     pub fn below(&mut self, n: u64) -> u64 {
         // Multiply-shift: unbiased enough for test generation.
         ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
     }
 
     /// True with probability `num/den`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::SplitMix64;
+    /// let mut r = SplitMix64::new(1);
+    /// assert!((0..100).all(|_| !r.chance(0, 3) && r.chance(3, 3)));
+    /// let heads = (0..1000).filter(|_| r.chance(1, 2)).count();
+    /// assert_eq!(heads, 534); // about half
+    /// ```
     pub fn chance(&mut self, num: u64, den: u64) -> bool {
         self.below(den) < num
     }
@@ -62,9 +91,17 @@ pub struct RandomLtl {
 }
 
 impl RandomLtl {
-    /// Formulas of tree size `size` over the propositions `aps`, with
+    /// Formulas of tree size `size` over the propositions `aps` (or smaller,
+    /// once the constructors' trivial rewrites have applied), with
     /// Spot's default weights: propositions 3, every LTL operator and the
     /// constants 1.
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::RandomLtl;
+    /// let mut gen = RandomLtl::new(&["a", "b"], 5);
+    /// assert_eq!(gen.next_formula().to_spot(), "!a"); // shrunk by the trivial rewrites
+    /// assert!(gen.take(100).all(|f| f.tree_size() <= 5));
+    /// ```
     pub fn new(aps: &[&str], size: usize) -> RandomLtl {
         use Op::*;
         let mut weights = vec![(Ap, 3), (True, 1), (False, 1), (Not, 1)];
@@ -81,6 +118,13 @@ impl RandomLtl {
     }
 
     /// Restarts the stream at `seed`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::RandomLtl;
+    /// let gen = RandomLtl::new(&["a", "b"], 5);
+    /// assert_eq!(gen.clone().seed(1).next_formula().to_spot(), "b U a");
+    /// assert_eq!(gen.seed(2).next_formula().to_spot(), "(a U 1) U 1");
+    /// ```
     pub fn seed(mut self, seed: u64) -> RandomLtl {
         self.rng = SplitMix64::new(seed);
         self
@@ -88,6 +132,13 @@ impl RandomLtl {
 
     /// Sets the weight of an operator (0 disables it). `Op::Ap` is the
     /// weight of propositions.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{random::RandomLtl, Op};
+    /// // Size 2 is a unary operator and a leaf; only `X` is left.
+    /// let gen = RandomLtl::new(&["a"], 2).weight(Op::Not, 0).weight(Op::F, 0).weight(Op::G, 0);
+    /// assert!(gen.take(20).all(|f| f.op() == Op::X));
+    /// ```
     pub fn weight(mut self, op: Op, w: u32) -> RandomLtl {
         match self.weights.iter_mut().find(|(o, _)| *o == op) {
             Some(e) => e.1 = w,
@@ -98,6 +149,14 @@ impl RandomLtl {
 
     /// Enables the past operators `Y Z O H S B T` with weight 1 each
     /// (their operands are drawn from past and Boolean operators only).
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::RandomLtl;
+    /// let mut gen = RandomLtl::new(&["a", "b"], 8).with_past().seed(3);
+    /// let fs: Vec<_> = gen.by_ref().take(100).collect();
+    /// assert!(fs.iter().any(|f| f.has_past()));
+    /// assert!(fs.iter().all(|f| !f.has_past_over_future())); // what the translator accepts
+    /// ```
     pub fn with_past(mut self) -> RandomLtl {
         self.past = true;
         for op in [Op::Y, Op::Z, Op::O, Op::H, Op::S, Op::B, Op::T] {
@@ -107,12 +166,25 @@ impl RandomLtl {
     }
 
     /// Changes the size of the next formulas.
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::RandomLtl;
+    /// let gen = RandomLtl::new(&["a", "b"], 10).size(1);
+    /// assert!(gen.take(50).all(|f| f.tree_size() == 1)); // propositions and constants
+    /// ```
     pub fn size(mut self, size: usize) -> RandomLtl {
         self.size = size.max(1);
         self
     }
 
     /// Draws the next formula.
+    ///
+    /// ```
+    /// # use monitor_core::formula::random::RandomLtl;
+    /// let mut gen = RandomLtl::new(&["a", "b"], 7).seed(42);
+    /// assert_eq!(gen.next_formula().to_spot(), "a W 1");
+    /// assert_eq!(gen.next_formula().to_spot(), "F((a xor a) xor F(0))");
+    /// ```
     pub fn next_formula(&mut self) -> Formula {
         let size = self.size;
         self.gen(size, false)
@@ -249,6 +321,12 @@ pub fn random_sere(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
 /// A random PSL formula of about `size` nodes over `aps`: LTL operators,
 /// suffix implication and conjunction, weak closures and their negations,
 /// `abort`.
+///
+/// ```
+/// # use monitor_core::formula::random::{random_psl, SplitMix64};
+/// let f = random_psl(&mut SplitMix64::new(3), &["a", "b"], 6);
+/// assert_eq!(f.to_spot(), "G({!b;0[*1..3]}<>-> a)");
+/// ```
 pub fn random_psl(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
     if size <= 1 {
         return Formula::ap(aps[rng.below(aps.len() as u64) as usize]);

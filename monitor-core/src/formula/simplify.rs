@@ -40,6 +40,14 @@ use super::{Formula, Op};
 use crate::dd::{Manager, Node};
 
 /// Simplifies a formula; the result is equivalent to the input.
+///
+/// ```
+/// # use monitor_core::formula::{parse, simplify::simplify};
+/// let f = parse("F F a | (b & !b)")?;
+/// assert_eq!(simplify(&f).to_spot(), "Fa");
+/// assert_eq!(simplify(&parse("(a U b) | b")?).to_spot(), "a U b");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn simplify(f: &Formula) -> Formula {
     let mut s = Simplifier {
         memo: FxHashMap::default(),
@@ -285,6 +293,14 @@ impl Simplifier {
 
 /// Syntactic implication: `true` only if `x` implies `y` (the converse need
 /// not hold). Boolean formulas are compared exactly.
+///
+/// ```
+/// # use monitor_core::formula::{parse, simplify::implies};
+/// assert!(implies(&parse("G a")?, &parse("F a")?));
+/// assert!(implies(&parse("a & b")?, &parse("b | c")?)); // Booleans: exact
+/// assert!(!implies(&parse("F a")?, &parse("G a")?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn implies(x: &Formula, y: &Formula) -> bool {
     Implications::default().implies(x, y)
 }
@@ -306,6 +322,15 @@ const MAX_IMPLICATION_DEPTH: u32 = 20_000;
 
 impl Implications {
     /// Whether `x` implies `y`, syntactically (see [`implies`]).
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, simplify::Implications};
+    /// let mut imp = Implications::default();
+    /// let (x, y) = (parse("a U b")?, parse("(a | c) U b")?);
+    /// assert!(imp.implies(&x, &y));
+    /// assert!(!imp.implies(&y, &x));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn implies(&mut self, x: &Formula, y: &Formula) -> bool {
         self.rec(x, y, 0)
     }

@@ -98,6 +98,14 @@ pub use print::PslPrintError;
 /// A clocked property (`@`) is refused, with a message naming
 /// [`parse_directive`] and [`parse_vunits`], which read clocks, resets
 /// and directives.
+///
+/// ```
+/// # use monitor_core::formula::{parse, parse_psl};
+/// assert_eq!(parse_psl("assert always (req -> next ack);")?, parse("G(req -> X ack)")?);
+/// assert_eq!(parse_psl("{req; busy[*]; ack} |-> done")?.to_spot(), "{req;busy[*];ack}[]-> done");
+/// assert!(parse_psl("@(posedge clk) always a").is_err()); // see parse_directive
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn parse_psl(input: &str) -> Result<Formula, ParseError> {
     let tokens = lex(input, false)?;
     let mut p = Parser::new(input, tokens, false);
