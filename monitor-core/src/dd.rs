@@ -521,7 +521,9 @@ impl Manager {
         r
     }
 
-    /// Negation of a BDD.
+    /// Negation of a BDD: `a` has the leaves [`Node::TRUE`] and
+    /// [`Node::FALSE`] only, not the multi-terminal leaves of transition
+    /// diagrams (see [`Manager::leaf_guard`] to get a BDD from those).
     ///
     /// ```
     /// # use monitor_core::dd::{Manager, Node};
@@ -542,6 +544,10 @@ impl Manager {
         if let Some(r) = self.computed.get(key) {
             return Node(r);
         }
+        debug_assert!(
+            !self.is_leaf(a),
+            "Manager::not: a multi-terminal leaf is not a Boolean"
+        );
         let d = self.data(a);
         let lo = self.not(Node(d.lo));
         let hi = self.not(Node(d.hi));

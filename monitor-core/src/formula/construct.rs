@@ -83,7 +83,8 @@ impl Formula {
 
     /// A unary operator (`Not`, `X`, `F`, `G`, `Y`, `Z`, `O`, `H`).
     ///
-    /// Panics if `op` is not unary.
+    /// Panics if `op` is not unary, or is `Star` (which needs its bounds:
+    /// [`Formula::star`]).
     ///
     /// ```
     /// # use monitor_core::formula::{Formula, Op};
@@ -112,6 +113,7 @@ impl Formula {
             Op::Closure => Formula::closure(f),
             Op::NegClosure => Formula::neg_closure(f),
             Op::NegClosureMarked => Formula::neg_closure_marked(f),
+            Op::Star => panic!("Star needs its bounds: build it with Formula::star"),
             _ => panic!("{op:?} is not a unary operator"),
         }
     }
