@@ -356,7 +356,7 @@ pub(crate) struct CompileArgs {
 impl CompileArgs {
     /// The checkers' clock and reset, or why the options do not apply.
     pub(crate) fn clocking(&self) -> Result<Clocking, String> {
-        let hardware = matches!(self.target, Target::Verilog | Target::Sva | Target::Systemc);
+        let hardware = self.target.is_hardware();
         if !hardware && (self.clock.is_some() || self.reset.is_some() || self.no_reset) {
             return Err(
                 "--clock, --reset and --no-reset are for --target verilog, sva and systemc".into(),

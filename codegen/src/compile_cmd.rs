@@ -406,7 +406,7 @@ pub(crate) fn write_target(
                     common,
                     // The monitor's answer is about its safety closure:
                     // ask about the property.
-                    stutter_invariant: is_stutter_invariant(f, cfg).ok().flatten().unwrap_or(false),
+                    stutter_invariant: is_stutter_invariant(f, cfg).ok().flatten(),
                     file: claim_file(args),
                 };
                 emit_buchi_claim(&negation, &opts).map_err(|e| e.to_string())
@@ -444,16 +444,16 @@ pub(crate) fn write_target(
                 }),
                 Target::Promela => Box::new(PromelaOptions {
                     common,
-                    stutter_invariant: t.dfa().is_stutter_invariant(),
+                    stutter_invariant: None,
                     file: claim_file(args),
                 }),
                 Target::Systemc => Box::new(SystemcOptions {
                     common,
                     clocking: (*clocking).clone(),
                 }),
-                // No option of their own.
-                Target::Dot | Target::Rust => target.backend(common),
-                Target::Smv | Target::Verilog | Target::Sva => unreachable!("written above"),
+                // No option of the command line's own (DOT, Rust; SMV,
+                // Verilog and SVA are written above).
+                _ => target.backend(common),
             };
             if target.streams() {
                 // HOA, DOT and JSON go to the output now, state by state
@@ -512,7 +512,7 @@ pub(crate) fn directive_clocking(
     sources: &[Source],
     parsed: &[(ParsedDirective, Duration)],
 ) -> Result<Clocking, String> {
-    let hardware = matches!(args.target, Target::Verilog | Target::Sva | Target::Systemc);
+    let hardware = args.target.is_hardware();
     let mut clock_from: Option<String> = args.clock.as_ref().map(|_| "--clock".to_string());
     let mut reset_from: Option<String> = (args.reset.is_some() || args.no_reset).then(|| {
         if args.no_reset {

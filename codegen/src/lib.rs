@@ -3,10 +3,14 @@
 //!
 //! Each back end is one small module of [`emit`] that only reads a
 //! finished [`BadPrefixDfa`](monitor_core::automaton::BadPrefixDfa):
-//!
-//! * [`emit::hoa`]: HOA v1 in Spot's monitor convention;
-//! * [`emit::dot`]: Graphviz, with readable guards;
-//! * [`emit::json`]: a documented JSON description (see the README).
+//! [`emit::hoa`] (HOA v1 in Spot's monitor convention), [`emit::dot`]
+//! (Graphviz), [`emit::json`] (a documented JSON description, see the
+//! README), [`emit::promela`] (never claims for Spin), [`emit::smv`]
+//! (NuSMV observers), [`emit::verilog`] (synthesizable checkers, Verilog or
+//! SystemVerilog), [`emit::systemc`] and [`emit::rust`]. Their options
+//! share [`emit::Common`] and implement [`emit::Backend`];
+//! [`emit::Target`] picks a back end by its `--target` name. [`hdl`] reads
+//! a design's signals for the hardware checkers.
 //!
 //! ```
 //! use monitor_core::translate::Builder;

@@ -1455,8 +1455,8 @@ fn vunits_and_vector_inputs_for_hardware_checkers() {
 /// The library's back ends with their default options write what
 /// `compile --target T --name N` writes, for every target: the CLI and the
 /// Python package go through the same `Backend`s. The formula has `X`, so
-/// the facts the CLI adds (stutter-invariance in HOA and Promela) are the
-/// defaults; JSON is told it is safety, as the CLI knows.
+/// the fact the CLI adds to HOA (stutter-invariance, read on the formula)
+/// is the default; JSON is told it is safety, as the CLI knows.
 #[test]
 fn every_backend_writes_what_compile_writes() {
     use mongen::emit::json::JsonOptions;

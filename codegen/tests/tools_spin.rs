@@ -389,7 +389,7 @@ fn our_verdict(
                 .collect(),
             ..Common::default()
         },
-        stutter_invariant: dfa.is_stutter_invariant(),
+        stutter_invariant: Some(dfa.is_stutter_invariant()),
         ..Default::default()
     };
     let claim = emit_promela(dfa, &opts).unwrap();
@@ -397,7 +397,7 @@ fn our_verdict(
     std::fs::write(dir.join("claim.pml"), claim).unwrap();
     let out = common::run(dir, spin, &["-a", "-N", "claim.pml", model]);
     assert!(out.status.success(), "spin -a:\n{}", common::text(&out));
-    let flags: &[&str] = if opts.stutter_invariant {
+    let flags: &[&str] = if opts.stutter_invariant == Some(true) {
         &["-DSAFETY"]
     } else {
         &["-DSAFETY", "-DNOREDUCE"]
@@ -721,7 +721,7 @@ fn our_buchi_verdict(
         .unwrap();
     negation.set_name(property);
     let opts = PromelaOptions {
-        stutter_invariant: f.is_next_free(),
+        stutter_invariant: Some(f.is_next_free()),
         ..Default::default()
     };
     let claim = emit_buchi_claim(&negation, &opts).unwrap();

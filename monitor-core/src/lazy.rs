@@ -11,9 +11,13 @@ use core::fmt;
 
 use rustc_hash::FxHashMap;
 
+use crate::algo::derivatives;
 use crate::algo::lazy::LazyDfa;
-use crate::error::BuildError;
+use crate::error::{BuildError, BuildErrorKind};
+use crate::formula::{parse, Formula};
 use crate::runtime::{Stepper, Verdict};
+use crate::translate::pipeline::Pipeline;
+use crate::translate::{Config, Prefixes, Verdicts};
 use crate::Valuation;
 
 /// The default bound on the memory a [`LazyMonitor`] keeps: 32 MiB.
@@ -37,7 +41,7 @@ const UNKNOWN: u32 = u32::MAX;
 /// cost of building each state the first time it is visited again after
 /// the cache was emptied. Its verdicts are the eager monitor's
 /// ([`Monitor`](super::Monitor)), letter for letter, with the same
-/// [`Config`](crate::translate::Config) (exact or informative prefixes, two or three verdicts).
+/// [`Config`] (exact or informative prefixes, two or three verdicts).
 ///
 /// Exact verdicts need, for each new state, a search for whether the
 /// property can still hold (and, with three verdicts, whether it can
@@ -50,7 +54,7 @@ const UNKNOWN: u32 = u32::MAX;
 /// It applies to syntactic safety formulas (`X`, `G`, `W`, `R`, `&`, `|`
 /// over past formulas, in negation normal form, after simplification for
 /// exact verdicts); others are refused with
-/// [`BuildErrorKind::NotLazy`](crate::translate::BuildErrorKind::NotLazy).
+/// [`BuildErrorKind::NotLazy`].
 ///
 /// ```
 /// use monitor_core::lazy::LazyMonitor;
@@ -170,7 +174,7 @@ impl LazyMonitor {
     /// The monitor running `dfa`, for the property `property`
     /// (`LazyMonitor::new` and `LazyMonitor::from_ltl`, beside the
     /// compiler, build the automaton).
-    pub(crate) fn from_lazy_dfa(dfa: LazyDfa, property: String) -> Result<LazyMonitor, BuildError> {
+    fn from_lazy_dfa(dfa: LazyDfa, property: String) -> Result<LazyMonitor, BuildError> {
         let props = dfa.alphabet().len() as u32;
         if props > 64 {
             return Err(BuildError::too_many_propositions(props as usize));
@@ -535,6 +539,83 @@ impl Stepper for LazyMonitor {
 
     fn reset(&mut self) {
         LazyMonitor::reset(self);
+    }
+}
+
+/// The automaton of `f` to be built on demand (see [`LazyMonitor`]), with the verdicts of `cfg`; its
+/// search for doomed states stops at `cfg`'s state limit.
+fn lazy_dfa(f: &Formula, cfg: &Config) -> Result<LazyDfa, BuildError> {
+    let pipe = Pipeline::new(f, cfg)?;
+    let exact = cfg.get_prefixes() == Prefixes::Exact;
+    let three = cfg.get_verdicts() == Verdicts::Three;
+    // Exact verdicts are semantic: the simplified formula will do, or the
+    // formula as written. Informative ones are read on the formula as
+    // written.
+    let written = f.nnf();
+    let g = if exact {
+        Some(pipe.simplified.nnf())
+            .filter(derivatives::applies)
+            .or_else(|| Some(written.clone()).filter(derivatives::applies))
+    } else {
+        Some(written.clone()).filter(derivatives::applies)
+    };
+    match g {
+        Some(g) => Ok(LazyDfa::new(
+            &g,
+            pipe.aps.clone(),
+            exact,
+            three,
+            cfg.get_max_states(),
+        )),
+        None => Err(BuildError {
+            kind: BuildErrorKind::NotLazy {
+                subformula: derivatives::outside(&written)
+                    .expect("a formula outside the fragment")
+                    .to_spot(),
+            },
+        }),
+    }
+}
+
+impl LazyMonitor {
+    /// The lazy monitor of `formula` (LTL with past, Spot syntax), with
+    /// the default configuration (exact bad prefixes, two verdicts).
+    ///
+    /// ```
+    /// use monitor_core::lazy::LazyMonitor;
+    /// use monitor_core::translate::BuildErrorKind;
+    /// use monitor_core::Verdict;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// assert_eq!(m.step(0b01), Verdict::Undecided);
+    /// assert_eq!(m.step(0b00), Verdict::Violated);
+    /// // Not a syntactic safety formula.
+    /// let err = LazyMonitor::from_ltl("G(req -> F ack)").unwrap_err();
+    /// assert!(matches!(err.kind(), BuildErrorKind::NotLazy { subformula } if subformula == "Fack"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_ltl(formula: &str) -> Result<LazyMonitor, BuildError> {
+        let f = parse(formula)?;
+        LazyMonitor::new(&f, &Config::new())
+    }
+
+    /// The lazy monitor of `f` with the verdicts and prefixes of `cfg`;
+    /// its searches for exact verdicts stop at `cfg`'s state limit.
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// use monitor_core::lazy::LazyMonitor;
+    /// use monitor_core::translate::{Config, Verdicts};
+    /// use monitor_core::Verdict;
+    ///
+    /// let f = parse("a W b")?;
+    /// let mut m = LazyMonitor::new(&f, &Config::new().verdicts(Verdicts::Three))?;
+    /// assert_eq!(m.step(0b01), Verdict::Undecided); // a
+    /// assert_eq!(m.step(0b10), Verdict::Satisfied); // b: a good prefix
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(f: &Formula, cfg: &Config) -> Result<LazyMonitor, BuildError> {
+        LazyMonitor::from_lazy_dfa(lazy_dfa(f, cfg)?, f.to_spot())
     }
 }
 

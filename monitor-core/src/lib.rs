@@ -38,7 +38,11 @@ read the finished automaton.
   [`Monitor`] type, compiled [`Table`](runtime::Table)s, [`Verdict`] and
   [`Violation`] (why a run failed). `Monitor::from_ltl` compiles a formula
   at run time; `#[monitor]` (crate `monitor-macros`) and
-  `mongen compile --target rust` embed the tables at compile time.
+  `mongen compile --target rust` embed the tables at compile time. Their
+  states are numbered as the automaton's ([`StateId::as_u32`](automaton::StateId::as_u32)).
+* [`lazy`]: [`LazyMonitor`](lazy::LazyMonitor), a monitor that
+  determinizes as it reads, for properties whose monitor is too large to
+  build whole.
 
 The repository's `docs/architecture.md` draws the pipeline and says which
 module owns what; `docs/references.md` lists the papers cited by key.

@@ -12,7 +12,6 @@ use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::ArrowError;
 use mongen::emit::json::JsonOptions;
-use mongen::emit::promela::PromelaOptions;
 use mongen::emit::{Backend, Common, Target, UnknownTarget};
 use mongen::trace_report::{bind, report_json};
 use monitor_core::automaton::BadPrefixDfa;
@@ -265,11 +264,6 @@ impl Monitor {
             Target::Json => Box::new(JsonOptions {
                 common,
                 safety: self.safety,
-            }),
-            Target::Promela => Box::new(PromelaOptions {
-                common,
-                stutter_invariant: self.dfa.is_stutter_invariant(),
-                ..PromelaOptions::default()
             }),
             _ => target.backend(common),
         };

@@ -244,9 +244,14 @@ impl FromStr for Target {
 }
 
 /// The options every back end takes. A target reads those it has a use
-/// for: HOA, DOT and JSON name a monitor after its automaton
-/// ([`BadPrefixDfa::name`]), and only targets that read a model or a
-/// design (Promela, SMV, Verilog, SystemC) bind propositions.
+/// for:
+///
+/// | field | read by |
+/// |---|---|
+/// | `name` | Promela, SMV, Verilog, SVA, SystemC, Rust (HOA, DOT and JSON name a monitor after its automaton: [`BadPrefixDfa::set_name`]) |
+/// | `defines` | Promela, SMV, Verilog, SVA, SystemC (the targets that read a model or a design) |
+/// | `informative` | JSON, Promela, SMV, Verilog, SVA, SystemC |
+/// | `three_valued` | HOA, JSON, SMV, Verilog, SVA, SystemC, Rust (a never claim has no satisfied verdict) |
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Common {
     /// The name of the claim, module or type (`--name`, default
@@ -324,7 +329,8 @@ pub trait Backend {
     /// ([`Target::streams`]) write it state by state, without building
     /// its text, so `out` should be buffered; the others write
     /// [`emit`](Backend::emit)'s text, and an [`EmitError`] is returned
-    /// as an error of kind `InvalidInput`.
+    /// as an error of kind `InvalidInput` whose
+    /// [`get_ref`](io::Error::get_ref) is the `EmitError`.
     fn write(&self, dfa: &BadPrefixDfa, out: &mut dyn Write) -> io::Result<()> {
         let text = self
             .emit(dfa)

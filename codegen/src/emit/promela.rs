@@ -34,8 +34,10 @@ pub struct PromelaOptions {
     /// satisfied verdict: `three_valued` is not read).
     pub common: Common,
     /// Whether the property is stutter-invariant (decides the
-    /// `-DNOREDUCE` advice).
-    pub stutter_invariant: bool,
+    /// `-DNOREDUCE` advice). `None`: [`emit_promela`] asks the monitor
+    /// ([`BadPrefixDfa::is_stutter_invariant`]); [`emit_buchi_claim`] has
+    /// no monitor to ask and advises `-DNOREDUCE`.
+    pub stutter_invariant: Option<bool>,
     /// The file name used in the usage comment.
     pub file: String,
 }
@@ -44,7 +46,7 @@ impl Default for PromelaOptions {
     fn default() -> Self {
         PromelaOptions {
             common: Common::default(),
-            stutter_invariant: false,
+            stutter_invariant: None,
             file: "claim.pml".into(),
         }
     }
@@ -95,10 +97,13 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
     let labels: Vec<String> = (0..dfa.num_states()).map(|s| format!("S{s}")).collect();
     let props = ClaimPropositions::new(dfa.alphabet(), &labels, opts)?;
     let idents = &props.idents;
+    let stutter_invariant = opts
+        .stutter_invariant
+        .unwrap_or_else(|| dfa.is_stutter_invariant());
     let live = dfa.can_violate();
     let mut states = Vec::new();
     if dfa.verdict(dfa.start()) != monitor_core::automaton::Verdict::Violated
-        && live.first() == Some(&true)
+        && live[dfa.start().as_usize()]
     {
         for s in dfa.states() {
             if !live[s.as_usize()] {
@@ -135,8 +140,8 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         informative: opts.common.informative,
         num_states: super::names::states(dfa.num_states()),
         file: opts.file.clone(),
-        noreduce: noreduce(opts),
-        stutter_invariant: opts.stutter_invariant,
+        noreduce: noreduce(stutter_invariant),
+        stutter_invariant,
         bindings: props.views,
         defines: props.defines,
         name: opts.common.name.clone(),
@@ -169,7 +174,8 @@ struct BuchiClaim {
 /// a never claim for pan's acceptance-cycle search (`-a`): its accepting
 /// states are labelled `accept_`, the initial one `T0_init` (or
 /// `accept_init`). `opts.stutter_invariant` should say whether the
-/// property is; the automaton's name is the property shown in the header.
+/// property is (`None` is taken as no); the automaton's name is the
+/// property shown in the header.
 ///
 /// ```
 /// use monitor_core::translate::Builder;
@@ -199,6 +205,7 @@ pub fn emit_buchi_claim(
         })
         .collect();
     let props = ClaimPropositions::new(negation.alphabet(), &labels, opts)?;
+    let stutter_invariant = opts.stutter_invariant.unwrap_or(false);
     let idents = &props.idents;
     // A state that accepts every continuation: reaching it completes a
     // bad prefix, which an assertion reports at once (as Spin's own
@@ -236,8 +243,8 @@ pub fn emit_buchi_claim(
         num_edges: negation.num_edges(),
         nondeterministic: negation.nondeterministic_states(),
         file: opts.file.clone(),
-        noreduce: noreduce(opts),
-        stutter_invariant: opts.stutter_invariant,
+        noreduce: noreduce(stutter_invariant),
+        stutter_invariant,
         bindings: props.views,
         defines: props.defines,
         name: opts.common.name.clone(),
@@ -297,8 +304,8 @@ impl ClaimPropositions {
 
 /// The flag pan needs for a claim of a property that may not be
 /// stutter-invariant.
-fn noreduce(opts: &PromelaOptions) -> &'static str {
-    if opts.stutter_invariant {
+fn noreduce(stutter_invariant: bool) -> &'static str {
+    if stutter_invariant {
         ""
     } else {
         " -DNOREDUCE"

@@ -1,15 +1,8 @@
 //! Monitors straight from a formula: the compiler's entry points on the
-//! runtime's types (`MonitorTable::from_ltl`, `Monitor::from_ltl`,
-//! `LazyMonitor::new`), defined here so that the runtime knows nothing of
-//! the compiler.
+//! runtime's types (`MonitorTable::from_ltl`, `Monitor::from_ltl`),
+//! defined here so that the runtime knows nothing of the compiler.
 
-use crate::algo::derivatives;
-use crate::algo::lazy::LazyDfa;
-use crate::formula::{parse, Formula};
-use crate::lazy::LazyMonitor;
-
-use super::pipeline::Pipeline;
-use super::{BuildError, BuildErrorKind, Builder, Config, Prefixes, Verdicts};
+use super::{BuildError, Builder};
 
 impl crate::MonitorTable {
     /// Compiles `formula` (LTL with past, Spot syntax) with the default
@@ -59,83 +52,5 @@ impl crate::Monitor<'static> {
             Box::leak(Box::new(crate::MonitorTable::from_ltl(formula)?));
         let table: &'static crate::runtime::Table<'static> = Box::leak(Box::new(owned.table()));
         Ok(crate::Monitor::new(table))
-    }
-}
-
-/// The automaton of `f` to be built on demand (see
-/// [`crate::lazy::LazyMonitor`]), with the verdicts of `cfg`; its
-/// search for doomed states stops at `cfg`'s state limit.
-fn lazy_dfa(f: &Formula, cfg: &Config) -> Result<LazyDfa, BuildError> {
-    let pipe = Pipeline::new(f, cfg)?;
-    let exact = cfg.get_prefixes() == Prefixes::Exact;
-    let three = cfg.get_verdicts() == Verdicts::Three;
-    // Exact verdicts are semantic: the simplified formula will do, or the
-    // formula as written. Informative ones are read on the formula as
-    // written.
-    let written = f.nnf();
-    let g = if exact {
-        Some(pipe.simplified.nnf())
-            .filter(derivatives::applies)
-            .or_else(|| Some(written.clone()).filter(derivatives::applies))
-    } else {
-        Some(written.clone()).filter(derivatives::applies)
-    };
-    match g {
-        Some(g) => Ok(LazyDfa::new(
-            &g,
-            pipe.aps.clone(),
-            exact,
-            three,
-            cfg.get_max_states(),
-        )),
-        None => Err(BuildError {
-            kind: BuildErrorKind::NotLazy {
-                subformula: derivatives::outside(&written)
-                    .expect("a formula outside the fragment")
-                    .to_spot(),
-            },
-        }),
-    }
-}
-
-impl LazyMonitor {
-    /// The lazy monitor of `formula` (LTL with past, Spot syntax), with
-    /// the default configuration (exact bad prefixes, two verdicts).
-    ///
-    /// ```
-    /// use monitor_core::lazy::LazyMonitor;
-    /// use monitor_core::translate::BuildErrorKind;
-    /// use monitor_core::Verdict;
-    ///
-    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
-    /// assert_eq!(m.step(0b01), Verdict::Undecided);
-    /// assert_eq!(m.step(0b00), Verdict::Violated);
-    /// // Not a syntactic safety formula.
-    /// let err = LazyMonitor::from_ltl("G(req -> F ack)").unwrap_err();
-    /// assert!(matches!(err.kind(), BuildErrorKind::NotLazy { subformula } if subformula == "Fack"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_ltl(formula: &str) -> Result<LazyMonitor, BuildError> {
-        let f = parse(formula)?;
-        LazyMonitor::new(&f, &Config::new())
-    }
-
-    /// The lazy monitor of `f` with the verdicts and prefixes of `cfg`;
-    /// its searches for exact verdicts stop at `cfg`'s state limit.
-    ///
-    /// ```
-    /// use monitor_core::formula::parse;
-    /// use monitor_core::lazy::LazyMonitor;
-    /// use monitor_core::translate::{Config, Verdicts};
-    /// use monitor_core::Verdict;
-    ///
-    /// let f = parse("a W b")?;
-    /// let mut m = LazyMonitor::new(&f, &Config::new().verdicts(Verdicts::Three))?;
-    /// assert_eq!(m.step(0b01), Verdict::Undecided); // a
-    /// assert_eq!(m.step(0b10), Verdict::Satisfied); // b: a good prefix
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn new(f: &Formula, cfg: &Config) -> Result<LazyMonitor, BuildError> {
-        LazyMonitor::from_lazy_dfa(lazy_dfa(f, cfg)?, f.to_spot())
     }
 }
