@@ -68,6 +68,19 @@ pub fn bind(
 
 /// The word for a report's verdict: `violated`, `satisfied`, and, when
 /// nothing is decided, `undecided` with three verdicts, `holds` with two.
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::verdict_word;
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let mut checker = Checker::new(vec![p], Options::default());
+/// let reports = checker.run(&mut CsvReader::new("t.csv", "a\n0\n0\n".as_bytes())?)?;
+/// assert_eq!(verdict_word(&reports[0], false), "holds");
+/// assert_eq!(verdict_word(&reports[0], true), "undecided");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verdict_word(r: &Report, three: bool) -> &'static str {
     match r.verdict {
         Verdict::Violated => "violated",
@@ -78,11 +91,33 @@ pub fn verdict_word(r: &Report, three: bool) -> &'static str {
 }
 
 /// A position in a trace: its index, and its line or time when known.
+///
+/// ```
+/// use mongen::trace_report::position_json;
+/// use monitor_core::trace::reader::Position;
+///
+/// let p = Position { index: 2, line: Some(4), time: None };
+/// assert_eq!(position_json(&p), serde_json::json!({"index": 2, "line": 4, "time": null}));
+/// ```
 pub fn position_json(p: &Position) -> serde_json::Value {
     serde_json::json!({"index": p.index, "line": p.line, "time": p.time})
 }
 
 /// One violation, as in the report's `violations`.
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::violation_json;
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let mut checker = Checker::new(vec![p], Options::default());
+/// let reports = checker.run(&mut CsvReader::new("t.csv", "a\n0\n1\n".as_bytes())?)?;
+/// let v = violation_json(&reports[0].violations[0]);
+/// assert_eq!((v["index"].clone(), v["line"].clone()), (1.into(), 3.into()));
+/// assert_eq!(v["values"], serde_json::json!({"a": "1"}));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn violation_json(v: &ViolationReport) -> serde_json::Value {
     let values: serde_json::Map<String, serde_json::Value> = v
         .values
@@ -108,6 +143,20 @@ pub fn violation_json(v: &ViolationReport) -> serde_json::Value {
 }
 
 /// A violation as it happens (`mongen check --follow`).
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::live_json;
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let mut checker = Checker::new(vec![p], Options::default());
+/// let reports = checker.run(&mut CsvReader::new("t.csv", "a\n0\n1\n".as_bytes())?)?;
+/// let live = live_json("t.csv", "G !a", &reports[0].violations[0]);
+/// assert_eq!((live["trace"].as_str(), live["property"].as_str()), (Some("t.csv"), Some("G !a")));
+/// assert_eq!(live["violation"]["line"], 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn live_json(trace: &str, property: &str, v: &ViolationReport) -> serde_json::Value {
     serde_json::json!({
         "trace": trace,
@@ -118,6 +167,20 @@ pub fn live_json(trace: &str, property: &str, v: &ViolationReport) -> serde_json
 
 /// The report of one property over one trace, as `mongen check --json`
 /// writes it (one object per line).
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::report_json;
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let mut checker = Checker::new(vec![p], Options::default());
+/// let reports = checker.run(&mut CsvReader::new("t.csv", "a\n0\n1\n0\n".as_bytes())?)?;
+/// let r = report_json("t.csv", &reports[0], false);
+/// assert_eq!((r["verdict"].as_str(), r["property"].as_str()), (Some("violated"), Some("G !a")));
+/// assert_eq!((r["events"].as_u64(), r["violation_count"].as_u64()), (Some(3), Some(1)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn report_json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
     let violations: Vec<serde_json::Value> = r.violations.iter().map(violation_json).collect();
     serde_json::json!({

@@ -54,12 +54,35 @@ fn quote(s: &str) -> String {
 }
 
 /// `dfa` as a Graphviz digraph (see [`write_dot`]).
+///
+/// ```
+/// use mongen::emit::dot::emit_dot;
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+/// let dot = emit_dot(&dfa);
+/// assert!(dot.starts_with("digraph \"G(req -> Xack)\" {\n  rankdir=LR\n"));
+/// assert!(dot.contains("  1 -> violation [label=\"!ack\", color=red, fontcolor=red,"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn emit_dot(dfa: &BadPrefixDfa) -> String {
     super::written(|out| write_dot(dfa, out))
 }
 
 /// Writes `dfa` as a Graphviz digraph to `out`, state by state (the edges
 /// of one state at a time are in memory). `out` should be buffered.
+///
+/// ```
+/// use mongen::emit::dot::{emit_dot, write_dot};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G !err")?.into_dfa();
+/// let mut out = Vec::new();
+/// write_dot(&dfa, &mut out)?;
+/// assert!(String::from_utf8(out.clone())?.contains("  I -> 0\n  0 [label=\"0\"]\n"));
+/// assert_eq!(out, emit_dot(&dfa).into_bytes());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_dot(dfa: &BadPrefixDfa, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
     let aps = dfa.alphabet();
     writeln!(out, "digraph {} {{", quote(dfa.name()))?;

@@ -122,6 +122,19 @@ fn module_identifier(option: &str, name: &str) -> Result<(), EmitError> {
 ///
 /// See the [module](self) documentation for an example and for the tools
 /// that honour `bind`.
+///
+/// ```
+/// use mongen::emit::formal::emit_bind;
+/// use mongen::emit::verilog::{checker_instance, VerilogOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G !overflow")?.into_dfa();
+/// let chk = checker_instance(&dfa, &VerilogOptions::default())?;
+/// assert!(emit_bind("fifo", &[chk.clone()])?.contains("bind fifo monitor_checker monitor_chk ("));
+/// let err = emit_bind("2fifo", &[chk]).unwrap_err();
+/// assert_eq!(err.to_string(), "--bind 2fifo: not a Verilog module name");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn emit_bind(target: &str, checkers: &[CheckerInstance]) -> Result<String, EmitError> {
     module_identifier("--bind", target)?;
     super::render(&Bind {

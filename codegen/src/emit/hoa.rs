@@ -49,12 +49,37 @@ impl Backend for HoaOptions {
 }
 
 /// `dfa` in HOA format (see [`write_hoa`]).
+///
+/// ```
+/// use mongen::emit::hoa::{emit_hoa, HoaOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+/// let hoa = emit_hoa(&dfa, &HoaOptions::default());
+/// assert!(hoa.contains("\nAP: 2 \"req\" \"ack\"\nacc-name: all\nAcceptance: 0 t\n"));
+/// // The rejecting sink is left out: state 1 has no edge for `!ack`.
+/// assert!(hoa.ends_with("State: 1\n[!0&1] 0\n[0&1] 1\n--END--\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn emit_hoa(dfa: &BadPrefixDfa, opts: &HoaOptions) -> String {
     super::written(|out| write_hoa(dfa, opts, out))
 }
 
 /// Writes `dfa` in HOA format to `out`, state by state (the edges of one
 /// state at a time are in memory). `out` should be buffered.
+///
+/// ```
+/// use mongen::emit::hoa::{write_hoa, HoaOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G !err")?.into_dfa();
+/// let opts = HoaOptions { stutter_invariant: Some(true), ..HoaOptions::default() };
+/// let mut out = Vec::new();
+/// write_hoa(&dfa, &opts, &mut out)?;
+/// let text = String::from_utf8(out)?;
+/// assert!(text.contains(" state-acc deterministic stutter-invariant\ntool: \"mongen\""));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_hoa(
     dfa: &BadPrefixDfa,
     opts: &HoaOptions,

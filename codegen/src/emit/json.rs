@@ -187,6 +187,18 @@ struct MonitorJson<'a> {
 
 /// `dfa` as one line of JSON, without the final newline (see
 /// [`write_json`]).
+///
+/// ```
+/// use mongen::emit::json::{emit_json, JsonOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+/// let json = emit_json(&dfa, &JsonOptions::default());
+/// assert!(json.starts_with("{\"formula\":\"G(req -> Xack)\",\"aps\":[\"req\",\"ack\"],"));
+/// let v: serde_json::Value = serde_json::from_str(&json)?;
+/// assert_eq!(v["shortest_violation"], serde_json::json!(["req", "!ack"]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
     super::written(|out| write_json(dfa, opts, out))
 }
@@ -194,6 +206,19 @@ pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
 /// Writes `dfa` to `out` as one line of JSON, without the final newline,
 /// state by state (the edges of one state at a time are in memory). `out`
 /// should be buffered.
+///
+/// ```
+/// use mongen::emit::json::{write_json, JsonOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G !err")?.into_dfa();
+/// let mut out = Vec::new();
+/// write_json(&dfa, &JsonOptions { safety: Some(true), ..JsonOptions::default() }, &mut out)?;
+/// let text = String::from_utf8(out)?;
+/// assert!(text.contains(r#""verdicts":2,"prefixes":"exact","safety":true,"start":0,"#));
+/// assert!(text.ends_with("}]}"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_json(
     dfa: &BadPrefixDfa,
     opts: &JsonOptions,

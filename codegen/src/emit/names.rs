@@ -33,12 +33,27 @@ pub use keywords::{
 /// `verilator -Wall` accepts without warnings: not a Verilog or
 /// SystemVerilog keyword, and not a C++ keyword or a word Verilator
 /// reserves.
+///
+/// ```
+/// use mongen::emit::names::verilog_usable;
+///
+/// assert!(verilog_usable("req"));
+/// assert!(!verilog_usable("logic")); // SystemVerilog
+/// assert!(!verilog_usable("delete")); // C++
+/// ```
 pub fn verilog_usable(s: &str) -> bool {
     !VERILOG_KEYWORDS.contains(&s) && !CPP_KEYWORDS.contains(&s) && !VERILATOR_WORDS.contains(&s)
 }
 
 /// Whether `s` is a macro after `#include <systemc>` and the standard
 /// headers (the list in `cpp_macros.txt`, from `scripts/cpp-macros.sh`).
+///
+/// ```
+/// use mongen::emit::names::is_cpp_macro;
+///
+/// assert!(is_cpp_macro("EOF") && is_cpp_macro("errno"));
+/// assert!(!is_cpp_macro("req"));
+/// ```
 pub fn is_cpp_macro(s: &str) -> bool {
     static MACROS: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
     MACROS
@@ -54,6 +69,14 @@ pub fn is_cpp_macro(s: &str) -> bool {
 /// Whether the identifier `s` can name a member of a SystemC module: not a
 /// keyword, a macro, a member every module has, or a name C++ reserves
 /// (`__` anywhere, `_` and a capital letter in front).
+///
+/// ```
+/// use mongen::emit::names::cpp_usable;
+///
+/// assert!(cpp_usable("req_ok"));
+/// assert!(!cpp_usable("class") && !cpp_usable("EOF"));
+/// assert!(!cpp_usable("a__b") && !cpp_usable("_Req"));
+/// ```
 pub fn cpp_usable(s: &str) -> bool {
     let reserved_by_cpp = s.contains("__")
         || (s.starts_with('_') && s[1..].starts_with(|c: char| c.is_ascii_uppercase()));
@@ -78,17 +101,39 @@ pub struct Binding {
 
 impl Binding {
     /// The name, safe for a comment ([`comment_safe`]).
+    ///
+    /// ```
+    /// use mongen::emit::names::Binding;
+    ///
+    /// let (name, ident, expr) = ("a*/b".into(), "a_b".into(), "a_b".into());
+    /// let b = Binding { name, ident, expr, defined: false };
+    /// assert_eq!(b.comment_name(), "a*\\/b");
+    /// ```
     pub fn comment_name(&self) -> String {
         comment_safe(&self.name)
     }
 
     /// The expression, safe for a comment ([`comment_safe`]).
+    ///
+    /// ```
+    /// use mongen::emit::names::Binding;
+    ///
+    /// let b = Binding { name: "p".into(), ident: "p".into(), expr: "x\ny".into(), defined: true };
+    /// assert_eq!(b.comment_expr(), "x\\ny");
+    /// ```
     pub fn comment_expr(&self) -> String {
         comment_safe(&self.expr)
     }
 }
 
 /// `1 state`, `2 states`.
+///
+/// ```
+/// use mongen::emit::names::states;
+///
+/// assert_eq!(states(1), "1 state");
+/// assert_eq!(states(0), "0 states");
+/// ```
 pub fn states(n: usize) -> String {
     format!("{n} state{}", if n == 1 { "" } else { "s" })
 }
@@ -96,6 +141,13 @@ pub fn states(n: usize) -> String {
 /// User text (a formula, a proposition name) made safe for a comment of
 /// any target: one line (control characters escaped as `\n`, `\t`, …)
 /// that cannot close a block comment (`*/` becomes `*\/`).
+///
+/// ```
+/// use mongen::emit::names::comment_safe;
+///
+/// assert_eq!(comment_safe("G(a */ b)"), "G(a *\\/ b)");
+/// assert_eq!(comment_safe("a\tb\n"), "a\\tb\\n");
+/// ```
 pub fn comment_safe(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -119,6 +171,13 @@ fn one_line(s: &str) -> String {
 }
 
 /// Whether `s` is `[A-Za-z_][A-Za-z0-9_]*`.
+///
+/// ```
+/// use mongen::emit::names::is_identifier;
+///
+/// assert!(is_identifier("_req1"));
+/// assert!(!is_identifier("1req") && !is_identifier("x > 3") && !is_identifier(""));
+/// ```
 pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars
@@ -129,6 +188,15 @@ pub fn is_identifier(s: &str) -> bool {
 
 /// The identifiers of the propositions of `aps` for a target with the
 /// given keywords (compared case-sensitively), avoiding `reserved` names.
+///
+/// ```
+/// use mongen::emit::names::mangle;
+/// use monitor_core::automaton::Alphabet;
+///
+/// let aps = Alphabet::new(["req", "if", "x > 3", "x_3", "state"]);
+/// let idents = mangle(&aps, &["if"], &["state"]);
+/// assert_eq!(idents, ["req", "p_if", "x___3", "x_3", "p_state"]);
+/// ```
 pub fn mangle(aps: &Alphabet, keywords: &[&str], reserved: &[&str]) -> Vec<String> {
     mangle_where(aps, |s| !keywords.contains(&s) && !reserved.contains(&s))
 }
@@ -141,6 +209,15 @@ pub fn mangle(aps: &Alphabet, keywords: &[&str], reserved: &[&str]) -> Vec<Strin
 /// character replaced by `_`; the same with runs of `_` collapsed and no
 /// trailing `_` (C++ reserves `__`); that with `p_` in front. The first
 /// usable one is taken, and a numeric suffix separates clashes.
+///
+/// ```
+/// use mongen::emit::names::mangle_where;
+/// use monitor_core::automaton::Alphabet;
+///
+/// let aps = Alphabet::new(["x > 3", "x>3", "a.b"]);
+/// let idents = mangle_where(&aps, |s| !s.contains("__"));
+/// assert_eq!(idents, ["x_3", "x_3_2", "a_b"]);
+/// ```
 pub fn mangle_where(aps: &Alphabet, usable: impl Fn(&str) -> bool) -> Vec<String> {
     let mut taken: HashSet<String> = HashSet::new();
     let mut out = Vec::with_capacity(aps.len());
@@ -197,6 +274,20 @@ pub fn mangle_where(aps: &Alphabet, usable: impl Fn(&str) -> bool) -> Vec<String
 /// proposition of `aps` are ignored, as one set of defines serves several
 /// formulas) or the names, written in `syntax` when they are signals or
 /// comparisons ([`expression`]: `state == 2` is `state = 2` in NuSMV).
+///
+/// ```
+/// use mongen::emit::names::bind;
+/// use monitor_core::automaton::Alphabet;
+/// use monitor_core::formula::atom::Syntax;
+///
+/// let aps = Alphabet::new(["req", "state == 2", "if"]);
+/// let defines = [("req".to_string(), "x > 3".to_string())];
+/// let b = bind(&aps, &["if"], &[], &defines, Syntax::Smv)?;
+/// let exprs: Vec<_> = b.iter().map(|b| (b.ident.as_str(), b.expr.as_str())).collect();
+/// assert_eq!(exprs, [("req", "x > 3"), ("state____2", "state = 2"), ("p_if", "p_if")]);
+/// assert!(b[0].defined && !b[1].defined);
+/// # Ok::<(), mongen::emit::EmitError>(())
+/// ```
 pub fn bind(
     aps: &Alphabet,
     keywords: &[&str],
@@ -217,6 +308,19 @@ pub fn bind(
 /// [`mangle_where`]). A name for which `keyword` holds cannot be a symbol
 /// of the model: its expression is its new identifier. An error names a
 /// proposition the target cannot express (a number beyond its integers).
+///
+/// ```
+/// use mongen::emit::names::bind_where;
+/// use monitor_core::automaton::Alphabet;
+/// use monitor_core::formula::atom::Syntax;
+///
+/// let aps = Alphabet::new(["count[1:0] == 2'b01", "do"]);
+/// let usable = |s: &str| s != "do" && !s.contains("__");
+/// let b = bind_where(&aps, usable, |s| s == "do", &[], Syntax::Promela)?;
+/// assert_eq!(b[0].ident, "count_1_0_2_b01");
+/// assert_eq!((b[1].ident.as_str(), b[1].expr.as_str()), ("p_do", "p_do"));
+/// # Ok::<(), mongen::emit::EmitError>(())
+/// ```
 pub fn bind_where(
     aps: &Alphabet,
     usable: impl Fn(&str) -> bool,
@@ -298,6 +402,17 @@ pub const SMV_OPS: Ops = Ops {
 /// cubes factored out, then a disjunction of conjunctions of (negated)
 /// identifiers (`!req && (!a || !b)` rather than
 /// `(!req && !a) || (!req && !b)`).
+///
+/// ```
+/// use mongen::emit::names::{guard_text, C_OPS, SMV_OPS};
+/// use monitor_core::automaton::Guard;
+///
+/// let idents = ["req".to_string(), "a".to_string(), "b".to_string()];
+/// // (!req & !a) | (!req & !b)
+/// let g = Guard::from_cubes(vec![vec![(0, false), (1, false)], vec![(0, false), (2, false)]]);
+/// assert_eq!(guard_text(&g, &idents, &C_OPS), "!req && (!a || !b)");
+/// assert_eq!(guard_text(&Guard::from_cubes(vec![vec![]]), &idents, &SMV_OPS), "TRUE");
+/// ```
 pub fn guard_text(g: &Guard, idents: &[String], ops: &Ops) -> String {
     if g.is_true() {
         return ops.tt.to_string();

@@ -5,8 +5,9 @@
 //! for Spin (front_det_switch_min_abr_ea_state_fin, thesis ch. 6): one
 //! labelled state per monitor state, each an `atomic { if … fi }` with one
 //! option per edge and simplified guards. An edge to the rejecting sink
-//! jumps to the end of the claim: pan compiled with `-DSAFETY` reports
-//! "end state in claim reached" on the first bad prefix. Trap states are
+//! fails an assertion on its guard and jumps to the end of the claim: pan
+//! compiled with `-DSAFETY` reports "assertion violated" on the first bad
+//! prefix. Trap states are
 //! folded away: the sink is the end of the claim, and edges into states
 //! from which no violation is reachable are dropped, so the claim blocks
 //! and Spin stops exploring those executions.
@@ -93,6 +94,17 @@ struct NeverClaim {
 const VIOLATION_LABEL: &str = "violation";
 
 /// Writes `dfa` as a never claim.
+///
+/// ```
+/// use mongen::emit::promela::{emit_promela, PromelaOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+/// let claim = emit_promela(&dfa, &PromelaOptions::default())?;
+/// assert!(claim.contains("\nnever monitor {\nS0:\n\tatomic { if\n"));
+/// assert!(claim.contains("\t:: (!ack) -> assert(!(!ack)); goto violation\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String, EmitError> {
     let labels: Vec<String> = (0..dfa.num_states()).map(|s| format!("S{s}")).collect();
     let props = ClaimPropositions::new(dfa.alphabet(), &labels, opts)?;

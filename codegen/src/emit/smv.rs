@@ -138,6 +138,21 @@ pub struct SmvObserver {
 impl SmvObserver {
     /// The text to append to a model whose last module is `main`: the
     /// header, the lines for `main`, then the module.
+    ///
+    /// ```
+    /// use mongen::emit::smv::{emit_smv_dfa, SmvNamespace, SmvOptions};
+    /// use monitor_core::translate::Builder;
+    ///
+    /// let dfa = Builder::new().build("G !err")?.into_dfa();
+    /// let obs = emit_smv_dfa(&dfa, &SmvOptions::default())?;
+    /// // Under the reserved namespace the module already holds the lines for `main`.
+    /// assert_eq!(obs.appendable(), obs.module);
+    /// let namespace = SmvNamespace::Avoiding(Default::default());
+    /// let opts = SmvOptions { namespace, ..SmvOptions::default() };
+    /// let obs = emit_smv_dfa(&dfa, &opts)?;
+    /// assert_eq!(obs.appendable(), format!("{}\n{}", obs.main, obs.module));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn appendable(&self) -> String {
         if self.appended {
             self.module.clone()
@@ -318,6 +333,17 @@ fn instance(
 }
 
 /// Writes `dfa` as an explicit-state NuSMV observer.
+///
+/// ```
+/// use mongen::emit::smv::{emit_smv_dfa, SmvOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+/// let obs = emit_smv_dfa(&dfa, &SmvOptions::default())?;
+/// assert_eq!(obs.invariant, "!mg_obs.mg_violated");
+/// assert!(obs.module.contains("VAR\n  mg_state : { 0, 1, 2 };\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver, EmitError> {
     let module = check_names(opts)?;
     let n = dfa.num_states();
@@ -447,6 +473,18 @@ fn expr(e: &TExpr, idents: &[String], vars: &[String]) -> String {
 }
 
 /// Writes `t` as a symbolic NuSMV observer.
+///
+/// ```
+/// use mongen::emit::smv::{emit_smv_transducer, SmvOptions};
+/// use monitor_core::analysis::transducer;
+/// use monitor_core::formula::parse;
+///
+/// let t = transducer(&parse("G(req -> X ack)")?)?;
+/// let obs = emit_smv_transducer(&t, &SmvOptions::default())?;
+/// assert_eq!(obs.invariant, "!mg_obs.mg_violated");
+/// assert!(obs.module.contains("FROZENVAR\n  mg_ok : boolean;"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn emit_smv_transducer(t: &Transducer, opts: &SmvOptions) -> Result<SmvObserver, EmitError> {
     let module = check_names(opts)?;
     let var_bases: Vec<String> = (0..t.vars.len()).map(|i| format!("t{i}")).collect();

@@ -187,6 +187,17 @@ fn tokens(bytes: &[u8]) -> Vec<Token<'_>> {
 
 impl SmvModel {
     /// Reads a model (its bytes: any encoding that keeps ASCII as it is).
+    ///
+    /// ```
+    /// use mongen::emit::smv_model::{ModelError, SmvModel};
+    ///
+    /// let model = SmvModel::read("MODULE main\nVAR x : boolean;\n")?;
+    /// assert!(model.uses("x") && model.main_is_last());
+    /// assert_eq!(SmvModel::read("MODULE cell\n").unwrap_err(), ModelError::NoMain);
+    /// let twice = SmvModel::read("MODULE main\nMODULE main\n").unwrap_err();
+    /// assert_eq!(twice, ModelError::SeveralMains { line: 2 });
+    /// # Ok::<(), ModelError>(())
+    /// ```
     pub fn read(text: impl AsRef<[u8]>) -> Result<SmvModel, ModelError> {
         let text = text.as_ref();
         let toks = tokens(text);
@@ -265,24 +276,59 @@ impl SmvModel {
 
     /// Whether `main` is the last module (text appended to the model goes
     /// into `main`).
+    ///
+    /// ```
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// assert!(SmvModel::read("MODULE cell\nMODULE main\n")?.main_is_last());
+    /// assert!(!SmvModel::read("MODULE main\nMODULE cell\n")?.main_is_last());
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn main_is_last(&self) -> bool {
         self.main_last
     }
 
     /// Whether the model uses `name` anywhere (a variable, define, module,
     /// constant or keyword).
+    ///
+    /// ```
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// let model = SmvModel::read("MODULE main\nVAR x : boolean; -- no y here\n")?;
+    /// assert!(model.uses("x") && model.uses("boolean"));
+    /// assert!(!model.uses("y"));
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn uses(&self, name: &str) -> bool {
         self.identifiers.contains(name)
     }
 
     /// Whether `name` may be an enumeration constant of the model: it
     /// appears inside braces or in a `CONSTANTS` declaration.
+    ///
+    /// ```
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// let model = SmvModel::read("MODULE main\nCONSTANTS red, green;\nVAR s : {idle, busy};\n")?;
+    /// assert!(model.is_constant("green") && model.is_constant("busy"));
+    /// assert!(!model.is_constant("s"));
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn is_constant(&self, name: &str) -> bool {
         self.constants.contains(name)
     }
 
     /// Whether `name` may be an input variable of the model: declared in an
     /// `IVAR` section of some module, or a process's `running`.
+    ///
+    /// ```
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// let model = SmvModel::read("MODULE main\nIVAR go : boolean;\nVAR x : boolean;\n")?;
+    /// assert!(model.is_input("go") && !model.is_input("x"));
+    /// assert!(model.is_input("running"));
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn is_input(&self, name: &str) -> bool {
         self.inputs.contains(name)
     }
@@ -290,6 +336,16 @@ impl SmvModel {
     /// Whether the model expression `expr` may read an input variable
     /// (one of its identifiers, or the last component of a dotted name,
     /// is an input of some module).
+    ///
+    /// ```
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// let model = SmvModel::read("MODULE main\nIVAR go : boolean;\nVAR x : 0..3;\n")?;
+    /// assert_eq!(model.reads_input("x > 1 & go"), Some("go".to_string()));
+    /// assert_eq!(model.reads_input("p.running"), Some("running".to_string()));
+    /// assert_eq!(model.reads_input("x > 1"), None);
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn reads_input(&self, expr: &str) -> Option<String> {
         tokens(expr.as_bytes())
             .iter()
@@ -300,6 +356,14 @@ impl SmvModel {
     }
 
     /// The model's constants (see [`SmvModel::is_constant`]).
+    ///
+    /// ```
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// let model = SmvModel::read("MODULE main\nVAR s : {idle, busy};\nDEFINE b := s = busy;\n")?;
+    /// assert_eq!(model.constants().iter().collect::<Vec<_>>(), ["busy", "idle"]);
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn constants(&self) -> &BTreeSet<String> {
         &self.constants
     }
@@ -307,6 +371,18 @@ impl SmvModel {
     /// `base`, or `base_2`, `base_3`, …: the first that the model does not
     /// use, that is not a keyword and that is not in `taken` (which
     /// receives it).
+    ///
+    /// ```
+    /// use std::collections::BTreeSet;
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// let model = SmvModel::read("MODULE main\nVAR state : boolean;\n")?;
+    /// let mut taken = BTreeSet::new();
+    /// assert_eq!(model.fresh_name("state", &mut taken), "state_2");
+    /// assert_eq!(model.fresh_name("state", &mut taken), "state_3");
+    /// assert_eq!(model.fresh_name("next", &mut taken), "next_2"); // a keyword
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn fresh_name(&self, base: &str, taken: &mut BTreeSet<String>) -> String {
         let free = |s: &str| !self.uses(s) && !SMV_KEYWORDS.contains(&s) && !taken.contains(s);
         let mut name = base.to_string();
@@ -322,6 +398,18 @@ impl SmvModel {
     /// `name`, or `name_2`, `name_3`, …: the first such that the model
     /// does not use `NAME_observer` (the observer module's name) and
     /// `taken` does not hold it (it receives it).
+    ///
+    /// ```
+    /// use std::collections::BTreeSet;
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// let model = SmvModel::read("MODULE main\nMODULE monitor_observer\n")?;
+    /// let mut taken = BTreeSet::new();
+    /// assert_eq!(model.fresh_module("monitor", &mut taken), "monitor_2");
+    /// assert_eq!(model.fresh_module("monitor", &mut taken), "monitor_3");
+    /// assert_eq!(model.fresh_module("bus", &mut taken), "bus");
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn fresh_module(&self, name: &str, taken: &mut BTreeSet<String>) -> String {
         let mut module = name.to_string();
         let mut k = 2;
@@ -335,6 +423,15 @@ impl SmvModel {
 
     /// The model with `main_lines` added at the end of `main` and
     /// `modules` after everything else, each module after a blank line.
+    ///
+    /// ```
+    /// use mongen::emit::smv_model::SmvModel;
+    ///
+    /// let model = SmvModel::read("MODULE main\nVAR x : boolean;\n")?;
+    /// let text = model.insert(&["  VAR o : obs(x);\n".into()], &["MODULE obs(b)\n".into()]);
+    /// assert_eq!(text, b"MODULE main\nVAR x : boolean;\n  VAR o : obs(x);\n\nMODULE obs(b)\n");
+    /// # Ok::<(), mongen::emit::smv_model::ModelError>(())
+    /// ```
     pub fn insert(&self, main_lines: &[String], modules: &[String]) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.text.len() + 1024);
         out.extend_from_slice(&self.text[..self.main_end]);

@@ -89,6 +89,13 @@ pub enum CheckerRole {
 
 impl CheckerRole {
     /// The SystemVerilog keyword.
+    ///
+    /// ```
+    /// use mongen::emit::verilog::CheckerRole;
+    ///
+    /// assert_eq!(CheckerRole::Assume.keyword(), "assume");
+    /// assert_eq!(CheckerRole::default().keyword(), "assert");
+    /// ```
     pub fn keyword(self) -> &'static str {
         match self {
             CheckerRole::Assert => "assert",

@@ -117,6 +117,14 @@ pub struct HdlInput {
 
 impl HdlInput {
     /// A one-bit scalar.
+    ///
+    /// ```
+    /// use mongen::hdl::HdlInput;
+    ///
+    /// let en = HdlInput::scalar("en");
+    /// assert!(en.scalar && !en.signed);
+    /// assert_eq!((en.msb, en.lsb, en.width()), (0, 0, 1));
+    /// ```
     pub fn scalar(name: impl Into<String>) -> HdlInput {
         HdlInput {
             name: name.into(),
@@ -128,6 +136,14 @@ impl HdlInput {
     }
 
     /// A vector declared `[msb:lsb]`.
+    ///
+    /// ```
+    /// use mongen::hdl::HdlInput;
+    ///
+    /// let data = HdlInput::vector("data", 0, 7);
+    /// assert!(!data.scalar);
+    /// assert_eq!(data.port_declaration(), "input wire [0:7] data");
+    /// ```
     pub fn vector(name: impl Into<String>, msb: i64, lsb: i64) -> HdlInput {
         HdlInput {
             name: name.into(),
@@ -140,11 +156,26 @@ impl HdlInput {
 
     /// A vector of `width` bits declared `[width-1:0]` (a `width` of 0 is
     /// taken as 1).
+    ///
+    /// ```
+    /// use mongen::hdl::HdlInput;
+    ///
+    /// assert_eq!(HdlInput::bits("count", 4), HdlInput::vector("count", 3, 0));
+    /// assert_eq!(HdlInput::bits("flag", 0), HdlInput::vector("flag", 0, 0));
+    /// ```
     pub fn bits(name: impl Into<String>, width: u32) -> HdlInput {
         HdlInput::vector(name, i64::from(width.max(1)) - 1, 0)
     }
 
     /// The same signal, declared `signed`.
+    ///
+    /// ```
+    /// use mongen::hdl::HdlInput;
+    ///
+    /// let delta = HdlInput::bits("delta", 8).signed();
+    /// assert!(delta.signed);
+    /// assert_eq!((delta.msb, delta.lsb), (7, 0));
+    /// ```
     pub fn signed(self) -> HdlInput {
         HdlInput {
             signed: true,
@@ -153,6 +184,14 @@ impl HdlInput {
     }
 
     /// The number of bits.
+    ///
+    /// ```
+    /// use mongen::hdl::HdlInput;
+    ///
+    /// assert_eq!(HdlInput::vector("data", 8, 1).width(), 8);
+    /// assert_eq!(HdlInput::vector("data", 0, 7).width(), 8);
+    /// assert_eq!(HdlInput::scalar("en").width(), 1);
+    /// ```
     pub fn width(&self) -> u64 {
         if self.scalar {
             1
@@ -168,6 +207,15 @@ impl HdlInput {
     /// as `[0:7]`: a checker that declares one may put it between
     /// `// verilator lint_off LITENDIAN` and `// verilator lint_on
     /// LITENDIAN`. Selects of it raise no warning.
+    ///
+    /// ```
+    /// use mongen::hdl::HdlInput;
+    ///
+    /// let count = HdlInput::bits("count", 4).signed();
+    /// assert_eq!(count.port_declaration(), "input wire signed [3:0] count");
+    /// // A name that is not a simple identifier is escaped.
+    /// assert_eq!(HdlInput::scalar("a+b").port_declaration(), "input wire \\a+b ");
+    /// ```
     pub fn port_declaration(&self) -> String {
         let mut s = String::from("input wire ");
         if self.signed {
@@ -352,6 +400,15 @@ impl ExprError {
     }
 
     /// The proposition's text and, under it, carets marking the problem.
+    ///
+    /// ```
+    /// use mongen::hdl::ExprError;
+    ///
+    /// let e = ExprError { message: "unknown signal `cnt`".into(), column: 4, length: 3 };
+    /// assert_eq!(e.caret("a + cnt"), "a + cnt\n    ^^^");
+    /// // Tabs before the problem are kept, so that the carets line up.
+    /// assert_eq!(e.caret("a +\tcnt"), "a +\tcnt\n   \t^^^");
+    /// ```
     pub fn caret(&self, text: &str) -> String {
         let prefix = text.get(..self.column.min(text.len())).unwrap_or(text);
         let pad: String = prefix

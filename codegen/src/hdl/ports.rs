@@ -114,6 +114,14 @@ pub struct HdlSignal {
 
 impl HdlSignal {
     /// The number of bits.
+    ///
+    /// ```
+    /// use mongen::hdl::module_signals;
+    ///
+    /// let s = module_signals("module m (input [0:7] data, input en); endmodule", "m", &[])?;
+    /// assert_eq!((s[0].width(), s[1].width()), (8, 1));
+    /// # Ok::<(), mongen::hdl::PortsError>(())
+    /// ```
     pub fn width(&self) -> u64 {
         if self.scalar {
             1
@@ -123,6 +131,14 @@ impl HdlSignal {
     }
 
     /// The checker input that carries this signal, with the same range.
+    ///
+    /// ```
+    /// use mongen::hdl::{module_signals, HdlInput};
+    ///
+    /// let s = module_signals("module m (input signed [8:1] d); endmodule", "m", &[])?;
+    /// assert_eq!(s[0].to_input(), HdlInput::vector("d", 8, 1).signed());
+    /// # Ok::<(), mongen::hdl::PortsError>(())
+    /// ```
     pub fn to_input(&self) -> HdlInput {
         HdlInput {
             name: self.name.clone(),

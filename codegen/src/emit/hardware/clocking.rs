@@ -38,6 +38,13 @@ pub enum ClockEdge {
 
 impl ClockEdge {
     /// The Verilog keyword (`posedge`, `negedge`).
+    ///
+    /// ```
+    /// use mongen::emit::hardware::clocking::ClockEdge;
+    ///
+    /// assert_eq!(ClockEdge::Negedge.keyword(), "negedge");
+    /// assert_eq!(ClockEdge::default().keyword(), "posedge");
+    /// ```
     pub fn keyword(self) -> &'static str {
         match self {
             ClockEdge::Posedge => "posedge",
@@ -88,6 +95,14 @@ impl Default for Reset {
 
 impl Reset {
     /// The active level in words: `low` or `high`.
+    ///
+    /// ```
+    /// use mongen::emit::hardware::clocking::Reset;
+    ///
+    /// assert_eq!(Reset::default().level(), "low");
+    /// assert_eq!("rst:high".parse::<Reset>()?.level(), "high");
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn level(&self) -> &'static str {
         if self.active_low {
             "low"
@@ -97,6 +112,14 @@ impl Reset {
     }
 
     /// `asynchronous` or `synchronous`.
+    ///
+    /// ```
+    /// use mongen::emit::hardware::clocking::Reset;
+    ///
+    /// assert_eq!(Reset::default().timing(), "synchronous");
+    /// assert_eq!("rst_n:async".parse::<Reset>()?.timing(), "asynchronous");
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn timing(&self) -> &'static str {
         if self.asynchronous {
             "asynchronous"
@@ -108,7 +131,7 @@ impl Reset {
     /// Whether a reset named so without a level is probably active high
     /// (`rst`, `reset`), where the default level (low) may surprise: the
     /// command line warns then. Names ending in `_n`, `_ni`, `_b`, `_l`,
-    /// `n` or `N` read as active low.
+    /// `_bar`, `n` or `N` read as active low.
     ///
     /// ```
     /// use mongen::emit::hardware::clocking::Reset;
@@ -145,6 +168,17 @@ impl Default for Clocking {
 
 impl Clocking {
     /// One line for headers and messages.
+    ///
+    /// ```
+    /// use mongen::emit::hardware::clocking::Clocking;
+    ///
+    /// let c = Clocking { clock: "clk_i:negedge".parse()?, reset: None };
+    /// assert_eq!(
+    ///     c.describe(),
+    ///     "clock clk_i (falling edge); no reset (the registers start in the initial state)"
+    /// );
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn describe(&self) -> String {
         let edge = match self.clock.edge {
             ClockEdge::Posedge => "rising edge",
@@ -158,6 +192,14 @@ impl Clocking {
     }
 
     /// The port names the clocking takes.
+    ///
+    /// ```
+    /// use mongen::emit::hardware::clocking::Clocking;
+    ///
+    /// assert_eq!(Clocking::default().port_names(), ["clk", "rst_n"]);
+    /// let c = Clocking { reset: None, ..Clocking::default() };
+    /// assert_eq!(c.port_names(), ["clk"]);
+    /// ```
     pub fn port_names(&self) -> Vec<&str> {
         let mut v = vec![self.clock.name.as_str()];
         if let Some(r) = &self.reset {
