@@ -14,6 +14,18 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// The `Table` constant for `table`, as an expression.
+///
+/// ```
+/// use monitor_core::MonitorTable;
+/// use monitor_expand::rust::table_tokens;
+///
+/// let owned = MonitorTable::from_ltl("G(req -> X ack)")?;
+/// let code = table_tokens(&owned.table()).to_string();
+/// assert!(code.starts_with(":: monitor_core :: runtime :: Table { props : 2u32 ,"));
+/// // Letters 0 to 3 from state 0, then from state 1 (where `!ack` violates).
+/// assert!(code.contains("Dense (& [0u32 , 1u32 , 0u32 , 1u32 , :: monitor_core :: runtime ::"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn table_tokens(table: &Table<'_>) -> TokenStream {
     let props = table.props;
     let verdicts = table.verdicts.iter().map(|v| match v {
@@ -75,6 +87,20 @@ pub struct MonitorType<'a> {
 /// [`Run`](monitor_core::runtime::Run), `Clone`, `Copy`, `Default`,
 /// with `new`, `step`, `verdict`, `state`, `reset`, `violation`,
 /// `violations` and the table as `TABLE`.
+///
+/// ```
+/// use monitor_core::MonitorTable;
+/// use monitor_expand::rust::{monitor_type, MonitorType};
+/// use quote::{format_ident, quote};
+///
+/// let owned = MonitorTable::from_ltl("G !err")?;
+/// let (name, table) = (format_ident!("NoError"), &owned.table());
+/// let m = MonitorType { name, vis: quote!(pub), table, doc: vec![], methods: quote!() };
+/// let code = monitor_type(&m).to_string();
+/// assert!(code.contains("pub struct NoError { run : :: monitor_core :: runtime :: Run , }"));
+/// assert!(code.contains("pub const STATES : u32 = 1u32 ;"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
     let MonitorType {
         name,
@@ -157,6 +183,13 @@ pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
 }
 
 /// `bus_checker` → `BusChecker`.
+///
+/// ```
+/// use monitor_expand::rust::camel_case;
+///
+/// assert_eq!(camel_case("bus_checker"), "BusChecker");
+/// assert_eq!(camel_case("my-bus monitor"), "MyBusMonitor");
+/// ```
 pub fn camel_case(name: &str) -> String {
     let mut out = String::new();
     let mut upper = true;
@@ -174,6 +207,13 @@ pub fn camel_case(name: &str) -> String {
 }
 
 /// `BusMonitor` → `bus_monitor`.
+///
+/// ```
+/// use monitor_expand::rust::snake_case;
+///
+/// assert_eq!(snake_case("BusMonitor"), "bus_monitor");
+/// assert_eq!(snake_case("bus"), "bus");
+/// ```
 pub fn snake_case(name: &str) -> String {
     let mut out = String::new();
     for (i, c) in name.chars().enumerate() {
@@ -190,6 +230,14 @@ pub fn snake_case(name: &str) -> String {
 }
 
 /// Whether `s` can be a Rust identifier (not a keyword).
+///
+/// ```
+/// use monitor_expand::rust::is_rust_identifier;
+///
+/// assert!(is_rust_identifier("req_1"));
+/// assert!(!is_rust_identifier("type") && !is_rust_identifier("x > 3"));
+/// assert!(!is_rust_identifier("self") && !is_rust_identifier("_"));
+/// ```
 pub fn is_rust_identifier(s: &str) -> bool {
     syn::parse_str::<Ident>(s).is_ok()
 }
