@@ -137,7 +137,10 @@ pub struct SmvObserver {
 
 impl SmvObserver {
     /// The text to append to a model whose last module is `main`: the
-    /// header, the lines for `main`, then the module.
+    /// lines for `main`, then the module. Under
+    /// [`SmvNamespace::Reserved`] that is [`module`](SmvObserver::module)
+    /// itself, whose header comment comes first; otherwise the lines for
+    /// `main` come before the module's header.
     ///
     /// ```
     /// use mongen::emit::smv::{emit_smv_dfa, SmvNamespace, SmvOptions};
