@@ -542,8 +542,9 @@ impl Stepper for LazyMonitor {
     }
 }
 
-/// The automaton of `f` to be built on demand (see [`LazyMonitor`]), with the verdicts of `cfg`; its
-/// search for doomed states stops at `cfg`'s state limit.
+/// The automaton of `f` to be built on demand (see [`LazyMonitor`]), with
+/// the verdicts of `cfg`; its search for doomed states stops at `cfg`'s
+/// state limit.
 fn lazy_dfa(f: &Formula, cfg: &Config) -> Result<LazyDfa, BuildError> {
     let pipe = Pipeline::new(f, cfg)?;
     let exact = cfg.get_prefixes() == Prefixes::Exact;

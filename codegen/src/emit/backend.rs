@@ -319,9 +319,6 @@ impl Default for Common {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Backend {
-    /// The options every back end takes.
-    fn common(&self) -> &Common;
-
     /// The monitor `dfa` as text.
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError>;
 

@@ -22,10 +22,6 @@ pub struct DotOptions {
 }
 
 impl Backend for DotOptions {
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
         Ok(emit_dot(dfa))
     }

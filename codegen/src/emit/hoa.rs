@@ -35,10 +35,6 @@ pub struct HoaOptions {
 }
 
 impl Backend for HoaOptions {
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
         Ok(emit_hoa(dfa, self))
     }

@@ -39,10 +39,6 @@ pub struct JsonOptions {
 
 /// As a back end, JSON writes one line: the object and a line break.
 impl Backend for JsonOptions {
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
         Ok(super::written(|out| Backend::write(self, dfa, out)))
     }

@@ -54,10 +54,6 @@ impl Default for PromelaOptions {
 }
 
 impl Backend for PromelaOptions {
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
         emit_promela(dfa, self)
     }

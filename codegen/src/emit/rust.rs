@@ -21,10 +21,6 @@ pub struct RustOptions {
 }
 
 impl Backend for RustOptions {
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
         emit_rust(dfa, self)
     }

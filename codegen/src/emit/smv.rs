@@ -94,10 +94,6 @@ impl Default for SmvOptions {
 /// As a back end, SMV writes the text to append to a model whose last
 /// module is `main` ([`SmvObserver::appendable`]).
 impl Backend for SmvOptions {
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
         emit_smv_dfa(dfa, self).map(|obs| obs.appendable())
     }

@@ -40,10 +40,6 @@ pub struct SystemcOptions {
 }
 
 impl Backend for SystemcOptions {
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
         emit_systemc(dfa, self)
     }

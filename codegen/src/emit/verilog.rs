@@ -147,10 +147,6 @@ impl Default for VerilogOptions {
 }
 
 impl Backend for VerilogOptions {
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
         emit_verilog(dfa, self)
     }
