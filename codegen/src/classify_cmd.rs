@@ -6,13 +6,12 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::progress::Spinner;
-use crate::stats::StatsArg;
+use crate::stats::{common_directive, StatsArg};
 use monitor_core::analysis::classify;
 use monitor_core::formula::Formula;
 use monitor_core::translate::{Builder, Config};
 
 use crate::args::*;
-use crate::compile_cmd::*;
 use crate::output::*;
 
 /// What the spinner says while `classify` works on a formula.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli_input::{short, Source};
 use crate::progress::Spinner;
-use crate::stats::StatsArg;
+use crate::stats::{common_directive, StatsArg};
 use mongen::emit::hardware::clocking::{Clock, ClockEdge, Clocking, Reset};
 use mongen::emit::hoa::{write_buchi_hoa, HoaOptions};
 use mongen::emit::json::JsonOptions;
@@ -645,30 +645,6 @@ pub(crate) fn compile_directive(
         't' => crate::stats::transitions(t.dfa()).to_string(),
         'x' => t.dfa().alphabet().len().to_string(),
         _ => common_directive(d, src, seconds),
-    }
-}
-
-/// The directives that `compile` and `classify` share.
-pub(crate) fn common_directive(d: char, src: &Source, seconds: f64) -> String {
-    match d {
-        'r' => format!("{seconds:.6}"),
-        'M' => crate::stats::peak_mib_text(),
-        'F' => src.file.clone().unwrap_or_default(),
-        'L' => src
-            .file
-            .as_ref()
-            .map_or_else(String::new, |_| src.line.to_string()),
-        '<' => src
-            .csv
-            .as_ref()
-            .map_or_else(String::new, |c| c.before.clone()),
-        '>' => src
-            .csv
-            .as_ref()
-            .map_or_else(String::new, |c| c.after.clone()),
-        '%' => "%".into(),
-        // The format was checked against the directives when parsed.
-        _ => String::new(),
     }
 }
 

@@ -344,6 +344,30 @@ pub fn peak_mib_text() -> String {
     peak_rss_kib().map_or_else(|| "?".into(), |k| format!("{:.1}", k as f64 / 1024.0))
 }
 
+/// The directives that `compile` and `classify` share.
+pub fn common_directive(d: char, src: &crate::cli_input::Source, seconds: f64) -> String {
+    match d {
+        'r' => format!("{seconds:.6}"),
+        'M' => peak_mib_text(),
+        'F' => src.file.clone().unwrap_or_default(),
+        'L' => src
+            .file
+            .as_ref()
+            .map_or_else(String::new, |_| src.line.to_string()),
+        '<' => src
+            .csv
+            .as_ref()
+            .map_or_else(String::new, |c| c.before.clone()),
+        '>' => src
+            .csv
+            .as_ref()
+            .map_or_else(String::new, |c| c.after.clone()),
+        '%' => "%".into(),
+        // The format was checked against the directives when parsed.
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
