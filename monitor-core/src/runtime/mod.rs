@@ -317,7 +317,10 @@ impl<'a> Table<'a> {
         let at = e.checked_mul(n).and_then(|i| i.checked_add(state as usize));
         match at.and_then(|i| self.events.get(i)) {
             Some(&t) => t,
-            // No event array (or an event it does not have).
+            // No event array (or an event it does not have): the event's
+            // letter, a bit mask where it fits one (`next` masks away a
+            // bit beyond the propositions).
+            None if e < 64 => self.next(state, 1u64 << e),
             None => self.next_with(state, &OnlyEvent(e)),
         }
     }
