@@ -266,7 +266,7 @@ fn json_describes_the_monitor() {
     assert!(states[0]["parent"].is_null());
     assert_eq!(
         states[1]["violation"]["cubes"],
-        serde_json::json!([["!ack"]])
+        serde_json::json!([[{"ap": 1, "name": "ack", "value": false}]])
     );
     // Edges and violation cover every letter exactly once, as the monitor.
     for (s, st) in states.iter().enumerate() {
@@ -274,10 +274,9 @@ fn json_describes_the_monitor() {
             let holds = |cubes: &serde_json::Value| {
                 cubes.as_array().unwrap().iter().any(|c| {
                     c.as_array().unwrap().iter().all(|lit| {
-                        let lit = lit.as_str().unwrap();
-                        let (neg, name) = lit.strip_prefix('!').map_or((false, lit), |n| (true, n));
-                        let i = if name == "req" { 0 } else { 1 };
-                        ((letter >> i) & 1 == 1) != neg
+                        let i = lit["ap"].as_u64().unwrap();
+                        assert_eq!(lit["name"], v["aps"][i as usize]);
+                        ((letter >> i) & 1 == 1) == lit["value"].as_bool().unwrap()
                     })
                 })
             };
@@ -309,6 +308,48 @@ fn json_describes_the_monitor() {
     assert_eq!(v["verdicts"], 3);
     assert_eq!(v["states"][1]["verdict"], "satisfied");
     assert_eq!(three.verdict(StateId::new(1)), Verdict::Satisfied);
+}
+
+/// A proposition named `!a` beside `a`: its literals must not read as the
+/// negation of `a` (cubes once were `[["!a","!a"]]` for `"!a" & !a`).
+#[test]
+fn json_literals_are_unambiguous() {
+    let dfa = build("G((\"!a\" & !a) -> X b)", Config::new());
+    let v: serde_json::Value =
+        serde_json::from_str(&emit_json(&dfa, &JsonOptions::default())).unwrap();
+    let aps: Vec<&str> = v["aps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let (bang_a, a) = (
+        aps.iter().position(|&n| n == "!a").unwrap() as u64,
+        aps.iter().position(|&n| n == "a").unwrap() as u64,
+    );
+    let cubes = &v["states"][0]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["target"] != 0)
+        .unwrap()["cubes"];
+    let lits = cubes[0].as_array().unwrap();
+    let lit = |ap: u64| lits.iter().find(|l| l["ap"] == ap).unwrap();
+    assert_eq!(
+        (lit(bang_a)["name"].as_str(), lit(bang_a)["value"].as_bool()),
+        (Some("!a"), Some(true))
+    );
+    assert_eq!(
+        (lit(a)["name"].as_str(), lit(a)["value"].as_bool()),
+        (Some("a"), Some(false))
+    );
+    // The guard's text quotes the name, as Spot does.
+    let guard = v["states"][0]["edges"][1]["guard"]
+        .as_str()
+        .unwrap()
+        .to_string()
+        + v["states"][0]["edges"][0]["guard"].as_str().unwrap();
+    assert!(guard.contains("\"!a\""), "{guard}");
 }
 
 #[test]

@@ -7,17 +7,20 @@
 //!  "prefixes":"exact","safety":true,"start":0,
 //!  "shortest_violation":["req","!ack"],
 //!  "states":[{"id":0,"verdict":"undecided","parent":null,"letter":null,
-//!             "edges":[{"guard":"!req","cubes":[["!req"]],"target":0}, …],
+//!             "edges":[{"guard":"!req",
+//!                       "cubes":[[{"ap":0,"name":"req","value":false}]],
+//!                       "target":0}, …],
 //!             "violation":null}, …]}
 //! ```
 //!
-//! Guards are given twice: as text in Spot syntax and as a list of cubes,
-//! each a list of literals `name` or `!name`. `violation` is the guard
+//! Guards are given twice: as text in Spot syntax (names that are not
+//! plain identifiers quoted, as Spot does) and as a list of cubes, each a
+//! list of literals `{"ap": number, "name": name, "value": bool}`, the
+//! number being the proposition's index in `aps`. `violation` is the guard
 //! leading to the rejecting sink (null if none). `parent` and `letter`
 //! form the tree of shortest words: a shortest word to a state is the word
 //! to its parent followed by its `letter` (both null for the start).
 
-use std::fmt;
 use std::io::{self, Write};
 
 use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, StateId, Target};
@@ -85,32 +88,29 @@ impl Serialize for Cubes<'_> {
     }
 }
 
-/// A cube: its literals `name` or `!name`.
+/// A cube: its literals.
 struct Literals<'a>(&'a [(u32, bool)], &'a Alphabet);
 
 impl Serialize for Literals<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let aps = self.1;
-        s.collect_seq(self.0.iter().map(|&(v, pos)| Literal(aps.name(v), pos)))
+        s.collect_seq(self.0.iter().map(|&(v, value)| Literal {
+            ap: v,
+            name: aps.name(v),
+            value,
+        }))
     }
 }
 
-/// `name` (positive) or `!name`.
-struct Literal<'a>(&'a str, bool);
-
-impl fmt::Display for Literal<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.1 {
-            f.write_str("!")?;
-        }
-        f.write_str(self.0)
-    }
-}
-
-impl Serialize for Literal<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
+/// A literal: the proposition's number in `aps`, its name beside it, and
+/// the value it must have. A literal is never text to split: a proposition
+/// may be named `!a` (a string such as `"!a"` would read as the negation of
+/// `a`).
+#[derive(Serialize)]
+struct Literal<'a> {
+    ap: u32,
+    name: &'a str,
+    value: bool,
 }
 
 #[derive(Serialize)]
