@@ -120,7 +120,7 @@ fn buchi_automata_in_hoa_and_liveness_claims() {
     let o = mongen(&["compile", "-t", "promela", "--claim=buchi", gf8]);
     assert!(stdout(&o).contains("(9 states,"), "{}", stdout(&o));
     // Each state loops until an option leaves it, as in Spin's claims.
-    assert!(stdout(&o).contains("T0_init:\n\tdo\n") && !stdout(&o).contains("fi;"));
+    assert!(stdout(&o).contains("mg_init:\n\tdo\n") && !stdout(&o).contains("fi;"));
     // classify gives the size of the claim for what is not safety.
     let o = mongen(&["classify", "G(req -> F ack)", "G a"]);
     let out = stdout(&o);
@@ -350,7 +350,19 @@ fn defines_must_name_a_proposition() {
         "compile", "-t", "promela", "--define", "a=x > 1", "--define", "b=y", "G a", "G b",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("#define a (x > 1)") && stdout(&o).contains("#define b (y)"));
+    assert!(stdout(&o).contains(":: (!(x > 1)) -> assert(!(!(x > 1)))"));
+    assert!(stdout(&o).contains(":: (!(y)) -> assert(!(!(y)))"));
+    // An expression that would not stay one expression is refused.
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "promela",
+        "--define",
+        "a=1) -> goto mg_S0 :: (1",
+        "G a",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("an unbalanced `)`"), "{}", stderr(&o));
 }
 
 #[test]

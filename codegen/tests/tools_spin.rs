@@ -837,3 +837,117 @@ fn buchi_claims_agree_with_spin_on_liveness() {
         "{violated} violated, {held} held, {fairness_matters} changed by fairness"
     );
 }
+
+/// Rename invariance: a claim's verdict does not depend on what its
+/// propositions are called. A model that can set its four Boolean
+/// variables (named like the claim's own labels and like mangled names:
+/// `req_valid`, `S0`, `violation`, `p_if`) to any values at each step is
+/// checked against claims of random formulas whose propositions are
+/// (1) those variables themselves, (2) hostile names bound to them by
+/// `--define`, (3) quoted comparisons over them. Each must find a
+/// violation exactly when the monitor can reach the rejecting sink after
+/// the model's initial letter (every variable false). Found: a `#define`
+/// of the claim (`req_valid` for the proposition `req.valid`) replaced a
+/// model variable, and labels named like model variables were refused.
+#[test]
+fn verdicts_do_not_depend_on_proposition_names() {
+    use monitor_core::automaton::Target;
+    use monitor_core::formula::random::RandomLtl;
+    use monitor_core::formula::Formula;
+
+    let Some((spin, cc)) = common::spin() else {
+        return;
+    };
+    let vars = ["req_valid", "S0", "violation", "p_if"];
+    let mut model = format!(
+        "bool {};\nactive proctype main() {{\n\tdo\n",
+        vars.join(", ")
+    );
+    for letter in 0..16 {
+        let sets: Vec<String> = (0..4)
+            .map(|i| format!("{} = {}", vars[i], (letter >> i) & 1))
+            .collect();
+        model += &format!("\t:: d_step {{ {} }}\n", sets.join("; "));
+    }
+    model += "\tod\n}\n";
+    let dir = common::scratch("spin-rename");
+    std::fs::write(dir.join("model.pml"), &model).unwrap();
+    let hostile = common::hostile_names();
+    let comparisons = ["req_valid != 0", "(S0)", "violation == 1", "p_if > 0"];
+    let aps = ["a", "b", "c", "d"];
+    let mut violated_somewhere = 0;
+    for i in 0..12u64 {
+        let f = RandomLtl::new(&aps, 6 + (i % 7) as usize)
+            .seed(7000 + i)
+            .next_formula();
+        for style in 0..3 {
+            let pick = |k: usize| -> String {
+                match style {
+                    0 => vars[k].to_string(),
+                    1 => hostile[(i as usize * 4 + k) % hostile.len()].clone(),
+                    _ => comparisons[k].to_string(),
+                }
+            };
+            let named = f.map_bottom_up(|g| match g.ap_name() {
+                Some(n) => Formula::ap(&pick(aps.iter().position(|a| *a == n).unwrap())),
+                None => g.clone(),
+            });
+            let Ok(t) = Builder::new().build_from_formula(&named) else {
+                continue;
+            };
+            let dfa = t.into_dfa();
+            // The model's first letter has every variable false; then
+            // every letter can follow every state.
+            let first = dfa.step(dfa.start(), &0u64);
+            let expected = match first {
+                Target::Violation => true,
+                Target::State(s) => {
+                    let mut seen = vec![s];
+                    let mut todo = vec![s];
+                    let mut bad = false;
+                    while let Some(q) = todo.pop() {
+                        for e in dfa.edges(q) {
+                            match e.target {
+                                Target::Violation => bad = true,
+                                Target::State(t) if !seen.contains(&t) => {
+                                    seen.push(t);
+                                    todo.push(t);
+                                }
+                                Target::State(_) => {}
+                            }
+                        }
+                    }
+                    bad
+                }
+            };
+            let defines: Vec<(String, String)> = if style == 1 {
+                (0..4).map(|k| (pick(k), vars[k].to_string())).collect()
+            } else {
+                Vec::new()
+            };
+            let opts = PromelaOptions {
+                common: Common {
+                    defines,
+                    ..Common::default()
+                },
+                stutter_invariant: Some(false),
+                file: "claim.pml */ #define S0 (1) /*\n#define violation (0)".into(),
+            };
+            let claim = emit_promela(&dfa, &opts).unwrap();
+            let ctx = format!("formula {i} ({f}), style {style}:\n{claim}");
+            std::fs::write(dir.join("claim.pml"), &claim).unwrap();
+            let out = common::run(&dir, &spin, &["-a", "-N", "claim.pml", "model.pml"]);
+            assert!(
+                out.status.success(),
+                "{ctx}\nspin -a:\n{}",
+                common::text(&out)
+            );
+            let report = pan(&dir, &cc, &["-DSAFETY", "-DNOREDUCE"], &["-m100000"]);
+            let violated = errors(&report) > 0;
+            assert_eq!(violated, expected, "{ctx}\n{report}");
+            violated_somewhere += usize::from(violated);
+        }
+    }
+    // The formulas must exercise both verdicts.
+    assert!(violated_somewhere > 3, "{violated_somewhere}");
+}

@@ -23,14 +23,15 @@
  * reduction may hide violations.
 {%- endif %}
  *
- * Propositions (name in the formula -> identifier below):
+ * The claim's labels start with mg_, a prefix the model must leave to
+ * mongen (Spin keeps labels and variables in one table). Propositions are
+ * read as written below, with no #define: a macro would rewrite the model.
+ *
+ * Propositions (name in the formula -> what the claim reads):
 {%- for b in bindings %}
- *     {{ b.name }} -> {{ b.ident }}{{ b.note }}
+ *     {{ b.name }} -> {{ b.note }}
 {%- endfor %}
  */
-{%- for d in defines %}
-#define {{ d.0 }} ({{ d.1 }})
-{%- endfor %}
 
 never {{ name }} {
 {%- if states.is_empty() %}

@@ -87,6 +87,7 @@ impl fmt::Display for EmitError {
                 "--instance {n}: not usable as an instance name (use letters, digits and _, not a keyword)"
             ),
             EmitError::Proposition { name, reason } => {
+                let name = names::comment_safe(name);
                 write!(f, "the proposition `{name}` cannot be written for this target: {reason}")
             }
             EmitError::Port { option, name, reason } => {

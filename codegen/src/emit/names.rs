@@ -269,6 +269,78 @@ pub fn mangle_where(aps: &Alphabet, usable: impl Fn(&str) -> bool) -> Vec<String
     out
 }
 
+/// Checks that `expr`, user text (a `--define`, a quoted proposition such as
+/// `"x > 3"`) that a target of `syntax` reads as one expression, stays one
+/// expression wherever an emitter writes it: inside parentheses of a guard,
+/// as an argument of a module instance, on the right of an assignment. Its
+/// brackets must balance, and it must hold none of the target's statement
+/// separators (`;`), comment openers (`//`, `/*`, `*/`; `--` in NuSMV),
+/// argument separators outside brackets (`,`), string quotes, preprocessor
+/// or macro marks (`#`, `` ` ``) or line breaks. Verilog's escaped
+/// identifiers (`\req+1 `, up to white space) are read as one token.
+///
+/// ```
+/// use mongen::emit::names::check_expression;
+/// use monitor_core::formula::atom::Syntax;
+///
+/// assert!(check_expression("x > 3 && (y == 2)", Syntax::Promela).is_ok());
+/// assert!(check_expression("{a, b} == 2'b01", Syntax::Verilog).is_ok());
+/// assert!(check_expression("\\req+1  == 1'b1", Syntax::Verilog).is_ok());
+/// assert!(check_expression("1) -> goto S0 :: (1", Syntax::Promela).is_err());
+/// assert!(check_expression("x -- y", Syntax::Smv).is_err());
+/// assert!(check_expression("x, y", Syntax::Smv).is_err());
+/// ```
+pub fn check_expression(expr: &str, syntax: Syntax) -> Result<(), String> {
+    let mut open: Vec<char> = Vec::new();
+    let mut chars = expr.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        match c {
+            '\\' if syntax == Syntax::Verilog => {
+                // An escaped identifier runs to the next white space.
+                if next.is_none_or(char::is_whitespace) {
+                    return Err("a backslash that starts no escaped identifier".into());
+                }
+                while chars.next_if(|c| !c.is_whitespace()).is_some() {}
+                if chars.peek().is_none() {
+                    return Err(
+                        "an escaped identifier must end with white space (`\\req+1 `)".into(),
+                    );
+                }
+            }
+            '(' | '[' | '{' => open.push(c),
+            ')' | ']' | '}' => {
+                let opener = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                if open.pop() != Some(opener) {
+                    return Err(format!("an unbalanced `{c}`"));
+                }
+            }
+            ',' if open.is_empty() => {
+                return Err("a `,` outside brackets (one expression is expected)".into())
+            }
+            ';' => return Err("a `;` (one expression is expected, not statements)".into()),
+            '"' | '#' | '`' | '\\' => return Err(format!("a `{c}`")),
+            '/' if matches!(next, Some('/' | '*')) && syntax != Syntax::Smv => {
+                return Err("a comment opener".into())
+            }
+            '*' if next == Some('/') => return Err("a comment closer `*/`".into()),
+            '-' if next == Some('-') && syntax == Syntax::Smv => {
+                return Err("`--`, which starts a NuSMV comment".into())
+            }
+            c if c.is_control() => return Err("a control character".into()),
+            _ => {}
+        }
+    }
+    match open.last() {
+        Some(c) => Err(format!("an unclosed `{c}`")),
+        None => Ok(()),
+    }
+}
+
 /// The bindings of the propositions of `aps`: identifiers from [`mangle`],
 /// expressions from `defines` (pairs `name`, `expression`; those naming no
 /// proposition of `aps` are ignored, as one set of defines serves several
@@ -336,16 +408,21 @@ pub fn bind_where(
             let def = defines.iter().rev().find(|(n, _)| n == name);
             // Expressions are one line: a line break would end a
             // `#define`; elsewhere it is white space.
+            let refused = |reason: String| super::EmitError::Proposition {
+                name: name.clone(),
+                reason,
+            };
             let expr = match def {
                 Some((_, e)) => one_line(e),
                 None if keyword(name) => ident.clone(),
-                None => one_line(&expression(name, syntax).map_err(|e| {
-                    super::EmitError::Proposition {
-                        name: name.clone(),
-                        reason: e.to_string(),
-                    }
-                })?),
+                None => one_line(&expression(name, syntax).map_err(|e| refused(e.to_string()))?),
             };
+            check_expression(&expr, syntax).map_err(|why| {
+                refused(format!(
+                    "its expression `{}` holds {why}",
+                    comment_safe(&expr)
+                ))
+            })?;
             Ok(Binding {
                 name: name.clone(),
                 ident,

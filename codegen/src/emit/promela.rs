@@ -61,7 +61,6 @@ impl Backend for PromelaOptions {
 
 struct BindingView {
     name: String,
-    ident: String,
     note: String,
 }
 
@@ -81,13 +80,18 @@ struct NeverClaim {
     noreduce: &'static str,
     stutter_invariant: bool,
     bindings: Vec<BindingView>,
-    defines: Vec<(String, String)>,
     name: String,
     states: Vec<StateView>,
     violation: &'static str,
 }
 
-const VIOLATION_LABEL: &str = "violation";
+/// The prefix of every label of a claim. Spin keeps labels and the model's
+/// variables in one table ("bad label-name S0" for a model with a variable
+/// `S0`), so the claim's labels take a prefix that models leave to mongen,
+/// as the SMV observers' names do.
+pub const LABEL_PREFIX: &str = "mg_";
+
+const VIOLATION_LABEL: &str = "mg_violation";
 
 /// Writes `dfa` as a never claim.
 ///
@@ -97,12 +101,14 @@ const VIOLATION_LABEL: &str = "violation";
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
 /// let claim = emit_promela(&dfa, &PromelaOptions::default())?;
-/// assert!(claim.contains("\nnever monitor {\nS0:\n\tatomic { if\n"));
-/// assert!(claim.contains("\t:: (!ack) -> assert(!(!ack)); goto violation\n"));
+/// assert!(claim.contains("\nnever monitor {\nmg_S0:\n\tatomic { if\n"));
+/// assert!(claim.contains("\t:: (!ack) -> assert(!(!ack)); goto mg_violation\n"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String, EmitError> {
-    let labels: Vec<String> = (0..dfa.num_states()).map(|s| format!("S{s}")).collect();
+    let labels: Vec<String> = (0..dfa.num_states())
+        .map(|s| format!("{LABEL_PREFIX}S{s}"))
+        .collect();
     let props = ClaimPropositions::new(dfa.alphabet(), &labels, opts)?;
     let idents = &props.idents;
     let stutter_invariant = opts
@@ -127,7 +133,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
                         // No violation possible from t: block.
                         Target::State(_) => return None,
                     };
-                    Some((guard_text(&e.guard, idents, &C_OPS), target))
+                    Some((claim_guard(&e.guard, idents), target))
                 })
                 .collect();
             states.push(StateView {
@@ -147,11 +153,10 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         version: env!("CARGO_PKG_VERSION"),
         informative: opts.common.informative,
         num_states: super::names::states(dfa.num_states()),
-        file: opts.file.clone(),
+        file: comment_safe(&opts.file),
         noreduce: noreduce(stutter_invariant),
         stutter_invariant,
         bindings: props.views,
-        defines: props.defines,
         name: opts.common.name.clone(),
         states,
         violation: VIOLATION_LABEL,
@@ -171,7 +176,6 @@ struct BuchiClaim {
     noreduce: &'static str,
     stutter_invariant: bool,
     bindings: Vec<BindingView>,
-    defines: Vec<(String, String)>,
     name: String,
     states: Vec<StateView>,
     violation: &'static str,
@@ -180,8 +184,8 @@ struct BuchiClaim {
 
 /// Writes the Büchi automaton `negation` of the negation of a property as
 /// a never claim for pan's acceptance-cycle search (`-a`): its accepting
-/// states are labelled `accept_`, the initial one `T0_init` (or
-/// `accept_init`). `opts.stutter_invariant` should say whether the
+/// states are labelled `accept_mg_S…`, the others `mg_S…`, the initial
+/// one `mg_init` (or `accept_mg_init`). `opts.stutter_invariant` should say whether the
 /// property is (`None` is taken as no); the automaton's name is the
 /// property shown in the header.
 ///
@@ -194,8 +198,8 @@ struct BuchiClaim {
 /// let claim = emit_buchi_claim(&a, &PromelaOptions::default())?;
 /// // As Spin writes its claims: a state never falls through to the next
 /// // label (after an assertion's option, say).
-/// assert!(claim.contains("never monitor {\nT0_init:\n\tdo\n"));
-/// assert!(claim.contains("accept_S1:"));
+/// assert!(claim.contains("never monitor {\nmg_init:\n\tdo\n"));
+/// assert!(claim.contains("accept_mg_S1:"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn emit_buchi_claim(
@@ -206,10 +210,10 @@ pub fn emit_buchi_claim(
     let labels: Vec<String> = negation
         .states()
         .map(|s| match (s, negation.is_accepting(s)) {
-            (s, false) if Some(s) == init => "T0_init".to_string(),
-            (s, true) if Some(s) == init => "accept_init".to_string(),
-            (s, false) => format!("T0_S{s}"),
-            (s, true) => format!("accept_S{s}"),
+            (s, false) if Some(s) == init => format!("{LABEL_PREFIX}init"),
+            (s, true) if Some(s) == init => format!("accept_{LABEL_PREFIX}init"),
+            (s, false) => format!("{LABEL_PREFIX}S{s}"),
+            (s, true) => format!("accept_{LABEL_PREFIX}S{s}"),
         })
         .collect();
     let props = ClaimPropositions::new(negation.alphabet(), &labels, opts)?;
@@ -236,7 +240,7 @@ pub fn emit_buchi_claim(
                     } else {
                         labels[e.target.as_usize()].clone()
                     };
-                    (guard_text(&e.guard, idents, &C_OPS), target)
+                    (claim_guard(&e.guard, idents), target)
                 })
                 .collect(),
         })
@@ -250,11 +254,10 @@ pub fn emit_buchi_claim(
         num_states: super::names::states(negation.num_states()),
         num_edges: negation.num_edges(),
         nondeterministic: negation.nondeterministic_states(),
-        file: opts.file.clone(),
+        file: comment_safe(&opts.file),
         noreduce: noreduce(stutter_invariant),
         stutter_invariant,
         bindings: props.views,
-        defines: props.defines,
         name: opts.common.name.clone(),
         states,
         violation: VIOLATION_LABEL,
@@ -262,11 +265,17 @@ pub fn emit_buchi_claim(
     })
 }
 
-/// The propositions of a claim: their identifiers, the `#define`s they
-/// need and their lines in the header.
+/// The propositions of a claim: the text each stands for in guards, and
+/// their lines in the header.
+///
+/// A proposition whose expression is not a plain symbol of the model (a
+/// `--define`, a quoted comparison such as `"x > 3"`, a renamed symbol) is
+/// written into the guards as its parenthesized expression, never through a
+/// `#define`: a macro of ours would be replaced in the whole model by the
+/// preprocessor, and a model variable named like it (`req_valid` for the
+/// proposition `req.valid`) would silently read as something else.
 struct ClaimPropositions {
     idents: Vec<String>,
-    defines: Vec<(String, String)>,
     views: Vec<BindingView>,
 }
 
@@ -293,20 +302,63 @@ impl ClaimPropositions {
             &opts.common.defines,
             Syntax::Promela,
         )?;
-        let (defines, notes) = promela_defines(&bindings);
         Ok(ClaimPropositions {
-            idents: bindings.iter().map(|b| b.ident.clone()).collect(),
-            defines,
+            idents: bindings.iter().map(guard_operand).collect(),
             views: bindings
                 .iter()
-                .zip(notes)
-                .map(|(b, note)| BindingView {
+                .map(|b| BindingView {
                     name: comment_safe(&b.name),
-                    ident: b.ident.clone(),
-                    note,
+                    note: binding_note(b),
                 })
                 .collect(),
         })
+    }
+}
+
+/// What a proposition is in the claim's guards: its model symbol, or its
+/// expression in parentheses.
+fn guard_operand(b: &Binding) -> String {
+    if b.expr == b.name && is_identifier(&b.name) {
+        b.name.clone()
+    } else if b.expr == b.ident {
+        // A keyword: the model must define the identifier.
+        b.ident.clone()
+    } else {
+        format!("({})", b.expr)
+    }
+}
+
+/// A guard as the claim writes it inside parentheses: `(x > 3)` alone
+/// loses its own, so the option reads `:: (x > 3) ->`.
+fn claim_guard(guard: &monitor_core::automaton::Guard, operands: &[String]) -> String {
+    let text = guard_text(guard, operands, &C_OPS);
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        // The first parenthesis closes before the end: not one group.
+        if depth == 0 && i + 1 < text.len() {
+            return text;
+        }
+    }
+    match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(inner) => inner.to_string(),
+        None => text,
+    }
+}
+
+/// A proposition's line in the header: what the claim reads for it.
+fn binding_note(b: &Binding) -> String {
+    if b.expr == b.ident && b.ident != b.name {
+        format!(
+            "{} (a Promela keyword: #define {} in the model or pass --define)",
+            b.ident, b.ident
+        )
+    } else {
+        comment_safe(&b.expr)
     }
 }
 
@@ -318,28 +370,6 @@ fn noreduce(stutter_invariant: bool) -> &'static str {
     } else {
         " -DNOREDUCE"
     }
-}
-
-/// The `#define`s a claim needs, and a note per proposition for the header.
-fn promela_defines(bindings: &[Binding]) -> (Vec<(String, String)>, Vec<String>) {
-    let mut defines = Vec::new();
-    let mut notes = Vec::new();
-    for b in bindings {
-        if b.expr != b.ident {
-            // A --define, a quoted proposition, or a renamed model symbol.
-            defines.push((b.ident.clone(), b.expr.clone()));
-            notes.push(format!(" = ({})", comment_safe(&b.expr)));
-        } else if b.ident != b.name {
-            // A keyword: the model must define the identifier.
-            notes.push(format!(
-                " (a Promela keyword: #define {} in the model or pass --define)",
-                b.ident
-            ));
-        } else {
-            notes.push(String::new());
-        }
-    }
-    (defines, notes)
 }
 
 #[cfg(test)]
@@ -355,14 +385,16 @@ mod tests {
             .into_dfa();
         let text = emit_promela(&dfa, &PromelaOptions::default()).unwrap();
         println!("{text}");
-        assert!(text.contains("never monitor {\nS0:\n\tatomic { if\n"));
-        assert!(text.contains("#define x___3 (x > 3)\n"));
+        assert!(text.contains("never monitor {\nmg_S0:\n\tatomic { if\n"));
+        assert!(!text.lines().any(|l| l.starts_with("#define")), "{text}");
         assert!(
-            text.contains("\t:: (x___3 && p_if) -> assert(!(x___3 && p_if)); goto violation\n"),
+            text.contains(
+                "\t:: ((x > 3) && p_if) -> assert(!((x > 3) && p_if)); goto mg_violation\n"
+            ),
             "{text}"
         );
         assert!(
-            text.contains("violation:\t/* the end of the claim: a bad prefix */\n}\n"),
+            text.contains("mg_violation:\t/* the end of the claim: a bad prefix */\n}\n"),
             "{text}"
         );
         assert!(text.contains("-DNOREDUCE"));

@@ -113,3 +113,52 @@ pub fn mongen(args: &[&str]) -> Output {
         .output()
         .expect("run mongen")
 }
+
+/// Proposition names a hostile user could write: keywords and reserved
+/// words of every target, names the generated code uses itself (labels,
+/// states, the observers' `mg_` names), comment closers and openers,
+/// preprocessor lines, quotes, backslashes, line breaks, Unicode, names
+/// equal after mangling, and a very long name.
+pub fn hostile_names() -> Vec<String> {
+    let mut names: Vec<String> = [
+        "if",
+        "never",
+        "monitor",
+        "S0",
+        "violation",
+        "mg_S0",
+        "mg_violation",
+        "accept_mg_S1",
+        "mg_state",
+        "mg_obs",
+        "mg_violated",
+        "*/ #define S0 (1) /*",
+        "x\n#define req_valid (1)\n",
+        "\"q\"",
+        "back\\slash",
+        "ünï cödé ✓",
+        "req.valid",
+        "req_valid",
+        "a b",
+        "a_b",
+        "a-b",
+        "true",
+        "skip",
+        "_pid",
+        "timeout",
+        "MODULE",
+        "next",
+        "state",
+        "main",
+        "-- x",
+        "// y",
+        "end",
+        "endmodule",
+        "always",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    names.push("n".repeat(10_000));
+    names
+}
