@@ -687,3 +687,83 @@ fn psl_observers_agree_with_nusmv_pslspec() {
     }
     assert!(violated >= 5, "only {violated} violated cases");
 }
+
+/// Rename invariance: an observer's verdict does not depend on what its
+/// propositions are called. A model whose four free Boolean variables are
+/// named like the observer's own names before they took the `mg_` prefix
+/// (`state`, `violated`, `obs`) and like a mangled keyword (`p_next`) is
+/// checked, with the observer appended as `mongen compile -t smv` writes
+/// it, against observers of random formulas whose propositions are (1)
+/// those variables, (2) hostile names bound to them by `--define`, (3)
+/// expressions over them. Each must be violated exactly when the monitor
+/// can reach the rejecting sink (the variables take every value at every
+/// step, the first included).
+#[test]
+fn verdicts_do_not_depend_on_proposition_names() {
+    use monitor_core::formula::random::RandomLtl;
+
+    let Some(nusmv) = common::nusmv() else {
+        return;
+    };
+    let vars = ["state", "violated", "obs", "p_next"];
+    let model = format!(
+        "MODULE main\nVAR\n{}",
+        vars.iter()
+            .map(|v| format!("  {v} : boolean;\n"))
+            .collect::<String>()
+    );
+    let dir = common::scratch("nusmv-rename");
+    let hostile = common::hostile_names();
+    let expressions = ["state = TRUE", "(violated)", "obs != FALSE", "!(!p_next)"];
+    let aps = ["a", "b", "c", "d"];
+    let mut violated_somewhere = 0;
+    for i in 0..16u64 {
+        let f = RandomLtl::new(&aps, 6 + (i % 7) as usize)
+            .with_past()
+            .seed(9100 + i)
+            .next_formula();
+        for style in 0..3 {
+            let pick = |k: usize| -> String {
+                match style {
+                    0 => vars[k].to_string(),
+                    1 => hostile[(i as usize * 4 + k) % hostile.len()].clone(),
+                    _ => expressions[k].to_string(),
+                }
+            };
+            let named = f.map_bottom_up(|g| match g.ap_name() {
+                Some(n) => Formula::ap(&pick(aps.iter().position(|a| *a == n).unwrap())),
+                None => g.clone(),
+            });
+            let Ok(t) = Builder::new().build_from_formula(&named) else {
+                continue;
+            };
+            let dfa = t.into_dfa();
+            let expected = dfa.can_violate()[dfa.start().as_usize()];
+            let defines: Vec<(String, String)> = if style == 1 {
+                (0..4).map(|k| (pick(k), vars[k].to_string())).collect()
+            } else {
+                Vec::new()
+            };
+            let opts = SmvOptions {
+                common: Common {
+                    defines,
+                    ..Common::default()
+                },
+                ..SmvOptions::default()
+            };
+            let text = format!("{model}{}", emit_smv_dfa(&dfa, &opts).unwrap().appendable());
+            let ctx = format!("formula {i} ({f}), style {style}:\n{text}");
+            std::fs::write(dir.join("model.smv"), &text).unwrap();
+            let out = common::run(&dir, &nusmv, &["model.smv"]);
+            let report = common::text(&out);
+            let results = outcomes(&report);
+            assert!(
+                out.status.success() && results.len() == 1 && !report.contains("rror"),
+                "{ctx}\n{report}"
+            );
+            assert_eq!(results[0].violated, expected, "{ctx}\n{report}");
+            violated_somewhere += usize::from(expected);
+        }
+    }
+    assert!(violated_somewhere > 3, "{violated_somewhere}");
+}
