@@ -1518,3 +1518,37 @@ fn every_backend_writes_what_compile_writes() {
         }
     }
 }
+
+/// An `-o` path is user text in the claim's header: a path holding `*/`,
+/// a line break and `#define p (1)` once closed the comment and compiled
+/// into a claim that checks `G (1)`. It lands in a comment, as one shell
+/// word of the commands there.
+#[test]
+fn output_paths_stay_in_the_header_comment() {
+    let dir = std::env::temp_dir().join(format!("mongen-hostile-o-{}", std::process::id()));
+    let sub = dir.join("x*").join("c'; touch PWNED; '*");
+    std::fs::create_dir_all(&sub).unwrap();
+    let path = sub.join("\n#define p (1)\n.pml");
+    let o = mongen(&[
+        "compile",
+        "-t",
+        "promela",
+        "-o",
+        path.to_str().unwrap(),
+        "G p",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let claim = std::fs::read_to_string(&path).unwrap();
+    let header_end = claim.find("*/").unwrap();
+    assert!(
+        claim[header_end + 2..]
+            .trim_start()
+            .starts_with("never monitor {"),
+        "{claim}"
+    );
+    assert!(!claim.lines().any(|l| l.starts_with('#')), "{claim}");
+    assert!(claim.contains(":: (!p) -> assert(!(!p))"), "{claim}");
+    // The commands quote the path for the shell.
+    assert!(claim.contains("spin -a -N '"), "{claim}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

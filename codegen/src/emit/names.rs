@@ -163,6 +163,27 @@ pub fn comment_safe(s: &str) -> String {
     out
 }
 
+/// A path or word as one word of a POSIX shell command line that a header
+/// comment tells the user to paste: as it is when it holds only characters
+/// no shell treats specially, otherwise in single quotes (a `'` inside
+/// written `'\''`).
+///
+/// ```
+/// use mongen::emit::names::shell_word;
+///
+/// assert_eq!(shell_word("out/claim.pml"), "out/claim.pml");
+/// assert_eq!(shell_word("my claim.pml"), "'my claim.pml'");
+/// assert_eq!(shell_word("x'; touch PWNED; '.pml"), "'x'\\''; touch PWNED; '\\''.pml'");
+/// assert_eq!(shell_word(""), "''");
+/// ```
+pub fn shell_word(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+=:,@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
 /// `s` with control characters (line breaks, tabs) turned into spaces.
 fn one_line(s: &str) -> String {
     s.chars()

@@ -22,7 +22,7 @@ use monitor_core::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, StateId, T
 use monitor_core::formula::atom::Syntax;
 
 use super::names::{
-    bind, comment_safe, guard_text, is_identifier, Binding, C_OPS, PROMELA_KEYWORDS,
+    bind, comment_safe, guard_text, is_identifier, shell_word, Binding, C_OPS, PROMELA_KEYWORDS,
 };
 use super::{Backend, Common, EmitError};
 
@@ -153,7 +153,7 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
         version: env!("CARGO_PKG_VERSION"),
         informative: opts.common.informative,
         num_states: super::names::states(dfa.num_states()),
-        file: comment_safe(&opts.file),
+        file: comment_safe(&shell_word(&opts.file)),
         noreduce: noreduce(stutter_invariant),
         stutter_invariant,
         bindings: props.views,
@@ -254,7 +254,7 @@ pub fn emit_buchi_claim(
         num_states: super::names::states(negation.num_states()),
         num_edges: negation.num_edges(),
         nondeterministic: negation.nondeterministic_states(),
-        file: comment_safe(&opts.file),
+        file: comment_safe(&shell_word(&opts.file)),
         noreduce: noreduce(stutter_invariant),
         stutter_invariant,
         bindings: props.views,
