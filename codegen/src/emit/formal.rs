@@ -752,3 +752,62 @@ pub fn emit_sby(opts: &SbyOptions, checkers: &[CheckerInstance]) -> Result<Strin
         yosys_command: format!("yosys -p {}", shell_word(&script)),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_stay_inside_their_parentheses() {
+        assert_eq!(
+            connection_text("a && b[1:0] == {c, d}").unwrap(),
+            "a && b[1:0] == {c, d}"
+        );
+        // The `)` after an escaped identifier would join it.
+        assert_eq!(connection_text("\\req+1 ").unwrap(), "\\req+1 ");
+        assert_eq!(connection_text("x && \\a+b").unwrap(), "x && \\a+b ");
+        for bad in [
+            "a), .fail(b",
+            "a; initial $finish",
+            "a // b",
+            "a /* b",
+            "\"s\"",
+            "`define X",
+            "a\nb",
+            "(a",
+            "a]",
+            "a, b",
+            "#1 a",
+            "(* keep *) a",
+            "caf\u{e9}",
+        ] {
+            assert!(connection_text(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(port_text("\\req+1 ").unwrap(), "\\req+1 ");
+        assert!(port_text("a b").is_err() && port_text("a)").is_err());
+    }
+
+    #[test]
+    fn project_files_get_plain_unique_names() {
+        let mut taken = HashSet::new();
+        let f = project_file("../rtl/dut.v", &mut taken).unwrap();
+        assert_eq!(f.files_line.as_deref(), Some("../rtl/dut.v"));
+        let f = project_file("other/dut.v", &mut taken).unwrap();
+        assert_eq!(
+            (f.local.as_str(), f.files_line.as_deref()),
+            ("dut_2.v", Some("dut_2.v other/dut.v"))
+        );
+        let f = project_file("-x.v", &mut taken).unwrap();
+        assert_eq!(f.files_line.as_deref(), Some("f-x.v ./-x.v"));
+        let f = project_file("my rtl/$HOME.v", &mut taken).unwrap();
+        assert_eq!(f.local, "_HOME.v");
+        assert_eq!(
+            f.include.as_deref(),
+            Some("`include \"../../my rtl/$HOME.v\"")
+        );
+        assert!(project_file("a\nb.v", &mut taken).is_err());
+        assert!(project_file("a \\ b.v", &mut taken).is_err());
+        assert_eq!(yosys_word("it's.v"), "\"it's.v\"");
+        assert_eq!(yosys_word("../rtl/dut.v"), "../rtl/dut.v");
+    }
+}
