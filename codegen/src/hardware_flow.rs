@@ -109,7 +109,15 @@ impl Flow {
             put(self.dir.join(format!("{}_bind.sv", self.name)), text)?;
         }
         if let Some(sby) = &self.sby {
-            let top = format!("{}_formal", self.name);
+            // The harness module: NAME_formal, unless the design has a
+            // port of that name (a port named like its module stops
+            // Verilator).
+            let mut top = format!("{}_formal", self.name);
+            let mut k = 2;
+            while sby.ports.iter().any(|p| p.signal.name == top) {
+                top = format!("{}_formal_{k}", self.name);
+                k += 1;
+            }
             let harness_file = format!("{top}.sv");
             let project_file = format!("{}.sby", self.name);
             let harness = emit_formal_harness(

@@ -109,28 +109,256 @@ fn symbiyosys_proves_the_arbiter_and_refutes_the_buggy_one() {
     );
 }
 
-/// The header's command for Yosys without SymbiYosys, run in the
-/// project's folder.
-fn header_yosys_script(dir: &Path) -> String {
-    let sby = std::fs::read_to_string(dir.join("props.sby")).unwrap();
+/// The header's command for Yosys without SymbiYosys, as a user pastes it
+/// into a shell in the project's folder: its output.
+fn run_header_yosys(dir: &Path, project: &str) -> String {
+    let sby = std::fs::read_to_string(dir.join(project)).unwrap();
     let line = sby
         .lines()
-        .find_map(|l| l.strip_prefix("# Without SymbiYosys, from this folder: yosys -p '"))
+        .find_map(|l| l.strip_prefix("# Without SymbiYosys, from this folder: "))
         .unwrap_or_else(|| panic!("no yosys command in\n{sby}"));
-    line.strip_suffix('\'').unwrap().to_string()
+    assert!(line.starts_with("yosys -p "), "{line}");
+    let yosys = tool("yosys", &[], "apt-get install -y yosys").unwrap();
+    let mut path = std::ffi::OsString::from(yosys.parent().unwrap());
+    path.push(":/usr/bin:/bin");
+    let o = Command::new("sh")
+        .args(["-c", line])
+        .env("PATH", path)
+        .current_dir(dir)
+        .output()
+        .expect("run sh");
+    text(&o)
 }
 
 #[test]
 fn yosys_script_of_the_project_agrees() {
-    let Some(yosys) = tool("yosys", &[], "apt-get install -y yosys") else {
+    if tool("yosys", &[], "apt-get install -y yosys").is_none() {
         return;
-    };
+    }
     let dir = arbiter_project("yosys-good", "arbiter.v");
-    let log = text(&run(&dir, &yosys, &["-p", &header_yosys_script(&dir)]));
+    let log = run_header_yosys(&dir, "props.sby");
     assert!(log.contains("Induction step proven: SUCCESS"), "{log}");
     let dir = arbiter_project("yosys-bug", "arbiter_bug.v");
-    let log = text(&run(&dir, &yosys, &["-p", &header_yosys_script(&dir)]));
+    let log = run_header_yosys(&dir, "props.sby");
     assert!(log.contains("model found for base case: FAIL"), "{log}");
+}
+
+/// Issue 36, item 8: paths reach the project's shell line, Yosys's script
+/// and SymbiYosys's sections quoted. A design named `x.v; exec -- touch
+/// PWNED ;x.v` in a folder with a space, two designs of one base name, and
+/// checkers written to `out'dir/it's.v`: pasting the header's Yosys command
+/// proves the arbiter and runs nothing else, and SymbiYosys proves it too
+/// (on the last commit the shell line ran `touch`, and `[files]` split the
+/// paths at their spaces).
+#[test]
+fn hostile_paths_are_quoted_for_the_shell_yosys_and_symbiyosys() {
+    let Some(sby) = sby() else { return };
+    let dir = scratch("sby-paths");
+    let design_dir = dir.join("my rtl");
+    std::fs::create_dir_all(&design_dir).unwrap();
+    std::fs::create_dir_all(dir.join("other")).unwrap();
+    std::fs::create_dir_all(dir.join("out'dir")).unwrap();
+    let hostile = "x.v; exec -- touch PWNED ;x.v";
+    std::fs::copy(example("arbiter.v"), design_dir.join(hostile)).unwrap();
+    // A second file of the same base name: SymbiYosys copies both into one
+    // folder, so they need different names there.
+    std::fs::write(
+        dir.join("other").join(hostile),
+        "module unused_twin (input wire a, output wire b);\n  assign b = a;\nendmodule\n",
+    )
+    .unwrap();
+    let design = format!("my rtl/{hostile}");
+    let twin = format!("other/{hostile}");
+    mongen(
+        &dir,
+        &[
+            "compile",
+            "-t",
+            "verilog",
+            "--name",
+            "props",
+            "--sby",
+            "arbiter",
+            "--design",
+            &design,
+            "--design",
+            &twin,
+            "-F",
+            &example("properties.ltl"),
+            "-o",
+            "out'dir/it's.v",
+        ],
+    );
+    let project = dir.join("out'dir");
+    let log = run_header_yosys(&project, "props.sby");
+    assert!(log.contains("Induction step proven: SUCCESS"), "{log}");
+    let o = run(&project, &sby, &["-f", "props.sby"]);
+    let log = text(&o);
+    assert!(o.status.success(), "sby:\n{log}");
+    for task in ["prove", "bmc"] {
+        assert!(
+            log.contains(&format!("[props_{task}] DONE (PASS, rc=0)")),
+            "{task}:\n{log}"
+        );
+    }
+    for d in [&dir, &project, &design_dir] {
+        assert!(
+            !d.join("PWNED").exists(),
+            "a command ran in {}",
+            d.display()
+        );
+    }
+    let sby_text = std::fs::read_to_string(project.join("props.sby")).unwrap();
+    assert!(!sby_text.contains("PWNED ;x.v\n"), "{sby_text}");
+
+    // What neither tool can read is refused, naming the file.
+    for bad in ["a\nb.v", "q\"uote.v"] {
+        std::fs::copy(example("arbiter.v"), dir.join(bad)).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_mongen"))
+            .args([
+                "compile", "-t", "verilog", "--sby", "arbiter", "--design", bad,
+            ])
+            .args(["-f", "G !(gnt0 & gnt1)", "-o", "bad.v"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = text(&o);
+        assert!(!o.status.success(), "{err}");
+        assert!(err.contains("cannot read a path holding"), "{err}");
+        // The path is named on one line, its line break escaped.
+        assert!(err.contains(&bad.replace('\n', "\\n")), "{err}");
+    }
+}
+
+/// A design whose ports are named like the harness's own names (`dut`,
+/// `f_init`, the checkers' instances), like the harness module and like the
+/// design module itself, one of them an escaped identifier (`\req+1 `).
+fn clash_design(buggy: bool) -> String {
+    let next = if buggy { "!\\req+1 " } else { "\\req+1 " };
+    format!(
+        "module esc (
+  input  wire clk,
+  input  wire rst_n,
+  input  wire \\req+1 ,
+  input  wire f_init,
+  input  wire dut,
+  input  wire props_1_chk,
+  input  wire props_formal,
+  output reg  esc,
+  output reg  props_chk
+);
+  always @(posedge clk)
+    if (!rst_n) begin
+      esc <= 1'b0;
+      props_chk <= 1'b0;
+    end else begin
+      esc <= {next};
+      props_chk <= f_init ^ dut ^ props_1_chk ^ props_formal;
+    end
+endmodule
+"
+    )
+}
+
+/// Issue 36, item 14: the harness keeps the backslash of an escaped port
+/// (`\req+1 `) and gives its own instances and register names that no
+/// port has (and itself a module name no port has): SymbiYosys proves the
+/// design and refutes a buggy one on the right checker, Verilator lints
+/// the harness and Icarus compiles it. On the last commit the harness
+/// declared `input wire req+1` and a second `dut` and `f_init`.
+#[test]
+fn harness_names_avoid_the_design_ports_and_keep_escaped_identifiers() {
+    let Some(sby) = sby() else { return };
+    let verilator = tool("verilator", &[], "apt-get install -y verilator").unwrap();
+    let iverilog = tool("iverilog", &[], "apt-get install -y iverilog").unwrap();
+    for buggy in [false, true] {
+        let dir = scratch(&format!("harness-clash-{buggy}"));
+        std::fs::write(dir.join("esc.v"), clash_design(buggy)).unwrap();
+        std::fs::write(
+            dir.join("p.ltl"),
+            "G(\"\\\\req+1 \" -> X esc)\nG((f_init ^ dut ^ props_1_chk ^ props_formal) -> X props_chk)\n",
+        )
+        .unwrap();
+        let out = mongen(
+            &dir,
+            &[
+                "compile",
+                "-t",
+                "verilog",
+                "--name",
+                "props",
+                "--sby",
+                "esc",
+                "--design",
+                "esc.v",
+                "-F",
+                "p.ltl",
+                "-o",
+                "props_checker.v",
+            ],
+        );
+        // A port is named props_formal: the harness is props_formal_2.
+        assert!(out.contains("props_formal_2.sv"), "{out}");
+        let harness = std::fs::read_to_string(dir.join("props_formal_2.sv")).unwrap();
+        assert!(harness.contains("  input  wire \\req+1 ,\n"), "{harness}");
+        assert!(harness.contains("  esc dut_2 ("), "{harness}");
+        assert!(
+            harness.contains("props_1_checker props_1_chk_2 ("),
+            "{harness}"
+        );
+        assert!(harness.contains("reg f_init_2 = 1'b1;"), "{harness}");
+        let o = run(
+            &dir,
+            &verilator,
+            &[
+                "--lint-only",
+                "-Wall",
+                "-Wno-PINCONNECTEMPTY",
+                "-Wno-DECLFILENAME",
+                "-Wno-VARHIDDEN",
+                "--top-module",
+                "props_formal_2",
+                "props_formal_2.sv",
+                "props_checker.v",
+                "esc.v",
+            ],
+        );
+        assert!(o.status.success(), "verilator:\n{}", text(&o));
+        let o = run(
+            &dir,
+            &iverilog,
+            &[
+                "-g2012",
+                "-o",
+                "sim",
+                "props_formal_2.sv",
+                "props_checker.v",
+                "esc.v",
+            ],
+        );
+        assert!(o.status.success(), "iverilog:\n{}", text(&o));
+        let o = run(&dir, &sby, &["-f", "props.sby"]);
+        let log = text(&o);
+        assert_eq!(o.status.success(), !buggy, "sby:\n{log}");
+        let verdict = if buggy { "FAIL, rc=2" } else { "PASS, rc=0" };
+        assert!(
+            log.contains(&format!("[props_prove] DONE ({verdict})")),
+            "{log}"
+        );
+        if buggy {
+            let failed: Vec<&str> = log
+                .lines()
+                .filter(|l| l.contains("summary:   failed assertion"))
+                .collect();
+            assert!(!failed.is_empty(), "{log}");
+            assert!(
+                failed
+                    .iter()
+                    .all(|l| l.contains("props_formal_2.props_1_chk_2.")),
+                "{failed:#?}"
+            );
+        }
+    }
 }
 
 /// A testbench that drives the arbiter alone (the checkers come from the
@@ -207,10 +435,12 @@ fn verilator_honours_the_bind_file_and_yosys_is_stopped() {
             assert_eq!(errors, 0, "violations on {design}:\n{out}");
         }
         // Yosys with the bind file instead of the harness, as a user might
-        // try: the guard stops it before any proof.
+        // try, and without the project's guard: the bind file itself stops
+        // it, with a message that says why (issue 36, item 9: Yosys 0.23
+        // proved the buggy arbiter this way).
         let script = format!(
             "read_verilog -formal -sv {} props_checker.v props_bind.sv; prep -top arbiter; \
-             select -assert-min 1 t:props_1_checker; flatten; async2sync; dffunmap; \
+             flatten; async2sync; dffunmap; \
              sat -tempinduct -prove-asserts -set-assumes -maxsteps 20 arbiter",
             example(design)
         );
@@ -220,7 +450,10 @@ fn verilator_honours_the_bind_file_and_yosys_is_stopped() {
             !o.status.success() && !log.contains("SUCCESS"),
             "Yosys with a bind file:\n{log}"
         );
-        assert!(log.contains("selection contains 0 elements"), "{log}");
+        assert!(
+            log.contains("props_bind.sv:") && log.contains("`mongen_bind_files_are_not_for_Yosys"),
+            "{log}"
+        );
     }
 }
 
@@ -322,7 +555,6 @@ fn symbiyosys_proves_the_f4pga_fifo_and_refutes_its_bugs() {
     if f4pga_fifo().is_none() {
         return;
     }
-    let yosys = tool("yosys", &[], "apt-get install -y yosys").unwrap();
     for v in &FIFO_VARIANTS {
         let dir = fifo_project("fifo-sby", v);
         let o = run(&dir, &sby, &["-f", "fifo_pop_props.sby"]);
@@ -380,13 +612,7 @@ fn symbiyosys_proves_the_f4pga_fifo_and_refutes_its_bugs() {
                 v.name
             );
         }
-        let sby_text = std::fs::read_to_string(dir.join("fifo_pop_props.sby")).unwrap();
-        let script = sby_text
-            .lines()
-            .find_map(|l| l.strip_prefix("# Without SymbiYosys, from this folder: yosys -p '"))
-            .and_then(|l| l.strip_suffix('\''))
-            .unwrap();
-        let log = text(&run(&dir, &yosys, &["-p", script]));
+        let log = run_header_yosys(&dir, "fifo_pop_props.sby");
         let expected = if v.failing.is_empty() {
             "Induction step proven: SUCCESS"
         } else {

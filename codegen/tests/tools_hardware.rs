@@ -1468,3 +1468,307 @@ fn literals_and_selects_are_kept_as_written() {
         );
     }
 }
+
+/// Proposition names that every hardware target must survive: keywords of
+/// Verilog, SystemVerilog, C++ and SystemC, macros, the names the
+/// generated code and the formal harness use themselves, comment closers
+/// and openers, quotes, backslashes (one at the end of a comment line
+/// would continue a C++ comment), line breaks, Unicode, a Verilog escaped
+/// identifier, `endmodule`, names equal after mangling, and a name of ten
+/// thousand characters.
+fn hostile_names() -> Vec<String> {
+    let mut v: Vec<String> = [
+        "module",
+        "endmodule",
+        "always",
+        "class",
+        "int",
+        "EOF",
+        "errno",
+        "SC_MODULE",
+        "sc_core",
+        "state_q",
+        "state_d",
+        "violated_q",
+        "bad",
+        "fail",
+        "clk",
+        "rst_n",
+        "step",
+        "tick",
+        "s",
+        "next",
+        "_unused_ok",
+        "f_init",
+        "dut",
+        "chk",
+        "p_module",
+        "a__b",
+        "_X",
+        "NULL",
+        "assert",
+        "*/",
+        "/*",
+        "//",
+        "a\"b",
+        "x\\",
+        "a\\b",
+        "x\ny",
+        "caf\u{e9}",
+        "\u{65e5}\u{672c}",
+        "\\req+1 ",
+        "a.b",
+        "a_b",
+        "a b",
+        "`define",
+        "#",
+        ";",
+        "endmodule\n",
+        "??/",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.push("p".repeat(10_000));
+    v
+}
+
+/// Rename invariance (issue 36's defence) for the hardware targets: random
+/// formulas whose propositions get hostile names, under module names that
+/// are keywords, compile into Verilog and SystemVerilog checkers that
+/// `verilator --lint-only -Wall` accepts silently and SystemC headers that
+/// `g++ -Wall -Wextra -Werror` builds; their monitors are those of the
+/// same formulas with plain names (the same verdicts on every letter of
+/// random traces), and Icarus and SystemC simulate them to the core
+/// monitor's verdicts. Half the cases bind every name that is not an
+/// identifier to a signal (`--define`), the other half leave the names as
+/// the expressions of the instantiation comment, where an emitter may
+/// refuse one with a clear error instead.
+#[test]
+fn hostile_names_keep_the_verdicts() {
+    let Some(verilator) = verilator() else {
+        return;
+    };
+    let iverilog = tool("iverilog", &[], "apt-get install -y iverilog").unwrap();
+    let vvp = tool("vvp", &[], "apt-get install -y iverilog").unwrap();
+    let gxx = tool("g++", &[], "apt-get install -y g++").unwrap();
+    assert!(
+        Path::new("/usr/include/systemc").exists(),
+        "SystemC is not installed; install it with: apt-get install -y libsystemc-dev (or run scripts/install-tools.sh)"
+    );
+    let pool = hostile_names();
+    let modules = [
+        "module",
+        "endmodule",
+        "always",
+        "class",
+        "int",
+        "SC_MODULE",
+        "errno",
+        "state_q",
+    ];
+    let plain = ["a0", "a1", "a2", "a3"];
+    let mut rng = SplitMix64::new(0x4057_11e5);
+    let mut cs = Vec::new();
+    let mut refused = Vec::new();
+    let mut next = 0;
+    for j in 0..16usize {
+        // Four names from the pool in turn, so that every one is used.
+        let names: Vec<&str> = (0..4)
+            .map(|_| {
+                next += 1;
+                pool[(next - 1) % pool.len()].as_str()
+            })
+            .collect();
+        let size = 5 + j % 6;
+        let seed = 0x7e57_0000 + j as u64;
+        let hostile = RandomLtl::new(&names, size)
+            .with_past()
+            .seed(seed)
+            .next_formula();
+        let same = RandomLtl::new(&plain, size)
+            .with_past()
+            .seed(seed)
+            .next_formula();
+        let three = j % 3 == 0;
+        let mut b = Builder::new();
+        b.configure(Config::new().verdicts(if three {
+            Verdicts::Three
+        } else {
+            Verdicts::Two
+        }));
+        let dfa = b.build_from_formula(&hostile).unwrap().into_dfa();
+        let reference = b.build_from_formula(&same).unwrap().into_dfa();
+        assert_eq!(
+            dfa.num_states(),
+            reference.num_states(),
+            "{hostile} vs {same}"
+        );
+        // The letter of the plain formula for a letter of the hostile one.
+        let to_plain: Vec<usize> = dfa
+            .alphabet()
+            .names()
+            .iter()
+            .map(|n| {
+                let k = names.iter().position(|m| m == n).unwrap();
+                reference
+                    .alphabet()
+                    .names()
+                    .iter()
+                    .position(|p| p == plain[k])
+                    .unwrap()
+            })
+            .collect();
+        let defines: Vec<(String, String)> = if j % 2 == 0 {
+            dfa.alphabet()
+                .names()
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| !mongen::emit::names::is_identifier(n))
+                .map(|(k, n)| (n.clone(), format!("sig_{k}")))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let name = if j < modules.len() {
+            modules[j].to_string()
+        } else {
+            format!("c{j}")
+        };
+        let clocking = clocking_of(j);
+        let common = Common {
+            name: name.clone(),
+            three_valued: three,
+            defines: defines.clone(),
+            ..Common::default()
+        };
+        let verilog_opts = |dialect| VerilogOptions {
+            common: common.clone(),
+            clocking: clocking.clone(),
+            dialect,
+            ..Default::default()
+        };
+        let emitted = (
+            emit_verilog(&dfa, &verilog_opts(Dialect::Verilog)),
+            emit_verilog(&dfa, &verilog_opts(Dialect::Sva)),
+            emit_systemc(
+                &dfa,
+                &SystemcOptions {
+                    common: common.clone(),
+                    clocking: clocking.clone(),
+                },
+            ),
+        );
+        let (verilog, sva, systemc) = match emitted {
+            (Ok(v), Ok(s), Ok(c)) => (v, s, c),
+            (v, s, c) => {
+                // A refusal names the proposition; anything else is a bug.
+                for e in [v.err(), s.err(), c.err()].into_iter().flatten() {
+                    assert!(
+                        defines.is_empty()
+                            && matches!(
+                                e,
+                                mongen::emit::EmitError::Proposition { .. }
+                                    | mongen::emit::EmitError::Signal { .. }
+                            ),
+                        "{hostile}: {e}"
+                    );
+                    refused.push(format!("{hostile}: {e}"));
+                }
+                continue;
+            }
+        };
+        let trace = with_pulses(stimulus(&dfa, &mut rng), &mut rng);
+        // The same verdicts as the plain formula's monitor, letter by letter.
+        let plain_trace: Vec<Cycle> = trace
+            .iter()
+            .map(|c| Cycle {
+                letter: (0..to_plain.len())
+                    .filter(|&k| (c.letter >> k) & 1 == 1)
+                    .map(|k| 1u64 << to_plain[k])
+                    .sum(),
+                ..*c
+            })
+            .collect();
+        assert_eq!(
+            expected_clocked(&dfa, &trace, &clocking),
+            expected_clocked(&reference, &plain_trace, &clocking),
+            "{hostile} and {same} disagree"
+        );
+        let verilog_ports = verilog_bindings(dfa.alphabet(), &defines, &clocking)
+            .unwrap()
+            .into_iter()
+            .map(|b| b.ident)
+            .collect();
+        let systemc_ports = systemc_bindings(dfa.alphabet(), &name, &defines, &clocking)
+            .unwrap()
+            .into_iter()
+            .map(|b| b.ident)
+            .collect();
+        cs.push(Compiled {
+            name,
+            formula: hostile.to_string(),
+            dfa,
+            three,
+            verilog,
+            sva,
+            verilog_ports,
+            systemc,
+            systemc_ports,
+            bits: 0,
+            clocking,
+            trace,
+        });
+    }
+    assert!(
+        cs.len() >= 12,
+        "too few cases compiled ({}); refused:\n{}",
+        cs.len(),
+        refused.join("\n")
+    );
+    let dir = scratch("hostile-names");
+    let files = write_verilog(&dir, &cs);
+    for (c, file) in cs.iter().zip(&files) {
+        if let Err(e) = lint(&dir, &verilator, file) {
+            panic!("{e} on the checker of `{}`:\n{}", c.formula, c.verilog);
+        }
+        let sv = format!("{}_checker.sv", c.name);
+        std::fs::write(dir.join(&sv), &c.sva).unwrap();
+        for extra in [&["--timing"][..], &["-DYOSYS"][..]] {
+            let mut args = vec!["--lint-only", "-Wall", "--assert"];
+            args.extend_from_slice(extra);
+            args.push(&sv);
+            let o = run(&dir, &verilator, &args);
+            assert!(
+                o.status.success() && text(&o).trim().is_empty(),
+                "verilator {args:?} on the checker of `{}`:\n{}\n{}",
+                c.formula,
+                text(&o),
+                c.sva
+            );
+        }
+    }
+    let len = write_stimuli(&dir, &cs);
+    std::fs::write(dir.join("tb.v"), verilog_testbench(&cs, len)).unwrap();
+    let mut args = vec!["-o", "sim", "tb.v"];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(&dir, &iverilog, &args);
+    assert!(o.status.success(), "iverilog failed:\n{}", text(&o));
+    let o = run(&dir, &vvp, &["-n", "sim"]);
+    assert!(o.status.success(), "vvp failed:\n{}", text(&o));
+    check_outputs(
+        "Icarus Verilog",
+        &String::from_utf8_lossy(&o.stdout),
+        &cs,
+        len,
+    );
+    for c in &cs {
+        std::fs::write(dir.join(format!("{}_checker.h", c.name)), &c.systemc).unwrap();
+    }
+    std::fs::write(dir.join("tb.cpp"), systemc_testbench(&cs, len)).unwrap();
+    let out = build_and_run_systemc(&dir, &gxx);
+    check_outputs("SystemC", &out, &cs, len);
+    if !refused.is_empty() {
+        eprintln!("refused with a clear error:\n{}", refused.join("\n"));
+    }
+}

@@ -4,9 +4,13 @@
 //
 // Honoured by Verilator (5.x) and commercial simulators and formal tools.
 // NOT by Icarus Verilog 11 (a syntax error) nor by Yosys: Yosys 0.23 parses
-// this file and then drops the checkers as unused modules, which PROVES ANY
-// DESIGN; newer Yosys rejects it. For Yosys and SymbiYosys, instantiate the
-// checkers (`--sby {{ target }}` writes a harness that does).
+// a `bind` and then drops the checkers as unused modules, which would PROVE
+// ANY DESIGN. So Yosys (and SymbiYosys, which runs it), which defines
+// YOSYS, stops below with an error naming this file: instantiate the
+// checkers instead (`--sby {{ target }}` writes a harness that does).
+`ifdef YOSYS
+`mongen_bind_files_are_not_for_Yosys__it_drops_bound_checkers_and_would_prove_any_design__instantiate_them_with_mongen_compile_sby
+`endif
 /* verilator lint_off PINCONNECTEMPTY */
 {%- for c in checkers %}
 // {{ c.formula }}

@@ -6,7 +6,7 @@ module {{ module }} (
 {{ ports }}
 );
 
-  {{ design }} dut ({{ design_connections }});
+  {{ design }} {{ dut }} ({{ design_connections }});
 {%- for c in checkers %}
 
   // {{ c.formula }}
@@ -16,9 +16,9 @@ module {{ module }} (
 
 `ifdef FORMAL
   // Proofs start in reset.
-  reg f_init = 1'b1;
-  always @({{ clock_event }}) f_init <= 1'b0;
-  always @* if (f_init) assume ({{ reset_active }});
+  reg {{ init }} = 1'b1;
+  always @({{ clock_event }}) {{ init }} <= 1'b0;
+  always @* if ({{ init }}) assume ({{ reset_active }});
 `endif
 {%- endif %}
 endmodule

@@ -26,12 +26,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::collections::HashSet;
+
 use askama::Template;
 
 use super::hardware::clocking::Clocking;
 use super::names::{comment_safe, is_identifier, verilog_usable};
 use super::verilog::CheckerRole;
 use super::EmitError;
+use crate::hdl::expr::verilog_name;
 use crate::hdl::{check_expression, HdlInput};
 
 /// A checker as a bind file or a harness instantiates it.
@@ -51,13 +54,114 @@ pub struct CheckerInstance {
 }
 
 impl CheckerInstance {
-    fn connection_list(&self) -> String {
-        self.connections
-            .iter()
-            .map(|(p, e)| format!(".{p}({})", comment_safe(e)))
-            .collect::<Vec<_>>()
-            .join(", ")
+    /// `.PORT(EXPR), …` for an instance, each expression checked by
+    /// [`connection_text`].
+    fn connection_list(&self) -> Result<String, EmitError> {
+        let mut out = Vec::with_capacity(self.connections.len());
+        for (p, e) in &self.connections {
+            let port = port_text(p).map_err(|why| {
+                EmitError::Formal(format!(
+                    "{}: the port `{}` {why}",
+                    self.module,
+                    comment_safe(p)
+                ))
+            })?;
+            let expr = connection_text(e).map_err(|why| {
+                EmitError::Formal(format!(
+                    "{} (port {}): the connection `{}` {why}",
+                    self.module,
+                    comment_safe(p),
+                    comment_safe(e)
+                ))
+            })?;
+            out.push(format!(".{port}({expr})"));
+        }
+        Ok(out.join(", "))
     }
+}
+
+/// A checker's port name as an instance writes it after `.`: an
+/// identifier, or an escaped one (`\req+1 `, ended by white space).
+fn port_text(port: &str) -> Result<String, &'static str> {
+    if is_identifier(port) {
+        return Ok(port.to_string());
+    }
+    match port.strip_prefix('\\') {
+        Some(rest)
+            if !rest.trim_end().is_empty()
+                && !rest
+                    .trim_end()
+                    .contains(|c: char| c.is_whitespace() || c.is_control()) =>
+        {
+            Ok(format!("\\{} ", rest.trim_end()))
+        }
+        _ => Err("is not a Verilog identifier"),
+    }
+}
+
+/// The Verilog text of what an instance connects to a port: an
+/// expression that stays inside its parentheses (balanced brackets, no
+/// top-level comma, no `;`, comment, string, directive, `#` or attribute),
+/// on one line, with a space after an escaped identifier that ends it (the
+/// `)` would join the identifier). Anything else is refused: the text
+/// lands in code (a bind file, a harness), not in a comment.
+fn connection_text(expr: &str) -> Result<String, String> {
+    use crate::hdl::expr::{lex_token, Tok};
+    if expr.contains(|c: char| c.is_control()) {
+        return Err("holds a line break or a control character".into());
+    }
+    if !expr.is_ascii() {
+        return Err("holds a character outside ASCII, which Verilog source cannot".into());
+    }
+    let b = expr.as_bytes();
+    let (mut depth, mut i, mut escaped_end) = (Vec::<&str>::new(), 0, false);
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let t = lex_token(expr, i);
+        let piece = &expr[t.pos..t.end];
+        let refuse = |what: &str| {
+            Err(format!(
+                "holds {what} `{piece}`, which would leave the connection"
+            ))
+        };
+        match &t.tok {
+            Tok::Str => return refuse("a string"),
+            Tok::Macro(_) => return refuse("a directive"),
+            Tok::Other(_) => return refuse("the character"),
+            Tok::Punct("(") if b.get(t.end) == Some(&b'*') => return refuse("an attribute"),
+            Tok::Punct(p @ ("(" | "[" | "{")) => depth.push(p),
+            Tok::Punct(p @ (")" | "]" | "}")) => {
+                let open = match *p {
+                    ")" => "(",
+                    "]" => "[",
+                    _ => "{",
+                };
+                if depth.pop() != Some(open) {
+                    return refuse("an unbalanced");
+                }
+            }
+            Tok::Punct(";" | "#" | "@") => return refuse("the token"),
+            Tok::Punct(",") if depth.is_empty() => return refuse("a top-level"),
+            Tok::Punct("/") if matches!(b.get(t.end), Some(b'/' | b'*')) => {
+                return refuse("a comment opener")
+            }
+            _ => {}
+        }
+        escaped_end = b[i] == b'\\';
+        i = t.end.max(i + 1);
+    }
+    if !depth.is_empty() {
+        return Err(format!("leaves `{}` open", depth.join("")));
+    }
+    let text = expr.trim();
+    Ok(if escaped_end {
+        format!("{text} ")
+    } else {
+        text.to_string()
+    })
 }
 
 /// The direction of a design module's port.
@@ -87,14 +191,32 @@ struct InstanceView {
     connections: String,
 }
 
-fn views(checkers: &[CheckerInstance]) -> Vec<InstanceView> {
+/// The checkers as a bind file or a harness writes them; `instances`
+/// are their instance names there. Module and instance names must be
+/// Verilog identifiers; the formula lands in a comment.
+fn views(
+    checkers: &[CheckerInstance],
+    instances: Option<&[String]>,
+) -> Result<Vec<InstanceView>, EmitError> {
     checkers
         .iter()
-        .map(|c| InstanceView {
-            module: c.module.clone(),
-            instance: c.instance.clone(),
-            formula: comment_safe(&c.formula),
-            connections: c.connection_list(),
+        .enumerate()
+        .map(|(k, c)| {
+            let instance = instances.map_or(&c.instance, |names| &names[k]);
+            for (what, name) in [("module", &c.module), ("instance", instance)] {
+                if !is_identifier(name) || !verilog_usable(name) {
+                    return Err(EmitError::Formal(format!(
+                        "the checker {what} `{}` is not a Verilog identifier",
+                        comment_safe(name)
+                    )));
+                }
+            }
+            Ok(InstanceView {
+                module: c.module.clone(),
+                instance: instance.clone(),
+                formula: comment_safe(&c.formula),
+                connections: c.connection_list()?,
+            })
         })
         .collect()
 }
@@ -112,7 +234,8 @@ fn module_identifier(option: &str, name: &str) -> Result<(), EmitError> {
         Ok(())
     } else {
         Err(EmitError::Formal(format!(
-            "{option} {name}: not a Verilog module name"
+            "{option} {}: not a Verilog module name",
+            comment_safe(name)
         )))
     }
 }
@@ -140,7 +263,7 @@ pub fn emit_bind(target: &str, checkers: &[CheckerInstance]) -> Result<String, E
     super::render(&Bind {
         version: env!("CARGO_PKG_VERSION"),
         target: target.to_string(),
-        checkers: views(checkers),
+        checkers: views(checkers, None)?,
     })
 }
 
@@ -173,6 +296,10 @@ struct Harness {
     has_reset: bool,
     clock_event: String,
     reset_active: String,
+    /// The design's instance.
+    dut: String,
+    /// The register of the first cycle.
+    init: String,
 }
 
 fn range_text(s: &HdlInput) -> String {
@@ -253,19 +380,61 @@ pub fn emit_formal_harness(
             })?;
         }
     }
+    for p in &opts.ports {
+        let n = &p.signal.name;
+        if n.is_empty()
+            || n.contains(|c: char| c.is_whitespace() || c.is_control())
+            || !n.is_ascii()
+        {
+            return Err(EmitError::Formal(format!(
+                "the module {} has a port `{}` that no Verilog identifier can name",
+                opts.design,
+                comment_safe(n)
+            )));
+        }
+    }
+    if opts.ports.iter().any(|p| p.signal.name == opts.module) {
+        return Err(EmitError::Formal(format!(
+            "the module {} has a port named {}, the harness module's name, which Verilator \
+             cannot simulate: choose another name for the harness",
+            opts.design, opts.module
+        )));
+    }
+    // The harness's own names (the design's instance, the reset register,
+    // the checkers' instances) share the module's scope with the design's
+    // ports, which are the harness's: each avoids them, the modules'
+    // names, and the others.
+    let mut taken: HashSet<String> = opts.ports.iter().map(|p| p.signal.name.clone()).collect();
+    taken.insert(opts.module.clone());
+    taken.insert(opts.design.clone());
+    taken.extend(checkers.iter().map(|c| c.module.clone()));
+    let mut fresh = |wanted: &str| {
+        let mut name = wanted.to_string();
+        let mut k = 2;
+        while taken.contains(&name) || !verilog_usable(&name) {
+            name = format!("{wanted}_{k}");
+            k += 1;
+        }
+        taken.insert(name.clone());
+        name
+    };
+    let instances: Vec<String> = checkers.iter().map(|c| fresh(&c.instance)).collect();
+    let dut = fresh("dut");
+    let init = fresh("f_init");
     let ports = opts
         .ports
         .iter()
-        .map(|p| match p.direction {
-            PortDirection::Input => {
-                format!("  input  wire {}{}", range_text(&p.signal), p.signal.name)
-            }
-            PortDirection::Inout => {
-                format!("  inout  wire {}{}", range_text(&p.signal), p.signal.name)
-            }
-            PortDirection::Output => {
-                format!("  output wire {}{}", range_text(&p.signal), p.signal.name)
-            }
+        .map(|p| {
+            let direction = match p.direction {
+                PortDirection::Input => "input ",
+                PortDirection::Inout => "inout ",
+                PortDirection::Output => "output",
+            };
+            format!(
+                "  {direction} wire {}{}",
+                range_text(&p.signal),
+                verilog_name(&p.signal.name)
+            )
         })
         .collect::<Vec<_>>()
         .join(",\n");
@@ -275,18 +444,20 @@ pub fn emit_formal_harness(
         module: opts.module.clone(),
         design: opts.design.clone(),
         count: checkers.len(),
-        sby: opts.reader.clone(),
+        sby: comment_safe(&opts.reader),
         ports,
         design_connections: opts
             .ports
             .iter()
-            .map(|p| format!(".{0}({0})", p.signal.name))
+            .map(|p| format!(".{0}({0})", verilog_name(&p.signal.name)))
             .collect::<Vec<_>>()
             .join(", "),
-        checkers: views(checkers),
+        checkers: views(checkers, Some(&instances))?,
         has_reset: opts.clocking.reset.is_some(),
         clock_event: hw.clock_event,
         reset_active: hw.reset_active,
+        dut,
+        init,
     })
 }
 
@@ -323,16 +494,165 @@ struct Sby {
     depth: u32,
     engine: String,
     top: String,
+    /// The lines of `[files]`.
     files: Vec<String>,
+    /// The names of the copies `[script]` reads.
     file_names: Vec<String>,
+    /// `[file NAME]` sections: the name and the `include line.
+    includes: Vec<(String, String)>,
     checkers: Vec<InstanceView>,
-    yosys_script: String,
+    /// The shell command of Yosys alone.
+    yosys_command: String,
 }
 
-/// The base name of a path, as SymbiYosys copies `[files]` into one
-/// folder.
-fn base_name(path: &str) -> String {
-    path.rsplit(['/', '\\']).next().unwrap_or(path).to_string()
+/// The base name of a path.
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// `s` as one word of a POSIX shell command line: as is when it is made
+/// of characters no shell reads specially, else in single quotes (a `'`
+/// inside written `'\''`).
+///
+/// ```
+/// use mongen::emit::formal::shell_word;
+///
+/// assert_eq!(shell_word("props.sby"), "props.sby");
+/// assert_eq!(shell_word("x.v; touch PWNED"), "'x.v; touch PWNED'");
+/// assert_eq!(shell_word("it's"), r"'it'\''s'");
+/// ```
+pub fn shell_word(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./+-=:,@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Whether Yosys reads `s` as one file-name argument without quotes.
+fn yosys_plain(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./+-".contains(c))
+}
+
+/// A path as Yosys's command line reads it: in double quotes when it holds
+/// anything but letters, digits and `_./+-` (Yosys's tokenizer keeps a
+/// quoted word whole, `;` and white space included, and
+/// `read_verilog` drops the quotes). Such a path cannot hold `"`.
+fn yosys_word(path: &str) -> String {
+    if yosys_plain(path) {
+        path.to_string()
+    } else {
+        format!("\"{path}\"")
+    }
+}
+
+/// A path of the project (relative to its folder) that SymbiYosys and
+/// Yosys can both be given, or why not; `./` in front of a path that a
+/// reader would take for something else (`~`: the home folder; `#`: a
+/// comment; `[`: a section; `-`: an option; `+`: Yosys's share folder).
+fn project_path(path: &str) -> Result<String, String> {
+    if path.is_empty() {
+        return Err("an empty path".into());
+    }
+    if path.contains(|c: char| c.is_control() || c == '"') {
+        return Err(format!(
+            "`{}`: SymbiYosys and Yosys cannot read a path holding a line break, a control \
+             character or `\"`; rename the file",
+            comment_safe(path)
+        ));
+    }
+    Ok(if path.starts_with(['~', '#', '[', '-', '+']) {
+        format!("./{path}")
+    } else {
+        path.to_string()
+    })
+}
+
+/// Whether SymbiYosys's `[files]` can list `path`: it splits its lines at
+/// white space and expands `$VARIABLES` in paths.
+fn sby_listable(path: &str) -> bool {
+    !path.contains(|c: char| c.is_whitespace() || c == '$')
+}
+
+/// A name for the copy of `path` in SymbiYosys's `src` folder: its base
+/// name with characters other than letters, digits and `_.+-` replaced by
+/// `_`, a letter in front of one that starts otherwise, and a number
+/// before the extension when two files would share it.
+fn local_name(path: &str, taken: &mut HashSet<String>) -> String {
+    let clean: String = base_name(path)
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.+-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let clean = if clean.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        clean
+    } else {
+        format!("f{clean}")
+    };
+    let (stem, ext) = match clean.rfind('.') {
+        Some(k) if k > 0 => (&clean[..k], &clean[k..]),
+        _ => (clean.as_str(), ""),
+    };
+    let mut name = clean.clone();
+    let mut k = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{stem}_{k}{ext}");
+        k += 1;
+    }
+    name
+}
+
+/// How the project lists one file: its `[files]` line, or a `[file NAME]`
+/// section that includes it (a path `[files]` cannot list); and the name
+/// of its copy, which `[script]` reads.
+struct ProjectFile {
+    local: String,
+    files_line: Option<String>,
+    include: Option<String>,
+}
+
+fn project_file(path: &str, taken: &mut HashSet<String>) -> Result<ProjectFile, String> {
+    let path = project_path(path)?;
+    let local = local_name(&path, taken);
+    if sby_listable(&path) {
+        let files_line = if base_name(&path) == local {
+            path
+        } else {
+            format!("{local} {path}")
+        };
+        return Ok(ProjectFile {
+            local,
+            files_line: Some(files_line),
+            include: None,
+        });
+    }
+    if path.contains('\\') {
+        return Err(format!(
+            "`{}`: SymbiYosys's [files] cannot list a path with white space or `$`, and a \
+             Verilog `include of it cannot hold `\\`; rename the file",
+            comment_safe(&path)
+        ));
+    }
+    // SymbiYosys runs Yosys in TASK/src beside the project file: the path
+    // from there.
+    let from_src = if path.starts_with('/') {
+        path
+    } else {
+        format!("../../{path}")
+    };
+    Ok(ProjectFile {
+        local,
+        files_line: None,
+        include: Some(format!("`include \"{from_src}\"")),
+    })
 }
 
 /// A SymbiYosys project proving the harness `top`: tasks `prove`
@@ -367,10 +687,20 @@ fn base_name(path: &str) -> String {
 /// # Ok::<(), mongen::emit::EmitError>(())
 /// ```
 pub fn emit_sby(opts: &SbyOptions, checkers: &[CheckerInstance]) -> Result<String, EmitError> {
-    let file_names: Vec<String> = opts.files.iter().map(|f| base_name(f)).collect();
+    module_identifier("--sby", &opts.design)?;
+    module_identifier("--name", &opts.top)?;
+    let mut taken = HashSet::new();
+    let mut files = Vec::with_capacity(opts.files.len());
+    let mut read = Vec::with_capacity(opts.files.len());
+    for f in &opts.files {
+        let path = project_path(f).map_err(EmitError::Formal)?;
+        read.push(yosys_word(&path));
+        files.push(project_file(f, &mut taken).map_err(EmitError::Formal)?);
+    }
+    let checker_views = views(checkers, None)?;
     let mut script = format!(
         "read_verilog -formal -sv {}; prep -top {}; ",
-        opts.files.join(" "),
+        read.join(" "),
         opts.top
     );
     for c in checkers {
@@ -388,7 +718,7 @@ pub fn emit_sby(opts: &SbyOptions, checkers: &[CheckerInstance]) -> Result<Strin
     super::render(&Sby {
         version: env!("CARGO_PKG_VERSION"),
         design: opts.design.clone(),
-        harness: opts.harness.clone(),
+        harness: comment_safe(&opts.harness),
         count: checkers
             .iter()
             .filter(|c| c.role == CheckerRole::Assert)
@@ -401,7 +731,7 @@ pub fn emit_sby(opts: &SbyOptions, checkers: &[CheckerInstance]) -> Result<Strin
             .iter()
             .filter(|c| c.role == CheckerRole::Cover)
             .count(),
-        file: opts.file.clone(),
+        file: shell_word(&opts.file),
         depth: opts.depth,
         // SymbiYosys runs z3 incrementally, without unrolling, by default;
         // z3 4.8 (Debian 12's) then stalls in the first step on designs as
@@ -412,9 +742,72 @@ pub fn emit_sby(opts: &SbyOptions, checkers: &[CheckerInstance]) -> Result<Strin
             format!("smtbmc {}", opts.solver)
         },
         top: opts.top.clone(),
-        files: opts.files.clone(),
-        file_names,
-        checkers: views(checkers),
-        yosys_script: script,
+        file_names: files.iter().map(|f| f.local.clone()).collect(),
+        includes: files
+            .iter()
+            .filter_map(|f| Some((f.local.clone(), f.include.clone()?)))
+            .collect(),
+        files: files.into_iter().filter_map(|f| f.files_line).collect(),
+        checkers: checker_views,
+        yosys_command: format!("yosys -p {}", shell_word(&script)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_stay_inside_their_parentheses() {
+        assert_eq!(
+            connection_text("a && b[1:0] == {c, d}").unwrap(),
+            "a && b[1:0] == {c, d}"
+        );
+        // The `)` after an escaped identifier would join it.
+        assert_eq!(connection_text("\\req+1 ").unwrap(), "\\req+1 ");
+        assert_eq!(connection_text("x && \\a+b").unwrap(), "x && \\a+b ");
+        for bad in [
+            "a), .fail(b",
+            "a; initial $finish",
+            "a // b",
+            "a /* b",
+            "\"s\"",
+            "`define X",
+            "a\nb",
+            "(a",
+            "a]",
+            "a, b",
+            "#1 a",
+            "(* keep *) a",
+            "caf\u{e9}",
+        ] {
+            assert!(connection_text(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(port_text("\\req+1 ").unwrap(), "\\req+1 ");
+        assert!(port_text("a b").is_err() && port_text("a)").is_err());
+    }
+
+    #[test]
+    fn project_files_get_plain_unique_names() {
+        let mut taken = HashSet::new();
+        let f = project_file("../rtl/dut.v", &mut taken).unwrap();
+        assert_eq!(f.files_line.as_deref(), Some("../rtl/dut.v"));
+        let f = project_file("other/dut.v", &mut taken).unwrap();
+        assert_eq!(
+            (f.local.as_str(), f.files_line.as_deref()),
+            ("dut_2.v", Some("dut_2.v other/dut.v"))
+        );
+        let f = project_file("-x.v", &mut taken).unwrap();
+        assert_eq!(f.files_line.as_deref(), Some("f-x.v ./-x.v"));
+        let f = project_file("my rtl/$HOME.v", &mut taken).unwrap();
+        assert_eq!(f.local, "_HOME.v");
+        assert_eq!(
+            f.include.as_deref(),
+            Some("`include \"../../my rtl/$HOME.v\"")
+        );
+        assert!(project_file("a\nb.v", &mut taken).is_err());
+        assert!(project_file("a \\ b.v", &mut taken).is_err());
+        assert_eq!(yosys_word("it's.v"), "\"it's.v\"");
+        assert_eq!(yosys_word("../rtl/dut.v"), "../rtl/dut.v");
+    }
 }

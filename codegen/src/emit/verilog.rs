@@ -522,14 +522,19 @@ pub fn checker_instance(
     })
 }
 
-/// A Verilog string literal's contents for `$error` (a format string).
+/// A Verilog string literal's contents for `$error` (a format string):
+/// one line of printable ASCII, with no `/*` or `//` in it, as Icarus
+/// 11's preprocessor reads a comment opener after an escaped quote inside
+/// a string (`"a\"/*"` swallowed the rest of the file).
 fn format_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
             '%' => out.push_str("%%"),
+            '/' if matches!(chars.peek(), Some('*' | '/')) => out.push_str("\\057"),
             c if c.is_control() || !c.is_ascii() => out.push('?'),
             c => out.push(c),
         }
