@@ -1021,6 +1021,27 @@ mod tests {
         assert!(out.contains("bit (self . n > 3)"), "{out}");
     }
 
+    /// Event constants of non-ASCII names: upper case where there is one
+    /// (`ĸ` has none: the constant is allowed to stay lower case).
+    #[test]
+    fn event_constants_of_any_name() {
+        let out = try_expand(
+            quote!(ltl = "G(\"ĸ\" -> X \"é\")"),
+            quote!(impl K { fn ĸ(&mut self) {} fn é(&mut self) {} }),
+        )
+        .unwrap()
+        .to_string();
+        assert!(
+            out.contains("# [allow (non_upper_case_globals)] pub const EVENT_ĸ"),
+            "{out}"
+        );
+        assert!(out.contains("pub const EVENT_É"), "{out}");
+        assert!(
+            !out.contains("allow (non_upper_case_globals)] pub const EVENT_É"),
+            "{out}"
+        );
+    }
+
     /// Issue 36, item 13: `open` and `OPEN` both made `EVENT_OPEN`, a
     /// duplicate definition reported at the attribute.
     #[test]
