@@ -633,11 +633,13 @@ fn rust_target() {
         "{code}"
     );
     syn::parse_file(&code).unwrap();
-    // Propositions that are no identifiers: letters only.
+    // Propositions that are no identifiers are parameters too (issue 36,
+    // item 14: every name becomes a warning-free identifier).
     let o = mongen(&["compile", "-t", "rust", "G \"x > 3\""]);
     let code = stdout(&o);
     assert!(
-        code.contains("pub struct Monitor {") && !code.contains("fn observe"),
+        code.contains("pub struct Monitor {")
+            && code.contains("pub fn observe(&mut self, x_3: bool)"),
         "{code}"
     );
     let o = mongen(&["compile", "-t", "rust", "--name", "1x", "G a"]);

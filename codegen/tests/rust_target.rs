@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use mongen::emit::rust::{emit_rust, RustOptions};
 use mongen::emit::Common;
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
+use monitor_core::formula::Formula;
 use monitor_core::translate::{Builder, Config, Verdicts};
 use monitor_core::Verdict;
 
@@ -67,4 +68,259 @@ fn generated_code_agrees_with_the_core() {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("generated_monitors.rs");
     std::fs::write(&path, program).unwrap();
     trybuild::TestCases::new().pass(&path);
+}
+
+/// Hostile proposition names: Rust keywords (strict, reserved, `r#` forms),
+/// prelude names, the generated code's own names, comment and string
+/// delimiters, control characters, Unicode, 10k characters, names equal
+/// after mangling or case conversion.
+const HOSTILE: &[&str] = &[
+    "None",
+    "Some",
+    "Ok",
+    "Err",
+    "Req",
+    "Vec",
+    "String",
+    "Option",
+    "Box",
+    "Self",
+    "self",
+    "super",
+    "crate",
+    "type",
+    "r#type",
+    "match",
+    "async",
+    "await",
+    "dyn",
+    "gen",
+    "try",
+    "yield",
+    "abstract",
+    "become",
+    "box",
+    "macro_rules",
+    "union",
+    "_",
+    "__",
+    "u64",
+    "bool",
+    "observe",
+    "step",
+    "run",
+    "new",
+    "letter",
+    "TABLE",
+    "PROPERTY",
+    "STATES",
+    "R3Monitor",
+    "monitor_core",
+    "core",
+    "std",
+    "m",
+    "p",
+    "p_2",
+    "p_type",
+    "req_2",
+    "foo",
+    "*/",
+    "/*",
+    "//",
+    "///",
+    "\"",
+    "'",
+    "\\",
+    "`",
+    "```",
+    "a\nb",
+    "a\rb",
+    "\r",
+    "\t",
+    "\u{0}",
+    "\u{1b}[31m",
+    "é",
+    "ÉTÉ",
+    "ĸ",
+    "日本",
+    "🦀",
+    "\u{202e}",
+    "x > 3",
+    "req.valid",
+    "req_valid",
+    "reqValid",
+    "ReqValid",
+    "REQ_VALID",
+    "req valid",
+    "",
+    " ",
+    "1",
+    "9lives",
+    "#[doc]",
+    "}",
+    "{",
+    "]]",
+    "#![deny(warnings)]",
+    "fn main() {}",
+];
+
+/// Issue 36 (item 14 and the "rename invariance" defence): the monitor of
+/// a random formula whose propositions have hostile names compiles under
+/// `#![deny(warnings)]` (`observe` once took parameters named `None` and
+/// `Some`, rustc errors, and `Req`, a warning) and its `observe` gives,
+/// after every step of a random trace, the verdicts of the same formula
+/// over plain names; hostile `--name`s give a type or are refused. One
+/// program, one rustc invocation, for every monitor.
+#[test]
+fn hostile_names_give_the_verdicts_of_plain_names() {
+    let long_a = "a".repeat(10_000);
+    let long_b = format!("{long_a}b");
+    let mut program = String::from("#![deny(warnings)]\n");
+    let mut main = String::from("fn main() {\n");
+    let mut rng = SplitMix64::new(0xbad_5eed);
+    let plain = ["a", "b", "c"];
+    let count = 48u64;
+    for i in 0..count {
+        // The first monitors are the reports and the extremes; the rest
+        // draw three different names from the list.
+        let hostile: Vec<&str> = match i {
+            0 => vec!["None", "Some", "Req"],
+            1 => vec![&long_a, &long_b, "a\rb */ \u{0}"],
+            2 => vec!["req.valid", "req_valid", "reqValid"],
+            _ => {
+                let mut names: Vec<&str> = Vec::new();
+                while names.len() < 3 {
+                    let n = HOSTILE[rng.below(HOSTILE.len() as u64) as usize];
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+                names
+            }
+        };
+        let three = i % 2 == 1;
+        let size = 4 + (i % 9) as usize;
+        let build = |names: &[&str]| {
+            // The reports' names in `G((n0 | n1) -> X n2)`, so that each
+            // is a parameter; random formulas from there.
+            let f = if i < 3 {
+                let ap = |k: usize| Formula::ap(names[k]);
+                Formula::always(Formula::implies(
+                    Formula::or([ap(0), ap(1)]),
+                    Formula::next(ap(2)),
+                ))
+            } else {
+                RandomLtl::new(names, size)
+                    .with_past()
+                    .seed(7000 + i)
+                    .next_formula()
+            };
+            let mut b = Builder::new();
+            if three {
+                b.configure(Config::new().verdicts(Verdicts::Three));
+            }
+            b.build_from_formula(&f).unwrap().into_dfa()
+        };
+        let want_dfa = build(&plain);
+        let dfa = build(&hostile);
+        if i < 3 {
+            assert_eq!(dfa.alphabet().len(), 3);
+        }
+        // Hostile type names too: each gives a type or is refused.
+        let name = [
+            "r",
+            "type",
+            "self",
+            "Self",
+            "None",
+            "é",
+            "my-bus monitor",
+            "monitor",
+            "core",
+            "",
+        ][(i % 10) as usize];
+        let code = emit_rust(
+            &dfa,
+            &RustOptions {
+                common: Common {
+                    name: name.to_string(),
+                    three_valued: three,
+                    ..Common::default()
+                },
+            },
+        )
+        .unwrap();
+        let type_name = {
+            let camel = monitor_expand::rust::camel_case(name);
+            if camel.ends_with("Monitor") {
+                camel
+            } else {
+                format!("{camel}Monitor")
+            }
+        };
+        let _ = writeln!(program, "mod m{i} {{\n{code}\n}}");
+        // A trace of valuations of the plain names; `observe` takes them
+        // in the hostile monitor's order of propositions.
+        let trace: Vec<[bool; 3]> = (0..1 + rng.below(24))
+            .map(|_| [rng.chance(1, 2), rng.chance(1, 2), rng.chance(1, 2)])
+            .collect();
+        let value = |names: &[&str], step: &[bool; 3], prop: &str| {
+            step[names.iter().position(|n| *n == prop).unwrap()]
+        };
+        let args: Vec<Vec<bool>> = trace
+            .iter()
+            .map(|s| {
+                dfa.alphabet()
+                    .names()
+                    .iter()
+                    .map(|n| value(&hostile, s, n))
+                    .collect()
+            })
+            .collect();
+        let letters = trace.iter().map(|s| {
+            want_dfa
+                .alphabet()
+                .names()
+                .iter()
+                .enumerate()
+                .fold(0u64, |l, (bit, n)| {
+                    l | (u64::from(value(&plain, s, n)) << bit)
+                })
+        });
+        let letters: Vec<u64> = letters.collect();
+        let want: Vec<u8> = (1..=letters.len())
+            .map(|n| verdict_code(want_dfa.run(letters[..n].iter().copied())))
+            .collect();
+        let k = dfa.alphabet().len();
+        let call_args: Vec<String> = (0..k).map(|j| format!("s[{j}]")).collect();
+        let _ = writeln!(
+            main,
+            "    {{\n        let mut m = m{i}::{type_name}::new();\n        let trace: &[[bool; {k}]] = &{args:?};\n        let want: &[u8] = &{want:?};\n        for (n, s) in trace.iter().enumerate() {{\n            let _ = s;\n            let got = match m.observe({}) {{ monitor_core::Verdict::Undecided => 0u8, monitor_core::Verdict::Satisfied => 1, monitor_core::Verdict::Violated => 2 }};\n            assert_eq!(got, want[n], \"monitor {i} at step {{n}}\");\n        }}\n    }}",
+            call_args.join(", ")
+        );
+    }
+    let _ = writeln!(
+        main,
+        "    println!(\"{count} monitors over hostile names agree\");\n}}"
+    );
+    program.push_str(&main);
+    // Names that cannot make a type are refused, not written.
+    let dfa = Builder::new().build("G a").unwrap().into_dfa();
+    for name in ["a\nb */", "x.y", "r#x", "1st"] {
+        let opts = RustOptions {
+            common: Common::named(name),
+        };
+        assert!(emit_rust(&dfa, &opts).is_err(), "{name:?}");
+    }
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile_names.rs");
+    std::fs::write(&path, program).unwrap();
+    trybuild::TestCases::new().pass(&path);
+}
+
+fn verdict_code(v: Verdict) -> u8 {
+    match v {
+        Verdict::Undecided => 0,
+        Verdict::Satisfied => 1,
+        Verdict::Violated => 2,
+    }
 }

@@ -58,10 +58,26 @@
 //!
 //! Each method named in the formula is an event; every call steps the
 //! monitor, kept in a field of `self` (`monitor` by default, `field = name`
-//! otherwise), before the body runs (for an `async fn`: when its future is
-//! first polled). The body may be of any shape (an expression, statements,
-//! `return`, `?`); the generated code adds no warning, and errors in it are
-//! reported where they are. On a violation the monitor reacts as
+//! otherwise), before the body runs. The body may be of any shape (an
+//! expression, statements, `return`, `?`); the generated code adds no
+//! warning, and errors in it are reported where they are. An event takes
+//! `&mut self` or `&self` (also written `self: &mut Self`, or through
+//! `Rc<Self>`, `Arc<Self>` or `Pin<&mut Self>`, which reach the monitor as
+//! `&self` does); it may be generic, `unsafe` or `extern "C"`, and `fn
+//! r#match` is the event `match`. Each event has a constant `EVENT_NAME`
+//! (its name in upper case): two events equal in upper case (`open`,
+//! `OPEN`) are refused.
+//!
+//! An `async fn` event is refused, and so is a `const fn`. A future does
+//! nothing until it is polled, so a Rust developer reads `conn.send(x)` on
+//! an `async fn` as "nothing has happened yet", while the monitor reads
+//! every call as an event: stepping at the call would contradict the first
+//! reading, stepping when the future is first polled would miss a future
+//! dropped unpolled and reorder futures polled out of order. Neither is
+//! what the code says, so the attribute asks for one of two explicit forms:
+//! a plain `fn send(&mut self, ..) -> impl Future<Output = T> + '_ { async
+//! move { .. } }` is an event at the call, polled or not; an event method
+//! called from inside the async body is an event when the body runs. On a violation the monitor reacts as
 //! `on_violation` says: `panic`, `debug_panic` (the default: panic in debug
 //! builds, record only in release builds; see [below](#after-a-violation)),
 //! `log` (`log::error!`, through `monitor-core`: the crate need not depend

@@ -4,11 +4,91 @@
 
 use monitor_core::automaton::BadPrefixDfa;
 use monitor_core::MonitorTable;
+use std::collections::HashSet;
+
 use monitor_expand::rust::{camel_case, is_rust_identifier, monitor_type, MonitorType};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Backend, Common, EmitError};
+
+/// Rust's keywords, strict and reserved (2024 edition), and the names
+/// that cannot be a parameter: a proposition called so gets `p_` in front.
+const RUST_KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    // Not keywords, but clippy's default `disallowed_names`: a binding so
+    // named is a warning of the code users paste.
+    "foo", "baz", "quux",
+];
+
+/// The parameters of `observe` for the propositions `names`: identifiers
+/// that rustc takes without a warning under `#![deny(warnings)]`, all
+/// different.
+///
+/// A name is written in ASCII snake case (`Req` → `req`, `reqValid` →
+/// `req_valid`, any other character a `_`, runs of `_` as one, none at
+/// either end), so that prelude variants (`None`, `Some`, `Ok`, `Err`),
+/// which a parameter pattern would read as a refutable pattern, become
+/// plain bindings; an empty result is `p`; a result starting with a digit
+/// or equal to a keyword gets `p_` in front; a name taken by an earlier
+/// proposition gets `_2`, `_3`, … (so `a.b` and `a_b` are `a_b` and
+/// `a_b_2`, in the monitor's order of propositions).
+///
+/// ```
+/// use mongen::emit::rust::parameter_names;
+///
+/// let names = ["None", "Some", "Req", "req", "type", "x > 3", "", "9lives", "é"];
+/// let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+/// assert_eq!(
+///     parameter_names(&names),
+///     ["none", "some", "req", "req_2", "p_type", "x_3", "p", "p_9lives", "p_2"],
+/// );
+/// ```
+pub fn parameter_names(names: &[String]) -> Vec<String> {
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        let mut snake = String::with_capacity(name.len());
+        let mut last: Option<char> = None;
+        for c in name.chars() {
+            if c.is_ascii_uppercase() {
+                // `reqValid` → `req_valid`; `REQ` → `req`.
+                if last.is_some_and(|l| l.is_ascii_lowercase() || l.is_ascii_digit()) {
+                    snake.push('_');
+                }
+                snake.push(c.to_ascii_lowercase());
+            } else if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                snake.push(c);
+            } else if !snake.ends_with('_') {
+                // rustc's snake case has no `__` inside a name.
+                snake.push('_');
+            }
+            last = Some(c);
+        }
+        let snake = snake.trim_matches('_');
+        let base = if snake.is_empty() {
+            "p".to_string()
+        } else if snake.starts_with(|c: char| c.is_ascii_digit()) || RUST_KEYWORDS.contains(&snake)
+        {
+            format!("p_{snake}")
+        } else {
+            snake.to_string()
+        };
+        let mut ident = base.clone();
+        let mut k = 2;
+        while taken.contains(&ident) {
+            ident = format!("{base}_{k}");
+            k += 1;
+        }
+        taken.insert(ident.clone());
+        out.push(ident);
+    }
+    out
+}
 
 /// Options of [`emit_rust`].
 #[derive(Clone, Debug, Default)]
@@ -28,7 +108,7 @@ impl Backend for RustOptions {
 
 /// Writes `dfa` as a Rust module item: the monitor type `NameMonitor`,
 /// formatted, with an `observe` method taking one `bool` per proposition
-/// when the propositions are identifiers.
+/// (up to 64), named by [`parameter_names`].
 ///
 /// ```
 /// use mongen::emit::rust::{emit_rust, RustOptions};
@@ -56,9 +136,9 @@ pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitE
     let owned = MonitorTable::from_dfa(dfa);
     let table = owned.table();
     let names = dfa.alphabet().names();
-    let all_identifiers = names.iter().all(|n| is_rust_identifier(n) && n != "self");
-    let methods = if all_identifiers && names.len() <= 64 {
-        let params: Vec<Ident> = names.iter().map(|n| format_ident!("{}", n)).collect();
+    let param_names = parameter_names(names);
+    let methods = if names.len() <= 64 {
+        let params: Vec<Ident> = param_names.iter().map(|n| format_ident!("{}", n)).collect();
         // Bit i is proposition i; no `<< 0` or `0 |` (clippy's identity_op
         // would flag the code users paste).
         let bits: Vec<TokenStream> = params
@@ -87,8 +167,10 @@ pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitE
     } else {
         TokenStream::new()
     };
+    // Doc lines hold user text: one line each, without control characters
+    // (a lone CR in a doc comment is a rustc error).
     let mut doc = vec![
-        format!("Monitor of `{}`:", dfa.name()),
+        format!("Monitor of `{}`:", super::names::comment_safe(dfa.name())),
         format!(
             "the minimal deterministic automaton of its bad prefixes ({}){},",
             super::names::states(dfa.num_states()),
@@ -100,10 +182,13 @@ pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitE
         ),
         format!("generated by mongen {}.", env!("CARGO_PKG_VERSION")),
         String::new(),
-        "Propositions (bit of a letter):".to_string(),
+        "Propositions (bit of a letter, parameter of `observe`):".to_string(),
     ];
-    for (i, n) in names.iter().enumerate() {
-        doc.push(format!("* bit {i}: `{n}`"));
+    for (i, (n, p)) in names.iter().zip(&param_names).enumerate() {
+        doc.push(format!(
+            "* bit {i}: `{}` (`{p}`)",
+            super::names::comment_safe(n)
+        ));
     }
     let tokens = monitor_type(&MonitorType {
         name,

@@ -1,6 +1,6 @@
 #![deny(warnings)]
 // Event methods of every shape: an expression body, statements, an early
-// `return`, `?`, an empty body, a tail expression of type `()`, `async`;
+// `return`, `?`, an empty body, a tail expression of type `()`, a future;
 // under each kind of reaction. The generated code must add no warning.
 //
 // Several bodies are on one line on purpose (`#[rustfmt::skip]`): rustc's
@@ -136,15 +136,19 @@ struct Task {
     monitor: TaskMonitor,
 }
 
+// An `async fn` is refused (ui/fail/async_event.rs); a plain fn returning
+// the future is an event at the call, polled or not.
 #[rustfmt::skip]
-#[monitor(ltl = "G(start -> X fetch)", on_violation = panic)]
+#[monitor(ltl = "G(start -> X fetch)", on_violation = ignore)]
 impl Task {
-    async fn start(&mut self, x: u32) -> u32 { x + 1 }
-    async fn fetch(&mut self, x: Option<u32>) -> Option<u32> {
-        if x == Some(0) {
-            return None;
+    fn start(&mut self, x: u32) -> impl Future<Output = u32> + '_ { async move { x + 1 } }
+    fn fetch(&mut self, x: Option<u32>) -> impl Future<Output = Option<u32>> + '_ {
+        async move {
+            if x == Some(0) {
+                return None;
+            }
+            Some(x? * 2)
         }
-        Some(x? * 2)
     }
 }
 
@@ -229,4 +233,9 @@ fn main() {
     assert_eq!(block_on(t.fetch(None)), None);
     assert_eq!(block_on(t.fetch(Some(2))), Some(4));
     assert_eq!(t.monitor.verdict(), Verdict::Undecided);
+    // A future dropped unpolled was still a call.
+    drop(t.start(5));
+    drop(t.start(6));
+    assert_eq!(t.monitor.verdict(), Verdict::Violated);
+    assert_eq!(t.monitor.violation().unwrap().position, Some(5));
 }
