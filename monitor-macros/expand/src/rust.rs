@@ -193,6 +193,7 @@ pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
 /// assert_eq!(code_span("G(req -> X ack)"), "`G(req -> X ack)`");
 /// assert_eq!(code_span("a`b"), "``a`b``");
 /// assert_eq!(code_span("`x`"), "`` `x` ``");
+/// assert_eq!(code_span(""), "` `"); // `` would be two backticks
 /// ```
 pub fn code_span(text: &str) -> String {
     let (mut run, mut longest) = (0, 0);
@@ -201,6 +202,9 @@ pub fn code_span(text: &str) -> String {
         longest = longest.max(run);
     }
     let fence = "`".repeat(longest + 1);
+    if text.is_empty() {
+        return "` `".to_string();
+    }
     let pad = if text.starts_with('`') || text.ends_with('`') {
         " "
     } else {
