@@ -124,7 +124,7 @@ fn connection_text(expr: &str) -> Result<String, String> {
         let piece = &expr[t.pos..t.end];
         let refuse = |what: &str| {
             Err(format!(
-                "holds {what} `{piece}`, which would leave the connection"
+                "holds {what} {piece:?}, which would leave the connection"
             ))
         };
         match &t.tok {

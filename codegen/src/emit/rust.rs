@@ -6,7 +6,7 @@ use monitor_core::automaton::BadPrefixDfa;
 use monitor_core::MonitorTable;
 use std::collections::HashSet;
 
-use monitor_expand::rust::{camel_case, is_rust_identifier, monitor_type, MonitorType};
+use monitor_expand::rust::{camel_case, code_span, is_rust_identifier, monitor_type, MonitorType};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -168,9 +168,11 @@ pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitE
         TokenStream::new()
     };
     // Doc lines hold user text: one line each, without control characters
-    // (a lone CR in a doc comment is a rustc error).
+    // (a lone CR in a doc comment is a rustc error), in a code span it
+    // cannot leave (a backtick would make `[x]` a broken link for rustdoc).
+    let span = |s: &str| code_span(&super::names::comment_safe(s));
     let mut doc = vec![
-        format!("Monitor of `{}`:", super::names::comment_safe(dfa.name())),
+        format!("Monitor of {}:", span(dfa.name())),
         format!(
             "the minimal deterministic automaton of its bad prefixes ({}){},",
             super::names::states(dfa.num_states()),
@@ -185,10 +187,7 @@ pub fn emit_rust(dfa: &BadPrefixDfa, opts: &RustOptions) -> Result<String, EmitE
         "Propositions (bit of a letter, parameter of `observe`):".to_string(),
     ];
     for (i, (n, p)) in names.iter().zip(&param_names).enumerate() {
-        doc.push(format!(
-            "* bit {i}: `{}` (`{p}`)",
-            super::names::comment_safe(n)
-        ));
+        doc.push(format!("* bit {i}: {} (`{p}`)", span(n)));
     }
     let tokens = monitor_type(&MonitorType {
         name,

@@ -26,7 +26,7 @@ use syn::parse::Parser;
 use syn::spanned::Spanned;
 use syn::{Error, Expr, Fields, FnArg, Ident, ImplItem, Item, LitInt, LitStr, Path, Type};
 
-use crate::rust::{monitor_type, snake_case, MonitorType};
+use crate::rust::{code_span, monitor_type, snake_case, MonitorType};
 
 /// What to do when a call violates the property.
 #[derive(Clone)]
@@ -439,8 +439,8 @@ fn expand_struct(args: &Args, formula: &Formula, s: syn::ItemStruct) -> Result<T
     };
     let doc = vec![
         format!(
-            "Monitor of `{}` over [`{}`] snapshots,",
-            args.property.value().trim(),
+            "Monitor of {} over [`{}`] snapshots,",
+            code_span(args.property.value().trim()),
             ty.unraw()
         ),
         format!(
@@ -775,8 +775,8 @@ fn expand_impl(
     };
     let doc = vec![
         format!(
-            "Monitor of `{}` over calls of `{ty_ident}`'s methods {},",
-            args.property.value().trim(),
+            "Monitor of {} over calls of `{ty_ident}`'s methods {},",
+            code_span(args.property.value().trim()),
             events
                 .iter()
                 .map(|e| format!("`{e}`"))

@@ -182,6 +182,37 @@ pub fn monitor_type(m: &MonitorType<'_>) -> TokenStream {
     }
 }
 
+/// `text` as a Markdown code span for a generated doc comment: fenced
+/// with one backtick more than its longest run of backticks (padded with
+/// spaces when it starts or ends with one), so that no user text (a
+/// backtick, `[link]`, `<tag>`) leaves the span. `text` is one line.
+///
+/// ```
+/// use monitor_expand::rust::code_span;
+///
+/// assert_eq!(code_span("G(req -> X ack)"), "`G(req -> X ack)`");
+/// assert_eq!(code_span("a`b"), "``a`b``");
+/// assert_eq!(code_span("`x`"), "`` `x` ``");
+/// assert_eq!(code_span(""), "` `"); // `` would be two backticks
+/// ```
+pub fn code_span(text: &str) -> String {
+    let (mut run, mut longest) = (0, 0);
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    if text.is_empty() {
+        return "` `".to_string();
+    }
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
 /// `bus_checker` → `BusChecker`.
 ///
 /// ```
