@@ -11,6 +11,7 @@ use monitor_core::trace::check::{Checker, Engine, Options, Report, ViolationRepo
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Position, TraceError, VcdReader};
+use monitor_core::trace::{escape, escape_json};
 use monitor_core::translate::{Builder, Config, Verdicts};
 use monitor_core::{MonitorTable, Verdict};
 
@@ -123,7 +124,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                     if !args.quiet {
                         eprintln!(
                             "mongen: note: `{}`: a cover directive, not checked",
-                            v.names[k]
+                            escape(&v.names[k])
                         );
                     }
                     continue;
@@ -135,7 +136,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                     "{}: no assert, assume or restrict directive to check",
                     args.vunit
                         .as_ref()
-                        .map_or(String::new(), |p| p.display().to_string())
+                        .map_or(String::new(), |p| escape(&p.display().to_string())
+                            .into_owned())
                 ));
             }
             Vec::new()
@@ -173,7 +175,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 .map_err(|e| src.describe(&f, &e))?;
             if t.is_safety() == Some(false) && !args.quiet {
                 eprintln!(
-                    "mongen: warning: `{label}` is not a safety property; only the bad prefixes of its safety closure are detected"
+                    "mongen: warning: `{}` is not a safety property; only the bad prefixes of its safety closure are detected",
+                    escape(&label)
                 );
             }
             Engine::Eager(MonitorTable::from_dfa(t.dfa()))
@@ -237,13 +240,15 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     let mut violated = false;
     for path in &args.traces {
         let name = path.display().to_string();
+        // The name as messages show it (a file name may hold anything).
+        let shown = escape(&name).into_owned();
         let format = match args.format {
             Some(f) => f,
             None => format_of(path)?,
         };
         if format != TraceFormat::Vcd && (clock.is_some() || reset.is_some()) {
             return Err(format!(
-                "{name}: --clock and --reset{} are for VCD waveforms",
+                "{shown}: --clock and --reset{} are for VCD waveforms",
                 if vunits.is_some() {
                     " (and a vunit's clock and disable iff)"
                 } else {
@@ -253,7 +258,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         }
         if args.follow && format == TraceFormat::Vcd {
             return Err(format!(
-                "{name}: --follow is for CSV and JSON Lines, not VCD waveforms"
+                "{shown}: --follow is for CSV and JSON Lines, not VCD waveforms"
             ));
         }
         // The bar lives until the trace is checked (and clears itself).
@@ -262,7 +267,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             // Standard input, followed or not, ends when it is closed.
             Box::new(io::stdin())
         } else {
-            let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+            let file =
+                std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
             let size = file
                 .metadata()
                 .ok()
@@ -270,7 +276,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 .map(|m| m.len());
             match size {
                 // A pipe or a device has no end to wait past.
-                Some(_) if args.follow => Box::new(Follow::new(file)),
+                Some(_) if args.follow => Box::new(Follow::new(file, path)),
                 Some(size) => {
                     progress = Progress::new(&name, size, format != TraceFormat::Vcd);
                     Box::new(file)
@@ -291,7 +297,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         let mut live = |property: &str, v: &ViolationReport| {
             let mut s = String::new();
             if args.json {
-                let _ = writeln!(s, "{}", live_json(&name, property, v));
+                let json = live_json(&name, property, v).to_string();
+                let _ = writeln!(s, "{}", escape_json(&json));
             } else {
                 live_text(&mut s, &name, property, v);
             }
@@ -338,7 +345,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         for r in &reports {
             violated |= r.verdict == Verdict::Violated;
             if args.json {
-                let _ = writeln!(run.out, "{}", report_json(&name, r, three));
+                let json = report_json(&name, r, three).to_string();
+                let _ = writeln!(run.out, "{}", escape_json(&json));
             } else {
                 text(&mut run.out, &name, r, three);
             }
@@ -348,7 +356,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
 }
 
 fn format_of(path: &Path) -> Result<TraceFormat, String> {
-    let name = path.display().to_string();
+    let name = escape(&path.display().to_string()).into_owned();
     if name == "-" {
         return Err("standard input: give its format with --format csv|jsonl|vcd".into());
     }
@@ -395,15 +403,26 @@ fn emit_now(s: &str) {
 /// A violation as it happens (`--follow`): the line of the final report
 /// without its counts, then the violation as the report explains it.
 fn live_text(out: &mut String, trace: &str, property: &str, v: &ViolationReport) {
-    let _ = writeln!(out, "{trace}: `{property}`: violated at {}", at(&v.at));
+    let _ = writeln!(
+        out,
+        "{}: `{}`: violated at {}",
+        escape(trace),
+        escape(property),
+        at(&v.at)
+    );
     violation_text(out, v);
 }
 
-/// The explanation of one violation, as the report shows each.
+/// The explanation of one violation, as the report shows each. Names
+/// and values come from the trace and the properties: each is escaped.
 fn violation_text(out: &mut String, v: &ViolationReport) {
-    let _ = writeln!(out, "  {}", v.explanation);
+    let _ = writeln!(out, "  {}", escape(&v.explanation));
     if !v.values.is_empty() {
-        let values: Vec<String> = v.values.iter().map(|(f, x)| format!("{f} = {x}")).collect();
+        let values: Vec<String> = v
+            .values
+            .iter()
+            .map(|(f, x)| format!("{} = {}", escape(f), escape(x)))
+            .collect();
         let _ = writeln!(out, "  values: {}", values.join(", "));
     }
     for (p, held) in &v.recent {
@@ -411,7 +430,7 @@ fn violation_text(out: &mut String, v: &ViolationReport) {
         let held = if held.is_empty() {
             "(no proposition holds)".to_string()
         } else {
-            held.join(", ")
+            escape(&held.join(", ")).into_owned()
         };
         let _ = writeln!(out, "    {p}: {held}{mark}");
     }
@@ -429,6 +448,7 @@ fn inexact_text(out: &mut String, r: &Report) {
 }
 
 fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
+    let (trace, property) = (escape(trace), escape(&r.property));
     let events = format!(
         "{} event{} read",
         r.events,
@@ -436,13 +456,8 @@ fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
     );
     match r.verdict {
         Verdict::Violated => {
-            let first = &r.violations[0];
-            let _ = write!(
-                out,
-                "{trace}: `{}`: violated at {}",
-                r.property,
-                at(&first.at)
-            );
+            let first = r.first_violation.as_ref().expect("violated");
+            let _ = write!(out, "{trace}: `{property}`: violated at {}", at(first));
             if r.violation_count > 1 {
                 let _ = write!(out, ", {} violations in all", r.violation_count);
             }
@@ -453,7 +468,8 @@ fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
                 }
                 violation_text(out, v);
             }
-            if (r.violations.len() as u64) < r.violation_count {
+            // (--max-reports 0 asks for no explanation, and gets none.)
+            if !r.violations.is_empty() && (r.violations.len() as u64) < r.violation_count {
                 let _ = writeln!(
                     out,
                     "  ({} more, not explained: raise --max-reports)",
@@ -464,16 +480,14 @@ fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
         Verdict::Satisfied => {
             let _ = writeln!(
                 out,
-                "{trace}: `{}`: satisfied at {}; every continuation satisfies it",
-                r.property,
+                "{trace}: `{property}`: satisfied at {}; every continuation satisfies it",
                 at(r.satisfied_at.as_ref().expect("satisfied"))
             );
         }
         Verdict::Undecided => {
             let _ = writeln!(
                 out,
-                "{trace}: `{}`: {} ({events}, no violation)",
-                r.property,
+                "{trace}: `{property}`: {} ({events}, no violation)",
                 verdict_word(r, three)
             );
         }

@@ -158,11 +158,22 @@ impl Source {
     }
 
     fn describe_parse_error(&self, e: ParseError) -> String {
+        let shown = match self.vunit_hint() {
+            Some(hint) => e.to_string().replacen(&e.message(), &hint, 1),
+            None => e.to_string(),
+        };
         let Some(f) = &self.file else {
-            return e.to_string();
+            return shown;
         };
         let Some(csv) = &self.csv else {
-            return format!("{f}: {}", e.at_line(self.line));
+            let moved = e.clone().at_line(self.line);
+            return match self.vunit_hint() {
+                Some(hint) => format!(
+                    "{f}: {}",
+                    moved.to_string().replacen(&e.message(), &hint, 1)
+                ),
+                None => format!("{f}: {moved}"),
+            };
         };
         // The caret points into the field: say where the field is, and
         // the column within it.
@@ -179,6 +190,35 @@ impl Source {
             e.column(),
             e.message()
         )
+    }
+
+    /// What to do with a verification unit (or a declaration that belongs
+    /// in one) given where one property is expected: the parser's message
+    /// names its Rust function, the user needs the option.
+    fn vunit_hint(&self) -> Option<String> {
+        if !self.psl {
+            return None;
+        }
+        let mut words = self
+            .text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty());
+        let first = words.next()?;
+        let rest = self.text.trim_start().strip_prefix(first)?.trim_start();
+        let declaration =
+            matches!(first, "default" | "property" | "sequence") && !rest.starts_with(['(', '{']);
+        if first == "vunit" {
+            Some(
+                "this is a verification unit: give its file with --vunit FILE (-f and -F read one property each)"
+                    .to_string(),
+            )
+        } else if declaration {
+            Some(format!(
+                "`{first}` declarations belong in a verification unit: give its file with --vunit FILE"
+            ))
+        } else {
+            None
+        }
     }
 
     /// A PSL property as the user wrote it (without `assert`/`PSLSPEC`,

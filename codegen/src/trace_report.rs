@@ -4,7 +4,7 @@
 //! expressions over a trace's fields (`--define`).
 
 use monitor_core::trace::check::{Engine, Property, Report, ViolationReport};
-use monitor_core::trace::expr::Expr;
+use monitor_core::trace::expr::{Expr, FieldRef};
 use monitor_core::trace::reader::Position;
 use monitor_core::Verdict;
 
@@ -13,7 +13,10 @@ use monitor_core::Verdict;
 /// A proposition is the expression `defines` gives for it (the last one
 /// for a name, as `--define` options), else the field of its name read as
 /// a Boolean, or itself read as an expression (`"latency > 100"`). A
-/// definition no monitor uses is an error (a misspelt name).
+/// name that starts with a backslash is a Verilog escaped identifier
+/// (`"\\req+1"` in a formula, `--define r='\req+1'`): the field of that
+/// name, as a VCD dump writes it, whatever its characters. A definition no
+/// monitor uses is an error (a misspelt name).
 ///
 /// ```
 /// use monitor_core::trace::check::Engine;
@@ -26,6 +29,11 @@ use monitor_core::Verdict;
 /// let defines = [("slow".to_string(), "latency > 100".to_string())];
 /// let properties = bind(vec![("latency".into(), engine)], &defines)?;
 /// assert_eq!(properties[0].bindings.len(), 2);
+/// // A Verilog escaped identifier names a signal of a waveform.
+/// let t = Builder::new().build("G !\"\\\\req+1\"")?;
+/// let engine = Engine::Eager(MonitorTable::from_dfa(t.dfa()));
+/// let properties = bind(vec![("p".into(), engine)], &[])?;
+/// assert_eq!(properties[0].bindings[0].fields(), ["\\req+1"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn bind(
@@ -42,7 +50,7 @@ pub fn bind(
                 used[k] = true;
             }
             let text = def.map_or(ap, |k| defines[k].1.as_str());
-            let e = Expr::parse(text).map_err(|e| match def {
+            let e = field_or_expression(text).map_err(|e| match def {
                 Some(_) => format!("--define {ap}: {e}"),
                 None => format!(
                     "`{label}`: the proposition `{ap}` is neither a field nor an expression over fields; bind it with --define {ap}=EXPR ({e})"
@@ -64,6 +72,20 @@ pub fn bind(
         }
     }
     Ok(properties)
+}
+
+/// `text` read as an expression over fields, or, for a Verilog escaped
+/// identifier (a backslash, then any characters but white space), as the
+/// field of that name: no expression could name it.
+fn field_or_expression(text: &str) -> Result<Expr, monitor_core::trace::expr::ExprError> {
+    if text.starts_with('\\') && text.len() > 1 && !text.contains(char::is_whitespace) {
+        return Ok(Expr::Field(FieldRef {
+            name: text.to_string(),
+            select: None,
+            id: 0,
+        }));
+    }
+    Expr::parse(text)
 }
 
 /// The word for a report's verdict: `violated`, `satisfied`, and, when

@@ -873,3 +873,325 @@ fn a_lazy_monitor_says_when_its_verdicts_become_informative() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `mongen check` on one pass (`-j 1`) and on the default parallel
+/// path: both must say the same, which is returned.
+fn both_paths(args: &[&str]) -> (Option<i32>, String) {
+    let one = mongen(&[&["check", "-j", "1"], args].concat());
+    let par = mongen(&[&["check"], args].concat());
+    assert_eq!(
+        (one.status.code(), text(&one)),
+        (par.status.code(), text(&par)),
+        "{args:?}: one pass, then parallel"
+    );
+    (par.status.code(), text(&par))
+}
+
+/// Issue 36, item 3: a lone CR ends a CSV line, as in the `csv` crate, on
+/// both paths (the parallel one read no event, `-j 1` numbered every
+/// record line 1, and a header ending in a CR lost the first row).
+#[test]
+fn issue36_cr_line_ends_are_line_ends_on_both_paths() {
+    let dir = scratch("cr");
+    let cr = file(&dir, "cr.csv", b"a,b\r1,0\r0,0\r");
+    let (code, out) = both_paths(&["-f", "G(a -> X b)", &cr]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("violated at line 3 (event 1); 2 events read"),
+        "{out}"
+    );
+    assert!(out.contains("    line 2: a\n"), "{out}");
+    let header_cr = file(&dir, "hcr.csv", b"a,b\r1,0\n0,0\n");
+    let (code, out) = both_paths(&["-f", "G(a -> X b)", &header_cr]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("violated at line 3 (event 1); 2 events read"),
+        "{out}"
+    );
+    // Mixed line ends, a CRLF cut by the end of a batch notwithstanding.
+    let mut log = b"a,b\r\n".to_vec();
+    for k in 0..300_000 {
+        log.extend_from_slice(match k % 3 {
+            0 => b"0,0\r",
+            1 => b"0,1\r\n",
+            _ => b"0,0\n",
+        });
+    }
+    log.extend_from_slice(b"1,0\r0,0\r");
+    let big = file(&dir, "big.csv", &log);
+    let (code, out) = both_paths(&["-f", "G(a -> X b)", &big]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("violated at line 300003 (event 300001); 300002 events read"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 36, item 4: an unterminated quote swallowed the rest of the log
+/// into a field ("holds"); it is an error naming where the quote opened.
+#[test]
+fn issue36_an_unterminated_quote_is_an_error_on_both_paths() {
+    let dir = scratch("quote");
+    let log = file(&dir, "q.csv", b"a,b,c\n0,0,0\n1,1,\"oops\n1,0,0\n0,0,0\n");
+    let (code, out) = both_paths(&["-f", "G(a -> X b)", &log]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("q.csv, line 3, column 5: the quoted field that starts here is not closed before the end of the input"),
+        "{out}"
+    );
+    // In the header too.
+    let log = file(&dir, "h.csv", b"a,\"b\n1,0\n");
+    let (code, out) = both_paths(&["-f", "G(a -> X b)", &log]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("h.csv, line 1, column 3:"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const VCD_HEAD: &str = "$scope module t $end\n$var wire 1 ! a $end\n$var wire 1 \" \\req+1 $end\n$upscope $end\n$enddefinitions $end\n";
+
+/// Issue 36, item 5: without --clock, a repeated `#10` made two events,
+/// the first with a value that is not the end of the step's.
+#[test]
+fn issue36_a_repeated_time_is_one_step_with_its_final_values() {
+    let dir = scratch("vcdtime");
+    let vcd = file(
+        &dir,
+        "rep.vcd",
+        format!("{VCD_HEAD}#0\n0!\n#10\n1!\n#10\n0!\n#20\n0!\n").as_bytes(),
+    );
+    expect(
+        &["check", "-f", "G !a", &vcd],
+        0,
+        "rep.vcd: `G!a`: holds (3 events read, no violation)",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 36, item 10: text from traces (column names, values, VCD signal
+/// names, JSON keys, file names) is escaped on standard output and error,
+/// as values in messages are.
+#[test]
+fn issue36_terminal_escapes_from_traces_are_escaped() {
+    let dir = scratch("escapes");
+    let raw = |o: &Output| {
+        let all = [&o.stdout[..], &o.stderr[..]].concat();
+        // No ESC, no CSI (C1, as UTF-8), no bidirectional override.
+        assert!(
+            !all.windows(1).any(|w| w[0] == 0x1b)
+                && !all.windows(2).any(|w| w == [0xc2, 0x9b])
+                && !all.windows(3).any(|w| w == "\u{202e}".as_bytes()),
+            "{:?}",
+            String::from_utf8_lossy(&all)
+        );
+        text(o)
+    };
+    // A column name in an error.
+    let cols = file(&dir, "cols.csv", b"a,\x1b[2Jb\n1,0\n");
+    let out = raw(&mongen(&["check", "-f", "G(a -> X c)", &cols]));
+    assert!(out.contains("the columns are: a, \\u{1b}[2Jb"), "{out}");
+    // A value and a file name in a report, in text and in JSON.
+    let name = dir.join("v\x1b[31m\u{202e}.csv");
+    std::fs::write(&name, b"a,b,c\n1,0,x\n0,0,\"\x1b[31m\xc2\x9bX\"\n").unwrap();
+    let name = name.to_str().unwrap();
+    for json in [false, true] {
+        let mut args = vec!["check", "-f", "G(a -> X (b | \"c == \\\"z\\\"\"))", name];
+        if json {
+            args.push("--json");
+        }
+        let o = mongen(&args);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let out = raw(&o);
+        if json {
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert_eq!(v["violations"][0]["values"]["c"], "\u{1b}[31m\u{9b}X");
+            assert_eq!(v["trace"], name);
+        } else {
+            assert!(out.contains("c = \\u{1b}[31m\\u{9b}X"), "{out}");
+            assert!(out.contains("v\\u{1b}[31m\\u{202e}.csv: `"), "{out}");
+        }
+    }
+    // A VCD signal name, a JSON key.
+    let vcd = file(
+        &dir,
+        "s.vcd",
+        b"$scope module t $end\n$var wire 1 ! \x1b[5mx $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n",
+    );
+    let out = raw(&mongen(&["check", "-f", "G !nope", &vcd]));
+    assert!(out.contains("t.\\u{1b}[5mx"), "{out}");
+    // A JSON line that is not an object, quoted in the error (JSON allows
+    // C1 controls and bidirectional overrides raw in strings).
+    let jsonl = file(
+        &dir,
+        "k.jsonl",
+        "{\"a\": 1}\n[1, \"\u{9b}2J\u{202e}\"]\n".as_bytes(),
+    );
+    let out = raw(&mongen(&["check", "-f", "G a", &jsonl]));
+    assert!(out.contains("found [1, \"\\u{9b}2J\\u{202e}\"]"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 36, item 15 (readers): escaped identifiers, truncated dumps,
+/// `$timescale $end`, byte-order marks, duplicate columns.
+#[test]
+fn issue36_smaller_reader_defects() {
+    let dir = scratch("smaller");
+    // A VCD escaped identifier is named with its backslash, in quotes.
+    let vcd = file(
+        &dir,
+        "id.vcd",
+        format!("{VCD_HEAD}#0\n0!\n0\"\n#5\n1\"\n").as_bytes(),
+    );
+    expect(
+        &["check", "-f", "G !\"\\\\req+1\"", &vcd],
+        1,
+        "violated at time 5 (cycle 1)",
+    );
+    expect(
+        &["check", "--define", "r=\\req+1", "-f", "G !r", &vcd],
+        1,
+        "values: \\req+1 = 1",
+    );
+    // Cut short: in the header, in a value change.
+    let full = format!("{VCD_HEAD}#0\n0!\n#5\nb1");
+    let cut = file(&dir, "cut.vcd", &full.as_bytes()[..60]);
+    expect(
+        &["check", "-f", "G !a", &cut],
+        2,
+        "cut.vcd, line 3: the dump ends before `$enddefinitions` (its header is cut short in `$var wire 1",
+    );
+    let cut = file(&dir, "cut2.vcd", full.as_bytes());
+    expect(
+        &["check", "-f", "G !a", &cut],
+        2,
+        "the dump ends in the middle of a command in `b1` (cut short)",
+    );
+    let ts = file(
+        &dir,
+        "ts.vcd",
+        format!("$timescale $end\n{VCD_HEAD}#0\n0!\n").as_bytes(),
+    );
+    expect(
+        &["check", "-f", "G !a", &ts],
+        2,
+        "ts.vcd, line 1: `$timescale` needs a number and a unit, as in `$timescale 1ns $end`, not `$timescale $end`",
+    );
+    // A byte-order mark, in all three formats and on both paths.
+    let bom = file(
+        &dir,
+        "bom.vcd",
+        format!("\u{feff}{VCD_HEAD}#0\n1!\n").as_bytes(),
+    );
+    expect(&["check", "-f", "G !a", &bom], 1, "violated at time 0");
+    for (name, log, want) in [
+        (
+            "bom.csv",
+            "\u{feff}a\n0\n1\n",
+            "violated at line 3 (event 1)",
+        ),
+        (
+            "bom.jsonl",
+            "\u{feff}{\"a\": 0}\n{\"a\": 1}\n",
+            "violated at line 2 (event 1)",
+        ),
+    ] {
+        let log = file(&dir, name, log.as_bytes());
+        let (code, out) = both_paths(&["-f", "G !a", &log]);
+        assert_eq!(code, Some(1), "{out}");
+        assert!(out.contains(want), "{out}");
+    }
+    // Two columns of one name.
+    let dup = file(&dir, "dup.csv", b"a,b,a\n1,0,0\n");
+    let (code, out) = both_paths(&["-f", "G a", &dup]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("dup.csv, line 1: columns 1 and 3 are both named `a`"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 36, item 15 (check): `--max-reports 0` explains none, and a
+/// vunit given to -F points at --vunit.
+#[test]
+fn issue36_max_reports_zero_and_vunits_in_formula_files() {
+    let dir = scratch("maxzero");
+    let log = file(&dir, "a.csv", b"a\n1\n0\n1\n");
+    let o = mongen(&["check", "--all", "--max-reports", "0", "-f", "G !a", &log]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(
+        text(&o),
+        format!("{log}: `G!a`: violated at line 2 (event 0), 2 violations in all; 3 events read\n")
+    );
+    let o = mongen(&[
+        "check",
+        "--all",
+        "--max-reports",
+        "0",
+        "--json",
+        "-f",
+        "G !a",
+        &log,
+    ]);
+    let v: serde_json::Value = serde_json::from_str(text(&o).trim()).unwrap();
+    assert_eq!(v["violation_count"], 2);
+    assert_eq!(v["violations"], serde_json::json!([]));
+    let vunit = file(&dir, "v.psl", b"vunit v { assert always (a -> next b); }\n");
+    for cmd in ["check", "compile"] {
+        let mut args = vec![cmd, "--psl", "-F", &vunit];
+        if cmd == "check" {
+            args.push(&log);
+        }
+        let o = mongen(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let out = text(&o);
+        assert!(
+            out.contains("this is a verification unit: give its file with --vunit FILE")
+                && !out.contains("parse_vunits"),
+            "{out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 36, item 15 (--follow): a file truncated and grown again past
+/// where it was read, between two polls, is noticed (it was read on from
+/// the old offset, in the middle of other lines).
+#[test]
+fn issue36_follow_notices_a_file_rewritten_between_polls() {
+    let dir = scratch("rewritten");
+    let path = file(&dir, "log.csv", b"a,b\n0,0\n0,0\n");
+    let mut child = Killed(
+        Command::new(env!("CARGO_BIN_EXE_mongen"))
+            .args(["check", "--follow", "-f", "G !a", &path])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run mongen"),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(child.0.try_wait().unwrap().is_none(), "it stopped");
+    // Rewritten from its start, longer, between two polls: the size
+    // never goes down (as when it is truncated and written again between
+    // two polls).
+    let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.write_all(b"a,b\n1,1\n1,1\n1,1\n1,1\n").unwrap();
+    drop(f);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(std::time::Instant::now() < deadline, "it did not notice");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.0.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the file was rewritten while followed"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,15 +17,71 @@ const POLL: Duration = Duration::from_millis(100);
 /// A regular file read as `tail -f` does: at its end, wait for more
 /// instead of ending. A partial last line therefore just waits for the rest
 /// in `read`, in the CSV and JSON Lines readers alike.
+///
+/// A file rewritten from the start (truncated, or rotated by copy and
+/// truncate) or replaced under its name (moved away, deleted and created
+/// again) cannot go on where the monitors are: before each read, `Follow`
+/// checks that the file is no shorter than what was read, that the last
+/// bytes read are still there (a file truncated and grown again past them
+/// between two polls has other bytes there) and that its name still names
+/// it, and stops with an error saying which happened.
 pub struct Follow {
     file: File,
+    path: PathBuf,
     /// The bytes read so far: a file shorter than that was truncated.
     read: u64,
+    /// The last bytes read (at most [`TAIL`]), which must still be the
+    /// bytes before `read`.
+    tail: Vec<u8>,
 }
 
+/// How many of the last bytes read are checked before each read.
+const TAIL: usize = 64;
+
 impl Follow {
-    pub fn new(file: File) -> Follow {
-        Follow { file, read: 0 }
+    pub fn new(file: File, path: &Path) -> Follow {
+        Follow {
+            file,
+            path: path.to_path_buf(),
+            read: 0,
+            tail: Vec::with_capacity(TAIL),
+        }
+    }
+
+    /// Why the file cannot be read on from where it was, if it cannot.
+    fn changed(&self) -> io::Result<Option<String>> {
+        let meta = self.file.metadata()?;
+        if meta.len() < self.read {
+            return Ok(Some(format!(
+                "the file was truncated while followed (at byte {})",
+                self.read
+            )));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{FileExt, MetadataExt};
+            if !self.tail.is_empty() {
+                let mut now = vec![0u8; self.tail.len()];
+                self.file
+                    .read_exact_at(&mut now, self.read - self.tail.len() as u64)?;
+                if now != self.tail {
+                    return Ok(Some(format!(
+                        "the file was rewritten while followed: the bytes before byte {} changed (truncated and written again?)",
+                        self.read
+                    )));
+                }
+            }
+            // A name that now names another file (or none): rotated.
+            let same = std::fs::metadata(&self.path)
+                .is_ok_and(|m| (m.dev(), m.ino()) == (meta.dev(), meta.ino()));
+            if !same {
+                return Ok(Some(
+                    "the file was moved or deleted while followed (its name now names another file, or none)"
+                        .to_string(),
+                ));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -34,18 +91,17 @@ impl Read for Follow {
             return Ok(0);
         }
         loop {
+            if let Some(why) = self.changed()? {
+                return Err(io::Error::other(why));
+            }
             let n = self.file.read(buf)?;
             if n > 0 {
                 self.read += n as u64;
+                let keep = n.min(TAIL);
+                let drop = (self.tail.len() + keep).saturating_sub(TAIL);
+                self.tail.drain(..drop);
+                self.tail.extend_from_slice(&buf[n - keep..n]);
                 return Ok(n);
-            }
-            // A file rewritten from the start (truncated, or rotated by
-            // copy and truncate) cannot go on where the monitors are.
-            if self.file.metadata()?.len() < self.read {
-                return Err(io::Error::other(format!(
-                    "the file was truncated while followed (at byte {})",
-                    self.read
-                )));
             }
             std::thread::sleep(POLL);
         }

@@ -180,7 +180,8 @@ pub struct Options {
     /// (otherwise a property is done at its first violation).
     pub all: bool,
     /// With `all`: how many violations are reported in detail per
-    /// property (all are counted).
+    /// property (all are counted; 0: none is explained). Without `all`,
+    /// the one violation is.
     pub max_reports: usize,
     /// How many events before a violation are shown.
     pub context: usize,
@@ -224,8 +225,12 @@ pub struct Report {
     /// The first event after which the property was satisfied
     /// (three-valued monitors).
     pub satisfied_at: Option<Position>,
-    /// The violations reported in detail.
+    /// The violations reported in detail (with [`Options::all`], at most
+    /// [`Options::max_reports`] of them; otherwise the one).
     pub violations: Vec<ViolationReport>,
+    /// Where the first violation happened (also when none is reported in
+    /// detail: [`Options::max_reports`] 0).
+    pub first_violation: Option<Position>,
     /// How many violations happened (with [`Options::all`], possibly more
     /// than reported).
     pub violation_count: u64,
@@ -480,6 +485,7 @@ impl Checker {
                         verdict: Verdict::Undecided,
                         satisfied_at: None,
                         violations: Vec::new(),
+                        first_violation: None,
                         violation_count: 0,
                         events: 0,
                         inexact_at: None,
@@ -603,6 +609,7 @@ impl Checker {
             r.report.verdict = Verdict::Undecided;
             r.report.satisfied_at = None;
             r.report.violations.clear();
+            r.report.first_violation = None;
             r.report.violation_count = 0;
             r.report.events = 0;
             r.report.inexact_at = None;
@@ -711,7 +718,11 @@ impl Checker {
                 Verdict::Violated => {
                     r.report.violation_count += 1;
                     r.report.verdict = Verdict::Violated;
-                    if r.report.violations.len() < options.max_reports.max(1) {
+                    r.report
+                        .first_violation
+                        .get_or_insert_with(|| reader.position());
+                    let limit = if options.all { options.max_reports } else { 1 };
+                    if r.report.violations.len() < limit {
                         let v = explain(r, &*reader, ring.iter());
                         on_violation(&r.report.property, &v);
                         r.report.violations.push(v);

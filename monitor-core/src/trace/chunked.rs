@@ -16,7 +16,12 @@
 //!
 //! A CSV log with a quote (`"`) may have a line break inside a field:
 //! from the first batch that has one, the rest is checked in one pass; so
-//! is the rest of a log from a line longer than a batch.
+//! is the rest of a log from a line longer than a batch. CSV lines end at
+//! `\n`, `\r\n` or a lone `\r`, as the `csv` crate reads them (JSON Lines
+//! at `\n`), and no chunk is cut between the `\r` and the `\n` of a line
+//! end; the header row is read by [`CsvReader::new`], as one pass reads it.
+//! `tests/reader_fuzz.rs` compares this path with one pass on damaged and
+//! random logs.
 //!
 //! ```
 //! use monitor_core::trace::check::{Checker, Options, Property};
@@ -44,7 +49,7 @@ use std::io::Read;
 use rayon::prelude::*;
 
 use super::check::{Bound, Checker, Report};
-use super::reader::{CsvReader, JsonlReader, Position, Reader, TraceError, UnquotedCsv};
+use super::reader::{line_ends, CsvReader, JsonlReader, Position, Reader, TraceError, UnquotedCsv};
 use crate::runtime::Summary;
 
 /// The line-based formats.
@@ -806,7 +811,17 @@ pub fn check_lines<R: Read>(
         at: None,
         message: e.to_string(),
     };
+    // CSV: the header row, read by the `csv` crate as one pass reads it
+    // (a byte-order mark, blank lines, quotes, any line end), which gives
+    // back what it read ahead.
+    let mut headers = Vec::new();
+    let mut line = 1;
     let mut buf: Vec<u8> = Vec::new();
+    let mut drop_lf = false;
+    if format == LineFormat::Csv {
+        let (h, l, cr, rest, _) = CsvReader::new(source, &mut input)?.into_rest();
+        (headers, line, drop_lf, buf) = (h, l, cr, rest);
+    }
     let mut eof = false;
     // Reads until `buf` holds `want` bytes or the input ends.
     let mut fill = |buf: &mut Vec<u8>, want: usize, eof: &mut bool| -> Result<(), TraceError> {
@@ -821,41 +836,30 @@ pub fn check_lines<R: Read>(
         }
         Ok(())
     };
-    // CSV: the header row.
-    let mut headers = Vec::new();
-    let mut line = 1;
-    if format == LineFormat::Csv {
-        let mut end = None;
-        while end.is_none() {
-            end = memchr::memchr(b'\n', &buf).map(|p| p + 1);
-            if end.is_none() {
-                if eof {
-                    end = Some(buf.len());
-                } else {
-                    let want = buf.len() + (1 << 16);
-                    fill(&mut buf, want, &mut eof)?;
-                }
-            }
+    if drop_lf {
+        // The header ended at a `\r` that was the last byte read: a `\n`
+        // after it belongs to the same line end.
+        fill(&mut buf, 1, &mut eof)?;
+        if buf.first() == Some(&b'\n') {
+            buf.remove(0);
         }
-        let end = end.unwrap_or_default();
-        if memchr::memchr(b'"', &buf[..end]).is_some() {
-            // A quoted header may span lines: one pass.
-            let rest = std::io::Cursor::new(buf).chain(input);
-            let mut r = CsvReader::new(source, rest)?;
-            let mut check = ChunkedCheck::new(checker, &mut r)?;
-            check.read(&mut r, 0)?;
-            return Ok(check.finish());
+    }
+    if format == LineFormat::Jsonl {
+        // A byte-order mark at the start of the file (only there).
+        fill(&mut buf, BOM.len(), &mut eof)?;
+        if buf.starts_with(BOM) {
+            buf.drain(..BOM.len());
         }
-        headers = CsvReader::new(source, &buf[..end])?.headers().to_vec();
-        buf.drain(..end);
-        line = 2;
     }
     let mut check = match format {
         LineFormat::Csv => ChunkedCheck::new(
             checker,
             &mut CsvReader::with_headers(source, headers.clone(), &[][..], 0, line),
         )?,
-        LineFormat::Jsonl => ChunkedCheck::new(checker, &mut JsonlReader::new(source, &[][..]))?,
+        LineFormat::Jsonl => ChunkedCheck::new(
+            checker,
+            &mut JsonlReader::starting_at(source, &[][..], 0, 1),
+        )?,
     }
     .starting_at_line(line);
     if !check.summarizes() {
@@ -875,11 +879,11 @@ pub fn check_lines<R: Read>(
         let end = if eof {
             buf.len()
         } else {
-            match memchr::memrchr(b'\n', &buf) {
-                Some(p) => p + 1,
+            match last_cut(format, &buf) {
+                Some(end) => end,
                 None => {
-                    // A line longer than a batch (or line ends that are
-                    // not `\n`): the rest in one pass, in constant memory.
+                    // A line longer than a batch: the rest in one pass, in
+                    // constant memory.
                     let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
                     return one_pass(check, format, source, headers, rest);
                 }
@@ -894,7 +898,7 @@ pub fn check_lines<R: Read>(
             let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
             return one_pass(check, format, source, headers, rest);
         }
-        let chunks = cut(batch, chunking);
+        let chunks = cut(format, batch, chunking);
         let pieces: Vec<ChunkSummary> = {
             let check = &check;
             let headers = &headers;
@@ -902,16 +906,18 @@ pub fn check_lines<R: Read>(
                 .par_iter()
                 .map(|r| {
                     let bytes = &batch[r.clone()];
-                    let lines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+                    let lines = lines_of(format, bytes);
                     match format {
                         LineFormat::Csv => check.summarize_with(
                             UnquotedCsv::new(source, headers, bytes, 0, 1),
                             lines,
                             false,
                         ),
-                        LineFormat::Jsonl => {
-                            check.summarize_with(JsonlReader::new(source, bytes), lines, false)
-                        }
+                        LineFormat::Jsonl => check.summarize_with(
+                            JsonlReader::starting_at(source, bytes, 0, 1),
+                            lines,
+                            false,
+                        ),
                     }
                 })
                 .collect()
@@ -962,8 +968,66 @@ fn one_pass<R: Read>(
     Ok(check.finish())
 }
 
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// How many lines `bytes` (whole lines of the format) ends.
+fn lines_of(format: LineFormat, bytes: &[u8]) -> u64 {
+    match format {
+        LineFormat::Csv => line_ends(bytes, false),
+        LineFormat::Jsonl => memchr::memchr_iter(b'\n', bytes).count() as u64,
+    }
+}
+
+/// Whether `bytes[..at]` ends at a line end of the format, after which
+/// the next piece can start: a `\n`, or for CSV a `\r` whose line end
+/// does not go on with a `\n` (which must be known: `at` is before the end
+/// of `bytes`, or `bytes` is all there is).
+fn is_cut(format: LineFormat, bytes: &[u8], at: usize, whole: bool) -> bool {
+    match (format, at.checked_sub(1).map(|p| bytes[p])) {
+        (_, Some(b'\n')) => true,
+        (LineFormat::Csv, Some(b'\r')) => match bytes.get(at) {
+            Some(&next) => next != b'\n',
+            None => whole,
+        },
+        _ => false,
+    }
+}
+
+/// The line ends of the format in `bytes` after which a piece can start
+/// (see [`is_cut`]), from the first, as the offsets after them.
+fn cuts(
+    format: LineFormat,
+    bytes: &[u8],
+    from: usize,
+    whole: bool,
+) -> impl Iterator<Item = usize> + '_ {
+    let found: Box<dyn Iterator<Item = usize>> = match format {
+        LineFormat::Csv => Box::new(memchr::memchr2_iter(b'\n', b'\r', &bytes[from..])),
+        LineFormat::Jsonl => Box::new(memchr::memchr_iter(b'\n', &bytes[from..])),
+    };
+    found
+        .map(move |p| from + p + 1)
+        .filter(move |&at| is_cut(format, bytes, at, whole))
+}
+
+/// The end of the last whole line of `buf` (more may follow it), if any.
+fn last_cut(format: LineFormat, buf: &[u8]) -> Option<usize> {
+    let mut hay = buf.len();
+    loop {
+        let p = match format {
+            LineFormat::Csv => memchr::memrchr2(b'\n', b'\r', &buf[..hay]),
+            LineFormat::Jsonl => memchr::memrchr(b'\n', &buf[..hay]),
+        }?;
+        if is_cut(format, buf, p + 1, false) {
+            return Some(p + 1);
+        }
+        hay = p;
+    }
+}
+
 /// The chunks of a batch (whole lines).
-fn cut(batch: &[u8], chunking: Chunking) -> Vec<std::ops::Range<usize>> {
+fn cut(format: LineFormat, batch: &[u8], chunking: Chunking) -> Vec<std::ops::Range<usize>> {
     let mut chunks = Vec::new();
     let mut start = 0;
     while start < batch.len() {
@@ -973,12 +1037,12 @@ fn cut(batch: &[u8], chunking: Chunking) -> Vec<std::ops::Range<usize>> {
                 if at >= batch.len() {
                     batch.len()
                 } else {
-                    memchr::memchr(b'\n', &batch[at..]).map_or(batch.len(), |p| at + p + 1)
+                    cuts(format, batch, at, true).next().unwrap_or(batch.len())
                 }
             }
-            Chunking::Lines(n) => memchr::memchr_iter(b'\n', &batch[start..])
+            Chunking::Lines(n) => cuts(format, batch, start, true)
                 .nth(n.max(1) - 1)
-                .map_or(batch.len(), |p| start + p + 1),
+                .unwrap_or(batch.len()),
         };
         chunks.push(start..end);
         start = end;
