@@ -13,6 +13,27 @@
 //! side is a string in quotes. `x[i]` is bit `i` of a number or vector,
 //! `x[msb:lsb]` a part of it.
 //!
+//! Numbers are compared exactly, never through a float: decimal text and
+//! JSON numbers as written (integers of any size, decimals, exponents),
+//! bit vectors of any width, and doubles (a VCD `real`, a float column) by
+//! their exact binary value. `inf`, `NaN` and exponents beyond ±10^15 are
+//! no numbers: comparing them is an error.
+//!
+//! ```
+//! use monitor_core::trace::expr::{Cell, Expr};
+//!
+//! let mut e = Expr::parse("x > 9007199254740992.0")?;
+//! e.resolve(&mut |_| Ok::<usize, ()>(0)).unwrap();
+//! assert_eq!(e.eval(&|_| Some(Cell::Text("9007199254740993"))), Ok(true));
+//! // The double nearest 0.1 is a little more than 0.1.
+//! let mut e = Expr::parse("x == 0.1")?;
+//! e.resolve(&mut |_| Ok::<usize, ()>(0)).unwrap();
+//! assert_eq!(e.eval(&|_| Some(Cell::Real(0.1))), Ok(false));
+//! assert_eq!(e.eval(&|_| Some(Cell::Text("0.100"))), Ok(true));
+//! assert!(e.eval(&|_| Some(Cell::Text("NaN"))).is_err());
+//! # Ok::<(), monitor_core::trace::expr::ExprError>(())
+//! ```
+//!
 //! ```
 //! use monitor_core::trace::expr::Expr;
 //!
@@ -21,8 +42,10 @@
 //! # Ok::<(), monitor_core::trace::expr::ExprError>(())
 //! ```
 
+use std::cmp::Ordering;
 use std::fmt;
 
+use super::number::{parse_decimal, Num, Scanned};
 use crate::formula::atom::{literal_len, Comparison, Literal, Select};
 
 /// A value read from an event, before it is interpreted.
@@ -35,7 +58,8 @@ pub enum Cell<'a> {
     /// A bit vector, most significant bit first, as VCD writes it (`0`,
     /// `1`, `x`, `z`).
     Bits(&'a [u8]),
-    /// A real number (a VCD `real`, a floating-point column).
+    /// A real number (a VCD `real`, a floating-point column), compared by
+    /// its exact binary value; NaN and the infinities are not compared.
     Real(f64),
     /// A Boolean (a Boolean column of a data frame).
     Bool(bool),
@@ -55,38 +79,15 @@ impl fmt::Display for ValueError {
 
 impl std::error::Error for ValueError {}
 
-/// A number read from a field: an integer when it is one.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Num {
-    Int(i128),
-    Float(f64),
-}
-
-impl Num {
-    fn cmp(self, op: Comparison, other: Num) -> bool {
-        use std::cmp::Ordering;
-        let ord = match (self, other) {
-            (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
-            (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
-        };
-        match ord {
-            None => op == Comparison::Ne,
-            Some(o) => match op {
-                Comparison::Eq => o == Ordering::Equal,
-                Comparison::Ne => o != Ordering::Equal,
-                Comparison::Lt => o == Ordering::Less,
-                Comparison::Le => o != Ordering::Greater,
-                Comparison::Gt => o == Ordering::Greater,
-                Comparison::Ge => o != Ordering::Less,
-            },
-        }
-    }
-
-    fn as_f64(self) -> f64 {
-        match self {
-            Num::Int(i) => i as f64,
-            Num::Float(f) => f,
-        }
+/// Whether a comparison holds of two values in order `o`.
+fn compares(o: Ordering, op: Comparison) -> bool {
+    match op {
+        Comparison::Eq => o.is_eq(),
+        Comparison::Ne => o.is_ne(),
+        Comparison::Lt => o.is_lt(),
+        Comparison::Le => o.is_le(),
+        Comparison::Gt => o.is_gt(),
+        Comparison::Ge => o.is_ge(),
     }
 }
 
@@ -101,7 +102,7 @@ fn shown(c: &Cell<'_>) -> String {
     }
 }
 
-impl Cell<'_> {
+impl<'a> Cell<'a> {
     /// The value as a Boolean, when it is one (the fast path of
     /// [`Cell::as_bool`]).
     ///
@@ -177,30 +178,29 @@ impl Cell<'_> {
         b.ok_or_else(|| ValueError(format!("{} is not a Boolean (true/false/1/0)", shown(self))))
     }
 
-    pub(crate) fn as_num(&self) -> Result<Num, ValueError> {
-        let text = |t: &str| {
+    /// The value as a number, compared exactly: decimal text and JSON
+    /// numbers as written, bit vectors of any width, finite doubles by
+    /// their binary value (see `number`).
+    pub(crate) fn as_num(&self) -> Result<Num<'a>, ValueError> {
+        let text = |t: &'a str| -> Result<Option<Num<'a>>, ValueError> {
             // Short decimal integers, the common case, by hand.
             let b = t.as_bytes();
             if !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit) {
-                return Some(Num::Int(
+                return Ok(Some(Num::Int(
                     b.iter().fold(0i128, |v, d| v * 10 + i128::from(d - b'0')),
-                ));
+                )));
             }
             let t = t.trim();
-            t.parse::<i128>()
-                .map(Num::Int)
-                .ok()
-                .or_else(|| t.parse::<f64>().ok().map(Num::Float))
+            Ok(parse_decimal(t)?
                 // A Boolean field compared with 0 or 1.
-                .or_else(|| Cell::Text(t).as_bool().ok().map(|b| Num::Int(b.into())))
+                .or_else(|| Cell::Text(t).as_bool().ok().map(|b| Num::Int(b.into()))))
         };
-        let n = match self {
-            Cell::Text(t) => text(t),
-            Cell::Json(serde_json::Value::Number(n)) => n
-                .as_i64()
-                .map(|i| Num::Int(i.into()))
-                .or_else(|| n.as_u64().map(|u| Num::Int(u.into())))
-                .or_else(|| n.as_f64().map(Num::Float)),
+        let n = match *self {
+            Cell::Text(t) => text(t)?,
+            // serde_json keeps the digits as written (its
+            // `arbitrary_precision`), in JSON's grammar, which is the
+            // text's.
+            Cell::Json(serde_json::Value::Number(n)) => parse_decimal(n.as_str())?,
             Cell::Json(serde_json::Value::Bool(b)) => Some(Num::Int(i128::from(*b))),
             Cell::Json(_) => None,
             Cell::Bits(bits) => {
@@ -210,16 +210,11 @@ impl Cell<'_> {
                         shown(self)
                     )));
                 }
-                // Widths beyond 127 bits keep their low bits.
-                let mut v: i128 = 0;
-                for &b in bits.iter().rev().take(127).rev() {
-                    v = (v << 1) | i128::from(b == b'1');
-                }
-                Some(Num::Int(v))
+                Some(Num::bits(bits))
             }
-            Cell::Real(r) => Some(Num::Float(*r)),
-            Cell::Bool(b) => Some(Num::Int(i128::from(*b))),
-            Cell::Int(i) => Some(Num::Int(i128::from(*i))),
+            Cell::Real(r) => Some(Num::float(r)?),
+            Cell::Bool(b) => Some(Num::Int(i128::from(b))),
+            Cell::Int(i) => Some(Num::Int(i128::from(i))),
         };
         n.ok_or_else(|| ValueError(format!("{} is not a number", shown(self))))
     }
@@ -232,12 +227,12 @@ impl Cell<'_> {
         }
     }
 
-    fn select(&self, sel: Select) -> Result<Num, ValueError> {
+    fn select(&self, sel: Select) -> Result<Num<'a>, ValueError> {
         let (hi, lo) = match sel {
             Select::Bit(i) => (i, i),
             Select::Part(h, l) => (h, l),
         };
-        if let Cell::Bits(bits) = self {
+        if let Cell::Bits(bits) = *self {
             // Bit 0 is the last character.
             let n = bits.len() as u32;
             if hi >= n {
@@ -249,8 +244,8 @@ impl Cell<'_> {
             let part = &bits[(n - 1 - hi) as usize..=(n - 1 - lo) as usize];
             return Cell::Bits(part).as_num();
         }
-        match self.as_num()? {
-            Num::Int(v) if hi < 127 => {
+        match self.as_num()?.as_i128() {
+            Some(v) if hi < 127 => {
                 let width = hi - lo + 1;
                 let mask = if width >= 127 {
                     -1
@@ -272,8 +267,8 @@ impl Cell<'_> {
 pub enum Operand {
     /// A field, possibly selected.
     Field(FieldRef),
-    /// A number.
-    Number(f64, Option<i128>),
+    /// A number, compared exactly as written.
+    Number(Number),
     /// A string in quotes.
     Str(String),
     /// A Verilog literal (`4'b0101`).
@@ -282,12 +277,79 @@ pub enum Operand {
     Bool(bool),
 }
 
+/// A number written in an expression (`100`, `-2.5`, `1e-3`, `1_000`),
+/// kept as written: it is compared exactly, never through a float.
+///
+/// ```
+/// use monitor_core::trace::expr::{Expr, Operand};
+///
+/// let Expr::Compare(_, _, Operand::Number(n)) = Expr::parse("x > 9_007_199_254_740_992.0")? else {
+///     unreachable!()
+/// };
+/// assert_eq!(n.as_str(), "9007199254740992.0");
+/// assert_eq!(n.as_i128(), Some(9007199254740992));
+/// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Number {
+    /// The text, without `_`.
+    text: String,
+    /// Its value, when it is an integer of `i128` (`2.0` and `1e3` are).
+    int: Option<i128>,
+    /// Its digits, read once.
+    scanned: Scanned,
+}
+
+impl Number {
+    /// The number as written (without `_`).
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::{Expr, Operand};
+    ///
+    /// let Expr::Compare(_, _, Operand::Number(n)) = Expr::parse("x < 1_5e-1")? else { unreachable!() };
+    /// assert_eq!(n.as_str(), "15e-1");
+    /// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The value, when it is an integer that fits `i128`.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::{Expr, Operand};
+    ///
+    /// let value = |e: &str| match Expr::parse(e) {
+    ///     Ok(Expr::Compare(_, _, Operand::Number(n))) => n.as_i128(),
+    ///     _ => unreachable!(),
+    /// };
+    /// assert_eq!(value("x == 1e3"), Some(1000));
+    /// assert_eq!(value("x == 0.5"), None);
+    /// assert_eq!(value("x == 1e40"), None); // beyond i128
+    /// ```
+    pub fn as_i128(&self) -> Option<i128> {
+        self.int
+    }
+
+    fn num(&self) -> Num<'_> {
+        match self.int {
+            Some(i) => Num::Int(i),
+            None => self.scanned.num(&self.text),
+        }
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 impl Operand {
     /// The value of a constant number (or Verilog literal).
-    fn number(&self) -> Option<Num> {
+    fn number(&self) -> Option<Num<'_>> {
         match self {
-            Operand::Number(_, Some(i)) => Some(Num::Int(*i)),
-            Operand::Number(f, None) => Some(Num::Float(*f)),
+            Operand::Number(n) => Some(n.num()),
             Operand::Literal(l) => Some(Num::Int(l.value.into())),
             _ => None,
         }
@@ -483,16 +545,36 @@ impl<'a> Parser<'a> {
             }
             return self.err("this string is never closed");
         }
-        if c.is_ascii_digit() || (c == '-' && rest[1..].starts_with(|d: char| d.is_ascii_digit())) {
-            let len = rest[1..]
-                .find(|d: char| !(d.is_ascii_digit() || matches!(d, '.' | 'e' | 'E' | '_')))
-                .map_or(rest.len(), |k| k + 1);
+        if c.is_ascii_digit()
+            || (matches!(c, '-' | '+') && rest[1..].starts_with(|d: char| d.is_ascii_digit()))
+        {
+            // Digits, points, `_` and exponents (whose sign follows the
+            // `e`); `parse_decimal` checks the form.
+            let b = rest.as_bytes();
+            let mut len = 1;
+            while len < b.len() {
+                match b[len] {
+                    b'0'..=b'9' | b'.' | b'_' => len += 1,
+                    b'e' | b'E' => {
+                        len += 1;
+                        if matches!(b.get(len), Some(b'+' | b'-')) {
+                            len += 1;
+                        }
+                    }
+                    _ => break,
+                }
+            }
             let text: String = rest[..len].chars().filter(|&d| d != '_').collect();
-            let Ok(f) = text.parse::<f64>() else {
-                return self.err(format!("`{}` is not a number", &rest[..len]));
+            return match parse_decimal(&text) {
+                Ok(Some(n)) => {
+                    let int = n.as_i128();
+                    self.i += len;
+                    let scanned = Scanned::of(&text);
+                    Ok(Operand::Number(Number { text, int, scanned }))
+                }
+                Ok(None) => self.err(format!("`{}` is not a number", &rest[..len])),
+                Err(e) => self.err(format!("`{}`: {e}", &rest[..len])),
             };
-            self.i += len;
-            return Ok(Operand::Number(f, text.parse::<i128>().ok()));
         }
         if c.is_ascii_alphabetic() || c == '_' || c == '$' {
             let len = rest
@@ -555,12 +637,12 @@ impl<'a> Parser<'a> {
 /// atom of logs. Several such atoms on one field share the field's number,
 /// read once per event; [`FieldVsNumber::holds`] is exactly what
 /// [`Expr::eval`] computes from it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct FieldVsNumber {
     /// The field's index.
     pub(crate) id: usize,
     op: Comparison,
-    number: Num,
+    number: Number,
     /// Whether the field is the left operand.
     field_first: bool,
 }
@@ -568,7 +650,19 @@ pub(crate) struct FieldVsNumber {
 impl FieldVsNumber {
     /// The comparison `e` is, if it is one of a whole field with a number.
     pub(crate) fn of(e: &Expr) -> Option<FieldVsNumber> {
-        let number = Operand::number;
+        let number = |o: &Operand| match o {
+            Operand::Number(n) => Some(n.clone()),
+            Operand::Literal(l) => {
+                let text = l.value.to_string();
+                let scanned = Scanned::of(&text);
+                Some(Number {
+                    text,
+                    int: Some(l.value.into()),
+                    scanned,
+                })
+            }
+            _ => None,
+        };
         let field = |o: &Operand| match o {
             Operand::Field(r) if r.select.is_none() => Some(r.id),
             _ => None,
@@ -595,12 +689,9 @@ impl FieldVsNumber {
 
     /// The comparison's value where the field's number is `field`.
     #[inline]
-    pub(crate) fn holds(&self, field: Num) -> bool {
-        if self.field_first {
-            field.cmp(self.op, self.number)
-        } else {
-            self.number.cmp(self.op, field)
-        }
+    pub(crate) fn holds(&self, field: Num<'_>) -> bool {
+        let o = field.compare(self.number.num());
+        compares(if self.field_first { o } else { o.reverse() }, self.op)
     }
 }
 
@@ -730,10 +821,7 @@ impl Expr {
                 let c = get(r)?;
                 match r.select {
                     None => c.as_bool().map_err(|e| in_field(r, e)),
-                    Some(s) => match c.select(s).map_err(|e| in_field(r, e))? {
-                        Num::Int(v) => Ok(v != 0),
-                        Num::Float(_) => unreachable!("selects give integers"),
-                    },
+                    Some(s) => Ok(!c.select(s).map_err(|e| in_field(r, e))?.is_zero()),
                 }
             }
             Expr::Not(e) => Ok(!e.eval(cell)?),
@@ -762,32 +850,25 @@ impl Expr {
                             Operand::Str(s) => s.clone(),
                             Operand::Field(r) if r.select.is_none() => get(r)?.as_text(),
                             Operand::Field(r) => match get(r)?.select(r.select.expect("some")) {
-                                Ok(Num::Int(v)) => v.to_string(),
-                                Ok(Num::Float(f)) => f.to_string(),
+                                Ok(n) => n.to_text(),
                                 Err(e) => return Err(in_field(r, e)),
                             },
-                            Operand::Number(f, i) => i.map_or(f.to_string(), |i| i.to_string()),
+                            Operand::Number(n) => n.int.map_or(n.text.clone(), |i| i.to_string()),
                             Operand::Literal(l) => l.value.to_string(),
                             Operand::Bool(b) => b.to_string(),
                         })
                     };
                     let (x, y) = (text(a)?, text(b)?);
-                    let o = x.cmp(&y);
-                    return Ok(match op {
-                        Comparison::Eq => o.is_eq(),
-                        Comparison::Ne => o.is_ne(),
-                        Comparison::Lt => o.is_lt(),
-                        Comparison::Le => o.is_le(),
-                        Comparison::Gt => o.is_gt(),
-                        Comparison::Ge => o.is_ge(),
-                    });
+                    return Ok(compares(x.cmp(&y), *op));
                 }
                 if boolean {
                     let truth = |o: &Operand| -> Result<bool, ValueError> {
                         match o {
                             Operand::Bool(b) => Ok(*b),
                             Operand::Field(r) => Expr::Field(r.clone()).eval(cell),
-                            Operand::Number(_, Some(i)) if *i == 0 || *i == 1 => Ok(*i == 1),
+                            Operand::Number(Number { int: Some(i), .. }) if *i == 0 || *i == 1 => {
+                                Ok(*i == 1)
+                            }
                             Operand::Literal(l) if l.value <= 1 => Ok(l.value == 1),
                             _ => Err(ValueError(
                                 "a Boolean is compared with a value that is not one".into(),
@@ -801,25 +882,31 @@ impl Expr {
                         _ => Err(ValueError("Booleans have no order".into())),
                     };
                 }
-                let num = |o: &Operand| -> Result<Num, ValueError> {
-                    match o {
-                        Operand::Field(r) => {
-                            let c = get(r)?;
-                            match r.select {
-                                None => c.as_num(),
-                                Some(s) => c.select(s),
-                            }
-                            .map_err(|e| in_field(r, e))
-                        }
-                        Operand::Str(_) | Operand::Bool(_) => unreachable!("handled above"),
-                        Operand::Number(..) | Operand::Literal(_) => {
-                            Ok(o.number().expect("a constant number"))
-                        }
-                    }
-                };
-                Ok(num(a)?.cmp(*op, num(b)?))
+                let x = operand_num(a, cell)?;
+                let y = operand_num(b, cell)?;
+                Ok(compares(x.compare(y), *op))
             }
         }
+    }
+}
+
+/// The number an operand of a numeric comparison stands for.
+fn operand_num<'x, 'c: 'x>(
+    o: &'x Operand,
+    cell: &impl Fn(usize) -> Option<Cell<'c>>,
+) -> Result<Num<'x>, ValueError> {
+    match o {
+        Operand::Field(r) => {
+            let c = cell(r.id)
+                .ok_or_else(|| ValueError(format!("no field `{}` in this event", r.name)))?;
+            match r.select {
+                None => c.as_num(),
+                Some(s) => c.select(s),
+            }
+            .map_err(|e| ValueError(format!("`{}`: {}", r.name, e.0)))
+        }
+        Operand::Str(_) | Operand::Bool(_) => unreachable!("compared as text or Booleans"),
+        Operand::Number(..) | Operand::Literal(_) => Ok(o.number().expect("a constant number")),
     }
 }
 

@@ -15,6 +15,7 @@
 pub mod check;
 pub mod chunked;
 pub mod expr;
+mod number;
 pub mod parallel;
 pub mod reader;
 

@@ -714,23 +714,46 @@ impl<'de> serde::de::DeserializeSeed<'de> for Picker<'_> {
 /// Which wanted key a key of the object is.
 struct KeySeed<'a>(&'a [Wanted]);
 
-impl<'de> serde::de::DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = Option<usize>;
+/// A key as [`KeySeed`] reads it.
+enum Key {
+    /// The wanted key of this index.
+    Wanted(usize),
+    /// A key not wanted.
+    Other,
+    /// Not a key but a number: serde_json, whose `arbitrary_precision`
+    /// keeps the digits of numbers (to compare them exactly), hands a
+    /// number that is no 64-bit integer to a visitor as a map of one entry
+    /// under this key.
+    Number,
+}
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+/// serde_json's key for numbers kept as written ([`Key::Number`]).
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = Key;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
         d.deserialize_str(self)
     }
 }
 
 impl<'de> serde::de::Visitor<'de> for KeySeed<'_> {
-    type Value = Option<usize>;
+    type Value = Key;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a key")
     }
 
-    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Option<usize>, E> {
-        Ok(self.0.iter().position(|w| w.key == key))
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Key, E> {
+        if key == NUMBER_TOKEN {
+            return Ok(Key::Number);
+        }
+        Ok(self
+            .0
+            .iter()
+            .position(|w| w.key == key)
+            .map_or(Key::Other, Key::Wanted))
     }
 }
 
@@ -743,6 +766,18 @@ impl<'de> serde::de::Visitor<'de> for Picker<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(k) = map.next_key_seed(KeySeed(self.tree))? {
+            let k = match k {
+                // A number where an object may be: nothing is below it,
+                // and a line must be an object.
+                Key::Number if self.top => {
+                    return Err(serde::de::Error::invalid_type(
+                        serde::de::Unexpected::Other("number"),
+                        &self,
+                    ))
+                }
+                Key::Number | Key::Other => None,
+                Key::Wanted(i) => Some(i),
+            };
             match k.map(|i| &self.tree[i]) {
                 None => {
                     map.next_value::<serde::de::IgnoredAny>()?;
