@@ -135,12 +135,17 @@ struct LineCounter<R> {
     /// Whether the byte before `window[start]` is a `\r` (then a `\n` at
     /// `window[start]` ends no line of its own).
     after_cr: bool,
+    /// Whether `inner` has ended (only then can a record end in an open
+    /// quote).
+    ended: bool,
 }
 
 impl<R: Read> Read for LineCounter<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = if self.prefix.is_empty() {
-            self.inner.read(buf)?
+            let n = self.inner.read(buf)?;
+            self.ended |= n == 0 && !buf.is_empty();
+            n
         } else {
             let n = self.prefix.len().min(buf.len());
             buf[..n].copy_from_slice(&self.prefix[..n]);
@@ -166,6 +171,7 @@ impl<R> LineCounter<R> {
             start: 0,
             line: first_line.max(1),
             after_cr: false,
+            ended: false,
         }
     }
 
@@ -408,6 +414,10 @@ fn unclosed<R>(
     end: u64,
     line: u64,
 ) -> Option<TraceError> {
+    if !lines.ended {
+        // The `csv` crate ended the record at a line end.
+        return None;
+    }
     let from = lines.upto(start).len() + lines.blank_after(start);
     let to = lines.upto(end).len().max(from);
     let mut raw = &lines.window[lines.start + from..lines.start + to];
@@ -1409,8 +1419,33 @@ impl<R: BufRead> VcdInput<R> {
     }
 }
 
+impl<R: BufRead> VcdInput<R> {
+    /// Notes bytes read from the dump.
+    #[inline]
+    fn record(&mut self, taken: &[u8]) {
+        for &b in taken {
+            self.recent[self.recent_at] = b;
+            self.recent_at = (self.recent_at + 1) % RECENT;
+            self.line_ends += u64::from(b == b'\n');
+        }
+        self.recent_len = (self.recent_len + taken.len()).min(RECENT);
+        if let Some(&b) = taken.last() {
+            self.at_line_end = b == b'\n';
+        }
+    }
+}
+
 impl<R: BufRead> Read for VcdInput<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        // The parser reads a byte at a time: the dump's bytes go straight
+        // through.
+        if self.started && self.served >= self.head.len() && !self.ended {
+            let n = self.inner.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                self.record(&buf[..n]);
+                return Ok(n);
+            }
+        }
         let n = {
             let b = self.fill_buf()?;
             let n = b.len().min(buf.len());
@@ -1456,27 +1491,21 @@ impl<R: BufRead> BufRead for VcdInput<R> {
             return;
         }
         // (Only what `fill_buf` just gave is consumed.)
-        let taken: &[u8] = if self.served < self.head.len() {
-            &self.head[self.served..self.served + n]
+        let taken: Vec<u8> = if self.served < self.head.len() {
+            self.head[self.served..self.served + n].to_vec()
         } else if !self.ended {
             match self.inner.fill_buf() {
-                Ok(b) => &b[..n.min(b.len())],
-                Err(_) => &[],
+                Ok(b) => b[..n.min(b.len())].to_vec(),
+                Err(_) => Vec::new(),
             }
         } else {
-            b"\n"
+            // The line end after the dump: not one of its lines.
+            let (ends, at_end) = (self.line_ends, self.at_line_end);
+            self.record(b"\n");
+            (self.line_ends, self.at_line_end) = (ends, at_end);
+            Vec::new()
         };
-        for &b in taken {
-            self.recent[self.recent_at] = b;
-            self.recent_at = (self.recent_at + 1) % RECENT;
-        }
-        self.recent_len = (self.recent_len + taken.len()).min(RECENT);
-        if !self.ended {
-            self.line_ends += memchr::memchr_iter(b'\n', taken).count() as u64;
-            if let Some(&b) = taken.last() {
-                self.at_line_end = b == b'\n';
-            }
-        }
+        self.record(&taken);
         if self.served < self.head.len() {
             self.served += n;
         } else if !self.ended {
