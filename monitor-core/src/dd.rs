@@ -39,6 +39,7 @@
 //! ```
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
@@ -136,6 +137,43 @@ enum BinOp {
     And,
     Or,
     Xor,
+}
+
+/// A cover of [`Manager::isop_between`] as the recursion finds it, with
+/// its sub-covers shared: copying them into each level's list of cubes
+/// made the cover of `!p0 | … | !pn` quadratic in time and memory.
+enum Cover {
+    /// No cube.
+    Empty,
+    /// One empty cube (`true`).
+    One,
+    /// The cubes of `c0` with `!var` put first, those of `c1` with `var`,
+    /// then those of `cs`.
+    Split {
+        var: u32,
+        c0: Rc<Cover>,
+        c1: Rc<Cover>,
+        cs: Rc<Cover>,
+    },
+}
+
+impl Cover {
+    /// Appends the cubes, each after the literals of `prefix`.
+    fn flatten(&self, prefix: &mut Cube, out: &mut Vec<Cube>) {
+        match self {
+            Cover::Empty => {}
+            Cover::One => out.push(prefix.clone()),
+            Cover::Split { var, c0, c1, cs } => {
+                prefix.push((*var, false));
+                c0.flatten(prefix, out);
+                prefix.pop();
+                prefix.push((*var, true));
+                c1.flatten(prefix, out);
+                prefix.pop();
+                cs.flatten(prefix, out);
+            }
+        }
+    }
 }
 
 /// A store of hash-consed decision-diagram nodes with operation caches.
@@ -853,47 +891,14 @@ impl Manager {
     /// assert_eq!(m.leaf_guards(t), [(7, to7), (9, to9)]);
     /// ```
     pub fn leaf_guards(&mut self, a: Node) -> Vec<(u32, Node)> {
-        let mut inner = Vec::new();
-        let mut leaves = Vec::new();
-        with_visited(|seen| {
-            let mut stack = vec![a];
-            while let Some(n) = stack.pop() {
-                if !seen.insert(n) {
-                    continue;
-                }
-                match self.children(n) {
-                    Some((lo, hi)) => {
-                        inner.push(n);
-                        stack.push(lo);
-                        stack.push(hi);
-                    }
-                    None => leaves.push(n),
-                }
-            }
-        });
-        // Children test larger variables than their parents, so sorting by
-        // variable is a topological order.
-        inner.sort_by_key(|&n| (self.top(n), n.0));
-        let mut cond: FxHashMap<u32, Node> = FxHashMap::default();
-        cond.insert(a.0, Node::TRUE);
-        for n in inner {
-            let c = cond[&n.0];
-            let d = self.data(n);
-            let (l0, l1) = (self.nvar(d.var), self.var(d.var));
-            let to_lo = self.and(c, l0);
-            let to_hi = self.and(c, l1);
-            for (child, part) in [(d.lo, to_lo), (d.hi, to_hi)] {
-                let prev = cond.get(&child).copied().unwrap_or(Node::FALSE);
-                let merged = self.or(prev, part);
-                cond.insert(child, merged);
-            }
-        }
-        let mut out: Vec<(u32, Node)> = leaves
+        // One bottom-up pass per leaf, each linear in the diagram: pushing
+        // path conditions top-down built a condition per node, and these
+        // grow with the depth (the chain of `p0 & … & pn` took `n²/2`
+        // nodes to reach its last leaf).
+        self.leaves(a)
             .into_iter()
-            .map(|l| (self.data(l).lo, cond[&l.0]))
-            .collect();
-        out.sort_unstable_by_key(|&(v, _)| v);
-        out
+            .map(|v| (v, self.leaf_guard(a, v)))
+            .collect()
     }
 
     /// Every leaf of `a` with one path cube leading to it (depth-first,
@@ -1230,23 +1235,24 @@ impl Manager {
     pub fn isop_between(&mut self, lower: Node, upper: Node) -> Vec<Cube> {
         debug_assert!(self.implies(lower, upper));
         let mut memo = FxHashMap::default();
-        let (mut cover, _) = self.isop_rec(lower, upper, &mut memo);
-        cover.sort_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)));
-        cover
+        let (cover, _) = self.isop_rec(lower, upper, &mut memo);
+        let mut out = Vec::new();
+        cover.flatten(&mut Vec::new(), &mut out);
+        out.sort_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)));
+        out
     }
 
-    #[allow(clippy::type_complexity)]
     fn isop_rec(
         &mut self,
         lower: Node,
         upper: Node,
-        memo: &mut FxHashMap<(u32, u32), (Vec<Cube>, Node)>,
-    ) -> (Vec<Cube>, Node) {
+        memo: &mut FxHashMap<(u32, u32), (Rc<Cover>, Node)>,
+    ) -> (Rc<Cover>, Node) {
         if lower == Node::FALSE {
-            return (Vec::new(), Node::FALSE);
+            return (Rc::new(Cover::Empty), Node::FALSE);
         }
         if upper == Node::TRUE {
-            return (vec![Vec::new()], Node::TRUE);
+            return (Rc::new(Cover::One), Node::TRUE);
         }
         if let Some(r) = memo.get(&(lower.0, upper.0)) {
             return r.clone();
@@ -1263,16 +1269,7 @@ impl Manager {
         let lstar = self.or(r0, r1);
         let ustar = self.and(u0, u1);
         let (cs, fs) = self.isop_rec(lstar, ustar, memo);
-        let mut cover = Vec::with_capacity(c0.len() + c1.len() + cs.len());
-        for mut c in c0 {
-            c.insert(0, (v, false));
-            cover.push(c);
-        }
-        for mut c in c1 {
-            c.insert(0, (v, true));
-            cover.push(c);
-        }
-        cover.extend(cs);
+        let cover = Rc::new(Cover::Split { var: v, c0, c1, cs });
         let nv = self.nvar(v);
         let pv = self.var(v);
         let t0 = self.and(nv, f0);

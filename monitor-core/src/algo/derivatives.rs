@@ -216,11 +216,13 @@ fn obligations(f: &Formula) -> Vec<(u32, Formula)> {
             }
         }
     }
-    // Later offsets first (their BDDs are above), then parents first.
-    let rank: FxHashMap<Formula, usize> = f
-        .subformulas_postorder()
+    // Later offsets first (their BDDs are above), then parents first, and
+    // operands in the order of the alphabet (left to right), so that the
+    // expansion of each obligation goes above what the obligations below
+    // it expand to: in the other order, each of the `n` operands of
+    // `p0 & … & pn` went to the bottom of the diagram of the others.
+    let rank: FxHashMap<Formula, usize> = parents_first(f)
         .into_iter()
-        .rev()
         .enumerate()
         .map(|(i, g)| (g, i))
         .collect();
@@ -237,6 +239,33 @@ fn obligations(f: &Formula) -> Vec<(u32, Formula)> {
             rank.get(g).copied().unwrap_or(usize::MAX),
         )
     });
+    out
+}
+
+/// The distinct subformulas of `f`, each before its operands and the
+/// operands left to right: the reverse of a post-order that visits the
+/// operands right to left (iterative, for deep formulas).
+fn parents_first(f: &Formula) -> Vec<Formula> {
+    let mut seen: rustc_hash::FxHashSet<Formula> = Default::default();
+    let mut out = Vec::new();
+    let mut stack: Vec<(Formula, bool)> = vec![(f.clone(), false)];
+    while let Some((g, expanded)) = stack.pop() {
+        if expanded {
+            out.push(g);
+            continue;
+        }
+        if !seen.insert(g.clone()) {
+            continue;
+        }
+        stack.push((g.clone(), true));
+        stack.extend(
+            g.children()
+                .iter()
+                .filter(|c| !seen.contains(*c))
+                .map(|c| (c.clone(), false)),
+        );
+    }
+    out.reverse();
     out
 }
 
@@ -294,8 +323,9 @@ impl Expander {
 
     fn find_conflicts(&mut self, mgr: &mut Manager, aps: &Alphabet) -> FxHashMap<u32, Vec<u32>> {
         let mut cores: Vec<Formula> = Vec::new();
+        let mut seen: rustc_hash::FxHashSet<&Formula> = Default::default();
         for (_, f) in &self.obligation {
-            if !f.has_future() && !f.has_past() && !cores.contains(f) {
+            if !f.has_future() && !f.has_past() && seen.insert(f) {
                 cores.push(f.clone());
             }
         }
@@ -303,19 +333,53 @@ impl Expander {
             .iter()
             .map(|f| self.past.eval(f, 0, mgr, aps))
             .collect();
+        // Two satisfiable letters over disjoint propositions are satisfied
+        // together, so only the cores that share a proposition are
+        // compared (and an unsatisfiable one with every other): comparing
+        // every pair made `p0 & … & pN` quadratic in time and in nodes.
+        let mut by_proposition: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+        let mut never = Vec::new();
+        for (i, &l) in letters.iter().enumerate() {
+            if l == Node::FALSE {
+                never.push(i);
+            }
+            for v in mgr.support(l) {
+                by_proposition.entry(v).or_default().push(i);
+            }
+        }
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for sharing in by_proposition.values() {
+            for (k, &i) in sharing.iter().enumerate() {
+                pairs.extend(sharing[k + 1..].iter().map(|&j| (i.min(j), i.max(j))));
+            }
+        }
+        for &i in &never {
+            pairs.extend(
+                (0..cores.len())
+                    .filter(|&j| j != i)
+                    .map(|j| (i.min(j), i.max(j))),
+            );
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        // The variables of each core, by offset.
+        let mut vars_of: Vec<Vec<(u32, u32)>> = vec![Vec::new(); cores.len()];
+        let core_index: FxHashMap<&Formula, usize> =
+            cores.iter().enumerate().map(|(i, f)| (f, i)).collect();
+        for (&(d, ref f), &v) in &self.var {
+            if let Some(&i) = core_index.get(f) {
+                vars_of[i].push((d, v));
+            }
+        }
         let mut out: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        for i in 0..cores.len() {
-            for j in i + 1..cores.len() {
-                if mgr.and(letters[i], letters[j]) != Node::FALSE {
-                    continue;
-                }
-                for (&(d, ref f), &v) in &self.var {
-                    if *f == cores[i] {
-                        if let Some(&w) = self.var.get(&(d, cores[j].clone())) {
-                            out.entry(v).or_default().push(w);
-                            out.entry(w).or_default().push(v);
-                        }
-                    }
+        for (i, j) in pairs {
+            if mgr.and(letters[i], letters[j]) != Node::FALSE {
+                continue;
+            }
+            for &(d, v) in &vars_of[i] {
+                if let Some(&w) = self.var.get(&(d, cores[j].clone())) {
+                    out.entry(v).or_default().push(w);
+                    out.entry(w).or_default().push(v);
                 }
             }
         }

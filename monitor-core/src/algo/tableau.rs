@@ -320,11 +320,19 @@ impl<'a> Tableau<'a> {
                 }
                 parts.sort_by_key(|p| p.len());
                 let mut acc: Vec<Term> = parts[0].to_vec();
+                // The obligations of the terms are sorted once, at the
+                // end: merging them into a new sorted list at each part
+                // made a state of `k` obligations cost `k²` (the pending
+                // counts of `always next_event(b)[k] c`, in `k` states).
                 for p in &parts[1..] {
                     if acc.is_empty() {
                         break;
                     }
-                    acc = self.product(&acc, p);
+                    acc = self.product_unsorted(acc, p);
+                }
+                for t in &mut acc {
+                    t.next.sort_unstable();
+                    t.next.dedup();
                 }
                 Rc::from(self.simplify(acc))
             }
@@ -666,11 +674,23 @@ impl<'a> Tableau<'a> {
     /// that is where implied obligations pile up, and it keeps the cost
     /// far below all pairs on states with many pending `X` obligations.
     fn reduce(&mut self, next: Vec<u32>) -> Vec<u32> {
+        /// Comparisons always allowed (all pairs of 64 obligations).
+        const MIN_REDUCE_PAIRS: usize = 1 << 12;
         if next.len() < 2 {
             return next;
         }
         let mut keep = vec![true; next.len()];
+        // A budget of comparisons: the sets where implied obligations pile
+        // up stay small (reduced at each step), and a large set is one
+        // whose obligations do not imply each other (the pending counts
+        // of `always next_event(b)[k] c`, up to `k` of them in each of
+        // `k` states), where comparing all pairs made the tableau cubic.
+        // Past it, obligations are kept: the conjunction is the same.
+        let mut budget = next.len().saturating_mul(8).max(MIN_REDUCE_PAIRS);
         for i in 0..next.len() {
+            if budget == 0 {
+                break;
+            }
             for j in 0..next.len() {
                 if i == j
                     || !keep[j]
@@ -678,6 +698,10 @@ impl<'a> Tableau<'a> {
                 {
                     continue;
                 }
+                if budget == 0 {
+                    break;
+                }
+                budget -= 1;
                 // A SERE eventuality that the breakpoint tracks carries its
                 // debt in the obligations themselves (not in the term's
                 // promises, as `U` does): even implied, it stays. (Dropped
@@ -723,6 +747,43 @@ impl<'a> Tableau<'a> {
                 r
             }
         }
+    }
+
+    /// [`Tableau::product`] with the obligations of each term appended,
+    /// not merged (the caller sorts them), and each term of `xs` moved into
+    /// its last product instead of copied: linear in the obligations when
+    /// the terms do not split.
+    fn product_unsorted(&mut self, xs: Vec<Term>, ys: &[Term]) -> Vec<Term> {
+        let mut out = Vec::with_capacity(xs.len() * ys.len());
+        for mut x in xs {
+            let guards: Vec<(usize, Node)> = ys
+                .iter()
+                .enumerate()
+                .filter_map(|(k, y)| {
+                    let g = self.mgr.and(x.guard, y.guard);
+                    (g != Node::FALSE).then_some((k, g))
+                })
+                .collect();
+            let Some((&(last, guard), rest)) = guards.split_last() else {
+                continue;
+            };
+            for &(k, guard) in rest {
+                let mut next = x.next.clone();
+                next.extend_from_slice(&ys[k].next);
+                let mut promises = x.promises.clone();
+                promises.union_with(&ys[k].promises);
+                out.push(Term {
+                    guard,
+                    next,
+                    promises,
+                });
+            }
+            x.guard = guard;
+            x.next.extend_from_slice(&ys[last].next);
+            x.promises.union_with(&ys[last].promises);
+            out.push(x);
+        }
+        out
     }
 
     fn product(&mut self, xs: &[Term], ys: &[Term]) -> Vec<Term> {

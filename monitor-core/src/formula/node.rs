@@ -278,25 +278,65 @@ impl Ord for Formula {
         a.op.cmp(&b.op)
             .then_with(|| natural_cmp(&a.name, &b.name))
             .then_with(|| a.bounds.cmp(&b.bounds))
-            .then_with(|| a.children.iter().cmp(b.children.iter()))
+            .then_with(|| children_cmp(a, b))
     }
 }
+
+/// The lexicographic order of the operands of two distinct nodes, with a
+/// small lossy memo per thread: comparing `X^i c` with `X^j c` walks
+/// `min(i, j)` levels, and sorting the operands of
+/// `X c & XX c & … & X^k c` (written out) did so for every
+/// pair compared, `k³` steps over the simplifier's rounds. With the memo
+/// each pair of subformulas is compared once, whatever the depth. The
+/// memo only saves work: a lost entry is recomputed, and the order is the
+/// same.
+fn children_cmp(a: &Node, b: &Node) -> Ordering {
+    if a.children.is_empty() || b.children.is_empty() {
+        return a.children.len().cmp(&b.children.len());
+    }
+    const BITS: u32 = 14;
+    thread_local! {
+        static MEMO: std::cell::RefCell<Vec<(u64, u64, Ordering)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let slot = ((a.id.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.id)
+        .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        >> (64 - BITS)) as usize;
+    let hit = MEMO.with(|m| {
+        m.borrow()
+            .get(slot)
+            .filter(|e| e.0 == a.id && e.1 == b.id)
+            .map(|e| e.2)
+    });
+    if let Some(o) = hit {
+        return o;
+    }
+    let o = a.children.iter().cmp(b.children.iter());
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.is_empty() {
+            m.resize(1 << BITS, (u64::MAX, u64::MAX, Ordering::Equal));
+        }
+        m[slot] = (a.id, b.id, o);
+    });
+    o
+}
+
 /// Orders names with a numeric suffix by its value: `p2` < `p10`.
 fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let split = |s: &str| {
+    if a == b {
+        return Ordering::Equal;
+    }
+    fn split(s: &str) -> (&str, usize, &str) {
         let digits = s.len() - s.trim_end_matches(|c: char| c.is_ascii_digit()).len();
         let (stem, num) = s.split_at(s.len() - digits);
-        (
-            stem.to_string(),
-            num.trim_start_matches('0').len(),
-            num.to_string(),
-        )
-    };
+        (stem, num.trim_start_matches('0').len(), num)
+    }
     let (sa, la, na) = split(a);
     let (sb, lb, nb) = split(b);
-    sa.cmp(&sb)
+    sa.cmp(sb)
         .then(la.cmp(&lb))
-        .then_with(|| na.cmp(&nb))
+        .then_with(|| na.cmp(nb))
         .then_with(|| a.cmp(b))
 }
 

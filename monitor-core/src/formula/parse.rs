@@ -289,6 +289,14 @@ fn describe(input: &str, t: &Token) -> String {
     }
 }
 
+/// Whether `rest` starts with the whole word `word` (any case).
+fn starts_word(rest: &str, word: &str) -> bool {
+    let n = word.len();
+    rest.len() >= n
+        && rest.as_bytes()[..n].eq_ignore_ascii_case(word.as_bytes())
+        && !rest[n..].chars().next().is_some_and(is_ident_continue)
+}
+
 fn is_ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_' || c == '.'
 }
@@ -427,6 +435,18 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             ));
         }
         if is_ident_start(c) {
+            // A prefix operator letter not followed by a digit is an
+            // operator whatever follows (`GFp0`), unless the word is
+            // `false`: decided on the first letters, without reading the
+            // whole word, which made `XXX…Xp` quadratic.
+            if let Some(op) = prefix_op(c) {
+                let second = rest[1..].chars().next();
+                if !second.is_some_and(|d| d.is_ascii_digit()) && !starts_word(rest, "false") {
+                    let (bounds, len) = lex_bounds(input, i + 1, op)?;
+                    i += push(Tok::Prefix(op, bounds), len + 1, &mut out);
+                    continue;
+                }
+            }
             let len = rest
                 .find(|d: char| !is_ident_continue(d))
                 .unwrap_or(rest.len());
@@ -442,16 +462,6 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             if let Some(op) = binary_op(word) {
                 i += push(Tok::Binary(op), len, &mut out);
                 continue;
-            }
-            let second = word[1..].chars().next();
-            if let Some(op) = prefix_op(c) {
-                if !second.is_some_and(|d| d.is_ascii_digit()) {
-                    // A prefix operator letter; the rest of the word is lexed
-                    // again (GFp0 is G F p0). X[n], F[n:m], G[n:m] follow.
-                    let (bounds, len) = lex_bounds(input, i + 1, op)?;
-                    i += push(Tok::Prefix(op, bounds), len + 1, &mut out);
-                    continue;
-                }
             }
             i += push(Tok::Ident(word.to_string()), len, &mut out);
             continue;
@@ -605,10 +615,19 @@ impl Parser<'_> {
 
     fn xor_level(&mut self) -> Result<Formula, ParseError> {
         let mut lhs = self.and_level()?;
+        // Each `xor` nests the formula one level deeper (it is binary):
+        // counted as nesting, so that a long chain stops at the depth
+        // limit instead of building a formula too deep for what follows.
+        let mut levels = 0;
         while self.cur.peek().kind == Tok::Xor {
-            self.cur.next();
+            let t = self.cur.next();
+            self.cur.enter(t.span)?;
+            levels += 1;
             let rhs = self.and_level()?;
             lhs = Formula::xor(lhs, rhs);
+        }
+        for _ in 0..levels {
+            self.cur.leave();
         }
         Ok(lhs)
     }

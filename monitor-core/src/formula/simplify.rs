@@ -33,7 +33,7 @@
 //! assert_eq!(s("(a -> b) & !b & a"), "0");
 //! ```
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::nnf::fold_constant;
 use super::{Formula, Op};
@@ -251,28 +251,53 @@ impl Simplifier {
         }
         let mut v: Vec<Formula> = f.children().to_vec();
         // Complements.
-        for x in &v {
-            if x.op() == Op::Not && v.contains(x.child(0)) {
-                return Some(Formula::constant(!is_and));
+        let operands: FxHashSet<&Formula> = v.iter().collect();
+        if v.iter()
+            .any(|x| x.op() == Op::Not && operands.contains(x.child(0)))
+        {
+            return Some(Formula::constant(!is_and));
+        }
+        drop(operands);
+        // Absorption by implication: in a conjunction drop what another
+        // operand implies; in a disjunction drop what implies another
+        // operand. One pass, each operand against those still kept: the
+        // same result as dropping one and starting again (an operand kept
+        // against more operands is kept against fewer), without the
+        // restarts.
+        let candidates = Candidates::new(&v);
+        let mut kept = vec![true; v.len()];
+        let mut budget = MAX_ABSORPTION_PAIRS;
+        for i in 0..v.len() {
+            if budget == 0 {
+                break;
+            }
+            for j in candidates.of(i) {
+                // `X a` implies `X b` only when `a` implies `b`, and the
+                // merge below puts both under one `X`, where `a` and `b`
+                // are compared: comparing them here too made a conjunction
+                // of `X c`, `XX c`, … quadratic in each of its rounds.
+                if j == i || !kept[j] || (v[i].op() == Op::X && v[j].op() == Op::X) {
+                    continue;
+                }
+                if budget == 0 {
+                    break;
+                }
+                budget -= 1;
+                let redundant = if is_and {
+                    self.imp.implies(&v[j], &v[i])
+                } else {
+                    self.imp.implies(&v[i], &v[j])
+                };
+                if redundant {
+                    kept[i] = false;
+                    break;
+                }
             }
         }
-        // Absorption by implication: in a conjunction drop what another
-        // operand implies; in a disjunction drop what implies another operand.
-        let mut i = 0;
-        while i < v.len() {
-            let redundant = (0..v.len()).any(|j| {
-                j != i
-                    && if is_and {
-                        self.imp.implies(&v[j], &v[i])
-                    } else {
-                        self.imp.implies(&v[i], &v[j])
-                    }
-            });
-            if redundant {
-                v.remove(i);
-                return Some(Formula::multop(op, v));
-            }
-            i += 1;
+        if kept.contains(&false) {
+            let mut k = kept.iter();
+            v.retain(|_| *k.next().expect("one flag per operand"));
+            return Some(Formula::multop(op, v));
         }
         // Merge X's, and G's under & or F's under |.
         let merge = if is_and { Op::G } else { Op::F };
@@ -289,6 +314,110 @@ impl Simplifier {
         }
         None
     }
+}
+
+/// The most implications asked to absorb the operands of one `&` or `|`:
+/// past it, the remaining operands are kept (absorption only simplifies).
+const MAX_ABSORPTION_PAIRS: usize = 1 << 16;
+
+/// Operands with more nodes than this are compared with every operand
+/// (their propositions are not collected).
+const MAX_SUPPORT_WALK: usize = 512;
+
+/// Which operands of an `&` or `|` can imply one another: those that share
+/// a proposition. (A satisfiable formula cannot imply one that is not
+/// valid over other propositions: the two can be made true and false
+/// independently; and syntactic implication is sound.) Operands without
+/// propositions, or too large to read, are candidates of every operand.
+/// This makes a conjunction of `n` literals linear, where comparing every
+/// pair took `p0 & … & p3000` to a gigabyte.
+struct Candidates {
+    /// The operands that share proposition `p` with each operand, by
+    /// proposition.
+    sharing: Vec<Vec<usize>>,
+    /// For each operand, the indices into `sharing` of its propositions.
+    props_of: Vec<Vec<usize>>,
+    /// Operands compared with all.
+    everyone: Vec<usize>,
+    compared_with_all: Vec<bool>,
+    len: usize,
+}
+
+impl Candidates {
+    fn new(v: &[Formula]) -> Candidates {
+        let mut index: FxHashMap<Formula, usize> = FxHashMap::default();
+        let mut sharing: Vec<Vec<usize>> = Vec::new();
+        let mut props_of = Vec::with_capacity(v.len());
+        let mut everyone = Vec::new();
+        for (i, x) in v.iter().enumerate() {
+            let props = propositions(x, MAX_SUPPORT_WALK);
+            let ids: Vec<usize> = match props {
+                Some(p) if !p.is_empty() => p
+                    .into_iter()
+                    .map(|p| {
+                        let next = sharing.len();
+                        let k = *index.entry(p).or_insert(next);
+                        if k == next {
+                            sharing.push(Vec::new());
+                        }
+                        sharing[k].push(i);
+                        k
+                    })
+                    .collect(),
+                _ => {
+                    everyone.push(i);
+                    Vec::new()
+                }
+            };
+            props_of.push(ids);
+        }
+        let mut compared_with_all = vec![false; v.len()];
+        for &i in &everyone {
+            compared_with_all[i] = true;
+        }
+        Candidates {
+            sharing,
+            props_of,
+            everyone,
+            compared_with_all,
+            len: v.len(),
+        }
+    }
+
+    /// The operands that may imply or be implied by operand `i` (some
+    /// more than once), read lazily: a caller out of budget stops early.
+    fn of(&self, i: usize) -> Box<dyn Iterator<Item = usize> + '_> {
+        if self.compared_with_all[i] {
+            return Box::new(0..self.len);
+        }
+        Box::new(
+            self.props_of[i]
+                .iter()
+                .flat_map(|&k| self.sharing[k].iter().copied())
+                .chain(self.everyone.iter().copied()),
+        )
+    }
+}
+
+/// The atomic propositions of `f` (as formulas), or `None` past `limit`
+/// distinct subformulas.
+fn propositions(f: &Formula, limit: usize) -> Option<Vec<Formula>> {
+    let mut seen: FxHashSet<&Formula> = FxHashSet::default();
+    let mut out = Vec::new();
+    let mut stack = vec![f];
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g) {
+            continue;
+        }
+        if seen.len() > limit {
+            return None;
+        }
+        if g.op() == Op::Ap {
+            out.push(g.clone());
+        }
+        stack.extend(g.children());
+    }
+    Some(out)
 }
 
 /// Syntactic implication: `true` only if `x` implies `y` (the converse need
@@ -464,17 +593,41 @@ impl Implications {
 }
 
 /// BDDs of Boolean formulas, for exact implication.
+///
+/// The diagrams are bounded by [`MAX_BOOLEAN_NODES`]: a Boolean formula
+/// can have a BDD exponential in its size (`(a1 & b1) | … | (an & bn)`
+/// with every `a` numbered before every `b`). Past the bound, every
+/// question on Booleans is answered "no" (implication is only claimed when
+/// proved).
 #[derive(Debug, Default)]
 struct BooleanBdds {
     mgr: Manager,
     vars: FxHashMap<Formula, u32>,
     bdds: FxHashMap<Formula, Node>,
+    exhausted: bool,
 }
+
+/// The most decision-diagram nodes of the simplifier's Boolean questions
+/// (about 30 MB).
+const MAX_BOOLEAN_NODES: usize = 1 << 21;
 
 impl BooleanBdds {
     fn implies(&mut self, x: &Formula, y: &Formula) -> bool {
+        if self.exhausted {
+            return false;
+        }
+        let room = MAX_BOOLEAN_NODES.saturating_sub(self.mgr.len());
+        let outer = self.mgr.begin_guard(room);
         let (bx, by) = (self.bdd(x), self.bdd(y));
-        self.mgr.implies(bx, by)
+        let r = self.mgr.implies(bx, by);
+        if !self.mgr.end_guard(outer) {
+            // Diagrams built past the bound are garbage, some of them
+            // remembered: forget them all, and answer no from now on.
+            self.exhausted = true;
+            self.bdds.clear();
+            return false;
+        }
+        r
     }
 
     fn bdd(&mut self, f: &Formula) -> Node {
@@ -495,17 +648,22 @@ impl BooleanBdds {
                 self.mgr.not(a)
             }
             Op::And | Op::Or => {
+                // The operands first (numbering their propositions in
+                // order), then combined from the last: an operand over the
+                // first variables goes on top of the diagram built so far
+                // instead of to its bottom, which makes `p0 & … & pn`
+                // linear instead of quadratic.
+                let kids: Vec<Node> = (0..f.children().len()).map(|i| kid(self, i)).collect();
                 let mut acc = if f.op() == Op::And {
                     Node::TRUE
                 } else {
                     Node::FALSE
                 };
-                for i in 0..f.children().len() {
-                    let c = kid(self, i);
+                for &c in kids.iter().rev() {
                     acc = if f.op() == Op::And {
-                        self.mgr.and(acc, c)
+                        self.mgr.and(c, acc)
                     } else {
-                        self.mgr.or(acc, c)
+                        self.mgr.or(c, acc)
                     };
                 }
                 acc

@@ -152,8 +152,11 @@ mod tests {
             ("a before_ b", "!b W a"),
             ("a before!_ b", "!b U a"),
             ("next[3] a", "X X X a"),
-            ("next_a[1:2] a", "X a & X X a"),
+            // Nested as the bounded LTL operators (linear in the count).
+            ("next_a[1:2] a", "G[1:2] a"),
+            ("next_a[1:2] a", "X(a & X a)"),
             ("next_e[0:1] a", "a | X a"),
+            ("next_e[2:4] a", "F[2:4] a"),
             ("G (a -> X! b)", "G(a -> X b)"),
             ("always (a || b) && !c", "G((a | b) & !c)"),
             ("a xor b", "a xor b"),

@@ -496,11 +496,18 @@ impl<'a> Parser<'a> {
 
     fn xor_level(&mut self) -> Result<Item, ParseError> {
         let mut lhs = self.and_level()?;
+        // Each `xor` nests one level deeper: counted, as in the LTL parser.
+        let mut levels = 0;
         while self.is_sym("^") || self.is_word("xor") {
-            self.cur.next();
+            let t = self.cur.next();
+            self.cur.enter(t.span)?;
+            levels += 1;
             let rhs = self.and_level()?;
             let clock = lift(&[&lhs, &rhs]);
             lhs = clocked(Formula::xor(lhs.into_formula(), rhs.into_formula()), clock);
+        }
+        for _ in 0..levels {
+            self.cur.leave();
         }
         Ok(lhs)
     }
@@ -734,12 +741,20 @@ impl<'a> Parser<'a> {
                 let (lo, hi) = self.range(false)?;
                 let hi = hi.expect("finite");
                 let g = self.prefix_operand()?;
-                let terms = (lo..=hi).map(|k| Formula::next_n(g.clone(), k as usize));
-                f(if word.starts_with("next_a") {
-                    Formula::and(terms.collect::<Vec<_>>())
-                } else {
-                    Formula::or(terms.collect::<Vec<_>>())
-                })
+                // Nested as LTL's `G[lo:hi]` and `F[lo:hi]`: `X^lo (g & X(g
+                // & …))`, linear in the count, where the conjunction of
+                // every `X^k g` is quadratic to build and cubic to simplify.
+                let all = word.starts_with("next_a");
+                let mut body = g.clone();
+                for _ in lo..hi {
+                    let later = Formula::next(body);
+                    body = if all {
+                        Formula::and([g.clone(), later])
+                    } else {
+                        Formula::or([g.clone(), later])
+                    };
+                }
+                f(Formula::next_n(body, lo as usize))
             }
             "next_event" | "next_event!" => {
                 let b = self.event()?;
@@ -1017,14 +1032,24 @@ impl<'a> Parser<'a> {
     /// `;` and `:` (the loosest in a SERE), left to right.
     fn sere(&mut self) -> Result<Formula, ParseError> {
         let mut r = self.sere_or()?;
+        // A run of `;` is gathered and concatenated once: concatenating
+        // one operand at a time copied the run each time (`{a1; …; an}`
+        // was quadratic).
+        let mut run: Vec<Formula> = Vec::new();
         while self.is_sym(";") || self.is_sym(":") {
             let fusion = self.cur.next().kind == T::Sym(":");
             let s = self.sere_or()?;
-            r = if fusion {
-                Formula::fusion([r, s])
+            if fusion {
+                if !run.is_empty() {
+                    r = Formula::concat(std::iter::once(r).chain(run.drain(..)));
+                }
+                r = Formula::fusion([r, s]);
             } else {
-                Formula::concat([r, s])
-            };
+                run.push(s);
+            }
+        }
+        if !run.is_empty() {
+            r = Formula::concat(std::iter::once(r).chain(run));
         }
         Ok(r)
     }

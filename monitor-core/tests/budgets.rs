@@ -1,0 +1,183 @@
+//! Resource bounds (issue 36, items 11 and 12): wide and counted formulas
+//! cost about their size, and parsing stops at the depth limit at once.
+//!
+//! Each test runs its work on a thread with a deadline far above what it
+//! takes now (milliseconds to a few seconds in release builds) and far
+//! below what it took before the fixes (a minute, or an error), so that a
+//! return of the quadratic or cubic cost fails here rather than in a
+//! user's hands. The cost figures before the fixes are those of the issue.
+
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use monitor_core::formula::parse::MAX_DEPTH;
+use monitor_core::formula::{parse, parse_psl, ParseErrorKind};
+use monitor_core::translate::Builder;
+
+/// Runs `work` on a thread with a large stack (deep formulas recurse) and
+/// fails if it has not finished after `secs` seconds.
+fn within<T: Send + 'static>(
+    secs: u64,
+    what: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = mpsc::channel();
+    thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .expect("spawn");
+    let start = Instant::now();
+    match rx.recv_timeout(Duration::from_secs(secs)) {
+        Ok(v) => v,
+        Err(_) => panic!(
+            "{what}: not finished after {:.0?} (the bound is {secs} s)",
+            start.elapsed()
+        ),
+    }
+}
+
+fn states(formula: String, psl: bool, secs: u64) -> usize {
+    within(secs, &formula.clone(), move || {
+        let f = if psl {
+            parse_psl(&formula).unwrap()
+        } else {
+            parse(&formula).unwrap()
+        };
+        let t = Builder::new()
+            .build_from_formula(&f)
+            .unwrap_or_else(|e| panic!("{e}"));
+        t.dfa().states().count()
+    })
+}
+
+fn joined(sep: &str, n: usize) -> String {
+    (0..n)
+        .map(|i| format!("p{i}"))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// Item 11: `p0 & … & p3000` took 1.1 GB and failed with a "250000 states"
+/// error (the pairwise conflict search of the derivatives, the
+/// simplifier's pairwise absorption and the order of the obligations were
+/// quadratic); now it is the two-state monitor it is.
+#[test]
+fn wide_conjunctions_and_disjunctions_are_linear() {
+    assert_eq!(states(joined(" & ", 3000), false, 30), 2);
+    assert_eq!(states(joined(" | ", 3000), false, 30), 2);
+    assert_eq!(states(format!("G({})", joined(" & ", 3000)), false, 30), 1);
+    // 30,000 aborted on a 4.5 GB allocation.
+    assert_eq!(states(joined(" & ", 30_000), false, 60), 2);
+}
+
+/// Item 12: `always next_a[1:1000] (c)` took more than a minute (the
+/// conjunction of every `X^k c`, sorted and absorbed pairwise by deep
+/// comparisons); it is now nested as LTL's `G[1:1000]`.
+#[test]
+fn next_a_and_next_e_are_nested_like_bounded_ltl() {
+    assert_eq!(states("always next_a[1:1000] (c)".into(), true, 30), 2);
+    assert_eq!(states("always next_e[1:1000] (c)".into(), true, 30), 1001);
+    // The same monitor as the LTL spelling.
+    let psl = parse_psl("always next_a[2:4] (c)").unwrap();
+    let ltl = parse("G G[2:4] c").unwrap();
+    let a = Builder::new().build_from_formula(&psl).unwrap();
+    let b = Builder::new().build_from_formula(&ltl).unwrap();
+    assert_eq!(a.dfa().states().count(), b.dfa().states().count());
+}
+
+/// Item 12: `next_event(b)[2000]` took 68 s and 662 MB (each of its 2000
+/// states holds up to 2000 pending counts, and the tableau merged and
+/// compared them pairwise).
+#[test]
+fn counted_events_are_not_cubic() {
+    assert_eq!(
+        states("always next_event(b)[2000] (c)".into(), true, 40),
+        2000
+    );
+    assert_eq!(states("{a[=1000]} |=> c".into(), true, 40), 1002);
+    assert_eq!(states("{a[->1000]} |=> c".into(), true, 40), 1002);
+    assert_eq!(states("{a[*1000]} |=> c".into(), true, 40), 1002);
+}
+
+/// Item 12: 200,000 `X` written without spaces took 13.9 s before the
+/// depth error (the lexer read the whole remaining word at each letter).
+#[test]
+fn parsing_stops_at_the_depth_limit_at_once() {
+    let deep = |text: String, psl: bool| {
+        within(5, "a deep formula", move || {
+            if psl {
+                parse_psl(&text).unwrap_err().kind().clone()
+            } else {
+                parse(&text).unwrap_err().kind().clone()
+            }
+        })
+    };
+    let n = 200_000;
+    assert_eq!(deep("X".repeat(n) + "p", false), ParseErrorKind::TooDeep);
+    assert_eq!(deep("X ".repeat(n) + "p", false), ParseErrorKind::TooDeep);
+    assert_eq!(
+        deep("(".repeat(n) + "p" + &")".repeat(n), false),
+        ParseErrorKind::TooDeep
+    );
+    assert_eq!(deep(joined(" U ", n), false), ParseErrorKind::TooDeep);
+    assert_eq!(deep(joined(" -> ", n), false), ParseErrorKind::TooDeep);
+    // `xor` is binary and nests: a long chain is nesting too (it parsed
+    // into a formula 200,000 levels deep).
+    assert_eq!(deep(joined(" xor ", n), false), ParseErrorKind::TooDeep);
+    assert_eq!(deep(joined(" xor ", n), true), ParseErrorKind::TooDeep);
+    assert_eq!(deep("next ".repeat(n) + "p", true), ParseErrorKind::TooDeep);
+    assert_eq!(
+        deep("(".repeat(n) + "p" + &")".repeat(n), true),
+        ParseErrorKind::TooDeep
+    );
+    assert_eq!(
+        deep("{".repeat(n) + "a" + &"}".repeat(n) + " |=> c", true),
+        ParseErrorKind::TooDeep
+    );
+    // Just under the limit still parses.
+    let ok = "X".repeat(MAX_DEPTH - 1) + "p";
+    assert!(parse(&ok).is_ok());
+    let ok = joined(" xor ", MAX_DEPTH - 1);
+    assert!(parse(&ok).is_ok());
+    // `GFp0` and `FALSE` lex as before.
+    assert_eq!(parse("GFp0").unwrap().to_spot(), "GFp0");
+    assert_eq!(parse("FALSE | Foo").unwrap().to_spot(), "Foo");
+    assert_eq!(
+        parse("F1 & X0a").unwrap().atomic_propositions(),
+        ["F1", "X0a"]
+    );
+}
+
+/// Huge counts are refused with the bound, before anything is built.
+#[test]
+fn huge_counts_are_refused() {
+    for (text, psl) in [
+        ("X[99999999999] p", false),
+        ("F[0:99999999999999999999999] p", false),
+        ("{a[*99999999999]} |=> c", true),
+        ("{a[*99999999999999999999999]} |=> c", true),
+        ("next_event(b)[99999999999] (c)", true),
+        ("next_a[1:99999999999] (c)", true),
+    ] {
+        let e = within(5, text, move || {
+            if psl {
+                parse_psl(text).unwrap_err()
+            } else {
+                parse(text).unwrap_err()
+            }
+        });
+        assert!(matches!(e.kind(), ParseErrorKind::Bound(_)), "{text}: {e}");
+    }
+}
+
+/// A long `;` chain is gathered once (it was copied at each operand).
+#[test]
+fn long_sere_chains_parse_in_linear_time() {
+    let n = 20_000;
+    let text = format!("{{{}}} |-> c", joined(" ; ", n));
+    let f = within(10, "a long SERE", move || parse_psl(&text).unwrap());
+    assert_eq!(f.child(0).children().len(), n);
+}
