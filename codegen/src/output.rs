@@ -135,7 +135,11 @@ impl Output {
         // empty one nor the output of an earlier run, which would pass
         // for this one's (as a compiler leaves no object file).
         if rest.is_empty() && matches!(self.sink, Sink::Unopened) {
-            if let Some(path) = &self.path {
+            // Only a regular file: `-o /dev/null` (or a FIFO, a device)
+            // must never be removed, which as root took /dev/null away
+            // from the whole machine.
+            let regular = |p: &PathBuf| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file());
+            if let Some(path) = self.path.as_ref().filter(|p| regular(p)) {
                 match std::fs::remove_file(path) {
                     Err(e) if e.kind() != io::ErrorKind::NotFound => {
                         return Err(format!("cannot remove {}: {e}", path.display()))

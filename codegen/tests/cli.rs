@@ -1554,3 +1554,27 @@ fn output_paths_stay_in_the_header_comment() {
     assert!(claim.contains("spin -a -N '"), "{claim}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A failed run removes the `-o` file it would have written only when that
+/// is a regular file: it once removed `-o /dev/null` (as root, for the
+/// whole machine). A FIFO stands in for the device here.
+#[test]
+fn a_failed_run_removes_only_a_regular_output_file() {
+    let dir = std::env::temp_dir().join(format!("mongen-o-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let o = mongen(&["compile", "-o", fifo.to_str().unwrap(), "G(a U"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(!kind.is_file() && !kind.is_dir(), "the FIFO is gone");
+    // A regular file of an earlier run is removed (it would pass for
+    // this run's output).
+    let file = dir.join("old.hoa");
+    std::fs::write(&file, "HOA: v1\n").unwrap();
+    let o = mongen(&["compile", "-o", file.to_str().unwrap(), "G(a U"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!file.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
