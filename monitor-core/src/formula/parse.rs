@@ -277,8 +277,23 @@ pub(crate) fn make_error(input: &str, span: Span, kind: ParseErrorKind) -> Parse
         column,
         width,
         offset,
-        source_line: input[line_start..line_end].to_string(),
+        // Shown on a terminal under a caret: a control or formatting
+        // character (an escape sequence, a bidi override) is one U+FFFD,
+        // so the text cannot drive the terminal and the caret stays aligned.
+        source_line: input[line_start..line_end]
+            .chars()
+            .map(|c| if shows_as_is(c) { c } else { '\u{FFFD}' })
+            .collect(),
     }
+}
+
+/// Whether `c` can be printed to a terminal as it is: not a control
+/// character (tabs aside) nor an invisible formatting one.
+fn shows_as_is(c: char) -> bool {
+    c == '\t'
+        || !(c.is_control()
+            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{2069}' | '\u{FEFF}'))
 }
 
 fn describe(input: &str, t: &Token) -> String {
@@ -739,6 +754,31 @@ mod tests {
 
     fn p(s: &str) -> Formula {
         parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    /// A formula echoed under a caret cannot drive the terminal: an escape
+    /// sequence in a quoted name once reached standard error raw.
+    #[test]
+    fn errors_show_control_characters_as_replacements() {
+        let e = parse("G \"\u{1b}[31mred\u{202e}\" & G(b ->").unwrap_err();
+        let shown = e.to_string();
+        assert!(
+            !shown.contains('\u{1b}') && !shown.contains('\u{202e}'),
+            "{shown:?}"
+        );
+        assert!(
+            shown.contains("G \"\u{FFFD}[31mred\u{FFFD}\" & G(b ->"),
+            "{shown}"
+        );
+        // The caret stays under the end of the formula.
+        let lines: Vec<&str> = shown.lines().collect();
+        let caret = lines
+            .iter()
+            .rev()
+            .find(|l| l.trim_start().starts_with('^'))
+            .unwrap();
+        let echoed = lines.iter().find(|l| l.contains("G \"")).unwrap();
+        assert_eq!(caret.chars().count(), echoed.chars().count() + 1, "{shown}");
     }
 
     #[test]
