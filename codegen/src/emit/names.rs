@@ -438,12 +438,6 @@ pub fn bind_where(
                 None if keyword(name) => ident.clone(),
                 None => one_line(&expression(name, syntax).map_err(|e| refused(e.to_string()))?),
             };
-            check_expression(&expr, syntax).map_err(|why| {
-                refused(format!(
-                    "its expression `{}` holds {why}",
-                    comment_safe(&expr)
-                ))
-            })?;
             Ok(Binding {
                 name: name.clone(),
                 ident,
@@ -452,6 +446,33 @@ pub fn bind_where(
             })
         })
         .collect()
+}
+
+/// Checks that the expression of every binding stays one expression
+/// ([`check_expression`]) where a target writes it into code (Promela's
+/// guards, the arguments of an SMV instance); the error names the
+/// proposition. Targets that write expressions only in comments, or check
+/// their connections themselves (Verilog's), need not call it.
+///
+/// ```
+/// use mongen::emit::names::{bind, check_bindings};
+/// use monitor_core::automaton::Alphabet;
+/// use monitor_core::formula::atom::Syntax;
+///
+/// let aps = Alphabet::new(["p"]);
+/// let defines = [("p".to_string(), "x); INVARSPEC TRUE; --".to_string())];
+/// let b = bind(&aps, &[], &[], &defines, Syntax::Smv)?;
+/// assert!(check_bindings(&b, Syntax::Smv).is_err());
+/// # Ok::<(), mongen::emit::EmitError>(())
+/// ```
+pub fn check_bindings(bindings: &[Binding], syntax: Syntax) -> Result<(), super::EmitError> {
+    for b in bindings {
+        check_expression(&b.expr, syntax).map_err(|why| super::EmitError::Proposition {
+            name: b.name.clone(),
+            reason: format!("its expression `{}` holds {why}", comment_safe(&b.expr)),
+        })?;
+    }
+    Ok(())
 }
 
 /// How a target language spells Boolean operators.

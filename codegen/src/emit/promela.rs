@@ -22,7 +22,8 @@ use monitor_core::automaton::{Alphabet, BadPrefixDfa, BuchiAutomaton, StateId, T
 use monitor_core::formula::atom::Syntax;
 
 use super::names::{
-    bind, comment_safe, guard_text, is_identifier, shell_word, Binding, C_OPS, PROMELA_KEYWORDS,
+    bind, check_bindings, comment_safe, guard_text, is_identifier, shell_word, Binding, C_OPS,
+    PROMELA_KEYWORDS,
 };
 use super::{Backend, Common, EmitError};
 
@@ -302,6 +303,7 @@ impl ClaimPropositions {
             &opts.common.defines,
             Syntax::Promela,
         )?;
+        check_bindings(&bindings, Syntax::Promela)?;
         Ok(ClaimPropositions {
             idents: bindings.iter().map(guard_operand).collect(),
             views: bindings

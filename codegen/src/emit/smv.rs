@@ -45,8 +45,8 @@ use monitor_core::automaton::{
 use monitor_core::formula::atom::Syntax;
 
 use super::names::{
-    bind_where, comment_safe, guard_text, is_identifier, Binding, SMV_KEYWORDS, SMV_LATER_KEYWORDS,
-    SMV_OPS,
+    bind_where, check_bindings, comment_safe, guard_text, is_identifier, Binding, SMV_KEYWORDS,
+    SMV_LATER_KEYWORDS, SMV_OPS,
 };
 use super::{Backend, Common, EmitError};
 
@@ -286,6 +286,7 @@ fn names(
         &opts.common.defines,
         Syntax::Smv,
     )?;
+    check_bindings(&bindings, Syntax::Smv)?;
     if let SmvNamespace::Reserved = ns {
         for b in &mut bindings {
             b.ident = format!("{RESERVED_PREFIX}{}", b.ident);
