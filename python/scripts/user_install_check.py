@@ -6,6 +6,7 @@ mapInArrow failed with "Pandas >= 2.2.0 must be installed")."""
 
 import os
 import sys
+from decimal import Decimal
 
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
@@ -26,11 +27,11 @@ try:
     # holds at ts 1 and 4 only: at ts 3, n is 2^64 - 1; at ts 4, n is
     # 2^63, less than 2^63 + 1 (which a float would not tell apart).
     rows = [
-        (3, "s1", True, False, 18446744073709551615),
-        (1, "s1", True, True, 10),
-        (5, "s2", False, False, 0),
-        (2, "s1", False, False, 20),
-        (4, "s2", True, False, 2**63),
+        (3, "s1", True, False, Decimal(18446744073709551615)),
+        (1, "s1", True, True, Decimal(10)),
+        (5, "s2", False, False, Decimal(0)),
+        (2, "s1", False, False, Decimal(20)),
+        (4, "s2", True, False, Decimal(2**63)),
     ]
     df = spark.createDataFrame(
         rows, "ts long, session string, req boolean, ack boolean, n decimal(20,0)"
