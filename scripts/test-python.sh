@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The Python package (python/): builds its wheel with maturin, installs it
-# into a fresh virtual environment (as `pip install` would on a user's
-# machine) and runs its tests with pytest, against the mongen binary
+# The Python package (python/): builds its wheel with maturin; installs it
+# with its spark extra alone into a fresh virtual environment, as a user
+# would (`pip install "mongen[spark]"`), and checks a DataFrame on a local
+# Spark with it; then installs it with its test extra into another and
+# runs its tests with pytest, against the mongen binary
 # (target/release/mongen, built here), with pyarrow, polars and pandas
 # data, and on a local Spark (pyspark; the Java runtime comes from
 # scripts/install-tools.sh).
@@ -15,14 +17,22 @@ cargo build --release -q -p mongen
 echo "== the Python package: lints"
 cargo fmt --manifest-path python/Cargo.toml -- --check
 CARGO_TARGET_DIR=$ROOT/target/python cargo clippy --manifest-path python/Cargo.toml --release -- -D warnings
-echo "== the Python package: wheel (maturin), installed in a fresh virtual environment"
-rm -rf "$VENV" "$ROOT/target/wheels"
+echo "== the Python package: wheel (maturin)"
+rm -rf "$VENV" "$ROOT/target/wheels" "$ROOT/target/pyenv-user"
 python3 -m venv "$VENV"
-"$VENV/bin/pip" install -q --disable-pip-version-check "maturin>=1.7,<2" "pytest>=7" \
-  "pyarrow>=14" "polars>=1" "pandas>=2.2,<3" "pyspark>=4,<5"
+"$VENV/bin/pip" install -q --disable-pip-version-check "maturin>=1.7,<2"
 (cd python && VIRTUAL_ENV=$VENV CARGO_TARGET_DIR=$ROOT/target/python \
   "$VENV/bin/maturin" build --release -o "$ROOT/target/wheels")
-"$VENV/bin/pip" install -q --disable-pip-version-check "$ROOT"/target/wheels/mongen-*.whl
+WHEEL=$(ls "$ROOT"/target/wheels/mongen-*.whl)
+echo "== the Python package: pip install \"mongen[spark]\" alone in a fresh environment, then a Spark check"
+# What a user does (README): the wheel with its spark extra, nothing else
+# installed by hand; the extra must bring all that mongen.spark needs.
+USER_VENV=$ROOT/target/pyenv-user
+python3 -m venv "$USER_VENV"
+"$USER_VENV/bin/pip" install -q --disable-pip-version-check "$WHEEL[spark]"
+(cd "$ROOT/target" && "$USER_VENV/bin/python" "$ROOT/python/scripts/user_install_check.py")
+echo "== the Python package: the wheel with its test extra, and pytest"
+"$VENV/bin/pip" install -q --disable-pip-version-check "$WHEEL[test]"
 echo "== the Python package: pytest"
 # From another folder, so that the installed package is the one tested.
 (cd "$ROOT/target" && MONGEN_BIN=$ROOT/target/release/mongen PYSPARK_PYTHON="$VENV/bin/python" \

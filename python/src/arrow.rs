@@ -15,7 +15,9 @@ use monitor_core::trace::reader::{Position, Reader, TraceError};
 enum Column {
     Bool(arrow_array::BooleanArray),
     Int(arrow_array::Int64Array),
-    UInt(arrow_array::UInt64Array),
+    /// Unsigned integers, and their text when some are beyond `i64` (read
+    /// as text, which is compared exactly, not as a float).
+    UInt(arrow_array::UInt64Array, Option<arrow_array::StringArray>),
     Float(arrow_array::Float64Array),
     Str(arrow_array::StringArray),
     LargeStr(arrow_array::LargeStringArray),
@@ -27,8 +29,10 @@ enum Column {
 impl Column {
     /// The column in a type the checker reads: Booleans, 64-bit integers
     /// (narrower integers, time stamps, dates and durations as their
-    /// integer values), 64-bit floats, and text (anything else as its
-    /// text, dictionaries by their values).
+    /// integer values), 64-bit floats (narrower floats widened, which is
+    /// exact), and text (decimals as their exact decimal text, anything
+    /// else as its text, dictionaries by their values). Every number is
+    /// compared exactly: none goes through a float it is not.
     fn of(array: &ArrayRef) -> Result<Column, ArrowError> {
         use DataType as T;
         let cast = |to: &DataType| arrow_cast::cast(array, to);
@@ -36,7 +40,16 @@ impl Column {
             T::Null => Column::Null,
             T::Boolean => Column::Bool(array.as_boolean().clone()),
             T::Int64 => Column::Int(array.as_primitive::<Int64Type>().clone()),
-            T::UInt64 => Column::UInt(array.as_primitive::<UInt64Type>().clone()),
+            T::UInt64 => {
+                let a = array.as_primitive::<UInt64Type>().clone();
+                let big = a.values().iter().any(|&v| i64::try_from(v).is_err());
+                let text = if big {
+                    Some(cast(&T::Utf8)?.as_string::<i32>().clone())
+                } else {
+                    None
+                };
+                Column::UInt(a, text)
+            }
             T::Float64 => Column::Float(array.as_primitive::<Float64Type>().clone()),
             T::Utf8 => Column::Str(array.as_string::<i32>().clone()),
             T::LargeUtf8 => Column::LargeStr(array.as_string::<i64>().clone()),
@@ -50,13 +63,13 @@ impl Column {
             | T::Time32(_)
             | T::Time64(_)
             | T::Duration(_) => Column::Int(cast(&T::Int64)?.as_primitive::<Int64Type>().clone()),
-            T::Float16
-            | T::Float32
-            | T::Decimal32(..)
-            | T::Decimal64(..)
-            | T::Decimal128(..)
-            | T::Decimal256(..) => {
+            T::Float16 | T::Float32 => {
                 Column::Float(cast(&T::Float64)?.as_primitive::<Float64Type>().clone())
+            }
+            // A decimal's text is its exact value (`123.45`, `-0.001`);
+            // as a double it would not be.
+            T::Decimal32(..) | T::Decimal64(..) | T::Decimal128(..) | T::Decimal256(..) => {
+                Column::Str(cast(&T::Utf8)?.as_string::<i32>().clone())
             }
             _ => Column::Str(cast(&T::Utf8)?.as_string::<i32>().clone()),
         })
@@ -76,11 +89,12 @@ impl Column {
         match self {
             Column::Bool(a) => value!(a, Cell::Bool(a.value(row))),
             Column::Int(a) => value!(a, Cell::Int(a.value(row))),
-            Column::UInt(a) => value!(
+            Column::UInt(a, text) => value!(
                 a,
-                match i64::try_from(a.value(row)) {
-                    Ok(i) => Cell::Int(i),
-                    Err(_) => Cell::Real(a.value(row) as f64),
+                match (i64::try_from(a.value(row)), text) {
+                    (Ok(i), _) => Cell::Int(i),
+                    (Err(_), Some(t)) => Cell::Text(t.value(row)),
+                    (Err(_), None) => unreachable!("the text of big values is made"),
                 }
             ),
             Column::Float(a) => value!(a, Cell::Real(a.value(row))),
@@ -181,7 +195,7 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> ArrowReader<I> {
                         at: None,
                         message: format!("column `{}`: {e}", self.names[k]),
                     })?;
-                    let integers = matches!(c, Column::Int(_) | Column::UInt(_) | Column::Null);
+                    let integers = matches!(c, Column::Int(_) | Column::UInt(..) | Column::Null);
                     if self.time == Some(k) && !integers {
                         return Err(self.error(format!(
                             "the time column `{}` holds {}, not integers or time stamps",
@@ -241,6 +255,8 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> Reader for ArrowReader
     fn position(&self) -> Position {
         let time = self.time.and_then(|t| match self.cell(t) {
             Some(Cell::Int(i)) => u64::try_from(i).ok(),
+            // An unsigned time beyond i64 (a UInt64 column).
+            Some(Cell::Text(t)) => t.parse().ok(),
             _ => None,
         });
         Position {

@@ -183,3 +183,94 @@ def test_polars_null_columns_lazy_frames_and_wrong_inputs():
         mongen.check({"a": [True]}, "G a")
     with pytest.raises(ValueError, match="time column `level` holds Utf8"):
         mongen.check(pa.table({"a": [True], "level": ["x"]}), "G a", time="level")
+
+
+def _forms(rng, value):
+    """A Fraction written in one of many decimal forms (leading and
+    trailing zeros, a `+`, exponents), or None if it has no finite
+    decimal form."""
+    from decimal import Decimal, localcontext
+
+    den = value.denominator
+    while den % 2 == 0:
+        den //= 2
+    while den % 5 == 0:
+        den //= 5
+    if den != 1:
+        return None
+    with localcontext() as ctx:
+        # Enough for every double's exact value (767 digits) and more.
+        ctx.prec = 2000
+        d = Decimal(value.numerator) / Decimal(value.denominator)
+    text = format(d, "f")
+    style = rng.randrange(6)
+    if style == 1:
+        text = format(d, "e")
+    elif style == 2:
+        text = format(d, "E")
+    elif style == 3 and "." in text:
+        text = text + "000"
+    elif style == 4:
+        text = ("-00" + text[1:]) if text.startswith("-") else "+00" + text
+    return text
+
+
+def test_numbers_compare_exactly_in_every_column_type(tmp_path):
+    """Issue 36, item 6: numbers in Arrow columns (int64, uint64 beyond
+    i64, float64 and float32 by their binary value, decimal128, text in
+    many forms) against constants: the exact verdict (fractions), the
+    same as the same values written in a CSV."""
+    from decimal import Decimal
+    from fractions import Fraction as F
+
+    rng = random.Random(36)
+    columns = {
+        "int64": pa.array([rng.choice([0, -1, 2**53 + 1, -(2**63), 2**63 - 1, rng.randrange(-10**6, 10**6)]) for _ in range(60)], pa.int64()),
+        "uint64": pa.array([rng.choice([2**64 - 1, 2**63, 2**63 + 1, 2**53 + 1, rng.randrange(10**6)]) for _ in range(60)], pa.uint64()),
+        "float64": pa.array([rng.choice([0.1, -0.0, 2.0**53, 1e300, 5e-324, rng.uniform(-1e3, 1e3)]) for _ in range(60)], pa.float64()),
+        "float32": pa.array([rng.choice([0.1, 16777217.0, rng.uniform(-10, 10)]) for _ in range(60)], pa.float32()),
+        "decimal": pa.array([Decimal(rng.randrange(-10**17, 10**17)).scaleb(-rng.randrange(0, 20)) for _ in range(60)], pa.decimal128(38, 20)),
+        "text": pa.array([_forms(rng, F(rng.randrange(-10**25, 10**25), 10**rng.randrange(0, 30))) for _ in range(60)]),
+    }
+    table_values = {
+        "int64": lambda v: F(v),
+        "uint64": lambda v: F(v),
+        "float64": lambda v: F(v),
+        "float32": lambda v: F(v),
+        "decimal": lambda v: F(v),
+        "text": lambda v: F(Decimal(v)),
+    }
+    for name, column in columns.items():
+        values = column.to_pylist()
+        exact = [table_values[name](v) for v in values]
+        table = pa.table({"x": column})
+        # The same values as text in a CSV: each double's exact decimal.
+        path = tmp_path / f"{name}.csv"
+        path.write_text("x\n" + "".join(
+            (format(Decimal(v), "f") if isinstance(v, float) else str(v)) + "\n" for v in values
+        ))
+        for _ in range(25):
+            # A constant equal to a value, or near one, or anywhere.
+            pick = rng.choice(exact)
+            c = rng.choice([pick, pick + F(1, 10**40), pick - F(1, 10**40), pick * 10, F(rng.randrange(-10**20, 10**20), 10**rng.randrange(0, 25))])
+            constant = _forms(rng, c)
+            if constant is None or constant.startswith("+"):
+                continue
+            for op in ["==", "!=", "<", "<=", ">", ">="]:
+                holds = {
+                    "==": lambda a: a == c, "!=": lambda a: a != c, "<": lambda a: a < c,
+                    "<=": lambda a: a <= c, ">": lambda a: a > c, ">=": lambda a: a >= c,
+                }[op]
+                want = [i for i, a in enumerate(exact) if not holds(a)]
+                kwargs = dict(defines={"p": f"x {op} {constant}"}, all=True, max_reports=len(values))
+                [got] = mongen.check(table, "G p", **kwargs)
+                assert [v["index"] for v in got["violations"]] == want, (name, op, constant)
+                [csv] = mongen.check(path, "G p", **kwargs)
+                assert [v["index"] for v in csv["violations"]] == want, (name, op, constant)
+
+
+def test_nan_and_infinite_floats_are_not_compared():
+    for bad in [float("nan"), float("inf"), -float("inf")]:
+        table = pa.table({"x": pa.array([1.0, bad])})
+        with pytest.raises(Exception, match="not a finite number"):
+            mongen.check(table, "G p", defines={"p": "x > 0"})

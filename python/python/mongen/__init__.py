@@ -240,7 +240,8 @@ def check(
     __arrow_c_stream__), whose rows are the
     events in order and whose columns are the fields, read in Rust without
     a Python object per value. Booleans, integers, floats and strings are
-    read as such, time stamps as their integer values, nulls as absent
+    read as such (numbers compared exactly, decimals by their decimal
+    value), time stamps as their integer values, nulls as absent
     fields; the report's trace is `name`, and `time` names a column of
     integer times (or time stamps) reported with violations.
 
