@@ -713,37 +713,25 @@ fn verdicts_do_not_depend_on_proposition_names() {
             .collect::<String>()
     );
     let dir = common::scratch("nusmv-rename");
-    let hostile = common::hostile_names();
-    let expressions = ["state = TRUE", "(violated)", "obs != FALSE", "!(!p_next)"];
-    let aps = ["a", "b", "c", "d"];
+    let namings = common::Namings {
+        vars,
+        expressions: ["state = TRUE", "(violated)", "obs != FALSE", "!(!p_next)"],
+        hostile: common::hostile_names(),
+    };
     let mut violated_somewhere = 0;
     for i in 0..16u64 {
-        let f = RandomLtl::new(&aps, 6 + (i % 7) as usize)
+        let f = RandomLtl::new(&common::Namings::APS, 6 + (i % 7) as usize)
             .with_past()
             .seed(9100 + i)
             .next_formula();
         for style in 0..3 {
-            let pick = |k: usize| -> String {
-                match style {
-                    0 => vars[k].to_string(),
-                    1 => hostile[(i as usize * 4 + k) % hostile.len()].clone(),
-                    _ => expressions[k].to_string(),
-                }
-            };
-            let named = f.map_bottom_up(|g| match g.ap_name() {
-                Some(n) => Formula::ap(&pick(aps.iter().position(|a| *a == n).unwrap())),
-                None => g.clone(),
-            });
+            let named = namings.rename(&f, style, i as usize);
             let Ok(t) = Builder::new().build_from_formula(&named) else {
                 continue;
             };
             let dfa = t.into_dfa();
             let expected = dfa.can_violate()[dfa.start().as_usize()];
-            let defines: Vec<(String, String)> = if style == 1 {
-                (0..4).map(|k| (pick(k), vars[k].to_string())).collect()
-            } else {
-                Vec::new()
-            };
+            let defines = namings.defines(style, i as usize);
             let opts = SmvOptions {
                 common: Common {
                     defines,

@@ -853,7 +853,6 @@ fn buchi_claims_agree_with_spin_on_liveness() {
 fn verdicts_do_not_depend_on_proposition_names() {
     use monitor_core::automaton::Target;
     use monitor_core::formula::random::RandomLtl;
-    use monitor_core::formula::Formula;
 
     let Some((spin, cc)) = common::spin() else {
         return;
@@ -872,26 +871,18 @@ fn verdicts_do_not_depend_on_proposition_names() {
     model += "\tod\n}\n";
     let dir = common::scratch("spin-rename");
     std::fs::write(dir.join("model.pml"), &model).unwrap();
-    let hostile = common::hostile_names();
-    let comparisons = ["req_valid != 0", "(S0)", "violation == 1", "p_if > 0"];
-    let aps = ["a", "b", "c", "d"];
+    let namings = common::Namings {
+        vars,
+        expressions: ["req_valid != 0", "(S0)", "violation == 1", "p_if > 0"],
+        hostile: common::hostile_names(),
+    };
     let mut violated_somewhere = 0;
     for i in 0..12u64 {
-        let f = RandomLtl::new(&aps, 6 + (i % 7) as usize)
+        let f = RandomLtl::new(&common::Namings::APS, 6 + (i % 7) as usize)
             .seed(7000 + i)
             .next_formula();
         for style in 0..3 {
-            let pick = |k: usize| -> String {
-                match style {
-                    0 => vars[k].to_string(),
-                    1 => hostile[(i as usize * 4 + k) % hostile.len()].clone(),
-                    _ => comparisons[k].to_string(),
-                }
-            };
-            let named = f.map_bottom_up(|g| match g.ap_name() {
-                Some(n) => Formula::ap(&pick(aps.iter().position(|a| *a == n).unwrap())),
-                None => g.clone(),
-            });
+            let named = namings.rename(&f, style, i as usize);
             let Ok(t) = Builder::new().build_from_formula(&named) else {
                 continue;
             };
@@ -920,11 +911,7 @@ fn verdicts_do_not_depend_on_proposition_names() {
                     bad
                 }
             };
-            let defines: Vec<(String, String)> = if style == 1 {
-                (0..4).map(|k| (pick(k), vars[k].to_string())).collect()
-            } else {
-                Vec::new()
-            };
+            let defines = namings.defines(style, i as usize);
             let opts = PromelaOptions {
                 common: Common {
                     defines,

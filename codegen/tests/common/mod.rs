@@ -162,3 +162,56 @@ pub fn hostile_names() -> Vec<String> {
     names.push("n".repeat(10_000));
     names
 }
+
+/// The three namings of a rename-invariance test over four propositions
+/// `a`, `b`, `c`, `d`: (0) the model's variables themselves, (1) hostile
+/// names bound to those variables by `--define`, (2) expressions over them.
+pub struct Namings<'a> {
+    /// The model's variables.
+    pub vars: [&'a str; 4],
+    /// One expression over each variable, in the target's syntax.
+    pub expressions: [&'a str; 4],
+    /// [`hostile_names`].
+    pub hostile: Vec<String>,
+}
+
+impl Namings<'_> {
+    /// The propositions of the formulas the test draws.
+    pub const APS: [&'static str; 4] = ["a", "b", "c", "d"];
+
+    /// The name of proposition `k` in `style`, for the `i`-th formula (so
+    /// that the formulas go through the hostile names).
+    pub fn name(&self, style: usize, i: usize, k: usize) -> String {
+        match style {
+            0 => self.vars[k].to_string(),
+            1 => self.hostile[(i * 4 + k) % self.hostile.len()].clone(),
+            _ => self.expressions[k].to_string(),
+        }
+    }
+
+    /// `f` (over [`Self::APS`]) with its propositions named in `style`.
+    pub fn rename(
+        &self,
+        f: &monitor_core::formula::Formula,
+        style: usize,
+        i: usize,
+    ) -> monitor_core::formula::Formula {
+        f.map_bottom_up(|g| match g.ap_name() {
+            Some(n) => {
+                let k = Self::APS.iter().position(|a| *a == n).unwrap();
+                monitor_core::formula::Formula::ap(&self.name(style, i, k))
+            }
+            None => g.clone(),
+        })
+    }
+
+    /// The `--define`s of `style`: the hostile names bound to the variables.
+    pub fn defines(&self, style: usize, i: usize) -> Vec<(String, String)> {
+        if style != 1 {
+            return Vec::new();
+        }
+        (0..4)
+            .map(|k| (self.name(style, i, k), self.vars[k].to_string()))
+            .collect()
+    }
+}
