@@ -125,13 +125,37 @@ fn read_strings(line: &str) -> Vec<String> {
 /// Per state, its (label, target) edges.
 type HoaBody = Vec<Vec<(String, u32)>>;
 
+/// The lines of a HOA text, where a line break inside a string (HOA
+/// strings may hold any character but `"` and `\` unescaped) does not end
+/// the line.
+fn logical_lines(text: &str) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        match c {
+            '\n' if !in_string => lines.push(String::new()),
+            c => {
+                if in_string && !escaped && c == '"' {
+                    in_string = false;
+                } else if !in_string && c == '"' {
+                    in_string = true;
+                }
+                escaped = in_string && !escaped && c == '\\';
+                lines.last_mut().unwrap().push(c);
+            }
+        }
+    }
+    lines
+}
+
 /// Reads our HOA back: the number of states, the propositions, the body.
 fn read_hoa(text: &str) -> (usize, Vec<String>, HoaBody) {
     let mut states: Vec<Vec<(String, u32)>> = Vec::new();
     let mut n = 0;
     let mut aps = Vec::new();
     let mut in_body = false;
-    for line in text.lines() {
+    for line in logical_lines(text) {
+        let line = line.as_str();
         if line == "--BODY--" {
             in_body = true;
         } else if line == "--END--" {
@@ -219,6 +243,63 @@ fn hoa_reads_back_exactly() {
         let f = gen.next_formula();
         let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
         check_hoa(&dfa);
+    }
+}
+
+/// Rename invariance for HOA and JSON: propositions with hostile names
+/// (quotes, backslashes, line breaks, `*/`, Unicode, names of HOA's own
+/// header keys, 10,000 characters) read back as the same names and the
+/// same automaton as plain ones, by the independent reader (and hoars
+/// where it can lex the text) and by serde_json.
+#[test]
+fn hostile_names_read_back_from_hoa_and_json() {
+    let hostile = [
+        "\"q\"",
+        "back\\slash",
+        "x\nStates: 1\n--BODY--",
+        "*/",
+        "ünï cödé ✓",
+        "AP:",
+        "--END--",
+        "!a",
+        "a",
+        "t",
+        "0",
+        "",
+    ];
+    let long = "n".repeat(10_000);
+    let mut gen = RandomLtl::new(&["a", "b", "c", "d"], 8).seed(4242);
+    for i in 0..40usize {
+        let f = gen.next_formula();
+        let names: Vec<&str> = (0..4)
+            .map(|k| match (i * 4 + k) % (hostile.len() + 1) {
+                j if j == hostile.len() => long.as_str(),
+                j => hostile[j],
+            })
+            .collect();
+        let renamed = f.map_bottom_up(|g| match g.ap_name() {
+            Some(n) => {
+                let k = ["a", "b", "c", "d"].iter().position(|a| *a == n).unwrap();
+                monitor_core::formula::Formula::ap(names[k])
+            }
+            None => g.clone(),
+        });
+        let plain = Builder::new().build_from_formula(&f).unwrap().into_dfa();
+        let dfa = Builder::new()
+            .build_from_formula(&renamed)
+            .unwrap()
+            .into_dfa();
+        assert_eq!(plain.num_states(), dfa.num_states(), "{f}");
+        check_hoa(&dfa);
+        let v: serde_json::Value =
+            serde_json::from_str(&emit_json(&dfa, &JsonOptions::default())).unwrap();
+        let aps: Vec<&str> = v["aps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        assert_eq!(aps, dfa.alphabet().names(), "{f}");
     }
 }
 
