@@ -606,8 +606,8 @@ pub(crate) fn human_stats(label: &str, t: &Translation, total: Duration, phases:
     };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let mut line = format!(
-        "mongen: stats: `{label}`: {} states ({built}), {:.3} ms, peak memory ",
-        s.states,
+        "mongen: stats: `{label}`: {} ({built}), {:.3} ms, peak memory ",
+        mongen::emit::names::states(s.states),
         ms(total),
     );
     match crate::stats::peak_rss_kib() {
@@ -785,17 +785,17 @@ pub(crate) fn report(
     match compared {
         Ok(r) => run.note(&match r.word_text() {
             Some(w) => format!(
-                "mongen: note: `{}`: informative monitor {} states, exact monitor {} states; \
+                "mongen: note: `{}`: informative monitor {}, exact monitor {}; \
                  shortest bad prefix that is not informative: {w}",
                 src.label(f),
-                r.informative_states,
-                r.exact_states
+                mongen::emit::names::states(r.informative_states),
+                mongen::emit::names::states(r.exact_states)
             ),
             None => format!(
-                "mongen: note: `{}`: every bad prefix is informative (informative monitor {} states, exact {} states)",
+                "mongen: note: `{}`: every bad prefix is informative (informative monitor {}, exact {})",
                 src.label(f),
-                r.informative_states,
-                r.exact_states
+                mongen::emit::names::states(r.informative_states),
+                mongen::emit::names::states(r.exact_states)
             ),
         }),
         Err(e) => run.error(&src.describe(f, &e)),

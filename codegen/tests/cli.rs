@@ -1100,7 +1100,7 @@ fn stats_format_errors_are_clear_and_early() {
     let o = mongen(&["compile", "--stats", "-o", "/dev/null", "G a"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("mongen: stats: `Ga`: 1 states"),
+        stderr(&o).contains("mongen: stats: `Ga`: 1 state ("),
         "{}",
         stderr(&o)
     );

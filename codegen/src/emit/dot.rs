@@ -86,7 +86,11 @@ pub fn write_dot(dfa: &BadPrefixDfa, out: &mut (impl Write + ?Sized)) -> io::Res
     writeln!(
         out,
         "  label={}",
-        quote(&format!("{}\n{} states", dfa.name(), dfa.num_states()))
+        quote(&format!(
+            "{}\n{}",
+            dfa.name(),
+            super::names::states(dfa.num_states())
+        ))
     )?;
     writeln!(out, "  labelloc=\"t\"")?;
     writeln!(out, "  node [shape=circle]")?;
