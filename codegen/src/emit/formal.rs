@@ -31,7 +31,7 @@ use std::collections::HashSet;
 use askama::Template;
 
 use super::hardware::clocking::Clocking;
-use super::names::{comment_safe, is_identifier, verilog_usable};
+use super::names::{comment_safe, is_identifier, shell_word, verilog_usable};
 use super::verilog::CheckerRole;
 use super::EmitError;
 use crate::hdl::expr::verilog_name;
@@ -510,26 +510,6 @@ fn base_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
-/// `s` as one word of a POSIX shell command line: as is when it is made
-/// of characters no shell reads specially, else in single quotes (a `'`
-/// inside written `'\''`).
-///
-/// ```
-/// use mongen::emit::formal::shell_word;
-///
-/// assert_eq!(shell_word("props.sby"), "props.sby");
-/// assert_eq!(shell_word("x.v; touch PWNED"), "'x.v; touch PWNED'");
-/// assert_eq!(shell_word("it's"), r"'it'\''s'");
-/// ```
-pub fn shell_word(s: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_./+-=:,@%".contains(c);
-    if !s.is_empty() && s.chars().all(plain) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
 /// Whether Yosys reads `s` as one file-name argument without quotes.
 fn yosys_plain(s: &str) -> bool {
     !s.is_empty()
@@ -614,6 +594,8 @@ fn local_name(path: &str, taken: &mut HashSet<String>) -> String {
 /// section that includes it (a path `[files]` cannot list); and the name
 /// of its copy, which `[script]` reads.
 struct ProjectFile {
+    /// The path as Yosys and SymbiYosys are given it ([`project_path`]).
+    path: String,
     local: String,
     files_line: Option<String>,
     include: Option<String>,
@@ -624,11 +606,12 @@ fn project_file(path: &str, taken: &mut HashSet<String>) -> Result<ProjectFile, 
     let local = local_name(&path, taken);
     if sby_listable(&path) {
         let files_line = if base_name(&path) == local {
-            path
+            path.clone()
         } else {
             format!("{local} {path}")
         };
         return Ok(ProjectFile {
+            path,
             local,
             files_line: Some(files_line),
             include: None,
@@ -644,11 +627,12 @@ fn project_file(path: &str, taken: &mut HashSet<String>) -> Result<ProjectFile, 
     // SymbiYosys runs Yosys in TASK/src beside the project file: the path
     // from there.
     let from_src = if path.starts_with('/') {
-        path
+        path.clone()
     } else {
         format!("../../{path}")
     };
     Ok(ProjectFile {
+        path,
         local,
         files_line: None,
         include: Some(format!("`include \"{from_src}\"")),
@@ -693,9 +677,9 @@ pub fn emit_sby(opts: &SbyOptions, checkers: &[CheckerInstance]) -> Result<Strin
     let mut files = Vec::with_capacity(opts.files.len());
     let mut read = Vec::with_capacity(opts.files.len());
     for f in &opts.files {
-        let path = project_path(f).map_err(EmitError::Formal)?;
-        read.push(yosys_word(&path));
-        files.push(project_file(f, &mut taken).map_err(EmitError::Formal)?);
+        let file = project_file(f, &mut taken).map_err(EmitError::Formal)?;
+        read.push(yosys_word(&file.path));
+        files.push(file);
     }
     let checker_views = views(checkers, None)?;
     let mut script = format!(
