@@ -25,8 +25,8 @@ use monitor_core::formula::atom::{expression, Syntax};
 
 mod keywords;
 pub use keywords::{
-    CPP_KEYWORDS, PROMELA_KEYWORDS, SMV_KEYWORDS, SMV_LATER_KEYWORDS, SYSTEMC_MEMBERS,
-    VERILATOR_WORDS, VERILOG_KEYWORDS,
+    CPP_KEYWORDS, PROMELA_KEYWORDS, RUST_KEYWORDS, SMV_KEYWORDS, SMV_LATER_KEYWORDS,
+    SYSTEMC_MEMBERS, VERILATOR_WORDS, VERILOG_KEYWORDS,
 };
 
 /// Whether the identifier `s` can name a signal of a Verilog checker that

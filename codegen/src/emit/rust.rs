@@ -10,20 +10,8 @@ use monitor_expand::rust::{camel_case, code_span, is_rust_identifier, monitor_ty
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
+use super::names::RUST_KEYWORDS;
 use super::{Backend, Common, EmitError};
-
-/// Rust's keywords, strict and reserved (2024 edition), and the names
-/// that cannot be a parameter: a proposition called so gets `p_` in front.
-const RUST_KEYWORDS: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
-    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
-    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
-    "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
-    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
-    // Not keywords, but clippy's default `disallowed_names`: a binding so
-    // named is a warning of the code users paste.
-    "foo", "baz", "quux",
-];
 
 /// The parameters of `observe` for the propositions `names`: identifiers
 /// that rustc takes without a warning under `#![deny(warnings)]`, all

@@ -652,3 +652,16 @@ pub const VERILATOR_WORDS: &[&str] = &[
     "sensitive_neg",
     "sensitive_pos",
 ];
+
+/// Rust's keywords, strict and reserved (2024 edition), and the names
+/// that cannot be a parameter: a proposition called so gets `p_` in front.
+pub const RUST_KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    // Not keywords, but clippy's default `disallowed_names`: a binding so
+    // named is a warning of the code users paste.
+    "foo", "baz", "quux",
+];
