@@ -282,18 +282,32 @@ pub(crate) fn make_error(input: &str, span: Span, kind: ParseErrorKind) -> Parse
         // so the text cannot drive the terminal and the caret stays aligned.
         source_line: input[line_start..line_end]
             .chars()
-            .map(|c| if shows_as_is(c) { c } else { '\u{FFFD}' })
+            .map(|c| {
+                if c == '\t' || !hidden_on_terminal(c) {
+                    c
+                } else {
+                    '\u{FFFD}'
+                }
+            })
             .collect(),
     }
 }
 
-/// Whether `c` can be printed to a terminal as it is: not a control
-/// character (tabs aside) nor an invisible formatting one.
-fn shows_as_is(c: char) -> bool {
-    c == '\t'
-        || !(c.is_control()
-            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{2069}' | '\u{FEFF}'))
+/// Whether a terminal would act on `c` rather than show it: a control
+/// character, or an invisible formatting one (zero-width characters, line
+/// and paragraph separators, bidi overrides and isolates, the byte-order
+/// mark, interlinear annotations). Parse errors and the trace layer's
+/// `escape` keep such characters off the terminal.
+pub(crate) fn hidden_on_terminal(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        )
 }
 
 fn describe(input: &str, t: &Token) -> String {

@@ -25,6 +25,8 @@ mod fuzz;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use crate::formula::parse::hidden_on_terminal as hidden;
+
 /// Text read from a trace (a column name, a signal name, a JSON key, a
 /// value, a file name) made safe to print on a terminal: the characters a
 /// terminal or a text viewer acts on instead of showing — control
@@ -97,18 +99,4 @@ pub fn escape_json(json: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
-}
-
-/// Whether a terminal would act on `c` rather than show it (see
-/// [`escape`]).
-fn hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{200b}'..='\u{200f}'
-                | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{2069}'
-                | '\u{feff}'
-                | '\u{fff9}'..='\u{fffb}'
-        )
 }
