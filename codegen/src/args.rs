@@ -35,7 +35,8 @@ Exit status:
   0  every property holds on every trace (or is undecided)
   1  a property is violated
   2  an error: a bad argument, an unreadable trace, a formula that does not
-     parse, a field missing from a trace...";
+     parse, a field missing from a trace... (what was read of a trace before
+     bad input is reported, and the other traces are checked)";
 
 /// Compile temporal safety properties, in LTL with past (Spot/Spin syntax)
 /// or PSL (IEEE 1850, with --psl), into deterministic, minimal monitors of

@@ -267,8 +267,14 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             // Standard input, followed or not, ends when it is closed.
             Box::new(io::stdin())
         } else {
-            let file =
-                std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+            let file = match std::fs::File::open(path) {
+                Ok(file) => file,
+                Err(e) => {
+                    // The other traces are still checked.
+                    run.error(&format!("cannot read {shown}: {e}"));
+                    continue;
+                }
+            };
             let size = file
                 .metadata()
                 .ok()
@@ -292,7 +298,6 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             TraceFormat::Jsonl => Some(LineFormat::Jsonl),
             TraceFormat::Vcd => None,
         };
-        let three = args.verdicts == 3;
         // --follow: each violation as it happens, on standard output.
         let mut live = |property: &str, v: &ViolationReport| {
             let mut s = String::new();
@@ -304,11 +309,11 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             emit_now(&s);
         };
-        let result = match (format, lines) {
+        let result: Result<Vec<Report>, TraceError> = match (format, lines) {
             (_, Some(_)) if args.follow => {
                 if format == TraceFormat::Csv {
-                    let mut r = CsvReader::new(&name, input).map_err(|e| e.to_string())?;
-                    checker.run_reporting(&mut r, &mut live)
+                    CsvReader::new(&name, input)
+                        .and_then(|mut r| checker.run_reporting(&mut r, &mut live))
                 } else {
                     let mut r = JsonlReader::new(&name, BufReader::with_capacity(1 << 16, input));
                     checker.run_reporting(&mut r, &mut live)
@@ -322,8 +327,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 }
             }
             (TraceFormat::Csv, _) => {
-                let mut r = CsvReader::new(&name, input).map_err(|e| e.to_string())?;
-                checker.run(&mut r)
+                CsvReader::new(&name, input).and_then(|mut r| checker.run(&mut r))
             }
             (TraceFormat::Jsonl, _) => {
                 let mut r = JsonlReader::new(&name, BufReader::with_capacity(1 << 16, input));
@@ -331,28 +335,55 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             (TraceFormat::Vcd, _) => {
                 let clock = clock.as_ref().map(|(n, e)| (n.as_str(), *e));
-                let mut r = VcdReader::new(&name, BufReader::with_capacity(1 << 16, input), clock)
-                    .map_err(|e| e.to_string())?;
-                if let Some(reset) = &async_reset {
-                    r.set_async_reset(&reset.name, !reset.active_low)
-                        .map_err(|e| e.to_string())?;
-                }
-                checker.run(&mut r)
+                VcdReader::new(&name, BufReader::with_capacity(1 << 16, input), clock).and_then(
+                    |mut r| {
+                        if let Some(reset) = &async_reset {
+                            r.set_async_reset(&reset.name, !reset.active_low)?;
+                        }
+                        checker.run(&mut r)
+                    },
+                )
             }
         };
         drop(progress);
-        let reports = result.map_err(|e: TraceError| e.to_string())?;
-        for r in &reports {
-            violated |= r.verdict == Verdict::Violated;
-            if args.json {
-                let json = report_json(&name, r, three).to_string();
-                let _ = writeln!(run.out, "{}", escape_json(&json));
-            } else {
-                text(&mut run.out, &name, r, three);
+        // Bad input ends the check of this trace, but what was read before
+        // it is reported: its violations are facts.
+        let (reports, complete) = match result {
+            Ok(reports) => (reports, true),
+            Err(e) => {
+                let so_far = checker.reports_so_far();
+                // Before the first event (an unknown column, a bad header),
+                // there is nothing to report.
+                let read = so_far.first().is_some_and(|r| r.events > 0);
+                if read {
+                    report(run, args, &name, &so_far, false);
+                    violated |= so_far.iter().any(|r| r.verdict == Verdict::Violated);
+                }
+                run.error(&e.to_string());
+                continue;
             }
-        }
+        };
+        report(run, args, &name, &reports, complete);
+        violated |= reports.iter().any(|r| r.verdict == Verdict::Violated);
     }
     Ok(violated)
+}
+
+/// Writes the reports of one trace; `complete`: the trace was read to its
+/// end (otherwise the reports are those of the events before an error).
+fn report(run: &mut Run, args: &CheckArgs, name: &str, reports: &[Report], complete: bool) {
+    let three = args.verdicts == 3;
+    for r in reports {
+        if args.json {
+            let mut json = report_json(name, r, three);
+            if !complete {
+                json["complete"] = serde_json::Value::Bool(false);
+            }
+            let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
+        } else {
+            text(&mut run.out, name, r, three, complete);
+        }
+    }
 }
 
 fn format_of(path: &Path) -> Result<TraceFormat, String> {
@@ -447,12 +478,13 @@ fn inexact_text(out: &mut String, r: &Report) {
     }
 }
 
-fn text(out: &mut String, trace: &str, r: &Report, three: bool) {
+fn text(out: &mut String, trace: &str, r: &Report, three: bool, complete: bool) {
     let (trace, property) = (escape(trace), escape(&r.property));
     let events = format!(
-        "{} event{} read",
+        "{} event{} read{}",
         r.events,
-        if r.events == 1 { "" } else { "s" }
+        if r.events == 1 { "" } else { "s" },
+        if complete { "" } else { " before the error" }
     );
     match r.verdict {
         Verdict::Violated => {

@@ -274,6 +274,88 @@ fn bad_input_is_a_clear_error() {
 }
 
 #[test]
+fn bad_input_loses_nothing_read_before_it() {
+    // A violation before a bad line is reported, then the error (exit 2);
+    // the other traces are still checked; with several cores as in one
+    // pass, and in JSON.
+    let dir = scratch("partial");
+    let mut big = String::from("a,b\n");
+    for k in 0..50_000 {
+        big.push_str(if k == 30_000 { "1,0\n" } else { "0,0\n" });
+    }
+    big.push_str("maybe,0\n0,0\n");
+    let bad = file(&dir, "bad.csv", big.as_bytes());
+    let good = file(&dir, "good.csv", b"a,b\n0,1\n1,0\n");
+    let vcd = file(
+        &dir,
+        "cut.vcd",
+        b"$var wire 1 ! a $end\n$enddefinitions $end\n#0\n0!\n#1\n1!\n#2\n0!\n#3\nx",
+    );
+    for jobs in ["1", "2"] {
+        let o = mongen(&[
+            "check",
+            "-j",
+            jobs,
+            "-f",
+            "G !a",
+            "-f",
+            "G(b -> X b)",
+            &bad,
+            "missing.csv",
+            &good,
+        ]);
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
+        assert_eq!(o.status.code(), Some(2), "{out}{err}");
+        assert!(out.contains("bad.csv: `G!a`: violated at line 30002 (event 30000); 50000 events read before the error"), "{out}");
+        assert!(
+            out.contains(
+                "bad.csv: `G(b -> Xb)`: holds (50000 events read before the error, no violation)"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("good.csv: `G!a`: violated at line 3 (event 1); 2 events read\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("good.csv: `G(b -> Xb)`: violated at line 3"),
+            "{out}"
+        );
+        assert!(
+            err.contains("bad.csv, line 50002: `a`: \"maybe\" is not a Boolean"),
+            "{err}"
+        );
+        assert!(err.contains("cannot read missing.csv"), "{err}");
+    }
+    let o = mongen(&["check", "--json", "-f", "G !a", &bad]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["complete"].as_bool(), v["events"].as_u64()),
+        (Some(false), Some(50_000))
+    );
+    assert_eq!(v["violations"][0]["line"].as_u64(), Some(30_002));
+    let o = mongen(&["check", "--json", "-f", "G !a", &good]);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("complete"));
+    // A waveform cut in the middle of a value change.
+    let o = mongen(&["check", "-f", "G !a", &vcd]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("violated at time 1"), "{}", text(&o));
+    // An error before the first event reports nothing but the error.
+    let o = mongen(&["check", "-f", "G c", &good]);
+    assert_eq!(
+        (o.status.code(), o.stdout.len()),
+        (Some(2), 0),
+        "{}",
+        text(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn waveforms_with_a_clock_and_a_reset() {
     let dir = scratch("vcd");
     // Rising edges at 5, 15, 25, 35, 45; reset until 12; `a` unknown in

@@ -22,6 +22,7 @@ use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chun
 use monitor_core::trace::reader::{Edge, Reader, TraceError, VcdReader};
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
+use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict, PyMapping};
@@ -349,11 +350,41 @@ impl TraceChecker {
             .map(|r| report_json(source, r, self.three).to_string())
             .collect()
     }
+
+    /// The reports of the events read before an error (`"complete":
+    /// false`), as `mongen check --json` writes them.
+    fn partial_reports(&self, source: &str, reports: &[Report]) -> Vec<String> {
+        reports
+            .iter()
+            .map(|r| {
+                let mut json = report_json(source, r, self.three);
+                json["complete"] = serde_json::Value::Bool(false);
+                json.to_string()
+            })
+            .collect()
+    }
 }
+
+create_exception!(
+    _native,
+    TraceReadError,
+    PyValueError,
+    "A trace could not be read to its end; `reports` holds the reports (JSON text) of what was read before: earlier traces whole, and the events before the error."
+);
 
 /// A trace error as Python's ValueError.
 fn trace_error(e: TraceError) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// A trace error as a `TraceReadError` (a ValueError) that carries the
+/// reports read before it (`reports`): bad input loses nothing.
+fn trace_error_with(py: Python<'_>, e: TraceError, reports: Vec<String>) -> PyErr {
+    let err = TraceReadError::new_err(e.to_string());
+    if let Err(set) = err.value(py).setattr("reports", reports) {
+        return set;
+    }
+    err
 }
 
 /// The Arrow stream of an object that exports one (`__arrow_c_stream__`:
@@ -572,7 +603,16 @@ impl TraceChecker {
                     checker.run(&mut r)
                 }
             });
-            out.extend(self.reports(path, &reports.map_err(trace_error)?));
+            match reports {
+                Ok(reports) => out.extend(self.reports(path, &reports)),
+                Err(e) => {
+                    let so_far = checker.reports_so_far();
+                    if so_far.first().is_some_and(|r| r.events > 0) {
+                        out.extend(self.partial_reports(path, &so_far));
+                    }
+                    return Err(trace_error_with(py, e, out));
+                }
+            }
         }
         Ok(out)
     }
@@ -591,10 +631,18 @@ impl TraceChecker {
         let stream = arrow_stream(data)?;
         let names = column_names(&stream);
         let mut checker = self.checker();
-        let reports = py
-            .detach(|| check_batches(&mut checker, name, names, stream, time))
-            .map_err(trace_error)?;
-        Ok(self.reports(name, &reports))
+        match py.detach(|| check_batches(&mut checker, name, names, stream, time)) {
+            Ok(reports) => Ok(self.reports(name, &reports)),
+            Err(e) => {
+                let so_far = checker.reports_so_far();
+                let read = if so_far.first().is_some_and(|r| r.events > 0) {
+                    self.partial_reports(name, &so_far)
+                } else {
+                    Vec::new()
+                };
+                Err(trace_error_with(py, e, read))
+            }
+        }
     }
 
     /// The summary of one chunk of a trace (a Spark partition), as bytes
@@ -762,5 +810,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_class::<TraceChecker>()?;
     m.add("DEFAULT_MAX_STATES", DEFAULT_MAX_STATES)?;
+    m.add("TraceReadError", m.py().get_type::<TraceReadError>())?;
     Ok(())
 }

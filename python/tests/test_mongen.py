@@ -210,3 +210,21 @@ def test_to_json_and_hoa():
     assert m.to_hoa().startswith("HOA: v1\n")
     with pytest.raises(ValueError, match="unknown target"):
         m.emit("vhdl")
+
+
+def test_bad_input_loses_nothing(tmp_path):
+    good = tmp_path / "good.csv"
+    good.write_text("a\n0\n1\n")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a\n0\n1\n0\nmaybe\n1\n")
+    with pytest.raises(mongen.TraceReadError, match="line 5") as e:
+        mongen.check([str(good), str(bad)], "G !a")
+    assert isinstance(e.value, ValueError)
+    first, second = e.value.reports
+    assert (first["trace"], first["verdict"], "complete" in first) == (str(good), "violated", False)
+    assert (second["trace"], second["verdict"], second["events"]) == (str(bad), "violated", 3)
+    assert second["complete"] is False and second["violations"][0]["line"] == 3
+    # Before the first event there is nothing to report.
+    with pytest.raises(mongen.TraceReadError) as e:
+        mongen.check(str(good), "G !c")
+    assert e.value.reports == []

@@ -710,7 +710,11 @@ impl Checker {
                 lanes.reset_all(runs);
                 ring.clear();
             }
-            bound.eval(reader, &mut bits)?;
+            if let Err(e) = bound.eval(reader, &mut bits) {
+                // The event was not checked: the reports so far end before it.
+                *events -= 1;
+                return Err(e);
+            }
             ring.push(reader.position(), &bits);
             // Every property steps; the rare events (a violation, a good
             // prefix) come back to be reported.
@@ -750,6 +754,33 @@ impl Checker {
             });
         }
         Ok(())
+    }
+
+    /// The reports of the events read so far. After [`Checker::run`] (or
+    /// [`check_lines`](super::chunked::check_lines)) stopped at an error in
+    /// the trace, they are the reports of the events before it, the same as
+    /// those of the trace cut before the bad event: a violation found
+    /// before bad input is not lost.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let table = MonitorTable::from_ltl("G !a")?;
+    /// let props = vec![Property::new("G !a", table, vec![Expr::parse("a")?])];
+    /// let mut checker = Checker::new(props, Options::default());
+    /// let log = "a\n0\n1\nmaybe\n0\n";
+    /// let err = checker.run(&mut CsvReader::new("log", log.as_bytes())?).unwrap_err();
+    /// assert_eq!(err.at.as_deref(), Some("line 4"));
+    /// let reports = checker.reports_so_far();
+    /// assert_eq!((reports[0].verdict, reports[0].events), (Verdict::Violated, 2));
+    /// assert_eq!(reports[0].violations[0].at.line, Some(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reports_so_far(&mut self) -> Vec<Report> {
+        self.finish()
     }
 
     /// The reports, once the whole trace is read.

@@ -1180,6 +1180,22 @@ mod tests {
                     // A damaged value is an error if a property reads it.
                     errors += usize::from(want.is_err());
                     assert!(want.is_ok() || damage.is_some(), "{want:?}");
+                    // After an error, the reports of the events before it:
+                    // those of the log cut before the damaged line.
+                    let so_far = checker.reports_so_far();
+                    if want.is_err() {
+                        let bad = text.find("maybe").expect("the damage");
+                        let cut = text[..bad].rfind('\n').map_or(0, |n| n + 1);
+                        let prefix = &text[..cut];
+                        let whole = match format {
+                            LineFormat::Csv => CsvReader::new("t", prefix.as_bytes())
+                                .and_then(|mut r| checker.run(&mut r)),
+                            LineFormat::Jsonl => {
+                                checker.run(&mut JsonlReader::new("t", prefix.as_bytes()))
+                            }
+                        };
+                        assert_eq!(Ok(so_far.clone()), whole, "{format:?} cut at {cut}");
+                    }
                     for pool in &pools {
                         for chunking in [
                             Chunking::Lines(1),
@@ -1200,6 +1216,14 @@ mod tests {
                                 "{format:?}, {chunking:?}, {} threads",
                                 pool.current_num_threads()
                             );
+                            if got.is_err() {
+                                assert_eq!(
+                                    checker.reports_so_far(),
+                                    so_far,
+                                    "before the error: {format:?}, {chunking:?}, {} threads",
+                                    pool.current_num_threads()
+                                );
+                            }
                             compared += 1;
                         }
                     }

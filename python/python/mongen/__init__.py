@@ -18,9 +18,15 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from . import _native
 
-__all__ = ["compile", "check", "Monitor", "Violation", "DEFAULT_MAX_STATES"]
+__all__ = ["compile", "check", "Monitor", "Violation", "TraceReadError", "DEFAULT_MAX_STATES"]
 
 DEFAULT_MAX_STATES: int = _native.DEFAULT_MAX_STATES
+
+#: A trace that could not be read to its end (a ValueError). Its
+#: ``reports`` are those :func:`check` would have returned for what was read
+#: before the error: the earlier traces whole, and the events of this one
+#: before the bad input (``"complete": False``). Bad input loses nothing.
+TraceReadError = _native.TraceReadError
 
 Event = Union[Mapping[str, Any], Sequence[Any]]
 
@@ -250,6 +256,11 @@ def check(
     field of its name. all=True restarts a property after each violation
     and counts them all. clock samples a VCD at a clock's edges
     ("clk" or "clk:negedge").
+
+    A trace that cannot be read to its end (a bad value, a cut file)
+    raises TraceReadError (a ValueError) whose ``reports`` are what was
+    read before: the earlier traces whole, then this trace's events before
+    the error, marked ``"complete": False``.
     """
     checker = _trace_checker(
         _checker_key(properties, defines, psl, verdicts, all, max_reports, max_states)
@@ -258,9 +269,15 @@ def check(
     if data is not None:
         if format is not None or clock is not None:
             raise ValueError("format and clock are for trace files, not Arrow data")
-        reports = checker.check_arrow(data, name, time)
     else:
         if time is not None:
             raise ValueError("time is for Arrow data (files have their own)")
-        reports = checker.check_files(_paths(traces), format, clock)
+    try:
+        if data is not None:
+            reports = checker.check_arrow(data, name, time)
+        else:
+            reports = checker.check_files(_paths(traces), format, clock)
+    except TraceReadError as e:
+        e.reports = [json.loads(r) for r in e.reports]
+        raise
     return [json.loads(r) for r in reports]

@@ -2,6 +2,9 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 DEFAULT_MAX_STATES: int
 
+class TraceReadError(ValueError):
+    reports: List[Any]
+
 class Monitor:
     def step(self, event: Any) -> str: ...
     def run(self, events: Iterable[Any]) -> str: ...
