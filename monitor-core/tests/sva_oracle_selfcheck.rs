@@ -600,6 +600,110 @@ fn the_generator_makes_legal_properties_of_every_kind() {
     }
 }
 
+/// Theorems of the standard's semantics (not definitions the oracle is
+/// built from), on random sequences, properties and words: they exercise
+/// `first_match`, the barred antecedent and the abort cut outside the
+/// PSL fragment.
+#[test]
+fn laws_of_the_standard_hold() {
+    let iff = |p: Prop, q: Prop| Prop::Iff(bx(p), bx(q));
+    let implies = |p: Prop, q: Prop| Prop::Implies(bx(p), bx(q));
+    let imp = |s: Seq, overlap: bool, p: Prop| Prop::Implication {
+        s,
+        overlap,
+        p: bx(p),
+    };
+    let next = |p: Prop| Prop::Nexttime {
+        n: 1,
+        strong: false,
+        p: bx(p),
+    };
+    let always = |p: Prop| Prop::Always {
+        range: None,
+        strong: false,
+        p: bx(p),
+    };
+    let abort = |reject: bool, b: Bool, p: Prop| Prop::Abort {
+        kind: Abort {
+            reject,
+            sync: false,
+        },
+        b,
+        p: bx(p),
+    };
+    let mut checked = 0;
+    for seed in 0..1000u64 {
+        let mut g = Gen::new(seed, GenConfig::full());
+        let (s1, s2) = (g.seq(2), g.seq(2));
+        let (p, q) = (g.prop(1), g.prop(1));
+        let cond = g.boolean(1);
+        let fm = Seq::FirstMatch(bx(s1.clone()));
+        let mut laws = vec![
+            // A cut only makes a property easier (truncation lemma).
+            implies(q.clone(), abort(false, cond.clone(), q.clone())),
+            implies(abort(true, cond.clone(), q.clone()), q.clone()),
+            iff(abort(false, Bool::Const(false), q.clone()), q.clone()),
+            // Implication distributes over `or` and splits at ##1.
+            iff(
+                imp(Seq::Or(bx(s1.clone()), bx(s2.clone())), true, p.clone()),
+                Prop::And(
+                    bx(imp(s1.clone(), true, p.clone())),
+                    bx(imp(s2.clone(), true, p.clone())),
+                ),
+            ),
+            // first_match keeps the first end only (§16.9.8).
+            implies(
+                imp(s1.clone(), true, p.clone()),
+                imp(fm.clone(), true, p.clone()),
+            ),
+            iff(
+                always(p.clone()),
+                Prop::And(bx(p.clone()), bx(next(always(p.clone())))),
+            ),
+        ];
+        if !Oracle::admits_empty(&s1) && !Oracle::admits_empty(&s2) {
+            // (An empty match of the antecedent counts in `(s ##1 1) |-> p`
+            // and `(s1 ##1 s2) |-> p`, not in `s |-> nexttime p`.)
+            laws.extend([
+                // §16.12.7: |=> is |-> one tick later.
+                iff(
+                    imp(s1.clone(), false, p.clone()),
+                    imp(s1.clone(), true, next(p.clone())),
+                ),
+                iff(
+                    imp(
+                        Seq::Delay {
+                            lhs: Some(bx(s1.clone())),
+                            lo: 1,
+                            hi: Some(1),
+                            rhs: bx(s2.clone()),
+                        },
+                        true,
+                        p.clone(),
+                    ),
+                    imp(s1.clone(), false, imp(s2.clone(), true, p.clone())),
+                ),
+                implies(Prop::Strong(s1.clone()), Prop::Weak(s1.clone())),
+                iff(Prop::Strong(fm.clone()), Prop::Strong(s1.clone())),
+                iff(Prop::Weak(fm.clone()), Prop::Weak(s1.clone())),
+            ]);
+        }
+        for law in &laws {
+            let mut o = Oracle::new(law);
+            for _ in 0..4 {
+                let l = g.lasso(3, 3);
+                assert!(
+                    o.holds(&l),
+                    "seed {seed}: `{}` fails on {l:?}",
+                    sva(law, Parens::Minimal)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20_000, "{checked}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 100,

@@ -14,7 +14,8 @@
 //! assert!(Oracle::new(&p).holds(&Lasso::new(vec![0b01, 0b10], vec![0])));
 //! ```
 
-#![allow(dead_code)]
+// Each test uses a part of the oracle.
+#![allow(dead_code, unused_imports)]
 
 pub mod ast;
 pub mod eval;

@@ -18,7 +18,8 @@
 //! (always b)`: without them `always` would take `b` and whatever follows),
 //! the `then` branch of an `if`-`else` when it is itself loose (the
 //! dangling `else`), and any Boolean that is not a name, a constant or a
-//! call under a repetition suffix (`(a || b)[*2]`, `(!a)[->1]`).
+//! call under a repetition suffix (`(a || b)[*2]`, `(!a)[->1]`), and
+//! `first_match(...)` too (`(first_match(a ##1 b))[*2]`).
 
 use super::ast::{Abort, Bool, Hi, Prop, Sampled, Seq};
 
@@ -208,7 +209,9 @@ impl Printer {
                 ),
                 THROUGHOUT,
             ),
-            Seq::FirstMatch(x) => (format!("first_match({})", self.seq(x).0), ATOM),
+            // Not an atom for the repetition suffixes: the grammar takes
+            // them after a Boolean or a parenthesized sequence only.
+            Seq::FirstMatch(x) => (format!("first_match({})", self.seq(x).0), ATOM - 1),
         }
     }
 
