@@ -189,7 +189,7 @@ fn sampled_value_functions_before_and_after_the_first_tick() {
         overlap: true,
         p: bx(seqp(s(Sampled::Past(1)))),
     };
-    assert!(Oracle::new(&p).holds(&w(&[B], &[0])) == false);
+    assert!(!Oracle::new(&p).holds(&w(&[B], &[0])));
     let always_p = Prop::Always {
         range: None,
         strong: false,
