@@ -1,0 +1,171 @@
+//! The oracle's own SVA syntax tree (IEEE 1800-2017 §16), independent of
+//! the crate's `formula::sva` front end: only the text syntax is shared.
+
+/// A Boolean expression over the propositions `a`, `b`, `c`, ... (index
+/// `i` is the `i`-th letter of the alphabet and bit `i` of a letter).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bool {
+    /// `1'b1` or `1'b0`.
+    Const(bool),
+    /// A proposition.
+    Ap(u8),
+    /// `!b`.
+    Not(Box<Bool>),
+    /// `b && c`.
+    And(Box<Bool>, Box<Bool>),
+    /// `b || c`.
+    Or(Box<Bool>, Box<Bool>),
+    /// A sampled-value function of a proposition (§16.9.3).
+    Sampled(Sampled, u8),
+}
+
+/// The sampled-value functions, on a proposition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sampled {
+    /// `$past(p, n)` (`n >= 1`; `$past(p)` when 1).
+    Past(u32),
+    /// `$rose(p)`.
+    Rose,
+    /// `$fell(p)`.
+    Fell,
+    /// `$stable(p)`.
+    Stable,
+    /// `$changed(p)`.
+    Changed,
+}
+
+/// A bound: `Some(n)` or `$` (`None`).
+pub type Hi = Option<u32>;
+
+/// A sequence (§16.7, §16.9).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Seq {
+    /// A Boolean, one cycle.
+    Bool(Bool),
+    /// `lhs ##[lo:hi] rhs`, or the leading `##[lo:hi] rhs` when `lhs` is
+    /// `None`; printed `##n` when `lo == hi`.
+    Delay {
+        lhs: Option<Box<Seq>>,
+        lo: u32,
+        hi: Hi,
+        rhs: Box<Seq>,
+    },
+    /// `s[*lo:hi]` (`s[*n]` when `lo == hi`).
+    Repeat { s: Box<Seq>, lo: u32, hi: Hi },
+    /// `b[->lo:hi]` (`lo >= 1`).
+    Goto { b: Bool, lo: u32, hi: Hi },
+    /// `b[=lo:hi]`.
+    NonCons { b: Bool, lo: u32, hi: Hi },
+    /// `s and t`.
+    And(Box<Seq>, Box<Seq>),
+    /// `s or t`.
+    Or(Box<Seq>, Box<Seq>),
+    /// `s intersect t`.
+    Intersect(Box<Seq>, Box<Seq>),
+    /// `s within t`.
+    Within(Box<Seq>, Box<Seq>),
+    /// `b throughout s`.
+    Throughout(Bool, Box<Seq>),
+    /// `first_match(s)`.
+    FirstMatch(Box<Seq>),
+}
+
+/// Strength of the sequence-based operators that have a weak and a strong
+/// form (`nexttime`/`s_nexttime`, `until`/`s_until`, ...).
+pub type Strong = bool;
+
+/// `accept_on` or `reject_on`, asynchronous or `sync_`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Abort {
+    pub reject: bool,
+    pub sync: bool,
+}
+
+/// A property (§16.12).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Prop {
+    /// A sequence without `strong`/`weak`: weak in `assert property`.
+    Seq(Seq),
+    /// `strong(s)`.
+    Strong(Seq),
+    /// `weak(s)`.
+    Weak(Seq),
+    /// `not p`.
+    Not(Box<Prop>),
+    /// `p and q`.
+    And(Box<Prop>, Box<Prop>),
+    /// `p or q`.
+    Or(Box<Prop>, Box<Prop>),
+    /// `p implies q`.
+    Implies(Box<Prop>, Box<Prop>),
+    /// `p iff q`.
+    Iff(Box<Prop>, Box<Prop>),
+    /// `if (b) p` and `if (b) p else q`.
+    If(Bool, Box<Prop>, Option<Box<Prop>>),
+    /// `s |-> p` (`overlap`) and `s |=> p`.
+    Implication { s: Seq, overlap: bool, p: Box<Prop> },
+    /// `s #-# p` (`overlap`) and `s #=# p`.
+    FollowedBy { s: Seq, overlap: bool, p: Box<Prop> },
+    /// `nexttime [n] p` / `s_nexttime [n] p` (printed without `[n]` when
+    /// `n == 1`).
+    Nexttime {
+        n: u32,
+        strong: Strong,
+        p: Box<Prop>,
+    },
+    /// `always p`, `always [lo:hi] p`, `s_always [lo:hi] p` (`range`
+    /// is `None` for the unranged form; `s_always` needs a finite `hi`).
+    Always {
+        range: Option<(u32, Hi)>,
+        strong: Strong,
+        p: Box<Prop>,
+    },
+    /// `eventually [lo:hi] p` (finite `hi`), `s_eventually p`,
+    /// `s_eventually [lo:hi] p`.
+    Eventually {
+        range: Option<(u32, Hi)>,
+        strong: Strong,
+        p: Box<Prop>,
+    },
+    /// `p until q`, `p s_until q`, `p until_with q`, `p s_until_with q`.
+    Until {
+        strong: Strong,
+        with: bool,
+        p: Box<Prop>,
+        q: Box<Prop>,
+    },
+    /// `accept_on (b) p`, `reject_on (b) p`, and their `sync_` forms.
+    Abort { kind: Abort, b: Bool, p: Box<Prop> },
+    /// `disable iff (b) p`: only at the top of an assertion.
+    DisableIff(Bool, Box<Prop>),
+}
+
+impl Bool {
+    /// The largest `$past` depth in the expression (1 for `$rose` ...).
+    pub fn past_depth(&self) -> u32 {
+        match self {
+            Bool::Const(_) | Bool::Ap(_) => 0,
+            Bool::Not(b) => b.past_depth(),
+            Bool::And(x, y) | Bool::Or(x, y) => x.past_depth().max(y.past_depth()),
+            Bool::Sampled(Sampled::Past(n), _) => *n,
+            Bool::Sampled(_, _) => 1,
+        }
+    }
+
+    pub fn not(self) -> Bool {
+        Bool::Not(Box::new(self))
+    }
+}
+
+/// Shorthands for building trees in tests.
+pub fn ap(i: u8) -> Bool {
+    Bool::Ap(i)
+}
+
+pub fn b(x: Bool) -> Seq {
+    Seq::Bool(x)
+}
+
+pub fn bx<T>(x: T) -> Box<T> {
+    Box::new(x)
+}
