@@ -3,7 +3,7 @@
 //! errors, and every printer's output read back by the matching parser.
 
 use monitor_core::automaton::BadPrefixDfa;
-use monitor_core::formula::random::{random_psl, RandomLtl, SplitMix64};
+use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
 use monitor_core::formula::{parse, parse_psl, Formula, Op, ParseErrorKind};
 use monitor_core::translate::{Builder, Config, Verdicts};
 use proptest::prelude::*;
@@ -359,5 +359,67 @@ proptest! {
         let text = f.to_nusmv();
         let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{text}\n{e}")))?;
         prop_assert!(same(&back), "{} printed as {} read back as {}", f, text, back);
+    }
+}
+
+/// `r ##[lo:hi] s` by the definition of the delay: the union, over the
+/// delays `k` allowed, of `r:s` (`k = 0`, the same letter) and
+/// `r;1[*k-1];s`; built with the core's constructors, not the parser's
+/// case analysis (Spot's, on whether `r` or `s` accepts the empty word).
+fn delay_by_definition(r: &Formula, s: &Formula, lo: u32, hi: u32) -> Formula {
+    Formula::sere_or((lo..=hi).map(|k| {
+        if k == 0 {
+            Formula::fusion([r.clone(), s.clone()])
+        } else {
+            let gap = Formula::star(Formula::tt(), k - 1, Some(k - 1));
+            Formula::concat([r.clone(), gap, s.clone()])
+        }
+    }))
+}
+
+/// `r[:*lo..hi]` by Spot's definition: between `lo` and `hi` copies of
+/// `r` fused, where no copy is `1` and one copy is `r` without the empty
+/// word.
+fn fusion_power_by_definition(r: &Formula, lo: u32, hi: u32) -> Formula {
+    Formula::sere_or((lo..=hi).map(|k| match k {
+        0 => Formula::tt(),
+        1 => Formula::sere_and([r.clone(), Formula::star(Formula::tt(), 1, None)]),
+        _ => Formula::fusion(vec![r.clone(); k as usize]),
+    }))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The delays and the fusion power, read from text around random
+    /// printed SEREs, mean what their definitions say: under a weak and a
+    /// strong sequence and a suffix implication, the same monitors.
+    #[test]
+    fn delays_and_fusion_powers_follow_their_definitions(
+        seed in any::<u64>(),
+        sizes in (1usize..5, 1usize..5),
+        bounds in (0u32..3, 0u32..3),
+    ) {
+        let mut rng = SplitMix64::new(seed);
+        let r = random_sere(&mut rng, &["a", "b"], sizes.0);
+        let s = random_sere(&mut rng, &["a", "b"], sizes.1);
+        let (lo, hi) = (bounds.0.min(bounds.1), bounds.0.max(bounds.1));
+        // A SERE in braces, as `to_spot` prints it in a closure.
+        let braced = |x: &Formula| Formula::closure(x.clone()).to_spot();
+        let cases = [
+            (format!("{} ##[{lo}:{hi}] {}", braced(&r), braced(&s)), delay_by_definition(&r, &s, lo, hi)),
+            (format!("{}[:*{lo}..{hi}]", braced(&r)), fusion_power_by_definition(&r, lo, hi)),
+        ];
+        for (text, expected) in cases {
+            for (f, g) in [
+                (format!("{{{text}}}"), Formula::closure(expected.clone())),
+                (format!("{{{text}}}!"), Formula::econcat(expected.clone(), Formula::tt())),
+                (format!("{{{text}}}[]-> a"), Formula::uconcat(expected.clone(), Formula::ap("a"))),
+            ] {
+                let f = parse(&f).map_err(|e| TestCaseError::fail(format!("{f}\n{e}")))?;
+                let (Some(mf), Some(mg)) = (try_monitor(&f), try_monitor(&g)) else { continue };
+                prop_assert!(mf.first_difference(&mg).is_none(), "{} (read as {}) vs {}", text, f, g);
+            }
+        }
     }
 }
