@@ -308,6 +308,19 @@ fn deep_seres_stop_at_the_depth_limit() {
         let e = parse(&s).expect_err("too deep");
         assert_eq!(e.kind(), &ParseErrorKind::TooDeep, "{}", &s[..40]);
     }
+    // Huge counts are refused with the bound, before anything is built.
+    for s in [
+        "{a[*99999999999]}",
+        "{a[*1..99999999999999999999999]}",
+        "{a[:*99999999999]}",
+        "{a[=2..99999999999]}",
+        "{a[->99999999999]}",
+        "{a ##99999999999 b}",
+        "{##[1:99999999999] b}",
+    ] {
+        let e = parse(s).expect_err(s);
+        assert!(matches!(e.kind(), ParseErrorKind::Bound(_)), "{s}: {e}");
+    }
     // Long flat runs are fine.
     let flat = "{a".to_string() + &";b".repeat(20_000) + "}";
     assert!(parse(&flat).is_ok());
