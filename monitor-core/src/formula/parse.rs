@@ -1,4 +1,5 @@
-//! A parser for LTL with past in the syntax of Spot and Spin.
+//! A parser for LTL with past in the syntax of Spot and Spin, with Spot's
+//! SEREs (PSL).
 //!
 //! Operators, from the loosest to the tightest binding (Spot's table):
 //!
