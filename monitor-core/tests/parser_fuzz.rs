@@ -1,7 +1,7 @@
 //! Fuzzing the parser: arbitrary input never panics, errors point inside
 //! the input, and printing then parsing gives the same formula back.
 
-use monitor_core::formula::random::RandomLtl;
+use monitor_core::formula::random::{random_psl, RandomLtl, SplitMix64};
 use monitor_core::formula::{parse, Formula};
 use monitor_core::translate::{Builder, Config, Verdicts};
 use proptest::prelude::*;
@@ -64,6 +64,33 @@ fn token_soup() -> impl Strategy<Value = String> {
         "GFa",
         "F1",
         "$",
+        // Spot's SEREs.
+        "{",
+        "}",
+        "}!",
+        "{a;b}",
+        ";",
+        "[*]",
+        "[*2..3]",
+        "[*1:$]",
+        "[+]",
+        "*",
+        "[=2]",
+        "[->]",
+        "[->1..2]",
+        "[:*2]",
+        "[:+]",
+        "##1",
+        "##[0:2]",
+        "##[+]",
+        "[]->",
+        "<>->",
+        "[]=>",
+        "|->",
+        "|=>",
+        "first_match(",
+        " abort ",
+        "[*0]",
     ]);
     prop::collection::vec(tokens, 0..24).prop_map(|v| v.concat())
 }
@@ -102,6 +129,79 @@ proptest! {
         if let Ok(f) = parse(&s) {
             // Whatever parses prints back to the same formula.
             prop_assert_eq!(parse(&f.to_spot()).unwrap(), f);
+        }
+    }
+}
+
+/// Tokens spliced into printed SERE formulas.
+const SERE_EDITS: &[&str] = &[
+    "{",
+    "}",
+    "}!",
+    "(",
+    ")",
+    ";",
+    ":",
+    "|",
+    "&",
+    "&&",
+    "!",
+    "[*",
+    "[*]",
+    "]",
+    "[*2..1]",
+    "[+]",
+    "*",
+    "[=",
+    "[->]",
+    "[:*",
+    "[:+]",
+    "##",
+    "##2",
+    "##[1:$]",
+    "[]->",
+    "<>=>",
+    "|->",
+    "X",
+    "Y",
+    "U",
+    "S",
+    "first_match(",
+    " abort ",
+    "1",
+    "0",
+    "\"",
+    "/*",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// Printed PSL formulas (Spot's SERE syntax) with one character
+    /// deleted, or a token inserted or put in its place: errors point
+    /// inside the input with a caret, whatever parses prints back.
+    #[test]
+    fn mutated_seres_never_panic(
+        seed in any::<u64>(),
+        size in 1usize..12,
+        at in any::<prop::sample::Index>(),
+        edit in 0u8..3,
+        token in prop::sample::select(SERE_EDITS),
+    ) {
+        let text = random_psl(&mut SplitMix64::new(seed), &["a", "b"], size).to_spot();
+        let mut chars: Vec<String> = text.chars().map(String::from).collect();
+        let i = at.index(chars.len() + 1);
+        match edit {
+            0 if i < chars.len() => {
+                chars.remove(i);
+            }
+            1 if i < chars.len() => chars[i] = token.to_string(),
+            _ => chars.insert(i, token.to_string()),
+        }
+        let s = chars.concat();
+        check_error_position(&s);
+        if let Ok(f) = parse(&s) {
+            prop_assert_eq!(parse(&f.to_spot()).unwrap(), f, "{}", s);
         }
     }
 }

@@ -9,7 +9,7 @@
 //!   hash-consed DAG: two structurally equal formulas are the same node, so
 //!   equality and hashing are pointer operations.
 //! * [`Op`] lists the operators, one line each.
-//! * [`parse()`] reads Spot/Spin syntax (plus past operators) and reports
+//! * [`parse()`] reads Spot/Spin syntax (plus past operators, and Spot's SEREs) and reports
 //!   errors with a line, a column and a caret ([`ParseError`]).
 //! * [`Formula::to_spot`] and [`Formula::to_spin`] print it back.
 //! * [`simplify()`](simplify::simplify) rewrites it; [`Formula::nnf`] pushes negations down.

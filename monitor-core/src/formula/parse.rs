@@ -1,4 +1,5 @@
-//! A parser for LTL with past in the syntax of Spot and Spin.
+//! A parser for LTL with past in the syntax of Spot and Spin, with Spot's
+//! SEREs (PSL).
 //!
 //! Operators, from the loosest to the tightest binding (Spot's table):
 //!
@@ -24,12 +25,70 @@
 //! `F[2:4] f` is `XX(f | X(f | X f))`, `G[2:4] f` is `XX(f & X(f & X f))`,
 //! and an upper bound of `$`, `inf` or nothing means unbounded
 //! (`F[2:$] f` is `XXF f`). Separators `:`, `..` and `,` are accepted.
+//!
+//! # SEREs
+//!
+//! Spot's PSL syntax: a SERE in braces is a formula, with the semantics
+//! of the PSL front end ([`parse_psl`](super::parse_psl); the same
+//! property gives the same formula):
+//!
+//! | formula | meaning |
+//! |---|---|
+//! | `{r}`, `{r}!`, `!{r}` | weak sequence (closure), strong sequence, negation |
+//! | `{r}[]-> f`, `{r}\|-> f`, `{r}(f)` | `f` at the end of each match (PSL `{r} \|-> f`) |
+//! | `{r}[]=> f`, `{r}\|=> f` | `f` one letter after each match (`{r;1}[]-> f`) |
+//! | `{r}<>-> f`, `{r}<>=> f` | some match ends where (one letter before) `f` holds |
+//! | `f abort b`, `f abort_bottom b` | PSL's `abort`, and its dual (as `to_spot` prints them) |
+//!
+//! The right side of `[]->` and `<>->` extends as far as possible
+//! (`{r}[]-> a U b` is `{r}[]-> (a U b)`). Inside braces, from the
+//! loosest to the tightest:
+//!
+//! | SERE | meaning |
+//! |---|---|
+//! | `r ; s` | concatenation |
+//! | `r : s` | fusion (the last letter of `r` is the first of `s`) |
+//! | `r ##n s`, `r ##[i:j] s`, `##[i:j] s`, `##[+]`, `##[*]` | SVA delays, Spot's sugar: `r;1[*n-1];s`, `##0` is fusion |
+//! | `b -> c`, `b <-> c` | Booleans only |
+//! | `r \| s`, `r \|\| s` | union |
+//! | `b ^ c`, `b xor c` | Booleans only |
+//! | `r && s`, `r & s` | length-matching and non-length-matching intersection (`&` on Booleans) |
+//! | `r[*i..j]`, `r[*]`, `r*`, `r[+]`, `[*i..j]` alone (of `1`) | repetition |
+//! | `b[=i..j]`, `b[->i..j]` | non-consecutive and goto repetition of a Boolean |
+//! | `r[:*i..j]`, `r[:+]` | fusion power: `r:r:…:r`, `r[:*0]` is `1` |
+//! | `!b`, `first_match(r)`, `(r)`, `{r}` | |
+//!
+//! Bounds are written `i..j`, `i:j`, `i,j` or `i to j`, with `$`, `inf`
+//! or nothing for unbounded; `[*]` is `[*0..]`, `[->]` is `[->1]`,
+//! `[->..j]` is `[->1..j]`. `[*0]` is the empty word, `1` any letter.
+//! Letters are Boolean formulas (past operators allowed); a temporal
+//! operator inside braces is an error. The formula core has no operator
+//! for two of Spot's: the unbounded fusion power of a SERE that is not a
+//! Boolean (`{a;b}[:+]`) and `first_match` of a SERE that is not a
+//! Boolean nor accepts the empty word (`first_match({a;b[*]})`) are
+//! refused with an error naming them.
+//!
+//! One difference from Spot remains, the PSL front end's: a weak
+//! closure completes a prefix with letters that satisfy every Boolean,
+//! `false` included (IEEE 1850), so `{a;0}` is `a` here and `0` in Spot.
+//!
+//! ```
+//! use monitor_core::formula::{parse, parse_psl};
+//!
+//! let f = parse("G({req}[]=> {!ack[*0..3];ack}!)")?;
+//! assert_eq!(f, parse_psl("always {req} |=> {!ack[*0:3];ack}!")?);
+//! assert_eq!(f.to_spot(), "G({req;1}[]-> ({!ack[*0..3];ack}!))");
+//! assert_eq!(parse("{a ##[1:2] b}")?, parse("{a;[*0..1];b}")?);
+//! let err = parse("{a;b}} -> c").unwrap_err();
+//! assert_eq!(err.message(), "expected an operator or the end of the formula, found `}`, which closes no `{`");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 
 pub(crate) use super::cursor::Span;
 use super::cursor::{Cursor, EndToken, Spanned};
-use super::{Formula, Op};
+use super::{psl, Formula, Op};
 
 /// The largest bound accepted in `X[n]`, `F[n:m]` and `G[n:m]`.
 pub const MAX_BOUND: u32 = 10_000;
@@ -61,16 +120,9 @@ pub fn parse(input: &str) -> Result<Formula, ParseError> {
         return Err(p.cur.error(p.cur.peek().span, ParseErrorKind::Empty));
     }
     let f = p.formula()?;
-    let t = p.cur.peek();
+    let t = p.cur.peek().clone();
     if t.kind != Tok::End {
-        let found = describe(input, t);
-        return Err(p.cur.error(
-            t.span,
-            ParseErrorKind::Unexpected {
-                expected: "an operator or the end of the formula",
-                found,
-            },
-        ));
+        return Err(p.unexpected(&t, "an operator or the end of the formula"));
     }
     Ok(f)
 }
@@ -90,6 +142,8 @@ pub enum ParseErrorKind {
     },
     /// A `(` without its `)`.
     UnclosedParenthesis,
+    /// A `{` without its `}`.
+    UnclosedBrace,
     /// A `"` without its closing `"`.
     UnclosedString,
     /// A `/*` without its `*/`.
@@ -114,6 +168,7 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "expected {expected}, found {found}")
             }
             ParseErrorKind::UnclosedParenthesis => f.write_str("this parenthesis is never closed"),
+            ParseErrorKind::UnclosedBrace => f.write_str("this brace is never closed"),
             ParseErrorKind::UnclosedString => f.write_str("this string is never closed"),
             ParseErrorKind::UnclosedComment => f.write_str("this comment is never closed"),
             ParseErrorKind::EmptyProposition => f.write_str("empty atomic proposition"),
@@ -238,7 +293,11 @@ enum Tok {
     Ident(String),
     Const(bool),
     Not,
+    /// `&&` and `/\`: conjunction, and length-matching intersection in a
+    /// SERE.
     And,
+    /// `&`: conjunction, and non-length-matching intersection in a SERE.
+    AndShort,
     Or,
     Xor,
     Implies,
@@ -249,7 +308,57 @@ enum Tok {
     Binary(Op),
     LParen,
     RParen,
+    /// `{`, opening a SERE.
+    LBrace,
+    /// `}`.
+    RBrace,
+    /// `}!` (spaces or tabs may separate them): the strong sequence.
+    RBraceBang,
+    /// SERE concatenation `;`.
+    Semi,
+    /// SERE fusion `:`.
+    Colon,
+    /// `[]->` or `|->` (`nono`: `[]=>` or `|=>`, whose right side starts
+    /// one letter after the match).
+    UConcat {
+        nono: bool,
+    },
+    /// `<>->` (`nono`: `<>=>`).
+    EConcat {
+        nono: bool,
+    },
+    /// A repetition with its bounds (`hi` = None for unbounded).
+    Repeat(Rep, u32, Option<u32>),
+    /// The SVA delay `##n`, `##[i:j]`, `##[+]`, `##[*]`.
+    Delay(u32, Option<u32>),
     End,
+}
+
+/// The bounds of a repetition: `hi` = None for unbounded.
+type Bounds = (u32, Option<u32>);
+
+/// The repetitions of SEREs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rep {
+    /// `[*i..j]`, `[*]`, `[+]`.
+    Star,
+    /// The fusion power `[:*i..j]`, `[:*]`, `[:+]`.
+    FStar,
+    /// The non-consecutive repetition `[=i..j]` of a Boolean.
+    Equal,
+    /// The goto repetition `[->i..j]` of a Boolean.
+    Goto,
+}
+
+impl Rep {
+    fn opener(self) -> &'static str {
+        match self {
+            Rep::Star => "[*",
+            Rep::FStar => "[:*",
+            Rep::Equal => "[=",
+            Rep::Goto => "[->",
+        }
+    }
 }
 
 type Token = Spanned<Tok>;
@@ -390,8 +499,83 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             }
             continue;
         }
+        // `}!` is one token (Spot's lexer allows blanks between them).
+        if c == '}' {
+            let blanks = rest[1..].len() - rest[1..].trim_start_matches([' ', '\t']).len();
+            if rest[1 + blanks..].starts_with('!') {
+                i += push(Tok::RBraceBang, blanks + 2, &mut out);
+            } else {
+                i += push(Tok::RBrace, 1, &mut out);
+            }
+            continue;
+        }
+        // Repetitions: lexed whole, with their bounds.
+        const REPEATS: &[(&str, Rep, Option<Bounds>)] = &[
+            ("[*]", Rep::Star, Some((0, None))),
+            ("[+]", Rep::Star, Some((1, None))),
+            ("[:*]", Rep::FStar, Some((0, None))),
+            ("[:+]", Rep::FStar, Some((1, None))),
+            ("[*", Rep::Star, None),
+            ("[:*", Rep::FStar, None),
+            ("[=", Rep::Equal, None),
+            ("[->", Rep::Goto, None),
+            ("[-->", Rep::Goto, None),
+            // Spot also reads `r*` (and `*` alone) as `r[*]`.
+            ("*", Rep::Star, Some((0, None))),
+        ];
+        if let Some((sym, rep, fixed)) = REPEATS.iter().find(|(s, _, _)| rest.starts_with(s)) {
+            let (lo, hi, len) = match fixed {
+                Some((lo, hi)) => (*lo, *hi, sym.len()),
+                None => {
+                    // `[->]` is one occurrence, `[->..j]` counts from 1.
+                    let (empty, at_least) = if *rep == Rep::Goto {
+                        ((1, Some(1)), 1)
+                    } else {
+                        ((0, None), 0)
+                    };
+                    let ((lo, hi), end) =
+                        lex_range(input, start, start + sym.len(), empty, at_least, sym)?;
+                    (lo, hi, end - start)
+                }
+            };
+            i += push(Tok::Repeat(*rep, lo, hi), len, &mut out);
+            continue;
+        }
+        if let Some(after) = rest.strip_prefix("##") {
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let (lo, hi, len) = if digits > 0 {
+                let n = bound_value(input, start, start + 2 + digits, &after[..digits])?;
+                (n, Some(n), 2 + digits)
+            } else if after.starts_with("[+]") {
+                (1, None, 5)
+            } else if after.starts_with("[*]") {
+                (0, None, 5)
+            } else if after.starts_with('[') {
+                let ((lo, hi), end) = lex_range(input, start, start + 3, (0, None), 0, "##[")?;
+                (lo, hi, end - start)
+            } else {
+                return Err(err(
+                    start,
+                    start + 2,
+                    ParseErrorKind::Bound(
+                        "expected a delay after `##`: `##2`, `##[1:3]`, `##[+]` or `##[*]`".into(),
+                    ),
+                ));
+            };
+            i += push(Tok::Delay(lo, hi), len, &mut out);
+            continue;
+        }
         // Longest operators first.
         const SYMBOLS: &[(&str, Tok)] = &[
+            ("[]-->", Tok::UConcat { nono: false }),
+            ("<>-->", Tok::EConcat { nono: false }),
+            ("[]->", Tok::UConcat { nono: false }),
+            ("[]=>", Tok::UConcat { nono: true }),
+            ("<>->", Tok::EConcat { nono: false }),
+            ("<>=>", Tok::EConcat { nono: true }),
+            ("|-->", Tok::UConcat { nono: false }),
+            ("|->", Tok::UConcat { nono: false }),
+            ("|=>", Tok::UConcat { nono: true }),
             ("<-->", Tok::Equiv),
             ("<->", Tok::Equiv),
             ("<=>", Tok::Equiv),
@@ -402,7 +586,7 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             ("/\\", Tok::And),
             ("||", Tok::Or),
             ("\\/", Tok::Or),
-            ("&", Tok::And),
+            ("&", Tok::AndShort),
             ("|", Tok::Or),
             ("^", Tok::Xor),
             ("!", Tok::Not),
@@ -411,6 +595,9 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             (")", Tok::RParen),
             ("<>", Tok::Prefix(Op::F, None)),
             ("[]", Tok::Prefix(Op::G, None)),
+            ("{", Tok::LBrace),
+            (";", Tok::Semi),
+            (":", Tok::Colon),
         ];
         if let Some((sym, tok)) = SYMBOLS.iter().find(|(s, _)| rest.starts_with(s)) {
             i += push(tok.clone(), sym.len(), &mut out);
@@ -509,6 +696,131 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
         },
     });
     Ok(out)
+}
+
+/// A bound of a repetition or a delay, `text` (digits) at `start..end`.
+fn bound_value(input: &str, start: usize, end: usize, text: &str) -> Result<u32, ParseError> {
+    match text.parse::<u64>() {
+        Ok(n) if n <= u64::from(MAX_BOUND) => Ok(n as u32),
+        _ => Err(make_error(
+            input,
+            Span { start, end },
+            ParseErrorKind::Bound(format!(
+                "bound {} exceeds the maximum of {MAX_BOUND}",
+                text.chars().take(24).collect::<String>()
+            )),
+        )),
+    }
+}
+
+/// Lexes the bounds of a repetition or a delay from byte `at` (after
+/// its opener `opener`, which starts at `start`) up to its `]`, in
+/// Spot's syntax: `]` (the bounds `empty`), `n]`, `i..j]`, `i..]`,
+/// `..j]` (from `at_least`); the separators `..`, `:`, `,` and `to`,
+/// and `$` or `inf` for an unbounded end. Returns the bounds and the
+/// offset after `]`.
+#[allow(clippy::type_complexity)]
+fn lex_range(
+    input: &str,
+    start: usize,
+    at: usize,
+    empty: (u32, Option<u32>),
+    at_least: u32,
+    opener: &str,
+) -> Result<((u32, Option<u32>), usize), ParseError> {
+    let bytes = input.as_bytes();
+    let mut j = at;
+    let skip = |j: &mut usize| {
+        while *j < bytes.len() && matches!(bytes[*j], b' ' | b'\t' | b'\n' | b'\r') {
+            *j += 1;
+        }
+    };
+    let number = |j: &mut usize| -> Result<Option<u32>, ParseError> {
+        let n = input[*j..].bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
+            return Ok(None);
+        }
+        let v = bound_value(input, *j, *j + n, &input[*j..*j + n])?;
+        *j += n;
+        Ok(Some(v))
+    };
+    let bad = |j: usize, what: &str| {
+        let end = input[j..].chars().next().map_or(j, |c| j + c.len_utf8());
+        if j >= input.len() {
+            return make_error(
+                input,
+                Span {
+                    start,
+                    end: start + opener.len(),
+                },
+                ParseErrorKind::Bound(format!("this `{opener}` is never closed")),
+            );
+        }
+        make_error(
+            input,
+            Span { start: j, end },
+            ParseErrorKind::Bound(format!(
+                "expected {what} in `{opener}...]`, found `{}`",
+                input[j..end].escape_debug()
+            )),
+        )
+    };
+    skip(&mut j);
+    let lo = number(&mut j)?;
+    skip(&mut j);
+    let rest = &input[j..];
+    let sep = [":", "..", ",", "to"]
+        .into_iter()
+        .find(|s| rest.starts_with(s))
+        .map(str::len);
+    let (lo, hi) = match sep {
+        None => {
+            if !rest.starts_with(']') {
+                let what = if lo.is_some() {
+                    "a separator (`..`, `:`) or `]`"
+                } else {
+                    "a number or `]`"
+                };
+                return Err(bad(j, what));
+            }
+            match lo {
+                Some(n) => (n, Some(n)),
+                None => empty,
+            }
+        }
+        Some(n) => {
+            j += n;
+            skip(&mut j);
+            let rest = &input[j..];
+            let hi = if rest.starts_with('$') {
+                j += 1;
+                None
+            } else if rest.starts_with("inf") {
+                j += 3;
+                None
+            } else {
+                number(&mut j)?
+            };
+            skip(&mut j);
+            if !input[j..].starts_with(']') {
+                return Err(bad(j, "a number, `$` or `]`"));
+            }
+            (lo.unwrap_or(at_least), hi)
+        }
+    };
+    let end = j + 1;
+    if let Some(hi) = hi {
+        if hi < lo {
+            return Err(make_error(
+                input,
+                Span { start, end },
+                ParseErrorKind::Bound(format!(
+                    "the upper bound {hi} is smaller than the lower bound {lo}"
+                )),
+            ));
+        }
+    }
+    Ok(((lo, hi), end))
 }
 
 /// Lexes the optional `[...]` after `X`, `F` or `G` starting at byte `at`.
@@ -663,7 +975,7 @@ impl Parser<'_> {
 
     fn and_level(&mut self) -> Result<Formula, ParseError> {
         let mut operands = vec![self.binary_level()?];
-        while self.cur.peek().kind == Tok::And {
+        while matches!(self.cur.peek().kind, Tok::And | Tok::AndShort) {
             self.cur.next();
             operands.push(self.binary_level()?);
         }
@@ -679,6 +991,33 @@ impl Parser<'_> {
             let rhs = self.binary_level()?;
             self.cur.leave();
             return Ok(Formula::binop(op, lhs, rhs));
+        }
+        // `f abort b` (PSL's, as `to_spot` prints it): a word, an operator
+        // only where an operator is expected (`abort` stays a proposition
+        // name elsewhere).
+        if let Tok::Ident(w) = &self.cur.peek().kind {
+            if w == "abort" || w == "abort_bottom" {
+                let bottom = w == "abort_bottom";
+                let t = self.cur.next();
+                self.cur.enter(t.span)?;
+                let rhs = self.binary_level();
+                self.cur.leave();
+                let rhs = rhs?;
+                if rhs.has_future() {
+                    return Err(self.cur.error(
+                        t.span,
+                        ParseErrorKind::Unsupported(format!(
+                            "the right operand of `{}` must be a Boolean expression",
+                            if bottom { "abort_bottom" } else { "abort" }
+                        )),
+                    ));
+                }
+                return Ok(if bottom {
+                    Formula::abort_bottom(lhs, rhs)
+                } else {
+                    Formula::abort(lhs, rhs)
+                });
+            }
         }
         Ok(lhs)
     }
@@ -710,31 +1049,571 @@ impl Parser<'_> {
                     Tok::End => Err(self.cur.error(t.span, ParseErrorKind::UnclosedParenthesis)),
                     _ => {
                         let u = self.cur.peek().clone();
-                        let found = describe(self.cur.input, &u);
-                        Err(self.cur.error(
-                            u.span,
-                            ParseErrorKind::Unexpected {
-                                expected: "an operator or `)`",
-                                found,
-                            },
-                        ))
+                        Err(self.unexpected(&u, "an operator or `)`"))
                     }
+                }
+            }
+            Tok::LBrace => {
+                self.cur.enter(t.span)?;
+                let braced = self.sere_braced(t.span);
+                self.cur.leave();
+                let (r, strong) = braced?;
+                if strong {
+                    // `{r}!` = `{r}<>-> 1`
+                    return Ok(Formula::econcat(r, Formula::tt()));
+                }
+                match self.cur.peek().kind {
+                    Tok::UConcat { nono } | Tok::EConcat { nono } => {
+                        let op = self.cur.next();
+                        // `{r}[]=> f` = `{r;1}[]-> f`
+                        let r = if nono {
+                            Formula::concat([r, Formula::tt()])
+                        } else {
+                            r
+                        };
+                        // The right operand extends as far as possible.
+                        self.cur.enter(op.span)?;
+                        let f = self.formula();
+                        self.cur.leave();
+                        let f = f?;
+                        Ok(match op.kind {
+                            Tok::UConcat { .. } => Formula::uconcat(r, f),
+                            _ => Formula::econcat(r, f),
+                        })
+                    }
+                    // Spot: `{r}(f)` is `{r}[]-> f`.
+                    Tok::LParen => {
+                        let f = self.unary()?;
+                        Ok(Formula::uconcat(r, f))
+                    }
+                    _ => Ok(Formula::closure(r)),
                 }
             }
             Tok::Const(b) => Ok(Formula::constant(b)),
             Tok::Ident(name) => Ok(Formula::ap(&name)),
-            _ => {
-                let found = describe(self.cur.input, &t);
-                Err(self.cur.error(
+            _ => Err(self.unexpected(&t, "a formula")),
+        }
+    }
+
+    /// The error for token `t` where `expected` was expected; SERE
+    /// operators outside braces say where they belong.
+    fn unexpected(&self, t: &Token, expected: &'static str) -> ParseError {
+        let text = self.cur.input[t.span.start..t.span.end].escape_debug();
+        let unsupported = |msg: String| self.cur.error(t.span, ParseErrorKind::Unsupported(msg));
+        match &t.kind {
+            Tok::Semi | Tok::Colon | Tok::Repeat(..) | Tok::Delay(..) => unsupported(format!(
+                "`{text}` is a SERE operator: write the sequence in braces, as in `{{a;b[*2]}}`"
+            )),
+            Tok::UConcat { .. } | Tok::EConcat { .. } => unsupported(format!(
+                "the left operand of `{text}` must be a SERE in braces, as in `{{a;b}}{text} c`"
+            )),
+            Tok::RBrace | Tok::RBraceBang => self.cur.error(
+                t.span,
+                ParseErrorKind::Unexpected {
+                    expected,
+                    found: format!("`{text}`, which closes no `{{`"),
+                },
+            ),
+            _ => self.cur.error(
+                t.span,
+                ParseErrorKind::Unexpected {
+                    expected,
+                    found: describe(self.cur.input, t),
+                },
+            ),
+        }
+    }
+
+    fn unsupported(&self, span: Span, msg: impl Into<String>) -> ParseError {
+        self.cur
+            .error(span, ParseErrorKind::Unsupported(msg.into()))
+    }
+
+    // ---- SEREs, in Spot's syntax and precedence -----------------------
+    //
+    // From the loosest: `;`, `:`, `##` (delays), `->` `<->` (right, on
+    // Booleans), `|` `||`, `^` `xor`, `&&` `&`, the past `S` `B` `T`
+    // (right), repetitions (postfix), `!` and the past prefix operators.
+
+    /// `{ r }` or `{ r }!`, the `{` (at `open`) already read; returns the
+    /// SERE and whether it was strong.
+    fn sere_braced(&mut self, open: Span) -> Result<(Formula, bool), ParseError> {
+        let r = self.sere()?;
+        let t = self.cur.peek().clone();
+        match t.kind {
+            Tok::RBrace | Tok::RBraceBang => {
+                self.cur.next();
+                Ok((r, t.kind == Tok::RBraceBang))
+            }
+            Tok::End => Err(self.cur.error(open, ParseErrorKind::UnclosedBrace)),
+            Tok::UConcat { .. } | Tok::EConcat { .. } => {
+                let text = &self.cur.input[t.span.start..t.span.end];
+                Err(self.unsupported(
                     t.span,
-                    ParseErrorKind::Unexpected {
-                        expected: "a formula",
-                        found,
-                    },
+                    format!(
+                        "`{text}` joins a SERE and a formula (`{{r}}{text} f`): it cannot \
+                         appear inside braces"
+                    ),
                 ))
+            }
+            _ => Err(self.unexpected(&t, "a SERE operator or `}`")),
+        }
+    }
+
+    /// `;`, left to right (a run is concatenated once).
+    fn sere(&mut self) -> Result<Formula, ParseError> {
+        let mut v = vec![self.sere_fusion()?];
+        while self.cur.peek().kind == Tok::Semi {
+            self.cur.next();
+            v.push(self.sere_fusion()?);
+        }
+        Ok(if v.len() == 1 {
+            v.pop().expect("one")
+        } else {
+            Formula::concat(v)
+        })
+    }
+
+    /// `:`, left to right.
+    fn sere_fusion(&mut self) -> Result<Formula, ParseError> {
+        let mut v = vec![self.sere_delay()?];
+        while self.cur.peek().kind == Tok::Colon {
+            self.cur.next();
+            v.push(self.sere_delay()?);
+        }
+        Ok(if v.len() == 1 {
+            v.pop().expect("one")
+        } else {
+            Formula::fusion(v)
+        })
+    }
+
+    /// `r ##[i:j] s`, left associative.
+    fn sere_delay(&mut self) -> Result<Formula, ParseError> {
+        let mut lhs = self.sere_delay_operand()?;
+        let mut levels = 0;
+        let mut result = Ok(());
+        while let Tok::Delay(lo, hi) = self.cur.peek().kind {
+            let t = self.cur.next();
+            if let Err(e) = self.cur.enter(t.span) {
+                result = Err(e);
+                levels += 1;
+                break;
+            }
+            levels += 1;
+            match self.sere_delay_operand() {
+                Ok(rhs) => lhs = delay(lhs, rhs, lo, hi),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        for _ in 0..levels {
+            self.cur.leave();
+        }
+        result.map(|()| lhs)
+    }
+
+    /// An operand of `##`: `##[i:j] r` (`1[*i..j];r`) or an implication.
+    fn sere_delay_operand(&mut self) -> Result<Formula, ParseError> {
+        if let Tok::Delay(lo, hi) = self.cur.peek().kind {
+            let t = self.cur.next();
+            self.cur.enter(t.span)?;
+            let r = self.sere_delay_operand();
+            self.cur.leave();
+            return Ok(Formula::concat([Formula::star(Formula::tt(), lo, hi), r?]));
+        }
+        self.sere_implies()
+    }
+
+    /// `->` and `<->` between Booleans, right associative.
+    fn sere_implies(&mut self) -> Result<Formula, ParseError> {
+        let lhs = self.sere_or()?;
+        if !matches!(self.cur.peek().kind, Tok::Implies | Tok::Equiv) {
+            return Ok(lhs);
+        }
+        let t = self.cur.next();
+        self.cur.enter(t.span)?;
+        let rhs = self.sere_implies();
+        self.cur.leave();
+        let rhs = rhs?;
+        let sym = &self.cur.input[t.span.start..t.span.end];
+        if lhs.has_future() || rhs.has_future() {
+            return Err(self.unsupported(
+                t.span,
+                format!(
+                    "`{sym}` in a SERE joins Boolean expressions; for a property after each \
+                     match write `{{r}}[]-> f`"
+                ),
+            ));
+        }
+        Ok(if t.kind == Tok::Implies {
+            Formula::implies(lhs, rhs)
+        } else {
+            Formula::equiv(lhs, rhs)
+        })
+    }
+
+    /// `|` and `||`: union.
+    fn sere_or(&mut self) -> Result<Formula, ParseError> {
+        let mut v = vec![self.sere_xor()?];
+        while self.cur.peek().kind == Tok::Or {
+            self.cur.next();
+            v.push(self.sere_xor()?);
+        }
+        Ok(if v.len() == 1 {
+            v.pop().expect("one")
+        } else {
+            Formula::sere_or(v)
+        })
+    }
+
+    /// `^` and `xor` between Booleans, left associative.
+    fn sere_xor(&mut self) -> Result<Formula, ParseError> {
+        let mut lhs = self.sere_and()?;
+        let mut levels = 0;
+        let mut result = Ok(());
+        while self.cur.peek().kind == Tok::Xor {
+            let t = self.cur.next();
+            levels += 1;
+            if let Err(e) = self.cur.enter(t.span) {
+                result = Err(e);
+                break;
+            }
+            let rhs = match self.sere_and() {
+                Ok(rhs) => rhs,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            if lhs.has_future() || rhs.has_future() {
+                result = Err(self.unsupported(t.span, "`xor` in a SERE joins Boolean expressions"));
+                break;
+            }
+            lhs = Formula::xor(lhs, rhs);
+        }
+        for _ in 0..levels {
+            self.cur.leave();
+        }
+        result.map(|()| lhs)
+    }
+
+    /// `&&` (length-matching) and `&` (non-length-matching
+    /// intersection), left associative; on Booleans both are `&`. A run
+    /// of `&&` is intersected once (`a && b && r` is the n-ary
+    /// intersection that `Formula::sere_and` builds, as printed).
+    fn sere_and(&mut self) -> Result<Formula, ParseError> {
+        let mut run = vec![self.sere_past()?];
+        let mut levels = 0;
+        let mut result = Ok(());
+        while matches!(self.cur.peek().kind, Tok::And | Tok::AndShort) {
+            let t = self.cur.next();
+            levels += 1;
+            if let Err(e) = self.cur.enter(t.span) {
+                result = Err(e);
+                break;
+            }
+            match self.sere_past() {
+                Ok(rhs) if t.kind == Tok::And => run.push(rhs),
+                Ok(rhs) => {
+                    let lhs = Formula::sere_and(std::mem::take(&mut run));
+                    run.push(Formula::sere_and_nlm(lhs, rhs));
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        for _ in 0..levels {
+            self.cur.leave();
+        }
+        result.map(|()| {
+            if run.len() == 1 {
+                run.pop().expect("one")
+            } else {
+                Formula::sere_and(run)
+            }
+        })
+    }
+
+    /// The past binary operators `S`, `B`, `T` between Booleans (right
+    /// associative); a future one is an error.
+    fn sere_past(&mut self) -> Result<Formula, ParseError> {
+        let lhs = self.sere_postfix()?;
+        let Tok::Binary(op) = self.cur.peek().kind else {
+            return Ok(lhs);
+        };
+        let t = self.cur.next();
+        if !op.is_past() {
+            return Err(self.temporal_in_sere(&t));
+        }
+        self.cur.enter(t.span)?;
+        let rhs = self.sere_past();
+        self.cur.leave();
+        let rhs = rhs?;
+        if lhs.has_future() || rhs.has_future() {
+            return Err(self.unsupported(
+                t.span,
+                format!("`{}` in a SERE joins Boolean expressions", op.symbol()),
+            ));
+        }
+        Ok(Formula::binop(op, lhs, rhs))
+    }
+
+    fn temporal_in_sere(&self, t: &Token) -> ParseError {
+        let text = self.cur.input[t.span.start..t.span.end].escape_debug();
+        self.unsupported(
+            t.span,
+            format!(
+                "`{text}` is a temporal operator: inside braces only Boolean expressions are \
+                 letters (a property after each match is `{{r}}[]-> f`)"
+            ),
+        )
+    }
+
+    /// An operand followed by repetitions.
+    fn sere_postfix(&mut self) -> Result<Formula, ParseError> {
+        let mut r = self.sere_unary()?;
+        let mut levels = 0;
+        let mut result = Ok(());
+        while let Tok::Repeat(rep, lo, hi) = self.cur.peek().kind {
+            let t = self.cur.next();
+            levels += 1;
+            if let Err(e) = self.cur.enter(t.span) {
+                result = Err(e);
+                break;
+            }
+            match self.repeat(r.clone(), &t, rep, lo, hi) {
+                Ok(next) => r = next,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        for _ in 0..levels {
+            self.cur.leave();
+        }
+        result.map(|()| r)
+    }
+
+    /// `r` repeated by the token `t`.
+    fn repeat(
+        &self,
+        r: Formula,
+        t: &Token,
+        rep: Rep,
+        lo: u32,
+        hi: Option<u32>,
+    ) -> Result<Formula, ParseError> {
+        match rep {
+            Rep::Star => Ok(Formula::star(r, lo, hi)),
+            Rep::FStar => fusion_power(r, lo, hi).ok_or_else(|| {
+                self.unsupported(
+                    t.span,
+                    "the unbounded fusion power (`[:*]`, `[:+]`, `[:*i..]`) of a SERE that is \
+                     not a Boolean is not supported (the formula core has no such operator): \
+                     give an upper bound, as in `[:*1..4]`",
+                )
+            }),
+            Rep::Equal | Rep::Goto if r.has_future() => Err(self.unsupported(
+                t.span,
+                format!("`{}` repeats a Boolean, not a sequence", rep.opener()),
+            )),
+            Rep::Goto => Ok(psl::goto(r, lo, hi)),
+            Rep::Equal => Ok(psl::nonconsecutive(r, lo, hi)),
+        }
+    }
+
+    /// `!`, the past prefix operators, or a primary.
+    fn sere_unary(&mut self) -> Result<Formula, ParseError> {
+        let t = self.cur.peek().clone();
+        match t.kind {
+            Tok::Not => {
+                self.cur.next();
+                self.cur.enter(t.span)?;
+                let r = self.sere_unary();
+                self.cur.leave();
+                let r = r?;
+                if r.has_future() {
+                    return Err(self.unsupported(
+                        t.span,
+                        "a SERE cannot be negated, only a Boolean can (outside braces, `!{r}` \
+                         negates the sequence)",
+                    ));
+                }
+                Ok(Formula::not(r))
+            }
+            Tok::Prefix(op, None) if op.is_past() => {
+                self.cur.next();
+                self.cur.enter(t.span)?;
+                let r = self.sere_unary();
+                self.cur.leave();
+                let r = r?;
+                if r.has_future() {
+                    return Err(self.unsupported(
+                        t.span,
+                        format!(
+                            "`{}` in a SERE applies to a Boolean expression",
+                            op.symbol()
+                        ),
+                    ));
+                }
+                Ok(Formula::unop(op, r))
+            }
+            Tok::Prefix(..) => Err(self.temporal_in_sere(&t)),
+            _ => {
+                self.cur.next();
+                self.cur.enter(t.span)?;
+                let r = self.sere_primary(t);
+                self.cur.leave();
+                r
             }
         }
     }
+
+    /// Braces, parentheses, constants, propositions, `[*i..j]` alone
+    /// (repeating `1`), `##` and `first_match(r)`; the token `t` read.
+    fn sere_primary(&mut self, t: Token) -> Result<Formula, ParseError> {
+        match &t.kind {
+            Tok::LBrace => {
+                let (r, strong) = self.sere_braced(t.span)?;
+                if strong {
+                    let end = self.cur.last_span().end;
+                    return Err(self.unsupported(
+                        Span {
+                            start: t.span.start,
+                            end,
+                        },
+                        "a strong sequence `{r}!` is a formula, not a SERE: inside braces \
+                         write `{r}`",
+                    ));
+                }
+                Ok(r)
+            }
+            Tok::LParen => {
+                let r = self.sere()?;
+                let u = self.cur.peek().clone();
+                match u.kind {
+                    Tok::RParen => {
+                        self.cur.next();
+                        Ok(r)
+                    }
+                    Tok::End => Err(self.cur.error(t.span, ParseErrorKind::UnclosedParenthesis)),
+                    _ => Err(self.unexpected(&u, "a SERE operator or `)`")),
+                }
+            }
+            Tok::Const(b) => Ok(Formula::constant(*b)),
+            Tok::Ident(name) if name == "first_match" && self.cur.peek().kind == Tok::LParen => {
+                self.first_match(&t)
+            }
+            Tok::Ident(name) => Ok(Formula::ap(name)),
+            Tok::Repeat(Rep::Star, lo, hi) => Ok(Formula::star(Formula::tt(), *lo, *hi)),
+            Tok::Repeat(rep, ..) => Err(self.unsupported(
+                t.span,
+                match rep {
+                    Rep::FStar => format!("`{}` needs a SERE before it", rep.opener()),
+                    _ => format!("`{}` needs a Boolean before it", rep.opener()),
+                },
+            )),
+            // `a | ##1 b | c` is `a | ##1 (b | c)`, as in Spot's grammar.
+            Tok::Delay(lo, hi) => {
+                let r = self.sere_delay_operand()?;
+                Ok(Formula::concat([Formula::star(Formula::tt(), *lo, *hi), r]))
+            }
+            Tok::Binary(_) => Err(self.temporal_in_sere(&t)),
+            Tok::End => Err(self.unexpected(&t, "a SERE")),
+            _ => Err(self.unexpected(&t, "a SERE")),
+        }
+    }
+
+    /// `first_match(r)`, `first_match` (token `t`) read: the matches of
+    /// `r` that extend no shorter match. The core has no such operator,
+    /// so only its exact rewritings are read (Spot's identities): a
+    /// Boolean is its own first match, and `[*0]` is the first match of
+    /// a SERE that accepts the empty word.
+    fn first_match(&mut self, t: &Token) -> Result<Formula, ParseError> {
+        let open = self.cur.next();
+        self.cur.enter(open.span)?;
+        let r = self.sere();
+        self.cur.leave();
+        let r = r?;
+        let u = self.cur.peek().clone();
+        match u.kind {
+            Tok::RParen => {
+                self.cur.next();
+            }
+            Tok::End => {
+                return Err(self
+                    .cur
+                    .error(open.span, ParseErrorKind::UnclosedParenthesis))
+            }
+            _ => return Err(self.unexpected(&u, "a SERE operator or `)`")),
+        }
+        if !r.has_future() {
+            return Ok(r);
+        }
+        if r.accepts_empty_word() {
+            return Ok(Formula::empty_word());
+        }
+        Err(self.unsupported(
+            Span {
+                start: t.span.start,
+                end: self.cur.last_span().end,
+            },
+            "`first_match` of a SERE is not supported (the formula core has no such \
+             operator); only `first_match(b)` of a Boolean and of a SERE that accepts the \
+             empty word are",
+        ))
+    }
+}
+
+/// Spot's `a ##[lo:hi] b` (its `formula::sugar_delay`): `a;1[*lo-1..hi-1];b`
+/// when `lo > 0`; with `lo = 0` the delay may also be nothing, a fusion.
+fn delay(a: Formula, b: Formula, lo: u32, hi: Option<u32>) -> Formula {
+    let any = |lo: u32, hi: Option<u32>| Formula::star(Formula::tt(), lo, hi);
+    if lo > 0 {
+        return Formula::concat([a, any(lo - 1, hi.map(|h| h - 1)), b]);
+    }
+    if hi == Some(0) {
+        return Formula::fusion([a, b]);
+    }
+    if !a.accepts_empty_word() {
+        return Formula::fusion([a, Formula::concat([any(0, hi), b])]);
+    }
+    if !b.accepts_empty_word() {
+        return Formula::fusion([Formula::concat([a, any(0, hi)]), b]);
+    }
+    Formula::sere_or([
+        Formula::fusion([a.clone(), b.clone()]),
+        Formula::concat([a, any(0, hi.map(|h| h - 1)), b]),
+    ])
+}
+
+/// Spot's fusion power `r[:*lo..hi]`: `r:r:…:r` (between `lo` and `hi`
+/// copies), where zero copies is `1`. By Spot's definition
+/// `r[:*i..j] = r:r[:*i-1..j-1]` and `r[:*0..j] = 1 | r[:*1..j]`, so it
+/// is built from the inside out. A Boolean `b` gives `1` (`lo = 0`) or
+/// `b` (`b:b` and `b:1` are `b`). `None` for the unbounded power of a
+/// SERE, which has no rewriting into the core's operators.
+fn fusion_power(r: Formula, lo: u32, hi: Option<u32>) -> Option<Formula> {
+    if !r.has_future() {
+        return Some(if lo == 0 { Formula::tt() } else { r });
+    }
+    let hi = hi?;
+    let mut acc = Formula::tt();
+    for d in (0..hi).rev() {
+        let step = Formula::fusion([r.clone(), acc]);
+        acc = if lo.saturating_sub(d) == 0 {
+            Formula::sere_or([Formula::tt(), step])
+        } else {
+            step
+        };
+    }
+    Some(acc)
 }
 
 /// Expands a prefix operator with optional bounds into core operators.

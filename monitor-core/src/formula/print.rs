@@ -4,7 +4,11 @@
 //! to their operand (`Fp0`, `X!a`, `G(a -> b)`), binary and n-ary operands
 //! that are themselves binary or n-ary are parenthesized, constants are
 //! `1` and `0`, and propositions that would not read back as one
-//! identifier are double-quoted. `parse(f.to_spot()) == f` always holds.
+//! identifier are double-quoted. SEREs are printed in Spot's PSL syntax
+//! (`{a;b[*]}[]-> c`), and `abort` as `f abort b`. `parse(f.to_spot()) ==
+//! f` holds but for the negated closure, which prints as `!{r}` and reads
+//! back as the negation of `{r}` (the same property), and the tableau's
+//! internal marked operators (`!+{r}`, `<>+>`).
 //!
 //! The Spin printer writes Spin's operators (`[]`, `<>`, `&&`, `||`, `V`),
 //! parenthesizes every operand that is not atomic, and rewrites `W`, `M`
@@ -76,7 +80,12 @@ pub fn is_bare_ap(name: &str) -> bool {
     if "FGXYZOH".contains(first) && !second.is_some_and(|c| c.is_ascii_digit()) {
         return false;
     }
-    if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") || name == "xor" {
+    // `first_match(` starts Spot's operator inside braces.
+    if name.eq_ignore_ascii_case("true")
+        || name.eq_ignore_ascii_case("false")
+        || name == "xor"
+        || name == "first_match"
+    {
         return false;
     }
     !matches!(name, "U" | "R" | "V" | "W" | "M" | "S" | "B" | "T")

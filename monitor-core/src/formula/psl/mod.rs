@@ -90,7 +90,7 @@ mod parser;
 mod print;
 
 pub(super) use self::lex::{lex, Token, T};
-pub(super) use parser::{is_signal, ClockUse, Item, Parser};
+pub(super) use parser::{goto, is_signal, nonconsecutive, ClockUse, Item, Parser};
 pub use print::PslPrintError;
 
 /// Parses a PSL property (Verilog flavour or NuSMV syntax).

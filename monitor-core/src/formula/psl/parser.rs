@@ -1063,18 +1063,26 @@ impl<'a> Parser<'a> {
         Ok(Formula::sere_or(v))
     }
 
+    /// `&&` and `&`, left associative; a run of `&&` is intersected once
+    /// (the n-ary intersection that `Formula::sere_and` builds and the
+    /// printers write).
     fn sere_and(&mut self) -> Result<Formula, ParseError> {
-        let mut r = self.sere_within()?;
+        let mut run = vec![self.sere_within()?];
         while self.is_sym("&&") || self.is_sym("&") {
             let length_matching = self.cur.next().kind == T::Sym("&&");
             let s = self.sere_within()?;
-            r = if length_matching {
-                Formula::sere_and([r, s])
+            if length_matching {
+                run.push(s);
             } else {
-                Formula::sere_and_nlm(r, s)
-            };
+                let r = Formula::sere_and(std::mem::take(&mut run));
+                run.push(Formula::sere_and_nlm(r, s));
+            }
         }
-        Ok(r)
+        Ok(if run.len() == 1 {
+            run.pop().expect("one")
+        } else {
+            Formula::sere_and(run)
+        })
     }
 
     fn sere_within(&mut self) -> Result<Formula, ParseError> {
@@ -1142,11 +1150,7 @@ impl<'a> Parser<'a> {
                         }
                         goto(r, lo, hi)
                     } else {
-                        // b[=i:j] = b[->i:j] ; !b[*]  (also for i = 0)
-                        let nb = Formula::star(Formula::not(r.clone()), 0, None);
-                        let occurrences =
-                            Formula::star(Formula::concat([nb.clone(), r.clone()]), lo, hi);
-                        Formula::concat([occurrences, nb])
+                        nonconsecutive(r, lo, hi)
                     }
                 }
                 _ => return Ok(r),
@@ -1286,8 +1290,16 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// `b[->lo:hi]` = `{!b[*] ; b}[*lo:hi]`.
-fn goto(b: Formula, lo: u32, hi: Option<u32>) -> Formula {
+/// `b[=lo:hi]` = `b[->lo:hi] ; !b[*]` (also for `lo = 0`); Spot's
+/// `b[=lo..hi]` is the same.
+pub(in crate::formula) fn nonconsecutive(b: Formula, lo: u32, hi: Option<u32>) -> Formula {
+    let nb = Formula::star(Formula::not(b.clone()), 0, None);
+    let occurrences = Formula::star(Formula::concat([nb.clone(), b]), lo, hi);
+    Formula::concat([occurrences, nb])
+}
+
+/// `b[->lo:hi]` = `{!b[*] ; b}[*lo:hi]` (Spot's `b[->lo..hi]` too).
+pub(in crate::formula) fn goto(b: Formula, lo: u32, hi: Option<u32>) -> Formula {
     let step = Formula::concat([Formula::star(Formula::not(b.clone()), 0, None), b]);
     Formula::star(step, lo, hi)
 }
