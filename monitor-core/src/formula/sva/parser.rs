@@ -585,7 +585,13 @@ impl<'a> Parser<'a> {
             self.cur.enter(t.span)?;
             levels += 1;
             let s = self.cur.peek().span;
-            let rhs = self.repeat_level()?;
+            // `##1 ##1 a` is `##1 (##1 a)` (a sequence may start with a
+            // delay).
+            let rhs = if self.is_sym("##") {
+                self.delay_level()?
+            } else {
+                self.repeat_level()?
+            };
             let (b, first_match) = match rhs {
                 Node::Seq {
                     r,
