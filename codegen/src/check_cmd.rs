@@ -142,7 +142,10 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             Vec::new()
         }
-        None => read_sources(&args.items, args.psl)?,
+        None => read_sources(
+            &args.items,
+            crate::cli_input::Language::of(args.psl, args.sva),
+        )?,
     };
     for src in &sources {
         let f = src.parse()?;
