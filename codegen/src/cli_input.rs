@@ -269,8 +269,17 @@ impl Source {
     /// A PSL property as the user wrote it (without `assert`/`PSLSPEC`,
     /// SVA's `property` after `assert`, and `;`); `None` for LTL.
     pub fn written(&self) -> Option<&str> {
-        if self.lang == Language::Ltl {
-            return None;
+        match self.lang {
+            Language::Ltl => return None,
+            // The property of the assertion, without its declarations,
+            // label and directive keywords.
+            Language::Sva => {
+                return Some(match parse_sva_directive(&self.text) {
+                    Ok(d) => &self.text[d.span],
+                    Err(_) => self.text.trim(),
+                })
+            }
+            Language::Psl => {}
         }
         let text = self.text.trim();
         let text = ["assert ", "PSLSPEC "]
