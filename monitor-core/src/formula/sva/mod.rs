@@ -92,13 +92,18 @@
 //!
 //! # Limits
 //!
-//! Expressions are 1-bit: an identifier is a signal read as a Boolean,
-//! vectors are compared with constants (`count == 3`) to become
-//! propositions, and the sampled-value functions take 1-bit expressions
-//! (`$stable(count)` of a vector would need its width: a part-select
-//! `data[3:0]` there is refused; `$onehot`/`$countones` take a
-//! concatenation of bits, `{a, b, c}`). Delays and repetition counts are
-//! numbers (up to 10,000).
+//! Expressions are 1-bit: an identifier is a signal read as a Boolean (a
+//! vector is "nonzero", as in a Verilog condition), vectors are compared
+//! with constants (`count == 3`) to become propositions, and `~`, `&`,
+//! `|`, `^` are read as Boolean operators. The sampled-value functions
+//! take 1-bit expressions: `$stable(count)` of a vector needs the width,
+//! which the formula layer does not know, so a part-select (`data[3:0]`)
+//! there is refused here, and `mongen compile` refuses a past value of a
+//! signal that `--input NAME:WIDTH` or `--design` declares wider (on
+//! traces, `mongen check` reads such a field as a Boolean: give it
+//! 0/1 values, or compare it). `$onehot`, `$onehot0` and `$countones`
+//! take a concatenation of bits, `{a, b, c}`. Delays and repetition
+//! counts are numbers (up to 10,000).
 //!
 //! Refused, with a caret and the section: local variables (§16.10), more
 //! than one clock or clocks that do not cover the property (§16.13), a
@@ -360,10 +365,35 @@ pub fn parse_sva_directive(input: &str) -> Result<Directive, ParseError> {
 }
 
 /// Skips an action block (`else $error("...");`, `$display(...); else
-/// ...;`, `begin ... end`) to the end of the statement.
+/// ...;`, `begin ... end`): the statements up to the `;` that ends it,
+/// outside parentheses and `begin`/`end`, and an `else` after it.
 fn skip_action_block(p: &mut Parser<'_>) {
-    while p.cur.peek().kind != T::End {
-        p.cur.next();
+    loop {
+        let mut depth = 0usize;
+        loop {
+            match &p.cur.peek().kind {
+                T::End => return,
+                T::Sym("(") => depth += 1,
+                T::Sym(")") => depth = depth.saturating_sub(1),
+                T::Word(w) if w == "begin" => depth += 1,
+                T::Word(w) if w == "end" => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        p.cur.next();
+                        break;
+                    }
+                }
+                T::Sym(";") if depth == 0 => {
+                    p.cur.next();
+                    break;
+                }
+                _ => {}
+            }
+            p.cur.next();
+        }
+        if !p.is_word("else") {
+            return;
+        }
     }
 }
 
@@ -610,7 +640,8 @@ mod tests {
             check("$countones({a, b, c}) == 7", false);
             check("$countones({a, b, c})", ones > 0);
         }
-        assert_eq!(s("$onehot(a)"), ltl("a"));
+        assert_eq!(s("$onehot({a})"), ltl("a"));
+        assert!(err("$onehot(grant)").message().contains("concatenation"));
     }
 
     #[test]
@@ -660,6 +691,15 @@ mod tests {
         assert_eq!(d.formula, Formula::always(s("req |=> ack")));
         assert_eq!(d.clock.as_ref().unwrap().to_string(), "negedge ck");
         assert_eq!(d.disable.as_ref().unwrap().condition, ltl("!rst_n"));
+        // Action blocks end at their `;`.
+        let d = parse_sva_directive(
+            "assert property (a) $display(\"ok\"); else begin $error(\"x\"); end",
+        )
+        .unwrap();
+        assert_eq!(d.formula, ltl("G a"));
+        assert!(derr("assert property (a) else $error(\"x\"); b")
+            .message()
+            .contains("end of the property"));
         // The clock and the reset of a property declaration.
         let d = parse_sva_directive(
             "property p; @(posedge clk) disable iff (rst) a |-> b; endproperty assert property (p);",

@@ -1454,6 +1454,18 @@ impl<'a> Parser<'a> {
         let open = self.expect_sym("(", "`(`")?;
         let node = match f {
             "$onehot" | "$onehot0" | "$countones" | "$isunknown" => {
+                if f != "$isunknown" && !self.is_sym("{") {
+                    // `$onehot(grant)` is about the bits of a vector,
+                    // whose width is not known here.
+                    let t = self.cur.peek().clone();
+                    return Err(self.unsupported(
+                        t.span,
+                        format!(
+                            "`{f}` takes a concatenation of 1-bit signals, `{f}({{a, b, c}})`: \
+                             the width of a vector is not known here"
+                        ),
+                    ));
+                }
                 let bits = self.bits(f)?;
                 self.close_call(f, open.span)?;
                 let b = match f {
@@ -1762,6 +1774,8 @@ impl<'a> Parser<'a> {
             ));
         }
         body.push(Token { kind: T::End, span });
+        // Each instance nests the parse one level deeper.
+        self.cur.enter(at)?;
         // Read the body in place of the instance.
         let saved = std::mem::replace(&mut self.cur.tokens, body);
         let saved_pos = self.cur.pos;
@@ -1771,6 +1785,7 @@ impl<'a> Parser<'a> {
         // `disable iff`): leading if nothing came before the instance,
         // so `started` stays as it is.
         let r = self.property();
+        self.cur.leave();
         let end = self.cur.peek().clone();
         self.expanding.pop();
         self.cur.tokens = saved;
