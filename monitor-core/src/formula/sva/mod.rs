@@ -728,6 +728,12 @@ mod tests {
         let d = parse_sva_directive("cover property (disable iff (rst) $rose(a) ##1 b);").unwrap();
         assert!(d.disable.is_none());
         assert_eq!(d.formula, psl("never {{rose(a); b} && {!rst[*]}}!"));
+        // An explicit clock overrides the default clocking.
+        let d = parse_sva_directive(
+            "default clocking @(posedge c1); endclocking assert property (@(negedge c2) a);",
+        )
+        .unwrap();
+        assert_eq!(d.clock.unwrap().to_string(), "negedge c2");
         // The same clock twice is one clock.
         let d = parse_sva_directive(
             "default clocking @(posedge clk); endclocking assert property (@(posedge clk) a |=> b);",
@@ -756,7 +762,7 @@ mod tests {
         );
         has(derr("assert property (a |=> @(posedge c2) b);"), "§16.13");
         has(
-            derr("default clocking @(posedge c1); endclocking assert property (@(posedge c2) a);"),
+            derr("default clocking @(posedge c1); endclocking assert property (a |=> @(posedge c2) b);"),
             "§16.13",
         );
         has(

@@ -1239,8 +1239,9 @@ impl<'a> Parser<'a> {
     /// Checks the clocks read: one clock (§16.13), which covers the
     /// whole property.
     pub(super) fn check_clocks(&self) -> Result<Option<(Clock, Span)>, ParseError> {
+        // An explicit clock overrides the default clocking (§14.12).
         let main = self.clock.clone().or_else(|| self.default_clock.clone());
-        for (c, span) in self.inner_clocks.iter().chain(&self.default_clock) {
+        for (c, span) in &self.inner_clocks {
             match &main {
                 Some((m, mspan)) if m != c => {
                     let text = &self.cur.input[mspan.start..mspan.end];
