@@ -612,6 +612,35 @@ mod tests {
         );
     }
 
+    #[test]
+    fn sva_sources_are_assertions() {
+        let sva = |text: &str| Source {
+            text: text.into(),
+            file: None,
+            line: 1,
+            csv: None,
+            lang: Language::Sva,
+        };
+        // The property of the assertion, without declarations, label and
+        // keywords.
+        let s = sva(
+            "sequence s; a ##1 b; endsequence p1: assert property (s |=> c) else $error(\"x\");",
+        );
+        assert_eq!(s.written(), Some("s |=> c"));
+        assert_eq!(sva("req |-> ack").written(), Some("req |-> ack"));
+        // Checked at every tick.
+        assert_eq!(
+            s.parse().unwrap(),
+            parse_psl("always {a; b; true} |-> c").unwrap()
+        );
+        // `compile` takes the clock and the reset; the others refuse them.
+        let c = sva("@(posedge clk) disable iff (rst) a |=> b");
+        let (f, d) = c.parse_directive().unwrap();
+        assert_eq!(f, parse("G(a -> X b)").unwrap());
+        assert!(d.unwrap().clock.is_some());
+        assert!(c.parse().unwrap_err().contains("only `mongen compile`"));
+    }
+
     fn temp_dir(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("mongen-input-{tag}-{}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
