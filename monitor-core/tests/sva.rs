@@ -287,6 +287,24 @@ fn parsing_stops_at_the_depth_limit() {
     assert!(matches!(e.kind(), ParseErrorKind::Bound(_)), "{e}");
 }
 
+/// Huge counts are refused with the bound, before anything is built.
+#[test]
+fn huge_counts_are_refused() {
+    for text in [
+        "a[*99999999999]",
+        "a ##99999 b",
+        "a ##[1:99999999999999999999999] b",
+        "a[->1:100000] |-> b",
+        "nexttime [100000] a",
+        "always [0:100000] a",
+        "$past(a, 100000)",
+        "$countones({a, b}) == 99999999999",
+    ] {
+        let e = within(5, text, move || parse_sva(text).unwrap_err());
+        assert!(matches!(e.kind(), ParseErrorKind::Bound(_)), "{text}: {e}");
+    }
+}
+
 fn sva_soup() -> impl Strategy<Value = String> {
     let tokens = prop::sample::select(vec![
         "a",
