@@ -2,8 +2,8 @@
 //! concurrent properties and sequences, with one clock.
 //!
 //! SVA is translated into the formulas of this crate, as PSL is (module
-//! [`psl`](super::psl)): sequences become SEREs ([`Op::Concat`](super::Op::Concat),
-//! [`Op::Fusion`](super::Op::Fusion), [`Op::Star`](super::Op::Star), ...),
+//! [`psl`](super::psl)): sequences become SEREs ([`Op::Concat`],
+//! [`Op::Fusion`], [`Op::Star`], ...),
 //! and properties the closures, suffix operators and LTL operators over
 //! them. Everything is read on infinite words, one letter per clock tick,
 //! with the semantics of Annex F.
@@ -46,7 +46,7 @@
 //! | `$onehot({a,b,c})`, `$onehot0(...)`, `$countones(...) == k`, `$isunknown(e)` | 20.9 | exactly one, at most one, `k` of the bits (also `!=`, `<`, `<=`, `>`, `>=`), `false` |
 //! | `sequence s(x, y = 1); ... endsequence`, `property p(...); ... endproperty`, `let l(x) = e;` | 16.8, 16.12, 11.12 | expanded where used, each formal replaced by its actual |
 //! | `@(posedge clk)`, `default clocking @(posedge clk); endclocking` | 16.16, 14.12 | the directive's [`Clock`](super::Clock) |
-//! | `disable iff (b)`, `default disable iff (b);` | 16.12, 16.15 | the directive's [`Disable`](super::Disable) |
+//! | `disable iff (b)`, `default disable iff (b);` | 16.12, 16.15 | the directive's [`Disable`] |
 //! | `LABEL: assert property (p) [else ...];`, `assume`, `restrict`, `cover property`, `cover sequence` | 16.14 | [`Directive`] (an action block is skipped) |
 //!
 //! Precedence (Table 16-3), from the tightest: Boolean operators,
@@ -88,7 +88,7 @@
 //!   when the property reads past values (`$past`, `$rose`, ...) the
 //!   reset is part of the formula instead, `always (accept_on(b) p)`
 //!   (for `cover`, the match must see `b` low throughout), and the
-//!   directive has no [`Disable`](super::Disable).
+//!   directive has no [`Disable`].
 //!
 //! # Limits
 //!
