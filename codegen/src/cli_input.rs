@@ -165,7 +165,8 @@ impl Source {
             Language::Ltl => parse(&self.text),
             Language::Sva => {
                 // An assertion: its property at every tick. A clock or a
-                // reset would be lost here: only `compile` takes them.
+                // reset would be lost here: `compile` and `check` take them
+                // (with `parse_directive`).
                 let d =
                     parse_sva_directive(&self.text).map_err(|e| self.describe_parse_error(e))?;
                 if d.clock.is_some() || d.disable.is_some() {
@@ -177,9 +178,8 @@ impl Source {
                     return Err(self.describe_parse_error(d.error(
                         &self.text,
                         format!(
-                            "this assertion has {what}, which only `mongen compile` gives its \
-                             checker: leave it out here (`check` samples with --clock and resets \
-                             with --reset)"
+                            "this assertion has {what}, which `mongen compile` gives its \
+                             checker and `mongen check` samples and resets with: leave it out here"
                         ),
                     )));
                 }
@@ -633,12 +633,13 @@ mod tests {
             s.parse().unwrap(),
             parse_psl("always {a; b; true} |-> c").unwrap()
         );
-        // `compile` takes the clock and the reset; the others refuse them.
+        // `compile` and `check` take the clock and the reset; the others
+        // refuse them.
         let c = sva("@(posedge clk) disable iff (rst) a |=> b");
         let (f, d) = c.parse_directive().unwrap();
         assert_eq!(f, parse("G(a -> X b)").unwrap());
         assert!(d.unwrap().clock.is_some());
-        assert!(c.parse().unwrap_err().contains("only `mongen compile`"));
+        assert!(c.parse().unwrap_err().contains("`mongen check` samples"));
     }
 
     fn temp_dir(tag: &str) -> PathBuf {
