@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli_input::{read_sources, Item, Source};
+use crate::cli_input::{read_sources, Item, Language, Source};
 use crate::stats::{StatsArg, CLASSIFY_DIRECTIVES, COMPILE_DIRECTIVES};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mongen::emit::hardware::clocking::{Clock, Clocking, Reset};
@@ -110,6 +110,11 @@ pub(crate) struct Input {
     /// syntax: `always {req; !ack[*0:3]} |=> ack`) instead of LTL.
     #[arg(long)]
     pub(crate) psl: bool,
+    /// Read the formulas as SVA assertions (IEEE 1800-2017 §16:
+    /// `req |-> ##[1:3] ack`, `@(posedge clk) disable iff (rst) req |=>
+    /// ack`), checked at every clock tick, instead of LTL.
+    #[arg(long, conflicts_with = "psl")]
+    pub(crate) sva: bool,
     /// The formulas and files, in command-line order (filled in from the
     /// matches, which know the order).
     #[arg(skip)]
@@ -130,7 +135,7 @@ impl Input {
                     .into(),
             );
         }
-        let sources = read_sources(&self.items, self.psl)?;
+        let sources = read_sources(&self.items, Language::of(self.psl, self.sva))?;
         if sources.is_empty() {
             return Err(
                 "no formula given: the input holds none (blank lines and lines starting with '#' are skipped)"
@@ -539,6 +544,10 @@ pub(crate) struct CheckArgs {
     /// Read the properties as PSL instead of LTL.
     #[arg(long)]
     pub(crate) psl: bool,
+    /// Read the properties as SVA assertions (IEEE 1800-2017 §16),
+    /// checked at every cycle, instead of LTL.
+    #[arg(long, conflicts_with = "psl")]
+    pub(crate) sva: bool,
     /// Bind a proposition to an expression over the trace's fields
     /// (repeatable): --define slow='latency > 100',
     /// --define err='level == "ERROR"'. A proposition without one reads

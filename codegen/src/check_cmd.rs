@@ -15,7 +15,7 @@ use monitor_core::trace::{escape, escape_json};
 use monitor_core::translate::{Builder, Config, Verdicts};
 use monitor_core::{MonitorTable, Verdict};
 
-use super::cli_input::{file_spec, read_sources, Item, Source};
+use super::cli_input::{file_spec, read_sources, Item, Language, Source};
 use super::vunit_input::{read_vunits, VunitProperties};
 use super::{CheckArgs, Run, TraceFormat};
 use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Formula};
@@ -40,9 +40,20 @@ fn vunit_clocking(
         .iter()
         .filter(|d| d.kind != DirectiveKind::Cover)
         .collect();
+    directives_clocking(&checked, clock_given, reset_given)
+}
+
+/// The clock and the reset of `checked` (a vunit's directives, or SVA
+/// assertions), or why they have none in common (unless the options give
+/// them: `clock_given`, `reset_given`).
+fn directives_clocking(
+    checked: &[&Directive],
+    clock_given: bool,
+    reset_given: bool,
+) -> Result<(Option<ClockSpec>, Option<String>), String> {
     let mut clocks: Vec<ClockSpec> = Vec::new();
     let mut resets: Vec<String> = Vec::new();
-    for d in &checked {
+    for d in checked {
         let clock = d.clock.as_ref().map(|c| {
             let edge = match c.edge {
                 ClockEdge::Posedge => Edge::Posedge,
@@ -80,18 +91,25 @@ fn vunit_clocking(
     }
     if clocks.len() > 1 && !clock_given {
         return Err(format!(
-            "the vunit's properties have {} clocks ({}): check them one clock at a time, with --clock",
+            "the properties have {} clocks ({}): check them one clock at a time, with --clock",
             clocks.len(),
             clocks
                 .iter()
-                .map(|(n, e)| format!("{} {n}", if *e == Edge::Posedge { "posedge" } else { "negedge" }))
+                .map(|(n, e)| format!(
+                    "{} {n}",
+                    if *e == Edge::Posedge {
+                        "posedge"
+                    } else {
+                        "negedge"
+                    }
+                ))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
     }
     if resets.len() > 1 && !reset_given {
         return Err(format!(
-            "the vunit's properties have {} resets ({}): give the one to use with --reset",
+            "the properties have {} resets ({}): give the one to use with --reset",
             resets.len(),
             resets.join(", ")
         ));
@@ -142,10 +160,29 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             Vec::new()
         }
-        None => read_sources(&args.items, args.psl)?,
+        None => read_sources(
+            &args.items,
+            crate::cli_input::Language::of(args.psl, args.sva),
+        )?,
     };
+    // SVA assertions bring their clock and reset, as a vunit's directives.
+    let mut assertions: Vec<Directive> = Vec::new();
     for src in &sources {
-        let f = src.parse()?;
+        let f = if src.lang == Language::Sva {
+            let (f, d) = src.parse_directive()?;
+            if let Some(d) = d {
+                if d.kind == DirectiveKind::Cover {
+                    return Err(format!(
+                        "`{}`: a cover, not checked (check its sequence with `assert property (not ...)`)",
+                        escape(&src.label(&f))
+                    ));
+                }
+                assertions.push(d);
+            }
+            f
+        } else {
+            src.parse()?
+        };
         let label = src.written().map_or_else(|| f.to_spot(), str::to_string);
         properties_in.push((src.clone(), f, label));
     }
@@ -203,10 +240,16 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             None => (c.clone(), Edge::Posedge),
         }),
     };
-    // A vunit's clock and reset, where the options give none.
+    // A vunit's (or the SVA assertions') clock and reset, where the
+    // options give none.
     let (clock, reset) = match &vunits {
         Some(v) => {
             let (c, r) = vunit_clocking(v, clock.is_some(), args.reset.is_some())?;
+            (clock.or(c), args.reset.clone().or(r))
+        }
+        None if !assertions.is_empty() => {
+            let checked: Vec<&Directive> = assertions.iter().collect();
+            let (c, r) = directives_clocking(&checked, clock.is_some(), args.reset.is_some())?;
             (clock.or(c), args.reset.clone().or(r))
         }
         None => (clock, args.reset.clone()),
@@ -249,8 +292,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         if format != TraceFormat::Vcd && (clock.is_some() || reset.is_some()) {
             return Err(format!(
                 "{shown}: --clock and --reset{} are for VCD waveforms",
-                if vunits.is_some() {
-                    " (and a vunit's clock and disable iff)"
+                if vunits.is_some() || !assertions.is_empty() {
+                    " (and a vunit's or an assertion's clock and disable iff)"
                 } else {
                     ""
                 }

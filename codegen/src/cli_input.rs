@@ -9,7 +9,9 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
-use monitor_core::formula::{parse, parse_directive, parse_psl, Directive, Formula, ParseError};
+use monitor_core::formula::{
+    parse, parse_directive, parse_psl, parse_sva_directive, Directive, Formula, ParseError,
+};
 use monitor_core::translate::BuildError;
 
 /// One formula argument or file argument, in command-line order.
@@ -123,6 +125,26 @@ pub struct CsvField {
     pub after: String,
 }
 
+/// The language of the formulas: LTL (Spot's syntax), PSL (`--psl`) or
+/// SVA (`--sva`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    Ltl,
+    Psl,
+    Sva,
+}
+
+impl Language {
+    /// The language of `--psl` and `--sva` (at most one of them is set).
+    pub fn of(psl: bool, sva: bool) -> Language {
+        match (psl, sva) {
+            (_, true) => Language::Sva,
+            (true, false) => Language::Psl,
+            (false, false) => Language::Ltl,
+        }
+    }
+}
+
 /// A formula and where it came from, for error messages and `--stats`.
 #[derive(Clone, Debug)]
 pub struct Source {
@@ -133,15 +155,36 @@ pub struct Source {
     pub line: usize,
     /// The column, for a formula of a CSV file.
     pub csv: Option<CsvField>,
-    pub psl: bool,
+    pub lang: Language,
 }
 
 impl Source {
     pub fn parse(&self) -> Result<Formula, String> {
-        let parsed = if self.psl {
-            parse_psl(&self.text)
-        } else {
-            parse(&self.text)
+        let parsed = match self.lang {
+            Language::Psl => parse_psl(&self.text),
+            Language::Ltl => parse(&self.text),
+            Language::Sva => {
+                // An assertion: its property at every tick. A clock or a
+                // reset would be lost here: `compile` and `check` take them
+                // (with `parse_directive`).
+                let d =
+                    parse_sva_directive(&self.text).map_err(|e| self.describe_parse_error(e))?;
+                if d.clock.is_some() || d.disable.is_some() {
+                    let what = if d.clock.is_some() {
+                        "a clock"
+                    } else {
+                        "a `disable iff` reset"
+                    };
+                    return Err(self.describe_parse_error(d.error(
+                        &self.text,
+                        format!(
+                            "this assertion has {what}, which `mongen compile` gives its \
+                             checker and `mongen check` samples and resets with: leave it out here"
+                        ),
+                    )));
+                }
+                Ok(d.formula)
+            }
         };
         parsed.map_err(|e| self.describe_parse_error(e))
     }
@@ -150,10 +193,12 @@ impl Source {
     /// (`@(posedge clk)`, `disable iff`, an outermost `abort`) a hardware
     /// checker takes; an LTL formula as [`Source::parse`] reads it.
     pub fn parse_directive(&self) -> Result<(Formula, Option<Directive>), String> {
-        if !self.psl {
-            return self.parse().map(|f| (f, None));
-        }
-        let d = parse_directive(&self.text).map_err(|e| self.describe_parse_error(e))?;
+        let d = match self.lang {
+            Language::Ltl => return self.parse().map(|f| (f, None)),
+            Language::Psl => parse_directive(&self.text),
+            Language::Sva => parse_sva_directive(&self.text),
+        };
+        let d = d.map_err(|e| self.describe_parse_error(e))?;
         Ok((d.formula.clone(), Some(d)))
     }
 
@@ -196,7 +241,7 @@ impl Source {
     /// in one) given where one property is expected: the parser's message
     /// names its Rust function, the user needs the option.
     fn vunit_hint(&self) -> Option<String> {
-        if !self.psl {
+        if self.lang != Language::Psl {
             return None;
         }
         let mut words = self
@@ -224,8 +269,17 @@ impl Source {
     /// A PSL property as the user wrote it (without `assert`/`PSLSPEC`,
     /// SVA's `property` after `assert`, and `;`); `None` for LTL.
     pub fn written(&self) -> Option<&str> {
-        if !self.psl {
-            return None;
+        match self.lang {
+            Language::Ltl => return None,
+            // The property of the assertion, without its declarations,
+            // label and directive keywords.
+            Language::Sva => {
+                return Some(match parse_sva_directive(&self.text) {
+                    Ok(d) => &self.text[d.span],
+                    Err(_) => self.text.trim(),
+                })
+            }
+            Language::Psl => {}
         }
         let text = self.text.trim();
         let text = ["assert ", "PSLSPEC "]
@@ -284,7 +338,7 @@ pub fn shorten(text: &str) -> String {
 /// The formulas of `items`, in order: formulas as given, files read line
 /// by line (blank lines and lines starting with `#` skipped) or by CSV
 /// column. Standard input can be read once.
-pub fn read_sources(items: &[Item], psl: bool) -> Result<Vec<Source>, String> {
+pub fn read_sources(items: &[Item], lang: Language) -> Result<Vec<Source>, String> {
     let mut out = Vec::new();
     let mut stdin_read = false;
     for item in items {
@@ -294,7 +348,7 @@ pub fn read_sources(items: &[Item], psl: bool) -> Result<Vec<Source>, String> {
                 file: None,
                 line: 1,
                 csv: None,
-                psl,
+                lang,
             }),
             Item::File(spec) => {
                 let spec = file_spec(spec)?;
@@ -316,8 +370,8 @@ pub fn read_sources(items: &[Item], psl: bool) -> Result<Vec<Source>, String> {
                     std::fs::read(&spec.path).map_err(|e| format!("cannot read {name}: {e}"))?
                 };
                 match &spec.column {
-                    None => read_lines(&name, &bytes, psl, &mut out)?,
-                    Some(col) => read_csv(&name, &bytes, col, psl, &mut out)?,
+                    None => read_lines(&name, &bytes, lang, &mut out)?,
+                    Some(col) => read_csv(&name, &bytes, col, lang, &mut out)?,
                 }
             }
         }
@@ -326,7 +380,12 @@ pub fn read_sources(items: &[Item], psl: bool) -> Result<Vec<Source>, String> {
 }
 
 /// One formula per line; blank lines and lines starting with `#` skipped.
-fn read_lines(name: &str, bytes: &[u8], psl: bool, out: &mut Vec<Source>) -> Result<(), String> {
+fn read_lines(
+    name: &str,
+    bytes: &[u8],
+    lang: Language,
+    out: &mut Vec<Source>,
+) -> Result<(), String> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = 1 + memchr::memchr_iter(b'\n', &bytes[..e.valid_up_to()]).count();
         format!("{name}: line {line} is not valid UTF-8")
@@ -341,7 +400,7 @@ fn read_lines(name: &str, bytes: &[u8], psl: bool, out: &mut Vec<Source>) -> Res
             file: Some(name.to_string()),
             line: i + 1,
             csv: None,
-            psl,
+            lang,
         });
     }
     Ok(())
@@ -354,7 +413,7 @@ fn read_csv(
     name: &str,
     bytes: &[u8],
     column: &Column,
-    psl: bool,
+    lang: Language,
     out: &mut Vec<Source>,
 ) -> Result<(), String> {
     let mut reader = csv::ReaderBuilder::new()
@@ -424,7 +483,7 @@ fn read_csv(
                 before: csv_line(&fields[..index]),
                 after: csv_line(&fields[index + 1..]),
             }),
-            psl,
+            lang,
         });
     }
     Ok(())
@@ -525,7 +584,7 @@ mod tests {
             file: None,
             line: 1,
             csv: None,
-            psl: true,
+            lang: Language::Psl,
         };
         let cases = [
             ("always (a -> next b)", "always (a -> next b)"),
@@ -545,12 +604,42 @@ mod tests {
         }
         assert_eq!(
             Source {
-                psl: false,
+                lang: Language::Ltl,
                 ..psl("G a")
             }
             .written(),
             None
         );
+    }
+
+    #[test]
+    fn sva_sources_are_assertions() {
+        let sva = |text: &str| Source {
+            text: text.into(),
+            file: None,
+            line: 1,
+            csv: None,
+            lang: Language::Sva,
+        };
+        // The property of the assertion, without declarations, label and
+        // keywords.
+        let s = sva(
+            "sequence s; a ##1 b; endsequence p1: assert property (s |=> c) else $error(\"x\");",
+        );
+        assert_eq!(s.written(), Some("s |=> c"));
+        assert_eq!(sva("req |-> ack").written(), Some("req |-> ack"));
+        // Checked at every tick.
+        assert_eq!(
+            s.parse().unwrap(),
+            parse_psl("always {a; b; true} |-> c").unwrap()
+        );
+        // `compile` and `check` take the clock and the reset; the others
+        // refuse them.
+        let c = sva("@(posedge clk) disable iff (rst) a |=> b");
+        let (f, d) = c.parse_directive().unwrap();
+        assert_eq!(f, parse("G(a -> X b)").unwrap());
+        assert!(d.unwrap().clock.is_some());
+        assert!(c.parse().unwrap_err().contains("`mongen check` samples"));
     }
 
     fn temp_dir(tag: &str) -> PathBuf {
@@ -618,7 +707,7 @@ mod tests {
             "t.csv",
             text,
             &Column::Name("formula".into()),
-            false,
+            Language::Ltl,
             &mut out,
         )
         .unwrap();
@@ -637,7 +726,7 @@ mod tests {
                 column: 2,
                 header: false,
             },
-            false,
+            Language::Ltl,
             &mut out,
         );
         assert!(e.is_ok());
@@ -650,7 +739,7 @@ mod tests {
                 column: 2,
                 header: true,
             },
-            false,
+            Language::Ltl,
             &mut out,
         )
         .unwrap_err();
@@ -659,7 +748,7 @@ mod tests {
             "t.csv",
             b"a,b\n",
             &Column::Name("c".into()),
-            false,
+            Language::Ltl,
             &mut out,
         )
         .unwrap_err();
@@ -667,13 +756,20 @@ mod tests {
             e,
             "t.csv: line 1: no column named `c` in the header line (its columns: `a`, `b`)"
         );
-        let e = read_csv("t.csv", b"", &Column::Name("c".into()), false, &mut out).unwrap_err();
+        let e = read_csv(
+            "t.csv",
+            b"",
+            &Column::Name("c".into()),
+            Language::Ltl,
+            &mut out,
+        )
+        .unwrap_err();
         assert!(e.contains("the file is empty"), "{e}");
         let e = read_csv(
             "t.csv",
             b"f\n \n",
             &Column::Name("f".into()),
-            false,
+            Language::Ltl,
             &mut out,
         );
         // A line of blanks is a record with one blank field.
@@ -682,7 +778,7 @@ mod tests {
             "t.csv",
             b"f\nG a\n\xff\n",
             &Column::Name("f".into()),
-            false,
+            Language::Ltl,
             &mut out,
         )
         .unwrap_err();
@@ -700,7 +796,7 @@ mod tests {
                 column: 1,
                 header: false,
             },
-            false,
+            Language::Ltl,
             &mut out,
         )
         .unwrap();
@@ -715,7 +811,7 @@ mod tests {
             "t.csv",
             b"id,f\n7,G(a U )\n",
             &Column::Name("f".into()),
-            false,
+            Language::Ltl,
             &mut out,
         )
         .unwrap();
@@ -729,7 +825,7 @@ mod tests {
     #[test]
     fn plain_files_report_bad_utf8_with_the_line() {
         let mut out = Vec::new();
-        let e = read_lines("p.ltl", b"G a\nG b\nG \xffc\n", false, &mut out).unwrap_err();
+        let e = read_lines("p.ltl", b"G a\nG b\nG \xffc\n", Language::Ltl, &mut out).unwrap_err();
         assert_eq!(e, "p.ltl: line 3 is not valid UTF-8");
     }
 }

@@ -25,7 +25,7 @@ use monitor_core::analysis::{
     compare_informative, is_stutter_invariant, lasso_text, transducer, transducer_is_exact,
 };
 use monitor_core::formula::{
-    ActiveLevel, ClockEdge as FormulaClockEdge, Directive, DirectiveKind, Formula,
+    ActiveLevel, ClockEdge as FormulaClockEdge, Directive, DirectiveKind, Formula, Op,
 };
 use monitor_core::translate::{Builder, Config, Prefixes, Route, Translation, Verdicts};
 
@@ -137,6 +137,11 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         &args.defines,
         parsed.iter().filter_map(|(f, _)| f.as_ref().ok()),
     )?;
+    for (src, (f, _)) in sources.iter().zip(&parsed) {
+        if let Ok(f) = f {
+            sva_past_of_vectors(src, f, &signals)?;
+        }
+    }
     // The spinner stays off while the monitors are written to the
     // terminal it would draw on.
     let output_on_terminal = args.output.is_none() && io::stdout().is_terminal();
@@ -862,4 +867,41 @@ pub(crate) fn emit_smv(
         let t = t.expect("a monitor unless the transducer is used");
         emit_smv_dfa(t.dfa(), &opts).map_err(|e| e.to_string())
     }
+}
+
+/// SVA's sampled-value functions read vectors whole (`$stable(count)`,
+/// `$past(data)`), and `$rose`/`$fell` their least significant bit; the
+/// formula reads propositions, a vector being "nonzero". The front end
+/// reads their arguments as 1-bit signals: a past value of a signal
+/// declared wider (`--input NAME:WIDTH`, `--design`) is refused rather
+/// than checked with another meaning.
+fn sva_past_of_vectors(
+    src: &Source,
+    f: &Formula,
+    signals: &[mongen::hdl::HdlInput],
+) -> Result<(), String> {
+    if src.lang != crate::cli_input::Language::Sva || !f.has_past() {
+        return Ok(());
+    }
+    let mut past_read = std::collections::BTreeSet::new();
+    for g in f.subformulas_postorder() {
+        if matches!(
+            g.op(),
+            Op::Y | Op::Z | Op::O | Op::H | Op::S | Op::B | Op::T
+        ) {
+            past_read.extend(g.atomic_propositions());
+        }
+    }
+    for name in past_read {
+        if let Some(s) = signals.iter().find(|s| s.name == name && s.msb != s.lsb) {
+            return Err(format!(
+                "{}: `{name}` is {} bits wide, and SVA's sampled-value functions ($past, $rose, \
+                 $fell, $stable, $changed) read their arguments as 1-bit signals here: compare \
+                 the vector (`$stable({name} == 3)`) or give its bits (`$rose({name}[0])`)",
+                src.label(f),
+                s.msb.abs_diff(s.lsb) + 1
+            ));
+        }
+    }
+    Ok(())
 }

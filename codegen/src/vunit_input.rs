@@ -91,7 +91,7 @@ pub fn read_vunits(path: &Path) -> Result<VunitProperties, String> {
                 file: Some(file.clone()),
                 line: line_of(&input, d.span.start),
                 csv: None,
-                psl: true,
+                lang: crate::cli_input::Language::Psl,
             });
             out.names.push(name);
             out.directives.push(d);

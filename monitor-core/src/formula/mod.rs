@@ -61,6 +61,7 @@ pub mod psl;
 #[cfg(any(test, feature = "generators"))]
 pub mod random;
 pub mod simplify;
+pub mod sva;
 pub mod vunit;
 
 pub use node::Formula;
@@ -68,6 +69,7 @@ pub use op::Op;
 pub use parse::{parse, ParseError, ParseErrorKind};
 pub use print::SpinError;
 pub use psl::{parse_psl, PslPrintError};
+pub use sva::{parse_sva, parse_sva_directive};
 pub use vunit::{
     parse_directive, parse_vunits, ActiveLevel, Clock, ClockEdge, Directive, DirectiveKind,
     Disable, Vunit,

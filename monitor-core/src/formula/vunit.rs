@@ -1613,7 +1613,8 @@ mod tests {
         assert_eq!(col, 41);
         assert_eq!(
             msg,
-            "SVA delay `##` is not supported; write `next`/SEREs (`a ##1 b` is `{a; b}`)"
+            "SVA delay `##` is not supported in PSL: read the property as SVA (`--sva`, \
+             `parse_sva`), or write `next`/SEREs (`a ##1 b` is `{a; b}`)"
         );
         let (col, msg) = err("assert property (@(posedge clk) $rose(req) |=> ack);");
         assert_eq!(col, 33);

@@ -31,8 +31,8 @@ impl EndToken for T {
 }
 
 /// The message for SVA's `##`, which PSL spells with `next` or `;`.
-pub(super) const SVA_DELAY: &str =
-    "SVA delay `##` is not supported; write `next`/SEREs (`a ##1 b` is `{a; b}`)";
+pub(super) const SVA_DELAY: &str = "SVA delay `##` is not supported in PSL: read the property \
+    as SVA (`--sva`, `parse_sva`), or write `next`/SEREs (`a ##1 b` is `{a; b}`)";
 
 /// Symbols, longest first.
 const SYMBOLS: &[&str] = &[

@@ -1,0 +1,818 @@
+//! A parser for SystemVerilog Assertions (IEEE 1800-2017, chapter 16):
+//! concurrent properties and sequences, with one clock.
+//!
+//! SVA is translated into the formulas of this crate, as PSL is (module
+//! [`psl`](super::psl)): sequences become SEREs ([`Op::Concat`],
+//! [`Op::Fusion`], [`Op::Star`], ...),
+//! and properties the closures, suffix operators and LTL operators over
+//! them. Everything is read on infinite words, one letter per clock tick,
+//! with the semantics of Annex F.
+//!
+//! * [`parse_sva`] reads one property (or sequence) and returns what one
+//!   evaluation attempt, started at the first tick, checks: `a |-> b` is
+//!   `a -> b` at the first letter.
+//! * [`parse_sva_directive`] reads an assertion as written in a design,
+//!   `LABEL: assert property (@(posedge clk) disable iff (rst) p);`, with
+//!   its declarations before it, and returns a [`Directive`]: the formula
+//!   checks `p` at every tick (`always p`: an assertion starts an attempt
+//!   at every tick, §16.14), and the clock and the reset come beside it, as
+//!   for PSL directives ([`vunit`](super::vunit)).
+//!
+//! # Language
+//!
+//! | SVA | section | meaning (PSL, Spot) |
+//! |---|---|---|
+//! | `!` `~` `&&` `&` `\|\|` `\|` `^` `->` `<->` `?:` | 11.4 | Boolean operators on 1-bit operands |
+//! | `sig`, `bus[3]`, `state == 2`, `count >= 4'd12`, `x === y` | 11.4 | atomic propositions named by their text (`===` read as `==`) |
+//! | `r ##1 s`, `r ##0 s`, `r ##n s` | 16.9.2 | `{r; s}`, `{r : s}`, `{r; true[*n-1]; s}` |
+//! | `r ##[m:n] s`, `##[m:$]`, `##[*]`, `##[+]`, `##n s` | 16.9.2 | ranges of delays; a leading `##` delays from `1` |
+//! | `r[*n]`, `r[*m:n]`, `r[*m:$]`, `r[*]`, `r[+]` | 16.9.2 | consecutive repetition (`r[*0]` is the empty sequence) |
+//! | `b[->m:n]`, `b[=m:n]` | 16.9.2 | goto `{!b[*]; b}[*m:n]`, non-consecutive `{b[->m:n]; !b[*]}` |
+//! | `r and s`, `r or s`, `r intersect s` | 16.9.5–16.9.7 | both match (ends at the later: PSL's `&`), either, both with the same length (`&&`) |
+//! | `r within s`, `b throughout r` | 16.9.9, 16.9.10 | `{[*]; r; [*]} && s`, `b[*] && r` |
+//! | `first_match(r)` | 16.9.8 | only at the end of a sequence property, where it changes nothing |
+//! | `r`, `weak(r)`, `strong(r)` | 16.12.2 | weak `{r}` (in assertions without `strong`), strong `{r}!` |
+//! | `r \|-> p`, `r \|=> p` | 16.12.7 | `{r} \|-> p`, `{r; true} \|-> p` |
+//! | `r #-# p`, `r #=# p` | 16.12.9 | `{r} <>-> p`, `{r; true} <>-> p` |
+//! | `not p`, `p and q`, `p or q`, `p implies q`, `p iff q` | 16.12.3–16.12.8 | `!p`, `p & q`, `p \| q`, `p -> q`, `p <-> q` |
+//! | `if (b) p`, `if (b) p else q`, `case (e) v: p; default: q; endcase` | 16.12.8, 16.12.16 | `b -> p`, `(b -> p) & (!b -> q)`, the first item with `e == v` |
+//! | `nexttime p`, `nexttime [n] p`, `s_nexttime` | 16.12.10 | `X p`, `Xⁿ p` |
+//! | `always p`, `always [m:n] p`, `always [m:$] p`, `s_always [m:n] p` | 16.12.11 | `G p`, `G[m:n] p`, `Xᵐ G p` |
+//! | `s_eventually p`, `s_eventually [m:$] p`, `eventually [m:n] p`, `s_eventually [m:n] p` | 16.12.13 | `F p`, `Xᵐ F p`, `F[m:n] p` |
+//! | `p until q`, `s_until`, `until_with`, `s_until_with` | 16.12.12 | `p W q`, `p U q`, `p W (p & q)`, `p U (p & q)` |
+//! | `accept_on (b) p`, `reject_on (b) p`, `sync_*` | 16.12.14 | `p abort b`, `!(!p abort b)` |
+//! | `$past(e)`, `$past(e, n)`, `$sampled(e)` | 16.9.3 | `Y e`, `Yⁿ e`, `e` |
+//! | `$rose(e)`, `$fell(e)`, `$stable(e)`, `$changed(e)` | 16.9.3 | `e & !Y e`, `!e & Y e`, `e <-> Y e`, `e xor Y e` |
+//! | `$onehot({a,b,c})`, `$onehot0(...)`, `$countones(...) == k`, `$isunknown(e)` | 20.9 | exactly one, at most one, `k` of the bits (also `!=`, `<`, `<=`, `>`, `>=`), `false` |
+//! | `sequence s(x, y = 1); ... endsequence`, `property p(...); ... endproperty`, `let l(x) = e;` | 16.8, 16.12, 11.12 | expanded where used, each formal replaced by its actual |
+//! | `@(posedge clk)`, `default clocking @(posedge clk); endclocking` | 16.16, 14.12 | the directive's [`Clock`](super::Clock) |
+//! | `disable iff (b)`, `default disable iff (b);` | 16.12, 16.15 | the directive's [`Disable`] |
+//! | `LABEL: assert property (p) [else ...];`, `assume`, `restrict`, `cover property`, `cover sequence` | 16.14 | [`Directive`] (an action block is skipped) |
+//!
+//! Precedence (Table 16-3), from the tightest: Boolean operators,
+//! repetitions, `##`, `throughout` (right), `within`, `intersect`, `not`
+//! `nexttime` `s_nexttime`, `and`, `or`, `iff` (right), `until` and its
+//! kin and `implies` (right), `|->` `|=>` `#-#` `#=#` (right), and the
+//! prefix operators `always`, `eventually`, `if`, `case`, `accept_on`,
+//! ... whose operand extends as far as possible.
+//!
+//! # Semantics
+//!
+//! * A sequence used as a property, without `strong`, is weak (§16.12.2:
+//!   so it is in `assert`, `assume` and `restrict`): `{r}`, which fails
+//!   only when no extension of the prefix can match. `not r` is then
+//!   `not weak(r)`. A sequence used as a property must not admit an
+//!   empty match (§16.12.2).
+//! * `##0` is fusion and `##n` (n > 0) is concatenation with `n - 1`
+//!   letters between (Annex F), which gives the rules of §16.9.2.1 for
+//!   empty sequences: `a[*0] ##1 b` is `b`, `a[*0] ##0 b` never matches,
+//!   `a ##1 b[*0]` is `a`. The antecedent of `|->` counts only non-empty
+//!   matches: `a[*0] |-> p` holds, `a[*0] |=> p` is `p`.
+//! * Sampled-value functions read the sampled values of the previous
+//!   ticks; before the first tick the value is the default, 0 (§16.9.3):
+//!   `$past(a)` is false at the first tick, `$rose(a)` is `a` there,
+//!   `$stable(a)` is `!a`.
+//! * `$isunknown` is false: traces and checkers are two-valued.
+//! * Weak and strong forms (`nexttime` and `s_nexttime`, `always [m:n]`
+//!   and `s_always [m:n]`, ...) agree on infinite words; `s_eventually`
+//!   and `s_until` are not safety properties, and a monitor checks their
+//!   safety part.
+//! * `sync_accept_on` and `sync_reject_on` are `accept_on` and
+//!   `reject_on`: with one letter per tick, the condition is only seen at
+//!   the ticks.
+//! * `disable iff (b)` disables the attempts during which `b` holds. A
+//!   [`Directive`] returns it beside the formula, and the checker restarts
+//!   when `b` falls: that is the standard's meaning for every attempt.
+//!   Past values are the exception (a restarted checker reads the default
+//!   value before the restart, where the standard reads the signal), so
+//!   when the property reads past values (`$past`, `$rose`, ...) the
+//!   reset is part of the formula instead, `always (accept_on(b) p)`
+//!   (for `cover`, the match must see `b` low throughout), and the
+//!   directive has no [`Disable`].
+//!
+//! # Limits
+//!
+//! Expressions are 1-bit: an identifier is a signal read as a Boolean (a
+//! vector is "nonzero", as in a Verilog condition), vectors are compared
+//! with constants (`count == 3`) to become propositions, and `~`, `&`,
+//! `|`, `^` are read as Boolean operators. The sampled-value functions
+//! take 1-bit expressions: `$stable(count)` of a vector needs the width,
+//! which the formula layer does not know, so a part-select (`data[3:0]`)
+//! there is refused here, and `mongen compile` refuses a past value of a
+//! signal that `--input NAME:WIDTH` or `--design` declares wider (on
+//! traces, `mongen check` reads such a field as a Boolean: give it
+//! 0/1 values, or compare it). `$onehot`, `$onehot0` and `$countones`
+//! take a concatenation of bits, `{a, b, c}`. Delays and repetition
+//! counts are numbers (up to 10,000).
+//!
+//! Refused, with a caret and the section: local variables (§16.10), more
+//! than one clock or clocks that do not cover the property (§16.13), a
+//! clocking argument or gating expression of `$past` and its kin
+//! (§16.9.3), recursive properties (§16.12.17), `expect` (§16.17),
+//! `.triggered` (§16.9.11) and `.matched` (§16.13.6), `first_match`
+//! inside a sequence, `dist`, `inside`, arithmetic and reductions on
+//! vectors, and a second `disable iff`.
+//!
+//! ```
+//! use monitor_core::formula::{parse_psl, sva::{parse_sva, parse_sva_directive}};
+//!
+//! let f = parse_sva("req |-> ##[1:3] ack")?;
+//! assert_eq!(f, parse_psl("req -> {true; [*0:2]; ack}")?);
+//! assert_eq!(parse_sva("a ##1 b |=> c")?, parse_psl("{a; b; true} |-> c")?);
+//!
+//! let d = parse_sva_directive(
+//!     "p_ack: assert property (@(posedge clk) disable iff (rst) req |=> ack);",
+//! )?;
+//! assert_eq!(d.label.as_deref(), Some("p_ack"));
+//! assert_eq!(d.formula, parse_psl("always (req -> next ack)")?);
+//! assert_eq!(d.clock.unwrap().to_string(), "posedge clk");
+//! assert_eq!(d.disable.unwrap().condition, parse_psl("rst")?);
+//!
+//! let err = parse_sva("a ##1 b.triggered").unwrap_err();
+//! assert_eq!(err.column(), 7);
+//! assert!(err.message().contains("§16.9.11"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::parse::{ParseError, ParseErrorKind};
+use super::psl::T;
+use super::vunit::{Directive, DirectiveKind, Disable};
+use super::{Formula, Op};
+use crate::formula::cursor::Span;
+
+mod lex;
+mod parser;
+
+use lex::lex;
+use parser::{Node, Parser};
+
+/// Parses one SVA property or sequence (with `sequence`, `property` and
+/// `let` declarations before it) and returns what one evaluation attempt
+/// started at the first tick checks.
+///
+/// Clocks, `disable iff` and directives (`assert property (...)`, which
+/// checks at every tick) are refused, with a message naming
+/// [`parse_sva_directive`], which reads them.
+///
+/// ```
+/// # use monitor_core::formula::{parse, sva::parse_sva};
+/// assert_eq!(parse_sva("a |-> nexttime b")?, parse("a -> X b")?);
+/// assert_eq!(parse_sva("$rose(req) |-> ack")?, parse("(req & !Y req) -> ack")?);
+/// assert_eq!(parse_sva("a until_with b")?, parse("a W (a & b)")?);
+/// assert!(parse_sva("assert property (a);").is_err()); // see parse_sva_directive
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_sva(input: &str) -> Result<Formula, ParseError> {
+    let tokens = lex(input)?;
+    let mut p = Parser::new(input, tokens, false);
+    p.declarations()?;
+    let t = p.cur.peek().clone();
+    if let T::Word(w) = &t.kind {
+        let labelled = matches!(p.cur.peek2().kind, T::Sym(":"));
+        if matches!(w.as_str(), "assert" | "assume" | "cover" | "restrict") || labelled {
+            return Err(p.unsupported(
+                t.span,
+                "an assertion checks its property at every clock tick: read it with \
+                 `parse_sva_directive` (as `mongen --sva` does), or give the property alone",
+            ));
+        }
+    }
+    if t.kind == T::End {
+        return Err(p.cur.error(t.span, ParseErrorKind::Empty));
+    }
+    let node = p.property()?;
+    let span = p.cur.last_span();
+    let span = Span {
+        start: t.span.start,
+        end: span.end.max(t.span.start),
+    };
+    if p.is_sym(";") {
+        p.cur.next();
+    }
+    end(&p)?;
+    p.to_prop(node, span)
+}
+
+/// The end of the input, or an error at what is there.
+fn end(p: &Parser<'_>) -> Result<(), ParseError> {
+    let t = p.cur.peek().clone();
+    if t.kind != T::End {
+        return Err(p.unexpected(&t, "an operator or the end of the property"));
+    }
+    Ok(())
+}
+
+/// Parses an SVA assertion: declarations (`sequence`, `property`, `let`,
+/// `default clocking`, `default disable iff`), then `[LABEL:]
+/// assert|assume|restrict|cover property (PROPERTY) [action block] [;]`,
+/// or a bare property (an assertion). `PROPERTY` may start with its clock
+/// and `disable iff`.
+///
+/// The [`Directive::formula`] of `assert`, `assume` and `restrict` is
+/// `always p` (an attempt starts at every tick, §16.14); that of `cover`
+/// (which takes a sequence, or a Boolean) fails when the sequence matches,
+/// as for PSL directives. The clock is the leading clock or the default
+/// clocking; every other clock must be the same (§16.13).
+///
+/// ```
+/// use monitor_core::formula::{parse_psl, sva::parse_sva_directive, DirectiveKind};
+///
+/// let d = parse_sva_directive(
+///     "default clocking @(posedge clk); endclocking
+///      sequence req_ack(r, a); r ##[1:2] a; endsequence
+///      c1: cover property (req_ack(req, ack));",
+/// )?;
+/// assert_eq!(d.kind, DirectiveKind::Cover);
+/// assert_eq!(d.formula, parse_psl("never {req; [*0:1]; ack}!")?);
+/// assert_eq!(d.clock.unwrap().to_string(), "posedge clk");
+///
+/// let err = parse_sva_directive("assert property (@(posedge c1) a |=> @(posedge c2) b);").unwrap_err();
+/// assert!(err.message().contains("§16.13"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_sva_directive(input: &str) -> Result<Directive, ParseError> {
+    let tokens = lex(input)?;
+    let mut p = Parser::new(input, tokens, true);
+    p.declarations()?;
+    let first = p.cur.peek().clone();
+    if first.kind == T::End {
+        return Err(p.cur.error(first.span, ParseErrorKind::Empty));
+    }
+    let mut label = None;
+    if let T::Word(w) = &first.kind {
+        if matches!(p.cur.peek2().kind, T::Sym(":")) && !w.starts_with('$') {
+            label = Some(w.clone());
+            p.cur.next();
+            p.cur.next();
+        }
+    }
+    let kw = p.cur.peek().clone();
+    let kind =
+        match &kw.kind {
+            T::Word(w) => match w.as_str() {
+                "assert" => Some(DirectiveKind::Assert),
+                "assume" => Some(DirectiveKind::Assume),
+                "cover" => Some(DirectiveKind::Cover),
+                "restrict" => Some(DirectiveKind::Restrict),
+                "expect" => return Err(p.unsupported(
+                    kw.span,
+                    "`expect` is a procedural statement, not an assertion (IEEE 1800-2017 §16.17)",
+                )),
+                _ => None,
+            },
+            _ => None,
+        };
+    let wrapped = kind.is_some();
+    let kind = match kind {
+        Some(k) => {
+            p.cur.next();
+            let what = p.cur.next();
+            let ok = matches!(&what.kind, T::Word(w) if w == "property"
+                || (w == "sequence" && k == DirectiveKind::Cover));
+            if !ok {
+                if matches!(what.kind, T::Sym("(") | T::Sym("#"))
+                    || matches!(&what.kind, T::Word(w) if w == "final")
+                {
+                    return Err(p.unsupported(
+                        what.span,
+                        "immediate and deferred assertions are not read: write a concurrent \
+                         assertion, `assert property (...)`",
+                    ));
+                }
+                return Err(p.unexpected(&what, "`property`"));
+            }
+            p.expect_sym("(", "`(`")?;
+            k
+        }
+        None if label.is_some() => {
+            return Err(p.unexpected(&kw, "`assert`, `assume`, `restrict` or `cover`"));
+        }
+        None => DirectiveKind::Assert,
+    };
+    let body = p.cur.peek().span;
+    let node = p.property()?;
+    let body_end = p.cur.last_span().end.max(body.start);
+    let span = Span {
+        start: body.start,
+        end: body_end,
+    };
+    if wrapped {
+        p.expect_sym(")", "`)`")?;
+        // An action block: the checker reports failures itself.
+        if p.is_word("else")
+            || matches!(&p.cur.peek().kind, T::Word(w) if w.starts_with('$') || w == "begin")
+        {
+            skip_action_block(&mut p);
+        }
+    }
+    if p.is_sym(";") {
+        p.cur.next();
+    }
+    end(&p)?;
+    let clock = p.check_clocks()?.map(|(c, _)| c);
+    let mut disable = p
+        .disable
+        .clone()
+        .map(|(b, _)| b)
+        .or_else(|| p.default_disable.clone());
+    let formula = match kind {
+        DirectiveKind::Cover => {
+            let r = match node {
+                Node::Bool(b) => b,
+                Node::Seq { r, .. } => r,
+                Node::Prop(_) => {
+                    return Err(p.unsupported(
+                        span,
+                        "`cover` takes a sequence (or a Boolean), not a property: its checker \
+                         reports the matches of the sequence",
+                    ))
+                }
+            };
+            let mut r = r;
+            if let Some(b) = disable.as_ref().filter(|_| r.has_past()) {
+                // The match must see the reset low at every tick.
+                r = Formula::sere_and([r, Formula::star(Formula::not(b.clone()), 0, None)]);
+                disable = None;
+            }
+            Formula::always(Formula::not(Formula::econcat(r, Formula::tt())))
+        }
+        _ => {
+            let mut f = p.to_prop(node, span)?;
+            if let Some(b) = disable.as_ref().filter(|_| f.has_past()) {
+                f = Formula::abort(f, b.clone());
+                disable = None;
+            }
+            if f.op() == Op::G {
+                f
+            } else {
+                Formula::always(f)
+            }
+        }
+    };
+    Ok(Directive {
+        kind,
+        label,
+        formula,
+        clock,
+        disable: disable.map(|condition| Disable {
+            condition,
+            synchronous: false,
+        }),
+        report: None,
+        text: input[span.start..span.end].to_string(),
+        span: span.start..span.end,
+    })
+}
+
+/// Skips an action block (`else $error("...");`, `$display(...); else
+/// ...;`, `begin ... end`): the statements up to the `;` that ends it,
+/// outside parentheses and `begin`/`end`, and an `else` after it.
+fn skip_action_block(p: &mut Parser<'_>) {
+    loop {
+        let mut depth = 0usize;
+        loop {
+            match &p.cur.peek().kind {
+                T::End => return,
+                T::Sym("(") => depth += 1,
+                T::Sym(")") => depth = depth.saturating_sub(1),
+                T::Word(w) if w == "begin" => depth += 1,
+                T::Word(w) if w == "end" => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        p.cur.next();
+                        break;
+                    }
+                }
+                T::Sym(";") if depth == 0 => {
+                    p.cur.next();
+                    break;
+                }
+                _ => {}
+            }
+            p.cur.next();
+        }
+        if !p.is_word("else") {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::{parse, parse_psl};
+
+    fn s(text: &str) -> Formula {
+        parse_sva(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn psl(text: &str) -> Formula {
+        parse_psl(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn ltl(text: &str) -> Formula {
+        parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn err(text: &str) -> ParseError {
+        match parse_sva(text) {
+            Ok(f) => panic!("{text}: parsed as {f}"),
+            Err(e) => e,
+        }
+    }
+
+    fn derr(text: &str) -> ParseError {
+        match parse_sva_directive(text) {
+            Ok(d) => panic!("{text}: parsed as {}", d.formula),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn delays() {
+        assert_eq!(s("a ##1 b"), psl("{a; b}"));
+        assert_eq!(s("a ##0 b"), psl("{a : b}"));
+        assert_eq!(s("a ##2 b"), psl("{a; true; b}"));
+        assert_eq!(s("a ##[1:3] b"), psl("{a; [*0:2]; b}"));
+        assert_eq!(s("a ##[2:$] b"), psl("{a; [+]; b}"));
+        assert_eq!(s("a ##[+] b"), psl("{a; [*]; b}"));
+        assert_eq!(s("a ##[*] b"), psl("{{a : b} | {a; [*]; b}}"));
+        assert_eq!(s("a ##[0:1] b"), psl("{{a : b} | {a; b}}"));
+        assert_eq!(s("##1 a"), psl("{true; a}"));
+        assert_eq!(s("##[1:2] a ##1 b"), psl("{true; [*0:1]; a; b}"));
+        assert_eq!(s("##(2) a"), psl("{true; true; a}"));
+        // Empty sequences (§16.9.2.1).
+        assert_eq!(s("a[*0] ##1 b"), ltl("b"));
+        assert_eq!(s("a ##1 b[*0] ##1 c"), psl("{a; c}"));
+        assert_eq!(s("a ##1 b[*0]"), ltl("a"));
+    }
+
+    #[test]
+    fn repetitions() {
+        assert_eq!(s("a[*2]"), psl("{a[*2]}"));
+        assert_eq!(s("a[*1:3] ##1 b"), psl("{a[*1:3]; b}"));
+        assert_eq!(s("a[*2:$] ##1 b"), psl("{a[*2:inf]; b}"));
+        assert_eq!(s("a[*] ##1 b"), psl("{a[*]; b}"));
+        assert_eq!(s("a[+] ##1 b"), psl("{a[+]; b}"));
+        assert_eq!(s("(a ##1 b)[*2]"), psl("{{a; b}[*2]}"));
+        assert_eq!(s("a[->2] ##1 b"), psl("{a[->2]; b}"));
+        assert_eq!(s("a[->1:2] ##1 b"), psl("{a[->1:2]; b}"));
+        assert_eq!(s("a[=2] ##1 b"), psl("{a[=2]; b}"));
+        assert_eq!(s("a[=0:1] ##1 b"), psl("{a[=0:1]; b}"));
+        assert_eq!(s("a && b[*2]"), psl("{(a && b)[*2]}"));
+    }
+
+    #[test]
+    fn sequence_operators() {
+        assert_eq!(s("(a ##1 b) and c"), psl("{{a; b} & c}"));
+        assert_eq!(s("(a ##1 b) or (c ##1 d)"), psl("{{a; b} | {c; d}}"));
+        assert_eq!(
+            s("(a ##1 b) intersect (c ##1 d)"),
+            psl("{{a; b} && {c; d}}")
+        );
+        assert_eq!(
+            s("(a ##1 b) within (c ##[1:3] d)"),
+            psl("{{a; b} within {c; [*0:2]; d}}")
+        );
+        assert_eq!(s("a throughout (b ##1 c)"), psl("{a[*] && {b; c}}"));
+        assert_eq!(s("a throughout b ##1 c"), s("a throughout (b ##1 c)"));
+        // `##` binds tighter than `throughout`, which is right associative.
+        assert_eq!(
+            s("a throughout b throughout c ##1 d"),
+            psl("{a[*] && {b[*] && {c; d}}}")
+        );
+        // first_match at the end of a sequence property changes nothing.
+        assert_eq!(s("a ##1 first_match(b ##[1:3] c)"), s("a ##1 b ##[1:3] c"));
+        assert_eq!(s("(a ##1 b) or (c ##1 d)"), s("a ##1 b or c ##1 d"));
+    }
+
+    #[test]
+    fn properties() {
+        assert_eq!(s("a |-> b"), ltl("a -> b"));
+        assert_eq!(s("a |=> b"), ltl("a -> X b"));
+        assert_eq!(s("a[*1] |=> b"), ltl("a -> X b"));
+        assert_eq!(s("a ##1 b |=> c"), psl("{a; b; true} |-> c"));
+        assert_eq!(s("a ##1 b |-> c"), psl("{a; b} |-> c"));
+        assert_eq!(s("a ##1 b |-> c ##1 d"), psl("{a; b} |-> {c; d}"));
+        assert_eq!(s("a #-# b"), ltl("a & b"));
+        assert_eq!(
+            s("a #=# b ##1 c"),
+            Formula::and([ltl("a"), Formula::next(psl("{b; c}"))])
+        );
+        assert_eq!(
+            s("a[*2] #-# b"),
+            Formula::econcat(psl("{a[*2]}").child(0).clone(), ltl("b"))
+        );
+        assert_eq!(
+            s("a[*2] #=# b"),
+            Formula::econcat(psl("{a[*2]; true}").child(0).clone(), ltl("b"))
+        );
+        assert_eq!(s("strong(a ##1 b)"), psl("{a; b}!"));
+        assert_eq!(s("weak(a ##1 b)"), psl("{a; b}"));
+        assert_eq!(s("a ##1 b"), psl("{a; b}"));
+        assert_eq!(s("not a ##1 b"), psl("!{a; b}"));
+        assert_eq!(s("not (a |-> b)"), ltl("!(a -> b)"));
+        assert_eq!(s("(a |-> b) and (c |-> d)"), ltl("(a -> b) & (c -> d)"));
+        assert_eq!(s("(a |-> b) or (c |-> d)"), ltl("(a -> b) | (c -> d)"));
+        assert_eq!(s("a implies b"), ltl("a -> b"));
+        assert_eq!(s("(a |-> b) iff c"), ltl("(a -> b) <-> c"));
+        assert_eq!(
+            s("if (a) b ##1 c"),
+            Formula::implies(ltl("a"), psl("{b; c}"))
+        );
+        assert_eq!(s("if (a) b else c"), ltl("(a -> b) & (!a -> c)"));
+        assert_eq!(s("nexttime a"), ltl("X a"));
+        assert_eq!(s("nexttime [3] a"), ltl("X X X a"));
+        assert_eq!(s("s_nexttime a"), ltl("X a"));
+        assert_eq!(s("nexttime [0] a"), ltl("a"));
+        assert_eq!(s("always a"), ltl("G a"));
+        assert_eq!(s("always [1:3] a"), psl("next_a[1:3] a"));
+        assert_eq!(s("always [2:$] a"), ltl("X X G a"));
+        assert_eq!(s("s_always [0:2] a"), psl("next_a[0:2] a"));
+        assert_eq!(s("eventually [1:2] a"), psl("next_e[1:2] a"));
+        assert_eq!(s("s_eventually a"), ltl("F a"));
+        assert_eq!(s("s_eventually [2:$] a"), ltl("X X F a"));
+        assert_eq!(s("s_eventually [0:1] a"), ltl("a | X a"));
+        assert_eq!(s("a until b"), ltl("a W b"));
+        assert_eq!(s("a s_until b"), ltl("a U b"));
+        assert_eq!(s("a until_with b"), ltl("a W (a & b)"));
+        assert_eq!(s("a s_until_with b"), ltl("a U (a & b)"));
+        assert_eq!(s("accept_on (r) a ##1 b"), psl("{a; b} abort r"));
+        assert_eq!(s("sync_accept_on (r) a ##1 b"), psl("{a; b} abort r"));
+        assert_eq!(s("reject_on (r) a ##1 b"), psl("!((!{a; b}) abort r)"));
+        assert_eq!(s("sync_reject_on (r) a ##1 b"), psl("!((!{a; b}) abort r)"));
+        // Precedence: `|->` is looser than `until`, `always` extends.
+        assert_eq!(s("a |-> b until c"), ltl("a -> (b W c)"));
+        assert_eq!(s("a |-> always b |-> c"), ltl("a -> G(b -> c)"));
+        assert_eq!(s("not a and b"), ltl("!a & b"));
+        assert_eq!(s("a and b or c"), ltl("(a & b) | c"));
+        assert_eq!(s("a |-> b |-> c"), ltl("a -> (b -> c)"));
+    }
+
+    #[test]
+    fn case_items() {
+        let f = s("case (st) 0: a; 1, 2: b; default: c; endcase");
+        let (e0, e1, e2) = (
+            Formula::ap("st == 0"),
+            Formula::ap("st == 1"),
+            Formula::ap("st == 2"),
+        );
+        let (a, b, c) = (Formula::ap("a"), Formula::ap("b"), Formula::ap("c"));
+        let e12 = Formula::or([e1, e2]);
+        let rest = Formula::and([
+            Formula::implies(e12.clone(), b),
+            Formula::implies(Formula::not(e12), c),
+        ]);
+        let want = Formula::and([
+            Formula::implies(e0.clone(), a),
+            Formula::implies(Formula::not(e0), rest),
+        ]);
+        assert_eq!(f, want);
+        // Without a default, no match is vacuous success.
+        assert_eq!(
+            s("case (x) 1: a; endcase"),
+            Formula::implies(Formula::ap("x == 1"), Formula::ap("a"))
+        );
+    }
+
+    #[test]
+    fn booleans_and_atoms() {
+        assert_eq!(s("a && !b || c"), ltl("(a & !b) | c"));
+        assert_eq!(s("a & ~b | c ^ d"), ltl("(a & !b) | (c xor d)"));
+        assert_eq!(s("a -> b"), ltl("a -> b"));
+        assert_eq!(s("a ? b : c"), ltl("(a & b) | (!a & c)"));
+        assert_eq!(
+            s("state == 2 |-> x === 1'b1"),
+            Formula::implies(Formula::ap("state == 2"), Formula::ap("x == 1'b1"))
+        );
+        assert_eq!(s("data[3] && 1'b1"), Formula::ap("data[3]"));
+        assert_eq!(s("top.u.req || 0"), Formula::ap("top.u.req"));
+        assert_eq!(s("grant[1:0] != 2'b11"), Formula::ap("grant[1:0] != 2'b11"));
+        assert_eq!(s("count >= 4'd12"), Formula::ap("count >= 4'd12"));
+        assert_eq!(s("assert_n"), Formula::ap("assert_n"));
+    }
+
+    #[test]
+    fn sampled_value_functions() {
+        assert_eq!(s("$past(a)"), ltl("Y a"));
+        assert_eq!(s("$past(a, 3)"), ltl("Y Y Y a"));
+        assert_eq!(s("$past(a && b)"), ltl("Y (a & b)"));
+        assert_eq!(s("$rose(a)"), ltl("a & !Y a"));
+        assert_eq!(s("$fell(a)"), ltl("!a & Y a"));
+        assert_eq!(s("$stable(a)"), ltl("a <-> Y a"));
+        assert_eq!(s("$changed(a)"), ltl("a xor Y a"));
+        assert_eq!(s("$sampled(a)"), ltl("a"));
+        assert_eq!(
+            s("$rose(st == 2)"),
+            Formula::and([
+                Formula::ap("st == 2"),
+                Formula::not(Formula::yesterday(Formula::ap("st == 2")))
+            ])
+        );
+        assert_eq!(s("$isunknown(a)"), ltl("false"));
+        let truth = |f: Formula, bits: [bool; 3]| {
+            let g = f.map_bottom_up(|x| match x.ap_name() {
+                Some("a") => Formula::constant(bits[0]),
+                Some("b") => Formula::constant(bits[1]),
+                Some("c") => Formula::constant(bits[2]),
+                _ => x.clone(),
+            });
+            crate::formula::simplify::simplify(&g)
+        };
+        for bits in 0..8u32 {
+            let v = [bits & 1 != 0, bits & 2 != 0, bits & 4 != 0];
+            let ones = v.iter().filter(|x| **x).count();
+            let check = |text: &str, want: bool| {
+                assert_eq!(
+                    truth(s(text), v),
+                    Formula::constant(want),
+                    "{text} on {v:?}"
+                );
+            };
+            check("$onehot({a, b, c})", ones == 1);
+            check("$onehot0({a, b, c})", ones <= 1);
+            check("$countones({a, b, c}) == 2", ones == 2);
+            check("$countones({a, b, c}) != 2", ones != 2);
+            check("$countones({a, b, c}) < 2", ones < 2);
+            check("$countones({a, b, c}) <= 2", ones <= 2);
+            check("$countones({a, b, c}) > 1", ones > 1);
+            check("$countones({a, b, c}) >= 3", ones >= 3);
+            check("$countones({a, b, c}) == 7", false);
+            check("$countones({a, b, c})", ones > 0);
+        }
+        assert_eq!(s("$onehot({a})"), ltl("a"));
+        assert!(err("$onehot(grant)").message().contains("concatenation"));
+    }
+
+    #[test]
+    fn declarations() {
+        let f = s("sequence s1(x, y = b); x ##1 y; endsequence property p1(sequence r); r |=> c; endproperty p1(s1(a))");
+        assert_eq!(f, s("a ##1 b |=> c"));
+        assert_eq!(s("let l(x) = x && b; l(a) |-> c"), s("a && b |-> c"));
+        assert_eq!(s("sequence s(n); a ##n b; endsequence s(3)"), s("a ##3 b"));
+        assert_eq!(
+            s("sequence s(bit x); x[*2]; endsequence : s s(a)"),
+            s("a[*2]")
+        );
+        let e = err("property p; a |-> p; endproperty p");
+        assert!(e.message().contains("§16.12.17"), "{e}");
+        let e = err("property p; q; endproperty property q; p; endproperty q");
+        assert!(e.message().contains("§16.12.17"), "{e}");
+        let e = err("let l(x) = x ##1 b; l(a)");
+        assert!(e.message().contains("Boolean"), "{e}");
+        let e = err("sequence s(x); x; endsequence s");
+        assert!(e.message().contains("argument `x`"), "{e}");
+        let e = err("sequence s; a; endsequence sequence s; b; endsequence s");
+        assert!(e.message().contains("declared twice"), "{e}");
+    }
+
+    #[test]
+    fn directives() {
+        let d = parse_sva_directive("assert property (@(posedge clk) disable iff (rst) a |=> b);")
+            .unwrap();
+        assert_eq!(d.formula, ltl("G(a -> X b)"));
+        assert_eq!(d.kind, DirectiveKind::Assert);
+        assert_eq!(d.formula, Formula::always(s("a |=> b")));
+        assert_eq!(d.clock.as_ref().unwrap().to_string(), "posedge clk");
+        assert_eq!(d.disable.as_ref().unwrap().condition, ltl("rst"));
+        assert_eq!(d.text, "@(posedge clk) disable iff (rst) a |=> b");
+        let d = parse_sva_directive("req |-> ##[1:3] ack").unwrap();
+        assert_eq!(d.formula, Formula::always(s("req |-> ##[1:3] ack")));
+        assert!(d.clock.is_none() && d.disable.is_none());
+        // Pasted lines, declarations, labels, action blocks.
+        let d = parse_sva_directive(
+            "default clocking @(negedge ck); endclocking default disable iff (!rst_n); \
+             property p(a, b); a |=> b; endproperty \
+             p_hs: assume property (p(req, ack)) else $error(\"no ack\");",
+        )
+        .unwrap();
+        assert_eq!(d.kind, DirectiveKind::Assume);
+        assert_eq!(d.label.as_deref(), Some("p_hs"));
+        assert_eq!(d.formula, Formula::always(s("req |=> ack")));
+        assert_eq!(d.clock.as_ref().unwrap().to_string(), "negedge ck");
+        assert_eq!(d.disable.as_ref().unwrap().condition, ltl("!rst_n"));
+        // Action blocks end at their `;`.
+        let d = parse_sva_directive(
+            "assert property (a) $display(\"ok\"); else begin $error(\"x\"); end",
+        )
+        .unwrap();
+        assert_eq!(d.formula, ltl("G a"));
+        assert!(derr("assert property (a) else $error(\"x\"); b")
+            .message()
+            .contains("end of the property"));
+        // The clock and the reset of a property declaration.
+        let d = parse_sva_directive(
+            "property p; @(posedge clk) disable iff (rst) a |-> b; endproperty assert property (p);",
+        )
+        .unwrap();
+        assert_eq!(d.clock.as_ref().unwrap().to_string(), "posedge clk");
+        assert_eq!(d.disable.as_ref().unwrap().condition, ltl("rst"));
+        // An `always` is not doubled.
+        let d = parse_sva_directive("assert property (always a);").unwrap();
+        assert_eq!(d.formula, ltl("G a"));
+        // Covers fail when they are covered.
+        let d = parse_sva_directive("cover property (@(posedge clk) a ##1 b);").unwrap();
+        assert_eq!(d.formula, psl("never {a; b}!"));
+        let d = parse_sva_directive("cover sequence (a ##1 b)").unwrap();
+        assert_eq!(d.formula, psl("never {a; b}!"));
+        assert!(derr("cover property (a |-> b)")
+            .message()
+            .contains("`cover` takes a sequence"));
+        // With past values, the reset is in the formula.
+        let d = parse_sva_directive("assert property (disable iff (rst) $rose(a) |=> b);").unwrap();
+        assert!(d.disable.is_none());
+        assert_eq!(
+            d.formula,
+            Formula::always(Formula::abort(s("$rose(a) |=> b"), ltl("rst")))
+        );
+        let d = parse_sva_directive("cover property (disable iff (rst) $rose(a) ##1 b);").unwrap();
+        assert!(d.disable.is_none());
+        assert_eq!(d.formula, psl("never {{rose(a); b} && {!rst[*]}}!"));
+        // An explicit clock overrides the default clocking.
+        let d = parse_sva_directive(
+            "default clocking @(posedge c1); endclocking assert property (@(negedge c2) a);",
+        )
+        .unwrap();
+        assert_eq!(d.clock.unwrap().to_string(), "negedge c2");
+        // The same clock twice is one clock.
+        let d = parse_sva_directive(
+            "default clocking @(posedge clk); endclocking assert property (@(posedge clk) a |=> b);",
+        )
+        .unwrap();
+        assert_eq!(d.clock.unwrap().to_string(), "posedge clk");
+    }
+
+    #[test]
+    fn refusals_name_the_section() {
+        let has = |e: ParseError, what: &str| assert!(e.message().contains(what), "{e}");
+        // Local variables.
+        has(err("(a, v = x) ##1 b"), "§16.10");
+        has(
+            err("sequence s; int v; (a, v = x) ##1 b; endsequence s"),
+            "§16.10",
+        );
+        has(
+            err("sequence s(local int v); a; endsequence s(1)"),
+            "§16.10",
+        );
+        // Multiple clocks.
+        has(
+            derr("assert property (@(posedge c1) a |=> @(posedge c2) b);"),
+            "§16.13",
+        );
+        has(derr("assert property (a |=> @(posedge c2) b);"), "§16.13");
+        has(
+            derr("default clocking @(posedge c1); endclocking assert property (a |=> @(posedge c2) b);"),
+            "§16.13",
+        );
+        has(
+            derr("assert property (@(posedge c1 or posedge c2) a);"),
+            "§16.13",
+        );
+        has(err("$rose(a, @(posedge c2))"), "§16.9.3");
+        has(err("$past(a, 1, en)"), "§16.9.3");
+        has(err("$past_gclk(a)"), "§16.9.4");
+        // Recursion, expect, methods.
+        has(
+            err("property p; a and nexttime p; endproperty p"),
+            "§16.12.17",
+        );
+        has(derr("expect (a ##1 b);"), "§16.17");
+        has(err("a |-> s.triggered"), "§16.9.11");
+        has(err("a |-> s.matched"), "§16.13.6");
+        // Empty matches as properties.
+        has(err("a[*0:1]"), "§16.12.2");
+        has(err("strong(a[*0])"), "§16.12.2");
+        // first_match inside a sequence.
+        has(err("first_match(a ##[1:2] b) |-> c"), "first_match");
+        has(err("first_match(a ##[1:2] b) ##1 c"), "first_match");
+        // Clocks, resets and directives belong to parse_sva_directive.
+        has(err("@(posedge clk) a"), "parse_sva_directive");
+        has(err("disable iff (rst) a"), "parse_sva_directive");
+        has(err("assert property (a);"), "parse_sva_directive");
+        has(
+            derr("assert property (a |-> disable iff (r) b);"),
+            "must come first",
+        );
+        // Kinds.
+        has(err("(a ##1 b) && c"), "write `and`");
+        has(err("!(a ##1 b)"), "`not`");
+        has(err("(a |-> b) |-> c"), "left side of `|->`");
+        has(err("(a |-> b) ##1 c"), "property");
+        has(err("(a ##1 b)[->2]"), "Boolean");
+        has(err("eventually a"), "s_eventually");
+        has(err("eventually [1:$] a"), "bounded");
+        has(err("s_always a"), "range");
+        has(err("a ##1 {b, c}"), "concatenation");
+        has(err("$stable(data[3:0])"), "vector");
+        has(err("&data"), "reduction");
+        has(err("count + 1 == 3"), "vector");
+        has(err("a ##N b"), "number");
+        has(err("a[*3:1]"), "empty range");
+        has(err("a ##1 b inside {1, 2}"), "inside");
+        has(derr("assert (a);"), "immediate");
+        assert_eq!(err("").kind(), &ParseErrorKind::Empty);
+        assert_eq!(err("a ##1").column(), 6);
+        assert_eq!(err("(a ##1 b").kind(), &ParseErrorKind::UnclosedParenthesis);
+    }
+}

@@ -1,0 +1,2157 @@
+//! The SVA parser: declarations, the property and sequence operators of
+//! IEEE 1800-2017 §16 by their precedence (Table 16-3), Boolean
+//! expressions and the sampled-value functions, lowered to the formula
+//! core as they are read (the mapping is in the [module
+//! documentation](super)).
+
+use std::collections::HashMap;
+
+use crate::formula::cursor::{Cursor, Span};
+use crate::formula::parse::{ParseError, ParseErrorKind, MAX_BOUND};
+use crate::formula::psl::{Token, T};
+use crate::formula::vunit::{Clock, ClockEdge};
+use crate::formula::Formula;
+
+/// The largest number of tokens the instances of named sequences,
+/// properties and `let`s may expand to, all together.
+pub(super) const MAX_EXPANSION: usize = 100_000;
+
+/// The most bits `$onehot`, `$onehot0` and `$countones` count (their
+/// formulas grow with the bits times the count).
+const MAX_BITS: usize = 256;
+
+/// What an operand is: the operators that apply, and how it becomes a
+/// property, depend on it.
+#[derive(Clone)]
+pub(super) enum Node {
+    /// A Boolean expression (no temporal operator; sampled-value
+    /// functions are past operators).
+    Bool(Formula),
+    /// A sequence, as a SERE of the core. `first_match` is the span of a
+    /// `first_match` at its end, which is dropped: sound only if the
+    /// sequence ends up a sequence property (see [`Parser::antecedent`]).
+    Seq {
+        r: Formula,
+        first_match: Option<Span>,
+    },
+    /// A property.
+    Prop(Formula),
+}
+
+impl Node {
+    fn seq(r: Formula) -> Node {
+        Node::Seq {
+            r,
+            first_match: None,
+        }
+    }
+}
+
+/// A named sequence, property or `let`.
+#[derive(Clone, Debug)]
+pub(super) struct Decl {
+    pub(super) kind: DeclKind,
+    pub(super) formals: Vec<Formal>,
+    pub(super) body: Vec<Token>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DeclKind {
+    Sequence,
+    Property,
+    Let,
+}
+
+impl DeclKind {
+    fn word(self) -> &'static str {
+        match self {
+            DeclKind::Sequence => "sequence",
+            DeclKind::Property => "property",
+            DeclKind::Let => "let",
+        }
+    }
+}
+
+/// A formal argument and its default actual argument.
+#[derive(Clone, Debug)]
+pub(super) struct Formal {
+    pub(super) name: String,
+    pub(super) default: Option<Vec<Token>>,
+}
+
+/// Words that are operators or keywords, never signals.
+const KEYWORDS: &[&str] = &[
+    "not",
+    "and",
+    "or",
+    "intersect",
+    "within",
+    "throughout",
+    "first_match",
+    "strong",
+    "weak",
+    "nexttime",
+    "s_nexttime",
+    "always",
+    "s_always",
+    "eventually",
+    "s_eventually",
+    "until",
+    "s_until",
+    "until_with",
+    "s_until_with",
+    "implies",
+    "iff",
+    "if",
+    "else",
+    "case",
+    "endcase",
+    "default",
+    "accept_on",
+    "reject_on",
+    "sync_accept_on",
+    "sync_reject_on",
+    "disable",
+    "posedge",
+    "negedge",
+    "edge",
+    "sequence",
+    "endsequence",
+    "property",
+    "endproperty",
+    "let",
+    "assert",
+    "assume",
+    "cover",
+    "restrict",
+    "expect",
+    "clocking",
+    "endclocking",
+    "local",
+    "dist",
+    "inside",
+    "matches",
+];
+
+/// Local-variable types, which start a declaration in a sequence or a
+/// property (§16.10).
+const VARIABLE_TYPES: &[&str] = &[
+    "int", "integer", "bit", "logic", "reg", "byte", "shortint", "longint", "var", "local",
+    "string", "real", "time",
+];
+
+fn quote(text: &str) -> String {
+    match text.split_once(['\n', '\r']) {
+        Some((line, _)) => format!("`{line}...`"),
+        None => format!("`{text}`"),
+    }
+}
+
+pub(super) struct Parser<'a> {
+    pub(super) cur: Cursor<'a, T>,
+    /// Directives (`parse_sva_directive`): clocks and `disable iff` are
+    /// read; otherwise they are errors.
+    directive: bool,
+    pub(super) decls: HashMap<String, Decl>,
+    /// The names being expanded, innermost last.
+    expanding: Vec<String>,
+    /// Tokens spliced by expansions so far.
+    expanded: usize,
+    /// Whether anything but parentheses, clocks and `disable iff` has
+    /// been read in the current property: a clock before that is its
+    /// leading clock.
+    started: bool,
+    /// The leading clock of the property, and where it is.
+    pub(super) clock: Option<(Clock, Span)>,
+    /// The clock of `default clocking`.
+    pub(super) default_clock: Option<(Clock, Span)>,
+    /// Clocks written inside the property.
+    inner_clocks: Vec<(Clock, Span)>,
+    /// `disable iff (b)`, and where it is.
+    pub(super) disable: Option<(Formula, Span)>,
+    /// The condition of `default disable iff`.
+    pub(super) default_disable: Option<Formula>,
+}
+
+impl<'a> Parser<'a> {
+    pub(super) fn new(input: &'a str, tokens: Vec<Token>, directive: bool) -> Parser<'a> {
+        Parser {
+            cur: Cursor::new(input, tokens),
+            directive,
+            decls: HashMap::new(),
+            expanding: Vec::new(),
+            expanded: 0,
+            started: false,
+            clock: None,
+            default_clock: None,
+            inner_clocks: Vec::new(),
+            disable: None,
+            default_disable: None,
+        }
+    }
+
+    // ---- tokens and errors ------------------------------------------
+
+    pub(super) fn is_sym(&self, s: &str) -> bool {
+        matches!(self.cur.peek().kind, T::Sym(x) if x == s)
+    }
+
+    pub(super) fn is_word(&self, w: &str) -> bool {
+        matches!(&self.cur.peek().kind, T::Word(x) if x == w)
+    }
+
+    pub(super) fn unexpected(&self, t: &Token, expected: &'static str) -> ParseError {
+        let found = match &t.kind {
+            T::End if t.span.start == t.span.end => "the end of the property".to_string(),
+            T::End => format!(
+                "the end of {}",
+                quote(&self.cur.input[t.span.start..t.span.end])
+            ),
+            _ => quote(&self.cur.input[t.span.start..t.span.end]),
+        };
+        self.cur
+            .error(t.span, ParseErrorKind::Unexpected { expected, found })
+    }
+
+    pub(super) fn unsupported(&self, span: Span, msg: impl Into<String>) -> ParseError {
+        self.cur
+            .error(span, ParseErrorKind::Unsupported(msg.into()))
+    }
+
+    pub(super) fn expect_sym(
+        &mut self,
+        s: &'static str,
+        expected: &'static str,
+    ) -> Result<Token, ParseError> {
+        if self.is_sym(s) {
+            Ok(self.cur.next())
+        } else {
+            let t = self.cur.peek().clone();
+            Err(self.unexpected(&t, expected))
+        }
+    }
+
+    fn span_from(&self, start: Span) -> Span {
+        Span {
+            start: start.start,
+            end: self.cur.last_span().end.max(start.start),
+        }
+    }
+
+    // ---- kinds ------------------------------------------------------
+
+    /// `node` where a property is expected: a sequence is weak (§16.12.2:
+    /// in `assert` and `assume` a sequence without `strong` is weak), and
+    /// must not admit an empty match.
+    pub(super) fn to_prop(&self, node: Node, span: Span) -> Result<Formula, ParseError> {
+        match node {
+            Node::Bool(b) => Ok(b),
+            Node::Prop(p) => Ok(p),
+            // A sequence of one letter is that letter.
+            Node::Seq { r, .. } if !r.has_future() => Ok(r),
+            Node::Seq { r, .. } => {
+                self.no_empty_match(&r, span)?;
+                Ok(Formula::closure(r))
+            }
+        }
+    }
+
+    fn no_empty_match(&self, r: &Formula, span: Span) -> Result<(), ParseError> {
+        if r.accepts_empty_word() {
+            return Err(self.unsupported(
+                span,
+                "a sequence used as a property must not admit an empty match (IEEE 1800-2017 \
+                 §16.12.2)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `node` where a sequence is expected (`what` names the operator).
+    fn to_seq(&self, node: Node, span: Span, what: &str) -> Result<Formula, ParseError> {
+        match node {
+            Node::Bool(b) => Ok(b),
+            Node::Seq {
+                r,
+                first_match: None,
+            } => Ok(r),
+            Node::Seq {
+                first_match: Some(at),
+                ..
+            } => Err(self.first_match_error(at)),
+            Node::Prop(_) => Err(self.unsupported(
+                span,
+                format!("{what} takes sequences; this operand is a property"),
+            )),
+        }
+    }
+
+    fn first_match_error(&self, at: Span) -> ParseError {
+        self.unsupported(
+            at,
+            "`first_match` is supported only where it does not change the property: at the end \
+             of a sequence used as a property (IEEE 1800-2017 §16.9.8); the formula core has no \
+             operator for the first match inside a sequence",
+        )
+    }
+
+    /// `node` where a Boolean is expected (`what` names the operator).
+    fn to_bool(&self, node: Node, span: Span, what: &str) -> Result<Formula, ParseError> {
+        match node {
+            Node::Bool(b) => Ok(b),
+            Node::Seq { .. } => Err(self.unsupported(
+                span,
+                format!("{what} takes Boolean expressions; this operand is a sequence"),
+            )),
+            Node::Prop(_) => Err(self.unsupported(
+                span,
+                format!("{what} takes Boolean expressions; this operand is a property"),
+            )),
+        }
+    }
+
+    // ---- properties (loosest first) ---------------------------------
+
+    /// A property or sequence expression.
+    pub(super) fn property(&mut self) -> Result<Node, ParseError> {
+        self.implication()
+    }
+
+    /// `|->`, `|=>`, `#-#`, `#=#`, right associative.
+    fn implication(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let lhs = self.until_level()?;
+        let op = match self.cur.peek().kind {
+            T::Sym(s @ ("|->" | "|=>" | "#-#" | "#=#")) => s,
+            _ => return Ok(lhs),
+        };
+        let t = self.cur.next();
+        let r = self.antecedent(lhs, self.span_from(start), op)?;
+        self.cur.enter(t.span)?;
+        let rhs_start = self.cur.peek().span;
+        let rhs = self.implication();
+        self.cur.leave();
+        let rhs = self.to_prop(rhs?, self.span_from(rhs_start))?;
+        let next = op == "|=>" || op == "#=#";
+        if !r.has_future() {
+            // A Boolean antecedent matches at the first letter only.
+            let rhs = if next { Formula::next(rhs) } else { rhs };
+            return Ok(Node::Prop(if op.starts_with('|') {
+                Formula::implies(r, rhs)
+            } else {
+                Formula::and([r, rhs])
+            }));
+        }
+        let r = if next {
+            Formula::concat([r, Formula::tt()])
+        } else {
+            r
+        };
+        Ok(Node::Prop(if op.starts_with('|') {
+            Formula::uconcat(r, rhs)
+        } else {
+            Formula::econcat(r, rhs)
+        }))
+    }
+
+    /// The left side of `|->` and its kin: a sequence, whose every match
+    /// counts (a `first_match` there would change the property).
+    fn antecedent(&self, node: Node, span: Span, op: &str) -> Result<Formula, ParseError> {
+        match node {
+            Node::Prop(_) => Err(self.unsupported(
+                span,
+                format!("the left side of `{op}` must be a sequence, not a property"),
+            )),
+            other => self.to_seq(other, span, &format!("`{op}`")),
+        }
+    }
+
+    /// `until`, `s_until`, `until_with`, `s_until_with`, `implies`, right
+    /// associative.
+    fn until_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let lhs = self.iff_level()?;
+        let kw = match &self.cur.peek().kind {
+            T::Word(w)
+                if matches!(
+                    w.as_str(),
+                    "until" | "s_until" | "until_with" | "s_until_with" | "implies"
+                ) =>
+            {
+                w.clone()
+            }
+            _ => return Ok(lhs),
+        };
+        let lhs = self.to_prop(lhs, self.span_from(start))?;
+        let t = self.cur.next();
+        self.cur.enter(t.span)?;
+        let rhs_start = self.cur.peek().span;
+        let rhs = self.until_level();
+        self.cur.leave();
+        let rhs = self.to_prop(rhs?, self.span_from(rhs_start))?;
+        Ok(Node::Prop(match kw.as_str() {
+            "until" => Formula::weak_until(lhs, rhs),
+            "s_until" => Formula::until(lhs, rhs),
+            "until_with" => Formula::weak_until(lhs.clone(), Formula::and([lhs, rhs])),
+            "s_until_with" => Formula::until(lhs.clone(), Formula::and([lhs, rhs])),
+            _ => Formula::implies(lhs, rhs),
+        }))
+    }
+
+    /// `iff`, right associative.
+    fn iff_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let lhs = self.or_level()?;
+        if !self.is_word("iff") {
+            return Ok(lhs);
+        }
+        let lhs = self.to_prop(lhs, self.span_from(start))?;
+        let t = self.cur.next();
+        self.cur.enter(t.span)?;
+        let rhs_start = self.cur.peek().span;
+        let rhs = self.iff_level();
+        self.cur.leave();
+        let rhs = self.to_prop(rhs?, self.span_from(rhs_start))?;
+        Ok(Node::Prop(Formula::equiv(lhs, rhs)))
+    }
+
+    /// `or`: of sequences, a sequence; otherwise a property.
+    fn or_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let first = self.and_level()?;
+        if !self.is_word("or") {
+            return Ok(first);
+        }
+        let mut v = vec![(first, self.span_from(start))];
+        while self.is_word("or") {
+            self.cur.next();
+            let s = self.cur.peek().span;
+            let n = self.and_level()?;
+            v.push((n, self.span_from(s)));
+        }
+        if v.iter().all(|(n, _)| !matches!(n, Node::Prop(_))) {
+            // A `first_match` at the end of a branch is still at the end.
+            let first_match = v.iter().find_map(|(n, _)| match n {
+                Node::Seq { first_match, .. } => *first_match,
+                _ => None,
+            });
+            let rs = v.into_iter().map(|(n, _)| match n {
+                Node::Bool(b) => b,
+                Node::Seq { r, .. } => r,
+                Node::Prop(_) => unreachable!("checked"),
+            });
+            return Ok(Node::Seq {
+                r: Formula::sere_or(rs.collect::<Vec<_>>()),
+                first_match,
+            });
+        }
+        let mut ps = Vec::new();
+        for (n, s) in v {
+            ps.push(self.to_prop(n, s)?);
+        }
+        Ok(Node::Prop(Formula::or(ps)))
+    }
+
+    /// `and`: of sequences, the sequence that matches where both match
+    /// (ending at the later match); otherwise a property.
+    fn and_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let first = self.unary_property()?;
+        if !self.is_word("and") {
+            return Ok(first);
+        }
+        let mut v = vec![(first, self.span_from(start))];
+        while self.is_word("and") {
+            self.cur.next();
+            let s = self.cur.peek().span;
+            let n = self.unary_property()?;
+            v.push((n, self.span_from(s)));
+        }
+        if v.iter().all(|(n, _)| !matches!(n, Node::Prop(_))) {
+            let mut it = v.into_iter();
+            let (n, s) = it.next().expect("two operands");
+            let mut r = self.to_seq(n, s, "sequence `and`")?;
+            for (n, s) in it {
+                let t = self.to_seq(n, s, "sequence `and`")?;
+                r = Formula::sere_and_nlm(r, t);
+            }
+            return Ok(Node::seq(r));
+        }
+        let mut ps = Vec::new();
+        for (n, s) in v {
+            ps.push(self.to_prop(n, s)?);
+        }
+        Ok(Node::Prop(Formula::and(ps)))
+    }
+
+    /// `not`, `nexttime`, `s_nexttime` (tighter than `and`, looser than
+    /// `intersect`).
+    fn unary_property(&mut self) -> Result<Node, ParseError> {
+        let kw = match &self.cur.peek().kind {
+            T::Word(w) if matches!(w.as_str(), "not" | "nexttime" | "s_nexttime") => w.clone(),
+            _ => return self.intersect_level(),
+        };
+        let t = self.cur.next();
+        self.started = true;
+        let n = if kw != "not" && self.is_sym("[") {
+            self.cur.next();
+            let n = self.number()?;
+            self.expect_sym("]", "`]`")?;
+            n
+        } else {
+            1
+        };
+        self.cur.enter(t.span)?;
+        let start = self.cur.peek().span;
+        let operand = self.unary_property();
+        self.cur.leave();
+        let p = self.to_prop(operand?, self.span_from(start))?;
+        Ok(Node::Prop(if kw == "not" {
+            Formula::not(p)
+        } else {
+            // Weak and strong agree on infinite words.
+            Formula::next_n(p, n as usize)
+        }))
+    }
+
+    /// `intersect`, left associative: both match, with the same length.
+    fn intersect_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let mut lhs = self.within_level()?;
+        while self.is_word("intersect") {
+            let a = self.to_seq(lhs, self.span_from(start), "`intersect`")?;
+            self.cur.next();
+            let s = self.cur.peek().span;
+            let rhs = self.within_level()?;
+            let b = self.to_seq(rhs, self.span_from(s), "`intersect`")?;
+            lhs = Node::seq(Formula::sere_and([a, b]));
+        }
+        Ok(lhs)
+    }
+
+    /// `within`, left associative: `r within s` matches where `s` does,
+    /// with a match of `r` inside.
+    fn within_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let mut lhs = self.throughout_level()?;
+        while self.is_word("within") {
+            let a = self.to_seq(lhs, self.span_from(start), "`within`")?;
+            self.cur.next();
+            let s = self.cur.peek().span;
+            let rhs = self.throughout_level()?;
+            let b = self.to_seq(rhs, self.span_from(s), "`within`")?;
+            let any = Formula::star(Formula::tt(), 0, None);
+            lhs = Node::seq(Formula::sere_and([
+                Formula::concat([any.clone(), a, any]),
+                b,
+            ]));
+        }
+        Ok(lhs)
+    }
+
+    /// `b throughout r`, right associative: `b[*0:$] intersect r`.
+    fn throughout_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let lhs = self.delay_level()?;
+        if !self.is_word("throughout") {
+            return Ok(lhs);
+        }
+        let b = self.to_bool(lhs, self.span_from(start), "the left side of `throughout`")?;
+        let t = self.cur.next();
+        self.cur.enter(t.span)?;
+        let s = self.cur.peek().span;
+        let rhs = self.throughout_level();
+        self.cur.leave();
+        let r = self.to_seq(rhs?, self.span_from(s), "`throughout`")?;
+        Ok(Node::seq(Formula::sere_and([Formula::star(b, 0, None), r])))
+    }
+
+    /// Cycle delays `##`, left associative, and a leading `##` (`##n r`
+    /// is `1 ##n r`).
+    fn delay_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let mut lhs = if self.is_sym("##") {
+            Node::Bool(Formula::tt())
+        } else {
+            self.repeat_level()?
+        };
+        let mut levels = 0;
+        while self.is_sym("##") {
+            let t = self.cur.next();
+            self.started = true;
+            let (lo, hi) = self.delay_range(t.span)?;
+            let a = self.to_seq(lhs, self.span_from(start), "`##`")?;
+            // Each delay nests the left side one level deeper.
+            self.cur.enter(t.span)?;
+            levels += 1;
+            let s = self.cur.peek().span;
+            // `##1 ##1 a` is `##1 (##1 a)` (a sequence may start with a
+            // delay).
+            let rhs = if self.is_sym("##") {
+                self.delay_level()?
+            } else {
+                self.repeat_level()?
+            };
+            let (b, first_match) = match rhs {
+                Node::Seq {
+                    r,
+                    first_match: Some(at),
+                } => (r, Some(at)),
+                other => (self.to_seq(other, self.span_from(s), "`##`")?, None),
+            };
+            lhs = Node::Seq {
+                r: delay(a, lo, hi, b),
+                first_match,
+            };
+        }
+        for _ in 0..levels {
+            self.cur.leave();
+        }
+        Ok(lhs)
+    }
+
+    /// After `##`: `n`, `(n)`, `[m:n]`, `[m:$]`, `[*]`, `[+]`.
+    fn delay_range(&mut self, at: Span) -> Result<(u32, Option<u32>), ParseError> {
+        if self.is_sym("[*") {
+            self.cur.next();
+            self.expect_sym("]", "`]` (`##[*]` is `##[0:$]`)")?;
+            return Ok((0, None));
+        }
+        if self.is_sym("[+]") {
+            self.cur.next();
+            return Ok((1, None));
+        }
+        if self.is_sym("[") {
+            self.cur.next();
+            let r = self.range_body(true, at)?;
+            self.expect_sym("]", "`]`")?;
+            return Ok(r);
+        }
+        if let T::Word(w) = &self.cur.peek().kind {
+            let t = self.cur.peek().clone();
+            return Err(self.unsupported(
+                t.span,
+                format!(
+                    "the delay `##{w}` must be a number: write its value (parameters are not read)"
+                ),
+            ));
+        }
+        let n = self.number()?;
+        Ok((n, Some(n)))
+    }
+
+    /// A Boolean expression or a primary, with repetitions.
+    fn repeat_level(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let mut node = self.boolean()?;
+        loop {
+            let t = self.cur.peek().clone();
+            node = match t.kind {
+                T::Sym("[*") => {
+                    self.cur.next();
+                    let (lo, hi) = if self.is_sym("]") {
+                        (0, None)
+                    } else {
+                        self.range_body(true, t.span)?
+                    };
+                    self.expect_sym("]", "`]`")?;
+                    let r = self.to_seq(node, self.span_from(start), "`[*`")?;
+                    Node::seq(Formula::star(r, lo, hi))
+                }
+                T::Sym("[+]") => {
+                    self.cur.next();
+                    let r = self.to_seq(node, self.span_from(start), "`[+]`")?;
+                    Node::seq(Formula::star(r, 1, None))
+                }
+                T::Sym(s @ ("[=" | "[->")) => {
+                    self.cur.next();
+                    let b = self.to_bool(node, self.span_from(start), &format!("`{s}`"))?;
+                    let (lo, hi) = self.range_body(true, t.span)?;
+                    self.expect_sym("]", "`]`")?;
+                    let step = Formula::concat([
+                        Formula::star(Formula::not(b.clone()), 0, None),
+                        b.clone(),
+                    ]);
+                    let goto = Formula::star(step, lo, hi);
+                    Node::seq(if s == "[->" {
+                        goto
+                    } else {
+                        Formula::concat([goto, Formula::star(Formula::not(b), 0, None)])
+                    })
+                }
+                _ => return Ok(node),
+            };
+        }
+    }
+
+    // ---- Boolean expressions (tightest) -----------------------------
+
+    /// `c ? a : b`, then `->`/`<->`, `||`, `&&`, `|`, `^`, `&`, `!`, `~`.
+    fn boolean(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let c = self.bool_implies()?;
+        if !self.is_sym("?") {
+            return Ok(c);
+        }
+        let c = self.to_bool(c, self.span_from(start), "`?:`")?;
+        let t = self.cur.next();
+        self.cur.enter(t.span)?;
+        let r = (|| {
+            let s = self.cur.peek().span;
+            let a = self.boolean()?;
+            let a = self.to_bool(a, self.span_from(s), "`?:`")?;
+            self.expect_sym(":", "`:`")?;
+            let s = self.cur.peek().span;
+            let b = self.boolean()?;
+            let b = self.to_bool(b, self.span_from(s), "`?:`")?;
+            Ok(Node::Bool(Formula::or([
+                Formula::and([c.clone(), a]),
+                Formula::and([Formula::not(c), b]),
+            ])))
+        })();
+        self.cur.leave();
+        r
+    }
+
+    fn bool_implies(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let lhs = self.bool_binary(0)?;
+        let op = match self.cur.peek().kind {
+            T::Sym(s @ ("->" | "<->")) => s,
+            _ => return Ok(lhs),
+        };
+        let a = self.to_bool(lhs, self.span_from(start), &format!("`{op}`"))?;
+        let t = self.cur.next();
+        self.cur.enter(t.span)?;
+        let s = self.cur.peek().span;
+        let rhs = self.bool_implies();
+        self.cur.leave();
+        let b = self.to_bool(rhs?, self.span_from(s), &format!("`{op}`"))?;
+        Ok(Node::Bool(if op == "->" {
+            Formula::implies(a, b)
+        } else {
+            Formula::equiv(a, b)
+        }))
+    }
+
+    /// The binary Boolean operators by precedence, loosest (level 0)
+    /// first; all of them read 1-bit operands.
+    fn bool_binary(&mut self, level: usize) -> Result<Node, ParseError> {
+        const LEVELS: &[&[&str]] = &[&["||"], &["&&"], &["|"], &["^", "~^", "^~"], &["&"]];
+        if level == LEVELS.len() {
+            return self.bool_unary();
+        }
+        let start = self.cur.peek().span;
+        let mut lhs = self.bool_binary(level + 1)?;
+        let mut levels = 0;
+        let r = loop {
+            let op = match self.cur.peek().kind {
+                T::Sym(s) if LEVELS[level].contains(&s) => s,
+                _ => break Ok(lhs),
+            };
+            let what = operator_name(op);
+            let a = match self.to_bool(lhs, self.span_from(start), &what) {
+                Ok(a) => a,
+                Err(e) => break Err(e),
+            };
+            let t = self.cur.next();
+            if let Err(e) = self.cur.enter(t.span) {
+                break Err(e);
+            }
+            levels += 1;
+            let s = self.cur.peek().span;
+            let rhs = match self.bool_binary(level + 1) {
+                Ok(r) => r,
+                Err(e) => break Err(e),
+            };
+            let b = match self.to_bool(rhs, self.span_from(s), &what) {
+                Ok(b) => b,
+                Err(e) => break Err(e),
+            };
+            lhs = Node::Bool(match op {
+                "||" | "|" => Formula::or([a, b]),
+                "&&" | "&" => Formula::and([a, b]),
+                "^" => Formula::xor(a, b),
+                _ => Formula::equiv(a, b),
+            });
+        };
+        for _ in 0..levels {
+            self.cur.leave();
+        }
+        r
+    }
+
+    fn bool_unary(&mut self) -> Result<Node, ParseError> {
+        let t = self.cur.peek().clone();
+        match t.kind {
+            T::Sym(op @ ("!" | "~")) => {
+                self.cur.next();
+                self.started = true;
+                self.cur.enter(t.span)?;
+                let s = self.cur.peek().span;
+                let r = self.bool_unary();
+                self.cur.leave();
+                let n = r?;
+                match n {
+                    Node::Bool(b) => Ok(Node::Bool(Formula::not(b))),
+                    _ => Err(self.unsupported(
+                        self.span_from(s),
+                        format!("`{op}` negates a Boolean expression; for a sequence or a property write `not`"),
+                    )),
+                }
+            }
+            T::Sym(op @ ("~&" | "~|" | "+" | "-" | "*" | "/" | "%" | "<<" | ">>" | "'")) => {
+                Err(self.unsupported(
+                    t.span,
+                    format!(
+                        "`{op}` is an operator on vectors: expressions are 1-bit here (compare a \
+                         vector with a constant, `count == 3`, to get a Boolean)"
+                    ),
+                ))
+            }
+            T::Sym(op @ ("&" | "|" | "^")) => Err(self.unsupported(
+                t.span,
+                format!(
+                    "the reduction `{op}` reads a vector: expressions are 1-bit here (write the \
+                     bits, `a {op}{op} b`)"
+                ),
+            )),
+            _ => self.primary(),
+        }
+    }
+
+    // ---- primaries ----------------------------------------------------
+
+    fn primary(&mut self) -> Result<Node, ParseError> {
+        let t = self.cur.peek().clone();
+        self.cur.enter(t.span)?;
+        let r = self.primary_inner(t);
+        self.cur.leave();
+        r
+    }
+
+    fn primary_inner(&mut self, t: Token) -> Result<Node, ParseError> {
+        match &t.kind {
+            T::Sym("(") => {
+                self.cur.next();
+                let inner = self.property()?;
+                if self.is_sym(")") {
+                    self.cur.next();
+                    return Ok(inner);
+                }
+                if self.is_sym(",") {
+                    let c = self.cur.peek().span;
+                    return Err(self.unsupported(
+                        c,
+                        "local variables (`(a, v = e)`) are not supported (IEEE 1800-2017 §16.10)",
+                    ));
+                }
+                if self.cur.peek().kind == T::End {
+                    return Err(self.cur.error(t.span, ParseErrorKind::UnclosedParenthesis));
+                }
+                let u = self.cur.peek().clone();
+                Err(self.unexpected(&u, "an operator or `)`"))
+            }
+            T::Sym("@") => {
+                self.cur.next();
+                let (clock, span) = self.clock_after_at(t.span)?;
+                self.note_clock(clock, span)?;
+                self.property()
+            }
+            T::Sym("{") => Err(self.unsupported(
+                t.span,
+                "a concatenation `{...}` is a vector: it is read only as the argument of \
+                 `$onehot`, `$onehot0` and `$countones` (SVA sequences have no braces: PSL's \
+                 `{a; b}` is `a ##1 b`)",
+            )),
+            T::Num(n) => {
+                self.cur.next();
+                self.started = true;
+                match n {
+                    0 | 1 => Ok(Node::Bool(Formula::constant(*n == 1))),
+                    _ => Err(self.unsupported(
+                        t.span,
+                        format!("`{n}` is a number, not a Boolean: compare it with a signal (`x == {n}`)"),
+                    )),
+                }
+            }
+            T::Literal(l) => {
+                self.cur.next();
+                self.started = true;
+                if l.width == Some(1) {
+                    return Ok(Node::Bool(Formula::constant(l.value == 1)));
+                }
+                Err(self.unsupported(
+                    t.span,
+                    format!(
+                        "`{}` is a vector, not a Boolean: compare it with a signal (`x == {}`)",
+                        l.text, l.text
+                    ),
+                ))
+            }
+            T::Word(w) if w.starts_with('$') => {
+                let w = w.clone();
+                self.cur.next();
+                self.started = true;
+                self.system_function(&w, t.span)
+            }
+            T::Word(w) => {
+                let w = w.clone();
+                self.word(w, t)
+            }
+            _ => Err(self.unexpected(&t, "a property or a sequence")),
+        }
+    }
+
+    fn word(&mut self, w: String, t: Token) -> Result<Node, ParseError> {
+        if w == "disable" {
+            return self.disable_iff(t.span);
+        }
+        self.cur.next();
+        if self.decls.contains_key(&w) {
+            // The body may start with its clock and `disable iff`.
+            return self.instance(w, t.span);
+        }
+        self.started = true;
+        match w.as_str() {
+            "strong" | "weak" => {
+                let (r, span) = self.sequence_argument(&w)?;
+                self.no_empty_match(&r, span)?;
+                Ok(Node::Prop(if w == "strong" {
+                    Formula::econcat(r, Formula::tt())
+                } else {
+                    Formula::closure(r)
+                }))
+            }
+            "first_match" => {
+                let (r, _) = self.sequence_argument(&w)?;
+                Ok(Node::Seq {
+                    r,
+                    first_match: Some(self.span_from(t.span)),
+                })
+            }
+            "always" | "s_always" | "eventually" | "s_eventually" => self.always_eventually(&w, t.span),
+            "if" => self.if_else(),
+            "case" => self.case(t.span),
+            "accept_on" | "reject_on" | "sync_accept_on" | "sync_reject_on" => {
+                let open = self.expect_sym("(", "`(`")?;
+                let s = self.cur.peek().span;
+                let b = self.property()?;
+                let b = self.to_bool(b, self.span_from(s), &format!("the condition of `{w}`"))?;
+                self.expect_sym(")", "`)`")?;
+                let _ = open;
+                let ps = self.cur.peek().span;
+                let p = self.property()?;
+                let p = self.to_prop(p, self.span_from(ps))?;
+                // The synchronous forms check the condition at the clock
+                // ticks only: on a word of one letter per tick, the same.
+                Ok(Node::Prop(if w.ends_with("accept_on") {
+                    Formula::abort(p, b)
+                } else {
+                    Formula::not(Formula::abort(Formula::not(p), b))
+                }))
+            }
+            "expect" => Err(self.unsupported(
+                t.span,
+                "`expect` is a procedural statement, not a property (IEEE 1800-2017 §16.17)",
+            )),
+            "nexttime" | "s_nexttime" | "not" => Err(self.unsupported(
+                t.span,
+                format!("`{w}` is a property operator: it cannot be an operand of a sequence or Boolean operator here; use parentheses"),
+            )),
+            "sequence" | "property" | "let" | "default" | "assert" | "assume" | "cover"
+            | "restrict" | "clocking" => Err(self.unsupported(
+                t.span,
+                format!("`{w}` is a declaration or a directive: it comes before the property, not inside it"),
+            )),
+            "local" => Err(self.unsupported(
+                t.span,
+                "local variables are not supported (IEEE 1800-2017 §16.10)",
+            )),
+            _ if KEYWORDS.contains(&w.as_str()) => Err(self.unexpected(&t, "a property or a sequence")),
+            _ if VARIABLE_TYPES.contains(&w.as_str()) => Err(self.unsupported(
+                t.span,
+                format!("`{w}` declares a variable: local variables are not supported (IEEE 1800-2017 §16.10)"),
+            )),
+            _ => {
+                for method in [".triggered", ".matched", ".ended"] {
+                    if w.ends_with(method) {
+                        let section = if method == ".triggered" { "§16.9.11" } else { "§16.13.6" };
+                        return Err(self.unsupported(
+                            t.span,
+                            format!("the sequence method `{}` is not supported (IEEE 1800-2017 {section})", &method[1..]),
+                        ));
+                    }
+                }
+                self.atom(w)
+            }
+        }
+    }
+
+    /// `(r)` after `strong`, `weak`, `first_match`: a sequence.
+    fn sequence_argument(&mut self, w: &str) -> Result<(Formula, Span), ParseError> {
+        self.expect_sym("(", "`(`")?;
+        let s = self.cur.peek().span;
+        let n = self.property()?;
+        let span = self.span_from(s);
+        if self.is_sym(",") {
+            let c = self.cur.peek().span;
+            return Err(self.unsupported(
+                c,
+                "local variables (`first_match(r, v = e)`) are not supported (IEEE 1800-2017 §16.10)",
+            ));
+        }
+        self.expect_sym(")", "`)`")?;
+        let r = self.to_seq(n, span, &format!("`{w}`"))?;
+        Ok((r, span))
+    }
+
+    /// `always`, `always [m:n]`, `s_always [m:n]`, `eventually [m:n]`,
+    /// `s_eventually`, `s_eventually [m:$]`; the operand extends as far
+    /// as possible.
+    fn always_eventually(&mut self, w: &str, at: Span) -> Result<Node, ParseError> {
+        let range = if self.is_sym("[") {
+            let open = self.cur.next();
+            let r = self.range_body(true, open.span)?;
+            self.expect_sym("]", "`]`")?;
+            Some((r, self.span_from(open.span)))
+        } else {
+            None
+        };
+        match (w, &range) {
+            ("s_always" | "eventually", None) => {
+                let other = if w == "s_always" {
+                    "always"
+                } else {
+                    "s_eventually"
+                };
+                return Err(self.unsupported(
+                    at,
+                    format!("`{w}` takes a range, `{w} [m:n] p` (IEEE 1800-2017 §16.12.11); without one write `{other} p`"),
+                ));
+            }
+            ("s_always" | "eventually", Some(((_, None), span))) => {
+                return Err(self.unsupported(
+                    *span,
+                    format!("the range of `{w}` must be bounded (IEEE 1800-2017 §16.12.11)"),
+                ));
+            }
+            _ => {}
+        }
+        let s = self.cur.peek().span;
+        let p = self.property()?;
+        let p = self.to_prop(p, self.span_from(s))?;
+        let all = w.ends_with("always");
+        Ok(Node::Prop(match range {
+            None if all => Formula::always(p),
+            None => Formula::eventually(p),
+            Some(((lo, None), _)) => Formula::next_n(
+                if all {
+                    Formula::always(p)
+                } else {
+                    Formula::eventually(p)
+                },
+                lo as usize,
+            ),
+            Some(((lo, Some(hi)), _)) => {
+                // Nested as `X^lo (p & X(p & …))`: linear in the count.
+                let mut body = p.clone();
+                for _ in lo..hi {
+                    let later = Formula::next(body);
+                    body = if all {
+                        Formula::and([p.clone(), later])
+                    } else {
+                        Formula::or([p.clone(), later])
+                    };
+                }
+                Formula::next_n(body, lo as usize)
+            }
+        }))
+    }
+
+    /// `if (b) p [else q]`, the `if` read.
+    fn if_else(&mut self) -> Result<Node, ParseError> {
+        self.expect_sym("(", "`(`")?;
+        let s = self.cur.peek().span;
+        let b = self.property()?;
+        let b = self.to_bool(b, self.span_from(s), "the condition of `if`")?;
+        self.expect_sym(")", "`)`")?;
+        let s = self.cur.peek().span;
+        let p = self.property()?;
+        let p = self.to_prop(p, self.span_from(s))?;
+        let then = Formula::implies(b.clone(), p);
+        if !self.is_word("else") {
+            return Ok(Node::Prop(then));
+        }
+        self.cur.next();
+        let s = self.cur.peek().span;
+        let q = self.property()?;
+        let q = self.to_prop(q, self.span_from(s))?;
+        Ok(Node::Prop(Formula::and([
+            then,
+            Formula::implies(Formula::not(b), q),
+        ])))
+    }
+
+    /// `case (e) v1, v2: p; default: q; endcase`, the `case` read: the
+    /// first item whose value equals `e` (an identifier, compared as
+    /// `e == v`, an atomic proposition as in `state == 2`) gives the
+    /// property; with none, `default`, or `true` without one (§16.12.16).
+    fn case(&mut self, at: Span) -> Result<Node, ParseError> {
+        self.expect_sym("(", "`(`")?;
+        let e = self.cur.next();
+        let name = match &e.kind {
+            T::Word(w) if !KEYWORDS.contains(&w.as_str()) && !w.starts_with('$') => {
+                self.select(w.clone())?
+            }
+            _ => {
+                return Err(self.unsupported(
+                    e.span,
+                    "the expression of `case` must be a signal (with a select): its values are compared with it",
+                ))
+            }
+        };
+        self.expect_sym(")", "`)` (the case expression is a signal)")?;
+        let mut items: Vec<(Option<Formula>, Formula)> = Vec::new();
+        loop {
+            let t = self.cur.peek().clone();
+            match &t.kind {
+                T::Word(w) if w == "endcase" => {
+                    self.cur.next();
+                    break;
+                }
+                T::Word(w) if w == "default" => {
+                    self.cur.next();
+                    if self.is_sym(":") {
+                        self.cur.next();
+                    }
+                    let s = self.cur.peek().span;
+                    let p = self.property()?;
+                    let p = self.to_prop(p, self.span_from(s))?;
+                    self.expect_sym(";", "`;`")?;
+                    items.push((None, p));
+                }
+                T::End => return Err(self.unsupported(at, "this `case` has no `endcase`")),
+                _ => {
+                    let mut conds = Vec::new();
+                    loop {
+                        let v = self.cur.next();
+                        let value = match &v.kind {
+                            T::Num(n) => n.to_string(),
+                            T::Literal(l) => l.text.clone(),
+                            T::Word(w)
+                                if !KEYWORDS.contains(&w.as_str()) && !w.starts_with('$') =>
+                            {
+                                self.select(w.clone())?
+                            }
+                            _ => {
+                                return Err(self.unexpected(
+                                    &v,
+                                    "a case item value (a number, a literal or a signal)",
+                                ))
+                            }
+                        };
+                        conds.push(Formula::ap(&format!("{name} == {value}")));
+                        if !self.is_sym(",") {
+                            break;
+                        }
+                        self.cur.next();
+                    }
+                    self.expect_sym(":", "`:`")?;
+                    let s = self.cur.peek().span;
+                    let p = self.property()?;
+                    let p = self.to_prop(p, self.span_from(s))?;
+                    self.expect_sym(";", "`;`")?;
+                    items.push((Some(Formula::or(conds)), p));
+                }
+            }
+        }
+        let default = items
+            .iter()
+            .find(|(c, _)| c.is_none())
+            .map_or(Formula::tt(), |(_, p)| p.clone());
+        let mut acc = default;
+        for (cond, p) in items.into_iter().rev() {
+            if let Some(c) = cond {
+                let then = Formula::implies(c.clone(), p);
+                acc = if acc.is_true() {
+                    then
+                } else {
+                    Formula::and([then, Formula::implies(Formula::not(c), acc)])
+                };
+            }
+        }
+        Ok(Node::Prop(acc))
+    }
+
+    /// `disable iff (b) p`, first in a property (after its clock).
+    fn disable_iff(&mut self, at: Span) -> Result<Node, ParseError> {
+        self.cur.next();
+        if !self.is_word("iff") {
+            let t = self.cur.peek().clone();
+            return Err(self.unexpected(&t, "`iff`"));
+        }
+        self.cur.next();
+        let span = self.span_from(at);
+        if !self.directive {
+            return Err(self.unsupported(
+                span,
+                "`disable iff` is the reset of an assertion: read it with `parse_sva_directive`, \
+                 which returns it beside the property (as `mongen compile --sva` does)",
+            ));
+        }
+        if self.started || self.disable.is_some() {
+            return Err(self.unsupported(
+                span,
+                "`disable iff (...)` must come first in the property, after its clock, once \
+                 (IEEE 1800-2017 §16.12)",
+            ));
+        }
+        self.expect_sym("(", "`(`")?;
+        let s = self.cur.peek().span;
+        let b = self.property()?;
+        let b = self.to_bool(b, self.span_from(s), "`disable iff`")?;
+        self.expect_sym(")", "`)`")?;
+        self.disable = Some((b, self.span_from(at)));
+        self.started = false;
+        self.property()
+    }
+
+    /// A clock read at `span`: the leading clock if nothing else has been
+    /// read; otherwise it must be that clock (§16.13: one clock).
+    fn note_clock(&mut self, clock: Clock, span: Span) -> Result<(), ParseError> {
+        if !self.directive {
+            return Err(self.unsupported(
+                span,
+                "clocked properties are not read here: monitors read one letter per cycle; read \
+                 the property with `parse_sva_directive`, which returns its clock (as `mongen \
+                 compile --sva` does)",
+            ));
+        }
+        if !self.started && self.clock.is_none() {
+            self.clock = Some((clock, span));
+        } else {
+            self.inner_clocks.push((clock, span));
+        }
+        Ok(())
+    }
+
+    /// Checks the clocks read: one clock (§16.13), which covers the
+    /// whole property.
+    pub(super) fn check_clocks(&self) -> Result<Option<(Clock, Span)>, ParseError> {
+        // An explicit clock overrides the default clocking (§14.12).
+        let main = self.clock.clone().or_else(|| self.default_clock.clone());
+        for (c, span) in &self.inner_clocks {
+            match &main {
+                Some((m, mspan)) if m != c => {
+                    let text = &self.cur.input[mspan.start..mspan.end];
+                    return Err(self.unsupported(
+                        *span,
+                        format!(
+                            "a second clock: the property is clocked by `{}` ({}); multiple \
+                             clocks are not supported (IEEE 1800-2017 §16.13)",
+                            m,
+                            quote(text)
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    return Err(self.unsupported(
+                        *span,
+                        "a clock inside a property without a leading clock: the rest would be \
+                         read at every cycle (multiple clocks, IEEE 1800-2017 §16.13); write the \
+                         clock first",
+                    ))
+                }
+            }
+        }
+        Ok(main)
+    }
+
+    /// After `@` (at `at`): `(posedge clk)`, `(negedge clk)`.
+    pub(super) fn clock_after_at(&mut self, at: Span) -> Result<(Clock, Span), ParseError> {
+        let paren = self.is_sym("(");
+        if paren {
+            self.cur.next();
+        }
+        let t = self.cur.next();
+        let edge = match &t.kind {
+            T::Word(w) if w == "posedge" => ClockEdge::Posedge,
+            T::Word(w) if w == "negedge" => ClockEdge::Negedge,
+            T::Word(w) if w == "edge" => {
+                return Err(self.unsupported(
+                    t.span,
+                    "a checker samples at one edge: write `posedge` or `negedge`",
+                ))
+            }
+            T::Word(w) if !KEYWORDS.contains(&w.as_str()) => {
+                let span = self.span_from(at);
+                return Err(self.unsupported(
+                    span,
+                    format!("a clock needs an edge: write `@(posedge {w})` (or `@(negedge {w})`)"),
+                ));
+            }
+            _ => return Err(self.unexpected(&t, "a clock edge (`posedge clk`, `negedge clk`)")),
+        };
+        let name = self.cur.next();
+        let signal = match &name.kind {
+            T::Word(w) if !KEYWORDS.contains(&w.as_str()) && !w.starts_with('$') => w.clone(),
+            _ => return Err(self.unexpected(&name, "the name of the clock signal")),
+        };
+        if paren {
+            if !self.is_sym(")") {
+                let t = self.cur.peek().clone();
+                if matches!(&t.kind, T::Word(w) if w == "or" || w == "iff")
+                    || matches!(t.kind, T::Sym(","))
+                {
+                    return Err(self.unsupported(
+                        t.span,
+                        "a checker has one clock: give one edge of one signal, without `or`, `,` \
+                         or `iff` (multiple clocks, IEEE 1800-2017 §16.13)",
+                    ));
+                }
+                return Err(self.unexpected(&t, "`)`"));
+            }
+            self.cur.next();
+        }
+        Ok((Clock { signal, edge }, self.span_from(at)))
+    }
+
+    // ---- atoms and sampled-value functions ----------------------------
+
+    /// An identifier, possibly selected or compared: `sig`, `bus[3]`,
+    /// `grant[1:0]`, `state == 2` (one proposition named by its text, as
+    /// in the PSL front end).
+    fn atom(&mut self, word: String) -> Result<Node, ParseError> {
+        let mut name = self.select(word)?;
+        let cmp = ["===", "!==", "==", "!=", "<=", ">=", "<", ">"]
+            .into_iter()
+            .find(|s| self.is_sym(s));
+        if let Some(op) = cmp {
+            self.cur.next();
+            let rhs = self.cur.next();
+            let value = match &rhs.kind {
+                T::Num(n) => n.to_string(),
+                T::Literal(l) => l.text.clone(),
+                T::Word(w) if !KEYWORDS.contains(&w.as_str()) && !w.starts_with('$') => {
+                    self.select(w.clone())?
+                }
+                _ => return Err(self.unexpected(&rhs, "a number, a literal or an identifier")),
+            };
+            // Two-valued traces: `===` is `==`.
+            let op = match op {
+                "===" => "==",
+                "!==" => "!=",
+                o => o,
+            };
+            name = format!("{name} {op} {value}");
+        } else if self.is_word("inside") || self.is_word("dist") {
+            let t = self.cur.peek().clone();
+            return Err(self.unsupported(t.span, "`inside` and `dist` are not supported"));
+        }
+        if let T::Sym(op @ ("+" | "-" | "*" | "/" | "%" | "<<" | ">>")) = self.cur.peek().kind {
+            let t = self.cur.peek().clone();
+            return Err(self.unsupported(
+                t.span,
+                format!(
+                    "`{op}` is arithmetic on vectors: expressions are 1-bit here (compare a vector \
+                     with a constant, `count == 3`, to get a Boolean)"
+                ),
+            ));
+        }
+        Ok(Node::Bool(Formula::ap(&name)))
+    }
+
+    /// `sig` followed by a bit-select `[i]` or a part-select `[msb:lsb]`.
+    fn select(&mut self, name: String) -> Result<String, ParseError> {
+        if !self.is_sym("[") {
+            return Ok(name);
+        }
+        let kind = |k: usize| {
+            self.cur
+                .tokens
+                .get(self.cur.pos + k)
+                .map(|t| t.kind.clone())
+        };
+        let (Some(T::Num(hi)), next) = (kind(1), kind(2)) else {
+            return Ok(name);
+        };
+        match next {
+            Some(T::Sym("]")) => {
+                self.cur.pos += 3;
+                Ok(format!("{name}[{hi}]"))
+            }
+            Some(T::Sym(":")) => {
+                let open = self.cur.next();
+                self.cur.next();
+                self.cur.next();
+                let lo = self.cur.next();
+                let T::Num(lo) = lo.kind else {
+                    return Err(self.unexpected(&lo, "the least significant bit of a part-select"));
+                };
+                if lo > hi {
+                    return Err(self.unsupported(
+                        open.span,
+                        format!("part-select [{hi}:{lo}]: write the most significant bit first"),
+                    ));
+                }
+                self.expect_sym("]", "`]`")?;
+                Ok(format!("{name}[{hi}:{lo}]"))
+            }
+            _ => Ok(name),
+        }
+    }
+
+    /// A 1-bit argument of a sampled-value function.
+    fn bit_argument(&mut self, f: &str) -> Result<Formula, ParseError> {
+        let s = self.cur.peek().span;
+        let n = self.property()?;
+        let span = self.span_from(s);
+        let b = self.to_bool(n, span, &format!("`{f}`"))?;
+        if let Some(name) = b.ap_name() {
+            if !name.contains(' ') && name.ends_with(']') && name.contains(':') {
+                return Err(self.unsupported(
+                    span,
+                    format!(
+                        "`{f}` of the vector `{name}`: sampled-value functions read 1-bit \
+                         expressions here; compare the vector (`{f}({name} == 3)`) or give its bits"
+                    ),
+                ));
+            }
+        }
+        Ok(b)
+    }
+
+    /// `$name(...)`, `$name` read (at `at`).
+    fn system_function(&mut self, f: &str, at: Span) -> Result<Node, ParseError> {
+        let known = matches!(
+            f,
+            "$past"
+                | "$rose"
+                | "$fell"
+                | "$stable"
+                | "$changed"
+                | "$sampled"
+                | "$onehot"
+                | "$onehot0"
+                | "$countones"
+                | "$isunknown"
+        );
+        if !known {
+            let section = match f {
+                "$past_gclk" | "$rose_gclk" | "$fell_gclk" | "$stable_gclk" | "$changed_gclk"
+                | "$future_gclk" | "$rising_gclk" | "$falling_gclk" | "$steady_gclk"
+                | "$changing_gclk" | "$global_clock" => {
+                    " (global clocking, IEEE 1800-2017 §16.9.4: a second clock)"
+                }
+                _ => "",
+            };
+            return Err(self.unsupported(
+                at,
+                format!("the system function `{f}` is not supported{section}"),
+            ));
+        }
+        let open = self.expect_sym("(", "`(`")?;
+        let node = match f {
+            "$onehot" | "$onehot0" | "$countones" | "$isunknown" => {
+                if f != "$isunknown" && !self.is_sym("{") {
+                    // `$onehot(grant)` is about the bits of a vector,
+                    // whose width is not known here.
+                    let t = self.cur.peek().clone();
+                    return Err(self.unsupported(
+                        t.span,
+                        format!(
+                            "`{f}` takes a concatenation of 1-bit signals, `{f}({{a, b, c}})`: \
+                             the width of a vector is not known here"
+                        ),
+                    ));
+                }
+                let bits = self.bits(f)?;
+                self.close_call(f, open.span)?;
+                let b = match f {
+                    "$isunknown" => Formula::ff(),
+                    "$onehot" => exactly(&bits, 1),
+                    "$onehot0" => Formula::not(at_least(&bits, 2)),
+                    _ => self.countones_comparison(&bits)?,
+                };
+                return Ok(Node::Bool(b));
+            }
+            _ => {
+                let e = self.bit_argument(f)?;
+                if f == "$past" && self.is_sym(",") {
+                    let comma = self.cur.next();
+                    let n = if self.is_sym(",") || self.is_sym(")") {
+                        1
+                    } else {
+                        let t = self.cur.peek().clone();
+                        let n = self.number()?;
+                        if n == 0 {
+                            return Err(self.cur.error(
+                                t.span,
+                                ParseErrorKind::Bound(
+                                    "the number of ticks of `$past` is at least 1".into(),
+                                ),
+                            ));
+                        }
+                        n
+                    };
+                    let _ = comma;
+                    if self.is_sym(",") {
+                        let c = self.cur.peek().span;
+                        return Err(self.unsupported(
+                            c,
+                            "`$past` with a gating expression or a clocking event is not supported \
+                             (IEEE 1800-2017 §16.9.3)",
+                        ));
+                    }
+                    (0..n).fold(e, |g, _| Formula::yesterday(g))
+                } else {
+                    if self.is_sym(",") {
+                        let c = self.cur.peek().span;
+                        return Err(self.unsupported(
+                            c,
+                            format!("`{f}` with a clocking event is not supported (a second clock, IEEE 1800-2017 §16.9.3)"),
+                        ));
+                    }
+                    // Before the first tick the sampled value is the
+                    // default, 0: `Y` is false at the first position.
+                    let y = Formula::yesterday(e.clone());
+                    match f {
+                        "$past" => y,
+                        "$rose" => Formula::and([e, Formula::not(y)]),
+                        "$fell" => Formula::and([Formula::not(e), y]),
+                        "$stable" => Formula::equiv(e, y),
+                        "$changed" => Formula::xor(e, y),
+                        _ => e, // $sampled
+                    }
+                }
+            }
+        };
+        self.close_call(f, open.span)?;
+        Ok(Node::Bool(node))
+    }
+
+    fn close_call(&mut self, f: &str, open: Span) -> Result<(), ParseError> {
+        if self.is_sym(")") {
+            self.cur.next();
+            return Ok(());
+        }
+        if self.cur.peek().kind == T::End {
+            return Err(self.cur.error(open, ParseErrorKind::UnclosedParenthesis));
+        }
+        let t = self.cur.peek().clone();
+        let _ = f;
+        Err(self.unexpected(&t, "`)`"))
+    }
+
+    /// The bits of `$onehot(...)` and its kin: a concatenation `{a, b,
+    /// c}` of 1-bit expressions, or one.
+    fn bits(&mut self, f: &str) -> Result<Vec<Formula>, ParseError> {
+        if !self.is_sym("{") {
+            return Ok(vec![self.bit_argument(f)?]);
+        }
+        let open = self.cur.next();
+        let mut bits = Vec::new();
+        loop {
+            if self.is_sym("{") || matches!(self.cur.peek2().kind, T::Sym("{")) {
+                let t = self.cur.peek().clone();
+                return Err(self.unsupported(
+                    t.span,
+                    "nested and replicated concatenations are not supported",
+                ));
+            }
+            bits.push(self.bit_argument(f)?);
+            if bits.len() > MAX_BITS {
+                return Err(self.cur.error(
+                    self.span_from(open.span),
+                    ParseErrorKind::Bound(format!("`{f}` of more than {MAX_BITS} bits")),
+                ));
+            }
+            if self.is_sym(",") {
+                self.cur.next();
+                continue;
+            }
+            self.expect_sym("}", "`,` or `}`")?;
+            return Ok(bits);
+        }
+    }
+
+    /// What follows `$countones(...)`: a comparison with a number, or
+    /// nothing (then it is true when some bit is set).
+    fn countones_comparison(&mut self, bits: &[Formula]) -> Result<Formula, ParseError> {
+        let op = match self.cur.peek().kind {
+            T::Sym(s @ ("==" | "!=" | "===" | "!==" | "<" | "<=" | ">" | ">=")) => s,
+            _ => return Ok(at_least(bits, 1)),
+        };
+        self.cur.next();
+        // Counts beyond the number of bits are capped (the answer is the
+        // same), so that the formulas stay small.
+        let k = (self.number()? as usize).min(bits.len() + 1);
+        Ok(match op {
+            "==" | "===" => exactly(bits, k),
+            "!=" | "!==" => Formula::not(exactly(bits, k)),
+            "<" => Formula::not(at_least(bits, k)),
+            "<=" => Formula::not(at_least(bits, k + 1)),
+            ">" => at_least(bits, k + 1),
+            _ => at_least(bits, k),
+        })
+    }
+
+    // ---- numbers and ranges -------------------------------------------
+
+    /// A number (also in parentheses, as a substituted argument is).
+    pub(super) fn number(&mut self) -> Result<u32, ParseError> {
+        if self.is_sym("(") && matches!(self.cur.peek2().kind, T::Num(_)) {
+            let pos = self.cur.pos;
+            self.cur.next();
+            let n = self.number()?;
+            if self.is_sym(")") {
+                self.cur.next();
+                return Ok(n);
+            }
+            self.cur.seek(pos);
+        }
+        let t = self.cur.next();
+        match t.kind {
+            T::Num(n) if n <= u64::from(MAX_BOUND) => Ok(n as u32),
+            T::Num(_) => Err(self.cur.error(
+                t.span,
+                ParseErrorKind::Bound(format!("bound larger than {MAX_BOUND}")),
+            )),
+            _ => Err(self.unexpected(&t, "a number")),
+        }
+    }
+
+    /// `m:n`, `m:$` (when `unbounded_ok`) or `n`.
+    fn range_body(
+        &mut self,
+        unbounded_ok: bool,
+        at: Span,
+    ) -> Result<(u32, Option<u32>), ParseError> {
+        let lo = self.number()?;
+        if !self.is_sym(":") {
+            return Ok((lo, Some(lo)));
+        }
+        self.cur.next();
+        let hi = if self.is_sym("$") {
+            let t = self.cur.next();
+            if !unbounded_ok {
+                return Err(self.cur.error(
+                    t.span,
+                    ParseErrorKind::Bound("this range must have a finite upper bound".into()),
+                ));
+            }
+            None
+        } else {
+            Some(self.number()?)
+        };
+        if let Some(hi) = hi {
+            if hi < lo {
+                let end = self.cur.last_span().end;
+                return Err(self.cur.error(
+                    Span {
+                        start: at.start,
+                        end,
+                    },
+                    ParseErrorKind::Bound(format!("empty range: {hi} < {lo}")),
+                ));
+            }
+        }
+        Ok((lo, hi))
+    }
+
+    // ---- declarations ---------------------------------------------------
+
+    /// `NAME(actuals)` of a declared sequence, property or `let`, `NAME`
+    /// read (at `at`): its body, with each formal replaced by its actual
+    /// in parentheses, read in place.
+    fn instance(&mut self, name: String, at: Span) -> Result<Node, ParseError> {
+        let decl = self.decls[&name].clone();
+        if self.expanding.contains(&name) {
+            return Err(self.unsupported(
+                at,
+                format!("`{name}` is used in its own declaration: recursive properties are not supported (IEEE 1800-2017 §16.12.17)"),
+            ));
+        }
+        let mut actuals: Vec<Option<Vec<Token>>> = Vec::new();
+        if self.is_sym("(") {
+            let open = self.cur.next();
+            if self.is_sym(")") {
+                self.cur.next();
+            } else {
+                let mut current = Vec::new();
+                let mut depth = 0usize;
+                loop {
+                    let t = self.cur.next();
+                    match t.kind {
+                        T::End => {
+                            return Err(self
+                                .cur
+                                .error(open.span, ParseErrorKind::UnclosedParenthesis))
+                        }
+                        T::Sym("(")
+                        | T::Sym("[")
+                        | T::Sym("{")
+                        | T::Sym("[*")
+                        | T::Sym("[=")
+                        | T::Sym("[->") => depth += 1,
+                        T::Sym(")") if depth == 0 => {
+                            actuals.push((!current.is_empty()).then_some(current));
+                            break;
+                        }
+                        T::Sym(")") | T::Sym("]") | T::Sym("}") => depth = depth.saturating_sub(1),
+                        T::Sym(",") if depth == 0 => {
+                            actuals
+                                .push((!current.is_empty()).then(|| std::mem::take(&mut current)));
+                            continue;
+                        }
+                        T::Sym(".") if depth == 0 && current.is_empty() => {
+                            return Err(self.unsupported(t.span, "named arguments (`.x(a)`) are not supported: give the arguments in order"));
+                        }
+                        _ => {}
+                    }
+                    current.push(t);
+                }
+            }
+        }
+        let span = self.span_from(at);
+        if actuals.len() > decl.formals.len() {
+            return Err(self.unsupported(
+                span,
+                format!(
+                    "`{name}` takes {} argument(s), {} given",
+                    decl.formals.len(),
+                    actuals.len()
+                ),
+            ));
+        }
+        let mut subst: HashMap<&str, Vec<Token>> = HashMap::new();
+        for (i, formal) in decl.formals.iter().enumerate() {
+            let actual = actuals
+                .get(i)
+                .cloned()
+                .flatten()
+                .or_else(|| formal.default.clone());
+            match actual {
+                Some(a) => {
+                    subst.insert(formal.name.as_str(), a);
+                }
+                None => {
+                    return Err(self.unsupported(
+                        span,
+                        format!(
+                            "`{name}` needs its argument `{}` (it has no default)",
+                            formal.name
+                        ),
+                    ))
+                }
+            }
+        }
+        let mut body = Vec::with_capacity(decl.body.len() + 1);
+        for t in &decl.body {
+            match &t.kind {
+                T::Word(w) if subst.contains_key(w.as_str()) => {
+                    body.push(Token {
+                        kind: T::Sym("("),
+                        span: t.span,
+                    });
+                    body.extend(subst[w.as_str()].iter().cloned());
+                    body.push(Token {
+                        kind: T::Sym(")"),
+                        span: t.span,
+                    });
+                }
+                _ => body.push(t.clone()),
+            }
+        }
+        self.expanded += body.len();
+        if self.expanded > MAX_EXPANSION {
+            return Err(self.cur.error(
+                span,
+                ParseErrorKind::Bound(format!(
+                    "the named sequences and properties expand to more than {MAX_EXPANSION} tokens"
+                )),
+            ));
+        }
+        body.push(Token { kind: T::End, span });
+        // Each instance nests the parse one level deeper.
+        self.cur.enter(at)?;
+        // Read the body in place of the instance.
+        let saved = std::mem::replace(&mut self.cur.tokens, body);
+        let saved_pos = self.cur.pos;
+        self.cur.pos = 0;
+        self.expanding.push(name.clone());
+        // The body may start with its clock (and a property's with its
+        // `disable iff`): leading if nothing came before the instance,
+        // so `started` stays as it is.
+        let r = self.property();
+        self.cur.leave();
+        let end = self.cur.peek().clone();
+        self.expanding.pop();
+        self.cur.tokens = saved;
+        self.cur.pos = saved_pos;
+        self.started = true;
+        let n = r?;
+        if end.kind != T::End || end.span != span {
+            return Err(self.unsupported(
+                end.span,
+                format!(
+                    "unexpected text in the body of `{name}`: expected the end of the {}",
+                    decl.kind.word()
+                ),
+            ));
+        }
+        match (decl.kind, n) {
+            (DeclKind::Let, n @ Node::Bool(_)) => Ok(n),
+            (DeclKind::Let, _) => Err(self.unsupported(
+                span,
+                format!(
+                    "`let {name}` is a Boolean expression; its body is a sequence or a property"
+                ),
+            )),
+            (DeclKind::Sequence, Node::Prop(_)) => Err(self.unsupported(
+                span,
+                format!("`sequence {name}` holds a property: declare it with `property`"),
+            )),
+            (DeclKind::Sequence, n @ Node::Bool(_)) => Ok(Node::seq(match n {
+                Node::Bool(b) => b,
+                _ => unreachable!(),
+            })),
+            (_, n) => Ok(n),
+        }
+    }
+
+    /// The declarations at the start of the text: `sequence`, `property`,
+    /// `let`, and (in directives) `default clocking` and `default disable
+    /// iff`.
+    pub(super) fn declarations(&mut self) -> Result<(), ParseError> {
+        loop {
+            let t = self.cur.peek().clone();
+            let T::Word(w) = &t.kind else { return Ok(()) };
+            match w.as_str() {
+                "sequence" | "property" => {
+                    // `cover sequence (...)` is a directive, not this.
+                    if matches!(self.cur.peek2().kind, T::Sym("(")) {
+                        return Ok(());
+                    }
+                    self.cur.next();
+                    let kind = if w == "sequence" { DeclKind::Sequence } else { DeclKind::Property };
+                    self.declaration(kind, t.span)?;
+                }
+                "let" => {
+                    self.cur.next();
+                    self.declaration(DeclKind::Let, t.span)?;
+                }
+                "default" => {
+                    self.cur.next();
+                    self.default_item(t.span)?;
+                }
+                "clocking" => {
+                    return Err(self.unsupported(
+                        t.span,
+                        "a named clocking block is not read: write `default clocking @(posedge clk); endclocking`",
+                    ))
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn declaration(&mut self, kind: DeclKind, at: Span) -> Result<(), ParseError> {
+        let name_t = self.cur.next();
+        let name = match &name_t.kind {
+            T::Word(w)
+                if !KEYWORDS.contains(&w.as_str()) && !w.starts_with('$') && !w.contains('.') =>
+            {
+                w.clone()
+            }
+            _ => return Err(self.unexpected(&name_t, "the name of the declaration")),
+        };
+        if self.decls.contains_key(&name) {
+            return Err(self.unsupported(name_t.span, format!("`{name}` is declared twice")));
+        }
+        let mut formals = Vec::new();
+        if self.is_sym("(") {
+            self.cur.next();
+            if self.is_sym(")") {
+                self.cur.next();
+            } else {
+                loop {
+                    formals.push(self.formal()?);
+                    if self.is_sym(",") {
+                        self.cur.next();
+                        continue;
+                    }
+                    self.expect_sym(")", "`,` or `)`")?;
+                    break;
+                }
+            }
+        }
+        let body = if kind == DeclKind::Let {
+            self.expect_sym("=", "`=`")?;
+            let mut body = Vec::new();
+            loop {
+                let t = self.cur.next();
+                match t.kind {
+                    T::Sym(";") => break,
+                    T::End => return Err(self.unsupported(at, "this `let` has no `;`")),
+                    _ => body.push(t),
+                }
+            }
+            body
+        } else {
+            self.expect_sym(";", "`;`")?;
+            let end = if kind == DeclKind::Sequence {
+                "endsequence"
+            } else {
+                "endproperty"
+            };
+            // A local variable declaration starts the body: `int x;`.
+            if let T::Word(w) = &self.cur.peek().kind {
+                if VARIABLE_TYPES.contains(&w.as_str()) {
+                    let t = self.cur.peek().clone();
+                    return Err(self.unsupported(
+                        t.span,
+                        format!("`{w}` declares a local variable: local variables are not supported (IEEE 1800-2017 §16.10)"),
+                    ));
+                }
+            }
+            let mut body = Vec::new();
+            loop {
+                let t = self.cur.next();
+                match &t.kind {
+                    T::Word(w) if w == end => break,
+                    T::Word(w) if w == "endsequence" || w == "endproperty" => {
+                        return Err(self.unexpected(
+                            &t,
+                            if kind == DeclKind::Sequence {
+                                "`endsequence`"
+                            } else {
+                                "`endproperty`"
+                            },
+                        ))
+                    }
+                    T::End => {
+                        return Err(
+                            self.unsupported(at, format!("this `{}` has no `{end}`", kind.word()))
+                        )
+                    }
+                    _ => body.push(t),
+                }
+            }
+            if matches!(body.last(), Some(t) if t.kind == T::Sym(";")) {
+                body.pop();
+            }
+            if body.is_empty() {
+                return Err(self.unsupported(at, format!("`{name}` has an empty body")));
+            }
+            if self.is_sym(":") {
+                self.cur.next();
+                let label = self.cur.next();
+                if label.kind != T::Word(name.clone()) {
+                    return Err(self.unexpected(&label, "the name of the declaration"));
+                }
+            }
+            body
+        };
+        self.decls.insert(
+            name,
+            Decl {
+                kind,
+                formals,
+                body,
+            },
+        );
+        Ok(())
+    }
+
+    /// A formal argument: `[type] name [= default]`.
+    fn formal(&mut self) -> Result<Formal, ParseError> {
+        let mut t = self.cur.next();
+        if let T::Word(w) = &t.kind {
+            if w == "local" {
+                return Err(self.unsupported(
+                    t.span,
+                    "local formal arguments are not supported (IEEE 1800-2017 §16.10)",
+                ));
+            }
+            let typed = matches!(
+                w.as_str(),
+                "untyped"
+                    | "sequence"
+                    | "property"
+                    | "bit"
+                    | "logic"
+                    | "int"
+                    | "integer"
+                    | "shortint"
+                    | "longint"
+                    | "byte"
+            );
+            if typed && matches!(self.cur.peek().kind, T::Word(_) | T::Sym("[")) {
+                // Packed dimensions: `bit [3:0] x` (substituted as text).
+                while self.is_sym("[") {
+                    while !self.is_sym("]") {
+                        if self.cur.peek().kind == T::End {
+                            let e = self.cur.peek().clone();
+                            return Err(self.unexpected(&e, "`]`"));
+                        }
+                        self.cur.next();
+                    }
+                    self.cur.next();
+                }
+                t = self.cur.next();
+            }
+        }
+        let name = match &t.kind {
+            T::Word(w)
+                if !KEYWORDS.contains(&w.as_str()) && !w.starts_with('$') && !w.contains('.') =>
+            {
+                w.clone()
+            }
+            _ => return Err(self.unexpected(&t, "the name of a formal argument")),
+        };
+        let default = if self.is_sym("=") {
+            self.cur.next();
+            let mut toks = Vec::new();
+            let mut depth = 0usize;
+            loop {
+                let t = self.cur.peek().clone();
+                match t.kind {
+                    T::End => break,
+                    T::Sym(",") | T::Sym(")") if depth == 0 => break,
+                    T::Sym("(")
+                    | T::Sym("[")
+                    | T::Sym("{")
+                    | T::Sym("[*")
+                    | T::Sym("[=")
+                    | T::Sym("[->") => depth += 1,
+                    T::Sym(")") | T::Sym("]") | T::Sym("}") => depth -= 1,
+                    _ => {}
+                }
+                toks.push(self.cur.next());
+            }
+            if toks.is_empty() {
+                let t = self.cur.peek().clone();
+                return Err(self.unexpected(&t, "a default argument"));
+            }
+            Some(toks)
+        } else {
+            None
+        };
+        Ok(Formal { name, default })
+    }
+
+    /// After `default`: `clocking [NAME] @(...); endclocking [: NAME]`
+    /// or `disable iff (b);`.
+    fn default_item(&mut self, at: Span) -> Result<(), ParseError> {
+        if !self.directive {
+            return Err(self.unsupported(
+                at,
+                "`default` clocking and reset belong to assertions: read them with `parse_sva_directive`",
+            ));
+        }
+        let t = self.cur.next();
+        match &t.kind {
+            T::Word(w) if w == "clocking" => {
+                if matches!(&self.cur.peek().kind, T::Word(_)) {
+                    self.cur.next();
+                }
+                let at_t = self.expect_sym("@", "`@` and the clock")?;
+                let (clock, span) = self.clock_after_at(at_t.span)?;
+                self.expect_sym(";", "`;`")?;
+                if !self.is_word("endclocking") {
+                    let u = self.cur.peek().clone();
+                    return Err(self.unsupported(
+                        u.span,
+                        "a clocking block with items is not read: write `default clocking @(posedge clk); endclocking`",
+                    ));
+                }
+                self.cur.next();
+                if self.is_sym(":") {
+                    self.cur.next();
+                    self.cur.next();
+                }
+                if self.default_clock.is_some() {
+                    return Err(self.unsupported(span, "a second `default clocking`"));
+                }
+                self.default_clock = Some((clock, span));
+                Ok(())
+            }
+            T::Word(w) if w == "disable" => {
+                if !self.is_word("iff") {
+                    let u = self.cur.peek().clone();
+                    return Err(self.unexpected(&u, "`iff`"));
+                }
+                self.cur.next();
+                self.expect_sym("(", "`(`")?;
+                let s = self.cur.peek().span;
+                let b = self.property()?;
+                let b = self.to_bool(b, self.span_from(s), "`default disable iff`")?;
+                self.expect_sym(")", "`)`")?;
+                self.expect_sym(";", "`;`")?;
+                if self.default_disable.is_some() {
+                    return Err(self.unsupported(at, "a second `default disable iff`"));
+                }
+                self.default_disable = Some(b);
+                self.started = false;
+                Ok(())
+            }
+            _ => Err(self.unexpected(&t, "`clocking` or `disable iff`")),
+        }
+    }
+}
+
+/// A Boolean operator in a message, with the operator to write between
+/// sequences or properties.
+fn operator_name(op: &str) -> String {
+    match op {
+        "||" | "|" => format!("`{op}` (between sequences or properties, write `or`)"),
+        "&&" | "&" => format!("`{op}` (between sequences or properties, write `and`)"),
+        _ => format!("`{op}`"),
+    }
+}
+
+/// `a ##[lo:hi] b` (Annex F: `##0` is fusion, `##n` for n > 0 is
+/// concatenation with n - 1 letters between).
+fn delay(a: Formula, lo: u32, hi: Option<u32>, b: Formula) -> Formula {
+    let gap = |lo: u32, hi: Option<u32>| Formula::star(Formula::tt(), lo, hi);
+    if lo > 0 {
+        return Formula::concat([a, gap(lo - 1, hi.map(|h| h - 1)), b]);
+    }
+    let fused = Formula::fusion([a.clone(), b.clone()]);
+    match hi {
+        Some(0) => fused,
+        _ => Formula::sere_or([fused, Formula::concat([a, gap(0, hi.map(|h| h - 1)), b])]),
+    }
+}
+
+/// At least `k` of `bits` hold (a formula of size `O(n k)`, shared).
+fn at_least(bits: &[Formula], k: usize) -> Formula {
+    if k == 0 {
+        return Formula::tt();
+    }
+    if k > bits.len() {
+        return Formula::ff();
+    }
+    // row[j] = at least j of bits[i..]
+    let n = bits.len();
+    let mut row: Vec<Formula> = (0..=k).map(|j| Formula::constant(j == 0)).collect();
+    for i in (0..n).rev() {
+        let mut next = row.clone();
+        for j in 1..=k {
+            next[j] = Formula::or([
+                Formula::and([bits[i].clone(), row[j - 1].clone()]),
+                row[j].clone(),
+            ]);
+        }
+        row = next;
+    }
+    row[k].clone()
+}
+
+/// Exactly `k` of `bits` hold.
+fn exactly(bits: &[Formula], k: usize) -> Formula {
+    Formula::and([at_least(bits, k), Formula::not(at_least(bits, k + 1))])
+}
