@@ -514,6 +514,18 @@ mod tests {
         assert_eq!(s("not (a |-> b)"), ltl("!(a -> b)"));
         assert_eq!(s("(a |-> b) and (c |-> d)"), ltl("(a -> b) & (c -> d)"));
         assert_eq!(s("(a |-> b) or (c |-> d)"), ltl("(a -> b) | (c -> d)"));
+        // Left associative: the sequences before a property operand are
+        // one sequence `and` (where `b[*0:2]` alone could not be a
+        // property: it admits an empty match).
+        assert_eq!(
+            s("b[*0:2] and a ##1 a and strong(c)"),
+            s("(b[*0:2] and a ##1 a) and strong(c)")
+        );
+        assert_eq!(
+            s("b[*1:2] or a ##1 a or strong(c)"),
+            s("(b[*1:2] or a ##1 a) or strong(c)")
+        );
+        assert!(parse_sva("strong(c) and b[*0:2] and a ##1 a").is_err());
         assert_eq!(s("a implies b"), ltl("a -> b"));
         assert_eq!(s("(a |-> b) iff c"), ltl("(a -> b) <-> c"));
         assert_eq!(

@@ -422,34 +422,39 @@ impl<'a> Parser<'a> {
         if !self.is_word("or") {
             return Ok(first);
         }
-        let mut v = vec![(first, self.span_from(start))];
+        // Left associative (Table 16-3): `s1 or s2 or p` is `(s1 or s2) or
+        // p`, a sequence `or` under a property `or`.
+        let mut acc = first;
         while self.is_word("or") {
+            let lhs_span = self.span_from(start);
             self.cur.next();
             let s = self.cur.peek().span;
             let n = self.and_level()?;
-            v.push((n, self.span_from(s)));
+            let rhs_span = self.span_from(s);
+            acc = match (acc, n) {
+                (a, b) if !matches!(a, Node::Prop(_)) && !matches!(b, Node::Prop(_)) => {
+                    // A `first_match` at the end of a branch is still at the end.
+                    let first_match = [&a, &b].into_iter().find_map(|n| match n {
+                        Node::Seq { first_match, .. } => *first_match,
+                        _ => None,
+                    });
+                    let r = |n: Node| match n {
+                        Node::Bool(b) => b,
+                        Node::Seq { r, .. } => r,
+                        Node::Prop(_) => unreachable!("checked"),
+                    };
+                    Node::Seq {
+                        r: Formula::sere_or([r(a), r(b)]),
+                        first_match,
+                    }
+                }
+                (a, b) => Node::Prop(Formula::or([
+                    self.to_prop(a, lhs_span)?,
+                    self.to_prop(b, rhs_span)?,
+                ])),
+            };
         }
-        if v.iter().all(|(n, _)| !matches!(n, Node::Prop(_))) {
-            // A `first_match` at the end of a branch is still at the end.
-            let first_match = v.iter().find_map(|(n, _)| match n {
-                Node::Seq { first_match, .. } => *first_match,
-                _ => None,
-            });
-            let rs = v.into_iter().map(|(n, _)| match n {
-                Node::Bool(b) => b,
-                Node::Seq { r, .. } => r,
-                Node::Prop(_) => unreachable!("checked"),
-            });
-            return Ok(Node::Seq {
-                r: Formula::sere_or(rs.collect::<Vec<_>>()),
-                first_match,
-            });
-        }
-        let mut ps = Vec::new();
-        for (n, s) in v {
-            ps.push(self.to_prop(n, s)?);
-        }
-        Ok(Node::Prop(Formula::or(ps)))
+        Ok(acc)
     }
 
     /// `and`: of sequences, the sequence that matches where both match
@@ -460,28 +465,27 @@ impl<'a> Parser<'a> {
         if !self.is_word("and") {
             return Ok(first);
         }
-        let mut v = vec![(first, self.span_from(start))];
+        // Left associative (Table 16-3): `s1 and s2 and p` is `(s1 and s2)
+        // and p`, a sequence `and` under a property `and`.
+        let mut acc = first;
         while self.is_word("and") {
+            let lhs_span = self.span_from(start);
             self.cur.next();
             let s = self.cur.peek().span;
             let n = self.unary_property()?;
-            v.push((n, self.span_from(s)));
+            let rhs_span = self.span_from(s);
+            acc = if !matches!(acc, Node::Prop(_)) && !matches!(n, Node::Prop(_)) {
+                let r = self.to_seq(acc, lhs_span, "sequence `and`")?;
+                let t = self.to_seq(n, rhs_span, "sequence `and`")?;
+                Node::seq(Formula::sere_and_nlm(r, t))
+            } else {
+                Node::Prop(Formula::and([
+                    self.to_prop(acc, lhs_span)?,
+                    self.to_prop(n, rhs_span)?,
+                ]))
+            };
         }
-        if v.iter().all(|(n, _)| !matches!(n, Node::Prop(_))) {
-            let mut it = v.into_iter();
-            let (n, s) = it.next().expect("two operands");
-            let mut r = self.to_seq(n, s, "sequence `and`")?;
-            for (n, s) in it {
-                let t = self.to_seq(n, s, "sequence `and`")?;
-                r = Formula::sere_and_nlm(r, t);
-            }
-            return Ok(Node::seq(r));
-        }
-        let mut ps = Vec::new();
-        for (n, s) in v {
-            ps.push(self.to_prop(n, s)?);
-        }
-        Ok(Node::Prop(Formula::and(ps)))
+        Ok(acc)
     }
 
     /// `not`, `nexttime`, `s_nexttime` (tighter than `and`, looser than

@@ -12,8 +12,6 @@
 //!   does;
 //! * a random path of the exact monitor that is never rejected satisfies
 //!   a safety property (no rejection too late).
-//!
-//! (Pending: rename to `sva_reference.rs` once `formula::sva` has landed.)
 
 mod sva_oracle;
 
@@ -29,6 +27,18 @@ use sva_oracle::random::{lasso_strategy, prop_strategy};
 use sva_oracle::*;
 
 const APS: [&str; 3] = ["a", "b", "c"];
+
+/// Everything the oracle knows but `first_match`, which the front end
+/// refuses inside a sequence (the formula core has no operator for it
+/// yet), and `disable iff`, which `parse_sva` leaves to
+/// `parse_sva_directive` (the reset of an assertion, beside its formula).
+fn config() -> GenConfig {
+    GenConfig {
+        first_match: false,
+        disable: false,
+        ..GenConfig::full()
+    }
+}
 
 /// A monitor read with letters over `APS` (bit `i` is `APS[i]`).
 struct Monitor {
@@ -103,7 +113,9 @@ fn check(p: &Prop, words: &[Lasso<u64>], seed: u64, ctx: &str) {
     let f = parse(&full, &ctx);
     let g = parse(&minimal, &ctx);
     let cls = classify(&f, &Config::new()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
-    let safety = cls.safety.unwrap_or_else(|| panic!("{ctx}: safety undecided"));
+    let safety = cls
+        .safety
+        .unwrap_or_else(|| panic!("{ctx}: safety undecided"));
     let pathologic = cls.pathologic == Some(true);
     let exact = Monitor::new(&f, Config::new(), &ctx);
     let other = Monitor::new(&g, Config::new(), &ctx);
@@ -118,7 +130,11 @@ fn check(p: &Prop, words: &[Lasso<u64>], seed: u64, ctx: &str) {
         let (v, vi) = (exact.run(w), informative.run(w));
         if sat {
             assert_ne!(v, Verdict::Violated, "{ctx}: model {w:?} rejected");
-            assert_ne!(vi, Verdict::Violated, "{ctx}: model {w:?} rejected (informative)");
+            assert_ne!(
+                vi,
+                Verdict::Violated,
+                "{ctx}: model {w:?} rejected (informative)"
+            );
         } else if safety {
             assert_eq!(v, Verdict::Violated, "{ctx}: violation {w:?} not rejected");
             if !pathologic {
@@ -130,7 +146,11 @@ fn check(p: &Prop, words: &[Lasso<u64>], seed: u64, ctx: &str) {
             }
         }
         if vi == Verdict::Violated {
-            assert_eq!(v, Verdict::Violated, "{ctx}: informative rejects {w:?} alone");
+            assert_eq!(
+                v,
+                Verdict::Violated,
+                "{ctx}: informative rejects {w:?} alone"
+            );
         }
     }
     if safety {
@@ -146,7 +166,7 @@ fn check(p: &Prop, words: &[Lasso<u64>], seed: u64, ctx: &str) {
 #[test]
 fn random_sva_properties_agree_with_the_oracle() {
     for seed in 0..3000u64 {
-        let mut g = Gen::new(seed, GenConfig::full());
+        let mut g = Gen::new(seed, config());
         let p = g.assertion(1 + (seed % 3) as u32);
         let words: Vec<_> = (0..30).map(|_| g.lasso(4, 4)).collect();
         check(&p, &words, seed, &format!("seed {seed}"));
@@ -163,7 +183,7 @@ proptest! {
     /// The same checks on shrinking properties and words.
     #[test]
     fn shrinking_sva_properties_agree_with_the_oracle(
-        p in prop_strategy(&GenConfig::full()),
+        p in prop_strategy(&config()),
         words in proptest::collection::vec(lasso_strategy(3, 4, 4), 8),
         seed in any::<u64>(),
     ) {
