@@ -24,6 +24,8 @@
 //! `F[2:4] f` is `XX(f | X(f | X f))`, `G[2:4] f` is `XX(f & X(f & X f))`,
 //! and an upper bound of `$`, `inf` or nothing means unbounded
 //! (`F[2:$] f` is `XXF f`). Separators `:`, `..` and `,` are accepted.
+//! Windows of one operator nested directly are merged
+//! ([`Formula::bounded`]): `F[0:2] F[1:3] f` is `F[1:5] f`.
 
 use std::fmt;
 
@@ -742,24 +744,13 @@ fn apply_prefix(op: Op, bounds: Option<(u32, Option<u32>)>, f: Formula) -> Formu
     let Some((lo, hi)) = bounds else {
         return Formula::unop(op, f);
     };
-    let body = match (op, hi) {
-        (Op::X, _) => f,
-        (_, None) => Formula::unop(op, f),
-        (_, Some(hi)) => {
-            // F[0:k] f = f | X(f | X(... f)), G[0:k] f = f & X(f & X(... f))
-            let mut g = f.clone();
-            for _ in lo..hi {
-                let next = Formula::next(g);
-                g = if op == Op::F {
-                    Formula::or([f.clone(), next])
-                } else {
-                    Formula::and([f.clone(), next])
-                };
-            }
-            g
-        }
-    };
-    Formula::next_n(body, lo as usize)
+    match (op, hi) {
+        (Op::X, _) => Formula::next_n(f, lo as usize),
+        (_, None) => Formula::next_n(Formula::unop(op, f), lo as usize),
+        // F[lo:hi] f = X^lo (f | X(f | X(... f))), G[lo:hi] f the same with
+        // `&`; a window of the same operator below is merged into it.
+        (_, Some(hi)) => Formula::bounded(op, lo, hi, f),
+    }
 }
 
 #[cfg(test)]
