@@ -130,7 +130,11 @@ fn counted_operators_compile() {
 fn nested_windows_compile_or_name_their_limit() {
     assert_compiles("F-F", "G(a -> F[0:2500] F[0:2500] b)", false);
     assert_compiles("G-G", "G[0:5000] G[0:5000] b", false);
-    assert_compiles("next_a-next_a", "always next_a[1:5000] next_a[0:5000] (c)", true);
+    assert_compiles(
+        "next_a-next_a",
+        "always next_a[1:5000] next_a[0:5000] (c)",
+        true,
+    );
     assert_compiles(
         "next_e-next_e",
         "always (a -> next_e[1:2500] next_e[0:2500] (c))",

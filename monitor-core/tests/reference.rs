@@ -399,7 +399,6 @@ fn safety_shaped_random_formulas_agree_with_the_evaluator() {
     assert!(derived >= 150, "{derived} by derivatives");
 }
 
-
 #[test]
 fn random_psl_formulas_agree_with_the_evaluator() {
     let mut derived = 0;

@@ -340,9 +340,7 @@ impl Formula {
                 // The operands of `cur` but one `X` are those of `g` (both
                 // sorted), the one left out is the next level.
                 let next = cur.children().iter().enumerate().find_map(|(i, y)| {
-                    let rest = cur.children()[..i]
-                        .iter()
-                        .chain(&cur.children()[i + 1..]);
+                    let rest = cur.children()[..i].iter().chain(&cur.children()[i + 1..]);
                     (y.op() == Op::X && rest.eq(g_ops.iter())).then(|| y.child(0).clone())
                 });
                 match next {

@@ -745,7 +745,11 @@ impl<'a> Parser<'a> {
                 // & …))`, linear in the count, where the conjunction of
                 // every `X^k g` is quadratic to build and cubic to simplify
                 // (and nested windows of one kind merged into one).
-                let op = if word.starts_with("next_a") { Op::G } else { Op::F };
+                let op = if word.starts_with("next_a") {
+                    Op::G
+                } else {
+                    Op::F
+                };
                 f(Formula::bounded(op, lo, hi, g))
             }
             "next_event" | "next_event!" => {
