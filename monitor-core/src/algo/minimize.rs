@@ -75,10 +75,17 @@ pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
     let mut sig = vec![Node::FALSE; n];
     let mut dirty: Vec<u32> = (0..n as u32).collect();
     let mut is_dirty = vec![false; n];
+    let mut cache = ApplyCache::default();
     while !dirty.is_empty() {
-        // A fresh cache per round (the renaming changes): clearing a
-        // large one would cost its capacity at every round.
-        let mut cache = ApplyCache::default();
+        // Emptied every round (the renaming changes); replaced when it is
+        // much larger than this round's work, since clearing costs its
+        // capacity: a chain's rounds of one state each, after a first
+        // round over all states, would be quadratic again.
+        if cache.capacity() > 64 * (dirty.len() + 16) {
+            cache = ApplyCache::default();
+        } else {
+            cache.clear();
+        }
         for &s in &dirty {
             sig[s as usize] = rename_targets(mgr, det.diagrams[s as usize], &mut cache, |t| {
                 class[t as usize]
