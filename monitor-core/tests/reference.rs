@@ -20,7 +20,7 @@ use monitor_core::analysis::classify;
 use monitor_core::automaton::{BadPrefixDfa, StateId, Target, Verdict};
 use monitor_core::formula::eval::holds;
 use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
-use monitor_core::formula::Formula;
+use monitor_core::formula::{parse, Formula, Op};
 use monitor_core::strategy;
 use monitor_core::translate::stages::NbaStage;
 use monitor_core::translate::{Builder, Config, Prefixes, Route, Verdicts};
@@ -399,8 +399,6 @@ fn safety_shaped_random_formulas_agree_with_the_evaluator() {
     assert!(derived >= 150, "{derived} by derivatives");
 }
 
-use monitor_core::formula::Op;
-
 #[test]
 fn random_psl_formulas_agree_with_the_evaluator() {
     let mut derived = 0;
@@ -450,6 +448,21 @@ fn safety_shaped_psl_formulas_agree_with_the_evaluator() {
 }
 
 /// The proptest cases: a fixed seed (a failure in CI is a failure here).
+/// `op[lo:hi] f` nested as the parser expanded it before windows were
+/// merged: `X^lo (f | X(f | … X f))` (`&` for `G`), whatever `f` is.
+fn by_hand(op: Op, lo: u32, hi: u32, f: Formula) -> Formula {
+    let mut body = f.clone();
+    for _ in lo..hi {
+        let later = Formula::next(body);
+        body = if op == Op::F {
+            Formula::or([f.clone(), later])
+        } else {
+            Formula::and([f.clone(), later])
+        };
+    }
+    Formula::next_n(body, lo as usize)
+}
+
 fn proptest_config() -> ProptestConfig {
     ProptestConfig {
         cases: 300,
@@ -482,6 +495,47 @@ proptest! {
     ) {
         prop_assume!(decided(&f));
         check_formula(&f, seed);
+    }
+
+    /// Bounded windows of one operator nested directly are merged when
+    /// built (`F[a:b] F[c:d] f` is `F[a+c:b+d] f`, and so for `G`;
+    /// `Formula::bounded`): the merged formula holds on exactly the lassos
+    /// where the windows nested apart (built here by hand, as the parser
+    /// expanded them before) hold, on random operands (with `X` operands
+    /// of their own, which the merge must not mistake for a window's),
+    /// with windows of either operator at either place; the parser builds
+    /// the merged formula, and its monitor is the nested one's.
+    #[test]
+    fn merged_bounded_windows_agree_with_nested_ones(
+        f in strategy::ltl(&APS, 2),
+        outer_f in any::<bool>(),
+        inner_f in any::<bool>(),
+        (a, b, c, d) in (0u32..3, 0u32..4, 0u32..3, 0u32..4),
+        w in strategy::lasso(APS.len(), 5, 4),
+    ) {
+        let (outer, inner) = (
+            if outer_f { Op::F } else { Op::G },
+            if inner_f { Op::F } else { Op::G },
+        );
+        let (b, d) = (a + b, c + d);
+        let nested = by_hand(outer, a, b, by_hand(inner, c, d, f.clone()));
+        let merged = Formula::bounded(outer, a, b, Formula::bounded(inner, c, d, f.clone()));
+        prop_assert_eq!(
+            holds(&merged, &aps(), &w),
+            holds(&nested, &aps(), &w),
+            "{} against {} on {:?}", merged, nested, w
+        );
+        let name = |op: Op| if op == Op::F { "F" } else { "G" };
+        let text = format!("{}[{a}:{b}] {}[{c}:{d}] ({})", name(outer), name(inner), f.to_spot());
+        prop_assert_eq!(&parse(&text).unwrap(), &merged, "{}", text);
+        // (A constant operand makes the inner window an `X` chain, which
+        // is not merged: equivalent, not the same formula.)
+        if outer == inner && b > a && d > c && !f.is_true() && !f.is_false() {
+            prop_assert_eq!(&merged, &Formula::bounded(outer, a + c, b + d, f.clone()));
+        }
+        let (m, n) = (build(&merged, Config::new()), build(&nested, Config::new()));
+        prop_assert_eq!(m.dfa.num_states(), n.dfa.num_states(), "{}", text);
+        prop_assert_eq!(m.run_lasso(&w), n.run_lasso(&w), "{} on {:?}", text, w);
     }
 
     /// The exact monitor's verdict on a lasso against the evaluator, with

@@ -9,8 +9,11 @@
 //! minimal complete DFA (the input must be deterministic and complete,
 //! which diagrams are by construction).
 //!
-//! Each round costs one traversal of the diagrams; the number of rounds is
-//! the depth of the longest distinguishing suffix, small for monitors.
+//! A round recomputes only the signatures of the states whose successors
+//! changed class (as Hopcroft's algorithm revisits only the predecessors
+//! of a split), and costs their diagrams; the number of rounds is the
+//! depth of the longest distinguishing suffix (`k` for a bounded
+//! operator's chain of `k` states, each round then costing a few states).
 //! States are renumbered in a breadth-first order that depends only on
 //! the language ([`canonical_order`]), so equal languages give identical
 //! automata.
@@ -38,13 +41,16 @@ pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
             })
             .collect()
     };
-    let mut members: Vec<Vec<u32>> = Vec::new();
-    for (s, &c) in class.iter().enumerate() {
-        if members.len() <= c as usize {
-            members.resize(c as usize + 1, Vec::new());
+    let mut size: Vec<usize> = Vec::new();
+    for &c in &class {
+        if size.len() <= c as usize {
+            size.resize(c as usize + 1, 0);
         }
-        members[c as usize].push(s as u32);
+        size[c as usize] += 1;
     }
+    // The signature every member of a class had when it was last split
+    // (none before the first round, where every state is dirty).
+    let mut class_sig: Vec<Option<Node>> = vec![None; size.len()];
     // Predecessors, to know whose signature a split can change.
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
     for s in 0..n {
@@ -56,43 +62,78 @@ pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
     }
     // sig[s]: the diagram of s with targets renamed to their classes. A
     // state's signature only changes when a successor changes class, so
-    // each round recomputes the signatures of those states only; when a
-    // class splits, its largest part keeps the class number (so only the
-    // smaller parts make predecessors dirty, as in Hopcroft's algorithm).
-    let mut sig = vec![crate::dd::Node::FALSE; n];
+    // each round recomputes the signatures of those states (the dirty ones)
+    // only, and touches nothing else: the members of a class that are not
+    // dirty all still have the class's signature, `class_sig`, so they
+    // stay together with the dirty members of that signature (keeping the
+    // class number), and only the other dirty members move to new classes
+    // (making their predecessors dirty). A round used to regroup every
+    // member of each class it touched: on a chain of `k` states, where
+    // each round splits one state off the chain (bounded operators:
+    // `F[0:k]`, `G[0:k]`, counted SEREs), that was `k` rounds of `k`
+    // states, quadratic, where now each round costs its dirty states.
+    let mut sig = vec![Node::FALSE; n];
     let mut dirty: Vec<u32> = (0..n as u32).collect();
     let mut is_dirty = vec![false; n];
     let mut cache = ApplyCache::default();
     while !dirty.is_empty() {
-        cache.clear();
+        // Emptied every round (the renaming changes); replaced when it is
+        // much larger than this round's work, since clearing costs its
+        // capacity: a chain's rounds of one state each, after a first
+        // round over all states, would be quadratic again.
+        if cache.capacity() > 64 * (dirty.len() + 16) {
+            cache = ApplyCache::default();
+        } else {
+            cache.clear();
+        }
         for &s in &dirty {
             sig[s as usize] = rename_targets(mgr, det.diagrams[s as usize], &mut cache, |t| {
                 class[t as usize]
             });
         }
-        let mut touched: Vec<u32> = dirty.iter().map(|&s| class[s as usize]).collect();
-        touched.sort_unstable();
-        touched.dedup();
+        // The dirty states by class, then by signature: each run of one
+        // class is split into runs of one signature (ordered by state
+        // number within it, so that the result does not depend on hashing).
+        dirty.sort_unstable_by_key(|&s| (class[s as usize], sig[s as usize], s));
         let mut next_dirty = Vec::new();
-        for c in touched {
-            let block = std::mem::take(&mut members[c as usize]);
-            let mut groups: FxHashMap<crate::dd::Node, Vec<u32>> = FxHashMap::default();
-            for &s in &block {
-                groups.entry(sig[s as usize]).or_default().push(s);
+        let mut i = 0;
+        while i < dirty.len() {
+            let c = class[dirty[i] as usize];
+            let mut j = i;
+            while j < dirty.len() && class[dirty[j] as usize] == c {
+                j += 1;
             }
-            if groups.len() == 1 {
-                members[c as usize] = block;
-                continue;
-            }
-            let mut parts: Vec<Vec<u32>> = groups.into_values().collect();
-            // Largest first keeps the number; ties broken by the smallest
-            // member, so the result does not depend on hashing order.
-            parts.sort_by_key(|p| (std::cmp::Reverse(p.len()), p[0]));
-            let mut parts = parts.into_iter();
-            members[c as usize] = parts.next().expect("a part");
-            for part in parts {
-                let id = members.len() as u32;
-                for &s in &part {
+            let block = &dirty[i..j];
+            i = j;
+            let rest = size[c as usize] - block.len();
+            let mut groups: Vec<&[u32]> = block
+                .chunk_by(|&a, &b| sig[a as usize] == sig[b as usize])
+                .collect();
+            // The group that keeps the class number: the one with the
+            // signature of the members that are not dirty, if there are
+            // any; otherwise the largest (the first of equal sizes).
+            let keep = if rest > 0 {
+                groups
+                    .iter()
+                    .position(|g| Some(sig[g[0] as usize]) == class_sig[c as usize])
+            } else {
+                let largest = groups.iter().map(|g| g.len()).max().expect("a group");
+                groups.iter().position(|g| g.len() == largest)
+            };
+            let kept = match keep {
+                Some(k) => {
+                    let g = groups.remove(k);
+                    class_sig[c as usize] = Some(sig[g[0] as usize]);
+                    g.len()
+                }
+                None => 0,
+            };
+            size[c as usize] = rest + kept;
+            for part in groups {
+                let id = size.len() as u32;
+                size.push(part.len());
+                class_sig.push(Some(sig[part[0] as usize]));
+                for &s in part {
                     class[s as usize] = id;
                     for &p in &preds[s as usize] {
                         if !is_dirty[p as usize] {
@@ -101,7 +142,6 @@ pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
                         }
                     }
                 }
-                members.push(part);
             }
         }
         for &s in &next_dirty {
@@ -109,7 +149,7 @@ pub(crate) fn minimize(mgr: &mut Manager, det: &DetAutomaton) -> DetAutomaton {
         }
         dirty = next_dirty;
     }
-    let num_classes = members.len();
+    let num_classes = size.len();
     // Quotient: classes numbered by their first member (state 0's class
     // is 0), then put in canonical order.
     let mut number = vec![u32::MAX; num_classes];

@@ -261,6 +261,100 @@ impl Formula {
         (0..n).fold(f, |g, _| Formula::next(g))
     }
 
+    /// `F[lo:hi] f` (`op` is [`Op::F`]) or `G[lo:hi] f` (`op` is [`Op::G`]),
+    /// nested as Spot expands them: `F[2:4] f` is `XX(f | X(f | X f))`,
+    /// `G[2:4] f` is `XX(f & X(f & X f))`, linear in `hi`.
+    ///
+    /// A window of the same operator directly below is merged into this
+    /// one: `F[a:b] F[c:d] f` is `F[a+c:b+d] f` and `G[a:b] G[c:d] f` is
+    /// `G[a+c:b+d] f` (the positions `i + j`, `i` in `[a, b]` and `j` in
+    /// `[c, d]`, are exactly `[a+c, b+d]`). Nested, the windows are the
+    /// same language with every sum `i + j` spelled apart: simplifying
+    /// them into one cost cubic time (`F[0:1000] F[0:1000] b`: 77 s),
+    /// where merged they are the window `F[0:2000] b`. The operand is
+    /// recognized by its shape, as this function builds it, whoever built
+    /// it.
+    ///
+    /// Panics if `op` is not `F` or `G`, or if `lo > hi`.
+    ///
+    /// ```
+    /// # use monitor_core::formula::{parse, Formula, Op};
+    /// let a = Formula::ap("a");
+    /// assert_eq!(Formula::bounded(Op::F, 2, 4, a.clone()), parse("XX(a | X(a | Xa))")?);
+    /// assert_eq!(Formula::bounded(Op::G, 1, 1, a.clone()), parse("Xa")?);
+    /// let inner = Formula::bounded(Op::F, 0, 3, a.clone());
+    /// assert_eq!(Formula::bounded(Op::F, 1, 2, inner), Formula::bounded(Op::F, 1, 5, a));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bounded(op: Op, lo: u32, hi: u32, f: Formula) -> Formula {
+        assert!(matches!(op, Op::F | Op::G), "{op:?} has no bounded form");
+        assert!(lo <= hi, "bounds [{lo}:{hi}] out of order");
+        if let Some((lo2, hi2, g)) = f.as_window(op) {
+            if let (Some(l), Some(h)) = (lo.checked_add(lo2), hi.checked_add(hi2)) {
+                return Formula::bounded(op, l, h, g);
+            }
+        }
+        let multop = if op == Op::F { Op::Or } else { Op::And };
+        let mut body = f.clone();
+        for _ in lo..hi {
+            body = Formula::multop(multop, [f.clone(), Formula::next(body)]);
+        }
+        Formula::next_n(body, lo as usize)
+    }
+
+    /// `Some((lo, hi, g))` if `self` is `op[lo:hi] g` as
+    /// [`Formula::bounded`] builds it, with `lo < hi` (an `X` chain is left
+    /// alone). Verified level by level: the result is the same formula,
+    /// not only an equivalent one.
+    fn as_window(&self, op: Op) -> Option<(u32, u32, Formula)> {
+        let multop = if op == Op::F { Op::Or } else { Op::And };
+        let mut lo = 0u32;
+        let mut h = self;
+        while h.op() == Op::X {
+            lo = lo.checked_add(1)?;
+            h = h.child(0);
+        }
+        if h.op() != multop {
+            return None;
+        }
+        // `h` is `g op X(next)`, with the operands of `g` flattened into
+        // it when `g` is itself an `op`; `g` may have `X` operands of its
+        // own, so a few candidates for `X(next)` are tried.
+        for x in h.children().iter().filter(|c| c.op() == Op::X).take(4) {
+            let g = Formula::multop(multop, h.children().iter().filter(|c| *c != x).cloned());
+            let g_ops: &[Formula] = if g.op() == multop {
+                g.children()
+            } else {
+                std::slice::from_ref(&g)
+            };
+            // `cur` is the level below: `g`, or `g op X(level below)`.
+            let mut cur = x.child(0).clone();
+            let mut m = 1u32;
+            loop {
+                if cur == g {
+                    return Some((lo, lo.checked_add(m)?, g));
+                }
+                if cur.op() != multop || cur.children().len() != g_ops.len() + 1 {
+                    break;
+                }
+                // The operands of `cur` but one `X` are those of `g` (both
+                // sorted), the one left out is the next level.
+                let next = cur.children().iter().enumerate().find_map(|(i, y)| {
+                    let rest = cur.children()[..i].iter().chain(&cur.children()[i + 1..]);
+                    (y.op() == Op::X && rest.eq(g_ops.iter())).then(|| y.child(0).clone())
+                });
+                match next {
+                    Some(n) => {
+                        cur = n;
+                        m = m.checked_add(1)?;
+                    }
+                    None => break,
+                }
+            }
+        }
+        None
+    }
+
     /// `F f`.
     ///
     /// ```

@@ -9,7 +9,7 @@ use crate::formula::atom::Literal;
 use crate::formula::cursor::{Cursor, Span};
 use crate::formula::parse::{ParseError, ParseErrorKind, MAX_BOUND};
 use crate::formula::vunit::{Clock, ClockEdge};
-use crate::formula::Formula;
+use crate::formula::{Formula, Op};
 
 /// A token in a message: in backquotes, on one line (a string of a vunit
 /// may span lines).
@@ -743,18 +743,14 @@ impl<'a> Parser<'a> {
                 let g = self.prefix_operand()?;
                 // Nested as LTL's `G[lo:hi]` and `F[lo:hi]`: `X^lo (g & X(g
                 // & …))`, linear in the count, where the conjunction of
-                // every `X^k g` is quadratic to build and cubic to simplify.
-                let all = word.starts_with("next_a");
-                let mut body = g.clone();
-                for _ in lo..hi {
-                    let later = Formula::next(body);
-                    body = if all {
-                        Formula::and([g.clone(), later])
-                    } else {
-                        Formula::or([g.clone(), later])
-                    };
-                }
-                f(Formula::next_n(body, lo as usize))
+                // every `X^k g` is quadratic to build and cubic to simplify
+                // (and nested windows of one kind merged into one).
+                let op = if word.starts_with("next_a") {
+                    Op::G
+                } else {
+                    Op::F
+                };
+                f(Formula::bounded(op, lo, hi, g))
             }
             "next_event" | "next_event!" => {
                 let b = self.event()?;
