@@ -27,12 +27,8 @@ struct Outcome {
     stderr: String,
 }
 
-/// `mongen compile [--psl] -F FILE` under the memory and time limits.
-fn compile_bounded(name: &str, formula: &str, psl: bool) -> Outcome {
-    compile_bounded_with(name, formula, psl, "")
-}
-
-/// [`compile_bounded`] with more options (shell words).
+/// `mongen compile [--psl] OPTIONS -F FILE` (options as shell words)
+/// under the memory and time limits.
 fn compile_bounded_with(name: &str, formula: &str, psl: bool, options: &str) -> Outcome {
     compile_bounded_in(MEMORY_KB, name, formula, psl, options)
 }
