@@ -10,6 +10,9 @@ use mongen::emit::hardware::clocking::{Clock, Clocking, Reset};
 use mongen::emit::Target;
 use monitor_core::translate::{Route, DEFAULT_MAX_STATES};
 
+/// `--max-memory`'s default, as the help shows it (`DEFAULT_MAX_MEMORY`).
+const DEFAULT_MAX_MEMORY_TEXT: &str = "1G";
+
 /// The exit statuses, for the top-level help and the manual.
 pub(crate) const EXIT_STATUS: &str = "\
 Exit status:
@@ -217,6 +220,35 @@ pub(crate) enum ClaimKind {
     Buchi,
 }
 
+/// A `--max-memory SIZE`: bytes, or a number with `K`, `M`, `G` or `T`
+/// (powers of 1024; `KiB`, `MB` and the like are read the same).
+pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let bad = || format!("expected a size such as 512M, 2G or a number of bytes, found `{s}`");
+    if number.is_empty() {
+        return Err(bad());
+    }
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(bad()),
+    };
+    let n: usize = number.parse().map_err(|_| format!("`{s}` is too large"))?;
+    let bytes = n
+        .checked_mul(1usize << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))?;
+    // Below this, not even the decision diagrams' first tables fit.
+    if bytes < 1 << 20 {
+        return Err(format!("`{s}` is less than the smallest budget, 1M"));
+    }
+    Ok(bytes)
+}
+
 /// A `--define NAME=EXPR`.
 pub(crate) fn parse_define(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
@@ -244,6 +276,10 @@ pub(crate) struct CompileArgs {
     /// Stop with an error when an automaton exceeds N states.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
     pub(crate) max_states: usize,
+    /// Stop with an error when building a monitor needs more than SIZE
+    /// bytes of memory (512M, 2G, or bytes).
+    #[arg(long, value_name = "SIZE", default_value = DEFAULT_MAX_MEMORY_TEXT, value_parser = parse_size)]
+    pub(crate) max_memory: usize,
     /// Write to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
@@ -461,6 +497,10 @@ pub(crate) struct ClassifyArgs {
     /// Stop with an error when an automaton exceeds N states.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
     pub(crate) max_states: usize,
+    /// Stop with an error when building a monitor needs more than SIZE
+    /// bytes of memory (512M, 2G, or bytes).
+    #[arg(long, value_name = "SIZE", default_value = DEFAULT_MAX_MEMORY_TEXT, value_parser = parse_size)]
+    pub(crate) max_memory: usize,
 }
 
 #[derive(Args, Debug)]
@@ -589,6 +629,10 @@ pub(crate) struct CheckArgs {
     /// Stop with an error when an automaton exceeds N states.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
     pub(crate) max_states: usize,
+    /// Stop with an error when building a monitor needs more than SIZE
+    /// bytes of memory (512M, 2G, or bytes).
+    #[arg(long, value_name = "SIZE", default_value = DEFAULT_MAX_MEMORY_TEXT, value_parser = parse_size)]
+    pub(crate) max_memory: usize,
     /// Do not warn about properties that are not safety properties.
     #[arg(short, long)]
     pub(crate) quiet: bool,

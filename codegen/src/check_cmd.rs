@@ -194,6 +194,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     }
     let config = Config::new()
         .max_states(Some(args.max_states))
+        .max_memory(Some(args.max_memory))
         .verdicts(if args.verdicts == 3 {
             Verdicts::Three
         } else {

@@ -29,7 +29,9 @@ pub(crate) fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), Str
                 .into(),
         );
     }
-    let cfg = Config::new().max_states(Some(args.max_states));
+    let cfg = Config::new()
+        .max_states(Some(args.max_states))
+        .max_memory(Some(args.max_memory));
     let sources = args.input.sources()?;
     for (k, src) in sources.iter().enumerate() {
         let start = Instant::now();

@@ -310,10 +310,13 @@ impl Source {
     }
 }
 
-/// A build error, with what to do about a state limit.
+/// A build error, with what to do about a state limit or the memory
+/// budget.
 pub fn explain(e: &BuildError) -> String {
     if e.state_limit().is_some() {
         format!("{e}; raise it with --max-states N if this blow-up is expected")
+    } else if e.memory_limit().is_some() {
+        format!("{e} (--max-memory); raise it with --max-memory SIZE (such as 4G) if this blow-up is expected and the machine has the memory")
     } else {
         e.to_string()
     }

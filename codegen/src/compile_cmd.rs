@@ -293,6 +293,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
 pub(crate) fn translation_config(args: &CompileArgs) -> Config {
     Config::new()
         .max_states(Some(args.max_states))
+        .max_memory(Some(args.max_memory))
         .verdicts(if args.verdicts == 3 {
             Verdicts::Three
         } else {
@@ -774,7 +775,7 @@ pub(crate) fn report(
     }
     if t.is_safety().is_none() && !args.quiet {
         run.note(&format!(
-            "mongen: note: `{}`: deciding whether it is a safety property needs more than {} states; \
+            "mongen: note: `{}`: deciding whether it is a safety property goes beyond {} states or --max-memory; \
              the monitor rejects exactly the bad prefixes of its safety closure either way",
             src.label(f),
             args.max_states

@@ -27,15 +27,32 @@ struct Outcome {
     stderr: String,
 }
 
-/// `mongen compile [--psl] -F FILE` under the memory and time limits.
-fn compile_bounded(name: &str, formula: &str, psl: bool) -> Outcome {
+/// `mongen compile [--psl] OPTIONS -F FILE` (options as shell words)
+/// under the memory and time limits.
+fn compile_bounded_with(name: &str, formula: &str, psl: bool, options: &str) -> Outcome {
+    compile_bounded_in(MEMORY_KB, name, formula, psl, options)
+}
+
+/// Address space for the default byte budget (1 GiB) beside the
+/// translator's 1 GB stack: the `ulimit -v 3000000` under which
+/// `p0 U … U p1989` aborted before the budget.
+const MEMORY_KB_DEFAULT_BUDGET: u64 = 3_000_000;
+
+/// [`compile_bounded_with`] under `ulimit -v memory_kb`.
+fn compile_bounded_in(
+    memory_kb: u64,
+    name: &str,
+    formula: &str,
+    psl: bool,
+    options: &str,
+) -> Outcome {
     let dir = std::env::temp_dir().join(format!("mongen-budgets-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let input: PathBuf = dir.join(format!("{name}.txt"));
     std::fs::write(&input, format!("{formula}\n")).unwrap();
     let output = dir.join(format!("{name}.out"));
     let script = format!(
-        "ulimit -v {MEMORY_KB} && exec timeout -s KILL {SECONDS} \"$0\" compile {} -F \"$1\" -o \"$2\"",
+        "ulimit -v {memory_kb} && exec timeout -s KILL {SECONDS} \"$0\" compile {} {options} -F \"$1\" -o \"$2\"",
         if psl { "--psl" } else { "" }
     );
     // MONGEN_BUDGETS_BIN runs the same checks on another build (to see
@@ -59,7 +76,21 @@ fn compile_bounded(name: &str, formula: &str, psl: bool) -> Outcome {
 /// Success, or a clear error: exit 2 with one `mongen: error:` line that
 /// names the limit and how to raise it (or the syntax error's bound).
 fn assert_bounded(name: &str, formula: &str, psl: bool) -> Outcome {
-    let o = compile_bounded(name, formula, psl);
+    assert_bounded_with(name, formula, psl, "")
+}
+
+fn assert_bounded_with(name: &str, formula: &str, psl: bool, options: &str) -> Outcome {
+    assert_bounded_in(MEMORY_KB, name, formula, psl, options)
+}
+
+fn assert_bounded_in(
+    memory_kb: u64,
+    name: &str,
+    formula: &str,
+    psl: bool,
+    options: &str,
+) -> Outcome {
+    let o = compile_bounded_in(memory_kb, name, formula, psl, options);
     let shown = &o.stderr[..o.stderr.len().min(2000)];
     match o.code {
         Some(0) => {}
@@ -71,7 +102,7 @@ fn assert_bounded(name: &str, formula: &str, psl: bool) -> Outcome {
         ),
         // 124/137: the time limit (timeout's codes); a signal: no code.
         other => {
-            panic!("{name}: exit {other:?} (not within {SECONDS} s and {MEMORY_KB} KiB?):\n{shown}")
+            panic!("{name}: exit {other:?} (not within {SECONDS} s and {memory_kb} KiB?):\n{shown}")
         }
     }
     o
@@ -83,7 +114,11 @@ fn assert_compiles(name: &str, formula: &str, psl: bool) {
 }
 
 fn assert_refused(name: &str, formula: &str, psl: bool, says: &str) {
-    let o = assert_bounded(name, formula, psl);
+    assert_refused_with(name, formula, psl, "", says);
+}
+
+fn assert_refused_with(name: &str, formula: &str, psl: bool, options: &str, says: &str) {
+    let o = assert_bounded_with(name, formula, psl, options);
     assert_eq!(o.code, Some(2), "{name}: expected an error");
     assert!(
         o.stderr.contains(says),
@@ -213,4 +248,146 @@ fn long_flat_inputs_compile() {
     );
     let g: Vec<String> = (0..3000).map(|i| format!("G p{i}")).collect();
     assert_compiles("G-chain", &g.join(" & "), false);
+}
+
+/// What `--max-memory` says when the construction runs out of it.
+const OUT_OF_MEMORY: &str = "the construction needs more than";
+
+/// The byte budget (issue 36, "Resource bounds"): blow-ups that the state
+/// limit does not see end with the memory error, under `ulimit -v` with
+/// the default budget (1 GiB) and faster with a small one. `p0 U … U
+/// p1989` aborted under `ulimit -v 3000000` (3 GB and 27 s), `Fp0 & … &
+/// Fp2999` took 830 MB and 8 to 18 s before a node-budget error that
+/// spoke of states.
+#[test]
+fn memory_blowups_end_in_the_memory_error() {
+    let until = joined(" U ", 1990);
+    let f: Vec<String> = (0..3000).map(|i| format!("Fp{i}")).collect();
+    let eventually = f.join(" & ");
+    let sere = "{(a|b)[*]; a; (a|b)[*15]} |=> c";
+    // The default budget, beside the 1 GB stack.
+    for (name, formula) in [("until", &until), ("F", &eventually)] {
+        let o = assert_bounded_in(MEMORY_KB_DEFAULT_BUDGET, name, formula, false, "");
+        assert_eq!(o.code, Some(2), "{name}: expected an error");
+        assert!(o.stderr.contains(OUT_OF_MEMORY), "{name}: {}", o.stderr);
+    }
+    // A small budget, within the 2 GB of the other cases.
+    assert_refused_with(
+        "until-64M",
+        &until,
+        false,
+        "--max-memory 64M",
+        OUT_OF_MEMORY,
+    );
+    assert_refused_with(
+        "F-64M",
+        &eventually,
+        false,
+        "--max-memory 64M",
+        OUT_OF_MEMORY,
+    );
+    // The hint names the option.
+    let o = compile_bounded_with("until-hint", &until, false, "--max-memory 64M");
+    assert!(
+        o.stderr
+            .contains("more than 64 MiB of memory (--max-memory); raise it with --max-memory SIZE"),
+        "{}",
+        o.stderr
+    );
+    assert_refused_with("sere-16M", sere, true, "--max-memory 16M", OUT_OF_MEMORY);
+    // Still small in a 2 GB address space: the wide conjunction.
+    let o = assert_bounded_with(
+        "and30000-small",
+        &joined(" & ", 30_000),
+        false,
+        "--max-memory 64M",
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+/// A small budget refuses a formula the default builds (2^12 states of
+/// pending requests, each reaching every other: 16 million edges; only
+/// its size is printed, `--stats=%s`); ordinary formulas build under it.
+/// 2^14 of them took 3.3 GB and more than a minute before the budget
+/// counted the successor lists; they now end in the memory error.
+#[test]
+fn a_small_budget_refuses_what_the_default_builds() {
+    let pending = |n: usize| {
+        (0..n)
+            .map(|i| format!("G(a{i} -> X b{i})"))
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let o = assert_bounded_with("pending12", &pending(12), false, "--stats=%s");
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_refused_with(
+        "pending12-64M",
+        &pending(12),
+        false,
+        "--max-memory 64M",
+        OUT_OF_MEMORY,
+    );
+    let o = assert_bounded_in(
+        MEMORY_KB_DEFAULT_BUDGET,
+        "pending14",
+        &pending(14),
+        false,
+        "",
+    );
+    assert_eq!(o.code, Some(2), "pending14: expected an error");
+    assert!(o.stderr.contains(OUT_OF_MEMORY), "pending14: {}", o.stderr);
+    for (name, f) in [
+        ("handshake", "G(req -> X ack)"),
+        ("response", "G(req -> F ack)"),
+    ] {
+        let o = assert_bounded_with(name, f, false, "--max-memory 2M");
+        assert_eq!(o.code, Some(0), "{name}: {}", o.stderr);
+    }
+}
+
+/// `--max-memory` reads sizes as written, and refuses others clearly.
+#[test]
+fn max_memory_values() {
+    let bin = env!("CARGO_BIN_EXE_mongen");
+    for good in ["512M", "2G", "1g", "64MiB", "1048576", "3 GB"] {
+        let o = Command::new(bin)
+            .args(["compile", "--max-memory", good, "-f", "G(a -> X b)"])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{good}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    for (bad, says) in [
+        (
+            "lots",
+            "expected a size such as 512M, 2G or a number of bytes",
+        ),
+        ("12X", "expected a size such as 512M"),
+        ("", "expected a size such as 512M"),
+        ("99999999999999999999", "is too large"),
+        ("99999999999T", "is too large"),
+        ("1000", "less than the smallest budget, 1M"),
+        ("0", "less than the smallest budget, 1M"),
+    ] {
+        let o = Command::new(bin)
+            .args(["compile", "--max-memory", bad, "-f", "G(a -> X b)"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(
+            err.contains(says) && err.contains("--max-memory"),
+            "{bad}: {err}"
+        );
+    }
+    for cmd in ["classify", "check"] {
+        let o = Command::new(bin).args([cmd, "--help"]).output().unwrap();
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("--max-memory <SIZE>"),
+            "{cmd}"
+        );
+    }
 }

@@ -146,7 +146,7 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
     // The simplified formula is equivalent: its syntactic class counts too.
     let (safety, witness) = if f.is_syntactic_safety()
         || g.is_syntactic_safety()
-        || every_cycle_accepting(&pipe.nba(&g)?)
+        || every_cycle_accepting(&*pipe.nba(&g)?)
     {
         (Some(true), None)
     } else {
@@ -168,7 +168,7 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
     } else if safety == Some(true) {
         // The monitor is exact for the formula itself.
         Some(safety_is_guarantee(&pipe.mgr, &det_pos))
-    } else if every_cycle_accepting(&pipe.nba(&ng)?) {
+    } else if every_cycle_accepting(&*pipe.nba(&ng)?) {
         Some(true)
     } else {
         let nba_pos = pipe.nba(&g)?;
@@ -219,6 +219,8 @@ pub fn classify(f: &Formula, cfg: &Config) -> Result<Classification, BuildError>
             }
         },
     };
+    // Nothing computed after the byte budget refused a growth is right.
+    pipe.check_memory()?;
     Ok(Classification {
         formula: f.clone(),
         alphabet: pipe.aps.clone(),
@@ -265,7 +267,9 @@ pub fn is_stutter_invariant(f: &Formula, cfg: &Config) -> Result<Option<bool>, B
         let pos = pipe.nba(&g)?;
         let neg = pipe.nba(&ng)?;
         let max = pipe.max_states;
-        stuttered_languages_disjoint(&mut pipe, &pos, &neg, max)
+        let disjoint = stuttered_languages_disjoint(&mut pipe, &pos, &neg, max)?;
+        pipe.check_memory()?;
+        Ok(disjoint)
     })())
 }
 
@@ -414,6 +418,7 @@ pub fn compare_informative(f: &Formula, cfg: &Config) -> Result<InformativeRepor
             .map(|c| Guard::from_cubes(vec![c]))
             .collect()
     });
+    pipe.check_memory()?;
     Ok(InformativeReport {
         exact_states: exact.len(),
         informative_states: inf.len(),

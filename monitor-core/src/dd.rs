@@ -43,6 +43,8 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use crate::budget::{table_bytes, table_bytes_after_insert, vec_bytes, Account, Budget};
+
 use crate::Valuation;
 
 /// A set of visited nodes for one traversal: a stamp per node index, with
@@ -178,11 +180,21 @@ impl Cover {
 
 /// A store of hash-consed decision-diagram nodes with operation caches.
 ///
-/// Nodes are never freed: a manager lives for one construction.
+/// Nodes are never freed: a manager lives for one construction. Its
+/// store, unique table and computed table are charged to the
+/// construction's byte budget before they grow (see `budget.rs`); a
+/// growth the budget refuses stops the store for good, as the node limit
+/// of [`Manager::guarded`] does for a while.
 #[derive(Clone, Debug)]
 pub struct Manager {
     nodes: Vec<NodeData>,
     unique: FxHashMap<NodeData, u32>,
+    /// The bytes of `nodes`, `unique` and `computed`, in the budget of the
+    /// construction (unlimited for a manager made by [`Manager::new`]).
+    account: Account,
+    /// Set when the budget refused a growth, never cleared: every result
+    /// from then on is wrong, and the construction fails.
+    exhausted: bool,
     /// The results of `not`, `and`/`or`/`xor` and `ite`, in one lossy
     /// table (see [`Computed`]).
     computed: Computed,
@@ -257,6 +269,15 @@ impl Computed {
     fn clear(&mut self) {
         self.slots.fill([0, 0, 0, 0, NONE]);
     }
+
+    fn bytes(&self) -> usize {
+        vec_bytes::<[u32; 5]>(self.slots.len())
+    }
+
+    /// Whether [`Computed::fit`] would grow the table for `nodes` nodes.
+    fn wants_growth(&self, nodes: usize) -> bool {
+        nodes > self.slots.len() && self.bits < Self::MAX_BITS
+    }
 }
 
 /// Operation codes of the computed table.
@@ -271,8 +292,47 @@ impl Default for Manager {
 }
 
 /// A memo for [`Manager::apply2`] and [`Manager::map_leaves`]: valid as
-/// long as the leaf function it was used with does not change.
-pub type ApplyCache = FxHashMap<(u32, u32), u32>;
+/// long as the leaf function it was used with does not change. It grows
+/// in the byte budget of the manager it is used with (a memo of the
+/// unions of a subset construction can outgrow the diagrams).
+///
+/// ```
+/// # use monitor_core::dd::{ApplyCache, Manager};
+/// let mut m = Manager::new();
+/// let (a, s7) = (m.var(0), m.leaf(7));
+/// let t = m.ite(a, s7, s7);
+/// let mut cache = ApplyCache::default();
+/// assert_eq!(m.map_leaves(t, &mut cache, &mut |v| v + 1), m.leaf(8));
+/// ```
+#[derive(Debug, Default)]
+pub struct ApplyCache {
+    map: FxHashMap<(u32, u32), u32>,
+    /// Charged from the first growth on, in the budget of the manager.
+    account: Option<Account>,
+}
+
+impl ApplyCache {
+    /// Forgets every result (the memory stays, for the next ones).
+    ///
+    /// ```
+    /// # use monitor_core::dd::{ApplyCache, Manager};
+    /// let mut m = Manager::new();
+    /// let (a, s7, s9) = (m.var(0), m.leaf(7), m.leaf(9));
+    /// let t = m.ite(a, s7, s9);
+    /// let mut cache = ApplyCache::default();
+    /// let u = m.map_leaves(t, &mut cache, &mut |v| v + 1);
+    /// cache.clear();
+    /// // Another function: the old results must not be read back.
+    /// assert_ne!(m.map_leaves(t, &mut cache, &mut |v| v + 2), u);
+    /// ```
+    pub fn clear(&mut self) {
+        self.map.clear();
+    }
+
+    fn get(&self, key: &(u32, u32)) -> Option<&u32> {
+        self.map.get(key)
+    }
+}
 
 impl Manager {
     /// An empty manager (holding only the leaves 0 and 1).
@@ -284,16 +344,124 @@ impl Manager {
     /// assert_eq!((m.leaf(0), m.leaf(1)), (Node::FALSE, Node::TRUE));
     /// ```
     pub fn new() -> Manager {
+        Manager::with_budget(Budget::unlimited())
+    }
+
+    /// An empty manager whose structures grow in `budget`.
+    pub(crate) fn with_budget(budget: Budget) -> Manager {
         let mut m = Manager {
             nodes: Vec::new(),
             unique: FxHashMap::default(),
+            account: budget.account(),
+            exhausted: false,
             computed: Computed::new(),
             node_limit: usize::MAX,
             overflow: false,
         };
+        // The computed table's first slots: under any budget worth the
+        // name (the two leaves come next).
+        m.exhausted = !m.account.set(m.store_bytes());
         assert_eq!(m.leaf(0), Node::FALSE);
         assert_eq!(m.leaf(1), Node::TRUE);
         m
+    }
+
+    /// The budget the manager's structures grow in.
+    pub(crate) fn budget(&self) -> &Budget {
+        self.account.budget()
+    }
+
+    /// Moves the manager's structures out of its budget, into an
+    /// unlimited one (for work bounded by what is already built).
+    pub(crate) fn lift_budget(&mut self) {
+        debug_assert!(!self.exhausted());
+        let mut account = Budget::unlimited().account();
+        account.set(self.store_bytes());
+        self.account = account;
+    }
+
+    /// Whether the budget refused a growth (of this manager's structures
+    /// or of any other structure of the construction): results computed
+    /// since are wrong.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.exhausted || self.budget().exceeded()
+    }
+
+    /// Whether the operations should stop at once: over the node limit of
+    /// a guard, or out of budget. Their results are then discarded, so
+    /// `FALSE` does.
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.overflow || self.exhausted
+    }
+
+    /// The bytes of the store, the unique table and the computed table.
+    fn store_bytes(&self) -> usize {
+        vec_bytes::<NodeData>(self.nodes.capacity())
+            + table_bytes::<(NodeData, u32)>(self.unique.capacity())
+            + self.computed.bytes()
+    }
+
+    /// Makes room for one more node if the budget allows it: charges the
+    /// grown store and table, and the old buffers a reallocation copies
+    /// from, before anything is allocated.
+    fn make_room(&mut self) -> bool {
+        let n = self.nodes.len();
+        let full = n == self.nodes.capacity();
+        let table_full = self.unique.len() >= self.unique.capacity();
+        if !full && !table_full {
+            return true;
+        }
+        let cap = self.nodes.capacity();
+        let nodes = if full {
+            vec_bytes::<NodeData>(cap.saturating_mul(2).max(1024)) + vec_bytes::<NodeData>(cap)
+        } else {
+            vec_bytes::<NodeData>(cap)
+        };
+        let table =
+            table_bytes_after_insert::<(NodeData, u32)>(self.unique.len(), self.unique.capacity());
+        if !self.account.set(nodes + table + self.computed.bytes()) {
+            return false;
+        }
+        if full {
+            self.nodes
+                .reserve_exact(cap.saturating_mul(2).max(1024) - n);
+        }
+        if table_full {
+            self.unique.reserve(self.unique.capacity().max(3));
+        }
+        self.account.set(self.store_bytes());
+        true
+    }
+
+    /// Grows the computed table with the store if the budget allows it
+    /// (it is a lossy memo: not growing costs only recomputations).
+    fn fit_computed(&mut self) {
+        if self.computed.wants_growth(self.nodes.len()) {
+            let peak = self.store_bytes() + 2 * self.computed.bytes();
+            if self.account.try_set(peak) {
+                self.computed.fit(self.nodes.len());
+            }
+            self.account.set(self.store_bytes());
+        }
+    }
+
+    /// Remembers `key -> value` in `cache` if the budget allows it to
+    /// grow; otherwise stops the manager (a memo that cannot grow would
+    /// make `apply2` exponential).
+    fn remember(&mut self, cache: &mut ApplyCache, key: (u32, u32), value: u32) {
+        let (len, cap) = (cache.map.len(), cache.map.capacity());
+        if len >= cap {
+            let budget = self.budget().clone();
+            let account = cache.account.get_or_insert_with(|| budget.account());
+            if !account.set(table_bytes_after_insert::<((u32, u32), u32)>(len, cap)) {
+                self.exhausted = true;
+                return;
+            }
+            cache.map.reserve(cap.max(3));
+            account.set(table_bytes::<((u32, u32), u32)>(cache.map.capacity()));
+        }
+        cache.map.insert(key, value);
     }
 
     /// The number of nodes created so far.
@@ -330,15 +498,22 @@ impl Manager {
         if let Some(&i) = self.unique.get(&d) {
             return Node(i);
         }
-        if self.nodes.len() >= self.node_limit {
+        if self.nodes.len() >= self.node_limit || self.exhausted {
             // Refused: what is being computed is garbage from here on, and
             // `guarded` discards it.
             self.overflow = true;
             return Node::FALSE;
         }
+        if !self.make_room() {
+            // Out of budget: the construction fails (`exhausted`), and
+            // until then operations stop at once (`overflow`).
+            self.exhausted = true;
+            self.overflow = true;
+            return Node::FALSE;
+        }
         let i = u32::try_from(self.nodes.len()).expect("decision diagram store overflow");
         self.nodes.push(d);
-        self.computed.fit(self.nodes.len());
+        self.fit_computed();
         self.unique.insert(d, i);
         Node(i)
     }
@@ -578,6 +753,9 @@ impl Manager {
             Node::FALSE => return Node::TRUE,
             _ => {}
         }
+        if self.stopped() {
+            return Node::FALSE;
+        }
         let key = [OP_NOT, a.0, 0, 0];
         if let Some(r) = self.computed.get(key) {
             return Node(r);
@@ -636,6 +814,9 @@ impl Manager {
                     return self.not(a);
                 }
             }
+        }
+        if self.stopped() {
+            return Node::FALSE;
         }
         // Commutative: normalize the key.
         let (a, b) = if a.0 <= b.0 { (a, b) } else { (b, a) };
@@ -742,6 +923,9 @@ impl Manager {
         if g == Node::TRUE && h == Node::FALSE {
             return f;
         }
+        if self.stopped() {
+            return Node::FALSE;
+        }
         let key = [OP_ITE, f.0, g.0, h.0];
         if let Some(r) = self.computed.get(key) {
             return Node(r);
@@ -780,6 +964,9 @@ impl Manager {
         if let Some(&r) = cache.get(&(a.0, b.0)) {
             return Node(r);
         }
+        if self.stopped() {
+            return Node::FALSE;
+        }
         let (da, db) = (self.data(a), self.data(b));
         let r = if da.var == TERMINAL && db.var == TERMINAL {
             let v = op(da.lo, db.lo);
@@ -792,7 +979,9 @@ impl Manager {
             let hi = self.apply2(a1, b1, cache, op);
             self.mk(v, lo, hi)
         };
-        cache.insert((a.0, b.0), r.0);
+        if !self.stopped() {
+            self.remember(cache, (a.0, b.0), r.0);
+        }
         r
     }
 
@@ -816,6 +1005,9 @@ impl Manager {
         if let Some(&r) = cache.get(&(a.0, 0)) {
             return Node(r);
         }
+        if self.stopped() {
+            return Node::FALSE;
+        }
         let d = self.data(a);
         let r = if d.var == TERMINAL {
             let v = op(d.lo);
@@ -825,7 +1017,9 @@ impl Manager {
             let hi = self.map_leaves(Node(d.hi), cache, op);
             self.mk(d.var, lo, hi)
         };
-        cache.insert((a.0, 0), r.0);
+        if !self.stopped() {
+            self.remember(cache, (a.0, 0), r.0);
+        }
         r
     }
 

@@ -26,6 +26,22 @@ pub enum BuildErrorKind {
         /// The limit.
         limit: usize,
     },
+    /// The decision diagrams of a monitor's transitions grew beyond their
+    /// node budget, which follows the state limit (one operation can
+    /// build a diagram exponential in its operands long before the states
+    /// are too many).
+    TooManyNodes {
+        /// The node budget.
+        limit: usize,
+        /// The state limit it follows.
+        max_states: usize,
+    },
+    /// The construction needed more memory than its byte budget
+    /// (`Config::max_memory`).
+    OutOfMemory {
+        /// The budget, in bytes.
+        limit: usize,
+    },
     /// A past operator applies to a future-time formula.
     PastOverFuture {
         /// The offending subformula, in Spot syntax.
@@ -50,6 +66,18 @@ impl BuildError {
     pub(crate) fn too_many_states(what: &'static str, limit: usize) -> BuildError {
         BuildError {
             kind: BuildErrorKind::TooManyStates { what, limit },
+        }
+    }
+
+    pub(crate) fn too_many_nodes(limit: usize, max_states: usize) -> BuildError {
+        BuildError {
+            kind: BuildErrorKind::TooManyNodes { limit, max_states },
+        }
+    }
+
+    pub(crate) fn out_of_memory(limit: usize) -> BuildError {
+        BuildError {
+            kind: BuildErrorKind::OutOfMemory { limit },
         }
     }
 
@@ -91,7 +119,8 @@ impl BuildError {
         }
     }
 
-    /// The state limit that was exceeded, if that is what this is.
+    /// The state limit that was exceeded, if that is what this is (or the
+    /// node budget, which follows it: raising the state limit raises it).
     ///
     /// ```
     /// # use monitor_core::translate::{Builder, Config};
@@ -103,6 +132,28 @@ impl BuildError {
     pub fn state_limit(&self) -> Option<usize> {
         match self.kind {
             BuildErrorKind::TooManyStates { limit, .. } => Some(limit),
+            BuildErrorKind::TooManyNodes { max_states, .. } => Some(max_states),
+            _ => None,
+        }
+    }
+
+    /// The byte budget that was exceeded, if that is what this is.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().max_memory(Some(1 << 20)));
+    /// // 2^12 subsets of pending requests do not fit in 1 MiB.
+    /// let f = (0..12).map(|i| format!("G(a{i} -> X b{i})")).collect::<Vec<_>>().join(" & ");
+    /// let e = b.build(&f).unwrap_err();
+    /// assert_eq!(e.memory_limit(), Some(1 << 20));
+    /// assert_eq!(e.to_string(), "the construction needs more than 1 MiB of memory");
+    /// assert_eq!(b.build("G(req -> X ack)")?.dfa().num_states(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn memory_limit(&self) -> Option<usize> {
+        match self.kind {
+            BuildErrorKind::OutOfMemory { limit } => Some(limit),
             _ => None,
         }
     }
@@ -115,6 +166,16 @@ impl fmt::Display for BuildError {
             BuildErrorKind::TooManyStates { what, limit } => write!(
                 f,
                 "the {what} exceeds the limit of {limit} states"
+            ),
+            BuildErrorKind::TooManyNodes { limit, max_states } => write!(
+                f,
+                "the decision diagrams of the monitor's transitions exceed their budget of {limit} nodes, \
+                 which follows the limit of {max_states} states"
+            ),
+            BuildErrorKind::OutOfMemory { limit } => write!(
+                f,
+                "the construction needs more than {} of memory",
+                crate::budget::format_bytes(*limit)
             ),
             BuildErrorKind::PastOverFuture { subformula } => write!(
                 f,

@@ -122,6 +122,8 @@ pub mod analysis;
 #[cfg(feature = "std")]
 pub mod automaton;
 #[cfg(feature = "std")]
+mod budget;
+#[cfg(feature = "std")]
 pub mod dd;
 #[cfg(feature = "std")]
 pub mod error;

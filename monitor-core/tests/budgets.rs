@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use monitor_core::formula::parse::MAX_DEPTH;
 use monitor_core::formula::{parse, parse_psl, ParseErrorKind};
-use monitor_core::translate::Builder;
+use monitor_core::translate::{Builder, Config, DEFAULT_MAX_MEMORY};
 
 /// Runs `work` on a thread with a large stack (deep formulas recurse) and
 /// fails if it has not finished after `secs` seconds.
@@ -180,4 +180,95 @@ fn long_sere_chains_parse_in_linear_time() {
     let text = format!("{{{}}} |-> c", joined(" ; ", n));
     let f = within(10, "a long SERE", move || parse_psl(&text).unwrap());
     assert_eq!(f.child(0).children().len(), n);
+}
+
+/// A build with a byte budget of `bytes`, which must fail with the memory
+/// error within `secs` seconds.
+fn out_of_memory(text: String, psl: bool, bytes: usize, secs: u64) {
+    let shown: String = text.chars().take(60).collect();
+    let e = within(secs, &shown.clone(), move || {
+        let f = if psl {
+            parse_psl(&text).unwrap()
+        } else {
+            parse(&text).unwrap()
+        };
+        let mut b = Builder::new();
+        b.configure(Config::new().max_memory(Some(bytes)));
+        b.build_from_formula(&f).map(|t| t.dfa().num_states())
+    })
+    .expect_err(&shown);
+    assert_eq!(e.memory_limit(), Some(bytes), "{shown}: {e}");
+    assert_eq!(e.state_limit(), None, "{shown}: {e}");
+    assert!(
+        e.to_string()
+            .starts_with("the construction needs more than"),
+        "{e}"
+    );
+}
+
+/// The byte budget (issue 36, "Resource bounds"): blow-ups that the state
+/// limit does not see, or sees too late, end with the memory error, and
+/// early. `p0 U … U p1989` took 3 GB and 27 s before failing (and aborted
+/// under `ulimit -v 3000000`): its Büchi automaton has 2,000 states but
+/// two million edges of 1,990 acceptance marks each, and each expansion
+/// compared all pairs of its terms; `Fp0 & … & Fp2999` took 830 MB and
+/// 8 to 18 s (the expansion of its first state has a term per subset of
+/// the `p` that hold).
+#[test]
+fn blowups_end_within_the_byte_budget() {
+    let small = 64 << 20;
+    out_of_memory(joined(" U ", 1990), false, small, 60);
+    let f: Vec<String> = (0..3000).map(|i| format!("Fp{i}")).collect();
+    out_of_memory(f.join(" & "), false, small, 60);
+    // 2^16 pending requests, within the state limit (by derivatives).
+    let pending: Vec<String> = (0..16).map(|i| format!("G(a{i} -> X b{i})")).collect();
+    out_of_memory(pending.join(" & "), false, 16 << 20, 60);
+    // A SERE whose automaton needs 2^16 subsets (the 16th letter from the
+    // end): the tableau's and the subset construction's structures.
+    out_of_memory("{(a|b)[*]; a; (a|b)[*15]} |=> c".into(), true, 16 << 20, 60);
+}
+
+/// The default budget leaves ordinary formulas alone, and a monitor built
+/// within a small budget is the one built without any.
+#[test]
+fn the_byte_budget_leaves_ordinary_formulas_alone() {
+    assert_eq!(Config::new().get_max_memory(), DEFAULT_MAX_MEMORY);
+    for text in [
+        "G(req -> X ack)",
+        "G(req -> F ack)",
+        "(a U b) & G(c -> X X d)",
+        "G(a -> F[0:100] b)",
+        "p0 U p1 U p2 U p3 U p4 U p5 U p6 U p7",
+    ] {
+        let f = parse(text).unwrap();
+        let plain = Builder::new().build_from_formula(&f).unwrap();
+        let mut b = Builder::new();
+        b.configure(Config::new().max_memory(Some(4 << 20)));
+        let small = b.build_from_formula(&f).unwrap();
+        let mut b = Builder::new();
+        b.configure(Config::new().max_memory(None));
+        let unlimited = b.build_from_formula(&f).unwrap();
+        for t in [&small, &unlimited] {
+            assert!(plain.dfa().first_difference(t.dfa()).is_none(), "{text}");
+            assert_eq!(plain.is_safety(), t.is_safety(), "{text}");
+        }
+    }
+    // A formula that the default budget builds and a small one refuses:
+    // 2^12 states of pending requests.
+    let pending: Vec<String> = (0..12).map(|i| format!("G(a{i} -> X b{i})")).collect();
+    let f = parse(&pending.join(" & ")).unwrap();
+    assert_eq!(
+        Builder::new()
+            .build_from_formula(&f)
+            .unwrap()
+            .dfa()
+            .num_states(),
+        1 << 12
+    );
+    let mut b = Builder::new();
+    b.configure(Config::new().max_memory(Some(1 << 20)));
+    assert_eq!(
+        b.build_from_formula(&f).unwrap_err().memory_limit(),
+        Some(1 << 20)
+    );
 }

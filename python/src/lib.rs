@@ -284,12 +284,22 @@ impl Monitor {
     }
 }
 
-/// Compiles a property into its monitor.
+/// Compiles a property into its monitor (`max_memory`: the byte budget
+/// of the construction, by default `DEFAULT_MAX_MEMORY`).
 #[pyfunction]
-#[pyo3(signature = (formula, psl = false, verdicts = 2, max_states = None))]
-fn compile(formula: &str, psl: bool, verdicts: u8, max_states: Option<usize>) -> PyResult<Monitor> {
+#[pyo3(signature = (formula, psl = false, verdicts = 2, max_states = None, max_memory = None))]
+fn compile(
+    formula: &str,
+    psl: bool,
+    verdicts: u8,
+    max_states: Option<usize>,
+    max_memory: Option<usize>,
+) -> PyResult<Monitor> {
     let f = parse_formula(formula, psl)?;
-    let cfg = config(verdicts, max_states)?;
+    let mut cfg = config(verdicts, max_states)?;
+    if let Some(bytes) = max_memory {
+        cfg = cfg.max_memory(Some(bytes));
+    }
     let mut b = Builder::new();
     b.configure(cfg);
     let mut t = b

@@ -51,6 +51,7 @@ use super::past::PastMachine;
 use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Alphabet, Verdict};
+use crate::budget::vec_bytes;
 use crate::dd::{ApplyCache, Manager, Node};
 use crate::error::BuildError;
 use crate::formula::{Formula, Op};
@@ -123,11 +124,14 @@ pub(crate) fn derivative_automaton(
             let c = d.cut(part, next_mem)?;
             t = d.mgr.ite(guard, c, t);
         }
+        if d.mgr.exhausted() {
+            return Err(BuildError::out_of_memory(d.mgr.budget().limit()));
+        }
         diagrams.push(t);
         k += 1;
     }
     Ok(match rejects {
-        Rejects::Bad => without_doomed_states(d.mgr, diagrams),
+        Rejects::Bad => without_doomed_states(d.mgr, diagrams)?,
         Rejects::Informative => {
             let verdicts = vec![Verdict::Undecided; diagrams.len()];
             DetAutomaton { diagrams, verdicts }
@@ -683,20 +687,32 @@ fn prune(
 
 /// Merges into the rejecting sink every state from which every path is
 /// rejected (an empty language), and renumbers the others in order.
-fn without_doomed_states(mgr: &mut Manager, diagrams: Vec<Node>) -> DetAutomaton {
+fn without_doomed_states(
+    mgr: &mut Manager,
+    diagrams: Vec<Node>,
+) -> Result<DetAutomaton, BuildError> {
     let n = diagrams.len();
-    let succ: Vec<Vec<u32>> = diagrams
-        .iter()
-        .map(|&d| {
-            let mut l = mgr.leaves(d);
-            l.retain(|&q| q != VIOLATION_LEAF);
-            l
-        })
-        .collect();
+    // The successor lists and their reverse, charged as they are listed:
+    // `n` states can have `n²` edges (`G(a0 -> X b0) & … & G(a13 -> X
+    // b13)`: 2^14 states, each reaching every other; 3 GB).
+    let mut account = mgr.budget().account();
+    let mut succ: Vec<Vec<u32>> = Vec::with_capacity(n);
+    for &d in &diagrams {
+        let mut l = mgr.leaves(d);
+        l.retain(|&q| q != VIOLATION_LEAF);
+        let bytes = vec_bytes::<u32>(l.capacity())
+            + vec_bytes::<usize>(l.len())
+            + 2 * std::mem::size_of::<Vec<u32>>();
+        if !account.add(bytes) {
+            return Err(BuildError::out_of_memory(mgr.budget().limit()));
+        }
+        succ.push(l);
+    }
     // Doomed: every path is finite, i.e. ends in the sink.
     let doomed = finite_paths_only(&succ, &vec![true; n]);
+    drop((succ, account));
     if doomed[0] {
-        return DetAutomaton::rejecting_all(mgr);
+        return Ok(DetAutomaton::rejecting_all(mgr));
     }
     let mut number = vec![VIOLATION_LEAF; n];
     let mut next = 0;
@@ -722,5 +738,5 @@ fn without_doomed_states(mgr: &mut Manager, diagrams: Vec<Node>) -> DetAutomaton
         })
         .collect();
     let verdicts = vec![Verdict::Undecided; diagrams.len()];
-    DetAutomaton { diagrams, verdicts }
+    Ok(DetAutomaton { diagrams, verdicts })
 }

@@ -23,6 +23,7 @@ use super::interner::Interner;
 use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Nba, Verdict};
+use crate::budget::{vec_bytes, Account};
 use crate::dd::{ApplyCache, Manager, Node};
 use crate::error::BuildError;
 
@@ -36,10 +37,29 @@ pub(crate) enum SubsetMode {
 /// Interned sets of NBA states; set 0 is the empty set.
 struct SetTable {
     sets: Interner<Box<[u32]>>,
+    /// The bytes of the sets themselves.
+    set_bytes: usize,
+    /// The table's bytes, in the construction's budget: the subsets can
+    /// outgrow the diagrams (`p0 U … U p1989`: 340 MB of subsets).
+    account: Account,
 }
 
 impl SetTable {
+    /// The number of `set`; a new set is charged first. Out of budget,
+    /// the empty set (the budget is marked exceeded: the construction
+    /// fails).
     fn intern(&mut self, set: Box<[u32]>) -> u32 {
+        if let Some(i) = self.sets.get_index(&set) {
+            return i;
+        }
+        let own = vec_bytes::<u32>(set.len());
+        if !self
+            .account
+            .set(self.sets.bytes_after_insert() + self.set_bytes + own)
+        {
+            return 0;
+        }
+        self.set_bytes += own;
         self.sets.intern(set)
     }
 
@@ -96,6 +116,8 @@ pub(crate) fn determinize(
     };
     let mut table = SetTable {
         sets: Interner::default(),
+        set_bytes: 0,
+        account: mgr.budget().account(),
     };
     assert_eq!(table.intern(Box::from([])), 0);
     let empty_leaf = mgr.leaf(0);
@@ -137,6 +159,9 @@ pub(crate) fn determinize(
         for &q in set.iter() {
             let dq = state_diagram(q, mgr, &mut table, &mut union_cache);
             d = mgr.apply2(d, dq, &mut union_cache, &mut |a, b| table.union(a, b));
+        }
+        if mgr.exhausted() {
+            return Err(BuildError::out_of_memory(mgr.budget().limit()));
         }
         for leaf in mgr.leaves(d) {
             if !dfa_of_set.contains_key(&leaf) && !is_final(table.get(leaf)) {

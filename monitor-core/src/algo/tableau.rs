@@ -68,7 +68,8 @@ use rustc_hash::FxHashMap;
 
 use super::past::PastMachine;
 use super::sere::Seres;
-use crate::automaton::{Alphabet, Marks, Nba, NbaEdge};
+use crate::automaton::{edges_bytes, Alphabet, Marks, Nba, NbaEdge};
+use crate::budget::{vec_bytes, Account};
 use crate::dd::{Manager, Node};
 use crate::error::BuildError;
 use crate::formula::simplify::Implications;
@@ -100,6 +101,25 @@ pub(crate) struct TableauAutomaton {
     pub nba: Nba,
     /// Per state: whether its obligations are `true` (all discharged).
     pub discharged: Vec<bool>,
+    /// The bytes of `nba`, in the construction's budget while it lives.
+    _account: Account,
+}
+
+impl Term {
+    /// The bytes of the term (for the byte budget).
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Term>()
+            + vec_bytes::<u32>(self.next.capacity())
+            + self.promises.heap_bytes()
+    }
+}
+
+/// The bytes of the product of `xs` and `ys`, before it is made: each
+/// pair may give a term with the obligations and marks of both.
+fn product_bytes(xs: &[Term], ys: &[Term]) -> usize {
+    let x = xs.iter().map(Term::bytes).max().unwrap_or(0);
+    let y = ys.iter().map(Term::bytes).max().unwrap_or(0);
+    xs.len().saturating_mul(ys.len()).saturating_mul(x + y)
 }
 
 pub(crate) struct Tableau<'a> {
@@ -115,6 +135,9 @@ pub(crate) struct Tableau<'a> {
     x_depth: Vec<u32>,
     /// Keyed by obligation, memory state and `cut`.
     terms: FxHashMap<(u32, u32, bool), Rc<[Term]>>,
+    /// The bytes of `terms`, in the construction's budget (the expansions
+    /// of `p0 U p1 U … U pn` hold `n²/2` terms of `n` marks each).
+    terms_account: Account,
     implications: Implications,
     /// `implies[j][i]`: whether obligation `j` implies obligation `i`
     /// (0: not known yet, 1: no, 2: yes). Dense: numbers are small.
@@ -179,6 +202,7 @@ impl<'a> Tableau<'a> {
                 }
             }
         }
+        let terms_account = mgr.budget().account();
         let mut t = Tableau {
             mgr,
             aps,
@@ -188,6 +212,7 @@ impl<'a> Tableau<'a> {
             numbers: FxHashMap::default(),
             x_depth: Vec::new(),
             terms: FxHashMap::default(),
+            terms_account,
             implications: Implications::default(),
             implies: Vec::new(),
             mode,
@@ -216,6 +241,9 @@ impl<'a> Tableau<'a> {
         index.insert(init.clone(), 0);
         keys.push(init);
         nba.init = Some(0);
+        // The automaton, the states' keys and their index, in the budget.
+        let mut account = self.mgr.budget().account();
+        let mut bytes = 0usize;
         let mut s = 0usize;
         while s < keys.len() {
             let (set, mem) = keys[s].clone();
@@ -257,12 +285,24 @@ impl<'a> Tableau<'a> {
                     });
                 }
             }
+            bytes += edges_bytes(&edges)
+                + std::mem::size_of::<Vec<NbaEdge>>()
+                + 2 * (std::mem::size_of::<Key>() + 8 + 4 * set.len());
+            if !account.set(bytes) || self.mgr.exhausted() {
+                return Err(BuildError::out_of_memory(self.mgr.budget().limit()));
+            }
             nba.states.push(edges);
             s += 1;
         }
         nba.merge_parallel_edges(self.mgr);
         let discharged = keys.iter().map(|(set, _)| set.is_empty()).collect();
-        Ok(TableauAutomaton { nba, discharged })
+        drop((index, keys));
+        account.set(nba.heap_bytes());
+        Ok(TableauAutomaton {
+            nba,
+            discharged,
+            _account: account,
+        })
     }
 
     /// The breakpoint on a destination: if it owes no marked obligation,
@@ -320,12 +360,23 @@ impl<'a> Tableau<'a> {
                 }
                 parts.sort_by_key(|p| p.len());
                 let mut acc: Vec<Term> = parts[0].to_vec();
+                // The products are charged before they are made: the
+                // expansion of one state can be exponential in its
+                // obligations (`Fp0 & … & Fp2999`: one term per subset of
+                // the `p` that hold).
+                let mut account = self.mgr.budget().account();
                 // The obligations of the terms are sorted once, at the
                 // end: merging them into a new sorted list at each part
                 // made a state of `k` obligations cost `k²` (the pending
                 // counts of `always next_event(b)[k] c`, in `k` states).
                 for p in &parts[1..] {
                     if acc.is_empty() {
+                        break;
+                    }
+                    let held = acc.iter().map(Term::bytes).sum::<usize>();
+                    if !account.set(held.saturating_add(product_bytes(&acc, p))) {
+                        // The budget is marked exceeded: the caller fails.
+                        acc.clear();
                         break;
                     }
                     acc = self.product_unsorted(acc, p);
@@ -395,6 +446,11 @@ impl<'a> Tableau<'a> {
         let key = (self.number(f), mem, self.cut);
         if let Some(t) = self.terms.get(&key) {
             return t.clone();
+        }
+        if self.mgr.exhausted() {
+            // Out of budget: whatever is returned is discarded (the state
+            // loop fails), so stop expanding at once.
+            return Rc::from(Vec::new());
         }
         let none = Marks::empty;
         let r: Rc<[Term]> = if !f.has_future() {
@@ -477,6 +533,10 @@ impl<'a> Tableau<'a> {
                 op => unreachable!("{op:?} in an NNF formula with future operators"),
             }
         };
+        // The list, its entry, and the budget's verdict: over it, the
+        // budget is marked exceeded and the state loop fails.
+        let bytes = r.iter().map(Term::bytes).sum::<usize>() + 48;
+        self.terms_account.add(bytes);
         self.terms.insert(key, r.clone());
         r
     }
@@ -787,6 +847,11 @@ impl<'a> Tableau<'a> {
     }
 
     fn product(&mut self, xs: &[Term], ys: &[Term]) -> Vec<Term> {
+        let mut account = self.mgr.budget().account();
+        if !account.set(product_bytes(xs, ys)) {
+            // The budget is marked exceeded: the caller fails.
+            return Vec::new();
+        }
         let mut out = Vec::with_capacity(xs.len() * ys.len());
         for x in xs {
             for y in ys {
@@ -810,6 +875,11 @@ impl<'a> Tableau<'a> {
     /// Merges terms with equal obligations and promises, then removes from
     /// each term the letters of the terms that dominate it.
     fn simplify(&mut self, terms: Vec<Term>) -> Vec<Term> {
+        if self.mgr.exhausted() {
+            // Out of budget (found on the way back up from the operands):
+            // the result is discarded, so do not spend time on it.
+            return Vec::new();
+        }
         let mut merged: Vec<Term> = Vec::with_capacity(terms.len());
         let mut index: FxHashMap<(Vec<u32>, Marks), usize> = FxHashMap::default();
         for mut t in terms {
@@ -826,9 +896,24 @@ impl<'a> Tableau<'a> {
         }
         let n = merged.len();
         let mut out = Vec::with_capacity(n);
+        // A budget of comparisons, as in `reduce`: all pairs of up to 256
+        // terms, then linear. Removing the letters of a dominating term
+        // only drops runs that the dominating term's run subsumes (more
+        // obligations, fewer marks), so a term that is not compared keeps
+        // them, and the language is the same. Comparing all pairs made
+        // `p0 U p1 U … U pn` cubic (`n` expansions of up to `n` terms):
+        // 30 s for n = 1990 before any limit could stop it.
+        const MIN_DOMINANCE_PAIRS: usize = 1 << 16;
+        let mut pairs = n.saturating_mul(16).max(MIN_DOMINANCE_PAIRS);
         for i in 0..n {
             let mut dominated = Node::FALSE;
-            for j in 0..n {
+            let compared = if pairs >= n {
+                pairs -= n;
+                n
+            } else {
+                0
+            };
+            for j in 0..compared {
                 if i != j
                     && is_subset(&merged[j].next, &merged[i].next)
                     && merged[i].promises.is_superset(&merged[j].promises)

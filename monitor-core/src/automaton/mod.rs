@@ -27,6 +27,7 @@ mod transducer;
 
 pub use buchi::{BuchiAutomaton, BuchiEdge};
 pub use dfa::{BadPrefixDfa, Edge, Guard, StateId, Target, Verdict};
+pub(crate) use nba::edges_bytes;
 pub use nba::{Marks, Nba, NbaEdge};
 pub use transducer::{TExpr, TVar, Transducer};
 

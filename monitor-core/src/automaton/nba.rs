@@ -37,6 +37,11 @@ impl Marks {
         1 + self.high.len()
     }
 
+    /// The bytes the set holds beyond its own size (for byte budgets).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        crate::budget::vec_bytes::<u64>(self.high.capacity())
+    }
+
     fn from_words(words: impl IntoIterator<Item = u64>) -> Marks {
         let mut it = words.into_iter();
         let low = it.next().unwrap_or(0);
@@ -224,7 +229,20 @@ pub struct Nba {
     pub num_marks: usize,
 }
 
+/// The bytes of the edges of one state: the list and its marks (for byte
+/// budgets).
+pub(crate) fn edges_bytes(edges: &Vec<NbaEdge>) -> usize {
+    crate::budget::vec_bytes::<NbaEdge>(edges.capacity())
+        + edges.iter().map(|e| e.marks.heap_bytes()).sum::<usize>()
+}
+
 impl Nba {
+    /// The bytes the automaton holds (for byte budgets).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        crate::budget::vec_bytes::<Vec<NbaEdge>>(self.states.capacity())
+            + self.states.iter().map(edges_bytes).sum::<usize>()
+    }
+
     /// The number of states.
     ///
     /// ```

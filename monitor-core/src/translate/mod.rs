@@ -57,6 +57,17 @@ use pipeline::Pipeline;
 /// The default limit on the number of states of every automaton built.
 pub const DEFAULT_MAX_STATES: usize = 250_000;
 
+/// The default byte budget of one construction: 1 GiB.
+///
+/// It fits a small machine (a 2 GB CI runner, a laptop running other
+/// things) with room for the process around it, and it is far above what
+/// monitors within the default state limit take: the largest of the
+/// benchmark families and examples need tens of megabytes. What reaches
+/// it is a blow-up that the state limit does not see (a Büchi automaton
+/// of two million edges, each with thousands of acceptance marks), which
+/// took 2 to 3 GB before it failed, or aborted on a failed allocation.
+pub const DEFAULT_MAX_MEMORY: usize = 1 << 30;
+
 /// Two-valued (violated / undecided) or three-valued (LTL3-style:
 /// violated / satisfied / undecided) monitors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -106,6 +117,7 @@ pub enum Route {
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     max_states: Option<Option<usize>>,
+    max_memory: Option<Option<usize>>,
     verdicts: Option<Verdicts>,
     prefixes: Option<Prefixes>,
     simplify: Option<bool>,
@@ -143,6 +155,43 @@ impl Config {
     pub fn max_states(mut self, limit: Option<usize>) -> Config {
         self.max_states = Some(limit);
         self
+    }
+
+    /// The most bytes the structures of one construction may hold
+    /// (`None`: no limit): the decision diagrams with their unique and
+    /// computed tables and operation memos, the Büchi automata (edges and
+    /// acceptance marks) and the tableau's expansions, the subset
+    /// construction's sets. Each is charged before it grows, so the build
+    /// fails with [`BuildErrorKind::OutOfMemory`] instead of allocating
+    /// beyond it. Small structures (formulas, the finished monitor, a
+    /// state's own bookkeeping) are not counted: the process takes
+    /// somewhat more than the budget. Defaults to [`DEFAULT_MAX_MEMORY`].
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Builder, Config, DEFAULT_MAX_MEMORY};
+    /// let mut b = Builder::new();
+    /// b.configure(Config::new().max_memory(Some(4 << 20)));
+    /// let f = (0..14).map(|i| format!("G(a{i} -> X b{i})")).collect::<Vec<_>>().join(" & ");
+    /// assert_eq!(b.build(&f).unwrap_err().memory_limit(), Some(4 << 20));
+    /// assert_eq!(Config::new().get_max_memory(), DEFAULT_MAX_MEMORY);
+    /// assert_eq!(Config::new().max_memory(None).get_max_memory(), usize::MAX);
+    /// ```
+    pub fn max_memory(mut self, bytes: Option<usize>) -> Config {
+        self.max_memory = Some(bytes);
+        self
+    }
+
+    /// The byte budget in effect.
+    ///
+    /// ```
+    /// # use monitor_core::translate::{Config, DEFAULT_MAX_MEMORY};
+    /// assert_eq!(Config::new().get_max_memory(), 1 << 30);
+    /// assert_eq!(Config::new().max_memory(Some(64 << 20)).get_max_memory(), 64 << 20);
+    /// ```
+    pub fn get_max_memory(&self) -> usize {
+        self.max_memory
+            .unwrap_or(Some(DEFAULT_MAX_MEMORY))
+            .unwrap_or(usize::MAX)
     }
 
     /// Two- or three-valued verdicts. Defaults to [`Verdicts::Two`].
@@ -302,6 +351,7 @@ impl Config {
     fn overwrite(self, other: Config) -> Config {
         Config {
             max_states: other.max_states.or(self.max_states),
+            max_memory: other.max_memory.or(self.max_memory),
             verdicts: other.verdicts.or(self.verdicts),
             prefixes: other.prefixes.or(self.prefixes),
             simplify: other.simplify.or(self.simplify),
@@ -550,6 +600,8 @@ impl Builder {
                 (minimize(&mut pipe.mgr, &prod), pos.1 + neg.1, n)
             }
         };
+        // Nothing built after the budget refused a growth is right.
+        pipe.check_memory()?;
         let (safety, witness) = if !cfg.get_check_safety() {
             (None, None)
         } else if f.is_syntactic_safety() || g.is_syntactic_safety() {
@@ -565,9 +617,12 @@ impl Builder {
                 };
                 match pipe.violation_without_bad_prefix(&g, &closure) {
                     Ok(w) => (Some(w.is_none()), w),
-                    // The monitor is right either way; only the answer to
-                    // "is it a safety property?" is out of budget.
-                    Err(e) if e.state_limit().is_some() => (None, None),
+                    // The monitor is right either way (checked above, and
+                    // only read from here on); only the answer to "is it a
+                    // safety property?" is out of budget.
+                    Err(e) if e.state_limit().is_some() || e.memory_limit().is_some() => {
+                        (None, None)
+                    }
                     Err(e) => return Err(e),
                 }
             }

@@ -9,7 +9,10 @@ use crate::algo::minimize::minimize;
 use crate::algo::product::with_safety_dfa;
 use crate::algo::tableau::{Tableau, TableauMode};
 use crate::automaton::dfa::DetAutomaton;
+use std::sync::Arc;
+
 use crate::automaton::{Alphabet, BadPrefixDfa, Nba};
+use crate::budget::{Account, Budget};
 use crate::dd::Manager;
 use crate::formula::simplify::simplify;
 use crate::formula::Formula;
@@ -37,7 +40,9 @@ pub(crate) struct Pipeline {
     pub(crate) aps: Alphabet,
     pub(crate) mgr: Manager,
     /// Pruned Büchi automata already built, by formula.
-    pub(crate) nbas: rustc_hash::FxHashMap<Formula, Nba>,
+    pub(crate) nbas: rustc_hash::FxHashMap<Formula, Arc<Nba>>,
+    /// The bytes of `nbas`, in the budget of `mgr`.
+    pub(crate) nbas_account: Account,
     pub(crate) max_states: usize,
     pub(crate) simplified: Formula,
     pub(crate) name: String,
@@ -60,9 +65,11 @@ impl Pipeline {
                 },
             });
         }
+        let mgr = Manager::with_budget(Budget::new(cfg.get_max_memory()));
         Ok(Pipeline {
             aps: Alphabet::new(f.atomic_propositions()),
-            mgr: Manager::new(),
+            nbas_account: mgr.budget().account(),
+            mgr,
             nbas: Default::default(),
             max_states: cfg.get_max_states(),
             simplified: if cfg.get_simplify() {
@@ -76,8 +83,23 @@ impl Pipeline {
         })
     }
 
-    /// The pruned Büchi automaton of `f`.
-    pub(crate) fn nba(&mut self, f: &Formula) -> Result<Nba, BuildError> {
+    /// The error of a construction out of its byte budget.
+    pub(crate) fn out_of_memory(&self) -> BuildError {
+        BuildError::out_of_memory(self.mgr.budget().limit())
+    }
+
+    /// `Err` if the byte budget refused a growth: whatever was computed
+    /// since is wrong. Every result leaving the pipeline passes here.
+    pub(crate) fn check_memory(&self) -> Result<(), BuildError> {
+        if self.mgr.exhausted() {
+            Err(self.out_of_memory())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The pruned Büchi automaton of `f` (kept for the next stages).
+    pub(crate) fn nba(&mut self, f: &Formula) -> Result<Arc<Nba>, BuildError> {
         if let Some(a) = self.nbas.get(f) {
             return Ok(a.clone());
         }
@@ -88,7 +110,20 @@ impl Pipeline {
             TableauMode::Buchi,
             self.max_states,
         )?;
+        self.check_memory()?;
+        // Pruning copies what it keeps: at most the automaton again,
+        // charged before it is made.
+        let mut copy = self.mgr.budget().account();
+        if !copy.set(t.nba.heap_bytes()) {
+            return Err(self.out_of_memory());
+        }
         let a = prune(&t.nba).0;
+        drop(t);
+        copy.set(0);
+        if !self.nbas_account.add(a.heap_bytes()) {
+            return Err(self.out_of_memory());
+        }
+        let a = Arc::new(a);
         self.nbas.insert(f.clone(), a.clone());
         Ok(a)
     }
@@ -138,13 +173,12 @@ impl Pipeline {
             .max(MIN_NODES);
         let outer = self.mgr.begin_guard(budget);
         let r = build(self);
-        if self.mgr.end_guard(outer) {
+        let within = self.mgr.end_guard(outer);
+        self.check_memory()?;
+        if within {
             r
         } else {
-            Err(BuildError::too_many_states(
-                "monitor (counted by the decision-diagram nodes of its transitions)",
-                self.max_states,
-            ))
+            Err(BuildError::too_many_nodes(budget, self.max_states))
         }
     }
 
@@ -206,6 +240,7 @@ impl Pipeline {
         det: &DetAutomaton,
     ) -> Result<Option<Lasso<Vec<bool>>>, BuildError> {
         let prod = with_safety_dfa(&mut self.mgr, nba, det, self.max_states)?;
+        self.check_memory()?;
         Ok(accepted_lasso(&self.mgr, &prod, self.aps.len()))
     }
 

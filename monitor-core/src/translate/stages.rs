@@ -77,6 +77,8 @@ impl NbaStage {
         let nba = pipe.within_budget(|p| p.nba(&g))?;
         // The pipeline caches the automata it builds; this one is held here.
         pipe.nbas.clear();
+        // (Still charged to the pipeline's budget: the stage holds it.)
+        let nba = std::sync::Arc::try_unwrap(nba).unwrap_or_else(|a| (*a).clone());
         Ok(NbaStage { pipe, nba })
     }
 
@@ -240,6 +242,9 @@ impl SubsetStage {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn minimize(mut self) -> BadPrefixDfa {
+        // The subsets are built, within the budget: minimizing them takes
+        // about their size again, outside it (this cannot fail).
+        self.pipe.mgr.lift_budget();
         let min = minimize(&mut self.pipe.mgr, &self.det);
         self.pipe.export(&min)
     }

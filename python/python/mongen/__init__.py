@@ -138,12 +138,14 @@ def compile(
     psl: bool = False,
     verdicts: int = 2,
     max_states: Optional[int] = None,
+    max_memory: Optional[int] = None,
 ) -> Monitor:
     """Compiles a property (LTL with past in Spot/Spin syntax, or PSL with
     psl=True) into its minimal monitor. Raises ValueError on a syntax
-    error (the message points at the column) or when the monitor exceeds
-    max_states."""
-    return Monitor(_native.compile(formula, psl, verdicts, max_states))
+    error (the message points at the column), when the monitor exceeds
+    max_states, or when building it needs more than max_memory bytes
+    (default 1 GiB)."""
+    return Monitor(_native.compile(formula, psl, verdicts, max_states, max_memory))
 
 
 PathLike = Union[str, "os.PathLike[str]"]
