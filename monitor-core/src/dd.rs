@@ -329,6 +329,11 @@ impl ApplyCache {
         self.map.clear();
     }
 
+    /// How many results the memo has room for (clearing costs that much).
+    pub(crate) fn capacity(&self) -> usize {
+        self.map.capacity()
+    }
+
     fn get(&self, key: &(u32, u32)) -> Option<&u32> {
         self.map.get(key)
     }
