@@ -53,6 +53,9 @@ impl<K: Hash + Eq + Clone> Interner<K> {
     /// buffers a growth copies from included (values' own heap apart).
     pub fn bytes_after_insert(&self) -> usize {
         crate::budget::vec_bytes_after_push::<K>(self.keys.len(), self.keys.capacity())
-            + crate::budget::table_bytes_after_insert::<(K, u32)>(self.index.len(), self.index.capacity())
+            + crate::budget::table_bytes_after_insert::<(K, u32)>(
+                self.index.len(),
+                self.index.capacity(),
+            )
     }
 }

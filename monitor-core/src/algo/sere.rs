@@ -22,6 +22,7 @@ use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::budget::{Account, Budget};
 use crate::formula::{Formula, Op};
 
 /// One step of a SERE: a Boolean guard and the residual SERE.
@@ -29,14 +30,35 @@ pub(crate) type Step = (Formula, Formula);
 
 /// Linear forms and the questions the tableau asks about residuals,
 /// memoized.
-#[derive(Default)]
 pub(crate) struct Seres {
     forms: FxHashMap<Formula, Rc<[Step]>>,
     alive: FxHashMap<Formula, bool>,
     completable: FxHashMap<Formula, bool>,
+    /// The construction's budget, charged for the products of `&&` (the
+    /// linear form of `r1 && … && rk` can have the product of their sizes:
+    /// `{(p0;q0 | r0;s0) && … && (p29;q29 | r29;s29)}` has 2^30 steps).
+    budget: Budget,
+}
+
+impl Default for Seres {
+    fn default() -> Seres {
+        Seres::with_budget(Budget::unlimited())
+    }
 }
 
 impl Seres {
+    /// Linear forms whose `&&` products are charged to `budget`. When the
+    /// budget refuses one, the form is cut short and the budget is marked
+    /// exceeded: the construction fails, so the wrong form is never read.
+    pub(crate) fn with_budget(budget: Budget) -> Seres {
+        Seres {
+            forms: FxHashMap::default(),
+            alive: FxHashMap::default(),
+            completable: FxHashMap::default(),
+            budget,
+        }
+    }
+
     /// The linear form of `r`.
     pub(crate) fn linear_form(&mut self, r: &Formula) -> Rc<[Step]> {
         if let Some(l) = self.forms.get(r) {
@@ -80,9 +102,19 @@ impl Seres {
             }
             Op::AndRat => {
                 let mut acc: Vec<(Formula, Vec<Formula>)> = vec![(Formula::tt(), Vec::new())];
+                let mut account: Account = self.budget.account();
                 for c in r.children() {
                     let form = self.linear_form(c);
-                    let mut next = Vec::with_capacity(acc.len() * form.len());
+                    // Charged before it is made (each step holds its
+                    // guard and one residual per operand so far).
+                    let steps = acc.len().saturating_mul(form.len());
+                    let step = std::mem::size_of::<(Formula, Vec<Formula>)>()
+                        + std::mem::size_of::<Formula>() * r.children().len();
+                    if !account.set(steps.saturating_mul(step)) {
+                        acc.clear();
+                        break;
+                    }
+                    let mut next = Vec::with_capacity(steps);
                     for (b, parts) in &acc {
                         for (c, s) in form.iter() {
                             let mut p = parts.clone();
@@ -327,6 +359,32 @@ mod tests {
 
     fn sere(s: &str) -> Formula {
         parse_psl(s).unwrap().child(0).clone()
+    }
+
+    #[test]
+    fn products_of_intersections_are_charged_before_they_are_made() {
+        // 2^24 steps: refused by a 64 MiB budget, at once, and the budget
+        // marked exceeded (so that the construction fails).
+        let text: Vec<String> = (0..24)
+            .map(|i| format!("({{p{i};q{i}}} | {{r{i};s{i}}})"))
+            .collect();
+        let r = sere(&format!("{{{}}}", text.join(" && ")));
+        let budget = Budget::new(64 << 20);
+        let mut seres = Seres::with_budget(budget.clone());
+        let f = seres.linear_form(&r);
+        assert!(
+            budget.exceeded(),
+            "{:?} {} {}",
+            r.op(),
+            r.children().len(),
+            f.len()
+        );
+        // A small product fits.
+        let budget = Budget::new(64 << 20);
+        let form = Seres::with_budget(budget.clone())
+            .linear_form(&sere("{({a;b} | {b;a}) && {(a | b); a}}"));
+        assert!(!budget.exceeded());
+        assert_eq!(form.len(), 2);
     }
 
     #[test]

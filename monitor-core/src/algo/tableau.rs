@@ -203,6 +203,7 @@ impl<'a> Tableau<'a> {
             }
         }
         let terms_account = mgr.budget().account();
+        let seres = Seres::with_budget(mgr.budget().clone());
         let mut t = Tableau {
             mgr,
             aps,
@@ -216,7 +217,7 @@ impl<'a> Tableau<'a> {
             implications: Implications::default(),
             implies: Vec::new(),
             mode,
-            seres: Seres::default(),
+            seres,
             cut: false,
             breakpoint: mode == TableauMode::Buchi && f.subformulas_postorder().iter().any(tracked),
         };
