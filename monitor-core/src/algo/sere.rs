@@ -109,7 +109,7 @@ impl Seres {
                     // guard and one residual per operand so far).
                     let steps = acc.len().saturating_mul(form.len());
                     let step = std::mem::size_of::<(Formula, Vec<Formula>)>()
-                        + std::mem::size_of::<Formula>() * r.children().len();
+                        + std::mem::size_of_val(r.children());
                     if !account.set(steps.saturating_mul(step)) {
                         acc.clear();
                         break;
