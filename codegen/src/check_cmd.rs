@@ -5,7 +5,9 @@ use std::io::{self, BufReader, Read, Write as _};
 use std::path::Path;
 
 use mongen::emit::hardware::clocking::Reset;
-use mongen::trace_report::{bind, live_json, report_json, verdict_word};
+use mongen::trace_report::{
+    bind, live_json, partial_report_json, report_json, reports_before_error, verdict_word,
+};
 use monitor_core::lazy::LazyMonitor;
 use monitor_core::trace::check::{Checker, Engine, Options, Report, ViolationReport};
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
@@ -160,10 +162,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             Vec::new()
         }
-        None => read_sources(
-            &args.items,
-            crate::cli_input::Language::of(args.psl, args.sva),
-        )?,
+        None => read_sources(&args.items, Language::of(args.psl, args.sva))?,
     };
     // SVA assertions bring their clock and reset, as a vunit's directives.
     let mut assertions: Vec<Directive> = Vec::new();
@@ -395,14 +394,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         let (reports, complete) = match result {
             Ok(reports) => (reports, true),
             Err(e) => {
-                let so_far = checker.reports_so_far();
-                // Before the first event (an unknown column, a bad header),
-                // there is nothing to report.
-                let read = so_far.first().is_some_and(|r| r.events > 0);
-                if read {
-                    report(run, args, &name, &so_far, false);
-                    violated |= so_far.iter().any(|r| r.verdict == Verdict::Violated);
-                }
+                let so_far = reports_before_error(&mut checker);
+                report(run, args, &name, &so_far, false);
+                violated |= so_far.iter().any(|r| r.verdict == Verdict::Violated);
                 run.error(&e.to_string());
                 continue;
             }
@@ -419,10 +413,11 @@ fn report(run: &mut Run, args: &CheckArgs, name: &str, reports: &[Report], compl
     let three = args.verdicts == 3;
     for r in reports {
         if args.json {
-            let mut json = report_json(name, r, three);
-            if !complete {
-                json["complete"] = serde_json::Value::Bool(false);
-            }
+            let json = if complete {
+                report_json(name, r, three)
+            } else {
+                partial_report_json(name, r, three)
+            };
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
         } else {
             text(&mut run.out, name, r, three, complete);

@@ -3,7 +3,7 @@
 //! (`mongen check --json`), and the propositions of monitors bound to
 //! expressions over a trace's fields (`--define`).
 
-use monitor_core::trace::check::{Engine, Property, Report, ViolationReport};
+use monitor_core::trace::check::{Checker, Engine, Property, Report, ViolationReport};
 use monitor_core::trace::expr::{Expr, FieldRef};
 use monitor_core::trace::reader::Position;
 use monitor_core::Verdict;
@@ -221,4 +221,52 @@ pub fn report_json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
             "peak_memory": s.peak_memory,
         })),
     })
+}
+
+/// The reports of the events `checker` read before an error in a trace
+/// ([`Checker::reports_so_far`]); none when the error came before the
+/// first event (an unknown column, a bad header: nothing was checked).
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::reports_before_error;
+///
+/// # let p = || Property::new("G !a", MonitorTable::from_ltl("G !a").unwrap(), vec![Expr::parse("a").unwrap()]);
+/// let mut checker = Checker::new(vec![p()], Options::default());
+/// assert!(checker.run(&mut CsvReader::new("t.csv", "a\n1\nmaybe\n".as_bytes())?).is_err());
+/// assert_eq!(reports_before_error(&mut checker)[0].violation_count, 1);
+/// let mut checker = Checker::new(vec![p()], Options::default());
+/// assert!(checker.run(&mut CsvReader::new("t.csv", "b\n1\n".as_bytes())?).is_err());
+/// assert!(reports_before_error(&mut checker).is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn reports_before_error(checker: &mut Checker) -> Vec<Report> {
+    let so_far = checker.reports_so_far();
+    if so_far.first().is_some_and(|r| r.events > 0) {
+        so_far
+    } else {
+        Vec::new()
+    }
+}
+
+/// [`report_json`] of a report of the events read before an error: the
+/// same object, with `"complete": false`.
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::partial_report_json;
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let mut checker = Checker::new(vec![p], Options::default());
+/// assert!(checker.run(&mut CsvReader::new("t.csv", "a\n1\nmaybe\n".as_bytes())?).is_err());
+/// let r = partial_report_json("t.csv", &checker.reports_so_far()[0], false);
+/// assert_eq!((r["complete"].as_bool(), r["events"].as_u64()), (Some(false), Some(1)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn partial_report_json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
+    let mut json = report_json(trace, r, three);
+    json["complete"] = serde_json::Value::Bool(false);
+    json
 }

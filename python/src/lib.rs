@@ -13,7 +13,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::ArrowError;
 use mongen::emit::json::JsonOptions;
 use mongen::emit::{Backend, Common, Target, UnknownTarget};
-use mongen::trace_report::{bind, report_json};
+use mongen::trace_report::{bind, partial_report_json, report_json, reports_before_error};
 use monitor_core::automaton::BadPrefixDfa;
 use monitor_core::formula::{parse, parse_psl, Formula};
 use monitor_core::runtime::Cursor;
@@ -366,11 +366,7 @@ impl TraceChecker {
     fn partial_reports(&self, source: &str, reports: &[Report]) -> Vec<String> {
         reports
             .iter()
-            .map(|r| {
-                let mut json = report_json(source, r, self.three);
-                json["complete"] = serde_json::Value::Bool(false);
-                json.to_string()
-            })
+            .map(|r| partial_report_json(source, r, self.three).to_string())
             .collect()
     }
 }
@@ -616,10 +612,8 @@ impl TraceChecker {
             match reports {
                 Ok(reports) => out.extend(self.reports(path, &reports)),
                 Err(e) => {
-                    let so_far = checker.reports_so_far();
-                    if so_far.first().is_some_and(|r| r.events > 0) {
-                        out.extend(self.partial_reports(path, &so_far));
-                    }
+                    let so_far = reports_before_error(&mut checker);
+                    out.extend(self.partial_reports(path, &so_far));
                     return Err(trace_error_with(py, e, out));
                 }
             }
@@ -644,13 +638,8 @@ impl TraceChecker {
         match py.detach(|| check_batches(&mut checker, name, names, stream, time)) {
             Ok(reports) => Ok(self.reports(name, &reports)),
             Err(e) => {
-                let so_far = checker.reports_so_far();
-                let read = if so_far.first().is_some_and(|r| r.events > 0) {
-                    self.partial_reports(name, &so_far)
-                } else {
-                    Vec::new()
-                };
-                Err(trace_error_with(py, e, read))
+                let so_far = reports_before_error(&mut checker);
+                Err(trace_error_with(py, e, self.partial_reports(name, &so_far)))
             }
         }
     }
