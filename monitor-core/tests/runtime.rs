@@ -193,3 +193,43 @@ fn many_propositions_use_diagrams() {
     let mut m = Monitor::new(&t);
     assert_eq!(m.step(0), Verdict::Violated);
 }
+
+/// The table's explanations are the automaton's: a shortest word to each
+/// state ([`BadPrefixDfa::access_word`]), the letters that violate from
+/// it ([`BadPrefixDfa::violation_guard`]) and a shortest bad prefix (the
+/// table computes them its own way, in time linear in the diagrams).
+#[test]
+fn explanations_are_the_automatons() {
+    let aps = ["a", "b", "c", "d"];
+    let mut checked = 0;
+    for seed in 0..300u64 {
+        let f = RandomLtl::new(&aps, 3 + (seed % 12) as usize)
+            .with_past()
+            .seed(seed)
+            .next_formula();
+        let dfa = dfa_of(&f, seed % 3 == 0);
+        let owned = MonitorTable::from_dfa(&dfa);
+        let t = owned.table();
+        let word = |w: Vec<monitor_core::automaton::Guard>| {
+            w.iter()
+                .map(|g| g.display(dfa.alphabet()).to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        for s in dfa.states() {
+            let i = s.as_usize() as u32;
+            assert_eq!(t.access(i), word(dfa.access_word(s)), "{f}: state {i}");
+            let g = dfa.violation_guard(s);
+            let bad = if g.is_false() {
+                String::new()
+            } else {
+                g.display(dfa.alphabet()).to_string()
+            };
+            assert_eq!(t.violating(i), bad, "{f}: state {i}");
+        }
+        let shortest = dfa.shortest_violation().map_or_else(String::new, word);
+        assert_eq!(t.shortest_violation(), shortest, "{f}");
+        checked += dfa.num_states();
+    }
+    assert!(checked > 400, "{checked} states");
+}
