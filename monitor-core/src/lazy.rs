@@ -98,6 +98,9 @@ pub struct LazyMonitor {
     capacity: usize,
     stats: LazyStats,
     inexact_from: Option<u64>,
+    /// Set when a transition could not be built within the byte budget
+    /// (even from an emptied cache): the monitor reads no more letters.
+    failed: Option<BuildError>,
 }
 
 /// What a [`LazyMonitor`] has done so far.
@@ -202,6 +205,7 @@ impl LazyMonitor {
                 ..LazyStats::default()
             },
             inexact_from: None,
+            failed: None,
         };
         m.note_search();
         Ok(m)
@@ -275,10 +279,20 @@ impl LazyMonitor {
     /// assert_eq!(m.step(ack), Verdict::Violated); // sticky
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// A transition that cannot be built within the byte budget
+    /// (`Config::max_memory`), even from an emptied cache, stops the
+    /// monitor: this letter and all later ones are not read, the verdict
+    /// stays [`Verdict::Undecided`] (not a verdict on the word), and
+    /// [`LazyMonitor::error`] says why; [`LazyMonitor::try_step`] returns
+    /// the error instead.
     #[inline]
     pub fn step(&mut self, letter: u64) -> Verdict {
         if self.violated_at.is_some() {
             return Verdict::Violated;
+        }
+        if self.failed.is_some() {
+            return Verdict::Undecided;
         }
         let letter = letter & self.mask;
         let known = match &self.dense {
@@ -290,7 +304,10 @@ impl LazyMonitor {
                 .unwrap_or(UNKNOWN),
         };
         let t = if known == UNKNOWN {
-            self.build(letter)
+            match self.build(letter) {
+                Some(t) => t,
+                None => return Verdict::Undecided,
+            }
         } else {
             known
         };
@@ -319,6 +336,49 @@ impl LazyMonitor {
     /// ```
     pub fn step_with<L: Valuation + ?Sized>(&mut self, letter: &L) -> Verdict {
         self.step(crate::runtime::letter_bits(letter, self.props))
+    }
+
+    /// [`LazyMonitor::step`], or the error that stopped the monitor (at
+    /// this letter or before): a transition that needs more than the
+    /// configuration's byte budget (`Config::max_memory`) from an emptied
+    /// cache.
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// use monitor_core::lazy::LazyMonitor;
+    /// use monitor_core::translate::{BuildErrorKind, Config};
+    /// use monitor_core::Verdict;
+    ///
+    /// let f = parse("G(req -> X ack)")?;
+    /// let mut m = LazyMonitor::new(&f, &Config::new())?;
+    /// assert_eq!(m.try_step(0b01)?, Verdict::Undecided);
+    /// assert_eq!(m.try_step(0b00)?, Verdict::Violated);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_step(&mut self, letter: u64) -> Result<Verdict, BuildError> {
+        let v = self.step(letter);
+        match &self.failed {
+            Some(e) => Err(e.clone()),
+            None => Ok(v),
+        }
+    }
+
+    /// Why the monitor stopped reading letters, if it did: a transition
+    /// that needs more than the configuration's byte budget
+    /// (`Config::max_memory`, 1 GiB by default) even from an emptied
+    /// cache ([`BuildErrorKind::OutOfMemory`]). The letters it read before
+    /// have their verdicts; the others are not read.
+    ///
+    /// ```
+    /// use monitor_core::lazy::LazyMonitor;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// m.step(0b01);
+    /// assert!(m.error().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn error(&self) -> Option<&BuildError> {
+        self.failed.as_ref()
     }
 
     /// The verdict of the word read so far.
@@ -379,7 +439,21 @@ impl LazyMonitor {
     /// ```
     pub fn violation(&mut self) -> Option<LazyViolation> {
         let (from, to, position) = self.violated_at?;
+        let why = self.explain(from, to, position);
+        // The explanation was computed out of the byte budget (a refusal
+        // midway would have made it wrong): the cache starts over in a
+        // new budget, with the states the run needs.
+        let kept = self.restart(&[from, to]);
+        self.violated_at = Some((kept[0], kept[1], position));
+        if self.dfa.out_of_memory() {
+            self.failed = Some(BuildError::out_of_memory(self.dfa.max_memory()));
+        }
+        Some(why)
+    }
+
+    fn explain(&mut self, from: u32, to: u32, position: u64) -> LazyViolation {
         let dfa = &mut self.dfa;
+        dfa.lift_budget();
         let (q, informative) = if dfa.state(to).node == crate::dd::Node::FALSE {
             (from, true)
         } else {
@@ -395,12 +469,12 @@ impl LazyMonitor {
         } else {
             String::new()
         };
-        Some(LazyViolation {
+        LazyViolation {
             property: self.property.clone(),
             position,
             pending,
             letters,
-        })
+        }
     }
 
     /// How many letters were read since the start (or the last reset).
@@ -486,12 +560,34 @@ impl LazyMonitor {
     /// Builds the transition of the current state on `letter` (the
     /// current and start states may be renumbered if the cache is
     /// emptied).
+    ///
+    /// A transition over the byte budget is built again from an emptied
+    /// cache (the budget then holds only the states the run needs); if it
+    /// is over the budget from there too, the monitor stops (`None`).
     #[cold]
     #[inline(never)]
-    fn build(&mut self, letter: u64) -> u32 {
+    fn build(&mut self, letter: u64) -> Option<u32> {
         let dfa = &mut self.dfa;
-        let before = dfa.len();
-        let t = dfa.successor(self.current, letter);
+        let mut before = dfa.len();
+        let mut t = dfa.successor(self.current, letter);
+        if dfa.out_of_memory() {
+            // Whatever was computed since the budget refused is wrong:
+            // dropped with the cache, built again.
+            self.stats.cache_clears += 1;
+            self.restart(&[]);
+            let dfa = &mut self.dfa;
+            if dfa.out_of_memory() {
+                self.failed = Some(BuildError::out_of_memory(dfa.max_memory()));
+                return None;
+            }
+            before = dfa.len();
+            t = dfa.successor(self.current, letter);
+            if dfa.out_of_memory() {
+                self.failed = Some(BuildError::out_of_memory(dfa.max_memory()));
+                return None;
+            }
+        }
+        let dfa = &mut self.dfa;
         let added = dfa.len() - before;
         self.stats.transitions_built += 1;
         self.stats.states_built += added as u64;
@@ -505,12 +601,25 @@ impl LazyMonitor {
         let memory = self.memory();
         self.stats.peak_memory = self.stats.peak_memory.max(memory);
         if memory <= self.capacity {
-            return t;
+            return Some(t);
         }
         // Full: start over with the states the run needs.
         self.stats.cache_clears += 1;
+        let kept = self.restart(&[t]);
+        if self.dfa.out_of_memory() {
+            self.failed = Some(BuildError::out_of_memory(self.dfa.max_memory()));
+            return None;
+        }
+        Some(kept[0])
+    }
+
+    /// Empties the cache but for the start and current states and
+    /// `more`; returns the new numbers of `more`.
+    fn restart(&mut self, more: &[u32]) -> Vec<u32> {
+        let mut keep = vec![self.start, self.current];
+        keep.extend_from_slice(more);
         let dfa = &mut self.dfa;
-        let kept = dfa.restart(&[self.start, self.current, t]);
+        let kept = dfa.restart(&keep);
         self.start = kept[0];
         self.current = kept[1];
         self.sparse = FxHashMap::default();
@@ -518,7 +627,7 @@ impl LazyMonitor {
             rows.clear();
             rows.resize(dfa.len() << self.props, UNKNOWN);
         }
-        kept[2]
+        kept[2..].to_vec()
     }
 
     fn note_search(&mut self) {
@@ -561,13 +670,20 @@ fn lazy_dfa(f: &Formula, cfg: &Config) -> Result<LazyDfa, BuildError> {
         Some(written.clone()).filter(derivatives::applies)
     };
     match g {
-        Some(g) => Ok(LazyDfa::new(
-            &g,
-            pipe.aps.clone(),
-            exact,
-            three,
-            cfg.get_max_states(),
-        )),
+        Some(g) => {
+            let dfa = LazyDfa::new(
+                &g,
+                pipe.aps.clone(),
+                exact,
+                three,
+                cfg.get_max_states(),
+                cfg.get_max_memory(),
+            );
+            if dfa.out_of_memory() {
+                return Err(BuildError::out_of_memory(cfg.get_max_memory()));
+            }
+            Ok(dfa)
+        }
         None => Err(BuildError {
             kind: BuildErrorKind::NotLazy {
                 subformula: derivatives::outside(&written)

@@ -272,3 +272,115 @@ fn the_byte_budget_leaves_ordinary_formulas_alone() {
         Some(1 << 20)
     );
 }
+
+/// `G(a -> (X b0 & X X c0) | … | (X b9 & X X c9))`: its start state is
+/// one obligation, but the state after `a` is a diagram of about `2^10`
+/// nodes over the obligations `X b_i`, `X c_i` (all the `b`s above all
+/// the `c`s), which a lazy monitor builds when it steps, after its
+/// construction.
+fn pending_pairs(n: usize) -> String {
+    let pairs: Vec<String> = (0..n).map(|i| format!("(X b{i} & X X c{i})")).collect();
+    format!("G(a -> ({}))", pairs.join(" | "))
+}
+
+/// Lazy monitors (issue 36): their diagrams grow in the byte budget
+/// (`Config::max_memory`). A transition over it is built again from an
+/// emptied cache, the same verdicts as without a budget; one over it
+/// from there too stops the monitor with the error, and the checker
+/// reports it, never a verdict after it.
+#[test]
+fn lazy_monitors_stay_in_their_budget() {
+    use monitor_core::lazy::LazyMonitor;
+    use monitor_core::trace::check::{Checker, Options, Property};
+    use monitor_core::trace::expr::Expr;
+    use monitor_core::trace::reader::CsvReader;
+    use monitor_core::translate::BuildErrorKind;
+    use monitor_core::Verdict;
+
+    within(60, "lazy budgets", || {
+        let f = parse(&pending_pairs(10)).unwrap();
+        let lazy = |bytes: Option<usize>| {
+            LazyMonitor::new(&f, &Config::new().max_memory(bytes)).expect("a lazy monitor")
+        };
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let word: Vec<u64> = (0..60)
+            .map(|_| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                rng
+            })
+            .collect();
+        // No budget, 4 MiB (emptied on the way), 1 MiB (stops).
+        let (mut free, mut tight, mut tiny) =
+            (lazy(None), lazy(Some(4 << 20)), lazy(Some(1 << 20)));
+        let mut stopped = None;
+        for (i, &l) in word.iter().enumerate() {
+            let want = free.step(l);
+            assert_eq!(tight.try_step(l).expect("within 4 MiB"), want, "letter {i}");
+            match tiny.try_step(l) {
+                Ok(v) => assert_eq!(v, want, "letter {i}"),
+                Err(e) => {
+                    assert!(
+                        matches!(e.kind(), BuildErrorKind::OutOfMemory { limit } if *limit == 1 << 20)
+                    );
+                    assert_eq!(
+                        e.to_string(),
+                        "the construction needs more than 1 MiB of memory"
+                    );
+                    stopped.get_or_insert(i);
+                }
+            }
+            if want == Verdict::Violated {
+                free.reset();
+                tight.reset();
+                tiny.reset();
+            }
+        }
+        assert!(free.stats().cache_clears == 0 && tight.stats().cache_clears > 0);
+        // Stopped for good: no verdict on the letters after.
+        let at = stopped.expect("1 MiB is too small for the state after `a`");
+        assert!(at < 10, "stopped at {at}");
+        assert!(tiny.error().is_some());
+        assert_eq!(tiny.step(0), Verdict::Undecided);
+
+        // The checker (restarting after each violation): an error at an
+        // event, not a verdict.
+        let names = tiny.propositions().to_vec();
+        let mut csv = names.join(",") + "\n";
+        for &l in &word {
+            let row: Vec<&str> = (0..names.len())
+                .map(|b| if (l >> b) & 1 == 1 { "1" } else { "0" })
+                .collect();
+            csv += &row.join(",");
+            csv.push('\n');
+        }
+        let bindings = names.iter().map(|n| Expr::parse(n).unwrap()).collect();
+        let p = Property::lazy("pairs", lazy(Some(1 << 20)), bindings);
+        let options = Options {
+            all: true,
+            ..Options::default()
+        };
+        let mut checker = Checker::new(vec![p], options);
+        let err = checker
+            .run(&mut CsvReader::new("log", csv.as_bytes()).unwrap())
+            .unwrap_err();
+        assert!(
+            err.at.as_deref().is_some_and(|at| at.starts_with("line ")),
+            "{err}"
+        );
+        assert!(
+            err.message
+                .contains("the lazy monitor of `pairs` stopped: the construction needs more than 1 MiB of memory"),
+            "{err}"
+        );
+        // Its explanations too, computed out of the budget.
+        let mut m = lazy(Some(1 << 20));
+        let a = names.iter().position(|n| n == "a").unwrap();
+        assert_eq!(m.try_step(1 << a).unwrap(), Verdict::Undecided);
+        assert_eq!(m.try_step(1 << a).unwrap(), Verdict::Violated);
+        let why = m.violation().expect("violated");
+        assert_eq!(why.position, 1);
+        assert!(why.pending.contains("b0 & Xc0"), "{why}");
+    });
+}

@@ -35,6 +35,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::derivatives::Expander;
 use crate::automaton::{Alphabet, Guard};
+use crate::budget::Budget;
 use crate::dd::{Manager, Node};
 use crate::formula::Formula;
 use crate::Verdict;
@@ -111,6 +112,11 @@ pub(crate) struct LazyDfa {
     memory_limit: usize,
     /// Set when a search ran over budget: no more searches.
     gave_up: bool,
+    /// The byte budget of the manager (the configuration's
+    /// `max_memory`), a new one at each restart: the cache's capacity is
+    /// checked between transitions, on an estimate, and this bounds what
+    /// one transition (or one search) allocates in diagrams.
+    max_memory: usize,
     states: Vec<LazyState>,
     index: FxHashMap<(Node, u32), u32>,
     /// The outcome of finished searches from cubes (`Live`) and clauses
@@ -136,8 +142,9 @@ impl LazyDfa {
         exact: bool,
         three: bool,
         search_limit: usize,
+        max_memory: usize,
     ) -> LazyDfa {
-        let mut mgr = Manager::new();
+        let mut mgr = Manager::with_budget(Budget::new(max_memory));
         let mut ex = Expander::new(f, &aps);
         let mut start = ex.later(&mut mgr, &aps, 0, f);
         if exact {
@@ -152,6 +159,7 @@ impl LazyDfa {
             search_limit,
             memory_limit: crate::lazy::DEFAULT_CACHE_CAPACITY,
             gave_up: false,
+            max_memory,
             states: Vec::new(),
             index: FxHashMap::default(),
             live: FxHashMap::default(),
@@ -182,6 +190,26 @@ impl LazyDfa {
     /// states).
     pub(crate) fn set_memory_limit(&mut self, bytes: usize) {
         self.memory_limit = bytes.max(1 << 20);
+    }
+
+    /// Whether the manager's byte budget refused a growth: every node,
+    /// state and verdict computed since is wrong (the caller drops them by
+    /// a [`LazyDfa::restart`], or fails).
+    pub(crate) fn out_of_memory(&self) -> bool {
+        self.mgr.exhausted()
+    }
+
+    /// Moves the manager out of its budget, for explanations (covers of
+    /// letters, pending formulas): the budget refusing a growth midway
+    /// would leave them wrong. The caller restarts (a new manager in a
+    /// new budget) after them.
+    pub(crate) fn lift_budget(&mut self) {
+        self.mgr.lift_budget();
+    }
+
+    /// The byte budget of the manager.
+    pub(crate) fn max_memory(&self) -> usize {
+        self.max_memory
     }
 
     /// Whether every verdict so far is the exact monitor's (no search ran
@@ -594,10 +622,14 @@ impl LazyDfa {
         (Formula::or(terms), more)
     }
 
-    /// Starts over with a new manager and no states but `keep` (their
-    /// verdicts kept); returns their new numbers.
+    /// Starts over with a new manager (in a new budget) and no states but
+    /// `keep` (their verdicts kept, computed before any refused growth);
+    /// returns their new numbers.
     pub(crate) fn restart(&mut self, keep: &[u32]) -> Vec<u32> {
-        let old = std::mem::take(&mut self.mgr);
+        let old = std::mem::replace(
+            &mut self.mgr,
+            Manager::with_budget(Budget::new(self.max_memory)),
+        );
         let kept: Vec<LazyState> = keep.iter().map(|&q| self.states[q as usize]).collect();
         self.ex.forget();
         self.states.clear();

@@ -698,6 +698,7 @@ impl Checker {
             ..
         } = self;
         let mut bits = vec![0u64; bound.words];
+        let lazy = runs.iter().any(|r| matches!(r.monitor, Engine::Lazy(_)));
         while reader.advance()? {
             *events += 1;
             if bound.in_reset(reader) {
@@ -752,6 +753,20 @@ impl Checker {
                     r.report.inexact_at.get_or_insert_with(|| reader.position());
                 }
             });
+            if lazy {
+                // A lazy monitor that could not build its transition within
+                // the byte budget read no more: its verdict would be wrong.
+                for r in runs.iter() {
+                    if let Engine::Lazy(m) = &r.monitor {
+                        if let Some(e) = m.error() {
+                            return Err(reader.error_here(format!(
+                                "the lazy monitor of `{}` stopped: {e} for one transition (raise --max-memory)",
+                                r.report.property
+                            )));
+                        }
+                    }
+                }
+            }
         }
         Ok(())
     }
