@@ -20,7 +20,7 @@ use monitor_core::runtime::Cursor;
 use monitor_core::trace::check::{Checker, Engine, Options, Property, Report};
 use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chunking, LineFormat};
 use monitor_core::trace::reader::{Edge, Reader, TraceError, VcdReader};
-use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_STATES};
+use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
@@ -41,7 +41,10 @@ fn parse_formula(formula: &str, psl: bool) -> PyResult<Formula> {
     parsed.map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-fn config(verdicts: u8, max_states: Option<usize>) -> PyResult<Config> {
+/// The configuration of `compile`, `check` and `spark.check`: their
+/// `max_memory` is `--max-memory`'s budget, the default's too
+/// (`DEFAULT_MAX_MEMORY`, 1 GiB) when it is not given.
+fn config(verdicts: u8, max_states: Option<usize>, max_memory: Option<usize>) -> PyResult<Config> {
     let verdicts = match verdicts {
         2 => Verdicts::Two,
         3 => Verdicts::Three,
@@ -51,9 +54,16 @@ fn config(verdicts: u8, max_states: Option<usize>) -> PyResult<Config> {
             )))
         }
     };
+    // As `--max-memory`: below 1 MiB, not even an empty construction fits.
+    if let Some(bytes) = max_memory.filter(|&b| b < 1 << 20) {
+        return Err(PyValueError::new_err(format!(
+            "max_memory: {bytes} bytes is less than the smallest budget, 1 MiB (1048576)"
+        )));
+    }
     Ok(Config::new()
         .verdicts(verdicts)
-        .max_states(Some(max_states.unwrap_or(DEFAULT_MAX_STATES))))
+        .max_states(Some(max_states.unwrap_or(DEFAULT_MAX_STATES)))
+        .max_memory(Some(max_memory.unwrap_or(DEFAULT_MAX_MEMORY))))
 }
 
 fn verdict_word(v: Verdict, three: bool) -> &'static str {
@@ -285,7 +295,7 @@ impl Monitor {
 }
 
 /// Compiles a property into its monitor (`max_memory`: the byte budget
-/// of the construction, by default `DEFAULT_MAX_MEMORY`).
+/// of the construction, by default `DEFAULT_MAX_MEMORY`, 1 GiB).
 #[pyfunction]
 #[pyo3(signature = (formula, psl = false, verdicts = 2, max_states = None, max_memory = None))]
 fn compile(
@@ -296,10 +306,7 @@ fn compile(
     max_memory: Option<usize>,
 ) -> PyResult<Monitor> {
     let f = parse_formula(formula, psl)?;
-    let mut cfg = config(verdicts, max_states)?;
-    if let Some(bytes) = max_memory {
-        cfg = cfg.max_memory(Some(bytes));
-    }
+    let cfg = config(verdicts, max_states, max_memory)?;
     let mut b = Builder::new();
     b.configure(cfg);
     let mut t = b
@@ -496,9 +503,11 @@ fn check_batches(
 #[pymethods]
 impl TraceChecker {
     /// Compiles the properties and binds their propositions to fields
-    /// (`defines`: (proposition, expression) pairs).
+    /// (`defines`: (proposition, expression) pairs); each construction
+    /// within `max_memory` bytes (`DEFAULT_MAX_MEMORY` if None).
     #[new]
-    #[pyo3(signature = (properties, defines, psl, verdicts, all, max_reports, max_states))]
+    #[pyo3(signature = (properties, defines, psl, verdicts, all, max_reports, max_states, max_memory = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         properties: Vec<String>,
         defines: Vec<(String, String)>,
@@ -507,11 +516,12 @@ impl TraceChecker {
         all: bool,
         max_reports: usize,
         max_states: Option<usize>,
+        max_memory: Option<usize>,
     ) -> PyResult<TraceChecker> {
         if properties.is_empty() {
             return Err(PyValueError::new_err("no property given"));
         }
-        let cfg = config(verdicts, max_states)?;
+        let cfg = config(verdicts, max_states, max_memory)?;
         let mut b = Builder::new();
         b.configure(cfg);
         let mut monitors = Vec::new();
@@ -809,6 +819,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_class::<TraceChecker>()?;
     m.add("DEFAULT_MAX_STATES", DEFAULT_MAX_STATES)?;
+    m.add("DEFAULT_MAX_MEMORY", DEFAULT_MAX_MEMORY)?;
     m.add("TraceReadError", m.py().get_type::<TraceReadError>())?;
     Ok(())
 }

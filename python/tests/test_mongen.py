@@ -97,6 +97,32 @@ def test_errors():
         mongen.check("/nonexistent.csv", "G a")
 
 
+def test_check_has_the_budget_of_compile():
+    # mongen.check builds each property's monitor within max_memory bytes
+    # (`mongen check --max-memory`, 1 GiB by default), as compile does.
+    assert mongen.DEFAULT_MAX_MEMORY == 1 << 30
+    pending = " & ".join(f"G(a{i} -> X b{i})" for i in range(8))
+    import pyarrow as pa
+
+    names = [f"{x}{i}" for i in range(8) for x in "ab"]
+    table = pa.table({n: [True, True] for n in names})
+    [report] = mongen.check(table, pending)
+    assert report["verdict"] == "holds" and report["events"] == 2
+    with pytest.raises(ValueError, match=r"^G\(a0 -> X b0\) & .*: the construction needs more than 1 MiB of memory"):
+        mongen.check(table, pending, max_memory=1 << 20)
+    # Trace files too, before a line is read.
+    with pytest.raises(ValueError, match="needs more than 1 MiB of memory"):
+        mongen.check(LOGS / "service.csv", [SERVICE_PROPERTIES[0], pending], max_memory=1 << 20)
+    [report] = mongen.check(table, pending, max_memory=64 << 20)
+    assert report["verdict"] == "holds"
+    # Below the smallest budget, as `--max-memory`: refused, not a crash.
+    for small in (0, 16000):
+        with pytest.raises(ValueError, match="less than the smallest budget, 1 MiB"):
+            mongen.check(table, pending, max_memory=small)
+        with pytest.raises(ValueError, match="less than the smallest budget, 1 MiB"):
+            mongen.compile("G a", max_memory=small)
+
+
 @pytest.mark.parametrize("trace", ["service.csv", "service.jsonl"])
 @pytest.mark.parametrize("extra", [[], ["--all"], ["--verdicts", "3"]])
 def test_check_reports_are_the_commands(trace, extra):

@@ -129,6 +129,20 @@ def test_errors(spark):
         ms.check(clash, "G a", order_by="ts", partition_by="index")
 
 
+def test_max_memory(spark):
+    # The budget of `mongen.check` (and `mongen check --max-memory`): past
+    # it, a ValueError on the driver, before any job.
+    pending = " & ".join(f"G(a{i} -> X b{i})" for i in range(8))
+    names = [f"{x}{i}" for i in range(8) for x in "ab"]
+    df = spark.createDataFrame([(0, *[True] * 16)], ", ".join(["ts long"] + [f"{n} boolean" for n in names]))
+    with pytest.raises(ValueError, match="needs more than 1 MiB of memory"):
+        ms.check(df, pending, order_by="ts", max_memory=1 << 20)
+    with pytest.raises(ValueError, match="needs more than 1 MiB of memory"):
+        ms.check(df, pending, order_by="ts", partition_by="a0", max_memory=1 << 20)
+    [report] = ms.check(df, pending, order_by="ts", max_memory=64 << 20)
+    assert report["verdict"] == "holds" and report["events"] == 1
+
+
 def test_properties_from_a_generator(spark):
     # Each call checks its own properties, whatever iterable gives them.
     df = spark.createDataFrame([(0, True, False), (1, False, True)], "ts long, a boolean, b boolean")

@@ -18,9 +18,20 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from . import _native
 
-__all__ = ["compile", "check", "Monitor", "Violation", "TraceReadError", "DEFAULT_MAX_STATES"]
+__all__ = [
+    "compile",
+    "check",
+    "Monitor",
+    "Violation",
+    "TraceReadError",
+    "DEFAULT_MAX_STATES",
+    "DEFAULT_MAX_MEMORY",
+]
 
 DEFAULT_MAX_STATES: int = _native.DEFAULT_MAX_STATES
+#: The byte budget of each property's construction when max_memory is not
+#: given: 1 GiB, the default of `mongen --max-memory`.
+DEFAULT_MAX_MEMORY: int = _native.DEFAULT_MAX_MEMORY
 
 #: A trace that could not be read to its end (a ValueError). Its
 #: ``reports`` are those :func:`check` would have returned for what was read
@@ -144,7 +155,7 @@ def compile(
     psl=True) into its minimal monitor. Raises ValueError on a syntax
     error (the message points at the column), when the monitor exceeds
     max_states, or when building it needs more than max_memory bytes
-    (default 1 GiB)."""
+    (default DEFAULT_MAX_MEMORY, 1 GiB, as `mongen --max-memory`)."""
     return Monitor(_native.compile(formula, psl, verdicts, max_states, max_memory))
 
 
@@ -191,7 +202,9 @@ def _paths(traces: Any) -> List[str]:
     )
 
 
-CheckerKey = Tuple[Tuple[str, ...], Tuple[Tuple[str, str], ...], bool, int, bool, int, Optional[int]]
+CheckerKey = Tuple[
+    Tuple[str, ...], Tuple[Tuple[str, str], ...], bool, int, bool, int, Optional[int], Optional[int]
+]
 
 
 def _checker_key(
@@ -202,6 +215,7 @@ def _checker_key(
     all: bool,
     max_reports: int,
     max_states: Optional[int],
+    max_memory: Optional[int] = None,
 ) -> CheckerKey:
     """The arguments of a trace checker, hashable (Spark's executors keep
     one checker per key)."""
@@ -215,6 +229,7 @@ def _checker_key(
         all,
         max_reports,
         max_states,
+        max_memory,
     )
 
 
@@ -236,6 +251,7 @@ def check(
     max_states: Optional[int] = None,
     time: Optional[str] = None,
     name: str = "<data>",
+    max_memory: Optional[int] = None,
 ) -> List[Dict[str, Any]]:
     """Checks properties over traces; returns one report per trace and
     property, as `mongen check --json` writes them: {"trace", "property",
@@ -259,13 +275,18 @@ def check(
     and counts them all. clock samples a VCD at a clock's edges
     ("clk" or "clk:negedge").
 
+    Each property's monitor is built within max_states states and
+    max_memory bytes (default DEFAULT_MAX_MEMORY, 1 GiB, as `mongen check
+    --max-memory`): past either, ValueError, naming the property and the
+    limit, before any trace is read.
+
     A trace that cannot be read to its end (a bad value, a cut file)
     raises TraceReadError (a ValueError) whose ``reports`` are what was
     read before: the earlier traces whole, then this trace's events before
     the error, marked ``"complete": False``.
     """
     checker = _trace_checker(
-        _checker_key(properties, defines, psl, verdicts, all, max_reports, max_states)
+        _checker_key(properties, defines, psl, verdicts, all, max_reports, max_states, max_memory)
     )
     data = _arrow_data(traces)
     if data is not None:

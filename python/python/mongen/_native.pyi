@@ -1,6 +1,7 @@
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 DEFAULT_MAX_STATES: int
+DEFAULT_MAX_MEMORY: int
 
 class TraceReadError(ValueError):
     reports: List[Any]
@@ -25,7 +26,11 @@ class Monitor:
     def emit(self, target: str, name: str = ...) -> str: ...
 
 def compile(
-    formula: str, psl: bool = ..., verdicts: int = ..., max_states: Optional[int] = ...
+    formula: str,
+    psl: bool = ...,
+    verdicts: int = ...,
+    max_states: Optional[int] = ...,
+    max_memory: Optional[int] = ...,
 ) -> Monitor: ...
 class TraceChecker:
     def __init__(
@@ -37,6 +42,7 @@ class TraceChecker:
         all: bool,
         max_reports: int,
         max_states: Optional[int],
+        max_memory: Optional[int] = ...,
     ) -> None: ...
     def fields(self) -> List[str]: ...
     def check_files(

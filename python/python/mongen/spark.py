@@ -91,6 +91,7 @@ def check(
     max_reports: int = 10,
     max_states: Optional[int] = None,
     name: str = "dataframe",
+    max_memory: Optional[int] = None,
 ) -> Any:
     """Checks properties over a Spark DataFrame of events.
 
@@ -102,11 +103,15 @@ def check(
     the violations reported in detail (the key columns, "property",
     "index", the order_by columns that are not keys, "explanation").
 
-    defines, psl, verdicts, all, max_reports and max_states are those of
-    `mongen.check`; a proposition without a definition reads the column
-    of its name.
+    defines, psl, verdicts, all, max_reports, max_states and max_memory
+    (the byte budget of each property's construction, default 1 GiB) are
+    those of `mongen.check`; a proposition without a definition reads the
+    column of its name. The properties are compiled on the driver first: a
+    limit exceeded raises ValueError there, before any Spark job.
     """
-    key = _checker_key(properties, defines, psl, verdicts, all, max_reports, max_states)
+    key = _checker_key(
+        properties, defines, psl, verdicts, all, max_reports, max_states, max_memory
+    )
     # On the driver: the properties compile (or fail) before any job.
     checker = _checker(key)
     order = _names(order_by, "order_by")
