@@ -51,7 +51,7 @@ use super::past::PastMachine;
 use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Alphabet, Verdict};
-use crate::budget::vec_bytes;
+use crate::budget::{table_bytes, vec_bytes};
 use crate::dd::{ApplyCache, Manager, Node};
 use crate::error::BuildError;
 use crate::formula::{Formula, Op};
@@ -116,6 +116,7 @@ pub(crate) fn derivative_automaton(
     }
     d.state_of(start, 0)?;
     let mut diagrams = Vec::new();
+    let mut account = d.mgr.budget().account();
     let mut k = 0;
     while k < d.states.len() {
         let (s, mem) = d.states[k];
@@ -129,12 +130,21 @@ pub(crate) fn derivative_automaton(
             let c = d.cut(part, next_mem)?;
             t = d.mgr.ite(guard, c, t);
         }
-        if d.mgr.exhausted() {
+        diagrams.push(t);
+        // The memos of the construction and its states, in the budget.
+        // Charged after each state: what one state adds to them is
+        // bounded by the nodes it makes, which the node limit and the
+        // manager's own charge bound; over the whole automaton they grow
+        // as states times the nodes of their diagrams (`G(a -> F[0:k]
+        // b)`: k states of k deadlines).
+        if !account.set(d.memo_bytes() + vec_bytes::<Node>(diagrams.capacity()))
+            || d.mgr.exhausted()
+        {
             return Err(BuildError::out_of_memory(d.mgr.budget().limit()));
         }
-        diagrams.push(t);
         k += 1;
     }
+    drop(account);
     Ok(match rejects {
         Rejects::Bad => without_doomed_states(d.mgr, diagrams)?,
         Rejects::Informative => {
@@ -704,6 +714,16 @@ impl<'a> Derivatives<'a> {
         } else {
             s
         }
+    }
+
+    /// The bytes of the memos, the states and their index.
+    fn memo_bytes(&self) -> usize {
+        type Entry = ((Node, u32), Node);
+        table_bytes::<Entry>(self.compose_cache.capacity())
+            + table_bytes::<Entry>(self.cut_cache.capacity())
+            + table_bytes::<((Node, u32), u32)>(self.index.capacity())
+            + vec_bytes::<(Node, u32)>(self.states.capacity())
+            + table_bytes::<((Option<u32>, Formula, u32), Node)>(self.ex.cache.capacity())
     }
 
     fn state_of(&mut self, s: Node, mem: u32) -> Result<u32, BuildError> {
