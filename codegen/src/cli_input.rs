@@ -325,7 +325,9 @@ pub fn explain(e: &BuildError) -> String {
 /// A formula for a diagnostic: long ones are cut (the whole formula is in
 /// the input anyway).
 pub fn short(f: &Formula) -> String {
-    shorten(&f.to_spot())
+    // Printed only as far as shown: the text of nested windows is
+    // quadratic in the formula (`G[0:k] F[0:k] b`: 700 MB for k = 10,000).
+    shorten(&f.to_spot_within(400))
 }
 
 /// Long text cut for a diagnostic.

@@ -186,7 +186,11 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             && ((args.target == Target::Hoa && args.buchi)
                 || (args.target == Target::Promela && args.claim == ClaimKind::Buchi));
         // What the automaton is named after: the property as written.
-        let property = src.written().map_or_else(|| f.to_spot(), str::to_string);
+        // (Cut past 16 MiB, as the library cuts a monitor's name: the
+        // text of nested windows is quadratic in the formula.)
+        let property = src
+            .written()
+            .map_or_else(|| f.to_spot_within(1 << 24), str::to_string);
         let t = if smv_transducer || buchi_only {
             None
         } else {

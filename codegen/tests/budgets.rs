@@ -178,6 +178,37 @@ fn nested_windows_compile_or_name_their_limit() {
     assert_refused("G-F", "G[0:300] F[0:300] b", false, "--max-states");
 }
 
+/// Windows of two kinds nested at the largest bound, k = 10,000: the
+/// monitor has about `k²/2` states, and the first state's expansion is a
+/// diagram of `k²` nodes. Before any limit was checked, the simplifier's
+/// memo of implications held `k²` questions, the derivatives gathered
+/// `k²` (offset, subformula) pairs, the fragment test walked the tree
+/// of `k²` windows, and the formula was printed (700 MB) for its name:
+/// an abort after 39 s under `ulimit -v 3000000`, whatever the state
+/// limit. Each now ends in the node limit's error, in LTL and PSL: here
+/// under `--max-states 20000` (2.3 s of CPU time, 220 MB; the default
+/// limit takes 6 to 8 s and 700 MB, too long to run four of beside the
+/// other tests).
+#[test]
+fn nested_windows_at_the_largest_bound_name_their_limit() {
+    for (name, f, psl) in [
+        ("G-F-10000", "G[0:10000] F[0:10000] b", false),
+        ("F-G-10000", "F[0:10000] G[0:10000] b", false),
+        (
+            "next_e-next_a-10000",
+            "always next_e[0:10000] (next_a[0:10000] (b))",
+            true,
+        ),
+        (
+            "next_a-next_e-10000",
+            "next_a[0:10000] (next_e[0:10000] (b))",
+            true,
+        ),
+    ] {
+        assert_refused_with(name, f, psl, "--max-states 20000", "--max-states");
+    }
+}
+
 /// Blow-ups that are real end with the limit they exceeded and how to
 /// raise it, within the limits.
 #[test]

@@ -396,7 +396,7 @@ impl Manager {
     /// a guard, or out of budget. Their results are then discarded, so
     /// `FALSE` does.
     #[inline]
-    fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.overflow || self.exhausted
     }
 

@@ -51,7 +51,7 @@ use super::past::PastMachine;
 use crate::automaton::dfa::DetAutomaton;
 use crate::automaton::dfa::VIOLATION_LEAF;
 use crate::automaton::{Alphabet, Verdict};
-use crate::budget::vec_bytes;
+use crate::budget::{table_bytes, vec_bytes};
 use crate::dd::{ApplyCache, Manager, Node};
 use crate::error::BuildError;
 use crate::formula::{Formula, Op};
@@ -60,25 +60,30 @@ use crate::formula::{Formula, Op};
 /// form): only `X`, `G`, `W`, `R`, `∧`, `∨` over formulas without future
 /// operators.
 pub(crate) fn applies(f: &Formula) -> bool {
-    if !f.has_future() {
-        return true;
-    }
-    match f.op() {
-        Op::And | Op::Or | Op::X | Op::G | Op::W | Op::R => f.children().iter().all(applies),
-        _ => false,
-    }
+    outside(f).is_none()
 }
 
-/// The first subformula (from the root) that puts `f` outside the
-/// fragment of [`applies`].
+/// The first subformula (from the root, operands left to right) that puts
+/// `f` outside the fragment of [`applies`].
+///
+/// Each distinct subformula is visited once: the walk of the tree visited
+/// each window of `G[0:k] F[0:k] b` once per position of the outer one
+/// (`k²` visits).
 pub(crate) fn outside(f: &Formula) -> Option<Formula> {
-    if !f.has_future() {
-        return None;
+    let mut seen: rustc_hash::FxHashSet<Formula> = Default::default();
+    let mut todo = vec![f.clone()];
+    while let Some(g) = todo.pop() {
+        if !g.has_future() || !seen.insert(g.clone()) {
+            continue;
+        }
+        match g.op() {
+            Op::And | Op::Or | Op::X | Op::G | Op::W | Op::R => {
+                todo.extend(g.children().iter().rev().cloned());
+            }
+            _ => return Some(g),
+        }
     }
-    match f.op() {
-        Op::And | Op::Or | Op::X | Op::G | Op::W | Op::R => f.children().iter().find_map(outside),
-        _ => Some(f.clone()),
-    }
+    None
 }
 
 /// Which bad prefixes the automaton rejects.
@@ -111,6 +116,7 @@ pub(crate) fn derivative_automaton(
     }
     d.state_of(start, 0)?;
     let mut diagrams = Vec::new();
+    let mut account = d.mgr.budget().account();
     let mut k = 0;
     while k < d.states.len() {
         let (s, mem) = d.states[k];
@@ -124,12 +130,21 @@ pub(crate) fn derivative_automaton(
             let c = d.cut(part, next_mem)?;
             t = d.mgr.ite(guard, c, t);
         }
-        if d.mgr.exhausted() {
+        diagrams.push(t);
+        // The memos of the construction and its states, in the budget.
+        // Charged after each state: what one state adds to them is
+        // bounded by the nodes it makes, which the node limit and the
+        // manager's own charge bound; over the whole automaton they grow
+        // as states times the nodes of their diagrams (`G(a -> F[0:k]
+        // b)`: k states of k deadlines).
+        if !account.set(d.memo_bytes() + vec_bytes::<Node>(diagrams.capacity()))
+            || d.mgr.exhausted()
+        {
             return Err(BuildError::out_of_memory(d.mgr.budget().limit()));
         }
-        diagrams.push(t);
         k += 1;
     }
+    drop(account);
     Ok(match rejects {
         Rejects::Bad => without_doomed_states(d.mgr, diagrams)?,
         Rejects::Informative => {
@@ -183,12 +198,82 @@ pub(crate) struct Expander {
 /// Every obligation `(d, f)` the construction can meet: each core with
 /// the largest offset it is referred to at (it is then met at every
 /// smaller offset, as time passes).
+///
+/// The largest offsets are the longest paths from the root in the graph
+/// of subformulas (an `X` adds one, `∧` and `∨` nothing; a core's
+/// expansion reaches its operands at the current position, offset −1),
+/// found in one pass over the subformulas, parents first. Walking the
+/// pairs (offset, subformula) instead met each window of
+/// `G[0:k] F[0:k] b` at each of its `k` offsets: `k²` pairs, 3 GB for
+/// k = 10,000 before any limit was checked.
 fn obligations(f: &Formula) -> Vec<(u32, Formula)> {
+    let order = parents_first(f);
+    // The largest offset each subformula is reached at (−1: the current
+    // position), final when its turn comes (its parents are before it).
+    let mut reach: FxHashMap<Formula, i64> = FxHashMap::default();
+    reach.insert(f.clone(), 0);
+    let mut deepest: FxHashMap<Formula, u32> = FxHashMap::default();
+    let raise = |reach: &mut FxHashMap<Formula, i64>, c: &Formula, d: i64| {
+        let r = reach.entry(c.clone()).or_insert(d);
+        *r = (*r).max(d);
+    };
+    for g in &order {
+        let Some(&d) = reach.get(g) else {
+            continue;
+        };
+        match g.op() {
+            Op::True | Op::False => {}
+            Op::And | Op::Or => {
+                for c in g.children() {
+                    raise(&mut reach, c, d);
+                }
+            }
+            Op::X => raise(&mut reach, g.child(0), d + 1),
+            // A core now without future operators is read from the
+            // letter: no obligation.
+            _ if d < 0 && !g.has_future() => {}
+            _ => {
+                // A core; with future operators, its expansion needs its
+                // operands now and itself from the next position on.
+                deepest.insert(g.clone(), d.max(0) as u32);
+                if g.has_future() {
+                    for c in g.children() {
+                        raise(&mut reach, c, -1);
+                    }
+                }
+            }
+        }
+    }
+    // Later offsets first (their BDDs are above), then parents first, and
+    // operands in the order of the alphabet (left to right), so that the
+    // expansion of each obligation goes above what the obligations below
+    // it expand to: in the other order, each of the `n` operands of
+    // `p0 & … & pn` went to the bottom of the diagram of the others.
+    let mut out: Vec<(u32, Formula)> = Vec::new();
+    let mut rank = Vec::new();
+    for (i, g) in order.iter().enumerate() {
+        if let Some(&d) = deepest.get(g) {
+            for k in 0..=d {
+                out.push((k, g.clone()));
+                rank.push(i);
+            }
+        }
+    }
+    let mut keyed: Vec<((std::cmp::Reverse<u32>, usize), (u32, Formula))> = rank
+        .into_iter()
+        .zip(out)
+        .map(|(i, (d, g))| ((std::cmp::Reverse(d), i), (d, g)))
+        .collect();
+    keyed.sort_by_key(|(key, _)| *key);
+    keyed.into_iter().map(|(_, o)| o).collect()
+}
+
+/// [`obligations`] as it was computed, walking every pair (offset,
+/// subformula): the reference of the longest paths.
+#[cfg(test)]
+fn obligations_by_walk(f: &Formula) -> Vec<(u32, Formula)> {
     let mut deepest: FxHashMap<Formula, u32> = FxHashMap::default();
     let mut order: Vec<Formula> = Vec::new();
-    // (offset, formula): `formula` holds `offset` positions after the
-    // current one; `None` offsets are expansions of a core at the current
-    // position.
     let mut todo: Vec<(Option<u32>, Formula)> = vec![(Some(0), f.clone())];
     let mut expanded: rustc_hash::FxHashSet<Formula> = Default::default();
     let mut seen: rustc_hash::FxHashSet<(Option<u32>, Formula)> = Default::default();
@@ -213,18 +298,11 @@ fn obligations(f: &Formula) -> Vec<(u32, Formula)> {
             }
             (None, _) if !g.has_future() => {}
             (None, _) => {
-                // G, W, R: their operands now, themselves from the next
-                // position.
                 todo.extend(g.children().iter().map(|c| (None, c.clone())));
                 todo.push((Some(0), g.clone()));
             }
         }
     }
-    // Later offsets first (their BDDs are above), then parents first, and
-    // operands in the order of the alphabet (left to right), so that the
-    // expansion of each obligation goes above what the obligations below
-    // it expand to: in the other order, each of the `n` operands of
-    // `p0 & … & pn` went to the bottom of the diagram of the others.
     let rank: FxHashMap<Formula, usize> = parents_first(f)
         .into_iter()
         .enumerate()
@@ -457,6 +535,12 @@ impl Expander {
                 let mut parts = Vec::new();
                 let mut todo = vec![(d, f.clone())];
                 while let Some((mut d, mut g)) = todo.pop() {
+                    if mgr.stopped() {
+                        // Over a node limit or the budget: the result is
+                        // discarded (`G[0:k] F[0:k] b` gathers `k²`
+                        // operands, long after the limit).
+                        return Node::FALSE;
+                    }
                     // Through X: one offset further.
                     while g.op() == Op::X {
                         d = Some(d.map_or(0, |d| d + 1));
@@ -506,7 +590,9 @@ impl Expander {
             }
             (None, op) => unreachable!("{op:?} outside the derivative fragment"),
         };
-        self.cache.insert(key, n);
+        if !mgr.stopped() {
+            self.cache.insert(key, n);
+        }
         n
     }
 
@@ -630,6 +716,16 @@ impl<'a> Derivatives<'a> {
         }
     }
 
+    /// The bytes of the memos, the states and their index.
+    fn memo_bytes(&self) -> usize {
+        type Entry = ((Node, u32), Node);
+        table_bytes::<Entry>(self.compose_cache.capacity())
+            + table_bytes::<Entry>(self.cut_cache.capacity())
+            + table_bytes::<((Node, u32), u32)>(self.index.capacity())
+            + vec_bytes::<(Node, u32)>(self.states.capacity())
+            + table_bytes::<((Option<u32>, Formula, u32), Node)>(self.ex.cache.capacity())
+    }
+
     fn state_of(&mut self, s: Node, mem: u32) -> Result<u32, BuildError> {
         if let Some(&q) = self.index.get(&(s, mem)) {
             return Ok(q);
@@ -739,4 +835,48 @@ fn without_doomed_states(
         .collect();
     let verdicts = vec![Verdict::Undecided; diagrams.len()];
     Ok(DetAutomaton { diagrams, verdicts })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::random::RandomLtl;
+    use crate::formula::{parse, Op};
+
+    /// The longest paths find the obligations the walk of every (offset,
+    /// subformula) pair found, in the same order: on random formulas of
+    /// the fragment (with past operands, and shared subformulas), and on
+    /// windows.
+    #[test]
+    fn obligations_are_the_longest_paths() {
+        let mut gen = RandomLtl::new(&["a", "b", "c"], 14)
+            .with_past()
+            .weight(Op::X, 4)
+            .weight(Op::And, 3)
+            .weight(Op::Or, 3)
+            .weight(Op::U, 0)
+            .weight(Op::M, 0)
+            .weight(Op::F, 0)
+            .seed(36);
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let f = gen.next_formula().nnf();
+            if !applies(&f) {
+                continue;
+            }
+            assert_eq!(obligations(&f), obligations_by_walk(&f), "{f}");
+            checked += 1;
+        }
+        assert!(checked > 1000, "{checked} formulas of the fragment");
+        for text in [
+            "G[0:20] F[0:30] b",
+            "G(a -> F[0:10] X[3] b) & X[5] G(c W X d)",
+            "X(G(a R Xb) | XX G b) & (XXa W (b & Xa))",
+            "G(a -> (Y b & X(c | H d)))",
+        ] {
+            let f = parse(text).unwrap().nnf();
+            assert!(applies(&f), "{text}");
+            assert_eq!(obligations(&f), obligations_by_walk(&f), "{text}");
+        }
+    }
 }

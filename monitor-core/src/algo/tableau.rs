@@ -204,6 +204,9 @@ impl<'a> Tableau<'a> {
         }
         let terms_account = mgr.budget().account();
         let seres = Seres::with_budget(mgr.budget().clone());
+        // The memo of implications in the budget: past it, obligations
+        // are compared less (kept, never dropped wrongly).
+        let implications = Implications::within(usize::MAX, mgr.budget());
         let mut t = Tableau {
             mgr,
             aps,
@@ -214,7 +217,7 @@ impl<'a> Tableau<'a> {
             x_depth: Vec::new(),
             terms: FxHashMap::default(),
             terms_account,
-            implications: Implications::default(),
+            implications,
             implies: Vec::new(),
             mode,
             seres,

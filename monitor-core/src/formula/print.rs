@@ -139,6 +139,37 @@ impl Formula {
         out
     }
 
+    /// [`Formula::to_spot`], cut after about `max_bytes` bytes (at a
+    /// character, followed by ` …`), in time bounded by what it prints.
+    /// A formula's text can be far longer than the formula, whose
+    /// subformulas are shared: `G[0:k] F[0:k] b` prints `k` windows of `k`
+    /// positions each (700 MB for k = 10,000), which a diagnostic or a
+    /// monitor's name need not hold.
+    ///
+    /// ```
+    /// use monitor_core::formula::parse;
+    /// let f = parse("G[0:10000] F[0:10000] b")?;
+    /// let s = f.to_spot_within(40);
+    /// assert!(s.ends_with(" …") && s.len() < 60, "{s}");
+    /// assert_eq!(parse("G a")?.to_spot_within(40), "Ga");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_spot_within(&self, max_bytes: usize) -> String {
+        let mut out = String::new();
+        let outer = SPOT_LIMIT.with(|l| l.replace(max_bytes));
+        spot(self, &mut out);
+        SPOT_LIMIT.with(|l| l.set(outer));
+        if out.len() > max_bytes {
+            let mut cut = max_bytes;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push_str(" …");
+        }
+        out
+    }
+
     /// Prints the formula in NuSMV's LTL syntax (`LTLSPEC`), which has the
     /// past operators but no `W`, `M` or `B`: those are rewritten
     /// (`a W b` = `(a U b) | G a`, `a M b` = `b U (a & b)`, `a B b` =
@@ -200,6 +231,9 @@ fn sere_operand(r: &Formula, out: &mut String) {
 
 /// A SERE in Spot's syntax (without the outer braces).
 fn sere(r: &Formula, out: &mut String) {
+    if out.len() > SPOT_LIMIT.with(std::cell::Cell::get) {
+        return;
+    }
     match r.op() {
         Op::EmptyWord => out.push_str("[*0]"),
         Op::Concat | Op::Fusion | Op::OrRat | Op::AndRat => {
@@ -240,7 +274,16 @@ fn sere(r: &Formula, out: &mut String) {
     }
 }
 
+thread_local! {
+    /// Past this many bytes printed, [`spot`] prints nothing more (see
+    /// [`Formula::to_spot_within`]).
+    static SPOT_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
 fn spot(f: &Formula, out: &mut String) {
+    if out.len() > SPOT_LIMIT.with(std::cell::Cell::get) {
+        return;
+    }
     match f.op() {
         op if op.is_sere() => sere(f, out),
         Op::Closure | Op::NegClosure | Op::NegClosureMarked => {

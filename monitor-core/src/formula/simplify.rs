@@ -39,6 +39,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::nnf::fold_constant;
 use super::{Formula, Op};
+use crate::budget::{table_bytes_after_insert, Account, Budget};
 use crate::dd::{Manager, Node};
 
 /// Simplifies a formula; the result is equivalent to the input.
@@ -51,12 +52,13 @@ use crate::dd::{Manager, Node};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn simplify(f: &Formula) -> Formula {
-    let mut s = Simplifier {
-        memo: FxHashMap::default(),
-        imp: Implications::default(),
-        support: Support::default(),
-    };
-    s.simp(f, 0)
+    Simplifier::new(Implications::default()).simp(f, 0)
+}
+
+/// [`simplify`] with the memo of implications charged to a
+/// construction's byte budget (past it, the simplifier simplifies less).
+pub(crate) fn simplify_within(f: &Formula, budget: &Budget) -> Formula {
+    Simplifier::new(Implications::within(MAX_IMPLICATIONS, budget)).simp(f, 0)
 }
 
 struct Simplifier {
@@ -70,6 +72,14 @@ fn not(f: &Formula) -> Formula {
 }
 
 impl Simplifier {
+    fn new(imp: Implications) -> Simplifier {
+        Simplifier {
+            memo: FxHashMap::default(),
+            imp,
+            support: Support::default(),
+        }
+    }
+
     fn simp(&mut self, f: &Formula, rounds: u32) -> Formula {
         if let Some(r) = self.memo.get(f) {
             return r.clone();
@@ -489,13 +499,44 @@ pub fn implies(x: &Formula, y: &Formula) -> bool {
 /// Syntactic implication with a memo, for callers that ask many
 /// questions about the same formulas (the translator asks it of every
 /// pair of obligations it puts in one state).
-#[derive(Debug, Default)]
+///
+/// The memo is bounded: past [`MAX_IMPLICATIONS`] questions remembered,
+/// or past what the construction's byte budget allows it, every question
+/// it does not already answer is answered "no" (implication is only
+/// claimed when proved, so the callers simplify less, never wrongly).
+/// Unbounded, it held a pair for each two levels of the windows of
+/// `G[0:k] F[0:k] b` (`k²`: 3 GB and an abort for k = 10,000).
+#[derive(Debug)]
 pub struct Implications {
     memo: FxHashMap<(Formula, Formula), bool>,
     /// Boolean formulas are compared exactly, as BDDs over their
     /// propositions (numbered on first sight).
     bdds: BooleanBdds,
+    /// The most entries of `memo`.
+    max_entries: usize,
+    /// The bytes of `memo`, in a construction's budget (none for the
+    /// public functions, bounded by `max_entries` alone).
+    account: Option<Account>,
+    /// Whether the memo is full: new questions are answered "no".
+    full: bool,
 }
+
+impl Default for Implications {
+    fn default() -> Implications {
+        Implications {
+            memo: FxHashMap::default(),
+            bdds: BooleanBdds::default(),
+            max_entries: MAX_IMPLICATIONS,
+            account: None,
+            full: false,
+        }
+    }
+}
+
+/// The most questions [`Implications`] remembers by default (about 50 MB,
+/// a second or two of questions): past them, new questions are answered
+/// "no".
+pub const MAX_IMPLICATIONS: usize = 1 << 21;
 
 /// Deeper questions give up (answer "no"): a guard against runaway
 /// recursion, at the nesting of `F[0:10000]` (the largest bound).
@@ -516,6 +557,40 @@ impl Implications {
         self.rec(x, y, 0)
     }
 
+    /// Implications whose memo holds at most `max_entries` questions and
+    /// is charged to `budget` (a refused charge leaves the budget as it
+    /// was: the memo stops growing, and new questions are answered "no").
+    pub(crate) fn within(max_entries: usize, budget: &Budget) -> Implications {
+        Implications {
+            max_entries,
+            account: Some(budget.account()),
+            ..Implications::default()
+        }
+    }
+
+    /// Whether the memo has stopped growing (questions past it are
+    /// answered "no").
+    #[cfg(test)]
+    pub(crate) fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Makes room for one more question in the memo, if its bounds allow.
+    fn room(&mut self) -> bool {
+        if self.full {
+            return false;
+        }
+        let (len, cap) = (self.memo.len(), self.memo.capacity());
+        let fits = len < self.max_entries
+            && self.account.as_mut().is_none_or(|a| {
+                a.try_set(table_bytes_after_insert::<((Formula, Formula), bool)>(len, cap))
+            });
+        if !fits {
+            self.full = true;
+        }
+        fits
+    }
+
     fn rec(&mut self, x: &Formula, y: &Formula, depth: u32) -> bool {
         if x == y || y.is_true() || x.is_false() {
             return true;
@@ -526,6 +601,10 @@ impl Implications {
         let key = (x.clone(), y.clone());
         if let Some(&r) = self.memo.get(&key) {
             return r;
+        }
+        if !self.room() {
+            // Out of room: "no" is always a sound answer.
+            return false;
         }
         // Provisional answer for cycles through the memo (there are none
         // on finite formulas, but it costs nothing to be safe).
@@ -786,6 +865,53 @@ mod tests {
         assert_eq!(s("O O a"), "Oa");
         assert_eq!(s("(p & q) | (p & q & r)"), "p & q");
         assert_eq!(s("Y a & Y a"), "Ya");
+    }
+
+    /// The memo of implications stays within its bounds (entries, and the
+    /// bytes of a budget, which it never marks exceeded), and a full memo
+    /// only answers "no" more often: never "yes" where the unbounded one
+    /// says "no". The windows of `G[0:k] F[0:k] b` ask `k²` questions.
+    #[test]
+    fn the_memo_respects_its_budget() {
+        let p = |t: &str| parse(t).unwrap();
+        let f = p("G[0:300] F[0:300] b");
+        let questions: Vec<(Formula, Formula)> = {
+            let subs = f.subformulas_postorder();
+            let step = (subs.len() / 40).max(1);
+            let picked: Vec<Formula> = subs.into_iter().step_by(step).collect();
+            picked
+                .iter()
+                .flat_map(|x| picked.iter().map(move |y| (x.clone(), y.clone())))
+                .collect()
+        };
+        let mut free = Implications::default();
+        let truth: Vec<bool> = questions.iter().map(|(x, y)| free.implies(x, y)).collect();
+        assert!(truth.iter().any(|&t| t) && truth.iter().any(|&t| !t));
+        assert!(free.memo.len() > 20_000, "{}", free.memo.len());
+
+        let budget = Budget::new(256 << 10);
+        let mut small = Implications::within(usize::MAX, &budget);
+        let mut fewer = Implications::within(1000, &Budget::unlimited());
+        for ((x, y), &t) in questions.iter().zip(&truth) {
+            for imp in [&mut small, &mut fewer] {
+                let r = imp.implies(x, y);
+                assert!(!r || t, "{x} -> {y}: yes from a full memo");
+            }
+            assert!(budget.used() <= budget.limit());
+        }
+        assert!(small.is_full() && fewer.is_full());
+        assert!(fewer.memo.len() <= 1000);
+        assert!(!budget.exceeded(), "a lossy memo does not fail the construction");
+        // Trivial questions are still answered.
+        assert!(small.implies(&f, &f) && small.implies(&f, &Formula::tt()));
+        drop(small);
+        assert_eq!(budget.used(), 0);
+        // The simplifier under a small budget: bounded, and the same
+        // result on formulas whose questions fit.
+        let tiny = Budget::new(64 << 10);
+        let _ = simplify_within(&f, &tiny);
+        assert!(!tiny.exceeded() && tiny.used() == 0);
+        assert_eq!(simplify_within(&p("a & (a | b)"), &tiny).to_spot(), "a");
     }
 
     #[test]

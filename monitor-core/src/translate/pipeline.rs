@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::automaton::{Alphabet, BadPrefixDfa, Nba};
 use crate::budget::{Account, Budget};
 use crate::dd::Manager;
-use crate::formula::simplify::simplify;
+use crate::formula::simplify::simplify_within;
 use crate::formula::Formula;
 use crate::word::Lasso;
 
@@ -34,6 +34,10 @@ pub(crate) fn within_limit<T>(r: Result<T, BuildError>) -> Result<Option<T>, Bui
         Err(e) => Err(e),
     }
 }
+
+/// The longest name of a monitor (the formula printed): past it, the
+/// name is cut.
+pub(crate) const MAX_NAME_BYTES: usize = 1 << 24;
 
 /// One translation's shared state: the alphabet and the diagram manager.
 pub(crate) struct Pipeline {
@@ -66,18 +70,23 @@ impl Pipeline {
             });
         }
         let mgr = Manager::with_budget(Budget::new(cfg.get_max_memory()));
+        // The simplifier's memo of implications is charged to the same
+        // budget (and released when it is done).
+        let simplified = if cfg.get_simplify() {
+            simplify_within(f, mgr.budget())
+        } else {
+            f.clone()
+        };
         Ok(Pipeline {
             aps: Alphabet::new(f.atomic_propositions()),
             nbas_account: mgr.budget().account(),
             mgr,
             nbas: Default::default(),
             max_states: cfg.get_max_states(),
-            simplified: if cfg.get_simplify() {
-                simplify(f)
-            } else {
-                f.clone()
-            },
-            name: f.to_spot(),
+            simplified,
+            // Cut past 16 MiB: the text of nested windows is quadratic
+            // in the formula (`G[0:k] F[0:k] b`).
+            name: f.to_spot_within(MAX_NAME_BYTES),
             route: cfg.get_route(),
             used: None,
         })
