@@ -472,9 +472,7 @@ mod tests {
                 let top = hi.unwrap_or(lo.max(n as u32)).min(lo.max(n as u32));
                 (lo..=top).any(|k| power(r.child(0), k, w))
             }
-            Op::FirstMatch => {
-                brute(r.child(0), w) && (0..n).all(|k| !brute(r.child(0), &w[..k]))
-            }
+            Op::FirstMatch => brute(r.child(0), w) && (0..n).all(|k| !brute(r.child(0), &w[..k])),
             _ => n == 1 && boolean(r, w[0]),
         }
     }

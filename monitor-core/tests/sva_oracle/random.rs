@@ -448,7 +448,7 @@ impl Gen {
                 })),
             };
             let p = match self.below(7) {
-                0 | 1 | 2 => Prop::Implication {
+                0..=2 => Prop::Implication {
                     s,
                     overlap: self.below(2) == 0,
                     p: Box::new(self.prop(depth)),

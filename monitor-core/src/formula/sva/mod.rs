@@ -483,7 +483,10 @@ mod tests {
         // first_match at the top of a sequence property changes nothing
         // (the shortest match is a match); elsewhere it stays.
         assert_eq!(s("first_match(b ##[1:3] c)"), s("b ##[1:3] c"));
-        assert_eq!(s("strong(first_match(b ##[1:3] c))"), s("strong(b ##[1:3] c)"));
+        assert_eq!(
+            s("strong(first_match(b ##[1:3] c))"),
+            s("strong(b ##[1:3] c)")
+        );
         let r = psl("{a; [*0:1]; b}!").child(0).clone();
         assert_eq!(
             s("first_match(a ##[1:2] b) |-> c"),
