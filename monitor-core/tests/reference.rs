@@ -411,6 +411,33 @@ fn random_psl_formulas_agree_with_the_evaluator() {
     assert!(derived >= 25, "{derived} by derivatives");
 }
 
+/// SVA's `first_match` in random PSL formulas (around some of their
+/// SEREs, also under `abort`, whose cut reads the blocking prefixes with
+/// ⊤ letters as ⊥), against the evaluator's own matcher.
+#[test]
+fn random_psl_formulas_with_first_match_agree_with_the_evaluator() {
+    let mut kept = 0;
+    for seed in 0..2000u64 {
+        let mut rng = SplitMix64::new(seed.wrapping_mul(0x51_7cc1_b727));
+        let f = random_psl(&mut rng, &APS, 3 + (seed % 8) as usize);
+        let f = f.map_bottom_up(|g| {
+            if g.op().is_sere() && rng.chance(1, 2) {
+                Formula::first_match(g.clone())
+            } else {
+                g.clone()
+            }
+        });
+        if f.subformulas_postorder()
+            .iter()
+            .any(|g| g.op() == Op::FirstMatch)
+        {
+            kept += 1;
+            check_formula(&f, seed);
+        }
+    }
+    assert!(kept >= 120, "{kept} formulas keep a first_match");
+}
+
 #[test]
 fn constants_meet_the_cut_of_abort() {
     // A cut word goes on with letters satisfying every Boolean, `false`

@@ -175,6 +175,13 @@ fn sugar_means_what_spot_says() {
         ("{{a[*];b}[:*0..2]}", "{1 | {a[*];b} | {{a[*];b}:{a[*];b}}}"),
         // first_match of a Boolean is itself.
         ("{first_match(a | b);c}!", "{(a | b);c}!"),
+        // The first match of {a;b[*]} is `a`; of {[*1..3];a}, the first
+        // `a` among the second to fourth letters.
+        ("G{first_match({a;b[*]});c}", "G{a;c}"),
+        (
+            "{first_match({[*1..3];a})}[]-> c",
+            "{1;(a | {!a;a} | {!a;!a;a})}[]-> c",
+        ),
     ];
     for (s, t) in pairs {
         let (f, g) = (spot(s), spot(t));
@@ -271,9 +278,6 @@ fn errors_point_at_the_sere() {
     assert_eq!(col, 4);
     assert!(msg.contains("expected a delay"), "{msg}");
     // What the core cannot express, by name.
-    let (col, msg) = at("G{first_match({a;b[*]});c}");
-    assert_eq!(col, 3);
-    assert!(msg.contains("`first_match`"), "{msg}");
     let (col, msg) = at("{a;{b;c}[:+]}");
     assert_eq!(col, 9);
     assert!(msg.contains("unbounded fusion power"), "{msg}");

@@ -202,6 +202,71 @@ fn sva_and_psl_spellings_give_the_same_monitor() {
     }
 }
 
+/// `first_match` (§16.9.8) in each place it changes the property, against
+/// the property written by hand in LTL from the definition (the first
+/// match ends at the earliest end of a match from the same start); each
+/// case also differs from the same property without `first_match`.
+#[test]
+fn first_match_means_the_earliest_end() {
+    let cases = [
+        // As an antecedent: only the first `b` after `a` obliges.
+        (
+            "first_match(a ##[1:3] b) |-> c",
+            "a -> X((b & c) | (!b & X((b & c) | (!b & X(!b | c)))))",
+        ),
+        ("first_match(a ##[1:$] b) |-> c", "a -> X(!b W (b & c))"),
+        ("first_match(a[*1:2]) |=> c", "a -> X c"),
+        // Nested: the inner first match is `a`.
+        (
+            "first_match(first_match(a[*1:2]) ##[0:1] b) |-> c",
+            "a -> ((b & c) | (!b & X(b -> c)))",
+        ),
+        // Inside a longer sequence.
+        (
+            "first_match(a ##[1:2] b) ##1 c |-> d",
+            "a -> X((b & X(c -> d)) | (!b & X(b -> X(c -> d))))",
+        ),
+        (
+            "strong(first_match(a ##[1:2] b) ##1 c)",
+            "a & X((b & X c) | (!b & X(b & X c)))",
+        ),
+        // Operands of `and`, `or`, `intersect`, `within`.
+        (
+            "(first_match(a ##[1:2] b) and c) |-> d",
+            "(a & c) -> X((b & d) | (!b & X(b -> d)))",
+        ),
+        (
+            "(first_match(a ##[1:2] b) or (c ##2 e)) |-> d",
+            "(a -> X((b & d) | (!b & X(b -> d)))) & (c -> X X(e -> d))",
+        ),
+        (
+            "(first_match(a ##[1:2] b) intersect c[*3]) |-> d",
+            "(a & c) -> X((c & !b) -> X((c & b) -> d))",
+        ),
+        (
+            "(c within first_match(a ##[1:2] b)) |-> d",
+            "a -> X((b -> ((c | Y c) -> d)) & (!b -> X(b -> ((c | Y c | Y Y c) -> d))))",
+        ),
+        // Under `#-#`: some first match ends where `c` holds.
+        (
+            "first_match(a[*1:2] ##1 b) #-# c",
+            "a & (X(b & c) | X(a & !b & X(b & c)))",
+        ),
+    ];
+    for (sva, ltl) in cases {
+        let f = parse_sva(sva).unwrap_or_else(|e| panic!("{sva}: {e}"));
+        let g = parse(ltl).unwrap_or_else(|e| panic!("{ltl}: {e}"));
+        same_monitor(sva, &f, &g);
+        // Without `first_match` the property is another one.
+        let plain = sva.replace("first_match", "");
+        let h = parse_sva(&plain).unwrap_or_else(|e| panic!("{plain}: {e}"));
+        assert!(
+            monitor(&h).first_difference(&monitor(&f)).is_some(),
+            "{sva}: the same as {plain}"
+        );
+    }
+}
+
 #[test]
 fn directives_check_every_tick() {
     let pairs = [

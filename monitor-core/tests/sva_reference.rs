@@ -19,7 +19,7 @@ use monitor_core::analysis::classify;
 use monitor_core::automaton::{BadPrefixDfa, StateId, Target, Verdict};
 use monitor_core::formula::random::SplitMix64;
 use monitor_core::formula::sva::parse_sva;
-use monitor_core::formula::Formula;
+use monitor_core::formula::{Formula, Op};
 use monitor_core::translate::{Builder, Config, Prefixes};
 use monitor_core::word::Lasso;
 use proptest::prelude::*;
@@ -28,13 +28,11 @@ use sva_oracle::*;
 
 const APS: [&str; 3] = ["a", "b", "c"];
 
-/// Everything the oracle knows but `first_match`, which the front end
-/// refuses inside a sequence (the formula core has no operator for it
-/// yet), and `disable iff`, which `parse_sva` leaves to
-/// `parse_sva_directive` (the reset of an assertion, beside its formula).
+/// Everything the oracle knows but `disable iff`, which `parse_sva`
+/// leaves to `parse_sva_directive` (the reset of an assertion, beside its
+/// formula).
 fn config() -> GenConfig {
     GenConfig {
-        first_match: false,
         disable: false,
         ..GenConfig::full()
     }
@@ -163,14 +161,50 @@ fn check(p: &Prop, words: &[Lasso<u64>], seed: u64, ctx: &str) {
     }
 }
 
+/// Whether the formula of `p` keeps a `first_match` (the constructor
+/// drops those that change nothing: of a Boolean, of a SERE of one
+/// length, at the top of a sequence property).
+fn keeps_first_match(p: &Prop) -> bool {
+    parse(&sva(p, Parens::Full), "first_match count")
+        .subformulas_postorder()
+        .iter()
+        .any(|g| g.op() == Op::FirstMatch)
+}
+
 #[test]
 fn random_sva_properties_agree_with_the_oracle() {
+    let mut first_matches = 0;
     for seed in 0..3000u64 {
         let mut g = Gen::new(seed, config());
         let p = g.assertion(1 + (seed % 3) as u32);
         let words: Vec<_> = (0..30).map(|_| g.lasso(4, 4)).collect();
         check(&p, &words, seed, &format!("seed {seed}"));
+        first_matches += usize::from(keeps_first_match(&p));
     }
+    // Few, as the generator draws `first_match` rarely and most of its
+    // draws change nothing; the next test is about it.
+    assert!(
+        first_matches >= 10,
+        "{first_matches} of 3000 properties keep a first_match"
+    );
+}
+
+/// `first_match` where it changes the property (antecedents, inside
+/// longer sequences): 1,000 properties, against the oracle.
+#[test]
+fn random_first_match_properties_agree_with_the_oracle() {
+    let mut first_matches = 0;
+    for seed in 0..1000u64 {
+        let mut g = Gen::new(seed ^ 0xf1257, config());
+        let p = g.first_match_assertion((seed % 2) as u32);
+        let words: Vec<_> = (0..30).map(|_| g.lasso(4, 4)).collect();
+        check(&p, &words, seed, &format!("first_match seed {seed}"));
+        first_matches += usize::from(keeps_first_match(&p));
+    }
+    assert!(
+        first_matches >= 500,
+        "{first_matches} of 1000 properties keep a first_match"
+    );
 }
 
 proptest! {

@@ -16,13 +16,31 @@
 //! lf(r|s)        = lf(r) ∪ lf(s)
 //! lf(r&&s)       = { (b∧c, r'&&s') }
 //! lf(r[*i..j])   = { (b, r';r[*i-1..j-1]) }          (j ≥ 1)
+//! lf(fm(r))      = ∅ if r accepts the empty word, else
+//!                  { (∧_{i∈S} b_i ∧ ∧_{i∉S} ¬b_i, fm(|_{i∈S} r_i)) | ∅ ≠ S }
+//!                  over the steps (b_i, r_i) of lf(r)
 //! ```
+//!
+//! `first_match` (SVA, IEEE 1800-2017 §16.9.8) is the one operator that
+//! is not monotone: a word matches `fm(r)` when it matches `r` and no
+//! proper prefix does, so its step must know *every* residual the letter
+//! leads `r` to, not one. Its linear form is therefore deterministic:
+//! the letters are split by which guards they satisfy (Brzozowski's
+//! derivative `d_ℓ fm(r) = fm(d_ℓ r)`, `∅` once `r` has matched).
+//!
+//! A letter of a word cut by `abort` (⊤, which satisfies every Boolean)
+//! needs forms of its own, the *top forms*: Annex F of IEEE 1800-2017
+//! reads the prefixes that block a first match with ⊤ letters turned into
+//! ⊥ (which match nothing), so from the first ⊤ letter on nothing blocks
+//! and `fm(r)` steps as `r`. The top form of every other operator is its
+//! linear form with every guard `true`.
 
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::budget::{Account, Budget};
+use crate::dd::{Manager, Node};
 use crate::formula::{Formula, Op};
 
 /// One step of a SERE: a Boolean guard and the residual SERE.
@@ -31,13 +49,76 @@ pub(crate) type Step = (Formula, Formula);
 /// Linear forms and the questions the tableau asks about residuals,
 /// memoized.
 pub(crate) struct Seres {
-    forms: FxHashMap<Formula, Rc<[Step]>>,
+    /// Linear forms, for real letters (`false`) and ⊤ letters (`true`).
+    forms: FxHashMap<(Formula, bool), Rc<[Step]>>,
     alive: FxHashMap<Formula, bool>,
     completable: FxHashMap<Formula, bool>,
     /// The construction's budget, charged for the products of `&&` (the
     /// linear form of `r1 && … && rk` can have the product of their sizes:
     /// `{(p0;q0 | r0;s0) && … && (p29;q29 | r29;s29)}` has 2^30 steps).
     budget: Budget,
+    /// The guards of `first_match`'s steps as decision diagrams (made on
+    /// the first `first_match`).
+    guards: Option<GuardBdds>,
+}
+
+/// Boolean formulas as decision diagrams, each proposition and each past
+/// subformula a variable (so unsatisfiable here is unsatisfiable).
+struct GuardBdds {
+    mgr: Manager,
+    vars: FxHashMap<Formula, u32>,
+    memo: FxHashMap<Formula, Node>,
+}
+
+impl GuardBdds {
+    fn bdd(&mut self, f: &Formula) -> Node {
+        if let Some(&n) = self.memo.get(f) {
+            return n;
+        }
+        let kids = |s: &mut Self| -> Vec<Node> { f.children().iter().map(|c| s.bdd(c)).collect() };
+        let n = match f.op() {
+            Op::True => Node::TRUE,
+            Op::False => Node::FALSE,
+            Op::Not => {
+                let a = kids(self)[0];
+                self.mgr.not(a)
+            }
+            Op::And | Op::Or => {
+                let k = kids(self);
+                let and = f.op() == Op::And;
+                let mut acc = if and { Node::TRUE } else { Node::FALSE };
+                for &c in k.iter().rev() {
+                    acc = if and {
+                        self.mgr.and(c, acc)
+                    } else {
+                        self.mgr.or(c, acc)
+                    };
+                }
+                acc
+            }
+            Op::Implies | Op::Equiv | Op::Xor => {
+                let k = kids(self);
+                match f.op() {
+                    Op::Implies => {
+                        let na = self.mgr.not(k[0]);
+                        self.mgr.or(na, k[1])
+                    }
+                    Op::Xor => self.mgr.xor(k[0], k[1]),
+                    _ => {
+                        let x = self.mgr.xor(k[0], k[1]);
+                        self.mgr.not(x)
+                    }
+                }
+            }
+            _ => {
+                let next = self.vars.len() as u32;
+                let v = *self.vars.entry(f.clone()).or_insert(next);
+                self.mgr.var(v)
+            }
+        };
+        self.memo.insert(f.clone(), n);
+        n
+    }
 }
 
 impl Default for Seres {
@@ -56,12 +137,24 @@ impl Seres {
             alive: FxHashMap::default(),
             completable: FxHashMap::default(),
             budget,
+            guards: None,
         }
     }
 
     /// The linear form of `r`.
     pub(crate) fn linear_form(&mut self, r: &Formula) -> Rc<[Step]> {
-        if let Some(l) = self.forms.get(r) {
+        self.form(r, false)
+    }
+
+    /// The top form of `r`: the residuals after one ⊤ letter (every guard
+    /// `true`).
+    fn top_form(&mut self, r: &Formula) -> Rc<[Step]> {
+        self.form(r, true)
+    }
+
+    /// The linear form of `r` (`top`: its top form).
+    fn form(&mut self, r: &Formula, top: bool) -> Rc<[Step]> {
+        if let Some(l) = self.forms.get(&(r.clone(), top)) {
             return l.clone();
         }
         let mut out: Vec<Step> = Vec::new();
@@ -70,18 +163,18 @@ impl Seres {
             Op::Concat => {
                 let head = r.child(0);
                 let rest = Formula::concat(r.children()[1..].to_vec());
-                for (b, h) in self.linear_form(head).iter() {
+                for (b, h) in self.form(head, top).iter() {
                     out.push((b.clone(), Formula::concat([h.clone(), rest.clone()])));
                 }
                 if head.accepts_empty_word() {
-                    out.extend(self.linear_form(&rest).iter().cloned());
+                    out.extend(self.form(&rest, top).iter().cloned());
                 }
             }
             Op::Fusion => {
                 let head = r.child(0);
                 let rest = Formula::fusion(r.children()[1..].to_vec());
-                let rest_form = self.linear_form(&rest);
-                for (b, h) in self.linear_form(head).iter() {
+                let rest_form = self.form(&rest, top);
+                for (b, h) in self.form(head, top).iter() {
                     // A head that matched its whole word leaves nothing
                     // for the shared letter: a dead residual.
                     if h.op() != Op::EmptyWord {
@@ -97,14 +190,14 @@ impl Seres {
             }
             Op::OrRat => {
                 for c in r.children() {
-                    out.extend(self.linear_form(c).iter().cloned());
+                    out.extend(self.form(c, top).iter().cloned());
                 }
             }
             Op::AndRat => {
                 let mut acc: Vec<(Formula, Vec<Formula>)> = vec![(Formula::tt(), Vec::new())];
                 let mut account: Account = self.budget.account();
                 for c in r.children() {
-                    let form = self.linear_form(c);
+                    let form = self.form(c, top);
                     // Charged before it is made (each step holds its
                     // guard and one residual per operand so far).
                     let steps = acc.len().saturating_mul(form.len());
@@ -132,10 +225,27 @@ impl Seres {
                 if hi != Some(0) {
                     let again =
                         Formula::star(body.clone(), lo.saturating_sub(1), hi.map(|h| h - 1));
-                    for (b, h) in self.linear_form(body).iter() {
+                    for (b, h) in self.form(body, top).iter() {
                         out.push((b.clone(), Formula::concat([h.clone(), again.clone()])));
                     }
                 }
+            }
+            Op::FirstMatch if top => {
+                // From a ⊤ letter on, no prefix blocks (see the module
+                // documentation): `fm(r)` steps as `r`.
+                if !r.child(0).accepts_empty_word() {
+                    out.extend(self.form(r.child(0), true).iter().cloned());
+                }
+            }
+            Op::FirstMatch => {
+                if !r.child(0).accepts_empty_word() {
+                    let form = self.form(r.child(0), false);
+                    out.extend(self.first_match_steps(&form));
+                }
+            }
+            _ if top => {
+                debug_assert!(!r.has_future(), "{r} is not a SERE");
+                out.push((Formula::tt(), Formula::empty_word()));
             }
             _ => {
                 debug_assert!(!r.has_future(), "{r} is not a SERE");
@@ -155,13 +265,77 @@ impl Seres {
             }
         }
         let l: Rc<[Step]> = Rc::from(merged);
-        self.forms.insert(r.clone(), l.clone());
+        self.forms.insert((r.clone(), top), l.clone());
         l
     }
 
+    /// The steps of `fm(r)` from the steps of `r` (which does not accept
+    /// the empty word): one per set `S` of steps some letter satisfies
+    /// together and no other, to `fm(|_{i∈S} r_i)`, guarded by the
+    /// conjunction of their guards and of the negations of the others
+    /// (only of those that split the letters). The sets are disjoint sets
+    /// of letters, so there are at most `2^v` of them for `v` variables
+    /// (propositions and past subformulas); they are charged to the
+    /// budget before they are made, as the products of `&&`.
+    fn first_match_steps(&mut self, form: &[Step]) -> Vec<Step> {
+        let budget = self.budget.clone();
+        let guards = self.guards.get_or_insert_with(|| GuardBdds {
+            mgr: Manager::with_budget(budget),
+            vars: FxHashMap::default(),
+            memo: FxHashMap::default(),
+        });
+        let mut parts: Vec<(Formula, Node, Vec<Formula>)> =
+            vec![(Formula::tt(), Node::TRUE, Vec::new())];
+        let mut account: Account = self.budget.account();
+        for (b, s) in form {
+            let cells = parts.len().saturating_mul(2);
+            let cell = std::mem::size_of::<(Formula, Node, Vec<Formula>)>()
+                + form.len() * std::mem::size_of::<Formula>();
+            if !account.set(cells.saturating_mul(cell)) {
+                return Vec::new();
+            }
+            let bb = guards.bdd(b);
+            let mut next = Vec::with_capacity(cells);
+            for (g, gb, members) in parts {
+                let inside = guards.mgr.and(gb, bb);
+                let outside = guards.mgr.diff(gb, bb);
+                if inside != Node::FALSE {
+                    let guard = if outside == Node::FALSE {
+                        g.clone()
+                    } else {
+                        Formula::and([g.clone(), b.clone()])
+                    };
+                    let mut m = members.clone();
+                    m.push(s.clone());
+                    next.push((guard, inside, m));
+                }
+                if outside != Node::FALSE {
+                    let guard = if inside == Node::FALSE {
+                        g
+                    } else {
+                        Formula::and([g, Formula::not(b.clone())])
+                    };
+                    next.push((guard, outside, members));
+                }
+            }
+            parts = next;
+            if guards.mgr.exhausted() {
+                // The diagrams are wrong from here on; the budget is
+                // marked exceeded, so the construction fails.
+                return Vec::new();
+            }
+        }
+        parts
+            .into_iter()
+            .filter(|(_, _, m)| !m.is_empty())
+            .map(|(g, _, m)| (g, Formula::first_match(Formula::sere_or(m))))
+            .collect()
+    }
+
     /// The residuals reachable from `r` (itself included) through steps
-    /// whose guard passes `keep`.
-    fn reachable(&mut self, r: &Formula, keep: fn(&Formula) -> bool) -> Vec<Formula> {
+    /// whose guard passes `keep`, of the linear forms (`top`: of the top
+    /// forms).
+    fn reachable(&mut self, r: &Formula, top: bool, keep: fn(&Formula) -> bool) -> Vec<Formula> {
         let mut seen = FxHashSet::default();
         let mut stack = vec![r.clone()];
         let mut out = Vec::new();
@@ -169,7 +343,7 @@ impl Seres {
             if !seen.insert(s.clone()) {
                 continue;
             }
-            for (b, t) in self.linear_form(&s).iter() {
+            for (b, t) in self.form(&s, top).iter() {
                 if keep(b) && !seen.contains(t) {
                     stack.push(t.clone());
                 }
@@ -189,7 +363,7 @@ impl Seres {
         let mut a = false;
         for (b, s) in self.linear_form(r).iter() {
             if !b.is_false() {
-                let reach = self.reachable(s, |b| !b.is_false());
+                let reach = self.reachable(s, false, |b| !b.is_false());
                 if reach.iter().any(Formula::accepts_empty_word) {
                     a = true;
                     break;
@@ -207,7 +381,7 @@ impl Seres {
             return c;
         }
         let c = self
-            .reachable(r, |_| true)
+            .reachable(r, true, |_| true)
             .iter()
             .any(Formula::accepts_empty_word);
         self.completable.insert(r.clone(), c);
@@ -250,7 +424,7 @@ impl Seres {
     /// Whether `r` has a non-empty match made of ⊤ letters (which
     /// satisfy `false`: the letters of a word cut by `abort`).
     pub(crate) fn top_match(&mut self, r: &Formula) -> bool {
-        let form = self.linear_form(r);
+        let form = self.top_form(r);
         form.iter().any(|(_, s)| self.completable(s))
     }
 }
@@ -298,6 +472,7 @@ mod tests {
                 let top = hi.unwrap_or(lo.max(n as u32)).min(lo.max(n as u32));
                 (lo..=top).any(|k| power(r.child(0), k, w))
             }
+            Op::FirstMatch => brute(r.child(0), w) && (0..n).all(|k| !brute(r.child(0), &w[..k])),
             _ => n == 1 && boolean(r, w[0]),
         }
     }
@@ -326,14 +501,37 @@ mod tests {
         cur.iter().any(Formula::accepts_empty_word)
     }
 
+    /// `r` with `first_match` around some of its SEREs.
+    fn with_first_matches(r: &Formula, rng: &mut SplitMix64) -> Formula {
+        r.map_bottom_up(|g| {
+            if g.op().is_sere() && rng.chance(1, 2) {
+                Formula::first_match(g.clone())
+            } else {
+                g.clone()
+            }
+        })
+    }
+
     #[test]
     fn linear_forms_agree_with_the_brute_force_matcher() {
         let mut seres = Seres::default();
         let mut matched = 0;
-        for seed in 0..400u64 {
+        let mut first_matches = 0;
+        for seed in 0..800u64 {
             let mut rng = SplitMix64::new(seed);
             let r = random_sere(&mut rng, &APS, 1 + (seed % 7) as usize);
-            let residuals = seres.reachable(&r, |_| true).len();
+            // Half of them with `first_match` inside.
+            let r = if seed % 2 == 1 {
+                with_first_matches(&r, &mut rng)
+            } else {
+                r
+            };
+            first_matches += usize::from(
+                r.subformulas_postorder()
+                    .iter()
+                    .any(|g| g.op() == Op::FirstMatch),
+            );
+            let residuals = seres.reachable(&r, false, |_| true).len();
             for len in 0..=5usize {
                 for code in 0..(1u64 << (2 * len)) {
                     let w: Vec<u64> = (0..len).map(|i| code >> (2 * i) & 3).collect();
@@ -355,6 +553,7 @@ mod tests {
             matched > 5_000,
             "the random SEREs match too rarely ({matched})"
         );
+        assert!(first_matches >= 70, "{first_matches} with first_match");
     }
 
     fn sere(s: &str) -> Formula {
@@ -391,7 +590,7 @@ mod tests {
     fn residuals_are_finite_and_questions_answered() {
         let mut s = Seres::default();
         let r = sere("{{a;b}[*]; c}");
-        let all = s.reachable(&r, |_| true);
+        let all = s.reachable(&r, false, |_| true);
         assert!(all.len() <= 4, "{all:?}");
         assert!(s.alive(&r));
         assert!(s.completable(&r));

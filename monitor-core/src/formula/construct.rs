@@ -110,6 +110,7 @@ impl Formula {
             Op::Y if f.is_false() => f,
             Op::Z if f.is_true() => f,
             Op::X | Op::F | Op::G | Op::Y | Op::Z | Op::O | Op::H => intern(op, "", vec![f]),
+            Op::FirstMatch => Formula::first_match(f),
             Op::Closure => Formula::closure(f),
             Op::NegClosure => Formula::neg_closure(f),
             Op::NegClosureMarked => Formula::neg_closure_marked(f),
@@ -752,7 +753,35 @@ impl Formula {
         }
     }
 
-    /// The weak closure `{r}`.
+    /// `first_match(r)` (IEEE 1800-2017 §16.9.8): the words of `r` that
+    /// have no proper prefix in `r`. It is `r` itself when no two words of
+    /// `r` can be prefixes of each other: a Boolean, or a SERE whose words
+    /// all have the same length; and `[*0]` when `r` matches the empty
+    /// word (the empty word is a prefix of every other).
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let r = Formula::concat([a.clone(), Formula::star(Formula::tt(), 0, Some(2)), b.clone()]);
+    /// assert_eq!(Formula::first_match(r).to_spot(), "first_match(a;[*0..2];b)");
+    /// // Every word of `a;b` has length 2: nothing to choose.
+    /// let ab = Formula::concat([a.clone(), b.clone()]);
+    /// assert_eq!(Formula::first_match(ab.clone()), ab);
+    /// assert_eq!(Formula::first_match(Formula::star(a, 0, None)), Formula::empty_word());
+    /// ```
+    pub fn first_match(r: Formula) -> Formula {
+        if r.accepts_empty_word() {
+            return Formula::empty_word();
+        }
+        if !r.has_future() || r.op() == Op::FirstMatch || fixed_length(&r).is_some() {
+            return r;
+        }
+        intern(Op::FirstMatch, "", vec![r])
+    }
+
+    /// The weak closure `{r}`. (`{first_match(r)}` is `{r}`: a word
+    /// completes to a match of one iff it completes to a match of the
+    /// other, the shortest.)
     ///
     /// ```
     /// # use monitor_core::formula::Formula;
@@ -760,7 +789,7 @@ impl Formula {
     /// assert_eq!(Formula::closure(r).to_spot(), "{a;b}");
     /// ```
     pub fn closure(r: Formula) -> Formula {
-        intern(Op::Closure, "", vec![r])
+        intern(Op::Closure, "", vec![without_first_match(r)])
     }
 
     /// The negated closure `!{r}` (also what `Formula::not` of a closure
@@ -773,7 +802,7 @@ impl Formula {
     /// assert_eq!(Formula::not(Formula::closure(r.clone())).nnf(), Formula::neg_closure(r));
     /// ```
     pub fn neg_closure(r: Formula) -> Formula {
-        intern(Op::NegClosure, "", vec![r])
+        intern(Op::NegClosure, "", vec![without_first_match(r)])
     }
 
     /// The marked negated closure (internal to the tableau).
@@ -785,7 +814,7 @@ impl Formula {
     /// assert_eq!((f.op(), f.child(0)), (Op::NegClosureMarked, &r));
     /// ```
     pub fn neg_closure_marked(r: Formula) -> Formula {
-        intern(Op::NegClosureMarked, "", vec![r])
+        intern(Op::NegClosureMarked, "", vec![without_first_match(r)])
     }
 
     /// Suffix implication `{r} |-> f`. (`{r} |-> true` is not folded into
@@ -806,7 +835,8 @@ impl Formula {
 
     /// Suffix conjunction `{r} <>-> f`; `{r}!` is `econcat(r, true)`.
     /// (`{r} <>-> false` is not folded into `false`, which holds at the
-    /// end of a match inside a cut into ⊤ letters.)
+    /// end of a match inside a cut into ⊤ letters. `{first_match(r)}!` is
+    /// `{r}!`: `r` has a match iff it has a shortest one.)
     ///
     /// ```
     /// # use monitor_core::formula::Formula;
@@ -815,6 +845,11 @@ impl Formula {
     /// assert_eq!(Formula::econcat(r, Formula::tt()).to_spot(), "{a;b}!");
     /// ```
     pub fn econcat(r: Formula, f: Formula) -> Formula {
+        let r = if f.is_true() {
+            without_first_match(r)
+        } else {
+            r
+        };
         intern(Op::EConcat, "", vec![r, f])
     }
 
@@ -827,6 +862,11 @@ impl Formula {
     /// assert_eq!((f.op(), f.children()), (Op::EConcatMarked, &[r, Formula::ap("c")][..]));
     /// ```
     pub fn econcat_marked(r: Formula, f: Formula) -> Formula {
+        let r = if f.is_true() {
+            without_first_match(r)
+        } else {
+            r
+        };
         intern(Op::EConcatMarked, "", vec![r, f])
     }
 
@@ -879,5 +919,49 @@ impl Formula {
             return Formula::abort_bottom(f.child(0).clone(), inner);
         }
         intern(Op::AbortBottom, "", vec![f, b])
+    }
+}
+
+/// `r` without an outer `first_match`, where only whether a match exists
+/// counts (closures, `{r}!`). Exact also on words cut by `abort`: the
+/// shortest match of `r` is a first match, since a proper prefix that
+/// matches with its ⊤ letters read as ⊥ (IEEE 1800-2017 F.3.3) has no ⊤
+/// letter and so is a shorter match.
+fn without_first_match(r: Formula) -> Formula {
+    if r.op() == Op::FirstMatch {
+        r.child(0).clone()
+    } else {
+        r
+    }
+}
+
+/// The length of every word of the SERE `r`, when it is the same for all
+/// (`None` when it is not, or not known by these rules); a SERE with no
+/// word may have any answer.
+fn fixed_length(r: &Formula) -> Option<u32> {
+    if !r.has_future() {
+        return Some(1);
+    }
+    let kids = || r.children().iter().map(fixed_length);
+    match r.op() {
+        Op::EmptyWord => Some(0),
+        Op::Concat => kids().try_fold(0u32, |acc, k| acc.checked_add(k?)),
+        // Consecutive operands share a letter.
+        Op::Fusion => kids()
+            .try_fold(0u32, |acc, k| acc.checked_add(k?))?
+            .checked_sub(r.children().len() as u32 - 1),
+        // One operand of fixed length fixes the intersection's.
+        Op::AndRat => kids().flatten().next(),
+        Op::OrRat => {
+            let mut all = kids();
+            let first = all.next()??;
+            all.all(|k| k == Some(first)).then_some(first)
+        }
+        Op::Star => match r.star_bounds()? {
+            (lo, Some(hi)) if lo == hi => fixed_length(r.child(0))?.checked_mul(lo),
+            _ => None,
+        },
+        Op::FirstMatch => fixed_length(r.child(0)),
+        _ => None,
     }
 }

@@ -64,23 +64,27 @@ struct SereMatcher<'a> {
     /// From this time on the letters are ⊤ (`true`) or ⊥ (`false`) for the
     /// SERE (already complemented for the negative operators).
     special: Option<(usize, bool)>,
-    memo: FxHashMap<(Formula, usize), Rc<Vec<bool>>>,
+    /// Whether ⊤ and ⊥ are read swapped (the barred word `w̄` of IEEE
+    /// 1800-2017 Annex F, on which `first_match` looks for shorter
+    /// matches).
+    barred: bool,
+    memo: FxHashMap<(Formula, usize, bool), Rc<Vec<bool>>>,
 }
 
 impl SereMatcher<'_> {
     fn letter_ok(&self, b: &Formula, t: usize) -> bool {
         if t >= self.top_from {
-            return true;
+            return !self.barred;
         }
         match self.special {
-            Some((from, kind)) if t >= from => kind,
+            Some((from, kind)) if t >= from => kind != self.barred,
             _ => self.val[b][(self.fold)(t)],
         }
     }
 
     /// `ends[j]`: whether the letters `i..j` match `r` (`j <= horizon`).
     fn ends(&mut self, r: &Formula, i: usize) -> Rc<Vec<bool>> {
-        if let Some(e) = self.memo.get(&(r.clone(), i)) {
+        if let Some(e) = self.memo.get(&(r.clone(), i, self.barred)) {
             return e.clone();
         }
         let h = self.horizon;
@@ -157,6 +161,20 @@ impl SereMatcher<'_> {
                     },
                 }
             }
+            Op::FirstMatch => {
+                // The matches of the operand with no proper prefix that
+                // matches it on the barred word (Annex F.3.3).
+                let e = self.ends(r.child(0), i);
+                self.barred = !self.barred;
+                let blocking = self.ends(r.child(0), i);
+                self.barred = !self.barred;
+                for j in i..=h {
+                    out[j] = e[j];
+                    if blocking[j] {
+                        break;
+                    }
+                }
+            }
             _ => {
                 assert!(
                     !r.has_future(),
@@ -168,7 +186,7 @@ impl SereMatcher<'_> {
             }
         }
         let out = Rc::new(out);
-        self.memo.insert((r.clone(), i), out.clone());
+        self.memo.insert((r.clone(), i, self.barred), out.clone());
         out
     }
 
@@ -347,6 +365,7 @@ fn unrolled_values<L: Valuation + Clone>(
                     horizon,
                     top_from: usize::MAX,
                     special: special.map(|k| (p, k != universal)),
+                    barred: false,
                     memo: FxHashMap::default(),
                 };
                 let after = &val[g.child(1)];
@@ -373,6 +392,7 @@ fn unrolled_values<L: Valuation + Clone>(
                     horizon: horizon + TOP_LETTERS,
                     top_from: horizon,
                     special: special.map(|k| (p, k == positive)),
+                    barred: false,
                     memo: FxHashMap::default(),
                 };
                 (0..n)

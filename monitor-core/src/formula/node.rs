@@ -137,6 +137,7 @@ fn compute_props(op: Op, bounds: (u32, u32), children: &[Formula]) -> Props {
             Op::Concat | Op::AndRat => all(|p| p.nullable),
             Op::OrRat => any(|p| p.nullable),
             Op::Star => bounds.0 == 0 || c(0).nullable,
+            Op::FirstMatch => c(0).nullable,
             _ => false,
         },
         unbounded: any(|p| p.unbounded) || (op == Op::Star && bounds.1 == u32::MAX),
@@ -179,7 +180,13 @@ fn compute_props(op: Op, bounds: (u32, u32), children: &[Formula]) -> Props {
         ),
         // Left to the semantic analysis.
         Op::Abort | Op::AbortBottom => (false, false),
-        Op::EmptyWord | Op::Concat | Op::Fusion | Op::OrRat | Op::AndRat | Op::Star => {
+        Op::EmptyWord
+        | Op::Concat
+        | Op::Fusion
+        | Op::OrRat
+        | Op::AndRat
+        | Op::Star
+        | Op::FirstMatch => {
             unreachable!("SERE operators handled above")
         }
     };

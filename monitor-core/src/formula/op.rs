@@ -71,6 +71,9 @@ pub enum Op {
     /// Repetition `r[*i..j]` ([`Formula::star_bounds`](super::Formula::star_bounds)); `[*]`, `[+]`,
     /// `[*n]`, `[=n]` and `[->n]` are written with it.
     Star,
+    /// SVA's `first_match(r)` (Spot: `first_match(r)`): the matches of
+    /// `r` that extend no shorter match of `r` (IEEE 1800-2017 §16.9.8).
+    FirstMatch,
     // PSL: formulas over SEREs. As in IEEE 1850, only non-empty matches
     // count.
     /// The weak closure `{r}`: every prefix of the word either has matched
@@ -122,7 +125,7 @@ impl Op {
         match self {
             False | True | Ap | EmptyWord => Some(0),
             Not | X | F | G | Y | Z | O | H => Some(1),
-            Star | Closure | NegClosure | NegClosureMarked => Some(1),
+            Star | FirstMatch | Closure | NegClosure | NegClosureMarked => Some(1),
             Implies | Equiv | Xor | U | R | W | M | S | B | T => Some(2),
             UConcat | EConcat | EConcatMarked | Abort | AbortBottom => Some(2),
             And | Or | Concat | Fusion | OrRat | AndRat => None,
@@ -141,17 +144,24 @@ impl Op {
     }
 
     /// Whether this is a SERE operator (`[*0]`, `;`, `:`, `|`, `&&`,
-    /// repetition).
+    /// repetition, `first_match`).
     ///
     /// ```
     /// # use monitor_core::formula::Op;
     /// assert!(Op::Concat.is_sere());
+    /// assert!(Op::FirstMatch.is_sere());
     /// assert!(!Op::Closure.is_sere());
     /// ```
     pub fn is_sere(self) -> bool {
         matches!(
             self,
-            Op::EmptyWord | Op::Concat | Op::Fusion | Op::OrRat | Op::AndRat | Op::Star
+            Op::EmptyWord
+                | Op::Concat
+                | Op::Fusion
+                | Op::OrRat
+                | Op::AndRat
+                | Op::Star
+                | Op::FirstMatch
         )
     }
 
@@ -228,6 +238,7 @@ impl Op {
             OrRat => "|",
             AndRat => "&&",
             Star => "[*]",
+            FirstMatch => "first_match",
             Closure => "{}",
             NegClosure => "!{}",
             NegClosureMarked => "!+{}",

@@ -66,10 +66,8 @@
 //! `[->..j]` is `[->1..j]`. `[*0]` is the empty word, `1` any letter.
 //! Letters are Boolean formulas (past operators allowed); a temporal
 //! operator inside braces is an error. The formula core has no operator
-//! for two of Spot's: the unbounded fusion power of a SERE that is not a
-//! Boolean (`{a;b}[:+]`) and `first_match` of a SERE that is not a
-//! Boolean nor accepts the empty word (`first_match({a;b[*]})`) are
-//! refused with an error naming them.
+//! for one of Spot's: the unbounded fusion power of a SERE that is not a
+//! Boolean (`{a;b}[:+]`) is refused with an error naming it.
 //!
 //! One difference from Spot remains, the PSL front end's: a weak
 //! closure completes a prefix with letters that satisfy every Boolean,
@@ -1511,7 +1509,7 @@ impl Parser<'_> {
             }
             Tok::Const(b) => Ok(Formula::constant(*b)),
             Tok::Ident(name) if name == "first_match" && self.cur.peek().kind == Tok::LParen => {
-                self.first_match(&t)
+                self.first_match()
             }
             Tok::Ident(name) => Ok(Formula::ap(name)),
             Tok::Repeat(Rep::Star, lo, hi) => Ok(Formula::star(Formula::tt(), *lo, *hi)),
@@ -1534,11 +1532,8 @@ impl Parser<'_> {
     }
 
     /// `first_match(r)`, `first_match` (token `t`) read: the matches of
-    /// `r` that extend no shorter match. The core has no such operator,
-    /// so only its exact rewritings are read (Spot's identities): a
-    /// Boolean is its own first match, and `[*0]` is the first match of
-    /// a SERE that accepts the empty word.
-    fn first_match(&mut self, t: &Token) -> Result<Formula, ParseError> {
+    /// `r` that extend no shorter match.
+    fn first_match(&mut self) -> Result<Formula, ParseError> {
         let open = self.cur.next();
         self.cur.enter(open.span)?;
         let r = self.sere();
@@ -1556,21 +1551,7 @@ impl Parser<'_> {
             }
             _ => return Err(self.unexpected(&u, "a SERE operator or `)`")),
         }
-        if !r.has_future() {
-            return Ok(r);
-        }
-        if r.accepts_empty_word() {
-            return Ok(Formula::empty_word());
-        }
-        Err(self.unsupported(
-            Span {
-                start: t.span.start,
-                end: self.cur.last_span().end,
-            },
-            "`first_match` of a SERE is not supported (the formula core has no such \
-             operator); only `first_match(b)` of a Boolean and of a SERE that accepts the \
-             empty word are",
-        ))
+        Ok(Formula::first_match(r))
     }
 }
 

@@ -220,7 +220,7 @@ fn spot_operand(f: &Formula, out: &mut String) {
 fn sere_operand(r: &Formula, out: &mut String) {
     if r.is_boolean() {
         spot_operand(r, out);
-    } else if matches!(r.op(), Op::Star | Op::EmptyWord) {
+    } else if matches!(r.op(), Op::Star | Op::EmptyWord | Op::FirstMatch) {
         sere(r, out);
     } else {
         out.push('{');
@@ -249,6 +249,11 @@ fn sere(r: &Formula, out: &mut String) {
                 }
                 sere_operand(c, out);
             }
+        }
+        Op::FirstMatch => {
+            out.push_str("first_match(");
+            sere(r.child(0), out);
+            out.push(')');
         }
         Op::Star => {
             let c = r.child(0);

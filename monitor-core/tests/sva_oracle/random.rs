@@ -374,6 +374,100 @@ impl Gen {
         p
     }
 
+    /// A property with a `first_match` where it can change the property:
+    /// as the antecedent of `|->`/`|=>`/`#-#`/`#=#`, or inside a longer
+    /// sequence (`##`, `and`, `or`, `intersect`, `within`, `throughout`,
+    /// repetition, `first_match`) used as an antecedent or as a property.
+    /// Its operand is a random sequence (of more than one length, mostly,
+    /// when it is not a single Boolean).
+    pub fn first_match_assertion(&mut self, depth: u32) -> Prop {
+        let bx = Box::new;
+        loop {
+            let depth_fm = 1 + self.below(2) as u32;
+            let operand = if self.below(2) == 0 {
+                self.seq(depth_fm)
+            } else {
+                // A delay of more than one length: its first match is
+                // its shortest.
+                let lhs = self.seq(depth_fm - 1);
+                let rhs = self.seq(depth_fm - 1);
+                let lo = self.below(2) as u32;
+                let hi = match self.below(3) {
+                    0 => None,
+                    _ => Some(lo + 1 + self.below(2) as u32),
+                };
+                Seq::Delay {
+                    lhs: Some(bx(lhs)),
+                    lo,
+                    hi,
+                    rhs: bx(rhs),
+                }
+            };
+            let fm = Seq::FirstMatch(bx(operand));
+            let depth_other = self.below(2) as u32;
+            let other = self.seq(depth_other);
+            let s = match self.below(10) {
+                0 | 1 => fm,
+                2 => {
+                    let (lo, hi) = self.range(0, true);
+                    Seq::Delay {
+                        lhs: Some(bx(fm)),
+                        lo,
+                        hi,
+                        rhs: bx(other),
+                    }
+                }
+                3 => {
+                    let (lo, hi) = self.range(0, true);
+                    Seq::Delay {
+                        lhs: Some(bx(other)),
+                        lo,
+                        hi,
+                        rhs: bx(fm),
+                    }
+                }
+                4 => Seq::And(bx(fm), bx(other)),
+                5 => Seq::Or(bx(other), bx(fm)),
+                6 => Seq::Intersect(bx(fm), bx(other)),
+                7 => {
+                    if self.below(2) == 0 {
+                        Seq::Within(bx(fm), bx(other))
+                    } else {
+                        Seq::Within(bx(other), bx(fm))
+                    }
+                }
+                8 => {
+                    let (lo, hi) = self.range(0, true);
+                    Seq::Repeat { s: bx(fm), lo, hi }
+                }
+                _ => Seq::FirstMatch(bx(Seq::Delay {
+                    lhs: Some(bx(fm)),
+                    lo: 0,
+                    hi: Some(1 + self.below(2) as u32),
+                    rhs: bx(other),
+                })),
+            };
+            let p = match self.below(7) {
+                0..=2 => Prop::Implication {
+                    s,
+                    overlap: self.below(2) == 0,
+                    p: Box::new(self.prop(depth)),
+                },
+                3 => Prop::FollowedBy {
+                    s,
+                    overlap: self.below(2) == 0,
+                    p: Box::new(self.prop(depth)),
+                },
+                4 => Prop::Strong(s),
+                5 => Prop::Not(Box::new(Prop::Seq(s))),
+                _ => Prop::Seq(s),
+            };
+            if legal(&p, true) {
+                return p;
+            }
+        }
+    }
+
     /// A random lasso over the propositions: prefix of at most
     /// `max_prefix` letters, cycle of 1 to `max_cycle`.
     pub fn lasso(&mut self, max_prefix: u64, max_cycle: u64) -> Lasso<u64> {

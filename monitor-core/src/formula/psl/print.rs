@@ -13,6 +13,8 @@ pub enum PslPrintError {
     PastOperator(Op),
     /// The proposition is not a PSL identifier (nor a comparison).
     Proposition(String),
+    /// IEEE 1850 has no `first_match` (SVA's, IEEE 1800-2017 §16.9.8).
+    FirstMatch,
 }
 
 impl std::fmt::Display for PslPrintError {
@@ -26,6 +28,10 @@ impl std::fmt::Display for PslPrintError {
             PslPrintError::Proposition(name) => {
                 write!(f, "proposition `{name}` is not a PSL identifier")
             }
+            PslPrintError::FirstMatch => write!(
+                f,
+                "PSL has no `first_match` (an SVA operator, IEEE 1800-2017 §16.9.8)"
+            ),
         }
     }
 }
@@ -195,6 +201,7 @@ fn sere_item(r: &Formula, out: &mut String, braced: bool) -> Result<(), PslPrint
                 Some(hi) => out.push_str(&format!("[*{lo}:{hi}]")),
             }
         }
+        Op::FirstMatch => return Err(PslPrintError::FirstMatch),
         op => unreachable!("{op:?} is not a SERE operator"),
     }
     out.push('}');

@@ -30,7 +30,7 @@
 //! | `b[->m:n]`, `b[=m:n]` | 16.9.2 | goto `{!b[*]; b}[*m:n]`, non-consecutive `{b[->m:n]; !b[*]}` |
 //! | `r and s`, `r or s`, `r intersect s` | 16.9.5–16.9.7 | both match (ends at the later: PSL's `&`), either, both with the same length (`&&`) |
 //! | `r within s`, `b throughout r` | 16.9.9, 16.9.10 | `{[*]; r; [*]} && s`, `b[*] && r` |
-//! | `first_match(r)` | 16.9.8 | only at the end of a sequence property, where it changes nothing |
+//! | `first_match(r)` | 16.9.8 | the matches of `r` with no shorter match from the same start ([`Op::FirstMatch`], Spot's `first_match`) |
 //! | `r`, `weak(r)`, `strong(r)` | 16.12.2 | weak `{r}` (in assertions without `strong`), strong `{r}!` |
 //! | `r \|-> p`, `r \|=> p` | 16.12.7 | `{r} \|-> p`, `{r; true} \|-> p` |
 //! | `r #-# p`, `r #=# p` | 16.12.9 | `{r} <>-> p`, `{r; true} <>-> p` |
@@ -109,9 +109,8 @@
 //! than one clock or clocks that do not cover the property (§16.13), a
 //! clocking argument or gating expression of `$past` and its kin
 //! (§16.9.3), recursive properties (§16.12.17), `expect` (§16.17),
-//! `.triggered` (§16.9.11) and `.matched` (§16.13.6), `first_match`
-//! inside a sequence, `dist`, `inside`, arithmetic and reductions on
-//! vectors, and a second `disable iff`.
+//! `.triggered` (§16.9.11) and `.matched` (§16.13.6), `dist`, `inside`,
+//! arithmetic and reductions on vectors, and a second `disable iff`.
 //!
 //! ```
 //! use monitor_core::formula::{parse_psl, sva::{parse_sva, parse_sva_directive}};
@@ -319,7 +318,7 @@ pub fn parse_sva_directive(input: &str) -> Result<Directive, ParseError> {
         DirectiveKind::Cover => {
             let r = match node {
                 Node::Bool(b) => b,
-                Node::Seq { r, .. } => r,
+                Node::Seq(r) => r,
                 Node::Prop(_) => {
                     return Err(p.unsupported(
                         span,
@@ -481,8 +480,21 @@ mod tests {
             s("a throughout b throughout c ##1 d"),
             psl("{a[*] && {b[*] && {c; d}}}")
         );
-        // first_match at the end of a sequence property changes nothing.
-        assert_eq!(s("a ##1 first_match(b ##[1:3] c)"), s("a ##1 b ##[1:3] c"));
+        // first_match at the top of a sequence property changes nothing
+        // (the shortest match is a match); elsewhere it stays.
+        assert_eq!(s("first_match(b ##[1:3] c)"), s("b ##[1:3] c"));
+        assert_eq!(
+            s("strong(first_match(b ##[1:3] c))"),
+            s("strong(b ##[1:3] c)")
+        );
+        let r = psl("{a; [*0:1]; b}!").child(0).clone();
+        assert_eq!(
+            s("first_match(a ##[1:2] b) |-> c"),
+            Formula::uconcat(Formula::first_match(r), ltl("c"))
+        );
+        // Of a Boolean, or of a sequence of one length: the sequence.
+        assert_eq!(s("first_match(a ##1 b) |-> c"), s("a ##1 b |-> c"));
+        assert_eq!(s("first_match(a) ##1 b"), s("a ##1 b"));
         assert_eq!(s("(a ##1 b) or (c ##1 d)"), s("a ##1 b or c ##1 d"));
     }
 
@@ -795,9 +807,8 @@ mod tests {
         // Empty matches as properties.
         has(err("a[*0:1]"), "§16.12.2");
         has(err("strong(a[*0])"), "§16.12.2");
-        // first_match inside a sequence.
-        has(err("first_match(a ##[1:2] b) |-> c"), "first_match");
-        has(err("first_match(a ##[1:2] b) ##1 c"), "first_match");
+        // first_match with a local variable.
+        has(err("first_match(a ##[1:2] b, x = c) |-> c"), "§16.10");
         // Clocks, resets and directives belong to parse_sva_directive.
         has(err("@(posedge clk) a"), "parse_sva_directive");
         has(err("disable iff (rst) a"), "parse_sva_directive");

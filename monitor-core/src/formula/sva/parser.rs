@@ -27,24 +27,10 @@ pub(super) enum Node {
     /// A Boolean expression (no temporal operator; sampled-value
     /// functions are past operators).
     Bool(Formula),
-    /// A sequence, as a SERE of the core. `first_match` is the span of a
-    /// `first_match` at its end, which is dropped: sound only if the
-    /// sequence ends up a sequence property (see [`Parser::antecedent`]).
-    Seq {
-        r: Formula,
-        first_match: Option<Span>,
-    },
+    /// A sequence, as a SERE of the core.
+    Seq(Formula),
     /// A property.
     Prop(Formula),
-}
-
-impl Node {
-    fn seq(r: Formula) -> Node {
-        Node::Seq {
-            r,
-            first_match: None,
-        }
-    }
 }
 
 /// A named sequence, property or `let`.
@@ -248,8 +234,8 @@ impl<'a> Parser<'a> {
             Node::Bool(b) => Ok(b),
             Node::Prop(p) => Ok(p),
             // A sequence of one letter is that letter.
-            Node::Seq { r, .. } if !r.has_future() => Ok(r),
-            Node::Seq { r, .. } => {
+            Node::Seq(r) if !r.has_future() => Ok(r),
+            Node::Seq(r) => {
                 self.no_empty_match(&r, span)?;
                 Ok(Formula::closure(r))
             }
@@ -271,14 +257,7 @@ impl<'a> Parser<'a> {
     fn to_seq(&self, node: Node, span: Span, what: &str) -> Result<Formula, ParseError> {
         match node {
             Node::Bool(b) => Ok(b),
-            Node::Seq {
-                r,
-                first_match: None,
-            } => Ok(r),
-            Node::Seq {
-                first_match: Some(at),
-                ..
-            } => Err(self.first_match_error(at)),
+            Node::Seq(r) => Ok(r),
             Node::Prop(_) => Err(self.unsupported(
                 span,
                 format!("{what} takes sequences; this operand is a property"),
@@ -286,20 +265,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn first_match_error(&self, at: Span) -> ParseError {
-        self.unsupported(
-            at,
-            "`first_match` is supported only where it does not change the property: at the end \
-             of a sequence used as a property (IEEE 1800-2017 §16.9.8); the formula core has no \
-             operator for the first match inside a sequence",
-        )
-    }
-
     /// `node` where a Boolean is expected (`what` names the operator).
     fn to_bool(&self, node: Node, span: Span, what: &str) -> Result<Formula, ParseError> {
         match node {
             Node::Bool(b) => Ok(b),
-            Node::Seq { .. } => Err(self.unsupported(
+            Node::Seq(_) => Err(self.unsupported(
                 span,
                 format!("{what} takes Boolean expressions; this operand is a sequence"),
             )),
@@ -355,7 +325,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The left side of `|->` and its kin: a sequence, whose every match
-    /// counts (a `first_match` there would change the property).
+    /// counts.
     fn antecedent(&self, node: Node, span: Span, op: &str) -> Result<Formula, ParseError> {
         match node {
             Node::Prop(_) => Err(self.unsupported(
@@ -433,20 +403,12 @@ impl<'a> Parser<'a> {
             let rhs_span = self.span_from(s);
             acc = match (acc, n) {
                 (a, b) if !matches!(a, Node::Prop(_)) && !matches!(b, Node::Prop(_)) => {
-                    // A `first_match` at the end of a branch is still at the end.
-                    let first_match = [&a, &b].into_iter().find_map(|n| match n {
-                        Node::Seq { first_match, .. } => *first_match,
-                        _ => None,
-                    });
                     let r = |n: Node| match n {
                         Node::Bool(b) => b,
-                        Node::Seq { r, .. } => r,
+                        Node::Seq(r) => r,
                         Node::Prop(_) => unreachable!("checked"),
                     };
-                    Node::Seq {
-                        r: Formula::sere_or([r(a), r(b)]),
-                        first_match,
-                    }
+                    Node::Seq(Formula::sere_or([r(a), r(b)]))
                 }
                 (a, b) => Node::Prop(Formula::or([
                     self.to_prop(a, lhs_span)?,
@@ -477,7 +439,7 @@ impl<'a> Parser<'a> {
             acc = if !matches!(acc, Node::Prop(_)) && !matches!(n, Node::Prop(_)) {
                 let r = self.to_seq(acc, lhs_span, "sequence `and`")?;
                 let t = self.to_seq(n, rhs_span, "sequence `and`")?;
-                Node::seq(Formula::sere_and_nlm(r, t))
+                Node::Seq(Formula::sere_and_nlm(r, t))
             } else {
                 Node::Prop(Formula::and([
                     self.to_prop(acc, lhs_span)?,
@@ -528,7 +490,7 @@ impl<'a> Parser<'a> {
             let s = self.cur.peek().span;
             let rhs = self.within_level()?;
             let b = self.to_seq(rhs, self.span_from(s), "`intersect`")?;
-            lhs = Node::seq(Formula::sere_and([a, b]));
+            lhs = Node::Seq(Formula::sere_and([a, b]));
         }
         Ok(lhs)
     }
@@ -545,7 +507,7 @@ impl<'a> Parser<'a> {
             let rhs = self.throughout_level()?;
             let b = self.to_seq(rhs, self.span_from(s), "`within`")?;
             let any = Formula::star(Formula::tt(), 0, None);
-            lhs = Node::seq(Formula::sere_and([
+            lhs = Node::Seq(Formula::sere_and([
                 Formula::concat([any.clone(), a, any]),
                 b,
             ]));
@@ -567,7 +529,7 @@ impl<'a> Parser<'a> {
         let rhs = self.throughout_level();
         self.cur.leave();
         let r = self.to_seq(rhs?, self.span_from(s), "`throughout`")?;
-        Ok(Node::seq(Formula::sere_and([Formula::star(b, 0, None), r])))
+        Ok(Node::Seq(Formula::sere_and([Formula::star(b, 0, None), r])))
     }
 
     /// Cycle delays `##`, left associative, and a leading `##` (`##n r`
@@ -596,17 +558,8 @@ impl<'a> Parser<'a> {
             } else {
                 self.repeat_level()?
             };
-            let (b, first_match) = match rhs {
-                Node::Seq {
-                    r,
-                    first_match: Some(at),
-                } => (r, Some(at)),
-                other => (self.to_seq(other, self.span_from(s), "`##`")?, None),
-            };
-            lhs = Node::Seq {
-                r: delay(a, lo, hi, b),
-                first_match,
-            };
+            let b = self.to_seq(rhs, self.span_from(s), "`##`")?;
+            lhs = Node::Seq(delay(a, lo, hi, b));
         }
         for _ in 0..levels {
             self.cur.leave();
@@ -660,12 +613,12 @@ impl<'a> Parser<'a> {
                     };
                     self.expect_sym("]", "`]`")?;
                     let r = self.to_seq(node, self.span_from(start), "`[*`")?;
-                    Node::seq(Formula::star(r, lo, hi))
+                    Node::Seq(Formula::star(r, lo, hi))
                 }
                 T::Sym("[+]") => {
                     self.cur.next();
                     let r = self.to_seq(node, self.span_from(start), "`[+]`")?;
-                    Node::seq(Formula::star(r, 1, None))
+                    Node::Seq(Formula::star(r, 1, None))
                 }
                 T::Sym(s @ ("[=" | "[->")) => {
                     self.cur.next();
@@ -677,7 +630,7 @@ impl<'a> Parser<'a> {
                         b.clone(),
                     ]);
                     let goto = Formula::star(step, lo, hi);
-                    Node::seq(if s == "[->" {
+                    Node::Seq(if s == "[->" {
                         goto
                     } else {
                         Formula::concat([goto, Formula::star(Formula::not(b), 0, None)])
@@ -929,10 +882,7 @@ impl<'a> Parser<'a> {
             }
             "first_match" => {
                 let (r, _) = self.sequence_argument(&w)?;
-                Ok(Node::Seq {
-                    r,
-                    first_match: Some(self.span_from(t.span)),
-                })
+                Ok(Node::Seq(Formula::first_match(r)))
             }
             "always" | "s_always" | "eventually" | "s_eventually" => self.always_eventually(&w, t.span),
             "if" => self.if_else(),
@@ -1818,7 +1768,7 @@ impl<'a> Parser<'a> {
                 span,
                 format!("`sequence {name}` holds a property: declare it with `property`"),
             )),
-            (DeclKind::Sequence, n @ Node::Bool(_)) => Ok(Node::seq(match n {
+            (DeclKind::Sequence, n @ Node::Bool(_)) => Ok(Node::Seq(match n {
                 Node::Bool(b) => b,
                 _ => unreachable!(),
             })),
