@@ -13,6 +13,10 @@ const DENSE_LIMIT: usize = 4096;
 /// Explanations (shortest words, violating letters) for monitors up to
 /// this many states; larger tables leave them empty.
 const EXPLAIN_LIMIT: usize = 4096;
+/// The longest violating-letters explanation shown, in literals (a state's
+/// violation guard can be a large formula: the table's texts are for
+/// messages).
+const EXPLAIN_LITERALS: usize = 4096;
 
 /// How a table stores its transition function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -189,13 +193,15 @@ impl MonitorTable {
         };
         if n <= EXPLAIN_LIMIT {
             let words = access_words(dfa);
+            // One working manager for the guards of all states.
+            let mut labels = dfa.labeler();
             for s in dfa.states() {
                 texts.push(word(&words[s.as_usize()]));
-                let g = dfa.violation_guard(s);
-                texts.push(if g.is_false() {
-                    String::new()
-                } else {
-                    g.display(aps).to_string()
+                texts.push(match labels.violation_guard(s) {
+                    Ok(g) if g.is_false() => String::new(),
+                    Ok(g) if g.literals() <= EXPLAIN_LITERALS => g.display(aps).to_string(),
+                    Ok(g) => format!("a condition of {} literals, too long to show", g.literals()),
+                    Err(e) => e.to_string(),
                 });
             }
             texts.push(
