@@ -1124,11 +1124,100 @@ impl Manager {
         // One bottom-up pass per leaf, each linear in the diagram: pushing
         // path conditions top-down built a condition per node, and these
         // grow with the depth (the chain of `p0 & … & pn` took `n²/2`
-        // nodes to reach its last leaf).
-        self.leaves(a)
-            .into_iter()
-            .map(|v| (v, self.leaf_guard(a, v)))
-            .collect()
+        // nodes to reach its last leaf). The nodes are numbered once, in
+        // an order where children come first, and each pass is a walk of
+        // an array: a pass with a memo per leaf (`leaf_guard`) spent most
+        // of its time hashing (monitors with a few hundred edges per
+        // state, `Gp1 | … | Gp14`).
+        let mut order: Vec<Node> = Vec::new();
+        let mut local: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut stack = vec![(a, false)];
+        while let Some((n, expanded)) = stack.pop() {
+            if expanded {
+                local.insert(n.0, order.len() as u32);
+                order.push(n);
+                continue;
+            }
+            if local.contains_key(&n.0) {
+                continue;
+            }
+            stack.push((n, true));
+            if let Some((lo, hi)) = self.children(n) {
+                for c in [hi, lo] {
+                    if !local.contains_key(&c.0) {
+                        stack.push((c, false));
+                    }
+                }
+            }
+        }
+        // A node pushed twice before being numbered is numbered once.
+        enum Item {
+            Leaf(u32),
+            Inner(u32, usize, usize),
+        }
+        let items: Vec<Item> = order
+            .iter()
+            .map(|&n| {
+                let d = self.data(n);
+                if d.var == TERMINAL {
+                    Item::Leaf(d.lo)
+                } else {
+                    Item::Inner(d.var, local[&d.lo] as usize, local[&d.hi] as usize)
+                }
+            })
+            .collect();
+        // Each leaf's pass visits only the nodes that reach it (a monitor
+        // state's edges are mostly cubes: a path each), found upwards.
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); items.len()];
+        let mut leaves: Vec<(u32, usize)> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match *item {
+                Item::Leaf(v) => leaves.push((v, i)),
+                Item::Inner(_, lo, hi) => {
+                    parents[lo].push(i as u32);
+                    if hi != lo {
+                        parents[hi].push(i as u32);
+                    }
+                }
+            }
+        }
+        leaves.sort_unstable();
+        let mut stamp = vec![0u32; items.len()];
+        let mut res = vec![Node::FALSE; items.len()];
+        let mut reach: Vec<u32> = Vec::new();
+        let root = items.len() - 1;
+        let mut out = Vec::with_capacity(leaves.len());
+        for (k, &(v, li)) in leaves.iter().enumerate() {
+            let mark = k as u32 + 1;
+            reach.clear();
+            stamp[li] = mark;
+            reach.push(li as u32);
+            let mut j = 0;
+            while j < reach.len() {
+                for &p in &parents[reach[j] as usize] {
+                    if stamp[p as usize] != mark {
+                        stamp[p as usize] = mark;
+                        reach.push(p);
+                    }
+                }
+                j += 1;
+            }
+            // Children are numbered before their parents.
+            reach.sort_unstable();
+            for &i in &reach {
+                let i = i as usize;
+                res[i] = match items[i] {
+                    Item::Leaf(_) => Node::TRUE,
+                    Item::Inner(var, lo, hi) => {
+                        let at = |c: usize| if stamp[c] == mark { res[c] } else { Node::FALSE };
+                        let (lo, hi) = (at(lo), at(hi));
+                        self.mk(var, lo, hi)
+                    }
+                };
+            }
+            out.push((v, res[root]));
+        }
+        out
     }
 
     /// Every leaf of `a` with one path cube leading to it (depth-first,

@@ -912,7 +912,6 @@ impl<'a> Labeler<'a> {
             self.scratch = Manager::new();
             self.imported.clear();
         }
-        self.scratch.clear_caches();
         self.scratch
             .import(self.dfa.manager(), self.dfa.diagram(s), &mut self.imported)
     }
