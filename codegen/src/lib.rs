@@ -17,7 +17,7 @@
 //! use mongen::emit::hoa::{emit_hoa, HoaOptions};
 //!
 //! let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
-//! let hoa = emit_hoa(&dfa, &HoaOptions::default());
+//! let hoa = emit_hoa(&dfa, &HoaOptions::default())?;
 //! assert!(hoa.starts_with("HOA: v1\nname: \"G(req -> Xack)\"\nStates: 2\n"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

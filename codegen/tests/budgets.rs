@@ -422,3 +422,61 @@ fn max_memory_values() {
         );
     }
 }
+
+/// The output file of a run of [`compile_bounded_in`] named `name`.
+fn output_of(name: &str) -> PathBuf {
+    std::env::temp_dir()
+        .join(format!("mongen-budgets-{}", std::process::id()))
+        .join(format!("{name}.out"))
+}
+
+/// Issue 36 (and 35, cost follows the output): edge labels that are
+/// exponential as sums of products. The monitor of a product of 30 sums
+/// (`(q0 | r0) & … & (q29 | r29)` after `a`, or 30 SEREs of one such sum
+/// each, intersected) has an edge whose irredundant sum of products has
+/// 2^30 cubes; it aborted in the cover's expansion. Its labels are now
+/// factored, and every text target writes it in a few kilobytes.
+#[test]
+fn labels_exponential_as_sums_of_products_compile_small() {
+    let sums: Vec<String> = (0..30).map(|i| format!("(q{i} | r{i})")).collect();
+    let ltl = format!("G(a -> X({}))", sums.join(" & "));
+    let seres: Vec<String> = (0..30).map(|i| format!("(p{i};q{i}|r{i};s{i})")).collect();
+    let psl = format!("{{{}}} |-> z", seres.join(" && "));
+    for target in ["hoa", "json", "dot", "smv", "promela", "verilog", "systemc"] {
+        for (kind, formula, is_psl) in [("ltl", &ltl, false), ("psl", &psl, true)] {
+            let name = format!("labels-{kind}-{target}");
+            let o = assert_bounded_with(&name, formula, is_psl, &format!("-t {target}"));
+            assert_eq!(o.code, Some(0), "{name}: {}", o.stderr);
+            let size = std::fs::metadata(output_of(&name)).unwrap().len();
+            assert!(size < 200_000, "{name}: {size} bytes");
+        }
+    }
+    // In HOA, the product is one factored label.
+    let o = assert_bounded_with("labels-ltl-hoa2", &ltl, false, "-t hoa");
+    assert_eq!(o.code, Some(0));
+    let hoa = std::fs::read_to_string(output_of("labels-ltl-hoa2")).unwrap();
+    assert!(hoa.contains("[!0&(1 | 2)&(3 | 4)&"), "{hoa}");
+    // JSON: `cubes` null and the formula as a tree.
+    let o = assert_bounded_with("labels-ltl-json2", &ltl, false, "-t json");
+    assert_eq!(o.code, Some(0));
+    let json = std::fs::read_to_string(output_of("labels-ltl-json2")).unwrap();
+    assert!(json.contains(r#""cubes":null,"expr":{"and":["#), "{json}");
+}
+
+/// A label with no small formula of `&`, `|` and `!` (the parity of 30
+/// propositions: 2^29 cubes, and no formula shorter than hundreds of
+/// literals per proposition pair in the factored forms) ends in a clear
+/// error, fast, in every text target.
+#[test]
+fn labels_without_small_formulas_name_their_limit() {
+    let parity = format!("G(a -> X({}))", joined(" ^ ", 30));
+    for target in ["hoa", "json", "dot", "smv", "promela", "verilog"] {
+        assert_refused_with(
+            &format!("parity-{target}"),
+            &parity,
+            false,
+            &format!("-t {target}"),
+            "has more than 1048576 literals, even factored",
+        );
+    }
+}

@@ -184,7 +184,7 @@ fn read_hoa(text: &str) -> (usize, Vec<String>, HoaBody) {
 }
 
 fn check_hoa(dfa: &BadPrefixDfa) {
-    let text = emit_hoa(dfa, &HoaOptions::default());
+    let text = emit_hoa(dfa, &HoaOptions::default()).unwrap();
     // A third-party parser accepts it (hoars 0.3 cannot lex the `\"`
     // escapes that HOA strings allow; those texts are checked by the
     // reader below only).
@@ -292,7 +292,7 @@ fn hostile_names_read_back_from_hoa_and_json() {
         assert_eq!(plain.num_states(), dfa.num_states(), "{f}");
         check_hoa(&dfa);
         let v: serde_json::Value =
-            serde_json::from_str(&emit_json(&dfa, &JsonOptions::default())).unwrap();
+            serde_json::from_str(&emit_json(&dfa, &JsonOptions::default()).unwrap()).unwrap();
         let aps: Vec<&str> = v["aps"]
             .as_array()
             .unwrap()
@@ -306,7 +306,7 @@ fn hostile_names_read_back_from_hoa_and_json() {
 #[test]
 fn hoa_header_follows_spot_monitor_convention() {
     let dfa = build("G(req -> X ack)", Config::new());
-    let text = emit_hoa(&dfa, &HoaOptions::default());
+    let text = emit_hoa(&dfa, &HoaOptions::default()).unwrap();
     assert!(text.contains("\nacc-name: all\nAcceptance: 0 t\n"));
     assert!(text.contains("properties: trans-labels explicit-labels state-acc deterministic\n"));
     let three = build("a U b", Config::new().verdicts(Verdicts::Three));
@@ -319,7 +319,7 @@ fn hoa_header_follows_spot_monitor_convention() {
             },
             ..Default::default()
         },
-    );
+    ).unwrap();
     assert!(text.contains("mongen-verdicts: 3\n"));
     assert!(text.contains("State: 1 \"satisfied\"\n[t] 1\n"));
 }
@@ -333,7 +333,7 @@ fn json_describes_the_monitor() {
             safety: Some(true),
             ..Default::default()
         },
-    );
+    ).unwrap();
     assert!(!text.contains('\n'));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["aps"], serde_json::json!(["req", "ack"]));
@@ -384,7 +384,7 @@ fn json_describes_the_monitor() {
             },
             ..Default::default()
         },
-    ))
+    ).unwrap())
     .unwrap();
     assert_eq!(v["verdicts"], 3);
     assert_eq!(v["states"][1]["verdict"], "satisfied");
@@ -397,7 +397,7 @@ fn json_describes_the_monitor() {
 fn json_literals_are_unambiguous() {
     let dfa = build("G((\"!a\" & !a) -> X b)", Config::new());
     let v: serde_json::Value =
-        serde_json::from_str(&emit_json(&dfa, &JsonOptions::default())).unwrap();
+        serde_json::from_str(&emit_json(&dfa, &JsonOptions::default()).unwrap()).unwrap();
     let aps: Vec<&str> = v["aps"]
         .as_array()
         .unwrap()
@@ -436,13 +436,13 @@ fn json_literals_are_unambiguous() {
 #[test]
 fn dot_has_every_edge_and_the_violation_sink() {
     let dfa = build("G(req -> X ack)", Config::new());
-    let text = emit_dot(&dfa);
+    let text = emit_dot(&dfa).unwrap();
     assert!(text.starts_with("digraph \"G(req -> Xack)\" {\n"));
     assert!(text.contains("  0 -> 1 [label=\"req\"]\n"));
     assert!(text
         .contains("  1 -> violation [label=\"!ack\", color=red, fontcolor=red, style=dashed]\n"));
     assert!(text.ends_with("}\n"));
-    let quoted = emit_dot(&build("G \"x \\\"y\\\"\"", Config::new()));
+    let quoted = emit_dot(&build("G \"x \\\"y\\\"\"", Config::new())).unwrap();
     assert!(
         quoted.contains("label=\"!\\\"x \\\\\\\"y\\\\\\\"\\\"\""),
         "{quoted}"

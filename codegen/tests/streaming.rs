@@ -132,7 +132,7 @@ fn streaming_and_string_forms_give_the_same_bytes() {
             },
             safety,
         };
-        let expected = emit_hoa(&dfa, &hoa) + &emit_dot(&dfa) + &emit_json(&dfa, &json);
+        let expected = emit_hoa(&dfa, &hoa).unwrap() + &emit_dot(&dfa).unwrap() + &emit_json(&dfa, &json).unwrap();
         let mut vec = Vec::new();
         write_all_three(&dfa, &hoa, &json, &mut vec).unwrap();
         assert_eq!(String::from_utf8(vec).unwrap(), expected, "{}", dfa.name());
@@ -156,12 +156,12 @@ fn write_errors_come_back_unchanged_and_stop_the_writers() {
     let writers: [(Writer, String); 3] = [
         (
             |d, w| write_hoa(d, &HoaOptions::default(), w),
-            emit_hoa(&dfa, &HoaOptions::default()),
+            emit_hoa(&dfa, &HoaOptions::default()).unwrap(),
         ),
-        (|d, w| write_dot(d, w), emit_dot(&dfa)),
+        (|d, w| write_dot(d, w), emit_dot(&dfa).unwrap()),
         (
             |d, w| write_json(d, &JsonOptions::default(), w),
-            emit_json(&dfa, &JsonOptions::default()),
+            emit_json(&dfa, &JsonOptions::default()).unwrap(),
         ),
     ];
     for (write, full) in writers {
@@ -209,9 +209,9 @@ fn expected(target: &str, formulas: &[&str], three: bool) -> String {
                         },
                         stutter_invariant: Some(parse(f).unwrap().is_next_free()),
                     },
-                )
+                ).unwrap()
             }
-            "dot" => out += &emit_dot(t.dfa()),
+            "dot" => out += &emit_dot(t.dfa()).unwrap(),
             "json" => {
                 out += &emit_json(
                     t.dfa(),
@@ -223,7 +223,7 @@ fn expected(target: &str, formulas: &[&str], three: bool) -> String {
                         },
                         safety: t.is_safety(),
                     },
-                );
+                ).unwrap();
                 out.push('\n');
             }
             _ => unreachable!(),

@@ -897,7 +897,7 @@ fn verdicts_do_not_depend_on_proposition_names() {
                     let mut todo = vec![s];
                     let mut bad = false;
                     while let Some(q) = todo.pop() {
-                        for e in dfa.edges(q) {
+                        for e in dfa.edges(q).unwrap() {
                             match e.target {
                                 Target::Violation => bad = true,
                                 Target::State(t) if !seen.contains(&t) => {

@@ -178,6 +178,37 @@ impl Cover {
     }
 }
 
+/// The number of cubes and of literals of a cover, counted on its shared
+/// form (saturating: a cover can have `2^64` cubes).
+fn cover_size(c: &Rc<Cover>, memo: &mut FxHashMap<*const Cover, (u64, u64)>) -> (u64, u64) {
+    match **c {
+        Cover::Empty => (0, 0),
+        Cover::One => (1, 0),
+        Cover::Split {
+            ref c0,
+            ref c1,
+            ref cs,
+            ..
+        } => {
+            if let Some(&r) = memo.get(&Rc::as_ptr(c)) {
+                return r;
+            }
+            let (n0, l0) = cover_size(c0, memo);
+            let (n1, l1) = cover_size(c1, memo);
+            let (ns, ls) = cover_size(cs, memo);
+            let r = (
+                n0.saturating_add(n1).saturating_add(ns),
+                l0.saturating_add(n0)
+                    .saturating_add(l1)
+                    .saturating_add(n1)
+                    .saturating_add(ls),
+            );
+            memo.insert(Rc::as_ptr(c), r);
+            r
+        }
+    }
+}
+
 /// A store of hash-consed decision-diagram nodes with operation caches.
 ///
 /// Nodes are never freed: a manager lives for one construction. Its
@@ -1093,11 +1124,100 @@ impl Manager {
         // One bottom-up pass per leaf, each linear in the diagram: pushing
         // path conditions top-down built a condition per node, and these
         // grow with the depth (the chain of `p0 & … & pn` took `n²/2`
-        // nodes to reach its last leaf).
-        self.leaves(a)
-            .into_iter()
-            .map(|v| (v, self.leaf_guard(a, v)))
-            .collect()
+        // nodes to reach its last leaf). The nodes are numbered once, in
+        // an order where children come first, and each pass is a walk of
+        // an array: a pass with a memo per leaf (`leaf_guard`) spent most
+        // of its time hashing (monitors with a few hundred edges per
+        // state, `Gp1 | … | Gp14`).
+        let mut order: Vec<Node> = Vec::new();
+        let mut local: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut stack = vec![(a, false)];
+        while let Some((n, expanded)) = stack.pop() {
+            if expanded {
+                local.insert(n.0, order.len() as u32);
+                order.push(n);
+                continue;
+            }
+            if local.contains_key(&n.0) {
+                continue;
+            }
+            stack.push((n, true));
+            if let Some((lo, hi)) = self.children(n) {
+                for c in [hi, lo] {
+                    if !local.contains_key(&c.0) {
+                        stack.push((c, false));
+                    }
+                }
+            }
+        }
+        // A node pushed twice before being numbered is numbered once.
+        enum Item {
+            Leaf(u32),
+            Inner(u32, usize, usize),
+        }
+        let items: Vec<Item> = order
+            .iter()
+            .map(|&n| {
+                let d = self.data(n);
+                if d.var == TERMINAL {
+                    Item::Leaf(d.lo)
+                } else {
+                    Item::Inner(d.var, local[&d.lo] as usize, local[&d.hi] as usize)
+                }
+            })
+            .collect();
+        // Each leaf's pass visits only the nodes that reach it (a monitor
+        // state's edges are mostly cubes: a path each), found upwards.
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); items.len()];
+        let mut leaves: Vec<(u32, usize)> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match *item {
+                Item::Leaf(v) => leaves.push((v, i)),
+                Item::Inner(_, lo, hi) => {
+                    parents[lo].push(i as u32);
+                    if hi != lo {
+                        parents[hi].push(i as u32);
+                    }
+                }
+            }
+        }
+        leaves.sort_unstable();
+        let mut stamp = vec![0u32; items.len()];
+        let mut res = vec![Node::FALSE; items.len()];
+        let mut reach: Vec<u32> = Vec::new();
+        let root = items.len() - 1;
+        let mut out = Vec::with_capacity(leaves.len());
+        for (k, &(v, li)) in leaves.iter().enumerate() {
+            let mark = k as u32 + 1;
+            reach.clear();
+            stamp[li] = mark;
+            reach.push(li as u32);
+            let mut j = 0;
+            while j < reach.len() {
+                for &p in &parents[reach[j] as usize] {
+                    if stamp[p as usize] != mark {
+                        stamp[p as usize] = mark;
+                        reach.push(p);
+                    }
+                }
+                j += 1;
+            }
+            // Children are numbered before their parents.
+            reach.sort_unstable();
+            for &i in &reach {
+                let i = i as usize;
+                res[i] = match items[i] {
+                    Item::Leaf(_) => Node::TRUE,
+                    Item::Inner(var, lo, hi) => {
+                        let at = |c: usize| if stamp[c] == mark { res[c] } else { Node::FALSE };
+                        let (lo, hi) = (at(lo), at(hi));
+                        self.mk(var, lo, hi)
+                    }
+                };
+            }
+            out.push((v, res[root]));
+        }
+        out
     }
 
     /// Every leaf of `a` with one path cube leading to it (depth-first,
@@ -1441,11 +1561,115 @@ impl Manager {
         out
     }
 
+    /// [`Manager::isop`] if its cover has at most `max_literals`
+    /// literals (counted with one more per cube, as printed), `None` if
+    /// it has more or if computing it takes more than `max_nodes` new
+    /// nodes: the cover is counted on the shared form the recursion
+    /// builds, before any cube is written out, so that a function of
+    /// `2^30` cubes (`(q0 | r0) & … & (q29 | r29)`) costs what its
+    /// diagram costs.
+    ///
+    /// ```
+    /// use monitor_core::dd::{Manager, Node};
+    ///
+    /// let mut m = Manager::new();
+    /// let mut f = Node::TRUE;
+    /// for i in 0..20 {
+    ///     let (q, r) = (m.var(2 * i), m.var(2 * i + 1));
+    ///     let s = m.or(q, r);
+    ///     f = m.and(f, s);
+    /// }
+    /// assert_eq!(m.isop_capped(f, 1000, 100_000), None); // 2^20 cubes
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let g = m.or(a, b);
+    /// assert_eq!(m.isop_capped(g, 1000, 100_000), Some(m.isop(g)));
+    /// ```
+    pub fn isop_capped(&mut self, a: Node, max_literals: usize, max_nodes: usize) -> Option<Vec<Cube>> {
+        if let Some(c) = self.as_cube(a) {
+            return (c.len() < max_literals).then(|| vec![c]);
+        }
+        self.isop_between_capped(a, a, max_literals, max_nodes)
+    }
+
+    /// [`Manager::isop_between`] under the limits of
+    /// [`Manager::isop_capped`].
+    ///
+    /// ```
+    /// use monitor_core::dd::Manager;
+    ///
+    /// let mut m = Manager::new();
+    /// let (a, b) = (m.var(0), m.var(1));
+    /// let a_and_b = m.and(a, b);
+    /// let not_a = m.not(a);
+    /// let care_free = m.or(a_and_b, not_a);
+    /// assert_eq!(m.isop_between_capped(a_and_b, care_free, 10, 1000), Some(vec![vec![(1, true)]]));
+    /// assert_eq!(m.isop_between_capped(a_and_b, care_free, 1, 1000), None);
+    /// ```
+    pub fn isop_between_capped(
+        &mut self,
+        lower: Node,
+        upper: Node,
+        max_literals: usize,
+        max_nodes: usize,
+    ) -> Option<Vec<Cube>> {
+        debug_assert!(self.implies(lower, upper));
+        let mut memo = FxHashMap::default();
+        // The memo can grow without new nodes (pairs of existing ones):
+        // it is held to the same limit.
+        let cover = self.guarded(max_nodes, |m| {
+            m.isop_rec_capped(lower, upper, &mut memo, max_nodes).0
+        })?;
+        let (cubes, literals) = cover_size(&cover, &mut FxHashMap::default());
+        if cubes.saturating_add(literals) > max_literals as u64 {
+            return None;
+        }
+        let mut out = Vec::new();
+        cover.flatten(&mut Vec::new(), &mut out);
+        out.sort_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)));
+        Some(out)
+    }
+
+    fn isop_rec_capped(
+        &mut self,
+        lower: Node,
+        upper: Node,
+        memo: &mut FxHashMap<(u32, u32), (Rc<Cover>, Node)>,
+        max_memo: usize,
+    ) -> (Rc<Cover>, Node) {
+        if memo.len() > max_memo {
+            // Stops the operations: `guarded` then discards the result.
+            self.overflow = true;
+        }
+        if self.stopped() {
+            return (Rc::new(Cover::Empty), Node::FALSE);
+        }
+        self.isop_step(lower, upper, memo, &mut |m, l, u, memo| {
+            m.isop_rec_capped(l, u, memo, max_memo)
+        })
+    }
+
     fn isop_rec(
         &mut self,
         lower: Node,
         upper: Node,
         memo: &mut FxHashMap<(u32, u32), (Rc<Cover>, Node)>,
+    ) -> (Rc<Cover>, Node) {
+        self.isop_step(lower, upper, memo, &mut |m, l, u, memo| m.isop_rec(l, u, memo))
+    }
+
+    /// One step of Minato–Morreale, recurring through `rec`.
+    #[allow(clippy::type_complexity)]
+    fn isop_step(
+        &mut self,
+        lower: Node,
+        upper: Node,
+        memo: &mut FxHashMap<(u32, u32), (Rc<Cover>, Node)>,
+        rec: &mut dyn FnMut(
+            &mut Manager,
+            Node,
+            Node,
+            &mut FxHashMap<(u32, u32), (Rc<Cover>, Node)>,
+        ) -> (Rc<Cover>, Node),
     ) -> (Rc<Cover>, Node) {
         if lower == Node::FALSE {
             return (Rc::new(Cover::Empty), Node::FALSE);
@@ -1460,14 +1684,14 @@ impl Manager {
         let (l0, l1) = self.cofactors(lower, v);
         let (u0, u1) = self.cofactors(upper, v);
         let l0n = self.diff(l0, u1);
-        let (c0, f0) = self.isop_rec(l0n, u0, memo);
+        let (c0, f0) = rec(self, l0n, u0, memo);
         let l1n = self.diff(l1, u0);
-        let (c1, f1) = self.isop_rec(l1n, u1, memo);
+        let (c1, f1) = rec(self, l1n, u1, memo);
         let r0 = self.diff(l0, f0);
         let r1 = self.diff(l1, f1);
         let lstar = self.or(r0, r1);
         let ustar = self.and(u0, u1);
-        let (cs, fs) = self.isop_rec(lstar, ustar, memo);
+        let (cs, fs) = rec(self, lstar, ustar, memo);
         let cover = Rc::new(Cover::Split { var: v, c0, c1, cs });
         let nv = self.nvar(v);
         let pv = self.var(v);

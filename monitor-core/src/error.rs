@@ -53,6 +53,9 @@ pub enum BuildErrorKind {
         /// The first subformula outside the fragment, in Spot syntax.
         subformula: String,
     },
+    /// An edge label of the automaton has no formula small enough to
+    /// write (see [`LabelError`](crate::automaton::LabelError)).
+    Label(crate::automaton::LabelError),
     /// More propositions than a monitor's letters have bits.
     TooManyPropositions {
         /// How many the formula has.
@@ -78,6 +81,12 @@ impl BuildError {
     pub(crate) fn out_of_memory(limit: usize) -> BuildError {
         BuildError {
             kind: BuildErrorKind::OutOfMemory { limit },
+        }
+    }
+
+    pub(crate) fn label(e: crate::automaton::LabelError) -> BuildError {
+        BuildError {
+            kind: BuildErrorKind::Label(e),
         }
     }
 
@@ -163,6 +172,7 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             BuildErrorKind::Parse(e) => e.fmt(f),
+            BuildErrorKind::Label(e) => e.fmt(f),
             BuildErrorKind::TooManyStates { what, limit } => write!(
                 f,
                 "the {what} exceeds the limit of {limit} states"

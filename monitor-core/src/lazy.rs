@@ -465,7 +465,10 @@ impl LazyMonitor {
             pending.push_str(" | …");
         }
         let letters = if informative {
-            dfa.violating(q).display(dfa.alphabet()).to_string()
+            match dfa.violating(q) {
+                Ok(g) => g.display(dfa.alphabet()).to_string(),
+                Err(e) => e.to_string(),
+            }
         } else {
             String::new()
         };

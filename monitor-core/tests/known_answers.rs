@@ -492,17 +492,18 @@ fn explanations() {
     let dfa = dfa_of(&parse("G(req -> X ack)").unwrap());
     let aps = dfa.alphabet().clone();
     assert_eq!(
-        dfa.allowed_guard(StateId::new(1)).display(&aps).to_string(),
+        dfa.allowed_guard(StateId::new(1)).unwrap().display(&aps).to_string(),
         "ack"
     );
     assert_eq!(
         dfa.violation_guard(StateId::new(1))
+            .unwrap()
             .display(&aps)
             .to_string(),
         "!ack"
     );
-    assert!(dfa.allowed_guard(dfa.start()).is_true());
-    assert!(dfa.violation_guard(dfa.start()).is_false());
+    assert!(dfa.allowed_guard(dfa.start()).unwrap().is_true());
+    assert!(dfa.violation_guard(dfa.start()).unwrap().is_false());
 }
 
 #[test]

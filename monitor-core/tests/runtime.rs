@@ -219,7 +219,7 @@ fn explanations_are_the_automatons() {
         for s in dfa.states() {
             let i = s.as_usize() as u32;
             assert_eq!(t.access(i), word(dfa.access_word(s)), "{f}: state {i}");
-            let g = dfa.violation_guard(s);
+            let g = dfa.violation_guard(s).expect("a small label");
             let bad = if g.is_false() {
                 String::new()
             } else {

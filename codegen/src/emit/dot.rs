@@ -23,7 +23,7 @@ pub struct DotOptions {
 
 impl Backend for DotOptions {
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
-        Ok(emit_dot(dfa))
+        emit_dot(dfa)
     }
 
     fn write(&self, dfa: &BadPrefixDfa, out: &mut dyn Write) -> io::Result<()> {
@@ -49,19 +49,20 @@ fn quote(s: &str) -> String {
     out
 }
 
-/// `dfa` as a Graphviz digraph (see [`write_dot`]).
+/// `dfa` as a Graphviz digraph (see [`write_dot`]); an edge label too
+/// large to write is an error.
 ///
 /// ```
 /// use mongen::emit::dot::emit_dot;
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
-/// let dot = emit_dot(&dfa);
+/// let dot = emit_dot(&dfa)?;
 /// assert!(dot.starts_with("digraph \"G(req -> Xack)\" {\n  rankdir=LR\n"));
 /// assert!(dot.contains("  1 -> violation [label=\"!ack\", color=red, fontcolor=red,"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn emit_dot(dfa: &BadPrefixDfa) -> String {
+pub fn emit_dot(dfa: &BadPrefixDfa) -> Result<String, EmitError> {
     super::written(|out| write_dot(dfa, out))
 }
 
@@ -76,7 +77,7 @@ pub fn emit_dot(dfa: &BadPrefixDfa) -> String {
 /// let mut out = Vec::new();
 /// write_dot(&dfa, &mut out)?;
 /// assert!(String::from_utf8(out.clone())?.contains("  I -> 0\n  0 [label=\"0\"]\n"));
-/// assert_eq!(out, emit_dot(&dfa).into_bytes());
+/// assert_eq!(out, emit_dot(&dfa)?.into_bytes());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_dot(dfa: &BadPrefixDfa, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
@@ -110,8 +111,10 @@ pub fn write_dot(dfa: &BadPrefixDfa, out: &mut (impl Write + ?Sized)) -> io::Res
             Verdict::Undecided => writeln!(out, "  {s} [label=\"{s}\"]")?,
         }
     }
+    // One working manager for the labels of all states.
+    let mut labels = dfa.labeler();
     for s in dfa.states() {
-        for e in dfa.edges(s) {
+        for e in labels.edges(s).map_err(super::label_error)? {
             let label = quote(&e.guard.display(aps).to_string());
             match e.target {
                 Target::State(t) => writeln!(out, "  {s} -> {t} [label={label}]")?,

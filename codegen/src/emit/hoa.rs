@@ -36,7 +36,7 @@ pub struct HoaOptions {
 
 impl Backend for HoaOptions {
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
-        Ok(emit_hoa(dfa, self))
+        emit_hoa(dfa, self)
     }
 
     fn write(&self, dfa: &BadPrefixDfa, out: &mut dyn Write) -> io::Result<()> {
@@ -44,20 +44,22 @@ impl Backend for HoaOptions {
     }
 }
 
-/// `dfa` in HOA format (see [`write_hoa`]).
+/// `dfa` in HOA format (see [`write_hoa`]); an edge label too large to
+/// write is an error. Labels are sums of products when small, factored
+/// formulas (`0&(1 | 2)&(3 | 4)`) otherwise.
 ///
 /// ```
 /// use mongen::emit::hoa::{emit_hoa, HoaOptions};
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
-/// let hoa = emit_hoa(&dfa, &HoaOptions::default());
+/// let hoa = emit_hoa(&dfa, &HoaOptions::default())?;
 /// assert!(hoa.contains("\nAP: 2 \"req\" \"ack\"\nacc-name: all\nAcceptance: 0 t\n"));
 /// // The rejecting sink is left out: state 1 has no edge for `!ack`.
 /// assert!(hoa.ends_with("State: 1\n[!0&1] 0\n[0&1] 1\n--END--\n"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn emit_hoa(dfa: &BadPrefixDfa, opts: &HoaOptions) -> String {
+pub fn emit_hoa(dfa: &BadPrefixDfa, opts: &HoaOptions) -> Result<String, EmitError> {
     super::written(|out| write_hoa(dfa, opts, out))
 }
 
@@ -111,13 +113,15 @@ pub fn write_hoa(
         writeln!(out, "mongen-verdicts: 3")?;
     }
     writeln!(out, "--BODY--")?;
+    // One working manager for the labels of all states.
+    let mut labels = dfa.labeler();
     for s in dfa.states() {
         if dfa.verdict(s) == Verdict::Satisfied {
             writeln!(out, "State: {s} \"satisfied\"")?;
         } else {
             writeln!(out, "State: {s}")?;
         }
-        for e in dfa.edges(s) {
+        for e in labels.edges(s).map_err(super::label_error)? {
             if let Target::State(t) = e.target {
                 writeln!(out, "[{}] {t}", e.guard.to_hoa())?;
             }

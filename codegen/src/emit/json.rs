@@ -16,15 +16,18 @@
 //! Guards are given twice: as text in Spot syntax (names that are not
 //! plain identifiers quoted, as Spot does) and as a list of cubes, each a
 //! list of literals `{"ap": number, "name": name, "value": bool}`, the
-//! number being the proposition's index in `aps`. `violation` is the guard
+//! number being the proposition's index in `aps`. A guard whose sum of
+//! products is large next to its decision diagram is factored: its
+//! `cubes` are null and `expr` is the formula as a tree, each node
+//! `{"and": [...]}`, `{"or": [...]}` or a literal. `violation` is the guard
 //! leading to the rejecting sink (null if none). `parent` and `letter`
 //! form the tree of shortest words: a shortest word to a state is the word
 //! to its parent followed by its `letter` (both null for the start).
 
 use std::io::{self, Write};
 
-use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, StateId, Target};
-use serde::ser::{SerializeSeq, Serializer};
+use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, GuardExpr, StateId, Target};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::Serialize;
 
 use super::{Backend, Common, EmitError};
@@ -43,7 +46,7 @@ pub struct JsonOptions {
 /// As a back end, JSON writes one line: the object and a line break.
 impl Backend for JsonOptions {
     fn emit(&self, dfa: &BadPrefixDfa) -> Result<String, EmitError> {
-        Ok(super::written(|out| Backend::write(self, dfa, out)))
+        super::written(|out| Backend::write(self, dfa, out))
     }
 
     fn write(&self, dfa: &BadPrefixDfa, out: &mut dyn Write) -> io::Result<()> {
@@ -57,15 +60,51 @@ impl Backend for JsonOptions {
 #[derive(Serialize)]
 struct GuardJson<'a> {
     guard: GuardText<'a>,
-    cubes: Cubes<'a>,
+    /// Null for a factored guard, which has `expr` instead.
+    cubes: Option<Cubes<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expr: Option<ExprJson<'a>>,
 }
 
 impl<'a> GuardJson<'a> {
     fn new(guard: &'a Guard, aps: &'a Alphabet) -> Self {
         GuardJson {
             guard: GuardText(guard, aps),
-            cubes: Cubes(guard, aps),
+            cubes: guard.cubes().map(|c| Cubes(c, aps)),
+            expr: guard.factored().map(|e| ExprJson(e, aps)),
         }
+    }
+}
+
+/// A factored guard as a tree: `{"and": [...]}`, `{"or": [...]}`, or a
+/// literal (as in cubes).
+struct ExprJson<'a>(&'a GuardExpr, &'a Alphabet);
+
+impl Serialize for ExprJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let aps = self.1;
+        match self.0 {
+            GuardExpr::Literal(v, value) => Literal {
+                ap: *v,
+                name: aps.name(*v),
+                value: *value,
+            }
+            .serialize(s),
+            GuardExpr::And(xs) | GuardExpr::Or(xs) => {
+                let op = if matches!(self.0, GuardExpr::And(_)) { "and" } else { "or" };
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry(op, &Operands(xs, aps))?;
+                map.end()
+            }
+        }
+    }
+}
+
+struct Operands<'a>(&'a [std::sync::Arc<GuardExpr>], &'a Alphabet);
+
+impl Serialize for Operands<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|x| ExprJson(x, self.1)))
     }
 }
 
@@ -79,12 +118,12 @@ impl Serialize for GuardText<'_> {
 }
 
 /// A guard's cubes, each a list of literals.
-struct Cubes<'a>(&'a Guard, &'a Alphabet);
+struct Cubes<'a>(&'a [Vec<(u32, bool)>], &'a Alphabet);
 
 impl Serialize for Cubes<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let aps = self.1;
-        s.collect_seq(self.0.cubes().iter().map(|c| Literals(c, aps)))
+        s.collect_seq(self.0.iter().map(|c| Literals(c, aps)))
     }
 }
 
@@ -142,8 +181,10 @@ impl Serialize for States<'_> {
         let (dfa, aps) = (self.dfa, self.dfa.alphabet());
         let n = dfa.num_states();
         let mut seq = serializer.serialize_seq(Some(n))?;
+        // One working manager for the labels of all states.
+        let mut labels = dfa.labeler();
         for s in dfa.states() {
-            let edges = dfa.edges(s);
+            let edges = labels.edges(s).map_err(serde::ser::Error::custom)?;
             let mut state = StateJson {
                 id: s.as_u32(),
                 verdict: dfa.verdict(s).as_str(),
@@ -189,13 +230,13 @@ struct MonitorJson<'a> {
 /// use monitor_core::translate::Builder;
 ///
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
-/// let json = emit_json(&dfa, &JsonOptions::default());
+/// let json = emit_json(&dfa, &JsonOptions::default())?;
 /// assert!(json.starts_with("{\"formula\":\"G(req -> Xack)\",\"aps\":[\"req\",\"ack\"],"));
 /// let v: serde_json::Value = serde_json::from_str(&json)?;
 /// assert_eq!(v["shortest_violation"], serde_json::json!(["req", "!ack"]));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> String {
+pub fn emit_json(dfa: &BadPrefixDfa, opts: &JsonOptions) -> Result<String, EmitError> {
     super::written(|out| write_json(dfa, opts, out))
 }
 

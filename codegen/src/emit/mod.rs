@@ -25,11 +25,19 @@ pub mod verilog;
 pub use backend::{Backend, Common, Target, UnknownTarget};
 
 /// The text a streaming writer (`write_hoa`, `write_dot`, `write_json`)
-/// writes, as a string.
-fn written(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {
+/// writes, as a string. Writing to memory fails only on an edge label
+/// too large to write ([`label_error`]).
+fn written(
+    write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
+) -> Result<String, EmitError> {
     let mut out = Vec::new();
-    write(&mut out).expect("writing to memory succeeds");
-    String::from_utf8(out).expect("the writers write UTF-8")
+    write(&mut out).map_err(|e| EmitError::Label(e.to_string()))?;
+    Ok(String::from_utf8(out).expect("the writers write UTF-8"))
+}
+
+/// A label error as the error of a streaming writer.
+pub(crate) fn label_error(e: monitor_core::automaton::LabelError) -> std::io::Error {
+    std::io::Error::other(e)
 }
 
 /// Why a monitor could not be written.
@@ -61,6 +69,9 @@ pub enum EmitError {
     },
     /// A bind file, harness or SymbiYosys project cannot be written.
     Formal(String),
+    /// An edge label has no formula small enough to write
+    /// ([`LabelError`](monitor_core::automaton::LabelError)).
+    Label(String),
     /// A proposition over the design's signals is wrong (an unknown
     /// signal, a width mismatch, a comparison that is always false).
     Signal {
@@ -93,7 +104,7 @@ impl fmt::Display for EmitError {
             EmitError::Port { option, name, reason } => {
                 write!(f, "{option} {name}: not usable as a port name: {reason}")
             }
-            EmitError::Formal(e) => f.write_str(e),
+            EmitError::Formal(e) | EmitError::Label(e) => f.write_str(e),
             EmitError::Signal {
                 name,
                 message,
@@ -111,6 +122,12 @@ impl fmt::Display for EmitError {
 }
 
 impl std::error::Error for EmitError {}
+
+impl From<monitor_core::automaton::LabelError> for EmitError {
+    fn from(e: monitor_core::automaton::LabelError) -> EmitError {
+        EmitError::Label(e.to_string())
+    }
+}
 
 /// Renders a template of a text target, ending the text with a newline.
 pub(crate) fn render(view: &impl askama::Template) -> Result<String, EmitError> {

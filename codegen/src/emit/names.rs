@@ -533,6 +533,20 @@ pub const SMV_OPS: Ops = Ops {
 /// assert_eq!(guard_text(&Guard::from_cubes(vec![vec![]]), &idents, &SMV_OPS), "TRUE");
 /// ```
 pub fn guard_text(g: &Guard, idents: &[String], ops: &Ops) -> String {
+    let Some(cubes) = g.cubes() else {
+        // A factored guard: written as it is, conjunctions grouped.
+        let syntax = monitor_core::automaton::GuardSyntax {
+            and: ops.and,
+            or: ops.or,
+            not: ops.not,
+            tt: ops.tt,
+            ff: ops.ff,
+            group_conjunctions: true,
+        };
+        let mut out = String::new();
+        let _ = g.write(&mut out, &syntax, &mut |out, v| out.write_str(&idents[v as usize]));
+        return out;
+    };
     if g.is_true() {
         return ops.tt.to_string();
     }
@@ -542,7 +556,6 @@ pub fn guard_text(g: &Guard, idents: &[String], ops: &Ops) -> String {
     let lit = |&(v, pos): &(u32, bool)| {
         format!("{}{}", if pos { "" } else { ops.not }, idents[v as usize])
     };
-    let cubes = g.cubes();
     let common: Vec<(u32, bool)> = cubes[0]
         .iter()
         .copied()

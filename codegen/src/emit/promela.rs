@@ -120,12 +120,14 @@ pub fn emit_promela(dfa: &BadPrefixDfa, opts: &PromelaOptions) -> Result<String,
     if dfa.verdict(dfa.start()) != monitor_core::automaton::Verdict::Violated
         && live[dfa.start().as_usize()]
     {
+        // One working manager for the labels of all states.
+        let mut labeler = dfa.labeler();
         for s in dfa.states() {
             if !live[s.as_usize()] {
                 continue;
             }
-            let options = dfa
-                .edges(s)
+            let options = labeler
+                .edges(s)?
                 .into_iter()
                 .filter_map(|e| {
                     let target = match e.target {

@@ -373,11 +373,13 @@ pub fn emit_smv_dfa(dfa: &BadPrefixDfa, opts: &SmvOptions) -> Result<SmvObserver
     let mut cases = Vec::new();
     let mut violated = Vec::new();
     let mut satisfied = Vec::new();
+    // One working manager for the labels of all states.
+    let mut labels = dfa.labeler();
     for s in dfa.states() {
         if dfa.verdict(s) == Verdict::Satisfied {
             satisfied.push(format!("{state} = {s}"));
         }
-        for e in dfa.edges(s) {
+        for e in labels.edges(s)? {
             match e.target {
                 Target::State(t) => {
                     if dfa.verdict(t) == Verdict::Satisfied && dfa.verdict(s) != Verdict::Satisfied

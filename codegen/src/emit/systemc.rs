@@ -173,10 +173,12 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
     )?;
     let idents: Vec<String> = bindings.iter().map(|b| b.ident.clone()).collect();
     let reads: Vec<String> = idents.iter().map(|id| format!("{id}.read()")).collect();
+    // One working manager for the labels of all states.
+    let mut labels = dfa.labeler();
     let states = dfa
         .states()
         .map(|s| {
-            let lines = chain(dfa, s, None)
+            let lines = chain(&mut labels, s, None)?
                 .into_iter()
                 .map(|b| {
                     let act = match b.target {
@@ -192,13 +194,13 @@ pub fn emit_systemc(dfa: &BadPrefixDfa, opts: &SystemcOptions) -> Result<String,
                     }
                 })
                 .collect();
-            StateView {
+            Ok(StateView {
                 value: s.as_usize(),
                 note: access_note(dfa, s),
                 lines,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<Vec<_>, EmitError>>()?;
     let good: Vec<String> = dfa
         .states()
         .filter(|&s| dfa.verdict(s) == Verdict::Satisfied)

@@ -24,7 +24,7 @@
 //! `-g2012`) the assertion has an `$error` naming the property.
 
 use askama::Template;
-use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, Target, Verdict};
+use monitor_core::automaton::{Alphabet, BadPrefixDfa, Guard, LabelError, Target, Verdict};
 use monitor_core::formula::atom::Syntax;
 
 use super::hardware::branches::{access_note, chain};
@@ -204,10 +204,17 @@ const STATE_LIST_LIMIT: usize = 64;
 
 /// The transitions of `dfa` as `case` items (binary) or `if` blocks
 /// (one-hot), one edge per line; empty for one state.
-fn case_form(dfa: &BadPrefixDfa, width: usize, binary: bool, idents: &[String]) -> Vec<StateView> {
+fn case_form(
+    dfa: &BadPrefixDfa,
+    width: usize,
+    binary: bool,
+    idents: &[String],
+) -> Result<Vec<StateView>, LabelError> {
     if width == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
+    // One working manager for the labels of all states.
+    let mut labels = dfa.labeler();
     let code = |k: usize| format!("{width}'d{k}");
     let action = |t: Target| match t {
         Target::Violation => "bad = 1'b1;".to_string(),
@@ -221,7 +228,7 @@ fn case_form(dfa: &BadPrefixDfa, width: usize, binary: bool, idents: &[String]) 
             let implicit = binary.then_some(Target::State(s));
             let mut lines = Vec::new();
             let mut guards = Vec::new();
-            for (i, b) in chain(dfa, s, implicit).into_iter().enumerate() {
+            for (i, b) in chain(&mut labels, s, implicit)?.into_iter().enumerate() {
                 let act = action(b.target);
                 let els = if i > 0 { "else " } else { "" };
                 match b.guard {
@@ -238,7 +245,7 @@ fn case_form(dfa: &BadPrefixDfa, width: usize, binary: bool, idents: &[String]) 
             if lines.is_empty() && binary {
                 lines.push("state_d = state_q;".into());
             }
-            StateView {
+            Ok(StateView {
                 head: if binary {
                     format!("{}:", code(s.as_usize()))
                 } else {
@@ -247,7 +254,7 @@ fn case_form(dfa: &BadPrefixDfa, width: usize, binary: bool, idents: &[String]) 
                 note: access_note(dfa, s),
                 lines,
                 guards,
-            }
+            })
         })
         .collect()
 }
@@ -570,48 +577,52 @@ fn plan(
     encoding: StateEncoding,
     logic: VerilogLogic,
     idents: &[String],
-) -> Plan {
+) -> Result<Plan, LabelError> {
     let n = dfa.num_states();
     let width = encoding.state_bits(n);
     let binary = encoding == StateEncoding::Binary || width == 0;
-    let case = case_form(dfa, width, binary, idents);
+    let case = case_form(dfa, width, binary, idents)?;
     let case_cost = 4 * case
         .iter()
         .flat_map(|s| &s.guards)
-        .map(|g| g.cubes().iter().map(Vec::len).sum::<usize>())
+        .map(Guard::literals)
         .sum::<usize>()
         + 4 * n;
     // The minimized sums of products, unless the case statement is
     // estimated smaller (functions with no small two-level form).
     let logic = match logic {
         VerilogLogic::Minimized => {
-            minimized_logic(dfa, encoding).filter(|l| l.literals() <= case_cost)
+            minimized_logic(dfa, encoding, case_cost)
         }
         VerilogLogic::Case => None,
     };
     let cost = logic.as_ref().map_or(case_cost, Logic::literals) + width;
-    Plan {
+    Ok(Plan {
         encoding,
         width,
         case,
         logic,
         cost,
-    }
+    })
 }
 
 /// The plan of the smaller estimated size; binary on ties (fewer
 /// flip-flops).
-fn plan_auto(dfa: &BadPrefixDfa, logic: VerilogLogic, idents: &[String]) -> Plan {
-    let binary = plan(dfa, StateEncoding::Binary, logic, idents);
+fn plan_auto(
+    dfa: &BadPrefixDfa,
+    logic: VerilogLogic,
+    idents: &[String],
+) -> Result<Plan, LabelError> {
+    let binary = plan(dfa, StateEncoding::Binary, logic, idents)?;
     if dfa.num_states() <= 2 {
-        return binary;
+        return Ok(binary);
     }
-    let one_hot = plan(dfa, StateEncoding::OneHot, logic, idents);
-    if one_hot.cost < binary.cost {
+    let one_hot = plan(dfa, StateEncoding::OneHot, logic, idents)?;
+    Ok(if one_hot.cost < binary.cost {
         one_hot
     } else {
         binary
-    }
+    })
 }
 
 /// The state encoding [`emit_verilog`] chooses when none is given: the
@@ -628,7 +639,9 @@ fn plan_auto(dfa: &BadPrefixDfa, logic: VerilogLogic, idents: &[String]) -> Plan
 /// ```
 pub fn choose_encoding(dfa: &BadPrefixDfa) -> StateEncoding {
     let idents: Vec<String> = dfa.alphabet().names().to_vec();
-    plan_auto(dfa, VerilogLogic::Minimized, &idents).encoding
+    // A monitor with a label too large to write has no checker: any
+    // encoding will do.
+    plan_auto(dfa, VerilogLogic::Minimized, &idents).map_or(StateEncoding::Binary, |p| p.encoding)
 }
 
 /// Writes `dfa` as a Verilog checker module.
@@ -658,8 +671,8 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         logic,
         cost: _,
     } = match opts.encoding {
-        Some(e) => plan(dfa, e, opts.logic, &idents),
-        None => plan_auto(dfa, opts.logic, &idents),
+        Some(e) => plan(dfa, e, opts.logic, &idents)?,
+        None => plan_auto(dfa, opts.logic, &idents)?,
     };
     let binary = encoding == StateEncoding::Binary || width == 0;
     let code = |k: usize| format!("{width}'d{k}");
@@ -678,14 +691,12 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         .collect();
     let mut used = vec![false; width + idents.len()];
     let mut mark = |g: &Guard, offset: usize| {
-        for c in g.cubes() {
-            for &(v, _) in c {
-                used[v as usize + offset] = true;
-            }
+        for v in g.propositions() {
+            used[v as usize + offset] = true;
         }
     };
     let (form, assigns, satisfied) = if width == 0 {
-        let g = dfa.violation_guard(dfa.start());
+        let g = dfa.violation_guard(dfa.start())?;
         mark(&g, width);
         let good = if dfa.verdict(dfa.start()) == Verdict::Satisfied {
             "1'b1"

@@ -62,14 +62,14 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
             Target::Violation => {
                 println!("step {i}: {{{}}} -> violated", names.join(", "));
-                let bad = dfa.violation_guard(state);
+                let bad = dfa.violation_guard(state)?;
                 println!(
                     "  at this point the letters `{}` violate the property",
                     bad.display(aps)
                 );
                 println!(
                     "  the property allowed: {}",
-                    dfa.allowed_guard(state).display(aps)
+                    dfa.allowed_guard(state)?.display(aps)
                 );
                 if let Some(w) = dfa.shortest_violation() {
                     let w: Vec<String> = w.iter().map(|g| g.display(aps).to_string()).collect();

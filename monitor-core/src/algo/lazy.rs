@@ -34,7 +34,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::derivatives::Expander;
-use crate::automaton::{Alphabet, Guard};
+use crate::automaton::label::label;
+use crate::automaton::{Alphabet, Guard, LabelError};
 use crate::budget::Budget;
 use crate::dd::{Manager, Node};
 use crate::formula::Formula;
@@ -584,7 +585,7 @@ impl LazyDfa {
     /// The letters that make state `q` `false` at once, as a guard: the
     /// complement of those after which it can still hold, the next
     /// obligations assumed (the BDDs are monotone in them).
-    pub(crate) fn violating(&mut self, q: u32) -> Guard {
+    pub(crate) fn violating(&mut self, q: u32) -> Result<Guard, LabelError> {
         let LazyState { node, mem, .. } = self.states[q as usize];
         let base = self.ex.base();
         let mut tops = FxHashMap::default();
@@ -597,7 +598,7 @@ impl LazyDfa {
             &mut |m, e| letters_of(m, base, e, &mut tops),
         );
         let bad = self.mgr.not(holds);
-        Guard::from_cubes(self.mgr.isop(bad))
+        label(&mut self.mgr, bad)
     }
 
     /// What state `q` requires from the next letter on, as a formula of at

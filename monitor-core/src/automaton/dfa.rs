@@ -1,13 +1,13 @@
 //! The finished monitor: a complete, deterministic, minimal automaton.
 
 use std::collections::VecDeque;
-use std::fmt::{self, Write as _};
+use std::fmt::{self};
 
 use rustc_hash::FxHashMap;
 
 use super::Alphabet;
 use crate::dd::{Cube, Manager, Node};
-use crate::formula::print::is_bare_ap;
+pub use super::label::{Guard, LabelError, Labeler};
 use crate::Valuation;
 
 /// A state of a [`BadPrefixDfa`]: its number, from 0 (the start state)
@@ -146,183 +146,6 @@ impl Target {
     }
 }
 
-/// A Boolean guard over the propositions of an automaton, as an
-/// irredundant sum of products (cubes of `(proposition, polarity)`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Guard {
-    cubes: Vec<Cube>,
-}
-
-impl Guard {
-    /// A guard from its cubes (an empty list is `false`, a list holding
-    /// the empty cube is `true`).
-    ///
-    /// ```
-    /// # use monitor_core::automaton::Guard;
-    /// assert!(Guard::from_cubes(vec![]).is_false());
-    /// assert!(Guard::from_cubes(vec![vec![]]).is_true());
-    /// // `0 & !1`: one cube of two literals.
-    /// assert_eq!(Guard::from_cubes(vec![vec![(0, true), (1, false)]]).to_hoa(), "0&!1");
-    /// ```
-    pub fn from_cubes(cubes: Vec<Cube>) -> Guard {
-        Guard { cubes }
-    }
-
-    /// The cubes, each sorted by proposition.
-    ///
-    /// ```
-    /// # use monitor_core::automaton::Guard;
-    /// let g = Guard::from_cubes(vec![vec![(0, true), (1, false)], vec![(2, true)]]);
-    /// assert_eq!(g.cubes(), [vec![(0, true), (1, false)], vec![(2, true)]]);
-    /// ```
-    pub fn cubes(&self) -> &[Cube] {
-        &self.cubes
-    }
-
-    /// Whether the guard is `true`, read from its cubes: one is empty. The
-    /// guards the crate builds are minimal covers, where `true` is always
-    /// the empty cube; a hand-made cover such as `a | !a` is not seen as
-    /// `true`.
-    ///
-    /// ```
-    /// # use monitor_core::automaton::Guard;
-    /// assert!(Guard::from_cubes(vec![vec![(0, true)], vec![]]).is_true());
-    /// assert!(!Guard::from_cubes(vec![vec![(0, true)]]).is_true());
-    /// ```
-    pub fn is_true(&self) -> bool {
-        self.cubes.iter().any(Vec::is_empty)
-    }
-
-    /// Whether the guard is `false`.
-    ///
-    /// ```
-    /// # use monitor_core::automaton::Guard;
-    /// assert!(Guard::from_cubes(vec![]).is_false());
-    /// assert!(!Guard::from_cubes(vec![vec![(0, false)]]).is_false());
-    /// ```
-    pub fn is_false(&self) -> bool {
-        self.cubes.is_empty()
-    }
-
-    /// Whether a letter satisfies the guard.
-    ///
-    /// ```
-    /// # use monitor_core::automaton::Guard;
-    /// // `p0 & !p1`, on bit masks and on one bool per proposition.
-    /// let g = Guard::from_cubes(vec![vec![(0, true), (1, false)]]);
-    /// assert!(g.eval(&0b01u64) && !g.eval(&0b11u64));
-    /// assert!(g.eval(&[true, false]));
-    /// ```
-    pub fn eval(&self, letter: &impl Valuation) -> bool {
-        self.cubes
-            .iter()
-            .any(|c| c.iter().all(|&(v, pos)| letter.holds(v as usize) == pos))
-    }
-
-    /// Whether some letter satisfies both guards.
-    ///
-    /// ```
-    /// use monitor_core::automaton::Guard;
-    ///
-    /// let a = Guard::from_cubes(vec![vec![(0, true)]]);
-    /// let not_a = Guard::from_cubes(vec![vec![(0, false)]]);
-    /// let b = Guard::from_cubes(vec![vec![(1, true)]]);
-    /// assert!(!a.intersects(&not_a));
-    /// assert!(a.intersects(&b));
-    /// ```
-    pub fn intersects(&self, other: &Guard) -> bool {
-        self.cubes.iter().any(|c| {
-            other.cubes.iter().any(|d| {
-                c.iter()
-                    .all(|&(v, pos)| d.iter().all(|&(w, q)| w != v || q == pos))
-            })
-        })
-    }
-
-    /// The guard in Spot's syntax with proposition names, `1` and `0` for
-    /// the constants: `req & !ack | err`.
-    ///
-    /// ```
-    /// # use monitor_core::automaton::{Alphabet, Guard};
-    /// let aps = Alphabet::new(["req", "ack", "err"]);
-    /// let g = Guard::from_cubes(vec![vec![(0, true), (1, false)], vec![(2, true)]]);
-    /// assert_eq!(g.display(&aps).to_string(), "req & !ack | err");
-    /// assert_eq!(Guard::from_cubes(vec![]).display(&aps).to_string(), "0");
-    /// ```
-    pub fn display<'a>(&'a self, aps: &'a Alphabet) -> impl fmt::Display + 'a {
-        GuardDisplay { guard: self, aps }
-    }
-
-    /// The guard in HOA syntax (propositions by number): `0&!1 | 2`, `t`, `f`.
-    ///
-    /// ```
-    /// # use monitor_core::automaton::Guard;
-    /// let g = Guard::from_cubes(vec![vec![(0, true), (1, false)], vec![(2, true)]]);
-    /// assert_eq!(g.to_hoa(), "0&!1 | 2");
-    /// assert_eq!(Guard::from_cubes(vec![vec![]]).to_hoa(), "t");
-    /// ```
-    pub fn to_hoa(&self) -> String {
-        if self.is_false() {
-            return "f".into();
-        }
-        if self.is_true() {
-            return "t".into();
-        }
-        let mut out = String::new();
-        for (i, c) in self.cubes.iter().enumerate() {
-            if i > 0 {
-                out.push_str(" | ");
-            }
-            for (j, &(v, pos)) in c.iter().enumerate() {
-                if j > 0 {
-                    out.push('&');
-                }
-                if !pos {
-                    out.push('!');
-                }
-                let _ = write!(out, "{v}");
-            }
-        }
-        out
-    }
-}
-
-struct GuardDisplay<'a> {
-    guard: &'a Guard,
-    aps: &'a Alphabet,
-}
-
-impl fmt::Display for GuardDisplay<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.guard.is_false() {
-            return f.write_str("0");
-        }
-        if self.guard.is_true() {
-            return f.write_str("1");
-        }
-        for (i, c) in self.guard.cubes.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" | ")?;
-            }
-            for (j, &(v, pos)) in c.iter().enumerate() {
-                if j > 0 {
-                    f.write_str(" & ")?;
-                }
-                if !pos {
-                    f.write_str("!")?;
-                }
-                let name = self.aps.name(v);
-                if is_bare_ap(name) {
-                    f.write_str(name)?;
-                } else {
-                    write!(f, "{name:?}")?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 /// An edge of a [`BadPrefixDfa`]: the letters satisfying `guard` lead to
 /// `target`. The guards of one state are disjoint and cover every letter.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -384,7 +207,7 @@ impl DetAutomaton {
 /// assert_eq!(dfa.step(waiting, &0u64), Target::Violation);
 /// assert_eq!(dfa.run([req, ack, 0]), Verdict::Undecided);
 /// assert_eq!(dfa.run([req, 0]), Verdict::Violated);
-/// let edges = dfa.edges(waiting);
+/// let edges = dfa.edges(waiting)?;
 /// assert_eq!(edges.last().unwrap().guard.display(dfa.alphabet()).to_string(), "!ack");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -592,34 +415,43 @@ impl BadPrefixDfa {
         verdict
     }
 
+    /// A labeler of the edges of this monitor: [`Labeler::edges`] and the
+    /// others compute the guards of one state at a time in a working
+    /// manager kept from one state to the next (an emitter writing every
+    /// state uses one).
+    ///
+    /// ```
+    /// # use monitor_core::translate::Builder;
+    /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
+    /// let mut labels = dfa.labeler();
+    /// let n: usize = dfa.states().map(|s| labels.edges(s).map(|e| e.len())).sum::<Result<_, _>>()?;
+    /// assert_eq!(n, 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn labeler(&self) -> Labeler<'_> {
+        Labeler::new(self)
+    }
+
     /// The edges of a state, one per target, targets in increasing order
-    /// and the violation (if any) last.
+    /// and the violation (if any) last. Each guard is an irredundant sum
+    /// of products if that is small next to its diagram, else a factored
+    /// formula ([`Guard`]); a guard with no formula of at most
+    /// [`MAX_LABEL_LITERALS`](super::MAX_LABEL_LITERALS) literals is a
+    /// [`LabelError`].
     ///
     /// ```
     /// # use monitor_core::automaton::{StateId, Target};
     /// # use monitor_core::translate::Builder;
     /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
-    /// let edges: Vec<(String, Target)> = dfa.edges(StateId::new(1)).into_iter()
+    /// let edges: Vec<(String, Target)> = dfa.edges(StateId::new(1))?.into_iter()
     ///     .map(|e| (e.guard.display(dfa.alphabet()).to_string(), e.target)).collect();
     /// assert_eq!(edges, [("!req & ack".to_string(), Target::State(StateId::new(0))),
     ///                    ("req & ack".to_string(), Target::State(StateId::new(1))),
     ///                    ("!ack".to_string(), Target::Violation)]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn edges(&self, s: StateId) -> Vec<Edge> {
-        let mut scratch = Manager::new();
-        let mut memo = FxHashMap::default();
-        let d = scratch.import(&self.mgr, self.diagram(s), &mut memo);
-        let mut out: Vec<Edge> = scratch
-            .leaf_guards(d)
-            .into_iter()
-            .map(|(leaf, g)| Edge {
-                guard: Guard::from_cubes(scratch.isop(g)),
-                target: Target::from_leaf(leaf),
-            })
-            .collect();
-        out.sort_by_key(|e| e.target);
-        out
+    pub fn edges(&self, s: StateId) -> Result<Vec<Edge>, LabelError> {
+        self.labeler().edges(s)
     }
 
     /// The letters that violate the property from state `s` (false if none).
@@ -628,38 +460,30 @@ impl BadPrefixDfa {
     /// # use monitor_core::automaton::StateId;
     /// # use monitor_core::translate::Builder;
     /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
-    /// let bad = dfa.violation_guard(StateId::new(1));
+    /// let bad = dfa.violation_guard(StateId::new(1))?;
     /// assert_eq!(bad.display(dfa.alphabet()).to_string(), "!ack");
     /// // No letter violates the property from the start.
-    /// assert!(dfa.violation_guard(dfa.start()).is_false());
+    /// assert!(dfa.violation_guard(dfa.start())?.is_false());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn violation_guard(&self, s: StateId) -> Guard {
-        self.edges(s)
-            .into_iter()
-            .find(|e| e.target == Target::Violation)
-            .map_or_else(|| Guard::from_cubes(Vec::new()), |e| e.guard)
+    pub fn violation_guard(&self, s: StateId) -> Result<Guard, LabelError> {
+        self.labeler().violation_guard(s)
     }
 
     /// The letters that do not violate the property from state `s`: the
-    /// complement of [`BadPrefixDfa::violation_guard`], as one minimal
-    /// cover (`req & ack | !req & ack` is shown as `ack`).
+    /// complement of [`BadPrefixDfa::violation_guard`], as one guard
+    /// (`req & ack | !req & ack` is shown as `ack`).
     ///
     /// ```
     /// # use monitor_core::automaton::StateId;
     /// # use monitor_core::translate::Builder;
     /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
-    /// assert_eq!(dfa.allowed_guard(StateId::new(1)).display(dfa.alphabet()).to_string(), "ack");
-    /// assert!(dfa.allowed_guard(dfa.start()).is_true());
+    /// assert_eq!(dfa.allowed_guard(StateId::new(1))?.display(dfa.alphabet()).to_string(), "ack");
+    /// assert!(dfa.allowed_guard(dfa.start())?.is_true());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn allowed_guard(&self, s: StateId) -> Guard {
-        let mut scratch = Manager::new();
-        let mut memo = FxHashMap::default();
-        let d = scratch.import(&self.mgr, self.diagram(s), &mut memo);
-        let bad = scratch.leaf_guard(d, VIOLATION_LEAF);
-        let ok = scratch.not(bad);
-        Guard::from_cubes(scratch.isop(ok))
+    pub fn allowed_guard(&self, s: StateId) -> Result<Guard, LabelError> {
+        self.labeler().allowed_guard(s)
     }
 
     /// The number of edges to states (edges to the sink are not counted).

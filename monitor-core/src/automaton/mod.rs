@@ -22,11 +22,13 @@
 
 mod buchi;
 pub(crate) mod dfa;
+pub(crate) mod label;
 mod nba;
 mod transducer;
 
 pub use buchi::{BuchiAutomaton, BuchiEdge};
-pub use dfa::{BadPrefixDfa, Edge, Guard, StateId, Target, Verdict};
+pub use dfa::{BadPrefixDfa, Edge, StateId, Target, Verdict};
+pub use label::{Guard, GuardExpr, GuardSyntax, LabelError, Labeler, MAX_LABEL_LITERALS};
 pub(crate) use nba::edges_bytes;
 pub use nba::{Marks, Nba, NbaEdge};
 pub use transducer::{TExpr, TVar, Transducer};

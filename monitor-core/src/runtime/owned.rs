@@ -13,6 +13,10 @@ const DENSE_LIMIT: usize = 4096;
 /// Explanations (shortest words, violating letters) for monitors up to
 /// this many states; larger tables leave them empty.
 const EXPLAIN_LIMIT: usize = 4096;
+/// The longest violating-letters explanation shown, in literals (a state's
+/// violation guard can be a large formula: the table's texts are for
+/// messages).
+const EXPLAIN_LITERALS: usize = 4096;
 
 /// How a table stores its transition function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -189,13 +193,15 @@ impl MonitorTable {
         };
         if n <= EXPLAIN_LIMIT {
             let words = access_words(dfa);
+            // One working manager for the guards of all states.
+            let mut labels = dfa.labeler();
             for s in dfa.states() {
                 texts.push(word(&words[s.as_usize()]));
-                let g = violating_letters(dfa, s);
-                texts.push(if g.is_false() {
-                    String::new()
-                } else {
-                    g.display(aps).to_string()
+                texts.push(match labels.violation_guard(s) {
+                    Ok(g) if g.is_false() => String::new(),
+                    Ok(g) if g.literals() <= EXPLAIN_LITERALS => g.display(aps).to_string(),
+                    Ok(g) => format!("a condition of {} literals, too long to show", g.literals()),
+                    Err(e) => e.to_string(),
                 });
             }
             texts.push(
@@ -333,21 +339,6 @@ fn flatten(
     nodes.push([var, lo, hi]);
     index.insert(d, i);
     i
-}
-
-/// The letters that violate the property from state `s`, as
-/// [`BadPrefixDfa::violation_guard`] gives them (the same cover: the same
-/// function's diagram in a scratch manager, the same ISOP), without the
-/// covers of the state's other edges, which it computes too (a pass over
-/// the diagram and a cover per target): a state with `2^k` targets (`k`
-/// requests pending, each of which may come again) cost `4^k`, and a table
-/// of 1,024 such states (10 requests, 20 propositions) 3 minutes.
-fn violating_letters(dfa: &BadPrefixDfa, s: crate::automaton::StateId) -> crate::automaton::Guard {
-    let mut scratch = crate::dd::Manager::new();
-    let mut memo = FxHashMap::default();
-    let d = scratch.import(dfa.manager(), dfa.diagram(s), &mut memo);
-    let bad = scratch.leaf_guard(d, VIOLATION);
-    crate::automaton::Guard::from_cubes(scratch.isop(bad))
 }
 
 /// A shortest word (of cubes) to every state, from one breadth-first tree:

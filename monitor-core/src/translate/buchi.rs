@@ -4,7 +4,8 @@
 use crate::algo::degeneralize::{degeneralize, merge_bisimilar};
 use crate::algo::emptiness::prune;
 use crate::algo::simulation;
-use crate::automaton::{BuchiAutomaton, BuchiEdge, Guard, Nba, StateId};
+use crate::automaton::label::label;
+use crate::automaton::{BuchiAutomaton, BuchiEdge, Nba, StateId};
 use crate::formula::{parse, Formula};
 
 use super::pipeline::Pipeline;
@@ -68,19 +69,19 @@ impl Builder {
             let (simulated, accepting) = simulation::reduce(&mut p.mgr, &merged, &accepting);
             let (reduced, accepting) = merge_bisimilar(&mut p.mgr, &simulated, &accepting);
             let distance = distance_to_acceptance(&reduced, &accepting);
-            let states = reduced
-                .states
-                .iter()
-                .zip(&accepting)
-                .enumerate()
-                .map(|(s, (edges, &acc))| {
-                    let mut edges: Vec<BuchiEdge> = edges
-                        .iter()
-                        .map(|e| BuchiEdge {
-                            guard: Guard::from_cubes(p.mgr.isop(e.guard)),
-                            target: StateId::new(e.dst),
-                        })
-                        .collect();
+            let mut states = Vec::with_capacity(reduced.len());
+            for (s, (edges, &acc)) in reduced.states.iter().zip(&accepting).enumerate() {
+                let mut labelled = Vec::with_capacity(edges.len());
+                for e in edges {
+                    labelled.push(BuchiEdge {
+                        // A sum of products when small, else factored.
+                        guard: label(&mut p.mgr, e.guard).map_err(|err| {
+                            BuildError::label(err.in_state(StateId::new(s as u32)))
+                        })?,
+                        target: StateId::new(e.dst),
+                    });
+                }
+                let mut edges = labelled;
                     // Pan tries a state's options in order: the way to
                     // an accepting state first, so that a violation's
                     // cycle is found early (as Spin's own claims do).
@@ -91,9 +92,8 @@ impl Builder {
                             e.target,
                         )
                     });
-                    (acc, edges)
-                })
-                .collect();
+                states.push((acc, edges));
+            }
             Ok(BuchiAutomaton::new(p.aps.clone(), p.name.clone(), states))
         })
     }

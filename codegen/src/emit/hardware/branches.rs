@@ -1,7 +1,7 @@
 //! A state's edges as an `if`/`else` chain, shared by the hardware
 //! emitters (Verilog `case` items, SystemC `switch` cases).
 
-use monitor_core::automaton::{BadPrefixDfa, Guard, StateId, Target};
+use monitor_core::automaton::{BadPrefixDfa, Guard, LabelError, Labeler, StateId, Target};
 
 /// One link of a chain: taken when `guard` holds (`None`: the final,
 /// unconditional link).
@@ -12,18 +12,26 @@ pub(crate) struct Branch {
 
 /// How big a guard is to print (literals plus operators, roughly).
 fn weight(g: &Guard) -> usize {
-    g.cubes().iter().map(|c| c.len() + 1).sum()
+    match g.cubes() {
+        Some(cubes) => cubes.iter().map(|c| c.len() + 1).sum(),
+        None => g.literals(),
+    }
 }
 
 /// The edges of `s` as a chain in which the largest guard is the final
 /// `else` (the guards are disjoint and cover every letter, so it needs no
 /// test). An edge to `implicit` (the caller's default, such as the
 /// self-loop of a binary-encoded state) may instead be left out, which the
-/// chain does when that prints no more.
-pub(crate) fn chain(dfa: &BadPrefixDfa, s: StateId, implicit: Option<Target>) -> Vec<Branch> {
-    let mut edges = dfa.edges(s);
+/// chain does when that prints no more. `labels` labels the edges of the
+/// monitor.
+pub(crate) fn chain(
+    labels: &mut Labeler<'_>,
+    s: StateId,
+    implicit: Option<Target>,
+) -> Result<Vec<Branch>, LabelError> {
+    let mut edges = labels.edges(s)?;
     let Some(largest) = (0..edges.len()).max_by_key(|&i| (weight(&edges[i].guard), i)) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let total: usize = edges.iter().map(|e| weight(&e.guard)).sum();
     let with_else = total - weight(&edges[largest].guard);
@@ -51,7 +59,7 @@ pub(crate) fn chain(dfa: &BadPrefixDfa, s: StateId, implicit: Option<Target>) ->
             target: last.target,
         });
     }
-    out
+    Ok(out)
 }
 
 /// The shortest word reaching `s`, for a comment (`start` for the start

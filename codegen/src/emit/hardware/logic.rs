@@ -33,8 +33,7 @@ impl Logic {
         self.state_d
             .iter()
             .chain([&self.bad, &self.satisfied])
-            .flat_map(|g| g.cubes())
-            .map(|c| c.len())
+            .map(Guard::literals)
             .sum()
     }
 }
@@ -44,8 +43,15 @@ const MAX_BINARY_STATES: usize = 4096;
 const MAX_ONE_HOT_STATES: usize = 64;
 
 /// The minimized logic of `dfa` in `encoding` (state `k` is the number `k`,
-/// or bit `k`), or `None` for monitors too large for two-level logic.
-pub(crate) fn minimized_logic(dfa: &BadPrefixDfa, encoding: StateEncoding) -> Option<Logic> {
+/// or bit `k`), or `None` for monitors too large for two-level logic, or
+/// whose logic has more than `max_literals` literals (the sums of products
+/// are counted before they are written out: a product of 30 sums has
+/// `2^30` cubes).
+pub(crate) fn minimized_logic(
+    dfa: &BadPrefixDfa,
+    encoding: StateEncoding,
+    max_literals: usize,
+) -> Option<Logic> {
     let n = dfa.num_states();
     let width = encoding.state_bits(n);
     let limit = match encoding {
@@ -110,17 +116,24 @@ pub(crate) fn minimized_logic(dfa: &BadPrefixDfa, encoding: StateEncoding) -> Op
         StateEncoding::OneHot => (bad, m.or(bad, illegal)),
     };
     let dont_care = m.or(bad, illegal);
-    let sop = |m: &mut Manager, low: Node, high: Node| Guard::from_cubes(m.isop_between(low, high));
-    let state_d = next
-        .iter()
-        .map(|&on| {
-            let high = m.or(on, dont_care);
-            sop(&mut m, on, high)
-        })
-        .collect();
-    let bad = sop(&mut m, bad_low, bad_high);
+    // Each sum within what is left of `max_literals`; the work of each
+    // within a bound that follows the diagrams.
+    let mut left = max_literals;
+    let work = m.len().saturating_mul(64).saturating_add(1 << 16);
+    let mut sop = |m: &mut Manager, low: Node, high: Node| {
+        let cubes = m.isop_between_capped(low, high, left.saturating_mul(2).saturating_add(1), work)?;
+        let g = Guard::from_cubes(cubes);
+        left = left.checked_sub(g.literals())?;
+        Some(g)
+    };
+    let mut state_d = Vec::with_capacity(width);
+    for &on in &next {
+        let high = m.or(on, dont_care);
+        state_d.push(sop(&mut m, on, high)?);
+    }
+    let bad = sop(&mut m, bad_low, bad_high)?;
     let high = m.or(good, dont_care);
-    let satisfied = sop(&mut m, good, high);
+    let satisfied = sop(&mut m, good, high)?;
     Some(Logic {
         state_d,
         bad,
@@ -137,6 +150,7 @@ mod tests {
 
     fn holds(g: &Guard, vars: &[bool]) -> bool {
         g.cubes()
+            .unwrap()
             .iter()
             .any(|c| c.iter().all(|&(v, pos)| vars[v as usize] == pos))
     }
@@ -158,7 +172,7 @@ mod tests {
             let n = dfa.num_states();
             let nprops = dfa.alphabet().len();
             for enc in [StateEncoding::Binary, StateEncoding::OneHot] {
-                let Some(logic) = minimized_logic(&dfa, enc) else {
+                let Some(logic) = minimized_logic(&dfa, enc, usize::MAX) else {
                     assert_eq!(n, 1, "{f}");
                     continue;
                 };
@@ -198,7 +212,7 @@ mod tests {
                 checked += 1;
             }
             // Binary codes that are no state are violations.
-            if let Some(logic) = minimized_logic(&dfa, StateEncoding::Binary) {
+            if let Some(logic) = minimized_logic(&dfa, StateEncoding::Binary, usize::MAX) {
                 let width = StateEncoding::Binary.state_bits(n);
                 for code in n..1 << width {
                     let mut vars: Vec<bool> = (0..width).map(|b| (code >> b) & 1 == 1).collect();
