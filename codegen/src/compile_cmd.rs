@@ -73,7 +73,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             }
             Some(crate::vunit_input::read_vunits(path)?)
         }
-        None => None,
+        None => args.sv.read()?,
     };
     // What is generated is named by --name, or the vunit's name.
     let base_name = match (&args.name, &vunits) {
@@ -149,7 +149,13 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     // their names.
     let numbered = sources.len() > 1;
     // The checkers a bind file or a formal harness instantiates.
-    let flow = crate::hardware_flow::Flow::new(args, &base_name, bind_module, sby_module)?;
+    let flow = crate::hardware_flow::Flow::new(
+        args,
+        &base_name,
+        bind_module,
+        sby_module,
+        vunits.as_ref().and_then(|v| v.sv.as_ref()),
+    )?;
     let mut checkers = Vec::new();
     for (k, (src, (parsed, parse_time))) in sources.iter().zip(parsed).enumerate() {
         let start = Instant::now();
