@@ -160,15 +160,20 @@ pub(crate) struct SvArgs {
     /// `default clocking` and `default disable iff`): one property per
     /// assertion, named by its label (or MODULE_k), with its clock and
     /// `disable iff`.
-    #[arg(long = "sv", value_name = "FILE",
+    #[arg(id = "sv", long = "sv", value_name = "FILE",
           conflicts_with_all = ["formulas", "files", "vunit", "psl", "sva"])]
     pub(crate) file: Option<PathBuf>,
     /// --sv: define a preprocessor macro (repeatable), as `define NAME
     /// VALUE at the top of the file would.
-    #[arg(short = 'D', value_name = "NAME[=VALUE]", requires = "file")]
+    #[arg(
+        id = "sv_define",
+        short = 'D',
+        value_name = "NAME[=VALUE]",
+        requires = "sv"
+    )]
     pub(crate) defines: Vec<String>,
     /// --sv: a directory searched by `include (repeatable).
-    #[arg(short = 'I', value_name = "DIR", requires = "file")]
+    #[arg(id = "sv_include", short = 'I', value_name = "DIR", requires = "sv")]
     pub(crate) include_dirs: Vec<PathBuf>,
 }
 

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use monitor_core::formula::{DirectiveKind, Formula, Op};
+
 use crate::cli_input::{Language, Source};
 use crate::vunit_input::VunitProperties;
 
@@ -92,6 +94,71 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
             }
         ));
     }
+    // What is generated is named after the module (when there is one),
+    // as after a vunit.
+    out.units = out.modules.clone();
     out.sv = Some((path.to_path_buf(), design));
     Ok(out)
+}
+
+/// For the targets that read one letter per cycle (HOA, DOT, JSON,
+/// Promela, SMV, Rust): the assertions alone (assumptions, restrictions
+/// and covers are for the hardware checkers, each named in a note), as
+/// monitors of one letter per tick of their clock, their `disable iff`
+/// made part of the formula: `always (accept_on (b) p)`, the standard's
+/// meaning of an attempt disabled while `b` holds. Returns the notes.
+pub fn unclocked(v: &mut VunitProperties) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut clocks: Vec<String> = Vec::new();
+    let mut keep = Vec::new();
+    for (k, d) in v.directives.iter_mut().enumerate() {
+        if d.kind != DirectiveKind::Assert {
+            notes.push(format!(
+                "`{}`: {} directive, compiled only for --target verilog and sva (checkers that \
+                 formal tools assume or cover)",
+                v.names[k],
+                match d.kind {
+                    DirectiveKind::Assume => "an assume",
+                    DirectiveKind::Restrict => "a restrict",
+                    _ => "a cover",
+                }
+            ));
+            continue;
+        }
+        if let Some(c) = d.clock.take() {
+            let c = c.to_string();
+            if !clocks.contains(&c) {
+                clocks.push(c);
+            }
+        }
+        if let Some(dis) = d.disable.take() {
+            let inner = if d.formula.op() == Op::G {
+                d.formula.child(0).clone()
+            } else {
+                d.formula.clone()
+            };
+            d.formula = Formula::always(Formula::abort(inner, dis.condition));
+        }
+        keep.push(k);
+    }
+    if !clocks.is_empty() {
+        notes.push(format!(
+            "the monitors read one letter per tick of the assertions' clock ({}), and their \
+             `disable iff` is part of each formula (accept_on)",
+            clocks.join(", ")
+        ));
+    }
+    pick(&mut v.directives, &keep);
+    pick(&mut v.sources, &keep);
+    pick(&mut v.names, &keep);
+    notes
+}
+
+/// Keeps the items of `all` at the indices `keep`.
+fn pick<T>(all: &mut Vec<T>, keep: &[usize]) {
+    let mut i = 0;
+    all.retain(|_| {
+        i += 1;
+        keep.contains(&(i - 1))
+    });
 }

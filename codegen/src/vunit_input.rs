@@ -50,12 +50,14 @@ impl VunitProperties {
                 "{}: no module holds an assertion: give the module to --bind or --sby",
                 self.file
             )),
-            ms => Err(format!(
+            ms => {
+                Err(format!(
                 "{}: the {} name several modules ({}): give the one to check to --bind or --sby",
                 self.file,
                 if self.holder == "vunit" { "vunits" } else { "assertions' modules" },
                 ms.join(", ")
-            )),
+            ))
+            }
         }
     }
 }

@@ -117,9 +117,7 @@ impl Options {
         self.defines
             .iter()
             .map(|(name, value)| {
-                let text = value
-                    .as_ref()
-                    .map(|v| DefineText::new(v.clone(), None));
+                let text = value.as_ref().map(|v| DefineText::new(v.clone(), None));
                 (
                     name.clone(),
                     Some(Define::new(name.clone(), Vec::new(), text)),
@@ -420,9 +418,11 @@ fn parse_with(text: PreprocessedText, files: Files) -> Result<Design, ReadError>
             }
         })
         .map_err(|e| ReadError::new(format!("cannot start the parser's thread: {e}")))?;
-    worker
-        .join()
-        .unwrap_or_else(|_| Err(ReadError::new("the SystemVerilog parser failed (a panic in sv-parser)")))
+    worker.join().unwrap_or_else(|_| {
+        Err(ReadError::new(
+            "the SystemVerilog parser failed (a panic in sv-parser)",
+        ))
+    })
 }
 
 /// The first offset nested deeper than [`MAX_NESTING`], skipping comments
@@ -496,24 +496,23 @@ fn preprocess_error(e: sv_parser::Error, path: &Path) -> ReadError {
         sv_parser::Error::Preprocess(at) => located(
             &mut files,
             at,
-            "preprocessor error (a `` `define ``, `` `ifdef `` or `` `include `` directive)"
-                .into(),
+            "preprocessor error (a `` `define ``, `` `ifdef `` or `` `include `` directive)".into(),
         ),
-        sv_parser::Error::File { source, path } => ReadError::new(format!(
-            "{}: cannot read it: {source}",
-            path.display()
-        )),
+        sv_parser::Error::File { source, path } => {
+            ReadError::new(format!("{}: cannot read it: {source}", path.display()))
+        }
         sv_parser::Error::Include { source } => match *source {
-            sv_parser::Error::File { source, path: missing } => ReadError::new(format!(
+            sv_parser::Error::File {
+                source,
+                path: missing,
+            } => ReadError::new(format!(
                 "{}: cannot include {}: {source} (add its directory with -I DIR)",
                 path.display(),
                 missing.display()
             )),
             other => preprocess_error(other, path),
         },
-        sv_parser::Error::ReadUtf8(p) => {
-            ReadError::new(format!("{}: not UTF-8 text", p.display()))
-        }
+        sv_parser::Error::ReadUtf8(p) => ReadError::new(format!("{}: not UTF-8 text", p.display())),
         sv_parser::Error::DefineNotFound(name) => ReadError::new(format!(
             "{}: the macro `{name}` is used but not defined (define it with -D {name}=VALUE)",
             path.display()
@@ -800,7 +799,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                 if default.is_some() {
                                     let origin = self.start(node.clone());
                                     self.modules[m].declarations.push(Declaration {
-                                        text: format!("default clocking {event_text}; endclocking\n"),
+                                        text: format!(
+                                            "default clocking {event_text}; endclocking\n"
+                                        ),
                                         origin,
                                     });
                                 }
@@ -881,10 +882,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
                         }
                         RefNode::LoopGenerateConstruct(_)
                         | RefNode::ConditionalGenerateConstruct(_) => {
-                            if let Some(inner) = unwrap_node!(
-                                node.clone(),
-                                ConcurrentAssertionStatement
-                            ) {
+                            if let Some(inner) =
+                                unwrap_node!(node.clone(), ConcurrentAssertionStatement)
+                            {
                                 let origin = self.start(inner);
                                 return Err(self.error_at(
                                     origin,
@@ -1133,7 +1133,11 @@ impl<'a, 'f> Extractor<'a, 'f> {
     /// The SVA text of one assertion, parsed.
     fn assertion(&mut self, f: Found<'a>) -> Result<Assertion, ReadError> {
         let mut text = Text::default();
-        for d in self.global.iter().chain(&self.modules[f.module].declarations) {
+        for d in self
+            .global
+            .iter()
+            .chain(&self.modules[f.module].declarations)
+        {
             text.file(&d.text, d.origin);
         }
         if let Some((label, origin)) = f.label {
@@ -1155,14 +1159,21 @@ impl<'a, 'f> Extractor<'a, 'f> {
             }
             ConcurrentAssertionStatement::CoverSequenceStatement(x) => {
                 let (clock, disable, body) = &x.nodes.2.nodes.1;
-                ("cover sequence", Spec::Sequence(clock.as_ref(), disable.as_ref(), body.into()))
+                (
+                    "cover sequence",
+                    Spec::Sequence(clock.as_ref(), disable.as_ref(), body.into()),
+                )
             }
         };
         let (clock, disable, body): (Option<RefNode<'a>>, Option<RefNode<'a>>, RefNode<'a>) =
             match spec {
                 Spec::Property(p) => {
                     let PropertySpec { nodes: (c, d, b) } = p;
-                    (c.as_ref().map(Into::into), d.as_ref().map(|d| (&d.2.nodes.1).into()), b.into())
+                    (
+                        c.as_ref().map(Into::into),
+                        d.as_ref().map(|d| (&d.2.nodes.1).into()),
+                        b.into(),
+                    )
                 }
                 Spec::Sequence(c, d, b) => (c.map(Into::into), d.map(|d| (&d.2.nodes.1).into()), b),
             };
@@ -1183,8 +1194,13 @@ impl<'a, 'f> Extractor<'a, 'f> {
         }
         if let (Some(c), Some(inferred)) = (&clock, &f.clock) {
             let written = self.text_of(c.clone());
-            if squeeze(written.trim_start_matches('@').trim().trim_start_matches('(').trim_end_matches(')'))
-                != squeeze(inferred)
+            if squeeze(
+                written
+                    .trim_start_matches('@')
+                    .trim()
+                    .trim_start_matches('(')
+                    .trim_end_matches(')'),
+            ) != squeeze(inferred)
             {
                 let origin = self.start(c.clone());
                 return Err(self.error_at(
@@ -1257,7 +1273,11 @@ enum Spec<'a> {
     Property(&'a PropertySpec),
     Sequence(
         Option<&'a sv_parser::ClockingEvent>,
-        Option<&'a (sv_parser::Keyword, sv_parser::Keyword, sv_parser::Paren<sv_parser::ExpressionOrDist>)>,
+        Option<&'a (
+            sv_parser::Keyword,
+            sv_parser::Keyword,
+            sv_parser::Paren<sv_parser::ExpressionOrDist>,
+        )>,
         RefNode<'a>,
     ),
 }

@@ -25,7 +25,11 @@ fn same(source: &str, k: usize, expected: &str) {
     let want = parse_sva_directive(expected).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(got.kind, want.kind, "{expected}");
     assert_eq!(got.label, want.label, "{expected}");
-    assert_eq!(got.formula, want.formula, "{expected}\n(read: {})", design.assertions[k].text);
+    assert_eq!(
+        got.formula, want.formula,
+        "{expected}\n(read: {})",
+        design.assertions[k].text
+    );
     assert_eq!(
         got.clock.as_ref().map(|c| c.to_string()),
         want.clock.as_ref().map(|c| c.to_string()),
@@ -105,9 +109,21 @@ module m(input clk, rst, en, mode, a, b);
     else p4: assert property (disable iff (rst) a |-> b);
   always @(negedge clk) p5: assume property (!a);
 endmodule";
-    same(src, 0, "p1: assert property (@(posedge clk) (en) |-> (a |=> b));");
-    same(src, 1, "p2: assert property (@(posedge clk) !(en) && (mode) |-> (b));");
-    same(src, 2, "p3: assert property (@(posedge clk) !(en) && !(mode) |-> (a));");
+    same(
+        src,
+        0,
+        "p1: assert property (@(posedge clk) (en) |-> (a |=> b));",
+    );
+    same(
+        src,
+        1,
+        "p2: assert property (@(posedge clk) !(en) && (mode) |-> (b));",
+    );
+    same(
+        src,
+        2,
+        "p3: assert property (@(posedge clk) !(en) && !(mode) |-> (a));",
+    );
     same(
         src,
         3,
@@ -143,17 +159,22 @@ endmodule
         .include_dir(dir.join("inc"));
     let design = read_file(&top, &options).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(design.assertions.len(), 1);
-    let want = parse_sva_directive("h: assert property (@(posedge clk) req |-> ##[1:3] ack);")
-        .unwrap();
+    let want =
+        parse_sva_directive("h: assert property (@(posedge clk) req |-> ##[1:3] ack);").unwrap();
     assert_eq!(design.assertions[0].directive.formula, want.formula);
     assert_eq!(design.assertions[0].location.file, top);
     assert_eq!(design.assertions[0].location.line, 4);
     // Without FORMAL, nothing; without the include directory, an error
     // naming the file and -I.
-    let plain = Options::new().define("MAXLAT", Some("3")).include_dir(dir.join("inc"));
+    let plain = Options::new()
+        .define("MAXLAT", Some("3"))
+        .include_dir(dir.join("inc"));
     assert!(read_file(&top, &plain).unwrap().assertions.is_empty());
     let err = read_file(&top, &Options::new().define("FORMAL", None)).unwrap_err();
-    assert!(err.message().contains("props.svh") && err.message().contains("-I"), "{err}");
+    assert!(
+        err.message().contains("props.svh") && err.message().contains("-I"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -193,9 +214,8 @@ fn errors_point_into_the_file() {
         "module m(input clk, e, a);\n  always @(posedge clk)\n    if (e) c: cover property (a);\nendmodule",
     );
     assert!(err.message().contains("cover"), "{err}");
-    let err = refused(
-        "interface i(input clk, a);\n  assert property (@(posedge clk) a);\nendinterface",
-    );
+    let err =
+        refused("interface i(input clk, a);\n  assert property (@(posedge clk) a);\nendinterface");
     assert!(err.message().contains("interface"), "{err}");
 }
 
