@@ -149,6 +149,48 @@ impl Input {
     }
 }
 
+/// `--sv FILE` and its preprocessor's options, shared by compile and
+/// check.
+#[derive(Args, Debug, Default)]
+pub(crate) struct SvArgs {
+    /// Read the properties from the concurrent assertions of the
+    /// SystemVerilog FILE (IEEE 1800-2017: `assert`, `assume`, `cover` and
+    /// `restrict property`, as module items and in `always` procedures,
+    /// with their module's `sequence`, `property` and `let` declarations,
+    /// `default clocking` and `default disable iff`): one property per
+    /// assertion, named by its label (or MODULE_k), with its clock and
+    /// `disable iff`.
+    #[arg(id = "sv", long = "sv", value_name = "FILE",
+          conflicts_with_all = ["formulas", "files", "vunit", "psl", "sva"])]
+    pub(crate) file: Option<PathBuf>,
+    /// --sv: define a preprocessor macro (repeatable), as `define NAME
+    /// VALUE at the top of the file would.
+    #[arg(
+        id = "sv_define",
+        short = 'D',
+        value_name = "NAME[=VALUE]",
+        requires = "sv"
+    )]
+    pub(crate) defines: Vec<String>,
+    /// --sv: a directory searched by `include (repeatable).
+    #[arg(id = "sv_include", short = 'I', value_name = "DIR", requires = "sv")]
+    pub(crate) include_dirs: Vec<PathBuf>,
+}
+
+impl SvArgs {
+    /// The assertions of --sv, when given.
+    pub(crate) fn read(&self) -> Result<Option<crate::vunit_input::VunitProperties>, String> {
+        let Some(path) = &self.file else {
+            return Ok(None);
+        };
+        let options = crate::sv_input::SvOptions {
+            defines: &self.defines,
+            include_dirs: &self.include_dirs,
+        };
+        crate::sv_input::read_sv(path, &options).map(Some)
+    }
+}
+
 #[derive(Args, Debug)]
 pub(crate) struct CompletionsArgs {
     /// The shell.
@@ -390,6 +432,8 @@ pub(crate) struct CompileArgs {
     /// they cover (--target verilog and sva).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["formulas", "formula", "files"])]
     pub(crate) vunit: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) sv: SvArgs,
     /// --sby: the depth of induction and bounded model checking.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub(crate) depth: u32,
@@ -581,6 +625,8 @@ pub(crate) struct CheckArgs {
     /// directives are not checked.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["formulas", "files"])]
     pub(crate) vunit: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) sv: SvArgs,
     /// Read the properties as PSL instead of LTL.
     #[arg(long)]
     pub(crate) psl: bool,

@@ -121,8 +121,10 @@ fn directives_clocking(
 
 /// What `mongen check` found: whether some property was violated.
 pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
-    if args.items.is_empty() && args.vunit.is_none() {
-        return Err("no property given (pass -f FORMULA, -F FILE or --vunit FILE)".into());
+    if args.items.is_empty() && args.vunit.is_none() && args.sv.file.is_none() {
+        return Err(
+            "no property given (pass -f FORMULA, -F FILE, --vunit FILE or --sv FILE)".into(),
+        );
     }
     let stdin_properties = args.items.iter().any(|i| match i {
         Item::File(p) => file_spec(p).is_ok_and(|s| s.path.as_os_str() == "-"),
@@ -133,7 +135,14 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     }
     let vunits = match &args.vunit {
         Some(path) => Some(read_vunits(path)?),
-        None => None,
+        None => {
+            if args.sv.file.is_some() && !args.items.is_empty() {
+                return Err(
+                    "--sv reads the properties of its file: give no -f or -F with it".into(),
+                );
+            }
+            args.sv.read()?
+        }
     };
     // Each property: its source, its formula and the name it is reported by.
     let mut properties_in: Vec<(Source, Formula, String)> = Vec::new();
@@ -156,6 +165,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                     "{}: no assert, assume or restrict directive to check",
                     args.vunit
                         .as_ref()
+                        .or(args.sv.file.as_ref())
                         .map_or(String::new(), |p| escape(&p.display().to_string())
                             .into_owned())
                 ));

@@ -73,7 +73,27 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             }
             Some(crate::vunit_input::read_vunits(path)?)
         }
-        None => None,
+        None => {
+            if args.sv.file.is_some() && !args.input.items.is_empty() {
+                return Err(
+                    "--sv reads the properties of its file: give no -f or -F with it".into(),
+                );
+            }
+            let mut read = args.sv.read()?;
+            if let Some(v) = read.as_mut().filter(|_| !args.target.is_hardware()) {
+                for note in crate::sv_input::unclocked(v) {
+                    run.note(&format!("mongen: note: {note}"));
+                }
+                if v.directives.is_empty() {
+                    return Err(format!(
+                        "{}: no assertion to compile for --target {} (only assumptions, \
+                         restrictions and covers)",
+                        v.file, args.target
+                    ));
+                }
+            }
+            read
+        }
     };
     // What is generated is named by --name, or the vunit's name.
     let base_name = match (&args.name, &vunits) {
@@ -149,7 +169,13 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     // their names.
     let numbered = sources.len() > 1;
     // The checkers a bind file or a formal harness instantiates.
-    let flow = crate::hardware_flow::Flow::new(args, &base_name, bind_module, sby_module)?;
+    let flow = crate::hardware_flow::Flow::new(
+        args,
+        &base_name,
+        bind_module,
+        sby_module,
+        vunits.as_ref().and_then(|v| v.sv.as_ref()),
+    )?;
     let mut checkers = Vec::new();
     for (k, (src, (parsed, parse_time))) in sources.iter().zip(parsed).enumerate() {
         let start = Instant::now();

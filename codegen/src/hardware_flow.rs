@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use mongen::emit::formal::{
-    emit_bind, emit_formal_harness, emit_sby, CheckerInstance, DesignPort, HarnessOptions,
-    PortDirection, SbyOptions,
+    emit_bind, emit_formal_harness, emit_instances, emit_sby, CheckerInstance, DesignPort,
+    HarnessOptions, PortDirection, SbyOptions,
 };
 use mongen::emit::hardware::clocking::Clocking;
 use mongen::hdl::ports::{module_names, module_signals, Direction, HdlSignal};
@@ -29,6 +29,16 @@ struct Sby {
     files: Vec<PathBuf>,
     ports: Vec<DesignPort>,
     depth: u32,
+    /// `--sv`: the design file whose assertions the checkers replace, at
+    /// its place in `files`, what was read from it, and the names of the
+    /// design module's signals (which the checkers' instances avoid).
+    sv: Option<SvDesign>,
+}
+
+struct SvDesign {
+    index: usize,
+    design: mongen_sv::Design,
+    signals: Vec<String>,
 }
 
 impl Flow {
@@ -40,6 +50,7 @@ impl Flow {
         name: &str,
         bind: Option<String>,
         sby: Option<String>,
+        sv: Option<&(PathBuf, mongen_sv::Design)>,
     ) -> Result<Option<Flow>, String> {
         if bind.is_none() && sby.is_none() {
             return Ok(None);
@@ -60,7 +71,35 @@ impl Flow {
         let sby = match sby {
             None => None,
             Some(design) => {
-                let ports = design_signals(&args.design, &design, "--sby")?
+                let all = design_signals(&args.design, &design, "--sby")?;
+                let sv = match sv {
+                    None => None,
+                    Some((file, read)) => {
+                        let same = |f: &PathBuf| {
+                            std::fs::canonicalize(f).ok() == std::fs::canonicalize(file).ok()
+                        };
+                        let Some(index) = args.design.iter().position(same) else {
+                            return Err(format!(
+                                "--sby with --sv: give {} to --design too: the proof reads it \
+                                 with the checkers in place of its assertions",
+                                file.display()
+                            ));
+                        };
+                        if !read.modules.contains(&design) {
+                            return Err(format!(
+                                "--sby {design}: the module is not in {} (--sv), whose \
+                                 assertions the checkers replace",
+                                file.display()
+                            ));
+                        }
+                        Some(SvDesign {
+                            index,
+                            design: read.clone(),
+                            signals: all.iter().map(|s| s.name.clone()).collect(),
+                        })
+                    }
+                };
+                let ports = all
                     .iter()
                     .filter_map(|s| {
                         let direction = match s.direction {
@@ -80,6 +119,7 @@ impl Flow {
                     files: args.design.clone(),
                     ports,
                     depth: args.depth,
+                    sv,
                 })
             }
         };
@@ -120,6 +160,29 @@ impl Flow {
             }
             let harness_file = format!("{top}.sv");
             let project_file = format!("{}.sby", self.name);
+            // --sv: the design file without its assertions, the checkers
+            // instantiated in the module in their place.
+            let mut files = sby.files.clone();
+            let mut checkers_in = None;
+            if let Some(sv) = &sby.sv {
+                let items = emit_instances(&sby.design, checkers, &sv.signals)
+                    .map_err(|e| e.to_string())?;
+                let text = sv
+                    .design
+                    .without_assertions(|m| (m == sby.design).then(|| items.clone()));
+                let file = format!("{}_design.sv", self.name);
+                let header = format!(
+                    "// {} as mongen {} read it (preprocessed), its concurrent assertions\n\
+                     // replaced by mongen's checkers (before `endmodule` of {}), for {}.\n",
+                    mongen::emit::names::comment_safe(&files[sv.index].display().to_string()),
+                    env!("CARGO_PKG_VERSION"),
+                    sby.design,
+                    project_file
+                );
+                put(self.dir.join(&file), header + &text)?;
+                files[sv.index] = self.dir.join(&file);
+                checkers_in = Some(file);
+            }
             let harness = emit_formal_harness(
                 &HarnessOptions {
                     module: top.clone(),
@@ -127,12 +190,12 @@ impl Flow {
                     ports: sby.ports.clone(),
                     clocking: clocking.clone(),
                     reader: project_file.clone(),
+                    checkers_in,
                 },
                 checkers,
             )
             .map_err(|e| e.to_string())?;
-            let mut files: Vec<String> = sby
-                .files
+            let mut files: Vec<String> = files
                 .iter()
                 .chain([&self.checkers_file])
                 .map(|f| relative_to(f, &self.dir))

@@ -14,6 +14,7 @@ mod hardware_flow;
 mod output;
 mod progress;
 mod stats;
+mod sv_input;
 mod vunit_input;
 
 use clap::{CommandFactory, FromArgMatches};

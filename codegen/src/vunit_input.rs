@@ -19,7 +19,12 @@ pub struct VunitProperties {
     pub modules: Vec<String>,
     /// The units' names, in the file's order.
     pub units: Vec<String>,
-    file: String,
+    pub(crate) file: String,
+    /// What the file holds, for messages: "vunit" or "SystemVerilog file".
+    pub(crate) holder: &'static str,
+    /// `--sv`: the file and what was read from it (the design without its
+    /// assertions goes to a formal harness).
+    pub(crate) sv: Option<(std::path::PathBuf, mongen_sv::Design)>,
 }
 
 impl VunitProperties {
@@ -36,16 +41,23 @@ impl VunitProperties {
     pub fn module(&self) -> Result<&str, String> {
         match self.modules.as_slice() {
             [m] => Ok(m),
-            [] => Err(format!(
+            [] if self.holder == "vunit" => Err(format!(
                 "{}: no vunit names its module (`vunit NAME (MODULE) {{ ... }}`): give the module \
                  to --bind or --sby",
                 self.file
             )),
-            ms => Err(format!(
-                "{}: the vunits name several modules ({}): give the one to check to --bind or --sby",
-                self.file,
-                ms.join(", ")
+            [] => Err(format!(
+                "{}: no module holds an assertion: give the module to --bind or --sby",
+                self.file
             )),
+            ms => {
+                Err(format!(
+                "{}: the {} name several modules ({}): give the one to check to --bind or --sby",
+                self.file,
+                if self.holder == "vunit" { "vunits" } else { "assertions' modules" },
+                ms.join(", ")
+            ))
+            }
         }
     }
 }
@@ -63,6 +75,8 @@ pub fn read_vunits(path: &Path) -> Result<VunitProperties, String> {
         modules: Vec::new(),
         units: Vec::new(),
         file: file.clone(),
+        holder: "vunit",
+        sv: None,
     };
     for unit in units {
         out.units.push(unit.name.clone());

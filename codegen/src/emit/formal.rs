@@ -280,6 +280,11 @@ pub struct HarnessOptions {
     pub clocking: Clocking,
     /// Who reads the harness, for its header (`tasks.sby`).
     pub reader: String,
+    /// The file of the design in which the checkers are instantiated, in
+    /// the design module itself (see [`emit_instances`]), when they are:
+    /// the harness then instantiates none, and they may read the module's
+    /// internal signals.
+    pub checkers_in: Option<String>,
 }
 
 #[derive(Template)]
@@ -300,6 +305,8 @@ struct Harness {
     dut: String,
     /// The register of the first cycle.
     init: String,
+    /// The file whose design module instantiates the checkers.
+    checkers_in: Option<String>,
 }
 
 fn range_text(s: &HdlInput) -> String {
@@ -336,6 +343,7 @@ fn range_text(s: &HdlInput) -> String {
 ///     ],
 ///     clocking: Default::default(),
 ///     reader: "monitor.sby".into(),
+///     checkers_in: None,
 /// };
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
 /// let chk = checker_instance(&dfa, &VerilogOptions::default())?;
@@ -365,6 +373,11 @@ pub fn emit_formal_harness(
             )));
         }
     }
+    let checkers = if opts.checkers_in.is_some() {
+        &[]
+    } else {
+        checkers
+    };
     for c in checkers {
         for (port, expr) in &c.connections {
             if expr.is_empty() {
@@ -444,6 +457,7 @@ pub fn emit_formal_harness(
         module: opts.module.clone(),
         design: opts.design.clone(),
         count: checkers.len(),
+        checkers_in: opts.checkers_in.as_deref().map(comment_safe),
         sby: comment_safe(&opts.reader),
         ports,
         design_connections: opts
@@ -458,6 +472,59 @@ pub fn emit_formal_harness(
         reset_active: hw.reset_active,
         dut,
         init,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "verilog/instances.sv")]
+struct Instances {
+    version: &'static str,
+    module: String,
+    checkers: Vec<InstanceView>,
+}
+
+/// The instances of `checkers` as items of the module `module`, to insert
+/// in it (before its `endmodule`): there they read the module's internal
+/// signals, which a harness cannot reach and Yosys, without `bind`, cannot
+/// either. Instance names avoid `taken` (the module's own names).
+///
+/// ```
+/// use mongen::emit::formal::emit_instances;
+/// use mongen::emit::verilog::{checker_instance, VerilogOptions};
+/// use monitor_core::translate::Builder;
+///
+/// let dfa = Builder::new().build("G !overflow")?.into_dfa();
+/// let chk = checker_instance(&dfa, &VerilogOptions::default())?;
+/// let items = emit_instances("fifo", &[chk], &["monitor_chk".to_string()])?;
+/// assert!(items.contains("  monitor_checker monitor_chk_2 ("));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn emit_instances(
+    module: &str,
+    checkers: &[CheckerInstance],
+    taken: &[String],
+) -> Result<String, EmitError> {
+    module_identifier("--sby", module)?;
+    let mut used: HashSet<String> = taken.iter().cloned().collect();
+    used.insert(module.to_string());
+    used.extend(checkers.iter().map(|c| c.module.clone()));
+    let instances: Vec<String> = checkers
+        .iter()
+        .map(|c| {
+            let mut name = c.instance.clone();
+            let mut k = 2;
+            while used.contains(&name) || !verilog_usable(&name) {
+                name = format!("{}_{k}", c.instance);
+                k += 1;
+            }
+            used.insert(name.clone());
+            name
+        })
+        .collect();
+    super::render(&Instances {
+        version: env!("CARGO_PKG_VERSION"),
+        module: module.to_string(),
+        checkers: views(checkers, Some(&instances))?,
     })
 }
 

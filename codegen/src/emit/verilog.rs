@@ -399,7 +399,12 @@ fn checker_inputs(aps: &Alphabet, opts: &VerilogOptions) -> Result<CheckerInputs
             wires: Vec::new(),
         });
     }
-    let own = |s: &str| VERILOG_RESERVED.contains(&s) || clock_ports.contains(&s);
+    // The reset port is connected to the design's signal of its name: a
+    // proposition may read it (a `disable iff` folded into a formula that
+    // reads past values does), and then reads the port.
+    let reset = opts.clocking.reset.as_ref().map(|r| r.name.as_str());
+    let own =
+        |s: &str| (VERILOG_RESERVED.contains(&s) || clock_ports.contains(&s)) && Some(s) != reset;
     let mut declared = opts.signals.clone();
     let mut bindings = bind_where(
         aps,
@@ -436,6 +441,9 @@ fn checker_inputs(aps: &Alphabet, opts: &VerilogOptions) -> Result<CheckerInputs
                     ),
                     caret: b.expr.clone(),
                 });
+            }
+            if Some(r.as_str()) == reset {
+                continue;
             }
             if let Some(k) = declared.iter().position(|d| &d.name == r) {
                 read[k] = true;

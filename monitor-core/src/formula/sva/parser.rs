@@ -1705,6 +1705,12 @@ impl<'a> Parser<'a> {
         let mut body = Vec::with_capacity(decl.body.len() + 1);
         for t in &decl.body {
             match &t.kind {
+                // One token (a name, a number) goes in as it is, so that
+                // it can be a bit-select's index (`req[i]` with `i` = 0);
+                // longer actuals in parentheses, to keep their grouping.
+                T::Word(w) if subst.get(w.as_str()).is_some_and(|a| a.len() == 1) => {
+                    body.extend(subst[w.as_str()].iter().cloned());
+                }
                 T::Word(w) if subst.contains_key(w.as_str()) => {
                     body.push(Token {
                         kind: T::Sym("("),

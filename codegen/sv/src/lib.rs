@@ -1,0 +1,1357 @@
+//! The concurrent assertions of SystemVerilog files, as monitor-core
+//! [`Directive`]s.
+//!
+//! A design's properties are written as `assert property`, `assume
+//! property`, `cover property` and `restrict property` statements (IEEE
+//! 1800-2017 §16.14): module items, or statements of `always` procedures
+//! that give them their clock and their enabling conditions (§16.14.6),
+//! with the `sequence`, `property` and `let` declarations, `default
+//! clocking` and `default disable iff` of their module. This crate reads
+//! the file with [sv-parser], a parser of the whole of IEEE 1800-2017 (with
+//! its preprocessor: `` `define ``, `` `ifdef ``, `` `include ``), finds
+//! those statements and what they depend on, and hands each one, with its
+//! module's declarations, to monitor-core's SVA front end
+//! ([`parse_sva_directive`]). Errors of either point into the file, at the
+//! line and column where the construct is written.
+//!
+//! ```
+//! use mongen_sv::{read_str, Options};
+//! use monitor_core::formula::DirectiveKind;
+//!
+//! let design = read_str(
+//!     "module arb(input clk, rst, req, gnt);
+//!        default clocking @(posedge clk); endclocking
+//!        default disable iff (rst);
+//!        a_gnt: assert property (req |-> ##[1:2] gnt);
+//!        always @(posedge clk) if (req) c_gnt: cover property (gnt);
+//!      endmodule",
+//!     "arb.sv",
+//!     &Options::new(),
+//! )?;
+//! let [a, c] = &design.assertions[..] else { panic!() };
+//! assert_eq!((a.module.as_str(), a.directive.label.as_deref()), ("arb", Some("a_gnt")));
+//! assert_eq!(a.directive.clock.as_ref().unwrap().to_string(), "posedge clk");
+//! assert!(a.directive.disable.is_some());
+//! assert_eq!(c.directive.kind, DirectiveKind::Cover);
+//! assert_eq!((c.location.line, c.location.column), (5, 32));
+//! # Ok::<(), mongen_sv::ReadError>(())
+//! ```
+//!
+//! [sv-parser]: https://docs.rs/sv-parser
+//! [`parse_sva_directive`]: monitor_core::formula::sva::parse_sva_directive
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use monitor_core::formula::sva::parse_sva_directive;
+use monitor_core::formula::Directive;
+use sv_parser::{
+    parse_sv_pp, preprocess, preprocess_str, unwrap_locate, unwrap_node, AlwaysConstruct,
+    ConcurrentAssertionStatement, ConditionalStatement, Define, DefineText, EventControl,
+    EventExpression, Locate, NodeEvent, PreprocessedText, ProceduralAssertionStatement,
+    ProceduralTimingControl, PropertySpec, RefNode, Statement, StatementItem, StatementOrNull,
+    SyntaxTree,
+};
+
+/// Parentheses, brackets, braces and `begin` blocks nested deeper than
+/// this are refused before parsing: sv-parser recurses on them, and a
+/// file of a million `(` would exhaust any stack.
+pub const MAX_NESTING: usize = 1000;
+
+/// The stack of the thread that parses (sv-parser's recursive descent
+/// takes tens of kilobytes per level of nesting).
+const PARSER_STACK: usize = 512 << 20;
+
+/// How to preprocess a file: macros defined beforehand (`-D`) and the
+/// directories searched by `` `include `` (`-I`).
+///
+/// ```
+/// use mongen_sv::Options;
+/// let options = Options::new().define("FORMAL", None).define("DEPTH", Some("4")).include_dir("rtl");
+/// # let _ = options;
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    defines: Vec<(String, Option<String>)>,
+    include_dirs: Vec<PathBuf>,
+}
+
+impl Options {
+    /// No macro defined, no include directory.
+    ///
+    /// ```
+    /// let options = mongen_sv::Options::new();
+    /// # let _ = options;
+    /// ```
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Defines the macro `name` (with the text `value`, or empty), as
+    /// `` `define name value `` at the top of the file would.
+    ///
+    /// ```
+    /// let options = mongen_sv::Options::new().define("WIDTH", Some("8"));
+    /// # let _ = options;
+    /// ```
+    pub fn define(mut self, name: &str, value: Option<&str>) -> Options {
+        self.defines
+            .push((name.to_string(), value.map(str::to_string)));
+        self
+    }
+
+    /// Adds a directory searched by `` `include ``, after the directory
+    /// of the file that includes.
+    ///
+    /// ```
+    /// let options = mongen_sv::Options::new().include_dir("rtl/include");
+    /// # let _ = options;
+    /// ```
+    pub fn include_dir(mut self, dir: impl Into<PathBuf>) -> Options {
+        self.include_dirs.push(dir.into());
+        self
+    }
+
+    fn sv_defines(&self) -> HashMap<String, Option<Define>> {
+        self.defines
+            .iter()
+            .map(|(name, value)| {
+                let text = value.as_ref().map(|v| DefineText::new(v.clone(), None));
+                (
+                    name.clone(),
+                    Some(Define::new(name.clone(), Vec::new(), text)),
+                )
+            })
+            .collect()
+    }
+}
+
+/// Where something is written: a file, a 1-based line and a 1-based column
+/// (in characters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The file (an included file when the text comes from one).
+    pub file: PathBuf,
+    /// The line, from 1.
+    pub line: usize,
+    /// The column, from 1, in characters.
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file.display(), self.line, self.column)
+    }
+}
+
+/// One concurrent assertion of a design.
+#[derive(Clone, Debug)]
+pub struct Assertion {
+    /// The module that holds it.
+    pub module: String,
+    /// The directive: its kind, label, formula, clock and `disable iff`.
+    pub directive: Directive,
+    /// Where the statement is written (its label, or its keyword).
+    pub location: Location,
+    /// The SVA text handed to the front end: the module's declarations,
+    /// then the statement (with the clock and the enabling condition of
+    /// its procedure, for a statement in an `always` block).
+    pub text: String,
+}
+
+/// The concurrent assertions of a file, in the file's order.
+#[derive(Clone, Debug, Default)]
+pub struct Design {
+    /// The assertions.
+    pub assertions: Vec<Assertion>,
+    /// The modules declared in the file, in its order.
+    pub modules: Vec<String>,
+    /// The file after preprocessing (includes inlined, macros expanded,
+    /// `` `ifdef `` resolved): what the parser read.
+    preprocessed: String,
+    /// What [`Design::without_assertions`] removes.
+    removals: Vec<Removal>,
+    /// Where each module's `endmodule` is in `preprocessed`.
+    module_ends: Vec<(String, usize)>,
+}
+
+/// A construct of the assertion language, in the preprocessed text.
+#[derive(Clone, Debug)]
+struct Removal {
+    range: std::ops::Range<usize>,
+    /// A statement of a procedure: replaced by a null statement `;`.
+    statement: bool,
+}
+
+impl Design {
+    /// The preprocessed file without its concurrent assertions and what
+    /// only they use (`sequence`, `property` and `clocking` declarations,
+    /// `default clocking`, `default disable iff`), each replaced by blanks
+    /// (a statement of a procedure by the null statement `;`) so that the
+    /// lines stay where they were; and before the `endmodule` of each
+    /// module, the text `insert` gives for it. This is the design as a
+    /// tool without an SVA front end reads it (Yosys, Icarus), with
+    /// mongen's checkers instantiated in place of the assertions, where
+    /// they see the module's internal signals.
+    ///
+    /// ```
+    /// let design = mongen_sv::read_str(
+    ///     "module m(input clk, a, b);
+    ///        wire c = a & b;
+    ///        always @(posedge clk) if (a) p: assert property (c);
+    ///        q: assert property (@(posedge clk) a |=> b);
+    ///      endmodule",
+    ///     "m.sv", &mongen_sv::Options::new())?;
+    /// let plain = design.without_assertions(|m| (m == "m").then(|| "  // checkers\n".to_string()));
+    /// assert!(!plain.contains("assert"));
+    /// assert!(plain.contains("if (a) ;"));
+    /// assert!(plain.contains("  // checkers\nendmodule"));
+    /// assert_eq!(plain.lines().count(), 6);
+    /// # Ok::<(), mongen_sv::ReadError>(())
+    /// ```
+    pub fn without_assertions(&self, insert: impl Fn(&str) -> Option<String>) -> String {
+        let mut text = self.preprocessed.clone().into_bytes();
+        for r in &self.removals {
+            for b in &mut text[r.range.clone()] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+            if r.statement {
+                text[r.range.start] = b';';
+            }
+        }
+        // Blanking bytes of a multi-byte character leaves spaces, never a
+        // broken character: every byte of one is replaced.
+        let mut text = String::from_utf8(text).unwrap_or_default();
+        let mut ends = self.module_ends.clone();
+        ends.sort_by_key(|e| std::cmp::Reverse(e.1));
+        for (module, at) in ends {
+            if let Some(extra) = insert(&module) {
+                text.insert_str(at, &extra);
+            }
+        }
+        text
+    }
+}
+
+/// Why a file cannot be read: where (when known), and what.
+///
+/// ```
+/// let err = mongen_sv::read_str("module m; assert property (a |-> ) ; endmodule", "m.sv",
+///                               &mongen_sv::Options::new()).unwrap_err();
+/// assert_eq!(err.location().unwrap().line, 1);
+/// assert!(err.to_string().starts_with("m.sv:1:"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct ReadError {
+    location: Option<Location>,
+    message: String,
+    source_line: Option<String>,
+}
+
+impl ReadError {
+    /// Where the error is, when it is in a file.
+    ///
+    /// ```
+    /// let err = mongen_sv::read_file("no/such/file.sv".as_ref(), &mongen_sv::Options::new()).unwrap_err();
+    /// assert!(err.location().is_none());
+    /// ```
+    pub fn location(&self) -> Option<&Location> {
+        self.location.as_ref()
+    }
+
+    /// What went wrong, without the location.
+    ///
+    /// ```
+    /// let err = mongen_sv::read_file("no/such/file.sv".as_ref(), &mongen_sv::Options::new()).unwrap_err();
+    /// assert!(err.message().contains("cannot read"));
+    /// ```
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn new(message: impl Into<String>) -> ReadError {
+        ReadError {
+            location: None,
+            message: message.into(),
+            source_line: None,
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.location {
+            Some(at) => write!(f, "{at}: {}", self.message)?,
+            None => write!(f, "{}", self.message)?,
+        }
+        if let (Some(at), Some(line)) = (&self.location, &self.source_line) {
+            let shown = printable(line);
+            let col = at.column.saturating_sub(1).min(shown.chars().count());
+            write!(f, "\n  {shown}\n  {}^", " ".repeat(col))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// A line shown in an error: tabs as one space (so that the caret lines
+/// up), other control characters (terminal escapes) as `?`.
+fn printable(line: &str) -> String {
+    line.chars()
+        .map(|c| match c {
+            '\t' => ' ',
+            c if c.is_control() => '?',
+            c => c,
+        })
+        .collect()
+}
+
+/// Reads the concurrent assertions of the SystemVerilog file `path`.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("mongen-sv-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("fifo.sv");
+/// std::fs::write(&path, "module fifo(input clk, push, full);
+///   `ifdef FORMAL
+///   no_overflow: assert property (@(posedge clk) full |-> !push);
+///   `endif
+/// endmodule")?;
+/// let formal = mongen_sv::read_file(&path, &mongen_sv::Options::new().define("FORMAL", None))?;
+/// assert_eq!(formal.assertions.len(), 1);
+/// assert_eq!(formal.assertions[0].location.line, 3);
+/// let plain = mongen_sv::read_file(&path, &mongen_sv::Options::new())?;
+/// assert!(plain.assertions.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_file(path: &Path, options: &Options) -> Result<Design, ReadError> {
+    if let Err(e) = std::fs::metadata(path) {
+        return Err(ReadError::new(format!(
+            "{}: cannot read it: {e}",
+            path.display()
+        )));
+    }
+    let defines = options.sv_defines();
+    let (text, _) = preprocess(path, &defines, &options.include_dirs, false, false)
+        .map_err(|e| preprocess_error(e, path))?;
+    parse(text)
+}
+
+/// Reads the concurrent assertions of `source`, the text of the file
+/// `path` (named in errors; `` `include `` searches its directory).
+///
+/// ```
+/// let design = mongen_sv::read_str(
+///     "module m(input clk, a, b); assert property (@(posedge clk) a |=> b); endmodule",
+///     "m.sv", &mongen_sv::Options::new())?;
+/// assert_eq!(design.modules, ["m"]);
+/// assert_eq!(design.assertions[0].directive.label, None);
+/// # Ok::<(), mongen_sv::ReadError>(())
+/// ```
+pub fn read_str(
+    source: &str,
+    path: impl AsRef<Path>,
+    options: &Options,
+) -> Result<Design, ReadError> {
+    let path = path.as_ref();
+    let defines = options.sv_defines();
+    let (text, _) = preprocess_str(
+        source,
+        path,
+        &defines,
+        &options.include_dirs,
+        false,
+        false,
+        0,
+        0,
+    )
+    .map_err(|e| preprocess_error(e, path))?;
+    let mut files = Files::default();
+    files
+        .texts
+        .insert(path.to_path_buf(), Some(source.to_string()));
+    parse_with(text, files)
+}
+
+fn parse(text: PreprocessedText) -> Result<Design, ReadError> {
+    parse_with(text, Files::default())
+}
+
+fn parse_with(text: PreprocessedText, files: Files) -> Result<Design, ReadError> {
+    // The nesting is checked on the preprocessed text, before sv-parser
+    // sees it (its recursion is what the limit protects).
+    if let Some(at) = too_deep(text.text()) {
+        let mut files = files;
+        let location = text.origin(at).map(|(p, o)| files.location(p, o));
+        return Err(ReadError {
+            source_line: location.as_ref().and_then(|l| files.line(l)),
+            location,
+            message: format!(
+                "nested more than {MAX_NESTING} levels deep (parentheses, brackets, braces or \
+                 `begin` blocks): refused before parsing"
+            ),
+        });
+    }
+    let worker = std::thread::Builder::new()
+        .name("mongen-sv parser".into())
+        .stack_size(PARSER_STACK)
+        .spawn(move || {
+            let mut files = files;
+            let preprocessed = text.text().to_string();
+            match parse_sv_pp(text, HashMap::new(), false) {
+                Ok((tree, _)) => Extractor::new(&tree, &mut files, preprocessed).run(),
+                Err(sv_parser::Error::Parse(at)) => {
+                    let location = at.map(|(p, o)| files.location(&p, o));
+                    Err(ReadError {
+                        source_line: location.as_ref().and_then(|l| files.line(l)),
+                        location,
+                        message: "syntax error: not SystemVerilog (IEEE 1800-2017) as \
+                                  sv-parser reads it"
+                            .into(),
+                    })
+                }
+                Err(e) => Err(ReadError::new(format!("cannot parse: {e}"))),
+            }
+        })
+        .map_err(|e| ReadError::new(format!("cannot start the parser's thread: {e}")))?;
+    worker.join().unwrap_or_else(|_| {
+        Err(ReadError::new(
+            "the SystemVerilog parser failed (a panic in sv-parser)",
+        ))
+    })
+}
+
+/// The first offset nested deeper than [`MAX_NESTING`], skipping comments
+/// and strings.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'b' if word_at(b, i, b"begin") => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b'e' if word_at(b, i, b"end") => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Whether the keyword `word` starts at `i` (not inside an identifier).
+fn word_at(b: &[u8], i: usize, word: &[u8]) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    b[i..].starts_with(word)
+        && (i == 0 || !ident(b[i - 1]))
+        && b.get(i + word.len()).is_none_or(|&c| !ident(c))
+}
+
+fn preprocess_error(e: sv_parser::Error, path: &Path) -> ReadError {
+    let mut files = Files::default();
+    let located = |files: &mut Files, at: Option<(PathBuf, usize)>, message: String| {
+        let location = at.map(|(p, o)| files.location(&p, o));
+        ReadError {
+            source_line: location.as_ref().and_then(|l| files.line(l)),
+            location,
+            message,
+        }
+    };
+    match e {
+        sv_parser::Error::Preprocess(at) => located(
+            &mut files,
+            at,
+            "preprocessor error (a `` `define ``, `` `ifdef `` or `` `include `` directive)".into(),
+        ),
+        sv_parser::Error::File { source, path } => {
+            ReadError::new(format!("{}: cannot read it: {source}", path.display()))
+        }
+        sv_parser::Error::Include { source } => match *source {
+            sv_parser::Error::File {
+                source,
+                path: missing,
+            } => ReadError::new(format!(
+                "{}: cannot include {}: {source} (add its directory with -I DIR)",
+                path.display(),
+                missing.display()
+            )),
+            other => preprocess_error(other, path),
+        },
+        sv_parser::Error::ReadUtf8(p) => ReadError::new(format!("{}: not UTF-8 text", p.display())),
+        sv_parser::Error::DefineNotFound(name) => ReadError::new(format!(
+            "{}: the macro `{name}` is used but not defined (define it with -D {name}=VALUE)",
+            path.display()
+        )),
+        other => ReadError::new(format!("{}: {other}", path.display())),
+    }
+}
+
+/// The files errors point into, read when first needed.
+#[derive(Default)]
+struct Files {
+    texts: HashMap<PathBuf, Option<String>>,
+}
+
+impl Files {
+    fn text(&mut self, path: &Path) -> Option<&str> {
+        self.texts
+            .entry(path.to_path_buf())
+            .or_insert_with(|| std::fs::read_to_string(path).ok())
+            .as_deref()
+    }
+
+    /// The line and column of the byte `offset` of `path`.
+    fn location(&mut self, path: &Path, offset: usize) -> Location {
+        let (line, column) = match self.text(path) {
+            Some(text) => {
+                let mut at = offset.min(text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let before = &text[..at];
+                let start = before.rfind('\n').map_or(0, |i| i + 1);
+                (
+                    1 + before.matches('\n').count(),
+                    1 + before[start..].chars().count(),
+                )
+            }
+            None => (1, 1),
+        };
+        Location {
+            file: path.to_path_buf(),
+            line,
+            column,
+        }
+    }
+
+    fn line(&mut self, at: &Location) -> Option<String> {
+        self.text(&at.file)?
+            .lines()
+            .nth(at.line - 1)
+            .map(str::to_string)
+    }
+}
+
+/// A piece of the text handed to the SVA front end, and where it came
+/// from in the preprocessed text (`None`: written by this crate).
+struct Piece {
+    start: usize,
+    origin: Option<usize>,
+}
+
+/// SVA text built from pieces of the file and pieces of our own, with the
+/// map back to the file.
+#[derive(Default)]
+struct Text {
+    text: String,
+    pieces: Vec<Piece>,
+}
+
+impl Text {
+    fn ours(&mut self, s: &str) {
+        self.pieces.push(Piece {
+            start: self.text.len(),
+            origin: None,
+        });
+        self.text.push_str(s);
+    }
+
+    fn file(&mut self, s: &str, origin: usize) {
+        self.pieces.push(Piece {
+            start: self.text.len(),
+            origin: Some(origin),
+        });
+        self.text.push_str(s);
+    }
+
+    /// The offset in the preprocessed text of the byte `at` of this text,
+    /// or of the next piece taken from the file.
+    fn origin(&self, at: usize) -> Option<usize> {
+        let i = self.pieces.partition_point(|p| p.start <= at);
+        let piece = &self.pieces[i.checked_sub(1)?];
+        match piece.origin {
+            Some(o) => Some(o + (at - piece.start)),
+            None => self.pieces[i..].iter().find_map(|p| p.origin),
+        }
+    }
+}
+
+/// A declaration of a module that its assertions may use.
+struct Declaration {
+    text: String,
+    origin: usize,
+}
+
+/// A concurrent assertion statement and its procedural context.
+struct Found<'a> {
+    module: usize,
+    /// The label (`a1:` before the statement).
+    label: Option<(&'a str, usize)>,
+    statement: &'a ConcurrentAssertionStatement,
+    /// The statement's start in the preprocessed text.
+    origin: usize,
+    /// The clock of the `always` procedure (`posedge clk`).
+    clock: Option<String>,
+    /// The enabling conditions of the enclosing `if`s, each with its
+    /// polarity.
+    conditions: Vec<(String, bool)>,
+}
+
+struct Module {
+    name: String,
+    declarations: Vec<Declaration>,
+}
+
+struct Extractor<'a, 'f> {
+    tree: &'a SyntaxTree,
+    files: &'f mut Files,
+    modules: Vec<Module>,
+    /// Declarations of packages and of the compilation unit: visible in
+    /// every module.
+    global: Vec<Declaration>,
+    /// Named clocking blocks of each module (`clocking cb @(posedge clk);`).
+    clockings: Vec<HashMap<String, String>>,
+    found: Vec<Found<'a>>,
+    removals: Vec<Removal>,
+    module_ends: Vec<(String, usize)>,
+    preprocessed: String,
+}
+
+impl<'a, 'f> Extractor<'a, 'f> {
+    fn new(tree: &'a SyntaxTree, files: &'f mut Files, preprocessed: String) -> Self {
+        Extractor {
+            preprocessed,
+            tree,
+            files,
+            modules: Vec::new(),
+            global: Vec::new(),
+            clockings: Vec::new(),
+            found: Vec::new(),
+            removals: Vec::new(),
+            module_ends: Vec::new(),
+        }
+    }
+
+    /// The bytes of `node` in the preprocessed text, from its first token
+    /// to the end of its last.
+    fn range(&self, node: RefNode<'a>) -> std::ops::Range<usize> {
+        let mut start = None;
+        let mut end = 0;
+        let mut blank = 0usize;
+        for event in node.into_iter().event() {
+            match event {
+                NodeEvent::Enter(RefNode::WhiteSpace(_)) => blank += 1,
+                NodeEvent::Leave(RefNode::WhiteSpace(_)) => blank -= 1,
+                NodeEvent::Enter(RefNode::Locate(l)) if blank == 0 => {
+                    start.get_or_insert(l.offset);
+                    end = l.offset + l.len;
+                }
+                _ => {}
+            }
+        }
+        start.unwrap_or(end)..end
+    }
+
+    fn remove(&mut self, node: RefNode<'a>, statement: bool) {
+        let range = self.range(node);
+        self.removals.push(Removal { range, statement });
+    }
+
+    fn str(&self, node: impl Into<sv_parser::RefNodes<'a>>) -> &'a str {
+        self.tree.get_str_trim(node).unwrap_or("")
+    }
+
+    /// The text of `node`, without the white space after it.
+    fn text_of(&self, node: RefNode<'a>) -> &'a str {
+        self.tree
+            .get_str_trim(sv_parser::RefNodes(vec![node]))
+            .unwrap_or("")
+    }
+
+    /// The offset in the preprocessed text where `node` starts.
+    fn start(&self, node: RefNode<'a>) -> usize {
+        unwrap_locate!(node.clone()).map_or(0, |l: &Locate| l.offset)
+    }
+
+    fn location(&mut self, origin: usize) -> Option<Location> {
+        let probe = Locate {
+            offset: origin,
+            line: 0,
+            len: 1,
+        };
+        let (path, offset) = self.tree.get_origin(&probe)?;
+        let path = path.clone();
+        Some(self.files.location(&path, offset))
+    }
+
+    fn error_at(&mut self, origin: usize, message: impl Into<String>) -> ReadError {
+        let location = self.location(origin);
+        ReadError {
+            source_line: location.as_ref().and_then(|l| self.files.line(l)),
+            location,
+            message: message.into(),
+        }
+    }
+
+    fn run(mut self) -> Result<Design, ReadError> {
+        // Modules (and interfaces, programs, packages, checkers) do not
+        // nest in practice; a stack keeps the innermost.
+        let mut scopes: Vec<Scope> = Vec::new();
+        // Nodes inside an `always` procedure are found by its walk.
+        let mut in_always = 0usize;
+        for event in self.tree.into_iter().event() {
+            match event {
+                NodeEvent::Enter(node) => {
+                    if let Some(kind) = Scope::of(&node) {
+                        let scope = match kind {
+                            ScopeKind::Module => {
+                                let name = unwrap_node!(node.clone(), ModuleIdentifier)
+                                    .map_or("", |id| self.text_of(id))
+                                    .to_string();
+                                let end = match &node {
+                                    RefNode::ModuleDeclarationAnsi(x) => Some(&x.nodes.3),
+                                    RefNode::ModuleDeclarationNonansi(x) => Some(&x.nodes.3),
+                                    _ => None,
+                                };
+                                if let Some(end) = end {
+                                    let at = self.start(end.into());
+                                    self.module_ends.push((name.clone(), at));
+                                }
+                                self.modules.push(Module {
+                                    name,
+                                    declarations: Vec::new(),
+                                });
+                                self.clockings.push(HashMap::new());
+                                Scope {
+                                    kind,
+                                    module: Some(self.modules.len() - 1),
+                                }
+                            }
+                            _ => Scope { kind, module: None },
+                        };
+                        scopes.push(scope);
+                        continue;
+                    }
+                    let scope = scopes.last().map(|s| (s.kind, s.module));
+                    match node {
+                        RefNode::AlwaysConstruct(x) => {
+                            in_always += 1;
+                            if let Some((_, Some(m))) = scope {
+                                self.always(m, x)?;
+                            }
+                        }
+                        RefNode::PropertyDeclaration(_) | RefNode::SequenceDeclaration(_) => {
+                            if in_always == 0 {
+                                self.remove(node.clone(), false);
+                                self.declaration(scope, node);
+                            }
+                        }
+                        // A `let` may serve the design too: it stays.
+                        RefNode::LetDeclaration(_) => {
+                            if in_always == 0 {
+                                self.declaration(scope, node);
+                            }
+                        }
+                        RefNode::ClockingDeclarationLocal(x) => {
+                            self.remove(node.clone(), false);
+                            let (default, _, id, event, ..) = &x.nodes;
+                            let event_text = self.str(event);
+                            if let Some((_, Some(m))) = scope {
+                                if let Some(id) = id {
+                                    let id = self.str(id).to_string();
+                                    self.clockings[m].insert(id, event_text.to_string());
+                                }
+                                if default.is_some() {
+                                    let origin = self.start(node.clone());
+                                    self.modules[m].declarations.push(Declaration {
+                                        text: format!(
+                                            "default clocking {event_text}; endclocking\n"
+                                        ),
+                                        origin,
+                                    });
+                                }
+                            }
+                        }
+                        RefNode::ModuleOrGenerateItemDeclarationClocking(x) => {
+                            self.remove(node.clone(), false);
+                            // `default clocking cb;`: the event of the block
+                            // named.
+                            if let Some((_, Some(m))) = scope {
+                                let name = self.str(&x.nodes.2).to_string();
+                                let origin = self.start(node.clone());
+                                let Some(event) = self.clockings[m].get(&name).cloned() else {
+                                    return Err(self.error_at(
+                                        origin,
+                                        format!(
+                                            "`default clocking {name};` names a clocking block \
+                                             that is not declared before it in this module"
+                                        ),
+                                    ));
+                                };
+                                self.modules[m].declarations.push(Declaration {
+                                    text: format!("default clocking {event}; endclocking\n"),
+                                    origin,
+                                });
+                            }
+                        }
+                        RefNode::ModuleOrGenerateItemDeclarationDisable(_) => {
+                            self.remove(node.clone(), false);
+                            if let Some((_, Some(m))) = scope {
+                                let origin = self.start(node.clone());
+                                let text = format!("{}\n", self.text_of(node.clone()));
+                                self.modules[m]
+                                    .declarations
+                                    .push(Declaration { text, origin });
+                            }
+                        }
+                        RefNode::ConcurrentAssertionItemStatement(x) => {
+                            let origin = self.start(node.clone());
+                            let m = match scope {
+                                Some((_, Some(m))) => m,
+                                Some((kind, None)) => {
+                                    return Err(self.error_at(
+                                        origin,
+                                        format!(
+                                            "a concurrent assertion in {}: only the assertions of \
+                                             modules are read",
+                                            kind.name()
+                                        ),
+                                    ))
+                                }
+                                None => continue,
+                            };
+                            self.remove(node.clone(), false);
+                            let (label, statement) = &x.nodes;
+                            let label = label
+                                .as_ref()
+                                .map(|(id, _)| (self.str(id), self.start(id.into())));
+                            self.found.push(Found {
+                                module: m,
+                                label,
+                                statement,
+                                origin,
+                                clock: None,
+                                conditions: Vec::new(),
+                            });
+                        }
+                        RefNode::ProceduralAssertionStatement(
+                            ProceduralAssertionStatement::Concurrent(_),
+                        ) if in_always == 0 => {
+                            let origin = self.start(node.clone());
+                            return Err(self.error_at(
+                                origin,
+                                "a concurrent assertion in an `initial` or `final` procedure, a \
+                                 task or a function: only those of modules and of `always` \
+                                 procedures are read (IEEE 1800-2017 §16.14.6)",
+                            ));
+                        }
+                        RefNode::LoopGenerateConstruct(_)
+                        | RefNode::ConditionalGenerateConstruct(_) => {
+                            if let Some(inner) =
+                                unwrap_node!(node.clone(), ConcurrentAssertionStatement)
+                            {
+                                let origin = self.start(inner);
+                                return Err(self.error_at(
+                                    origin,
+                                    "a concurrent assertion in a generate loop or a generate \
+                                     `if`/`case`: its instances depend on elaboration, which \
+                                     mongen does not do; write it as a module item (use \
+                                     `ifdef for a choice made by a macro)",
+                                ));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                NodeEvent::Leave(node) => {
+                    if Scope::of(&node).is_some() {
+                        scopes.pop();
+                    } else if matches!(node, RefNode::AlwaysConstruct(_)) {
+                        in_always -= 1;
+                    }
+                }
+            }
+        }
+        let found = std::mem::take(&mut self.found);
+        let mut assertions = Vec::with_capacity(found.len());
+        for f in found {
+            assertions.push(self.assertion(f)?);
+        }
+        Ok(Design {
+            assertions,
+            modules: self.modules.iter().map(|m| m.name.clone()).collect(),
+            preprocessed: std::mem::take(&mut self.preprocessed),
+            removals: self.removals,
+            module_ends: self.module_ends,
+        })
+    }
+
+    fn declaration(&mut self, scope: Option<(ScopeKind, Option<usize>)>, node: RefNode<'a>) {
+        let origin = self.start(node.clone());
+        let text = format!("{}\n", self.text_of(node));
+        let d = Declaration { text, origin };
+        match scope {
+            Some((_, Some(m))) => self.modules[m].declarations.push(d),
+            // A package's (or the compilation unit's) declarations are
+            // visible where they are imported: they are given to every
+            // module (before its own).
+            Some((ScopeKind::Package, None)) | None => self.global.push(d),
+            // Interfaces, programs and checkers: their declarations are
+            // their own.
+            Some(_) => {}
+        }
+    }
+
+    /// The concurrent assertions of an `always` procedure, with its clock
+    /// and their enabling conditions (§16.14.6).
+    fn always(&mut self, module: usize, x: &'a AlwaysConstruct) -> Result<(), ReadError> {
+        let (_, body) = &x.nodes;
+        if unwrap_node!(body, ConcurrentAssertionStatement).is_none() {
+            return Ok(());
+        }
+        let mut clock = None;
+        let mut conditions = Vec::new();
+        self.statement(module, body, body, &mut clock, &mut conditions)
+    }
+
+    fn statement(
+        &mut self,
+        module: usize,
+        procedure: &'a Statement,
+        s: &'a Statement,
+        clock: &mut Option<String>,
+        conditions: &mut Vec<(String, bool)>,
+    ) -> Result<(), ReadError> {
+        let (label, _, item) = &s.nodes;
+        match item {
+            StatementItem::ProceduralTimingControlStatement(t) => {
+                let (control, inner) = &t.nodes;
+                let origin = self.start(control.into());
+                if clock.is_some() {
+                    return Err(self.error_at(
+                        origin,
+                        "a second event control in the procedure: the clock of its assertions \
+                         cannot be inferred (IEEE 1800-2017 §16.14.6)",
+                    ));
+                }
+                *clock = Some(self.inferred_clock(procedure, control, origin)?);
+                self.statement_or_null(module, procedure, inner, clock, conditions)
+            }
+            StatementItem::SeqBlock(b) => {
+                for s in &b.nodes.3 {
+                    self.statement_or_null(module, procedure, s, clock, conditions)?;
+                }
+                Ok(())
+            }
+            StatementItem::ConditionalStatement(c) => {
+                self.conditional(module, procedure, c, clock, conditions)
+            }
+            StatementItem::ProceduralAssertionStatement(p) => match &**p {
+                ProceduralAssertionStatement::Concurrent(statement) => {
+                    let origin = self.start(s.into());
+                    self.remove(s.into(), true);
+                    let label = label
+                        .as_ref()
+                        .map(|(id, _)| (self.str(id), self.start(id.into())));
+                    self.found.push(Found {
+                        module,
+                        label,
+                        statement,
+                        origin,
+                        clock: clock.clone(),
+                        conditions: conditions.clone(),
+                    });
+                    Ok(())
+                }
+                _ => Ok(()),
+            },
+            other => {
+                if let Some(inner) = unwrap_node!(other, ConcurrentAssertionStatement) {
+                    let origin = self.start(inner);
+                    return Err(self.error_at(
+                        origin,
+                        "a concurrent assertion under a loop, `case`, `fork` or a wait in its \
+                         procedure: only `begin` blocks, `if`/`else` and the procedure's event \
+                         control are read around assertions",
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn statement_or_null(
+        &mut self,
+        module: usize,
+        procedure: &'a Statement,
+        s: &'a StatementOrNull,
+        clock: &mut Option<String>,
+        conditions: &mut Vec<(String, bool)>,
+    ) -> Result<(), ReadError> {
+        match s {
+            StatementOrNull::Statement(s) => {
+                self.statement(module, procedure, s, clock, conditions)
+            }
+            StatementOrNull::Attribute(_) => Ok(()),
+        }
+    }
+
+    fn conditional(
+        &mut self,
+        module: usize,
+        procedure: &'a Statement,
+        c: &'a ConditionalStatement,
+        clock: &mut Option<String>,
+        conditions: &mut Vec<(String, bool)>,
+    ) -> Result<(), ReadError> {
+        let (_, _, first, then, else_ifs, last) = &c.nodes;
+        let mut predicates = vec![(&first.nodes.1, then)];
+        predicates.extend(else_ifs.iter().map(|(_, _, p, s)| (&p.nodes.1, s)));
+        let depth = conditions.len();
+        for (predicate, body) in predicates {
+            let (first, rest) = &predicate.nodes.0.nodes;
+            if !rest.is_empty()
+                || matches!(first, sv_parser::ExpressionOrCondPattern::CondPattern(_))
+            {
+                let origin = self.start(predicate.into());
+                return Err(self.error_at(
+                    origin,
+                    "an `if` with `&&&` or `matches` around a concurrent assertion: not read",
+                ));
+            }
+            let text = self.str(predicate).to_string();
+            conditions.push((text.clone(), true));
+            self.statement_or_null(module, procedure, body, clock, conditions)?;
+            conditions.pop();
+            // The next branches run when this one's condition is false.
+            conditions.push((text, false));
+        }
+        if let Some((_, body)) = last {
+            self.statement_or_null(module, procedure, body, clock, conditions)?;
+        }
+        conditions.truncate(depth);
+        Ok(())
+    }
+
+    /// The clock of a procedure's assertions: its event control, when it
+    /// has one edge, or the one term whose signal the procedure does not
+    /// read otherwise (`@(posedge clk or posedge rst)` with `if (rst)`),
+    /// §16.14.6.
+    fn inferred_clock(
+        &mut self,
+        procedure: &'a Statement,
+        control: &'a ProceduralTimingControl,
+        origin: usize,
+    ) -> Result<String, ReadError> {
+        let ProceduralTimingControl::EventControl(event) = control else {
+            return Err(self.error_at(
+                origin,
+                "a delay before a concurrent assertion: its clock cannot be inferred \
+                 (IEEE 1800-2017 §16.14.6); give the assertion its clock, `@(posedge clk)`",
+            ));
+        };
+        let expression = match &**event {
+            EventControl::EventExpression(e) => &e.nodes.1.nodes.1,
+            _ => {
+                return Err(self.error_at(
+                    origin,
+                    "`@*`, `@(*)` or a named event before a concurrent assertion: its clock \
+                     cannot be inferred (IEEE 1800-2017 §16.14.6)",
+                ))
+            }
+        };
+        let mut terms = Vec::new();
+        flatten_events(expression, &mut terms);
+        let mut candidates = Vec::new();
+        for term in &terms {
+            let EventExpression::Expression(e) = term else {
+                return Err(self.error_at(
+                    origin,
+                    "a sequence as the procedure's event: its clock cannot be inferred",
+                ));
+            };
+            let (edge, signal, iff) = &e.nodes;
+            if edge.is_none() || iff.is_some() {
+                continue;
+            }
+            let name = self.str(signal);
+            // The body's text without the event control.
+            let body = match &procedure.nodes.2 {
+                StatementItem::ProceduralTimingControlStatement(t) => self.str(&t.nodes.1),
+                _ => "",
+            };
+            if !mentions(body, name) {
+                candidates.push(self.str(*term).to_string());
+            }
+        }
+        match candidates.as_slice() {
+            [one] => Ok(one.clone()),
+            _ => Err(self.error_at(
+                origin,
+                "the procedure's event control has no single edge that its body does not \
+                 read: the clock of its assertions cannot be inferred (IEEE 1800-2017 \
+                 §16.14.6); give the assertion its clock, `@(posedge clk)`",
+            )),
+        }
+    }
+
+    /// The SVA text of one assertion, parsed.
+    fn assertion(&mut self, f: Found<'a>) -> Result<Assertion, ReadError> {
+        let mut text = Text::default();
+        for d in self
+            .global
+            .iter()
+            .chain(&self.modules[f.module].declarations)
+        {
+            text.file(&d.text, d.origin);
+        }
+        if let Some((label, origin)) = f.label {
+            text.file(label, origin);
+            text.ours(": ");
+        }
+        let (keyword, spec): (&str, Spec<'a>) = match f.statement {
+            ConcurrentAssertionStatement::AssertPropertyStatement(x) => {
+                ("assert property", Spec::Property(&x.nodes.2.nodes.1))
+            }
+            ConcurrentAssertionStatement::AssumePropertyStatement(x) => {
+                ("assume property", Spec::Property(&x.nodes.2.nodes.1))
+            }
+            ConcurrentAssertionStatement::CoverPropertyStatement(x) => {
+                ("cover property", Spec::Property(&x.nodes.2.nodes.1))
+            }
+            ConcurrentAssertionStatement::RestrictPropertyStatement(x) => {
+                ("restrict property", Spec::Property(&x.nodes.2.nodes.1))
+            }
+            ConcurrentAssertionStatement::CoverSequenceStatement(x) => {
+                let (clock, disable, body) = &x.nodes.2.nodes.1;
+                (
+                    "cover sequence",
+                    Spec::Sequence(clock.as_ref(), disable.as_ref(), body.into()),
+                )
+            }
+        };
+        let (clock, disable, body): (Option<RefNode<'a>>, Option<RefNode<'a>>, RefNode<'a>) =
+            match spec {
+                Spec::Property(p) => {
+                    let PropertySpec { nodes: (c, d, b) } = p;
+                    (
+                        c.as_ref().map(Into::into),
+                        d.as_ref().map(|d| (&d.2.nodes.1).into()),
+                        b.into(),
+                    )
+                }
+                Spec::Sequence(c, d, b) => (c.map(Into::into), d.map(|d| (&d.2.nodes.1).into()), b),
+            };
+        text.ours(keyword);
+        text.ours(" (");
+        match (&clock, &f.clock) {
+            (Some(c), _) => {
+                let origin = self.start(c.clone());
+                text.file(self.text_of(c.clone()), origin);
+                text.ours(" ");
+            }
+            (None, Some(inferred)) => {
+                text.ours("@(");
+                text.ours(inferred);
+                text.ours(") ");
+            }
+            (None, None) => {}
+        }
+        if let (Some(c), Some(inferred)) = (&clock, &f.clock) {
+            let written = self.text_of(c.clone());
+            if squeeze(
+                written
+                    .trim_start_matches('@')
+                    .trim()
+                    .trim_start_matches('(')
+                    .trim_end_matches(')'),
+            ) != squeeze(inferred)
+            {
+                let origin = self.start(c.clone());
+                return Err(self.error_at(
+                    origin,
+                    format!(
+                        "the assertion's clock is not its procedure's (`{inferred}`): an attempt \
+                         would start at one clock and be evaluated at another, which mongen \
+                         does not check (IEEE 1800-2017 §16.14.6, §16.13)"
+                    ),
+                ));
+            }
+        }
+        if let Some(d) = &disable {
+            text.ours("disable iff (");
+            let origin = self.start(d.clone());
+            text.file(self.text_of(d.clone()), origin);
+            text.ours(") ");
+        }
+        let body_origin = self.start(body.clone());
+        let body_text = self.text_of(body.clone());
+        if f.conditions.is_empty() {
+            text.file(body_text, body_origin);
+        } else {
+            if keyword.starts_with("cover") {
+                return Err(self.error_at(
+                    f.origin,
+                    "a `cover` under an `if` of its procedure: write the condition into the \
+                     covered sequence (`cover property (cond ##0 s)`)",
+                ));
+            }
+            // The enabling condition of the procedure is the antecedent
+            // of the property (§16.14.6.1).
+            for (i, (condition, positive)) in f.conditions.iter().enumerate() {
+                if i > 0 {
+                    text.ours(" && ");
+                }
+                text.ours(if *positive { "(" } else { "!(" });
+                text.ours(condition);
+                text.ours(")");
+            }
+            text.ours(" |-> (");
+            text.file(body_text, body_origin);
+            text.ours(")");
+        }
+        text.ours(");");
+        let directive = match parse_sva_directive(&text.text) {
+            Ok(d) => d,
+            Err(e) => {
+                let origin = text.origin(e.offset()).unwrap_or(f.origin);
+                return Err(self.error_at(origin, e.message()));
+            }
+        };
+        let location = self
+            .location(f.label.map_or(f.origin, |(_, o)| o))
+            .unwrap_or(Location {
+                file: PathBuf::new(),
+                line: 1,
+                column: 1,
+            });
+        Ok(Assertion {
+            module: self.modules[f.module].name.clone(),
+            directive,
+            location,
+            text: text.text,
+        })
+    }
+}
+
+enum Spec<'a> {
+    Property(&'a PropertySpec),
+    Sequence(
+        Option<&'a sv_parser::ClockingEvent>,
+        Option<&'a (
+            sv_parser::Keyword,
+            sv_parser::Keyword,
+            sv_parser::Paren<sv_parser::ExpressionOrDist>,
+        )>,
+        RefNode<'a>,
+    ),
+}
+
+/// The terms of an event expression joined by `or` and `,`.
+fn flatten_events<'a>(e: &'a EventExpression, out: &mut Vec<&'a EventExpression>) {
+    match e {
+        EventExpression::Or(x) => {
+            flatten_events(&x.nodes.0, out);
+            flatten_events(&x.nodes.2, out);
+        }
+        EventExpression::Comma(x) => {
+            flatten_events(&x.nodes.0, out);
+            flatten_events(&x.nodes.2, out);
+        }
+        EventExpression::Paren(x) => flatten_events(&x.nodes.0.nodes.1, out),
+        other => out.push(other),
+    }
+}
+
+/// Whether `text` reads the identifier `name` (as a whole word).
+fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(ident)
+            && !text[i + name.len()..].chars().next().is_some_and(ident)
+    })
+}
+
+/// `text` without whitespace, to compare clocks as written.
+fn squeeze(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScopeKind {
+    Module,
+    Interface,
+    Program,
+    Package,
+    Checker,
+    Class,
+}
+
+impl ScopeKind {
+    fn name(self) -> &'static str {
+        match self {
+            ScopeKind::Module => "a module",
+            ScopeKind::Interface => "an interface",
+            ScopeKind::Program => "a program",
+            ScopeKind::Package => "a package",
+            ScopeKind::Checker => "a checker",
+            ScopeKind::Class => "a class",
+        }
+    }
+}
+
+struct Scope {
+    kind: ScopeKind,
+    module: Option<usize>,
+}
+
+impl Scope {
+    fn of(node: &RefNode<'_>) -> Option<ScopeKind> {
+        Some(match node {
+            RefNode::ModuleDeclarationAnsi(_) | RefNode::ModuleDeclarationNonansi(_) => {
+                ScopeKind::Module
+            }
+            RefNode::InterfaceDeclaration(_) => ScopeKind::Interface,
+            RefNode::ProgramDeclaration(_) => ScopeKind::Program,
+            RefNode::PackageDeclaration(_) => ScopeKind::Package,
+            RefNode::CheckerDeclaration(_) => ScopeKind::Checker,
+            RefNode::ClassDeclaration(_) => ScopeKind::Class,
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,245 @@
+//! What `read_str` and `read_file` find in SystemVerilog files, and the
+//! errors they give: each assertion's directive equals the one the SVA
+//! front end reads from the assertion written out by hand (its clock,
+//! reset and enabling conditions made explicit).
+
+use mongen_sv::{read_file, read_str, Design, Options, ReadError};
+use monitor_core::formula::sva::parse_sva_directive;
+use monitor_core::formula::DirectiveKind;
+
+fn read(source: &str) -> Design {
+    read_str(source, "t.sv", &Options::new()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn refused(source: &str) -> ReadError {
+    match read_str(source, "t.sv", &Options::new()) {
+        Ok(d) => panic!("read {} assertions, expected an error", d.assertions.len()),
+        Err(e) => e,
+    }
+}
+
+/// The assertion `k` of `source` is the directive `expected` (SVA text).
+fn same(source: &str, k: usize, expected: &str) {
+    let design = read(source);
+    let got = &design.assertions[k].directive;
+    let want = parse_sva_directive(expected).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.kind, want.kind, "{expected}");
+    assert_eq!(got.label, want.label, "{expected}");
+    assert_eq!(
+        got.formula, want.formula,
+        "{expected}\n(read: {})",
+        design.assertions[k].text
+    );
+    assert_eq!(
+        got.clock.as_ref().map(|c| c.to_string()),
+        want.clock.as_ref().map(|c| c.to_string()),
+        "{expected}"
+    );
+    assert_eq!(
+        got.disable.as_ref().map(|d| format!("{d:?}")),
+        want.disable.as_ref().map(|d| format!("{d:?}")),
+        "{expected}"
+    );
+}
+
+#[test]
+fn module_items_with_their_declarations() {
+    let src = "
+module arb #(parameter N = 2) (input logic clk, rst_n, input logic [1:0] req, gnt);
+  default clocking cb @(posedge clk); endclocking
+  default disable iff (!rst_n);
+  sequence granted(i); gnt[i] ##1 !gnt[i]; endsequence
+  property served(i); req[i] |-> ##[1:4] granted(i); endproperty
+  let both = req[0] && req[1];
+  a_serve0: assert property (served(0));
+  a_one: assert property (!(gnt[0] && gnt[1])) else $error(\"two grants; at %t\", $time);
+  m_fair: assume property (both |=> !both);
+  c_both: cover property (both ##1 gnt[1]);
+  r_x: restrict property (!$isunknown(req));
+endmodule";
+    let design = read(src);
+    assert_eq!(design.modules, ["arb"]);
+    let labels: Vec<_> = design
+        .assertions
+        .iter()
+        .map(|a| a.directive.label.clone().unwrap())
+        .collect();
+    assert_eq!(labels, ["a_serve0", "a_one", "m_fair", "c_both", "r_x"]);
+    let kinds: Vec<_> = design.assertions.iter().map(|a| a.directive.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            DirectiveKind::Assert,
+            DirectiveKind::Assert,
+            DirectiveKind::Assume,
+            DirectiveKind::Cover,
+            DirectiveKind::Restrict
+        ]
+    );
+    same(
+        src,
+        0,
+        "a_serve0: assert property (@(posedge clk) disable iff (!rst_n) \
+         req[0] |-> ##[1:4] gnt[0] ##1 !gnt[0]);",
+    );
+    same(
+        src,
+        2,
+        "m_fair: assume property (@(posedge clk) disable iff (!rst_n) \
+         req[0] && req[1] |=> !(req[0] && req[1]));",
+    );
+    assert_eq!(design.assertions[0].location.line, 8);
+    assert_eq!(design.assertions[0].location.column, 3);
+}
+
+#[test]
+fn procedures_give_their_clock_and_enabling_conditions() {
+    let src = "
+module m(input clk, rst, en, mode, a, b);
+  always @(posedge clk) begin
+    if (en) begin
+      p1: assert property (a |=> b);
+    end else if (mode)
+      p2: assert property (b);
+    else
+      p3: assert property (a);
+  end
+  always_ff @(posedge clk or posedge rst)
+    if (rst) ;
+    else p4: assert property (disable iff (rst) a |-> b);
+  always @(negedge clk) p5: assume property (!a);
+endmodule";
+    same(
+        src,
+        0,
+        "p1: assert property (@(posedge clk) (en) |-> (a |=> b));",
+    );
+    same(
+        src,
+        1,
+        "p2: assert property (@(posedge clk) !(en) && (mode) |-> (b));",
+    );
+    same(
+        src,
+        2,
+        "p3: assert property (@(posedge clk) !(en) && !(mode) |-> (a));",
+    );
+    same(
+        src,
+        3,
+        "p4: assert property (@(posedge clk) disable iff (rst) !(rst) |-> (a |-> b));",
+    );
+    same(src, 4, "p5: assume property (@(negedge clk) !a);");
+}
+
+#[test]
+fn preprocessor_macros_and_includes() {
+    let dir = std::env::temp_dir().join(format!("mongen-sv-read-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::write(
+        dir.join("inc/props.svh"),
+        "property handshake(r, a); r |-> ##[1:`MAXLAT] a; endproperty\n",
+    )
+    .unwrap();
+    let top = dir.join("top.sv");
+    std::fs::write(
+        &top,
+        "`include \"props.svh\"
+module top(input clk, req, ack);
+`ifdef FORMAL
+  h: assert property (@(posedge clk) handshake(req, ack));
+`endif
+endmodule
+",
+    )
+    .unwrap();
+    let options = Options::new()
+        .define("FORMAL", None)
+        .define("MAXLAT", Some("3"))
+        .include_dir(dir.join("inc"));
+    let design = read_file(&top, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(design.assertions.len(), 1);
+    let want =
+        parse_sva_directive("h: assert property (@(posedge clk) req |-> ##[1:3] ack);").unwrap();
+    assert_eq!(design.assertions[0].directive.formula, want.formula);
+    assert_eq!(design.assertions[0].location.file, top);
+    assert_eq!(design.assertions[0].location.line, 4);
+    // Without FORMAL, nothing; without the include directory, an error
+    // naming the file and -I.
+    let plain = Options::new()
+        .define("MAXLAT", Some("3"))
+        .include_dir(dir.join("inc"));
+    assert!(read_file(&top, &plain).unwrap().assertions.is_empty());
+    let err = read_file(&top, &Options::new().define("FORMAL", None)).unwrap_err();
+    assert!(
+        err.message().contains("props.svh") && err.message().contains("-I"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn errors_point_into_the_file() {
+    // An SVA error inside the assertion: the line and column of the
+    // construct, in the file's coordinates.
+    let err = refused(
+        "module m(input clk, a, b);\n  x: assert property (@(posedge clk) a |-> b.triggered);\nendmodule",
+    );
+    let at = err.location().unwrap();
+    assert_eq!(at.line, 2, "{err}");
+    assert!(at.column > 40, "{err}");
+    assert!(err.to_string().contains("^"), "{err}");
+    // A syntax error of SystemVerilog itself.
+    let err = refused("module m(input a);\n  assign = ;\nendmodule");
+    assert_eq!(err.location().unwrap().line, 2, "{err}");
+    // Constructs this reader does not elaborate: refused where they are.
+    let err = refused(
+        "module m(input clk, input [3:0] a);\n  for (genvar i = 0; i < 4; i++) begin : g\n    assert property (@(posedge clk) a[i]);\n  end\nendmodule",
+    );
+    assert_eq!(err.location().unwrap().line, 3, "{err}");
+    assert!(err.message().contains("generate"), "{err}");
+    let err = refused(
+        "module m(input clk, a);\n  initial begin\n    assert property (@(posedge clk) a);\n  end\nendmodule",
+    );
+    assert!(err.message().contains("initial"), "{err}");
+    let err = refused(
+        "module m(input clk, rst, a);\n  always @(posedge clk or posedge rst)\n    p: assert property (a);\nendmodule",
+    );
+    assert!(err.message().contains("cannot be inferred"), "{err}");
+    let err = refused(
+        "module m(input clk, c2, a);\n  always @(posedge clk)\n    p: assert property (@(posedge c2) a);\nendmodule",
+    );
+    assert!(err.message().contains("not its procedure's"), "{err}");
+    let err = refused(
+        "module m(input clk, e, a);\n  always @(posedge clk)\n    if (e) c: cover property (a);\nendmodule",
+    );
+    assert!(err.message().contains("cover"), "{err}");
+    let err =
+        refused("interface i(input clk, a);\n  assert property (@(posedge clk) a);\nendinterface");
+    assert!(err.message().contains("interface"), "{err}");
+}
+
+#[test]
+fn hostile_nesting_is_refused_before_parsing() {
+    let deep = format!(
+        "module m(input clk, a);\n  assert property (@(posedge clk) {}a{});\nendmodule",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let err = refused(&deep);
+    assert!(err.message().contains("nested"), "{err}");
+    assert_eq!(err.location().unwrap().line, 2);
+    // Deep but within the limit: read.
+    let ok = format!(
+        "module m(input clk, a);\n  assert property (@(posedge clk) {}a{});\nendmodule",
+        "(".repeat(200),
+        ")".repeat(200)
+    );
+    assert_eq!(read(&ok).assertions.len(), 1);
+}
+
+#[test]
+fn terminal_escapes_in_errors_are_shown_as_question_marks() {
+    let err = refused("module m(input a);\n  assign \u{1b}[31m = ;\nendmodule");
+    assert!(!err.to_string().contains('\u{1b}'), "{err:?}");
+}

@@ -1,0 +1,266 @@
+//! `--sv FILE` with the real tools: the assertions of a SystemVerilog
+//! design (examples/hardware/sva/handshake.sv: a sequence, default
+//! clocking and disable iff, an assertion in an `always` procedure over an
+//! internal register, an assumption, a cover) become checkers that
+//!
+//! * SymbiYosys proves inside the design (no commercial front end: the
+//!   design is read without its assertions, the checkers instantiated in
+//!   their place), refuting one-line mutations with the labels of the
+//!   assertions they break and reaching the cover;
+//! * Icarus simulates on random requests, reporting the cycles that
+//!   `mongen check --sv` finds in the waveform.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{run, scratch, text, tool};
+
+fn mongen(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_mongen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run mongen");
+    assert!(o.status.success(), "mongen {args:?}:\n{}", text(&o));
+    text(&o)
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware/sva/handshake.sv")
+}
+
+/// SymbiYosys: on PATH, or where scripts/install-sby.sh puts it.
+fn sby() -> Option<PathBuf> {
+    let mut extra = Vec::new();
+    if let Some(home) = std::env::var_os("HOME") {
+        extra.push(Path::new(&home).join(".local/bin/sby"));
+    }
+    tool("sby", &extra, "scripts/install-sby.sh")
+}
+
+/// A variant of the design: a line replaced, and the assertions it
+/// breaks.
+struct Variant {
+    name: &'static str,
+    mutation: Option<(&'static str, &'static str)>,
+    failing: &'static [&'static str],
+}
+
+const VARIANTS: [Variant; 3] = [
+    Variant {
+        name: "good",
+        mutation: None,
+        failing: &[],
+    },
+    // Granted a cycle late.
+    Variant {
+        name: "late",
+        mutation: Some(("count <= 2'd2;", "count <= 2'd3;")),
+        failing: &["a_grant", "a_count"],
+    },
+    // Still busy at the grant (and then for good: no request is accepted
+    // again, the assumption holds the environment quiet).
+    Variant {
+        name: "sticky",
+        mutation: Some((
+            "busy <= 1'b0;\n        end else",
+            "busy <= 1'b1;\n        end else",
+        )),
+        failing: &["a_idle_at_grant"],
+    },
+];
+
+/// The variant's design, checkers, design copy, harness and project.
+fn project(test: &str, v: &Variant) -> PathBuf {
+    let dir = scratch(&format!("{test}-{}", v.name));
+    let mut design = std::fs::read_to_string(example()).unwrap();
+    if let Some((from, to)) = v.mutation {
+        assert_eq!(design.matches(from).count(), 1, "`{from}` in handshake.sv");
+        design = design.replace(from, to);
+    }
+    std::fs::write(dir.join("handshake.sv"), design).unwrap();
+    mongen(
+        &dir,
+        &[
+            "compile",
+            "--sv",
+            "handshake.sv",
+            "-D",
+            "FORMAL",
+            "-t",
+            "verilog",
+            "--sby",
+            "handshake",
+            "--design",
+            "handshake.sv",
+            "-o",
+            "handshake_checkers.v",
+        ],
+    );
+    dir
+}
+
+#[test]
+fn symbiyosys_proves_the_assertions_of_the_design_and_refutes_its_mutations() {
+    let Some(sby) = sby() else { return };
+    for v in &VARIANTS {
+        let dir = project("sva-sby", v);
+        let copy = std::fs::read_to_string(dir.join("handshake_design.sv")).unwrap();
+        assert!(!copy.contains("assert property"), "{copy}");
+        assert!(copy.contains("a_count_checker a_count_chk ("), "{copy}");
+        let o = run(&dir, &sby, &["-f", "handshake.sby"]);
+        let log = text(&o);
+        for task in ["prove", "bmc"] {
+            let verdict = if v.failing.is_empty() {
+                "PASS, rc=0"
+            } else {
+                "FAIL, rc=2"
+            };
+            let done = format!("[handshake_{task}] DONE ({verdict})");
+            assert!(log.contains(&done), "{}: no {done}\n{log}", v.name);
+        }
+        let failed: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("summary:   failed assertion"))
+            .collect();
+        for l in &failed {
+            assert!(
+                v.failing.iter().any(|p| l.contains(&format!(".{p}_chk."))),
+                "{}: {l}\n{log}",
+                v.name
+            );
+        }
+        assert_eq!(
+            failed.is_empty(),
+            v.failing.is_empty(),
+            "{}:\n{log}",
+            v.name
+        );
+        if v.failing.is_empty() {
+            assert!(log.contains("[handshake_cover] DONE (PASS, rc=0)"), "{log}");
+        }
+    }
+}
+
+/// The times at which the checkers report a violation (Icarus' `$error`:
+/// `Time: T Scope: handshake_tb.dut.dut.LABEL_chk`), by label.
+fn checker_errors(out: &str) -> std::collections::BTreeMap<String, Vec<u64>> {
+    let mut errors = std::collections::BTreeMap::<String, Vec<u64>>::new();
+    for l in out.lines() {
+        let Some(rest) = l.trim().strip_prefix("Time: ") else {
+            continue;
+        };
+        let (time, scope) = rest
+            .split_once(" Scope: handshake_tb.dut.dut.")
+            .unwrap_or_else(|| panic!("{l}"));
+        let label = scope.strip_suffix("_chk").unwrap_or_else(|| panic!("{l}"));
+        errors
+            .entry(label.to_string())
+            .or_default()
+            .push(time.parse().unwrap());
+    }
+    errors
+}
+
+/// Icarus simulates the design with the checkers in place of its
+/// assertions (random requests, resets in mid-run and between edges):
+/// the design breaks none, the mutants what the proofs say; and `mongen
+/// check --sv` on the waveform, with the assertions' clock and `disable
+/// iff` (an asynchronous reset) from the file, finds in every run between
+/// two resets the very first violation each checker reports (a checker's
+/// `violated` is sticky until reset).
+#[test]
+fn icarus_simulates_the_checkers_and_mongen_check_sv_agrees() {
+    let Some(iverilog) = tool("iverilog", &[], "apt-get install -y iverilog") else {
+        return;
+    };
+    let vvp = tool("vvp", &[], "apt-get install -y iverilog").unwrap();
+    let tb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware/sva/handshake_tb.v");
+    let mongen_bin = Path::new(env!("CARGO_BIN_EXE_mongen"));
+    for v in &VARIANTS {
+        let dir = project("sva-sim", v);
+        std::fs::copy(&tb, dir.join("handshake_tb.v")).unwrap();
+        let o = run(
+            &dir,
+            &iverilog,
+            &[
+                "-g2012",
+                "-DASSERTIONS",
+                "-o",
+                "sim",
+                "handshake_tb.v",
+                "handshake_formal.sv",
+                "handshake_checkers.v",
+                "handshake_design.sv",
+            ],
+        );
+        assert!(o.status.success(), "iverilog:\n{}", text(&o));
+        let out = text(&run(&dir, &vvp, &["-n", "sim"]));
+        assert!(out.contains("handshake_tb: done"), "{out}");
+        let errors = checker_errors(&out);
+        let broken: Vec<&str> = errors.keys().map(String::as_str).collect();
+        let mut failing = v.failing.to_vec();
+        failing.sort();
+        assert_eq!(broken, failing, "{}:\n{out}", v.name);
+        if v.failing.is_empty() {
+            assert!(out.contains("c_back_to_back_checker: covered"), "{out}");
+        }
+        let resets: Vec<u64> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("handshake_tb: reset at "))
+            .map(|t| t.trim().parse().unwrap())
+            .collect();
+        assert!(resets.len() > 10, "{out}");
+        let o = run(
+            &dir,
+            mongen_bin,
+            &[
+                "check",
+                "--sv",
+                "handshake.sv",
+                "-D",
+                "FORMAL",
+                "--all",
+                "--max-reports",
+                "1000000",
+                "--json",
+                "handshake_tb.vcd",
+            ],
+        );
+        let reports = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(
+            o.status.code(),
+            Some(if v.failing.is_empty() { 0 } else { 1 }),
+            "{}: mongen check:\n{}",
+            v.name,
+            text(&o)
+        );
+        // Four assertions and the assumption; the cover is not checked.
+        assert_eq!(reports.lines().count(), 5, "{reports}");
+        for line in reports.lines() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let label = r["property"].as_str().unwrap();
+            let times: Vec<u64> = r["violations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x["time"].as_u64().unwrap())
+                .collect();
+            // The first violation after each reset.
+            let mut firsts: Vec<u64> = Vec::new();
+            for t in times {
+                let epoch = resets.iter().filter(|&&r| r < t).count();
+                let last = firsts
+                    .last()
+                    .map(|&f| resets.iter().filter(|&&r| r < f).count());
+                if last != Some(epoch) {
+                    firsts.push(t);
+                }
+            }
+            let reported = errors.get(label).cloned().unwrap_or_default();
+            assert_eq!(firsts, reported, "{}: {label}", v.name);
+        }
+    }
+}
