@@ -165,10 +165,12 @@ pub(crate) struct SvArgs {
     pub(crate) file: Option<PathBuf>,
     /// --sv: define a preprocessor macro (repeatable), as `define NAME
     /// VALUE at the top of the file would.
-    #[arg(short = 'D', value_name = "NAME[=VALUE]", requires = "file")]
+    // Its own id: `defines` is also the id of compile's and check's
+    // `--define NAME=EXPR`, whose parser clap would give `-D`.
+    #[arg(short = 'D', id = "sv_defines", value_name = "NAME[=VALUE]", requires = "file")]
     pub(crate) defines: Vec<String>,
     /// --sv: a directory searched by `include (repeatable).
-    #[arg(short = 'I', value_name = "DIR", requires = "file")]
+    #[arg(short = 'I', id = "sv_include_dirs", value_name = "DIR", requires = "file")]
     pub(crate) include_dirs: Vec<PathBuf>,
 }
 
