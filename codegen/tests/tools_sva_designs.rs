@@ -1,0 +1,237 @@
+//! Real designs whose concurrent SVA was written for commercial tools, read
+//! by `mongen --sv` (examples/hardware/sva; scripts/install-sva-designs.sh
+//! installs them from PyPI):
+//!
+//! * OpenHW Group's CV32E40P FIFO (`cv32e40p_fifo.sv`, its assertions under
+//!   `` `ifdef CV32E40P_ASSERT_ON``) and PULP's `fifo_v3.sv` (common_cells):
+//!   both labelled assertions become checkers named by their labels.
+//! * Verilator (`--assert`) is a second oracle on the CV32E40P FIFO: random
+//!   pushes and pops, resets in mid-run; the cycles where its assertions
+//!   fail are those where `mongen check --sv` finds them in the waveform.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{run, scratch, text, tool};
+
+/// A file of the designs scripts/install-sva-designs.sh unpacks (under
+/// `$MONGEN_SVA_DESIGNS` or ~/.local/share/mongen/sva-designs).
+fn design(file: &str) -> Option<PathBuf> {
+    let mut roots: Vec<PathBuf> = std::env::var_os("MONGEN_SVA_DESIGNS")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    if let Some(home) = std::env::var_os("HOME") {
+        roots.push(Path::new(&home).join(".local/share/mongen/sva-designs"));
+    }
+    if let Some(found) = roots.iter().map(|r| r.join(file)).find(|p| p.is_file()) {
+        return Some(found);
+    }
+    if std::env::var_os("MONGEN_SKIP_TOOLS").is_some() {
+        eprintln!("SKIPPED: {file} not found and MONGEN_SKIP_TOOLS is set");
+        return None;
+    }
+    panic!("{file} is not installed; run scripts/install-sva-designs.sh");
+}
+
+const CV32E40P_FIFO: &str =
+    "pythondata_cpu_cv32e40p/pythondata_cpu_cv32e40p/system_verilog/rtl/cv32e40p_fifo.sv";
+const FIFO_V3: &str = "pythondata_cpu_cva6/pythondata_cpu_cva6/system_verilog/common/submodules/common_cells/src/fifo_v3.sv";
+
+fn mongen(dir: &Path, args: &[&str]) -> std::process::Output {
+    run(dir, Path::new(env!("CARGO_BIN_EXE_mongen")), args)
+}
+
+/// The names of the checker modules in a Verilog file, in order.
+fn checkers(verilog: &str) -> Vec<String> {
+    verilog
+        .lines()
+        .filter_map(|l| l.strip_prefix("module "))
+        .map(|l| l.split([' ', '(', '#']).next().unwrap().to_string())
+        .collect()
+}
+
+/// Both FIFOs' assertions (`full_write`, `empty_read`) become checkers
+/// named by their labels; the CV32E40P's need `-D CV32E40P_ASSERT_ON`, and
+/// without it the refusal says so.
+#[test]
+fn mongen_reads_the_assertions_of_the_real_fifos() {
+    let (Some(cv), Some(v3)) = (design(CV32E40P_FIFO), design(FIFO_V3)) else {
+        return;
+    };
+    let dir = scratch("sva-designs-read");
+    let (cv, v3) = (cv.display().to_string(), v3.display().to_string());
+    for (file, defines) in [
+        (&cv, &["-D", "CV32E40P_ASSERT_ON"][..]),
+        (&cv, &["-DCV32E40P_ASSERT_ON=1"][..]),
+        (&v3, &[][..]),
+    ] {
+        let mut args = vec!["compile", "--sv", file.as_str()];
+        args.extend(defines);
+        args.extend(["-t", "verilog", "-o", "checkers.v"]);
+        let o = mongen(&dir, &args);
+        assert!(o.status.success(), "{args:?}:\n{}", text(&o));
+        let v = std::fs::read_to_string(dir.join("checkers.v")).unwrap();
+        assert_eq!(
+            checkers(&v),
+            ["full_write_checker", "empty_read_checker"],
+            "{v}"
+        );
+    }
+    let o = mongen(&dir, &["compile", "--sv", &cv, "-t", "verilog"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("-D NAME"), "{}", text(&o));
+}
+
+/// A testbench of the CV32E40P FIFO (4 entries): phases of pushes and pops
+/// in random proportions, so that it fills and drains, pushes when full and
+/// pops when empty; a reset of one to three cycles now and then, changed
+/// between clock edges. Prints `tb: reset at T` for each.
+const FIFO_TB: &str = r#"
+module tb;
+  logic clk = 0, rst_ni = 0, push_i = 0, pop_i = 0, full_o, empty_o;
+  logic [3:0] cnt_o;
+  logic [7:0] data_i = 0, data_o;
+  cv32e40p_fifo #(.DATA_WIDTH(8), .DEPTH(4)) dut (.clk_i(clk), .rst_ni(rst_ni),
+    .flush_i(1'b0), .flush_but_first_i(1'b0), .testmode_i(1'b0), .full_o(full_o),
+    .empty_o(empty_o), .cnt_o(cnt_o), .data_i(data_i), .push_i(push_i),
+    .data_o(data_o), .pop_i(pop_i));
+  always #5 clk = ~clk;
+  int seed, cycle, push_odds, pop_odds, hold;
+  initial begin
+    if (!$value$plusargs("seed=%d", seed)) seed = 1;
+    void'($urandom(seed));
+    $dumpfile("tb.vcd");
+    $dumpvars(0, tb);
+    #12 rst_ni = 1;
+    for (cycle = 0; cycle < 2000; cycle++) begin
+      @(negedge clk);
+      if (cycle % 50 == 0) begin
+        push_odds = $urandom % 5;
+        pop_odds = $urandom % 5;
+      end
+      if (hold > 0) begin
+        hold--;
+        if (hold == 0) rst_ni = 1;
+      end else if ($urandom % 97 == 0) begin
+        hold = 1 + $urandom % 3;
+        rst_ni = 0;
+        $display("tb: reset at %0t", $time);
+      end
+      push_i = ($urandom % 4) < push_odds;
+      pop_i = ($urandom % 4) < pop_odds;
+      data_i = $urandom;
+    end
+    $display("tb: done");
+    $finish;
+  end
+endmodule
+"#;
+
+/// Verilator's failures: `[T] %Error: FILE:LINE: Assertion failed in
+/// TOP.tb.dut.LABEL: ...`, by label.
+fn verilator_failures(out: &str) -> std::collections::BTreeMap<String, Vec<u64>> {
+    let mut failures = std::collections::BTreeMap::<String, Vec<u64>>::new();
+    for l in out.lines() {
+        let Some((time, rest)) = l.strip_prefix('[').and_then(|l| l.split_once("] ")) else {
+            continue;
+        };
+        let Some((_, scope)) = rest.split_once("Assertion failed in TOP.tb.dut.") else {
+            continue;
+        };
+        let label = scope.split(':').next().unwrap();
+        failures
+            .entry(label.to_string())
+            .or_default()
+            .push(time.parse().unwrap());
+    }
+    failures
+}
+
+/// Verilator is a second oracle: the CV32E40P FIFO simulated with its own
+/// assertions (`--assert`, their `$fatal` counted, not stopping the run),
+/// on three seeds; `mongen check --sv` on the waveform reports the same
+/// violations at the same times, label by label, restarted by the resets
+/// (`disable iff (~rst_ni)`).
+#[test]
+fn verilator_and_mongen_check_agree_on_the_cv32e40p_fifo() {
+    let Some(verilator) = tool("verilator", &[], "apt-get install -y verilator") else {
+        return;
+    };
+    let Some(fifo) = design(CV32E40P_FIFO) else {
+        return;
+    };
+    let dir = scratch("sva-designs-verilator");
+    std::fs::copy(&fifo, dir.join("cv32e40p_fifo.sv")).unwrap();
+    std::fs::write(dir.join("tb.sv"), FIFO_TB).unwrap();
+    let o = run(
+        &dir,
+        &verilator,
+        &[
+            "--binary",
+            "--timing",
+            "--trace",
+            "--assert",
+            "-DCV32E40P_ASSERT_ON",
+            "-Wno-fatal",
+            "--top-module",
+            "tb",
+            "-o",
+            "sim",
+            "tb.sv",
+            "cv32e40p_fifo.sv",
+        ],
+    );
+    assert!(o.status.success(), "verilator:\n{}", text(&o));
+    for seed in [1, 2, 3] {
+        let o = run(
+            &dir,
+            &dir.join("obj_dir/sim"),
+            &[&format!("+seed={seed}"), "+verilator+error+limit+1000000"],
+        );
+        let out = text(&o);
+        assert!(out.contains("tb: done"), "seed {seed}:\n{out}");
+        assert!(out.matches("tb: reset at").count() > 5, "seed {seed}:\n{out}");
+        let failures = verilator_failures(&out);
+        for label in ["full_write", "empty_read"] {
+            assert!(
+                failures.get(label).is_some_and(|f| f.len() > 5),
+                "seed {seed}: {label} fails too rarely to compare:\n{out}"
+            );
+        }
+        let o = mongen(
+            &dir,
+            &[
+                "check",
+                "--sv",
+                "cv32e40p_fifo.sv",
+                "-D",
+                "CV32E40P_ASSERT_ON",
+                "--all",
+                "--max-reports",
+                "1000000",
+                "--json",
+                "tb.vcd",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(1), "seed {seed}:\n{}", text(&o));
+        let reports = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(reports.lines().count(), 2, "{reports}");
+        for line in reports.lines() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let label = r["property"].as_str().unwrap();
+            let times: Vec<u64> = r["violations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x["time"].as_u64().unwrap())
+                .collect();
+            assert_eq!(
+                Some(&times),
+                failures.get(label),
+                "seed {seed}: {label}: mongen check, then Verilator"
+            );
+        }
+    }
+}
