@@ -319,7 +319,8 @@ fn hoa_header_follows_spot_monitor_convention() {
             },
             ..Default::default()
         },
-    ).unwrap();
+    )
+    .unwrap();
     assert!(text.contains("mongen-verdicts: 3\n"));
     assert!(text.contains("State: 1 \"satisfied\"\n[t] 1\n"));
 }
@@ -333,7 +334,8 @@ fn json_describes_the_monitor() {
             safety: Some(true),
             ..Default::default()
         },
-    ).unwrap();
+    )
+    .unwrap();
     assert!(!text.contains('\n'));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["aps"], serde_json::json!(["req", "ack"]));
@@ -375,16 +377,19 @@ fn json_describes_the_monitor() {
         }
     }
     let three = build("a U b", Config::new().verdicts(Verdicts::Three));
-    let v: serde_json::Value = serde_json::from_str(&emit_json(
-        &three,
-        &JsonOptions {
-            common: Common {
-                three_valued: true,
-                ..Common::default()
+    let v: serde_json::Value = serde_json::from_str(
+        &emit_json(
+            &three,
+            &JsonOptions {
+                common: Common {
+                    three_valued: true,
+                    ..Common::default()
+                },
+                ..Default::default()
             },
-            ..Default::default()
-        },
-    ).unwrap())
+        )
+        .unwrap(),
+    )
     .unwrap();
     assert_eq!(v["verdicts"], 3);
     assert_eq!(v["states"][1]["verdict"], "satisfied");

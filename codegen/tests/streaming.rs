@@ -132,7 +132,9 @@ fn streaming_and_string_forms_give_the_same_bytes() {
             },
             safety,
         };
-        let expected = emit_hoa(&dfa, &hoa).unwrap() + &emit_dot(&dfa).unwrap() + &emit_json(&dfa, &json).unwrap();
+        let expected = emit_hoa(&dfa, &hoa).unwrap()
+            + &emit_dot(&dfa).unwrap()
+            + &emit_json(&dfa, &json).unwrap();
         let mut vec = Vec::new();
         write_all_three(&dfa, &hoa, &json, &mut vec).unwrap();
         assert_eq!(String::from_utf8(vec).unwrap(), expected, "{}", dfa.name());
@@ -209,7 +211,8 @@ fn expected(target: &str, formulas: &[&str], three: bool) -> String {
                         },
                         stutter_invariant: Some(parse(f).unwrap().is_next_free()),
                     },
-                ).unwrap()
+                )
+                .unwrap()
             }
             "dot" => out += &emit_dot(t.dfa()).unwrap(),
             "json" => {
@@ -223,7 +226,8 @@ fn expected(target: &str, formulas: &[&str], three: bool) -> String {
                         },
                         safety: t.is_safety(),
                     },
-                ).unwrap();
+                )
+                .unwrap();
                 out.push('\n');
             }
             _ => unreachable!(),

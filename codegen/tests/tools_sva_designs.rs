@@ -192,7 +192,10 @@ fn verilator_and_mongen_check_agree_on_the_cv32e40p_fifo() {
         );
         let out = text(&o);
         assert!(out.contains("tb: done"), "seed {seed}:\n{out}");
-        assert!(out.matches("tb: reset at").count() > 5, "seed {seed}:\n{out}");
+        assert!(
+            out.matches("tb: reset at").count() > 5,
+            "seed {seed}:\n{out}"
+        );
         let failures = verilator_failures(&out);
         for label in ["full_write", "empty_read"] {
             assert!(

@@ -1209,7 +1209,13 @@ impl Manager {
                 res[i] = match items[i] {
                     Item::Leaf(_) => Node::TRUE,
                     Item::Inner(var, lo, hi) => {
-                        let at = |c: usize| if stamp[c] == mark { res[c] } else { Node::FALSE };
+                        let at = |c: usize| {
+                            if stamp[c] == mark {
+                                res[c]
+                            } else {
+                                Node::FALSE
+                            }
+                        };
                         let (lo, hi) = (at(lo), at(hi));
                         self.mk(var, lo, hi)
                     }
@@ -1584,7 +1590,12 @@ impl Manager {
     /// let g = m.or(a, b);
     /// assert_eq!(m.isop_capped(g, 1000, 100_000), Some(m.isop(g)));
     /// ```
-    pub fn isop_capped(&mut self, a: Node, max_literals: usize, max_nodes: usize) -> Option<Vec<Cube>> {
+    pub fn isop_capped(
+        &mut self,
+        a: Node,
+        max_literals: usize,
+        max_nodes: usize,
+    ) -> Option<Vec<Cube>> {
         if let Some(c) = self.as_cube(a) {
             return (c.len() < max_literals).then(|| vec![c]);
         }
@@ -1654,7 +1665,9 @@ impl Manager {
         upper: Node,
         memo: &mut FxHashMap<(u32, u32), (Rc<Cover>, Node)>,
     ) -> (Rc<Cover>, Node) {
-        self.isop_step(lower, upper, memo, &mut |m, l, u, memo| m.isop_rec(l, u, memo))
+        self.isop_step(lower, upper, memo, &mut |m, l, u, memo| {
+            m.isop_rec(l, u, memo)
+        })
     }
 
     /// One step of Minato–Morreale, recurring through `rec`.

@@ -492,7 +492,10 @@ fn explanations() {
     let dfa = dfa_of(&parse("G(req -> X ack)").unwrap());
     let aps = dfa.alphabet().clone();
     assert_eq!(
-        dfa.allowed_guard(StateId::new(1)).unwrap().display(&aps).to_string(),
+        dfa.allowed_guard(StateId::new(1))
+            .unwrap()
+            .display(&aps)
+            .to_string(),
         "ack"
     );
     assert_eq!(

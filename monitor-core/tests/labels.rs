@@ -154,7 +154,8 @@ fn check(m: &mut Manager, f: Node, g: &Guard) {
     assert_eq!(g.to_diagram(m), f, "{}", g.to_hoa());
     let hoa = g.to_hoa();
     let mut c = String::new();
-    g.write(&mut c, &C, &mut |out, v| write!(out, "p{v}")).unwrap();
+    g.write(&mut c, &C, &mut |out, v| write!(out, "p{v}"))
+        .unwrap();
     let aps = monitor_core::automaton::Alphabet::new((0..VARS).map(|v| format!("p{v}")));
     let spot = g.display(&aps).to_string();
     let spot_syntax = GuardSyntax {
@@ -170,7 +171,11 @@ fn check(m: &mut Manager, f: Node, g: &Guard) {
         assert_eq!(g.eval(&letter), want, "{hoa} on {letter:b}");
         assert_eq!(read(&hoa, &HOA, letter), want, "{hoa} on {letter:b}");
         assert_eq!(read(&c, &C, letter), want, "{c} on {letter:b}");
-        assert_eq!(read(&spot, &spot_syntax, letter), want, "{spot} on {letter:b}");
+        assert_eq!(
+            read(&spot, &spot_syntax, letter),
+            want,
+            "{spot} on {letter:b}"
+        );
     }
     let support = m.support(f);
     assert_eq!(g.propositions(), support, "{hoa}");
@@ -257,7 +262,10 @@ fn the_monitor_of_a_product_of_thirty_sums_has_small_labels() {
         let taken: Vec<_> = edges.iter().filter(|e| e.guard.eval(&letter)).collect();
         assert_eq!(taken.len(), 1);
         assert_eq!(taken[0].target, dfa.step(waiting, &letter));
-        assert_eq!(ok.eval(&letter), dfa.step(waiting, &letter) != Target::Violation);
+        assert_eq!(
+            ok.eval(&letter),
+            dfa.step(waiting, &letter) != Target::Violation
+        );
     }
 }
 
@@ -266,7 +274,10 @@ fn the_monitor_of_a_product_of_thirty_sums_has_small_labels() {
 fn parity_is_refused_with_a_clear_error() {
     let f = format!(
         "G(a -> X({}))",
-        (0..30).map(|i| format!("p{i}")).collect::<Vec<_>>().join(" ^ ")
+        (0..30)
+            .map(|i| format!("p{i}"))
+            .collect::<Vec<_>>()
+            .join(" ^ ")
     );
     let dfa = Builder::new().build(&f).unwrap().into_dfa();
     let err = dfa.edges(StateId::new(1)).unwrap_err();
@@ -276,6 +287,9 @@ fn parity_is_refused_with_a_clear_error() {
         "{text}"
     );
     // Small parities are written (as sums of products or formulas).
-    let small = Builder::new().build("G(a -> X(p0 ^ p1 ^ p2 ^ p3 ^ p4))").unwrap().into_dfa();
+    let small = Builder::new()
+        .build("G(a -> X(p0 ^ p1 ^ p2 ^ p3 ^ p4))")
+        .unwrap()
+        .into_dfa();
     assert!(small.edges(StateId::new(1)).is_ok());
 }

@@ -91,7 +91,11 @@ impl Serialize for ExprJson<'_> {
             }
             .serialize(s),
             GuardExpr::And(xs) | GuardExpr::Or(xs) => {
-                let op = if matches!(self.0, GuardExpr::And(_)) { "and" } else { "or" };
+                let op = if matches!(self.0, GuardExpr::And(_)) {
+                    "and"
+                } else {
+                    "or"
+                };
                 let mut map = s.serialize_map(Some(1))?;
                 map.serialize_entry(op, &Operands(xs, aps))?;
                 map.end()

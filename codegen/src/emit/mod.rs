@@ -27,9 +27,7 @@ pub use backend::{Backend, Common, Target, UnknownTarget};
 /// The text a streaming writer (`write_hoa`, `write_dot`, `write_json`)
 /// writes, as a string. Writing to memory fails only on an edge label
 /// too large to write ([`label_error`]).
-fn written(
-    write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
-) -> Result<String, EmitError> {
+fn written(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<String, EmitError> {
     let mut out = Vec::new();
     write(&mut out).map_err(|e| EmitError::Label(e.to_string()))?;
     Ok(String::from_utf8(out).expect("the writers write UTF-8"))

@@ -544,7 +544,9 @@ pub fn guard_text(g: &Guard, idents: &[String], ops: &Ops) -> String {
             group_conjunctions: true,
         };
         let mut out = String::new();
-        let _ = g.write(&mut out, &syntax, &mut |out, v| out.write_str(&idents[v as usize]));
+        let _ = g.write(&mut out, &syntax, &mut |out, v| {
+            out.write_str(&idents[v as usize])
+        });
         return out;
     };
     if g.is_true() {

@@ -599,9 +599,7 @@ fn plan(
     // The minimized sums of products, unless the case statement is
     // estimated smaller (functions with no small two-level form).
     let logic = match logic {
-        VerilogLogic::Minimized => {
-            minimized_logic(dfa, encoding, case_cost)
-        }
+        VerilogLogic::Minimized => minimized_logic(dfa, encoding, case_cost),
         VerilogLogic::Case => None,
     };
     let cost = logic.as_ref().map_or(case_cost, Logic::literals) + width;

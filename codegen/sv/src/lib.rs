@@ -775,17 +775,15 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                 self.always(m, x)?;
                             }
                         }
-                        RefNode::PropertyDeclaration(_) | RefNode::SequenceDeclaration(_) => {
-                            if in_always == 0 {
-                                self.remove(node.clone(), false);
-                                self.declaration(scope, node);
-                            }
+                        RefNode::PropertyDeclaration(_) | RefNode::SequenceDeclaration(_)
+                            if in_always == 0 =>
+                        {
+                            self.remove(node.clone(), false);
+                            self.declaration(scope, node);
                         }
                         // A `let` may serve the design too: it stays.
-                        RefNode::LetDeclaration(_) => {
-                            if in_always == 0 {
-                                self.declaration(scope, node);
-                            }
+                        RefNode::LetDeclaration(_) if in_always == 0 => {
+                            self.declaration(scope, node);
                         }
                         RefNode::ClockingDeclarationLocal(x) => {
                             self.remove(node.clone(), false);

@@ -259,13 +259,10 @@ fn obligations(f: &Formula) -> Vec<(u32, Formula)> {
             }
         }
     }
-    let mut keyed: Vec<((std::cmp::Reverse<u32>, usize), (u32, Formula))> = rank
-        .into_iter()
-        .zip(out)
-        .map(|(i, (d, g))| ((std::cmp::Reverse(d), i), (d, g)))
-        .collect();
-    keyed.sort_by_key(|(key, _)| *key);
-    keyed.into_iter().map(|(_, o)| o).collect()
+    // Deepest offsets first, then the order of the subformulas.
+    let mut by: Vec<usize> = (0..out.len()).collect();
+    by.sort_by_key(|&j| (std::cmp::Reverse(out[j].0), rank[j]));
+    by.into_iter().map(|j| out[j].clone()).collect()
 }
 
 /// [`obligations`] as it was computed, walking every pair (offset,

@@ -5,9 +5,9 @@ use std::fmt::{self};
 
 use rustc_hash::FxHashMap;
 
+pub use super::label::{Guard, LabelError, Labeler};
 use super::Alphabet;
 use crate::dd::{Cube, Manager, Node};
-pub use super::label::{Guard, LabelError, Labeler};
 use crate::Valuation;
 
 /// A state of a [`BadPrefixDfa`]: its number, from 0 (the start state)

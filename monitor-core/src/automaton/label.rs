@@ -765,9 +765,8 @@ impl Factoring {
         let v = m.var_of(f).expect("an inner node");
         let (lo, hi) = m.children(f).expect("an inner node");
         let (e0, e1) = (self.factor(m, lo), self.factor(m, hi));
-        let with = |lit: GuardExpr, e: Arc<GuardExpr>| {
-            Arc::new(GuardExpr::And(vec![Arc::new(lit), e]))
-        };
+        let with =
+            |lit: GuardExpr, e: Arc<GuardExpr>| Arc::new(GuardExpr::And(vec![Arc::new(lit), e]));
         Arc::new(GuardExpr::Or(vec![
             with(GuardExpr::Literal(v, true), e1),
             with(GuardExpr::Literal(v, false), e0),
@@ -862,13 +861,7 @@ fn split(m: &mut Manager, f: Node, conj: bool) -> Vec<Node> {
 
 /// `f` with node `h` replaced by the leaf `by` (`h` is below every path's
 /// part above it: the nodes at `h`'s level or lower are `h` or leaves).
-fn replace(
-    m: &mut Manager,
-    f: Node,
-    h: Node,
-    by: Node,
-    memo: &mut FxHashMap<Node, Node>,
-) -> Node {
+fn replace(m: &mut Manager, f: Node, h: Node, by: Node, memo: &mut FxHashMap<Node, Node>) -> Node {
     if f == h {
         return by;
     }

@@ -583,7 +583,9 @@ impl Implications {
         let (len, cap) = (self.memo.len(), self.memo.capacity());
         let fits = len < self.max_entries
             && self.account.as_mut().is_none_or(|a| {
-                a.try_set(table_bytes_after_insert::<((Formula, Formula), bool)>(len, cap))
+                a.try_set(table_bytes_after_insert::<((Formula, Formula), bool)>(
+                    len, cap,
+                ))
             });
         if !fits {
             self.full = true;
@@ -901,7 +903,10 @@ mod tests {
         }
         assert!(small.is_full() && fewer.is_full());
         assert!(fewer.memo.len() <= 1000);
-        assert!(!budget.exceeded(), "a lossy memo does not fail the construction");
+        assert!(
+            !budget.exceeded(),
+            "a lossy memo does not fail the construction"
+        );
         // Trivial questions are still answered.
         assert!(small.implies(&f, &f) && small.implies(&f, &Formula::tt()));
         drop(small);

@@ -82,16 +82,16 @@ impl Builder {
                     });
                 }
                 let mut edges = labelled;
-                    // Pan tries a state's options in order: the way to
-                    // an accepting state first, so that a violation's
-                    // cycle is found early (as Spin's own claims do).
-                    edges.sort_by_key(|e| {
-                        (
-                            distance[e.target.as_usize()],
-                            e.target.as_u32() == s as u32,
-                            e.target,
-                        )
-                    });
+                // Pan tries a state's options in order: the way to
+                // an accepting state first, so that a violation's
+                // cycle is found early (as Spin's own claims do).
+                edges.sort_by_key(|e| {
+                    (
+                        distance[e.target.as_usize()],
+                        e.target.as_u32() == s as u32,
+                        e.target,
+                    )
+                });
                 states.push((acc, edges));
             }
             Ok(BuchiAutomaton::new(p.aps.clone(), p.name.clone(), states))

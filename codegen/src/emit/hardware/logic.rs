@@ -121,7 +121,8 @@ pub(crate) fn minimized_logic(
     let mut left = max_literals;
     let work = m.len().saturating_mul(64).saturating_add(1 << 16);
     let mut sop = |m: &mut Manager, low: Node, high: Node| {
-        let cubes = m.isop_between_capped(low, high, left.saturating_mul(2).saturating_add(1), work)?;
+        let cubes =
+            m.isop_between_capped(low, high, left.saturating_mul(2).saturating_add(1), work)?;
         let g = Guard::from_cubes(cubes);
         left = left.checked_sub(g.literals())?;
         Some(g)
