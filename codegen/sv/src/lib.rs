@@ -23,23 +23,31 @@
 //!        default clocking @(posedge clk); endclocking
 //!        default disable iff (rst);
 //!        a_gnt: assert property (req |-> ##[1:2] gnt);
-//!        always @(posedge clk) if (req) c_gnt: cover property (gnt);
+//!        always @(posedge clk) if (!gnt) m_req: assume property (req |=> req);
+//!        c_gnt: cover property (req ##1 gnt);
 //!      endmodule",
 //!     "arb.sv",
 //!     &Options::new(),
 //! )?;
-//! let [a, c] = &design.assertions[..] else { panic!() };
+//! let [a, m, c] = &design.assertions[..] else { panic!() };
 //! assert_eq!((a.module.as_str(), a.directive.label.as_deref()), ("arb", Some("a_gnt")));
 //! assert_eq!(a.directive.clock.as_ref().unwrap().to_string(), "posedge clk");
 //! assert!(a.directive.disable.is_some());
+//! // In a procedure: its clock, and its condition as the antecedent.
+//! assert_eq!(m.directive.kind, DirectiveKind::Assume);
+//! assert_eq!((m.location.line, m.location.column), (5, 40));
+//! assert!(m.text.ends_with("assume property (@(posedge clk) (!gnt) |-> (req |=> req));"));
 //! assert_eq!(c.directive.kind, DirectiveKind::Cover);
-//! assert_eq!((c.location.line, c.location.column), (5, 32));
 //! # Ok::<(), mongen_sv::ReadError>(())
 //! ```
 //!
 //! [sv-parser]: https://docs.rs/sv-parser
 //! [`parse_sva_directive`]: monitor_core::formula::sva::parse_sva_directive
 
+
+// sv-parser's syntax tree nests deeper than the compiler's default limit
+// of trait evaluation (sv-parser sets the same).
+#![recursion_limit = "256"]
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
