@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packages every published crate in the order they depend on each other
-# (monitor-core, monitor-expand, mongen, monitor-macros) and builds each package as
+# (monitor-core, monitor-expand, mongen-sv, mongen, monitor-macros) and builds each package as
 # crates.io would, against the others' packages: `cargo publish --dry-run`,
 # which uploads nothing. Needs the crates.io index (network).
 set -euo pipefail
@@ -12,14 +12,14 @@ cd "$(dirname "$0")/.."
 # monitor-core. Our crates are not on crates.io, so every unpacked copy and
 # every debug build of them is from an earlier run; both go.
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
-for krate in monitor-core monitor-expand mongen monitor-macros; do
+for krate in monitor-core monitor-expand mongen-sv mongen monitor-macros; do
   rm -rf "$cargo_home"/registry/src/-*/"$krate"-[0-9]* "$cargo_home"/registry/cache/-*/"$krate"-[0-9]*
 done
-cargo clean --quiet -p monitor-core -p monitor-expand -p mongen -p monitor-macros
+cargo clean --quiet -p monitor-core -p monitor-expand -p mongen-sv -p mongen -p monitor-macros
 # --allow-dirty: a checkout may carry untracked build links (target/); the
 # packages hold only the files `cargo package --list` names.
 cargo publish --workspace --dry-run --allow-dirty --quiet
-for krate in monitor-core monitor-expand mongen monitor-macros; do
+for krate in monitor-core monitor-expand mongen-sv mongen monitor-macros; do
   list="$(cargo package --list --allow-dirty -p "$krate")"
   for file in Cargo.toml README.md LICENSE-MIT LICENSE-APACHE src/lib.rs; do
     grep -qx "$file" <<<"$list" || { echo "$krate: $file missing from the package" >&2; exit 1; }
@@ -37,4 +37,4 @@ for heavy in mongen askama serde prettyplease clap; do
     exit 1
   fi
 done
-echo "publish dry run: monitor-core, monitor-expand, mongen, monitor-macros package and build"
+echo "publish dry run: monitor-core, monitor-expand, mongen-sv, mongen, monitor-macros package and build"
