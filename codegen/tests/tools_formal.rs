@@ -19,7 +19,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{run, scratch, text, tool};
+use common::{checker_errors, first_after_each_reset, run, sby, scratch, text, tool};
 
 fn mongen(dir: &Path, args: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_mongen"))
@@ -37,15 +37,6 @@ fn example(file: &str) -> String {
         .join(file)
         .display()
         .to_string()
-}
-
-/// SymbiYosys: on PATH, or where scripts/install-sby.sh puts it.
-fn sby() -> Option<PathBuf> {
-    let mut extra = Vec::new();
-    if let Some(home) = std::env::var_os("HOME") {
-        extra.push(Path::new(&home).join(".local/bin/sby"));
-    }
-    tool("sby", &extra, "scripts/install-sby.sh")
 }
 
 /// Compiles the arbiter's LTL properties into `props_checker.v` with a
@@ -622,24 +613,6 @@ fn symbiyosys_proves_the_f4pga_fifo_and_refutes_its_bugs() {
     }
 }
 
-/// The times at which the checkers report a violation (Icarus' `$error`:
-/// `Time: T Scope: fifo_tb.dut.LABEL_chk`), by label.
-fn checker_errors(out: &str) -> std::collections::BTreeMap<String, Vec<u64>> {
-    let mut errors = std::collections::BTreeMap::<String, Vec<u64>>::new();
-    for l in out.lines() {
-        let Some(rest) = l.trim().strip_prefix("Time: ") else {
-            continue;
-        };
-        let (time, scope) = rest.split_once(" Scope: fifo_tb.dut.").unwrap();
-        let label = scope.strip_suffix("_chk").unwrap();
-        errors
-            .entry(label.to_string())
-            .or_default()
-            .push(time.parse().unwrap());
-    }
-    errors
-}
-
 /// The FIFO simulated by Icarus with its checkers, random reads and writes,
 /// resets in mid-run and reset pulses between clock edges: the real design
 /// breaks no assertion and reaches both covers, the buggy ones break what
@@ -676,7 +649,7 @@ fn icarus_simulates_the_f4pga_fifo_and_mongen_check_agrees() {
         assert!(o.status.success(), "iverilog:\n{}", text(&o));
         let out = text(&run(&dir, &vvp, &["-n", "sim"]));
         assert!(out.contains("fifo_tb: done"), "{out}");
-        let errors = checker_errors(&out);
+        let errors = checker_errors(&out, "fifo_tb.dut.");
         let broken: Vec<&str> = errors.keys().map(String::as_str).collect();
         let mut failing = v.failing.to_vec();
         failing.sort();
@@ -730,16 +703,7 @@ fn icarus_simulates_the_f4pga_fifo_and_mongen_check_agrees() {
                 .map(|x| x["time"].as_u64().unwrap())
                 .collect();
             // The first violation after each reset.
-            let mut firsts: Vec<u64> = Vec::new();
-            for t in times {
-                let epoch = resets.iter().filter(|&&r| r < t).count();
-                let last = firsts
-                    .last()
-                    .map(|&f| resets.iter().filter(|&&r| r < f).count());
-                if last != Some(epoch) {
-                    firsts.push(t);
-                }
-            }
+            let firsts = first_after_each_reset(times, &resets);
             let reported = errors.get(label).cloned().unwrap_or_default();
             assert_eq!(firsts, reported, "{}: {label}", v.name);
         }

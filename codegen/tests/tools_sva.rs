@@ -15,7 +15,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{run, scratch, text, tool};
+use common::{checker_errors, first_after_each_reset, run, sby, scratch, text, tool};
 
 fn mongen(dir: &Path, args: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_mongen"))
@@ -29,15 +29,6 @@ fn mongen(dir: &Path, args: &[&str]) -> String {
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hardware/sva/handshake.sv")
-}
-
-/// SymbiYosys: on PATH, or where scripts/install-sby.sh puts it.
-fn sby() -> Option<PathBuf> {
-    let mut extra = Vec::new();
-    if let Some(home) = std::env::var_os("HOME") {
-        extra.push(Path::new(&home).join(".local/bin/sby"));
-    }
-    tool("sby", &extra, "scripts/install-sby.sh")
 }
 
 /// A variant of the design: a line replaced, and the assertions it
@@ -144,26 +135,6 @@ fn symbiyosys_proves_the_assertions_of_the_design_and_refutes_its_mutations() {
     }
 }
 
-/// The times at which the checkers report a violation (Icarus' `$error`:
-/// `Time: T Scope: handshake_tb.dut.dut.LABEL_chk`), by label.
-fn checker_errors(out: &str) -> std::collections::BTreeMap<String, Vec<u64>> {
-    let mut errors = std::collections::BTreeMap::<String, Vec<u64>>::new();
-    for l in out.lines() {
-        let Some(rest) = l.trim().strip_prefix("Time: ") else {
-            continue;
-        };
-        let (time, scope) = rest
-            .split_once(" Scope: handshake_tb.dut.dut.")
-            .unwrap_or_else(|| panic!("{l}"));
-        let label = scope.strip_suffix("_chk").unwrap_or_else(|| panic!("{l}"));
-        errors
-            .entry(label.to_string())
-            .or_default()
-            .push(time.parse().unwrap());
-    }
-    errors
-}
-
 /// Icarus simulates the design with the checkers in place of its
 /// assertions (random requests, resets in mid-run and between edges):
 /// the design breaks none, the mutants what the proofs say; and `mongen
@@ -199,7 +170,7 @@ fn icarus_simulates_the_checkers_and_mongen_check_sv_agrees() {
         assert!(o.status.success(), "iverilog:\n{}", text(&o));
         let out = text(&run(&dir, &vvp, &["-n", "sim"]));
         assert!(out.contains("handshake_tb: done"), "{out}");
-        let errors = checker_errors(&out);
+        let errors = checker_errors(&out, "handshake_tb.dut.dut.");
         let broken: Vec<&str> = errors.keys().map(String::as_str).collect();
         let mut failing = v.failing.to_vec();
         failing.sort();
@@ -249,16 +220,7 @@ fn icarus_simulates_the_checkers_and_mongen_check_sv_agrees() {
                 .map(|x| x["time"].as_u64().unwrap())
                 .collect();
             // The first violation after each reset.
-            let mut firsts: Vec<u64> = Vec::new();
-            for t in times {
-                let epoch = resets.iter().filter(|&&r| r < t).count();
-                let last = firsts
-                    .last()
-                    .map(|&f| resets.iter().filter(|&&r| r < f).count());
-                if last != Some(epoch) {
-                    firsts.push(t);
-                }
-            }
+            let firsts = first_after_each_reset(times, &resets);
             let reported = errors.get(label).cloned().unwrap_or_default();
             assert_eq!(firsts, reported, "{}: {label}", v.name);
         }

@@ -44,7 +44,6 @@
 //! [sv-parser]: https://docs.rs/sv-parser
 //! [`parse_sva_directive`]: monitor_core::formula::sva::parse_sva_directive
 
-
 // sv-parser's syntax tree nests deeper than the compiler's default limit
 // of trait evaluation (sv-parser sets the same).
 #![recursion_limit = "256"]

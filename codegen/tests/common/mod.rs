@@ -215,3 +215,50 @@ impl Namings<'_> {
             .collect()
     }
 }
+
+/// SymbiYosys: on PATH, or where scripts/install-sby.sh puts it.
+pub fn sby() -> Option<PathBuf> {
+    let mut extra = Vec::new();
+    if let Some(home) = std::env::var_os("HOME") {
+        extra.push(Path::new(&home).join(".local/bin/sby"));
+    }
+    tool("sby", &extra, "scripts/install-sby.sh")
+}
+
+/// The times at which simulated checkers report a violation (Icarus'
+/// `$error`: `Time: T Scope: SCOPE.LABEL_chk`, `scope` being `SCOPE.`), by
+/// label.
+pub fn checker_errors(out: &str, scope: &str) -> std::collections::BTreeMap<String, Vec<u64>> {
+    let mut errors = std::collections::BTreeMap::<String, Vec<u64>>::new();
+    let marker = format!(" Scope: {scope}");
+    for l in out.lines() {
+        let Some(rest) = l.trim().strip_prefix("Time: ") else {
+            continue;
+        };
+        let (time, instance) = rest
+            .split_once(&marker)
+            .unwrap_or_else(|| panic!("not in {scope}: {l}"));
+        let label = instance
+            .strip_suffix("_chk")
+            .unwrap_or_else(|| panic!("not a checker: {l}"));
+        errors
+            .entry(label.to_string())
+            .or_default()
+            .push(time.parse().unwrap());
+    }
+    errors
+}
+
+/// Of the violation `times`, the first after each reset (`resets`, the
+/// times of the resets): what a checker whose `violated` is sticky until
+/// reset reports.
+pub fn first_after_each_reset(times: impl IntoIterator<Item = u64>, resets: &[u64]) -> Vec<u64> {
+    let epoch = |t: u64| resets.iter().filter(|&&r| r < t).count();
+    let mut firsts: Vec<u64> = Vec::new();
+    for t in times {
+        if firsts.last().map(|&f| epoch(f)) != Some(epoch(t)) {
+            firsts.push(t);
+        }
+    }
+    firsts
+}
