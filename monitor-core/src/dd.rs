@@ -416,6 +416,18 @@ impl Manager {
         self.account = account;
     }
 
+    /// Moves the manager's structures back into a budget of `limit` bytes
+    /// (after [`Manager::lift_budget`]); `false`, the manager left as it
+    /// was, when that budget cannot hold them.
+    pub(crate) fn impose_budget(&mut self, limit: usize) -> bool {
+        let mut account = Budget::new(limit).account();
+        if !account.try_set(self.store_bytes()) {
+            return false;
+        }
+        self.account = account;
+        true
+    }
+
     /// Whether the budget refused a growth (of this manager's structures
     /// or of any other structure of the construction): results computed
     /// since are wrong.

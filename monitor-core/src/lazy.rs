@@ -441,10 +441,15 @@ impl LazyMonitor {
         let (from, to, position) = self.violated_at?;
         let why = self.explain(from, to, position);
         // The explanation was computed out of the byte budget (a refusal
-        // midway would have made it wrong): the cache starts over in a
-        // new budget, with the states the run needs.
-        let kept = self.restart(&[from, to]);
-        self.violated_at = Some((kept[0], kept[1], position));
+        // midway would have made it wrong): the manager goes back into
+        // the budget, or, when it grew past it, the cache starts over in a
+        // new one, with the states the run needs. (Starting over after
+        // every explanation made `--lazy --all` quadratic in the
+        // violations.)
+        if !self.dfa.restore_budget() {
+            let kept = self.restart(&[from, to]);
+            self.violated_at = Some((kept[0], kept[1], position));
+        }
         if self.dfa.out_of_memory() {
             self.failed = Some(BuildError::out_of_memory(self.dfa.max_memory()));
         }

@@ -208,6 +208,13 @@ impl LazyDfa {
         self.mgr.lift_budget();
     }
 
+    /// Puts the manager back into its byte budget after an explanation
+    /// ([`LazyDfa::lift_budget`]); `false` when the budget cannot hold what
+    /// it grew to (the caller restarts).
+    pub(crate) fn restore_budget(&mut self) -> bool {
+        self.mgr.impose_budget(self.max_memory)
+    }
+
     /// The byte budget of the manager.
     pub(crate) fn max_memory(&self) -> usize {
         self.max_memory
