@@ -180,11 +180,18 @@ pub(crate) struct SvArgs {
 }
 
 impl SvArgs {
-    /// The assertions of --sv, when given.
-    pub(crate) fn read(&self) -> Result<Option<crate::vunit_input::VunitProperties>, String> {
+    /// The assertions of --sv, when given (`items`: the command's -f and
+    /// -F, which do not go with it).
+    pub(crate) fn read(
+        &self,
+        items: &[Item],
+    ) -> Result<Option<crate::vunit_input::VunitProperties>, String> {
         let Some(path) = &self.file else {
             return Ok(None);
         };
+        if !items.is_empty() {
+            return Err("--sv reads the properties of its file: give no -f or -F with it".into());
+        }
         let options = crate::sv_input::SvOptions {
             defines: &self.defines,
             include_dirs: &self.include_dirs,

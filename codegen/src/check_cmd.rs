@@ -135,14 +135,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     }
     let vunits = match &args.vunit {
         Some(path) => Some(read_vunits(path)?),
-        None => {
-            if args.sv.file.is_some() && !args.items.is_empty() {
-                return Err(
-                    "--sv reads the properties of its file: give no -f or -F with it".into(),
-                );
-            }
-            args.sv.read()?
-        }
+        None => args.sv.read(&args.items)?,
     };
     // Each property: its source, its formula and the name it is reported by.
     let mut properties_in: Vec<(Source, Formula, String)> = Vec::new();

@@ -66,7 +66,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         );
     }
     let clocking = args.clocking()?;
-    let vunits = match &args.vunit {
+    let mut vunits = match &args.vunit {
         Some(path) => {
             if args.input.psl {
                 eprintln!("mongen: warning: --psl is implied by --vunit");
@@ -74,12 +74,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             Some(crate::vunit_input::read_vunits(path)?)
         }
         None => {
-            if args.sv.file.is_some() && !args.input.items.is_empty() {
-                return Err(
-                    "--sv reads the properties of its file: give no -f or -F with it".into(),
-                );
-            }
-            let mut read = args.sv.read()?;
+            let mut read = args.sv.read(&args.input.items)?;
             if let Some(v) = read.as_mut().filter(|_| !args.target.is_hardware()) {
                 for note in crate::sv_input::unclocked(v) {
                     run.note(&format!("mongen: note: {note}"));
@@ -174,7 +169,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         &base_name,
         bind_module,
         sby_module,
-        vunits.as_ref().and_then(|v| v.sv.as_ref()),
+        vunits.as_mut().and_then(|v| v.sv.take()),
     )?;
     let mut checkers = Vec::new();
     for (k, (src, (parsed, parse_time))) in sources.iter().zip(parsed).enumerate() {

@@ -50,7 +50,7 @@ impl Flow {
         name: &str,
         bind: Option<String>,
         sby: Option<String>,
-        sv: Option<&(PathBuf, mongen_sv::Design)>,
+        sv: Option<(PathBuf, mongen_sv::Design)>,
     ) -> Result<Option<Flow>, String> {
         if bind.is_none() && sby.is_none() {
             return Ok(None);
@@ -76,7 +76,7 @@ impl Flow {
                     None => None,
                     Some((file, read)) => {
                         let same = |f: &PathBuf| {
-                            std::fs::canonicalize(f).ok() == std::fs::canonicalize(file).ok()
+                            std::fs::canonicalize(f).ok() == std::fs::canonicalize(&file).ok()
                         };
                         let Some(index) = args.design.iter().position(same) else {
                             return Err(format!(
@@ -94,7 +94,7 @@ impl Flow {
                         }
                         Some(SvDesign {
                             index,
-                            design: read.clone(),
+                            design: read,
                             signals: all.iter().map(|s| s.name.clone()).collect(),
                         })
                     }

@@ -47,7 +47,7 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
         sv: None,
     };
     let mut per_module: Vec<(String, usize)> = Vec::new();
-    for a in design.assertions.iter().cloned() {
+    for a in &design.assertions {
         let k = match per_module.iter_mut().find(|(m, _)| *m == a.module) {
             Some((_, k)) => {
                 *k += 1;
@@ -81,7 +81,7 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
             lang: Language::Sva,
         });
         out.names.push(name);
-        out.directives.push(a.directive);
+        out.directives.push(a.directive.clone());
     }
     if out.directives.is_empty() {
         return Err(format!(
