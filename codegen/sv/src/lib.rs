@@ -345,7 +345,7 @@ pub fn read_file(path: &Path, options: &Options) -> Result<Design, ReadError> {
     let defines = options.sv_defines();
     let (text, _) = preprocess(path, &defines, &options.include_dirs, false, false)
         .map_err(|e| preprocess_error(e, path))?;
-    parse(text)
+    parse_with(text, Files::default(), path)
 }
 
 /// Reads the concurrent assertions of `source`, the text of the file
@@ -381,14 +381,13 @@ pub fn read_str(
     files
         .texts
         .insert(path.to_path_buf(), Some(source.to_string()));
-    parse_with(text, files)
+    parse_with(text, files, path)
 }
 
-fn parse(text: PreprocessedText) -> Result<Design, ReadError> {
-    parse_with(text, Files::default())
-}
-
-fn parse_with(text: PreprocessedText, files: Files) -> Result<Design, ReadError> {
+/// Parses the preprocessed text of `path` (named in errors without a
+/// position).
+fn parse_with(text: PreprocessedText, files: Files, path: &Path) -> Result<Design, ReadError> {
+    let file = path.display().to_string();
     // The nesting is checked on the preprocessed text, before sv-parser
     // sees it (its recursion is what the limit protects).
     if let Some(at) = too_deep(text.text()) {
@@ -411,17 +410,22 @@ fn parse_with(text: PreprocessedText, files: Files) -> Result<Design, ReadError>
             let preprocessed = text.text().to_string();
             match parse_sv_pp(text, HashMap::new(), false) {
                 Ok((tree, _)) => Extractor::new(&tree, &mut files, preprocessed).run(),
-                Err(sv_parser::Error::Parse(at)) => {
-                    let location = at.map(|(p, o)| files.location(&p, o));
+                Err(sv_parser::Error::Parse(Some((p, o)))) => {
+                    let location = files.location(&p, o);
                     Err(ReadError {
-                        source_line: location.as_ref().and_then(|l| files.line(l)),
-                        location,
+                        source_line: files.line(&location),
+                        location: Some(location),
                         message: "syntax error: not SystemVerilog (IEEE 1800-2017) as \
                                   sv-parser reads it"
                             .into(),
                     })
                 }
-                Err(e) => Err(ReadError::new(format!("cannot parse: {e}"))),
+                // No position: the parser ran out of text.
+                Err(sv_parser::Error::Parse(None)) => Err(ReadError::new(format!(
+                    "{file}: syntax error at the end of the file (a module or block not \
+                     closed?): not SystemVerilog (IEEE 1800-2017) as sv-parser reads it"
+                ))),
+                Err(e) => Err(ReadError::new(format!("{file}: cannot parse: {e}"))),
             }
         })
         .map_err(|e| ReadError::new(format!("cannot start the parser's thread: {e}")))?;

@@ -189,6 +189,12 @@ fn errors_point_into_the_file() {
     assert_eq!(at.line, 2, "{err}");
     assert!(at.column > 40, "{err}");
     assert!(err.to_string().contains("^"), "{err}");
+    // A file that ends inside a module: no position, the file named.
+    let err = refused("module m(input clk);\n  initial begin\n");
+    assert!(
+        err.to_string().starts_with("t.sv: syntax error at the end"),
+        "{err}"
+    );
     // A syntax error of SystemVerilog itself.
     let err = refused("module m(input a);\n  assign = ;\nendmodule");
     assert_eq!(err.location().unwrap().line, 2, "{err}");
