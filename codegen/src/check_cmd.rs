@@ -139,6 +139,10 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     };
     // Each property: its source, its formula and the name it is reported by.
     let mut properties_in: Vec<(Source, Formula, String)> = Vec::new();
+    // Whether the reset holds it: a directive (of a vunit, or an SVA
+    // assertion) without `disable iff` is checked in reset too, unless
+    // --reset says to hold every property.
+    let mut held: Vec<bool> = Vec::new();
     let sources = match &vunits {
         Some(v) => {
             for (k, d) in v.directives.iter().enumerate() {
@@ -152,6 +156,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                     continue;
                 }
                 properties_in.push((v.sources[k].clone(), d.formula.clone(), v.names[k].clone()));
+                held.push(args.reset.is_some() || d.disable.is_some());
             }
             if properties_in.is_empty() {
                 return Err(format!(
@@ -172,6 +177,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     for src in &sources {
         let f = if src.lang == Language::Sva {
             let (f, d) = src.parse_directive()?;
+            held.push(args.reset.is_some() || d.as_ref().is_none_or(|d| d.disable.is_some()));
             if let Some(d) = d {
                 if d.kind == DirectiveKind::Cover {
                     return Err(format!(
@@ -183,6 +189,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             }
             f
         } else {
+            held.push(true);
             src.parse()?
         };
         let label = src.written().map_or_else(|| f.to_spot(), str::to_string);
@@ -267,6 +274,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         ))
         .map_err(|e| format!("--reset {spec}: {e}"))?;
         checker.set_reset(Some(e));
+        for (i, &h) in held.iter().enumerate() {
+            checker.set_held_in_reset(i, h);
+        }
         if r.asynchronous {
             async_reset = Some(r);
         }

@@ -141,8 +141,9 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             })
             .collect(),
     };
-    // PSL clocks and resets become the checkers' (one for all).
-    let clocking = directive_clocking(args, clocking, &sources, &parsed)?;
+    // PSL and SVA clocks and resets become the checkers' (one clock, one
+    // reset signal for all; a checker whose directive has no reset has none).
+    let (clocking, held) = directive_clocking(args, clocking, &sources, &parsed)?;
     let roles: Vec<CheckerRole> = parsed.iter().map(|(p, _)| checker_role(p)).collect();
     let parsed: Vec<(Result<Formula, String>, Duration)> = parsed
         .into_iter()
@@ -263,6 +264,9 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         }
         let output_start = Instant::now();
         run.stage(&format!("writing the {} output", args.target.title()));
+        // A directive without `disable iff` (or whose `disable iff` reads
+        // past values and is part of its formula) is checked in reset too.
+        let own_clocking;
         let job = TargetJob {
             args,
             cfg: &cfg,
@@ -271,7 +275,15 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             property: &property,
             name: &name,
             suffix: &suffix,
-            clocking: &clocking,
+            clocking: if held[k] {
+                &clocking
+            } else {
+                own_clocking = Clocking {
+                    reset: None,
+                    ..clocking.clone()
+                };
+                &own_clocking
+            },
             signals: &signals,
             role: roles[k],
             label: src.label(&f),
@@ -534,15 +546,26 @@ pub(crate) fn verilog_options(job: &TargetJob<'_>, common: Common) -> VerilogOpt
 /// A formula read for `compile`, with its PSL directive if any.
 pub(crate) type ParsedDirective = Result<(Formula, Option<Directive>), String>;
 
-/// The checkers' clocking once the PSL directives' clocks and resets are
-/// taken in: they must agree with each other and with --clock/--reset, and
-/// only hardware checkers have them.
+/// The checkers' clocking once the PSL and SVA directives' clocks and
+/// resets are taken in: they must agree with each other and with
+/// --clock/--reset, and only hardware checkers have them. Also, per
+/// directive, whether its checker has the reset: when the reset is a
+/// directive's `disable iff` (or outermost `abort`), only the checkers of
+/// directives that have one, as the standards say (the others are checked
+/// in reset too); when it is --reset's or the default one, every checker.
 pub(crate) fn directive_clocking(
     args: &CompileArgs,
     mut clocking: Clocking,
     sources: &[Source],
     parsed: &[(ParsedDirective, Duration)],
-) -> Result<Clocking, String> {
+) -> Result<(Clocking, Vec<bool>), String> {
+    let disables = |p: &ParsedDirective| matches!(p, Ok((_, Some(d))) if d.disable.is_some());
+    let from_directives =
+        args.reset.is_none() && !args.no_reset && parsed.iter().any(|(p, _)| disables(p));
+    let held = parsed
+        .iter()
+        .map(|(p, _)| !from_directives || disables(p) || !matches!(p, Ok((_, Some(_)))))
+        .collect();
     let hardware = args.target.is_hardware();
     let mut clock_from: Option<String> = args.clock.as_ref().map(|_| "--clock".to_string());
     let mut reset_from: Option<String> = (args.reset.is_some() || args.no_reset).then(|| {
@@ -623,7 +646,7 @@ pub(crate) fn directive_clocking(
             }
         }
     }
-    Ok(clocking)
+    Ok((clocking, held))
 }
 
 /// `--stats` without FORMAT: the sizes, the time of all the work done for

@@ -355,6 +355,101 @@ fn bad_input_loses_nothing_read_before_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The reset of a set of assertions holds only those with a `disable iff`:
+/// IEEE 1800 checks an assertion without one in reset too (and one whose
+/// `disable iff` reads past values, made part of its formula), as PSL checks
+/// a directive without `abort`.
+#[test]
+fn assertions_without_disable_iff_are_checked_in_reset() {
+    let dir = scratch("unheld");
+    // Rising edges at 5, 15, 25, 35; reset until 12; `b` 1 at the edge at
+    // 5 only, in reset.
+    let dump = b"$scope module tb $end
+$var reg 1 ! clk $end
+$var reg 1 \" rst_n $end
+$var reg 1 # b $end
+$upscope $end
+$enddefinitions $end
+#0
+0!
+0\"
+1#
+#5
+1!
+#10
+0!
+0#
+#12
+1\"
+#15
+1!
+#20
+0!
+#25
+1!
+#30
+0!
+#35
+1!
+";
+    let vcd = file(&dir, "t.vcd", dump);
+    let sv = file(
+        &dir,
+        "t.sv",
+        b"module tb (input logic clk, rst_n, b);\n  default clocking @(posedge clk); endclocking\n  \
+          held: assert property (disable iff (!rst_n) !b);\n  \
+          checked: assert property (!b);\n  \
+          past: assert property (disable iff (!rst_n) $past(!b));\nendmodule\n",
+    );
+    let o = mongen(&["check", "--sv", &sv, &vcd]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("`checked`: violated at time 5 (cycle 0)"), "{t}");
+    assert!(!t.contains("`held`: violated"), "{t}");
+    // `$past(!b)` at the edge at 15 reads 5's `b`; its `disable iff`
+    // (the reset at 15: no longer active) is part of its formula.
+    assert!(t.contains("`past`: violated at time 15 (cycle 1)"), "{t}");
+    // The checkers likewise: only those with a `disable iff` have the reset.
+    let out = dir.join("c.v").display().to_string();
+    let o = mongen(&["compile", "--sv", &sv, "-t", "verilog", "-o", &out]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v = std::fs::read_to_string(&out).unwrap();
+    let ports = |m: &str| {
+        let at = v
+            .find(&format!("module {m} ("))
+            .unwrap_or_else(|| panic!("{m}: {v}"));
+        v[at..at + v[at..].find(");").unwrap()].to_string()
+    };
+    assert!(ports("held_checker").contains("input  wire rst_n"), "{v}");
+    assert!(!ports("checked_checker").contains("rst_n"), "{v}");
+    // (`past` reads `rst_n` in its formula, as a proposition.)
+    assert!(ports("past_checker").contains("p_rst_n"), "{v}");
+    // One checker restarts on the reset.
+    assert_eq!(
+        v.matches("always @(posedge clk or negedge rst_n)").count(),
+        1,
+        "{v}"
+    );
+    // --reset holds them all, as the user says.
+    let o = mongen(&["check", "--sv", &sv, "--reset", "rst_n", &vcd]);
+    let t = text(&o);
+    assert!(!t.contains("`checked`: violated"), "{t}");
+    // The same in a PSL vunit: a directive without `disable iff` beside
+    // one with.
+    let vunit = file(
+        &dir,
+        "t.psl",
+        b"vunit v (tb) {\n  default clock = (posedge clk);\n  \
+          held: assert disable iff (!rst_n) always !b;\n  checked: assert always !b;\n}\n",
+    );
+    let o = mongen(&["check", "--vunit", &vunit, &vcd]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("`checked`: violated at time 5 (cycle 0)"), "{t}");
+    assert!(!t.contains("`held`: violated"), "{t}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn waveforms_with_a_clock_and_a_reset() {
     let dir = scratch("vcd");
@@ -412,11 +507,23 @@ x#
         text(&o)
     );
     assert!(text(&o).contains("time 25 (cycle 2): a"), "{}", text(&o));
-    // Out of reset, `a` is never unknown; without --reset it is.
+    // Out of reset, `a` is never unknown; without --reset it is, at the
+    // edge at 5: read both ways, it decides nothing here (the violation at
+    // 35 is one either way)...
     let o = mongen(&["check", "-f", "G(a -> X !a)", "--clock", "clk", &vcd]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(
-        text(&o).contains("time 5 (cycle 0): `a`: x is not a Boolean"),
+        text(&o).contains("violated at time 35 (cycle 3)"),
+        "{}",
+        text(&o)
+    );
+    // ... and decides this verdict: an error there, not a verdict.
+    let o = mongen(&["check", "-f", "G !a", "--clock", "clk", &vcd]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "time 5 (cycle 0): whether `G!a` is violated here depends on unknown (x/z) values it read (`a` here)"
+        ),
         "{}",
         text(&o)
     );

@@ -401,10 +401,14 @@ fn checker_inputs(aps: &Alphabet, opts: &VerilogOptions) -> Result<CheckerInputs
     }
     // The reset port is connected to the design's signal of its name: a
     // proposition may read it (a `disable iff` folded into a formula that
-    // reads past values does), and then reads the port.
+    // reads past values does), and then reads the port. A checker without
+    // a reset (its assertion has no `disable iff` beside others that have)
+    // may read the design's `rst_n`: it has no port of that name.
     let reset = opts.clocking.reset.as_ref().map(|r| r.name.as_str());
-    let own =
-        |s: &str| (VERILOG_RESERVED.contains(&s) || clock_ports.contains(&s)) && Some(s) != reset;
+    let own = |s: &str| {
+        let reserved = VERILOG_RESERVED.contains(&s) && (s != "rst_n" || reset.is_some());
+        (reserved || clock_ports.contains(&s)) && Some(s) != reset
+    };
     let mut declared = opts.signals.clone();
     let mut bindings = bind_where(
         aps,

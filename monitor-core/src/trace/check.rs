@@ -255,6 +255,18 @@ struct Run {
     /// Fields the property reads (name, reader's index).
     fields: Vec<(String, usize)>,
     done: bool,
+    /// Whether the reset holds this monitor ([`Checker::set_held_in_reset`]).
+    held: bool,
+    /// Held in reset at the current event, while the others step: it
+    /// neither steps nor reports.
+    paused: bool,
+    /// The states the monitor may be in, when it read unknown values (x,
+    /// z) that mattered (one per way of reading them); empty when it is in
+    /// one state.
+    maybe: Vec<u32>,
+    /// Stepped at the current event by [`step_uncertain`], not by the
+    /// lanes.
+    aside: bool,
     report: Report,
     /// A scratch letter for properties of more than 64 propositions.
     wide: Vec<bool>,
@@ -262,6 +274,7 @@ struct Run {
 
 impl Run {
     fn reset(&mut self) {
+        self.maybe.clear();
         match &mut self.monitor {
             Engine::Eager(_) => self.cursor.reset(),
             Engine::Lazy(m) => m.reset(),
@@ -373,6 +386,31 @@ impl Bound {
         Ok(())
     }
 
+    /// Sets `bits` to the atoms' values at the reader's current event as
+    /// [`Bound::eval`] does, but an atom that cannot be evaluated because a
+    /// field it reads is unknown (`x`, `z`) is set to 0 and returned; any
+    /// other error is an error.
+    fn eval_unknowns<R: Reader + ?Sized>(
+        &self,
+        reader: &R,
+        bits: &mut [u64],
+    ) -> Result<Vec<usize>, TraceError> {
+        bits.iter_mut().for_each(|w| *w = 0);
+        let mut unknown = Vec::new();
+        for (k, a) in self.atoms.iter().enumerate() {
+            let cell = |id| reader.cell(id);
+            match a.eval(&cell) {
+                Ok(true) => bits[k / 64] |= 1 << (k % 64),
+                Ok(false) => {}
+                Err(_) if a.reads_unknown(&cell) => unknown.push(k),
+                Err(e) => {
+                    return Err(reader.error_here(format!("proposition `{}`: {e}", self.names[k])))
+                }
+            }
+        }
+        Ok(unknown)
+    }
+
     /// Whether the monitors are held in reset at the current event.
     #[inline]
     fn in_reset<R: Reader + ?Sized>(&self, reader: &R) -> bool {
@@ -480,6 +518,10 @@ impl Checker {
                     atoms: ids,
                     fields,
                     done: false,
+                    held: true,
+                    paused: false,
+                    maybe: Vec::new(),
+                    aside: false,
                     report: Report {
                         property: p.name,
                         verdict: Verdict::Undecided,
@@ -534,6 +576,36 @@ impl Checker {
     /// ```
     pub fn set_reset(&mut self, reset: Option<Expr>) {
         self.reset = reset;
+    }
+
+    /// Whether the reset ([`Checker::set_reset`]) holds the monitor of
+    /// property `i` (the `i`-th given to [`Checker::new`]); it holds every
+    /// one unless told otherwise. An SVA assertion without `disable iff`
+    /// is checked in reset too: it is not held, while the others are.
+    ///
+    /// # Panics
+    ///
+    /// If there is no property `i`.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let err = || Property::new("G !err", MonitorTable::from_ltl("G !err").unwrap(), vec![Expr::parse("err").unwrap()]);
+    /// let mut checker = Checker::new(vec![err(), err()], Options::default());
+    /// checker.set_reset(Some(Expr::parse("!rst_n")?));
+    /// checker.set_held_in_reset(1, false);
+    /// // `err` is 1 in reset (line 2): the second monitor sees it.
+    /// let log = "rst_n,err\n0,1\n1,0\n1,1\n";
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(reports[0].violations[0].at.line, Some(4));
+    /// assert_eq!(reports[1].violations[0].at.line, Some(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_held_in_reset(&mut self, i: usize, held: bool) {
+        self.runs[i].held = held;
     }
 
     /// The options.
@@ -699,27 +771,53 @@ impl Checker {
         } = self;
         let mut bits = vec![0u64; bound.words];
         let lazy = runs.iter().any(|r| matches!(r.monitor, Engine::Lazy(_)));
+        // Whether the reset holds every monitor (then an event in reset is
+        // not even evaluated), or some step through it.
+        let all_held = runs.iter().all(|r| r.held);
+        // The unknown atoms of the current event, and whether some run is
+        // in one of several states (see `step_uncertain`).
+        let mut unknown: Vec<usize> = Vec::new();
+        let mut uncertain = runs.iter().any(|r| !r.maybe.is_empty());
         while reader.advance()? {
             *events += 1;
-            if bound.in_reset(reader) {
+            let in_reset = bound.in_reset(reader);
+            if in_reset && all_held {
                 lanes.reset_all(runs);
                 ring.clear();
                 continue;
             }
-            if reader.restarted() {
-                // An asynchronous reset pulsed since the last event.
-                lanes.reset_all(runs);
-                ring.clear();
+            if in_reset || reader.restarted() {
+                // Held in reset, or an asynchronous reset pulsed since the
+                // last event.
+                if all_held {
+                    ring.clear();
+                }
+                lanes.reset_held(runs);
             }
+            if in_reset {
+                runs.iter_mut()
+                    .filter(|r| r.held)
+                    .for_each(|r| r.paused = true);
+            }
+            unknown.clear();
             if let Err(e) = bound.eval(reader, &mut bits) {
-                // The event was not checked: the reports so far end before it.
-                *events -= 1;
-                return Err(e);
+                // Unknown values (x, z), as in a design before its reset, are
+                // read both ways (see `step_uncertain`); other bad values are
+                // errors.
+                match bound.eval_unknowns(reader, &mut bits) {
+                    Ok(u) if u.len() <= MAX_UNKNOWN_ATOMS => unknown = u,
+                    _ => {
+                        // The event was not checked: the reports so far end before it.
+                        *events -= 1;
+                        runs.iter_mut().for_each(|r| r.paused = false);
+                        return Err(e);
+                    }
+                }
             }
             ring.push(reader.position(), &bits);
             // Every property steps; the rare events (a violation, a good
             // prefix) come back to be reported.
-            lanes.step(&bits, runs, |r, verdict| match verdict {
+            let mut on_verdict = |r: &mut Run, verdict| match verdict {
                 Verdict::Violated => {
                     r.report.violation_count += 1;
                     r.report.verdict = Verdict::Violated;
@@ -752,7 +850,40 @@ impl Checker {
                 Verdict::Undecided => {
                     r.report.inexact_at.get_or_insert_with(|| reader.position());
                 }
-            });
+            };
+            if uncertain || !unknown.is_empty() {
+                match step_uncertain(runs, &bits, &unknown, lanes, bound, &mut on_verdict) {
+                    Ok(u) => uncertain = u,
+                    Err(m) => {
+                        *events -= 1;
+                        runs.iter_mut().for_each(|r| {
+                            r.paused = false;
+                            r.aside = false;
+                        });
+                        return Err(reader.error_here(m));
+                    }
+                }
+                lanes.step(&bits, runs, &mut on_verdict);
+                // The lanes of the runs stepped aside take their states.
+                for (j, &i) in lanes.fast.iter().enumerate() {
+                    let r = &mut runs[i];
+                    if r.aside {
+                        lanes.states[j] = if r.maybe.is_empty() {
+                            r.cursor.state()
+                        } else {
+                            0
+                        };
+                    }
+                }
+                runs.iter_mut().for_each(|r| r.aside = false);
+            } else {
+                lanes.step(&bits, runs, &mut on_verdict);
+            }
+            if in_reset {
+                // The held monitors stay in their initial state.
+                runs.iter_mut().for_each(|r| r.paused = false);
+                lanes.reset_held(runs);
+            }
             if lazy {
                 // A lazy monitor that could not build its transition within
                 // the byte budget read no more: its verdict would be wrong.
@@ -1039,6 +1170,18 @@ impl Lanes {
         }
     }
 
+    /// Resets the runs the reset holds.
+    fn reset_held(&mut self, runs: &mut [Run]) {
+        for r in runs.iter_mut().filter(|r| !r.done && r.held) {
+            r.reset();
+        }
+        for (j, &i) in self.fast.iter().enumerate() {
+            if !runs[i].done && runs[i].held {
+                self.states[j] = 0;
+            }
+        }
+    }
+
     /// Steps every live run on the letter of atoms `bits`; `report` gets
     /// the runs that are violated or satisfied.
     #[inline]
@@ -1065,7 +1208,7 @@ impl Lanes {
                 let s = self.states[j];
                 let i = self.fast[j];
                 let r = &mut runs[i];
-                if r.done {
+                if r.done || r.paused || r.aside {
                     continue;
                 }
                 // (Not recomputed from `states`: the runs that did not
@@ -1086,7 +1229,7 @@ impl Lanes {
         }
         for &i in &self.slow {
             let r = &mut runs[i];
-            if r.done {
+            if r.done || r.paused || r.aside {
                 continue;
             }
             let verdict = if r.atoms.len() <= 64 {
@@ -1119,6 +1262,130 @@ impl Lanes {
             }
         }
     }
+}
+
+/// At most this many unknown atoms are tried both ways.
+const MAX_UNKNOWN_ATOMS: usize = 6;
+
+/// Steps, at an event whose `unknown` atoms (0 in `bits`) have unknown
+/// values (x, z), the runs that read one, and the runs already in several
+/// possible states: each from each of its possible states on each way of
+/// reading the unknown values (a set of at most as many states as the
+/// monitor has). A verdict is reported when every way gives it (a
+/// violation only then); where some ways violate and others do not, the
+/// verdict depends on the unknown values: an error. These runs are set
+/// `aside` for the lanes, the one state of a run back in one state in its
+/// cursor. Returns whether some run is still in several states.
+///
+/// Lazy monitors (which build transitions as they go) and runs of more
+/// than 64 propositions cannot be stepped so: an unknown value they read is
+/// an error.
+fn step_uncertain(
+    runs: &mut [Run],
+    bits: &[u64],
+    unknown: &[usize],
+    lanes: &Lanes,
+    bound: &Bound,
+    report: &mut impl FnMut(&mut Run, Verdict),
+) -> Result<bool, String> {
+    let mut uncertain = false;
+    for (i, r) in runs.iter_mut().enumerate() {
+        if r.done || r.paused {
+            continue;
+        }
+        // The run's propositions that are unknown.
+        let local: Vec<usize> = r
+            .atoms
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| unknown.contains(k))
+            .map(|(b, _)| b)
+            .collect();
+        if local.is_empty() && r.maybe.is_empty() {
+            continue;
+        }
+        let names = || {
+            let names: Vec<String> = r
+                .atoms
+                .iter()
+                .filter(|k| unknown.contains(k))
+                .map(|&k| format!("`{}`", bound.names[k]))
+                .collect();
+            names.join(", ")
+        };
+        let (Engine::Eager(table), true) = (&r.monitor, r.atoms.len() <= 64) else {
+            return Err(format!(
+                "{} unknown (x/z), which `{}` reads: {}",
+                names(),
+                r.report.property,
+                if r.atoms.len() > 64 {
+                    "a monitor of more than 64 propositions cannot read it both ways"
+                } else {
+                    "a lazy monitor cannot read it both ways (leave out --lazy)"
+                }
+            ));
+        };
+        let t = table.table();
+        let from = if r.maybe.is_empty() {
+            vec![match lanes.lane_of[i] {
+                Some(j) => lanes.states[j],
+                None => r.cursor.state(),
+            }]
+        } else {
+            std::mem::take(&mut r.maybe)
+        };
+        let mut letter = 0u64;
+        for (b, &k) in r.atoms.iter().enumerate() {
+            letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
+        }
+        let mut to: Vec<u32> = Vec::new();
+        for &s in &from {
+            for c in 0u64..1 << local.len() {
+                let mut l = letter;
+                for (n, &b) in local.iter().enumerate() {
+                    l |= ((c >> n) & 1) << b;
+                }
+                to.push(t.next(s, l));
+            }
+        }
+        to.sort_unstable();
+        to.dedup();
+        r.aside = true;
+        let violated = to.contains(&VIOLATION);
+        if violated && to.len() > 1 {
+            let shown = names();
+            return Err(format!(
+                "whether `{}` is violated here depends on unknown (x/z) values it read{}",
+                r.report.property,
+                if shown.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({shown} here)")
+                }
+            ));
+        }
+        if violated {
+            // Every way violates: explained from one of the states.
+            r.cursor.reset();
+            r.cursor.enter(&t, from[0]);
+            r.cursor.enter(&t, VIOLATION);
+            report(r, Verdict::Violated);
+            continue;
+        }
+        let satisfied = to
+            .iter()
+            .all(|&s| t.verdicts[s as usize] == Verdict::Satisfied);
+        r.cursor.reset();
+        r.cursor.enter(&t, to[0]);
+        if to.len() > 1 {
+            r.maybe = to;
+            uncertain = true;
+        }
+        if satisfied {
+            report(r, Verdict::Satisfied);
+        }
+    }
+    Ok(uncertain)
 }
 
 /// The report of a violation that just happened.
@@ -1317,5 +1584,225 @@ mod tests {
                 r.property
             );
         }
+    }
+
+    /// A reset that holds some monitors and not others: each property's
+    /// reports are those of a checker of it alone, with the reset if it
+    /// holds it and without otherwise, whatever the engine (fast lanes,
+    /// three-valued cursors, lazy monitors).
+    #[test]
+    fn a_reset_holds_only_the_monitors_it_is_told_to() {
+        let mut rng = SplitMix64::new(11);
+        let mut gen = RandomLtl::new(&["a", "b", "c"], 7).seed(5).with_past();
+        let mut checked = 0;
+        for round in 0..60 {
+            let mut formulas = Vec::new();
+            while formulas.len() < 6 {
+                let f = gen.next_formula();
+                let lazy = crate::lazy::LazyMonitor::new(&f, &crate::translate::Config::new());
+                if monitor_of(&f, false).is_some() && lazy.is_ok() {
+                    formulas.push(f);
+                }
+            }
+            let make = |k: usize, f: &crate::formula::Formula| -> Property {
+                let name = format!("p{k}");
+                let monitor = match k % 3 {
+                    0 => Engine::Eager(monitor_of(f, false).unwrap()),
+                    1 => Engine::Eager(monitor_of(f, true).unwrap()),
+                    _ => Engine::Lazy(Box::new(
+                        crate::lazy::LazyMonitor::new(f, &crate::translate::Config::new()).unwrap(),
+                    )),
+                };
+                let props: Vec<String> = (0..monitor.props())
+                    .map(|i| monitor.proposition(i).to_string())
+                    .collect();
+                Property {
+                    name,
+                    monitor,
+                    bindings: props.iter().map(|p| Expr::parse(p).unwrap()).collect(),
+                }
+            };
+            let held: Vec<bool> = (0..formulas.len())
+                .map(|_| rng.next_u64() % 2 == 0)
+                .collect();
+            let mut csv = String::from("r,a,b,c\n");
+            for _ in 0..(rng.next_u64() % 30) {
+                let l = rng.next_u64();
+                // Resets come in runs: at the start, in the middle.
+                let r = u64::from(l % 5 == 0);
+                csv.push_str(&format!(
+                    "{r},{},{},{}\n",
+                    (l >> 3) & 1,
+                    (l >> 4) & 1,
+                    (l >> 5) & 1
+                ));
+            }
+            let reset = Expr::parse("r").unwrap();
+            let options = Options {
+                all: round % 2 == 0,
+                ..Options::default()
+            };
+            let props = formulas
+                .iter()
+                .enumerate()
+                .map(|(k, f)| make(k, f))
+                .collect();
+            let mut together = Checker::new(props, options);
+            together.set_reset(Some(reset.clone()));
+            for (i, &h) in held.iter().enumerate() {
+                together.set_held_in_reset(i, h);
+            }
+            let reports = together
+                .run(&mut CsvReader::new("t.csv", csv.as_bytes()).unwrap())
+                .unwrap();
+            for (k, f) in formulas.iter().enumerate() {
+                let mut alone = Checker::new(vec![make(k, f)], options);
+                if held[k] {
+                    alone.set_reset(Some(reset.clone()));
+                }
+                let want = alone
+                    .run(&mut CsvReader::new("t.csv", csv.as_bytes()).unwrap())
+                    .unwrap();
+                let at =
+                    |r: &Report| -> Vec<u64> { r.violations.iter().map(|v| v.at.index).collect() };
+                assert_eq!(
+                    (
+                        reports[k].verdict,
+                        reports[k].violation_count,
+                        at(&reports[k])
+                    ),
+                    (want[0].verdict, want[0].violation_count, at(&want[0])),
+                    "{} (held: {}) on\n{csv}",
+                    f.to_spot(),
+                    held[k]
+                );
+                checked += usize::from(want[0].violation_count > 0);
+            }
+        }
+        assert!(checked > 20, "too few violations to compare: {checked}");
+    }
+
+    /// Unknown values (x, z) in a waveform are read both ways: the
+    /// verdicts equal those of every way of reading them where they all
+    /// agree, and where some way violates and another does not, the check
+    /// stops with an error at that event. The reference: the trace checked
+    /// once per way of reading its unknown values, as plain 0s and 1s.
+    #[test]
+    fn unknown_values_are_read_both_ways() {
+        use crate::trace::reader::VcdReader;
+        let mut rng = SplitMix64::new(23);
+        let mut gen = RandomLtl::new(&["a", "b", "c"], 7).seed(9).with_past();
+        let (mut decided, mut errors) = (0, 0);
+        for round in 0..300 {
+            let f = gen.next_formula();
+            let Some(table) = monitor_of(&f, round % 3 == 0) else {
+                continue;
+            };
+            let len = 1 + (rng.next_u64() % 7) as usize;
+            // Each event: a, b, c as 0, 1 or x (an x now and then).
+            let events: Vec<[u8; 3]> = (0..len)
+                .map(|_| {
+                    let mut e = [b'0'; 3];
+                    for v in &mut e {
+                        let r = rng.next_u64() % 10;
+                        *v = if r == 0 {
+                            b'x'
+                        } else if r < 5 {
+                            b'0'
+                        } else {
+                            b'1'
+                        };
+                    }
+                    e
+                })
+                .collect();
+            let xs: Vec<(usize, usize)> = (0..len)
+                .flat_map(|t| (0..3).map(move |p| (t, p)))
+                .filter(|&(t, p)| events[t][p] == b'x')
+                .collect();
+            if xs.len() > 4 {
+                continue;
+            }
+            let mut vcd = String::from(
+                "$var wire 1 ! a $end\n$var wire 1 \" b $end\n$var wire 1 # c $end\n$enddefinitions $end\n",
+            );
+            for (t, e) in events.iter().enumerate() {
+                vcd.push_str(&format!(
+                    "#{t}\n{}!\n{}\"\n{}#\n",
+                    e[0] as char, e[1] as char, e[2] as char
+                ));
+            }
+            let t = table.table();
+            let names: Vec<String> = (0..t.props as usize)
+                .map(|i| t.proposition(i).to_string())
+                .collect();
+            let property = || {
+                Property::new(
+                    "p",
+                    table.clone(),
+                    names.iter().map(|n| Expr::parse(n).unwrap()).collect(),
+                )
+            };
+            // The reference: each way, checked as a CSV of 0s and 1s.
+            let mut firsts = Vec::new();
+            for way in 0u32..1 << xs.len() {
+                let mut csv = String::from("a,b,c\n");
+                for (ti, e) in events.iter().enumerate() {
+                    let v: Vec<String> = (0..3)
+                        .map(|p| match xs.iter().position(|&x| x == (ti, p)) {
+                            Some(n) => ((way >> n) & 1).to_string(),
+                            None => (e[p] as char).to_string(),
+                        })
+                        .collect();
+                    csv.push_str(&v.join(","));
+                    csv.push('\n');
+                }
+                let mut c = Checker::new(vec![property()], Options::default());
+                let r = c
+                    .run(&mut CsvReader::new("t.csv", csv.as_bytes()).unwrap())
+                    .unwrap();
+                firsts.push((
+                    r[0].violations.first().map(|v| v.at.index),
+                    r[0].satisfied_at.as_ref().map(|p| p.index),
+                ));
+            }
+            let first = firsts.iter().filter_map(|f| f.0).min();
+            let mut c = Checker::new(vec![property()], Options::default());
+            let got = c.run(&mut VcdReader::new("t.vcd", vcd.as_bytes(), None).unwrap());
+            let ctx = format!("{} on {events:?}: {firsts:?}", f.to_spot());
+            match first {
+                // Some way violates first at `m`: all ways then, or an error there.
+                Some(m) if firsts.iter().all(|f| f.0 == Some(m)) => {
+                    let r = got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                    assert_eq!(
+                        r[0].violations.first().map(|v| v.at.index),
+                        Some(m),
+                        "{ctx}"
+                    );
+                    decided += 1;
+                }
+                Some(m) => {
+                    let e = got.expect_err(&ctx);
+                    assert_eq!(e.at, Some(format!("time {m} (cycle {m})")), "{ctx}: {e}");
+                    assert!(
+                        e.message.contains("depends on unknown (x/z) values"),
+                        "{ctx}: {e}"
+                    );
+                    errors += 1;
+                }
+                None => {
+                    let r = got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                    assert_eq!(r[0].violation_count, 0, "{ctx}");
+                    // A good prefix is reported where every way has one.
+                    let sat = firsts.iter().map(|f| f.1).collect::<Option<Vec<_>>>();
+                    let want = sat.map(|s| *s.iter().max().unwrap());
+                    assert_eq!(r[0].satisfied_at.as_ref().map(|p| p.index), want, "{ctx}");
+                }
+            }
+        }
+        assert!(
+            decided > 10 && errors > 10,
+            "decided {decided}, errors {errors}"
+        );
     }
 }

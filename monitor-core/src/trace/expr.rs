@@ -737,6 +737,19 @@ impl Expr {
         out
     }
 
+    /// Whether a field the (resolved) expression reads holds an unknown
+    /// value (a bit vector with `x` or `z` bits): an evaluation that failed
+    /// on it may be of a proposition the monitors do not depend on.
+    pub(crate) fn reads_unknown<'c>(&self, cell: &impl Fn(usize) -> Option<Cell<'c>>) -> bool {
+        let mut unknown = false;
+        self.visit(&mut |r: &FieldRef| {
+            if let Some(Cell::Bits(b)) = cell(r.id) {
+                unknown |= b.iter().any(|c| matches!(c, b'x' | b'X' | b'z' | b'Z'));
+            }
+        });
+        unknown
+    }
+
     fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
         match self {
             Expr::Field(r) => f(r),
