@@ -2,7 +2,6 @@
 //! and pathologic safety, per formula.
 
 use std::fmt::Write as _;
-use std::io::Write;
 use std::time::Instant;
 
 use crate::progress::Spinner;
@@ -140,7 +139,7 @@ pub(crate) fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), Str
             let _ = writeln!(run.out, "{line}");
         }
         // Each line as it is known (a classification can take minutes).
-        run.stream(|w| w.flush());
+        run.flush();
         if args.stats == Some(StatsArg::Human) {
             let n = c.monitor_states;
             eprintln!(

@@ -1,7 +1,7 @@
 //! `mongen compile`: formulas to monitors, claims, observers and checkers.
 
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::time::{Duration, Instant};
 
 use crate::cli_input::{short, Source};
@@ -296,7 +296,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         run.spinner = None;
         if let (Some(StatsArg::Human), Some(t)) = (&args.stats, &t) {
             // The time includes writing: what is pending goes out now.
-            run.stream(|w| w.flush());
+            run.flush();
             phases.output = Some(output_start.elapsed());
             let total = phases.parse + start.elapsed();
             human_stats(&job.label, t, total, &phases);
@@ -435,8 +435,8 @@ pub(crate) fn write_target(
                     common: Common::default(),
                     stutter_invariant: Some(f.is_next_free()),
                 };
-                run.stream(|w| write_buchi_hoa(&a, &opts, w));
-                Ok(String::new())
+                run.stream(|w| write_buchi_hoa(&a, &opts, w))
+                    .map(|()| String::new())
             }
             Err(e) => Err(crate::cli_input::explain(&e)),
         },
@@ -500,9 +500,11 @@ pub(crate) fn write_target(
             };
             if target.streams() {
                 // HOA, DOT and JSON go to the output now, state by state
-                // (nothing is left in `run.out`).
-                run.stream(|w| backend.write(t.dfa(), w));
-                Ok(String::new())
+                // (nothing is left in `run.out`); a label too large to
+                // write is this formula's error, its partial text taken
+                // back out of the file.
+                run.stream(|w| backend.write(t.dfa(), w))
+                    .map(|()| String::new())
             } else {
                 backend.emit(t.dfa()).map_err(|e| e.to_string())
             }

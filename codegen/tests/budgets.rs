@@ -480,3 +480,99 @@ fn labels_without_small_formulas_name_their_limit() {
         );
     }
 }
+
+/// Issue 36: a label too large to write, found midway through a monitor
+/// that is written state by state (HOA, DOT, JSON), is that formula's
+/// error, naming the edge, the limit and what to do (it read "cannot
+/// write FILE: …"), and leaves no partial file: the output is written
+/// beside its file and renamed at the end, and the monitor's partial
+/// text is taken back out, so that the other formulas are written whole.
+/// The targets that build their text first are checked alike.
+#[test]
+fn labels_too_large_leave_no_partial_file() {
+    let parity = format!("G(a -> X({}))", joined(" ^ ", 30));
+    let dir = output_of("x").parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(&dir).unwrap();
+    for target in [
+        "hoa", "dot", "json", "promela", "smv", "verilog", "sva", "systemc",
+    ] {
+        let name = format!("partial-{target}");
+        // The output of an earlier run must not pass for this one's.
+        std::fs::write(output_of(&name), "an earlier run\n").unwrap();
+        let o = assert_bounded_with(&name, &parity, false, &format!("-t {target}"));
+        assert_eq!(o.code, Some(2), "{name}: {}", o.stderr);
+        assert!(!o.stderr.contains("cannot write"), "{name}: {}", o.stderr);
+        for says in [
+            "the label of the edge from state 1 to ",
+            " has more than 1048576 literals, even factored",
+            "; of the targets, only rust takes such a monitor (it steps the monitor's table, as `mongen check` does)",
+        ] {
+            assert!(
+                o.stderr.contains(says),
+                "{name}: no `{says}` in {}",
+                o.stderr
+            );
+        }
+        assert!(!output_of(&name).exists(), "{name}: a file is left");
+
+        // Between two formulas: those are written, and only those.
+        let both = format!("{name}-between");
+        let o = assert_bounded_with(
+            &both,
+            &format!("G(a -> X b)\n{parity}\nG(c -> X d)"),
+            false,
+            &format!("-t {target}"),
+        );
+        assert_eq!(o.code, Some(2), "{both}: {}", o.stderr);
+        let text = std::fs::read_to_string(output_of(&both)).unwrap();
+        assert!(!text.contains("p29"), "{both}: {text}");
+        if matches!(target, "hoa" | "dot" | "json") {
+            let two = format!("{name}-two");
+            let o = assert_bounded_with(
+                &two,
+                "G(a -> X b)\nG(c -> X d)",
+                false,
+                &format!("-t {target}"),
+            );
+            assert_eq!(o.code, Some(0), "{two}: {}", o.stderr);
+            assert_eq!(
+                text,
+                std::fs::read_to_string(output_of(&two)).unwrap(),
+                "{both}"
+            );
+        }
+    }
+    // No temporary file is left beside the outputs.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".mongen-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // On standard output, the partial text cannot be taken back: the
+    // output stops there, and says so.
+    let o = Command::new(env!("CARGO_BIN_EXE_mongen"))
+        .args([
+            "compile",
+            "-t",
+            "hoa",
+            "-f",
+            "G(a -> X b)",
+            "-f",
+            &parity,
+            "-f",
+            "G c",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("(the output stops there: the monitor's partial text cannot be taken back from standard output)"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(stdout.matches("HOA: v1").count(), 2, "{stdout}");
+    assert!(!stdout.contains("\"c\""), "{stdout}");
+}

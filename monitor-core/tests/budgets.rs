@@ -384,3 +384,132 @@ fn lazy_monitors_stay_in_their_budget() {
         assert!(why.pending.contains("b0 & Xc0"), "{why}");
     });
 }
+
+/// A budget too small to start (a few bytes to a few KiB, which the CLI
+/// and Python refuse up front but the library takes) is the memory error
+/// of every entry point that takes one, never a panic (issue 36: the
+/// decision-diagram manager asserted that its two leaves fit).
+#[test]
+fn budgets_too_small_to_start_are_errors() {
+    use monitor_core::analysis::{classify, is_stutter_invariant};
+    use monitor_core::lazy::LazyMonitor;
+    use monitor_core::translate::stages::NbaStage;
+    use monitor_core::translate::BuildErrorKind;
+
+    for text in [
+        "G(req -> X ack)",
+        "a U b",
+        "G a",
+        "true",
+        "G(a -> F[0:3] b)",
+    ] {
+        let f = parse(text).unwrap();
+        for bytes in [0, 1, 100, 1 << 10, 16 << 10, 64 << 10, 80 << 10, 100 << 10] {
+            let cfg = Config::new().max_memory(Some(bytes));
+            let mut b = Builder::new();
+            b.configure(cfg.clone());
+            let is_memory = |e: &monitor_core::translate::BuildError| {
+                e.memory_limit() == Some(bytes)
+                    && e.to_string()
+                        .starts_with("the construction needs more than")
+            };
+            // Above 64 KiB a result is fine (a budget may hold a small
+            // monitor); an error must be the memory error; a panic fails
+            // the test. Up to 64 KiB (less than the manager's first
+            // tables), every entry point refuses.
+            if bytes <= 64 << 10 {
+                let e = b.build_from_formula(&f).map(|_| ()).unwrap_err();
+                assert!(is_memory(&e), "{text} in {bytes}: {e}");
+                let e = NbaStage::build(&f, &cfg).map(|_| ()).unwrap_err();
+                assert!(is_memory(&e), "{text} in {bytes}: {e}");
+                let e = classify(&f, &cfg).map(|_| ()).unwrap_err();
+                assert!(is_memory(&e), "{text} in {bytes}: {e}");
+                if !f.is_next_free() {
+                    // (Next-free formulas are answered without building.)
+                    let e = is_stutter_invariant(&f, &cfg).map(|_| ()).unwrap_err();
+                    assert!(is_memory(&e), "{text} in {bytes}: {e}");
+                }
+                if text.starts_with('G') {
+                    let e = LazyMonitor::new(&f, &cfg).map(|_| ()).unwrap_err();
+                    assert!(is_memory(&e), "{text} in {bytes}: {e}");
+                }
+            }
+            if let Err(e) = b.build_from_formula(&f) {
+                assert!(is_memory(&e), "{text} in {bytes}: {e}");
+            }
+            if let Err(e) = NbaStage::build(&f, &cfg) {
+                assert!(is_memory(&e), "{text} in {bytes}: {e}");
+            }
+            if let Err(e) = classify(&f, &cfg) {
+                assert!(is_memory(&e), "{text} in {bytes}: {e}");
+            }
+            if let Err(e) = is_stutter_invariant(&f, &cfg) {
+                assert!(is_memory(&e), "{text} in {bytes}: {e}");
+            }
+            match LazyMonitor::new(&f, &cfg) {
+                Ok(mut m) => {
+                    for l in 0..8u64 {
+                        if let Err(e) = m.try_step(l) {
+                            assert!(is_memory(&e), "{text} in {bytes}: {e}");
+                            break;
+                        }
+                    }
+                }
+                Err(e) => assert!(
+                    is_memory(&e) || matches!(e.kind(), BuildErrorKind::NotLazy { .. }),
+                    "{text} in {bytes}: {e}"
+                ),
+            }
+        }
+    }
+}
+
+/// The explanation of a lazy monitor's violation names what was pending
+/// in a few terms, computed within a bound (issue 36): the pending state
+/// after `a` in `G(a -> (X b0 | X c0) & … & (X b29 | X c29))` has `2^30`
+/// prime implicants, which the full cover wrote out before keeping four.
+#[test]
+fn lazy_explanations_are_bounded() {
+    use monitor_core::lazy::LazyMonitor;
+    use monitor_core::Verdict;
+
+    let n = 30;
+    let pairs: Vec<String> = (0..n).map(|i| format!("(X b{i} | X c{i})")).collect();
+    let text = format!("G(a -> ({}))", pairs.join(" & "));
+    let why = within(60, "a pending state of 2^30 terms", move || {
+        let f = parse(&text).unwrap();
+        let mut m = LazyMonitor::new(&f, &Config::new()).unwrap();
+        let names = m.propositions().to_vec();
+        let a = names.iter().position(|n| n == "a").unwrap();
+        assert_eq!(m.try_step(1 << a).unwrap(), Verdict::Undecided);
+        assert_eq!(m.try_step(0).unwrap(), Verdict::Violated);
+        m.violation().expect("violated")
+    });
+    assert_eq!(why.position, 1);
+    // A few terms, each one of the implicants (a `b` or a `c` from each
+    // pair), and the mark that there are more.
+    assert!(why.pending.ends_with(" | …"), "{why}");
+    let body = why.pending.trim_end_matches(" | …");
+    let (mut terms, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, ch) in body.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '|' if depth == 0 => {
+                terms.push(body[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    terms.push(body[start..].trim());
+    assert!(!terms.is_empty() && terms.len() <= 4, "{why}");
+    for t in terms {
+        for i in 0..n {
+            assert!(
+                t.contains(&format!("b{i}")) || t.contains(&format!("c{i}")),
+                "{t} lacks pair {i}: {why}"
+            );
+        }
+    }
+}

@@ -282,9 +282,26 @@ fn parity_is_refused_with_a_clear_error() {
     let dfa = Builder::new().build(&f).unwrap().into_dfa();
     let err = dfa.edges(StateId::new(1)).unwrap_err();
     let text = err.to_string();
+    // The edge, its state and the limit (issue 36).
     assert!(
-        text.starts_with("the label of an edge of state 1 has more than 1048576 literals"),
+        text.starts_with("the label of the edge from state 1 to ")
+            && text.contains(" has more than 1048576 literals, even factored"),
         "{text}"
+    );
+    assert_eq!(err.state(), Some(StateId::new(1)));
+    let err = dfa.violation_guard(StateId::new(1)).unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "the label of the edge from state 1 to the violation (the letters that violate the property there) has more than"
+        ),
+        "{err}"
+    );
+    let err = dfa.allowed_guard(StateId::new(1)).unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "the label of the letters allowed in state 1 (those that do not violate the property there) has more than"
+        ),
+        "{err}"
     );
     // Small parities are written (as sums of products or formulas).
     let small = Builder::new()

@@ -178,6 +178,8 @@ struct States<'a> {
     dfa: &'a BadPrefixDfa,
     /// [`BadPrefixDfa::access_tree`].
     tree: &'a [Option<(StateId, Guard)>],
+    /// The label error that stopped the writing, if one did.
+    failed: &'a std::cell::RefCell<Option<monitor_core::automaton::LabelError>>,
 }
 
 impl Serialize for States<'_> {
@@ -188,7 +190,13 @@ impl Serialize for States<'_> {
         // One working manager for the labels of all states.
         let mut labels = dfa.labeler();
         for s in dfa.states() {
-            let edges = labels.edges(s).map_err(serde::ser::Error::custom)?;
+            let edges = labels.edges(s).map_err(|e| {
+                let text = e.to_string();
+                // Kept for `write_json`, which returns it as the label
+                // error it is (serde_json's error keeps only the text).
+                *self.failed.borrow_mut() = Some(e);
+                serde::ser::Error::custom(text)
+            })?;
             let mut state = StateJson {
                 id: s.as_u32(),
                 verdict: dfa.verdict(s).as_str(),
@@ -272,6 +280,7 @@ pub fn write_json(
             .collect::<Vec<_>>()
     };
     let tree = dfa.access_tree();
+    let failed = std::cell::RefCell::new(None);
     let m = MonitorJson {
         formula: dfa.name(),
         aps: aps.names(),
@@ -284,8 +293,14 @@ pub fn write_json(
         safety: opts.safety,
         start: dfa.start().as_u32(),
         shortest_violation: dfa.shortest_violation().map(|w| word(&w)),
-        states: States { dfa, tree: &tree },
+        states: States {
+            dfa,
+            tree: &tree,
+            failed: &failed,
+        },
     };
-    serde_json::to_writer(out, &m)?;
-    Ok(())
+    serde_json::to_writer(out, &m).map_err(|e| match failed.take() {
+        Some(label) => super::label_error(label),
+        None => e.into(),
+    })
 }

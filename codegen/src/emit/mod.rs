@@ -33,10 +33,18 @@ fn written(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<St
     Ok(String::from_utf8(out).expect("the writers write UTF-8"))
 }
 
-/// A label error as the error of a streaming writer.
+/// A label error as the error of a streaming writer: an [`EmitError`]
+/// (of kind `InvalidInput`, as [`Backend::write`]'s), so that a caller
+/// tells it from a failure of the output itself.
 pub(crate) fn label_error(e: monitor_core::automaton::LabelError) -> std::io::Error {
-    std::io::Error::other(e)
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, EmitError::from(e))
 }
+
+/// What to do about a label with no small formula (after the
+/// [`LabelError`](monitor_core::automaton::LabelError)'s own message).
+const LABEL_ADVICE: &str = "of the targets, only rust takes such a monitor \
+     (it steps the monitor's table, as `mongen check` does); \
+     or write the property over fewer propositions";
 
 /// Why a monitor could not be written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +131,7 @@ impl std::error::Error for EmitError {}
 
 impl From<monitor_core::automaton::LabelError> for EmitError {
     fn from(e: monitor_core::automaton::LabelError) -> EmitError {
-        EmitError::Label(e.to_string())
+        EmitError::Label(format!("{e}; {LABEL_ADVICE}"))
     }
 }
 

@@ -37,7 +37,7 @@ use super::derivatives::Expander;
 use crate::automaton::label::label;
 use crate::automaton::{Alphabet, Guard, LabelError};
 use crate::budget::Budget;
-use crate::dd::{Manager, Node};
+use crate::dd::{Cube, Manager, Node};
 use crate::formula::Formula;
 use crate::Verdict;
 
@@ -610,9 +610,21 @@ impl LazyDfa {
 
     /// What state `q` requires from the next letter on, as a formula of at
     /// most `max_terms` disjuncts, and whether there were more.
+    ///
+    /// The cover is computed under a cap ([`Manager::isop_capped`]): a
+    /// state can have exponentially many prime implicants (`(X b0 | X c0)
+    /// & … & (X b29 | X c29)` has `2^30`), which the full cover wrote out
+    /// before keeping a few. Over the cap, the terms are the first paths
+    /// of the diagram (implicants, if not prime, and not in the
+    /// formulas' order), found in time linear in their length.
     pub(crate) fn pending(&mut self, q: u32, max_terms: usize) -> (Formula, bool) {
+        const MAX_LITERALS: usize = 1 << 16;
+        const MAX_NODES: usize = 1 << 16;
         let node = self.states[q as usize].node;
-        let cubes = self.mgr.isop(node);
+        let cubes = match self.mgr.isop_capped(node, MAX_LITERALS, MAX_NODES) {
+            Some(cubes) => cubes,
+            None => first_paths(&self.mgr, node, max_terms + 1),
+        };
         let more = cubes.len() > max_terms;
         let mut terms: Vec<Formula> = cubes
             .iter()
@@ -660,6 +672,31 @@ impl LazyDfa {
             })
             .collect()
     }
+}
+
+/// The cubes of the first `k` paths from `n` to `true` (depth first,
+/// `lo` before `hi`): in a reduced diagram every node but `false` reaches
+/// `true`, so each path costs its length.
+fn first_paths(mgr: &Manager, n: Node, k: usize) -> Vec<Cube> {
+    fn walk(mgr: &Manager, n: Node, path: &mut Cube, k: usize, out: &mut Vec<Cube>) {
+        if out.len() >= k || n == Node::FALSE {
+            return;
+        }
+        let Some(v) = mgr.var_of(n) else {
+            // A leaf other than `false`: `true` in a BDD.
+            out.push(path.clone());
+            return;
+        };
+        let (lo, hi) = mgr.children(n).expect("an inner node");
+        for (child, pos) in [(lo, false), (hi, true)] {
+            path.push((v, pos));
+            walk(mgr, child, path, k, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(mgr, n, &mut Vec::new(), k, &mut out);
+    out
 }
 
 /// `n` (an expansion) after the letter: propositions are tested above

@@ -622,13 +622,26 @@ impl fmt::Display for GuardDisplay<'_> {
 /// let f = (0..30).map(|i| format!("p{i}")).collect::<Vec<_>>().join(" ^ ");
 /// let dfa = Builder::new().build(&format!("G(a -> X({f}))"))?.into_dfa();
 /// let err = dfa.violation_guard(monitor_core::automaton::StateId::new(1)).unwrap_err();
-/// assert!(err.to_string().starts_with("the label of an edge of state 1 has more than 1048576 literals"));
+/// assert!(err.to_string().starts_with(
+///     "the label of the edge from state 1 to the violation (the letters that violate \
+///      the property there) has more than 1048576 literals"
+/// ));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelError {
     state: Option<StateId>,
+    edge: Option<EdgeOf>,
     nodes: Option<usize>,
+}
+
+/// Which label of a state a [`LabelError`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EdgeOf {
+    /// The edge to a target.
+    To(Target),
+    /// The letters that do not violate the property.
+    Allowed,
 }
 
 impl LabelError {
@@ -636,13 +649,47 @@ impl LabelError {
         self.state = Some(s);
         self
     }
+
+    fn on_edge(mut self, e: EdgeOf) -> LabelError {
+        self.edge = Some(e);
+        self
+    }
+
+    /// The state whose label it is, if known.
+    ///
+    /// ```
+    /// use monitor_core::automaton::StateId;
+    /// use monitor_core::translate::Builder;
+    ///
+    /// let f = (0..30).map(|i| format!("p{i}")).collect::<Vec<_>>().join(" ^ ");
+    /// let dfa = Builder::new().build(&format!("G(a -> X({f}))"))?.into_dfa();
+    /// let err = dfa.violation_guard(StateId::new(1)).unwrap_err();
+    /// assert_eq!(err.state(), Some(StateId::new(1)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn state(&self) -> Option<StateId> {
+        self.state
+    }
 }
 
 impl fmt::Display for LabelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.state {
-            Some(s) => write!(f, "the label of an edge of state {s}")?,
-            None => f.write_str("an edge label")?,
+        match (self.state, self.edge) {
+            (Some(s), Some(EdgeOf::To(Target::Violation))) => write!(
+                f,
+                "the label of the edge from state {s} to the violation \
+                 (the letters that violate the property there)"
+            )?,
+            (Some(s), Some(EdgeOf::To(Target::State(t)))) => {
+                write!(f, "the label of the edge from state {s} to state {t}")?
+            }
+            (Some(s), Some(EdgeOf::Allowed)) => write!(
+                f,
+                "the label of the letters allowed in state {s} \
+                 (those that do not violate the property there)"
+            )?,
+            (Some(s), None) => write!(f, "the label of an edge of state {s}")?,
+            (None, _) => f.write_str("an edge label")?,
         }
         match self.nodes {
             None => write!(
@@ -651,7 +698,11 @@ impl fmt::Display for LabelError {
                  (a Boolean function with no small formula of `&`, `|` and `!`, \
                  such as the parity of many propositions)"
             ),
-            Some(n) => write!(f, " took more than {n} decision-diagram nodes to factor"),
+            Some(n) => write!(
+                f,
+                " took more than {n} decision-diagram nodes to factor \
+                 (a Boolean function with no small formula of `&`, `|` and `!`)"
+            ),
         }
     }
 }
@@ -692,6 +743,7 @@ fn factored(m: &mut Manager, f: Node, nodes: usize) -> Result<Guard, LabelError>
     if !m.end_guard(outer) {
         return Err(LabelError {
             state: None,
+            edge: None,
             nodes: Some(limit),
         });
     }
@@ -699,6 +751,7 @@ fn factored(m: &mut Manager, f: Node, nodes: usize) -> Result<Guard, LabelError>
     if literals > MAX_LABEL_LITERALS as u64 {
         return Err(LabelError {
             state: None,
+            edge: None,
             nodes: None,
         });
     }
@@ -928,7 +981,8 @@ impl<'a> Labeler<'a> {
         let mut out = Vec::new();
         for (leaf, g) in self.scratch.leaf_guards(d) {
             out.push(Edge {
-                guard: label(&mut self.scratch, g).map_err(|e| e.in_state(s))?,
+                guard: label(&mut self.scratch, g)
+                    .map_err(|e| e.in_state(s).on_edge(EdgeOf::To(Target::from_leaf(leaf))))?,
                 target: Target::from_leaf(leaf),
             });
         }
@@ -950,7 +1004,8 @@ impl<'a> Labeler<'a> {
     pub fn violation_guard(&mut self, s: StateId) -> Result<Guard, LabelError> {
         let d = self.diagram(s);
         let bad = self.scratch.leaf_guard(d, VIOLATION_LEAF);
-        label(&mut self.scratch, bad).map_err(|e| e.in_state(s))
+        label(&mut self.scratch, bad)
+            .map_err(|e| e.in_state(s).on_edge(EdgeOf::To(Target::Violation)))
     }
 
     /// The letters that do not violate the property from `s` (see
@@ -969,6 +1024,6 @@ impl<'a> Labeler<'a> {
         let d = self.diagram(s);
         let bad = self.scratch.leaf_guard(d, VIOLATION_LEAF);
         let ok = self.scratch.not(bad);
-        label(&mut self.scratch, ok).map_err(|e| e.in_state(s))
+        label(&mut self.scratch, ok).map_err(|e| e.in_state(s).on_edge(EdgeOf::Allowed))
     }
 }

@@ -70,6 +70,11 @@ impl Pipeline {
             });
         }
         let mgr = Manager::with_budget(Budget::new(cfg.get_max_memory()));
+        if mgr.exhausted() {
+            // Too small for the manager's first tables (a few KiB, which
+            // only the library takes): refused before any work.
+            return Err(BuildError::out_of_memory(cfg.get_max_memory()));
+        }
         // The simplifier's memo of implications is charged to the same
         // budget (and released when it is done).
         let simplified = if cfg.get_simplify() {
