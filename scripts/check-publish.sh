@@ -18,7 +18,10 @@ done
 cargo clean --quiet -p monitor-core -p monitor-expand -p mongen-sv -p mongen -p monitor-macros
 # --allow-dirty: a checkout may carry untracked build links (target/); the
 # packages hold only the files `cargo package --list` names.
-cargo publish --workspace --dry-run --allow-dirty --quiet
+# The verification builds are debug builds that nothing runs: without debug
+# information and incremental caches they take far less time and disk.
+CARGO_PROFILE_DEV_DEBUG=0 CARGO_INCREMENTAL=0 \
+  cargo publish --workspace --dry-run --allow-dirty --quiet
 for krate in monitor-core monitor-expand mongen-sv mongen monitor-macros; do
   list="$(cargo package --list --allow-dirty -p "$krate")"
   for file in Cargo.toml README.md LICENSE-MIT LICENSE-APACHE src/lib.rs; do
