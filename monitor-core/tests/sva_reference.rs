@@ -644,3 +644,26 @@ fn disable_iff_cuts_attempts_that_fail_at_the_reset() {
         assert_eq!(check_disable(&p, &[w], "regression"), 0);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 100,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0xd15ab1e),
+        ..ProptestConfig::default()
+    })]
+
+    /// `disable iff` on shrinking properties and words (the reset `d`
+    /// at random ticks, active high or low, or a property's signal).
+    #[test]
+    fn shrinking_disable_iff_assertions_agree_with_the_oracle(
+        p in prop_strategy(&config()),
+        reset in prop_oneof![
+            Just(Bool::Ap(3)),
+            Just(Bool::Ap(3).not()),
+            Just(Bool::Ap(0)),
+        ],
+        words in proptest::collection::vec(lasso_strategy(4, 5, 4), 8),
+    ) {
+        check_disable(&Prop::DisableIff(reset, Box::new(p)), &words, "proptest");
+    }
+}
