@@ -422,6 +422,31 @@ impl Oracle {
         self.values(&root, &word)[0]
     }
 
+    /// Whether the property holds at every tick of `w`: what `assert
+    /// property` checks, an evaluation attempt starting at each tick
+    /// (§16.14). Sampled values still read the whole trace, so an attempt
+    /// started late sees the values before it.
+    pub fn holds_at_every_tick(&mut self, w: &Lasso<u64>) -> bool {
+        let word = self.word(w);
+        let root = self.root.clone();
+        // `word` has one position per distinct suffix of `w` (with its
+        // sampled values), each a tick of `w`.
+        self.values(&root, &word).iter().all(|&v| v)
+    }
+
+    /// Whether the property holds on ⊤^ω, the word of an attempt that a
+    /// reset cuts at its first tick (Annex F: `disable iff (b) P` fails
+    /// there unless ⊤^ω satisfies `P`, which only an unsatisfiable `P`
+    /// does not, by the truncation lemma).
+    pub fn holds_on_top(&mut self) -> bool {
+        let word = Word {
+            prefix: Vec::new(),
+            cycle: vec![XL::Top],
+        };
+        let root = self.root.clone();
+        self.values(&root, &word)[0]
+    }
+
     /// The ends (positions of the last letter) of the tight matches of
     /// `s` that start at `start` on `w`, up to position `limit`.
     pub fn match_ends(s: &Seq, w: &Lasso<u64>, start: usize, limit: usize) -> Vec<usize> {

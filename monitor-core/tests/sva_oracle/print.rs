@@ -95,7 +95,9 @@ fn sva_bool(b: &Bool, full: bool) -> (String, u8) {
         Bool::Const(false) => ("1'b0".into(), ATOM),
         Bool::Ap(a) => (ap_name(*a), ATOM),
         Bool::Sampled(f, a) => (sampled(*f, *a), ATOM),
-        Bool::Not(x) => (format!("!{}", wrap(sva_bool(x, full), 2)), 2),
+        // `!` takes a primary (A.8.3, `unary_operator primary`): `!!a`
+        // is not SystemVerilog, `!(!a)` is.
+        Bool::Not(x) => (format!("!{}", wrap(sva_bool(x, full), ATOM)), 2),
         Bool::And(x, y) => (
             format!(
                 "{} && {}",

@@ -51,6 +51,8 @@ impl Formula {
     /// assert_eq!(f.to_psl()?, "(always ((req -> (next! ((ack until done))))))");
     /// let g = parse_psl("always {req; ack[*2]} |=> {done}!")?;
     /// assert_eq!(parse_psl(&g.to_psl()?)?, g);
+    /// let h = parse("G(req -> Y Y ack)")?;
+    /// assert_eq!(parse_psl(&h.to_psl()?)?, h);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_psl(&self) -> Result<String, PslPrintError> {
@@ -119,7 +121,10 @@ fn psl(f: &Formula, out: &mut String) -> Result<(), PslPrintError> {
             let kw = if f.op() == Op::R { "until" } else { "until!" };
             bin(f.child(1), kw, &both, out)?;
         }
-        Op::Y if !f.child(0).has_future() && !f.child(0).has_past() => {
+        // `prev` of a Boolean, itself with `prev` in it (`$past(a, 2)`
+        // of SVA is `Y Y a`): any other past operator inside is refused
+        // when the recursion meets it.
+        Op::Y if !f.child(0).has_future() => {
             out.push_str("prev(");
             psl(f.child(0), out)?;
             out.push(')');

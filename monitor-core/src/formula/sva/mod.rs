@@ -80,15 +80,21 @@
 //! * `sync_accept_on` and `sync_reject_on` are `accept_on` and
 //!   `reject_on`: with one letter per tick, the condition is only seen at
 //!   the ticks.
-//! * `disable iff (b)` disables the attempts during which `b` holds. A
-//!   [`Directive`] returns it beside the formula, and the checker restarts
-//!   when `b` falls: that is the standard's meaning for every attempt.
-//!   Past values are the exception (a restarted checker reads the default
-//!   value before the restart, where the standard reads the signal), so
-//!   when the property reads past values (`$past`, `$rose`, ...) the
-//!   reset is part of the formula instead, `always (accept_on(b) p)`
-//!   (for `cover`, the match must see `b` low throughout), and the
-//!   directive has no [`Disable`].
+//! * `disable iff (b)` disables the attempts during which `b` holds
+//!   (Annex F: an attempt fails only if it fails before the first tick of
+//!   `b`, with every Boolean true from there). It is part of the
+//!   formula, `always (accept_on(b) p)` (for `cover`, the match must see
+//!   `b` low throughout): a checker that is only held in reset cannot
+//!   take back a failure it reported early, as an exact monitor does
+//!   (`a |=> 1'b0` fails as soon as `a` is read, and a reset at the next
+//!   tick disables that attempt). A [`Directive`] also returns it beside
+//!   the formula, as the checker's reset (restarting when `b` falls
+//!   changes nothing then), unless the property or `b` reads past values
+//!   (`$past`, `$rose`, ...): a restarted checker would read the default
+//!   value before the restart, where the standard reads the signal.
+//!   The one difference with Annex F: an unsatisfiable property (`a
+//!   intersect a ##1 b`) on a trace in reset at every tick is disabled,
+//!   as §16.12 says, where Annex F fails its attempts.
 //!
 //! # Limits
 //!
@@ -123,7 +129,7 @@
 //!     "p_ack: assert property (@(posedge clk) disable iff (rst) req |=> ack);",
 //! )?;
 //! assert_eq!(d.label.as_deref(), Some("p_ack"));
-//! assert_eq!(d.formula, parse_psl("always (req -> next ack)")?);
+//! assert_eq!(d.formula, parse_psl("always ((req -> next ack) async_abort rst)")?);
 //! assert_eq!(d.clock.unwrap().to_string(), "posedge clk");
 //! assert_eq!(d.disable.unwrap().condition, parse_psl("rst")?);
 //!
@@ -328,18 +334,32 @@ pub fn parse_sva_directive(input: &str) -> Result<Directive, ParseError> {
                 }
             };
             let mut r = r;
-            if let Some(b) = disable.as_ref().filter(|_| r.has_past()) {
-                // The match must see the reset low at every tick.
+            if let Some(b) = disable.as_ref() {
+                // The match must see the reset low at every tick, in the
+                // formula: a monitor held in reset alone would report a
+                // match it foresees (`a ##1 1'b1` after `a`) that a reset
+                // at the next tick disables.
+                let past = r.has_past() || b.has_past();
                 r = Formula::sere_and([r, Formula::star(Formula::not(b.clone()), 0, None)]);
-                disable = None;
+                if past {
+                    disable = None;
+                }
             }
             Formula::always(Formula::not(Formula::econcat(r, Formula::tt())))
         }
         _ => {
             let mut f = p.to_prop(node, span)?;
-            if let Some(b) = disable.as_ref().filter(|_| f.has_past()) {
+            if let Some(b) = disable.as_ref() {
+                // The reset is in the formula even when it also comes
+                // beside it: an exact monitor rejects as soon as every
+                // continuation fails (after `a` for `a |=> 1'b0`), and a
+                // reset at the next tick disables that attempt, which a
+                // monitor held in reset from then on cannot take back.
+                let past = f.has_past() || b.has_past();
                 f = Formula::abort(f, b.clone());
-                disable = None;
+                if past {
+                    disable = None;
+                }
             }
             if f.op() == Op::G {
                 f
@@ -694,9 +714,14 @@ mod tests {
     fn directives() {
         let d = parse_sva_directive("assert property (@(posedge clk) disable iff (rst) a |=> b);")
             .unwrap();
-        assert_eq!(d.formula, ltl("G(a -> X b)"));
+        // The reset is in the formula (a monitor held in reset cannot
+        // take back an early failure) and beside it.
+        assert_eq!(d.formula, psl("always ((a -> next b) async_abort rst)"));
         assert_eq!(d.kind, DirectiveKind::Assert);
-        assert_eq!(d.formula, Formula::always(s("a |=> b")));
+        assert_eq!(
+            d.formula,
+            Formula::always(Formula::abort(s("a |=> b"), ltl("rst")))
+        );
         assert_eq!(d.clock.as_ref().unwrap().to_string(), "posedge clk");
         assert_eq!(d.disable.as_ref().unwrap().condition, ltl("rst"));
         assert_eq!(d.text, "@(posedge clk) disable iff (rst) a |=> b");
@@ -712,7 +737,10 @@ mod tests {
         .unwrap();
         assert_eq!(d.kind, DirectiveKind::Assume);
         assert_eq!(d.label.as_deref(), Some("p_hs"));
-        assert_eq!(d.formula, Formula::always(s("req |=> ack")));
+        assert_eq!(
+            d.formula,
+            Formula::always(Formula::abort(s("req |=> ack"), ltl("!rst_n")))
+        );
         assert_eq!(d.clock.as_ref().unwrap().to_string(), "negedge ck");
         assert_eq!(d.disable.as_ref().unwrap().condition, ltl("!rst_n"));
         // Action blocks end at their `;`.
@@ -752,6 +780,18 @@ mod tests {
         let d = parse_sva_directive("cover property (disable iff (rst) $rose(a) ##1 b);").unwrap();
         assert!(d.disable.is_none());
         assert_eq!(d.formula, psl("never {{rose(a); b} && {!rst[*]}}!"));
+        // Without, too (`a ##1 1'b1` is covered as soon as `a` is read,
+        // unless the reset comes next), and beside it.
+        let d = parse_sva_directive("cover property (disable iff (rst) a ##1 1'b1);").unwrap();
+        assert_eq!(d.formula, psl("never {{a; true} && {!rst[*]}}!"));
+        assert_eq!(d.disable.unwrap().condition, ltl("rst"));
+        // A reset that reads past values is only in the formula.
+        let d = parse_sva_directive("assert property (disable iff ($rose(rst)) a |=> b);").unwrap();
+        assert!(d.disable.is_none());
+        assert_eq!(
+            d.formula,
+            Formula::always(Formula::abort(s("a |=> b"), s("$rose(rst)")))
+        );
         // An explicit clock overrides the default clocking.
         let d = parse_sva_directive(
             "default clocking @(posedge c1); endclocking assert property (@(negedge c2) a);",
