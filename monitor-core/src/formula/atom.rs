@@ -258,6 +258,12 @@ pub enum Comparison {
     Gt,
     /// `>=`
     Ge,
+    /// `===`, case equality (IEEE 1800-2017 §11.4.5): `x` and `z` bits
+    /// compare as themselves and the result is never unknown. Over
+    /// two-valued signals it is `==`.
+    CaseEq,
+    /// `!==`, case inequality: the negation of `===`.
+    CaseNe,
 }
 
 impl Comparison {
@@ -268,12 +274,19 @@ impl Comparison {
     /// assert_eq!(Comparison::Eq.symbol(Syntax::Smv), "=");
     /// assert_eq!(Comparison::Eq.symbol(Syntax::Promela), "==");
     /// assert_eq!(Comparison::Le.symbol(Syntax::Smv), "<=");
+    /// // Verilog keeps case equality, whose value on x and z bits differs;
+    /// // the other targets' values are two-valued, where it is `==`.
+    /// assert_eq!(Comparison::CaseNe.symbol(Syntax::Verilog), "!==");
+    /// assert_eq!(Comparison::CaseEq.symbol(Syntax::Smv), "=");
+    /// assert_eq!(Comparison::CaseEq.symbol(Syntax::Cpp), "==");
     /// ```
     pub fn symbol(self, syntax: Syntax) -> &'static str {
         match self {
-            Comparison::Eq if syntax == Syntax::Smv => "=",
-            Comparison::Eq => "==",
-            Comparison::Ne => "!=",
+            Comparison::CaseEq if syntax == Syntax::Verilog => "===",
+            Comparison::CaseNe if syntax == Syntax::Verilog => "!==",
+            Comparison::Eq | Comparison::CaseEq if syntax == Syntax::Smv => "=",
+            Comparison::Eq | Comparison::CaseEq => "==",
+            Comparison::Ne | Comparison::CaseNe => "!=",
             Comparison::Lt => "<",
             Comparison::Le => "<=",
             Comparison::Gt => ">",
@@ -389,6 +402,8 @@ impl Cursor<'_> {
     fn comparison(&mut self) -> Option<Comparison> {
         // Longest first.
         for (t, c) in [
+            ("===", Comparison::CaseEq),
+            ("!==", Comparison::CaseNe),
             ("==", Comparison::Eq),
             ("!=", Comparison::Ne),
             ("<=", Comparison::Le),
@@ -621,6 +636,15 @@ mod tests {
                 "state == 2",
             ],
             ["x = 3", "x = 3", "x == 3", "x == 3", "x == 3"],
+            // Case equality: itself in Verilog, `==` in two-valued models.
+            ["x === 3", "x = 3", "x === 3", "x == 3", "x == 3"],
+            [
+                "rst_ni !== 1'b1",
+                "rst_ni != TRUE",
+                "rst_ni !== 1'b1",
+                "rst_ni != 1",
+                "rst_ni != 1",
+            ],
             ["x\t==  3", "x = 3", "x == 3", "x == 3", "x == 3"],
             [
                 "s != idle",
@@ -728,6 +752,8 @@ mod tests {
             "4'd15",
             "x >= 4'dz",
             "x == 4'b_",
+            "x ==== 1",
+            "x !=== 1",
         ] {
             assert_eq!(Atom::parse(other), None, "{other}");
             assert_eq!(expression(other, Syntax::Smv).as_deref(), Ok(other));
