@@ -360,7 +360,7 @@ fn bad_input_loses_nothing_read_before_it() {
 /// active low, and its `x` at the first edge holds the check in reset
 /// (what `!== '0` asks: `a` is 0 there); `v !== 2'b11` holds of `x1`
 /// (§11.4.5), so the edge at 25 is a violation, where `!=` has no value
-/// and is refused.
+/// and is refused; `$isunknown(v)` holds there only.
 #[test]
 fn case_equality_and_lowrisc_resets_on_unknown_values() {
     let dir = scratch("vcd-case");
@@ -419,6 +419,19 @@ b11 $
     let o = mongen(&["check", "--sv", &q, &vcd]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("unknown (x/z) bits"), "{}", text(&o));
+    // `$isunknown` (§20.9) sees the x of `v` at 25, and nothing else.
+    let known = file(
+        &dir,
+        "known.sv",
+        b"module m(input clk, rst_ni, a, input [1:0] v);
+  k: assert property (@(posedge clk) disable iff ((!rst_ni) !== '0) !$isunknown(v));
+endmodule
+",
+    );
+    let o = mongen(&["check", "--sv", &known, "--all", &vcd]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("violated at time 25"), "{}", text(&o));
+    assert_eq!(text(&o).matches("violated at").count(), 1, "{}", text(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -302,6 +302,10 @@ pub enum Atom {
     Signal(Signal),
     /// A comparison.
     Compare(Operand, Comparison, Operand),
+    /// `$isunknown(x)` (IEEE 1800-2017 §20.9): whether the signal has an
+    /// `x` or `z` bit. False in the two-valued targets (NuSMV, Promela);
+    /// refused in C++, whose types may or may not have such values.
+    Unknown(Signal),
 }
 
 /// A cursor over the text of a name.
@@ -444,6 +448,15 @@ impl Atom {
     /// assert_eq!(Atom::parse("x + 1 > y"), None);
     /// ```
     pub fn parse(name: &str) -> Option<Atom> {
+        if let Some(inner) = name
+            .trim()
+            .strip_prefix("$isunknown(")
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            let mut c = Cursor { s: inner, i: 0 };
+            let s = c.signal()?;
+            return c.at_end().then_some(Atom::Unknown(s));
+        }
         let mut c = Cursor { s: name, i: 0 };
         let lhs = c.operand()?;
         if c.at_end() {
@@ -473,6 +486,16 @@ impl Atom {
     pub fn render(&self, syntax: Syntax) -> Result<String, AtomError> {
         match self {
             Atom::Signal(s) => signal(s, syntax),
+            Atom::Unknown(s) => match syntax {
+                Syntax::Verilog => Ok(format!("$isunknown({})", signal(s, syntax)?)),
+                Syntax::Smv => Ok("FALSE".into()),
+                Syntax::Promela => Ok("false".into()),
+                Syntax::Cpp => Err(AtomError(format!(
+                    "`$isunknown({})` reads x and z bits, which C++ integers do not have and \
+                     SystemC's logic vectors do: compute it in the design (`v.is_01()`)",
+                    s.name
+                ))),
+            },
             Atom::Compare(a, op, b) => {
                 // A part-select is a word in NuSMV, even of one bit.
                 let word = |o: &Operand| {
@@ -636,6 +659,13 @@ mod tests {
                 "state == 2",
             ],
             ["x = 3", "x = 3", "x == 3", "x == 3", "x == 3"],
+            [
+                "$isunknown(d[3:0])",
+                "FALSE",
+                "$isunknown(d[3:0])",
+                "false",
+                "",
+            ],
             // Case equality: itself in Verilog, `==` in two-valued models.
             ["x === 3", "x = 3", "x === 3", "x == 3", "x == 3"],
             [
@@ -754,6 +784,8 @@ mod tests {
             "x == 4'b_",
             "x ==== 1",
             "x !=== 1",
+            "$isunknown(a + b)",
+            "$isunknown(a",
         ] {
             assert_eq!(Atom::parse(other), None, "{other}");
             assert_eq!(expression(other, Syntax::Smv).as_deref(), Ok(other));

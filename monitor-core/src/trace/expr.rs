@@ -376,6 +376,9 @@ pub enum Expr {
     Compare(Operand, Comparison, Operand),
     /// A constant.
     Const(bool),
+    /// `$isunknown(x)` (IEEE 1800-2017 §20.9): whether the field (a
+    /// waveform's vector, or its selected bits) has an `x` or `z` bit.
+    Unknown(FieldRef),
     /// Negation.
     Not(Box<Expr>),
     /// Conjunction.
@@ -479,6 +482,18 @@ impl<'a> Parser<'a> {
         }
         if self.eat("!") || self.eat("~") {
             return Ok(Expr::Not(Box::new(self.unary(depth + 1)?)));
+        }
+        if self.eat("$isunknown") {
+            if !self.eat("(") {
+                return self.err("expected `(`");
+            }
+            let Operand::Field(f) = self.operand()? else {
+                return self.err("`$isunknown` reads a field");
+            };
+            if !self.eat(")") {
+                return self.err("expected `)`");
+            }
+            return Ok(Expr::Unknown(f));
         }
         if self.eat("(") {
             let e = self.or(depth + 1)?;
@@ -743,7 +758,7 @@ impl Expr {
 
     fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
         match self {
-            Expr::Field(r) => f(r),
+            Expr::Field(r) | Expr::Unknown(r) => f(r),
             Expr::Compare(a, _, b) => {
                 for o in [a, b] {
                     if let Operand::Field(r) = o {
@@ -781,7 +796,7 @@ impl Expr {
             Ok(())
         };
         match self {
-            Expr::Field(r) => res(r),
+            Expr::Field(r) | Expr::Unknown(r) => res(r),
             Expr::Compare(a, _, b) => {
                 for o in [a, b] {
                     if let Operand::Field(r) = o {
@@ -826,6 +841,30 @@ impl Expr {
                 match r.select {
                     None => c.as_bool().map_err(|e| in_field(r, e)),
                     Some(s) => Ok(!c.select(s).map_err(|e| in_field(r, e))?.is_zero()),
+                }
+            }
+            Expr::Unknown(r) => {
+                let c = get(r)?;
+                if unknown_bits(&Operand::Field(r.clone()), cell)?.is_some() {
+                    return Ok(true);
+                }
+                // Anything else is known when it is a value: a vector of 0
+                // and 1, a number, a Boolean.
+                let known = match r.select {
+                    _ if matches!(c, Cell::Bits(_)) => true,
+                    None => c.as_num().is_ok() || c.as_bool().is_ok(),
+                    Some(s) => c.select(s).is_ok(),
+                };
+                if known {
+                    Ok(false)
+                } else {
+                    Err(in_field(
+                        r,
+                        ValueError(format!(
+                            "{} is neither a value nor bits: `$isunknown` cannot say",
+                            shown(&c)
+                        )),
+                    ))
                 }
             }
             Expr::Not(e) => Ok(!e.eval(cell)?),
@@ -1222,6 +1261,32 @@ mod tests {
             &[("s", Cell::Text("no")), ("v", Cell::Bits(b"x"))]
         )
         .is_err());
+        // `$isunknown` (§20.9): whether a vector has an x or z bit.
+        let cells = [
+            ("r", Cell::Bits(b"x")),
+            ("v", Cell::Bits(b"01z1")),
+            ("w", Cell::Bits(b"0110")),
+            ("n", Cell::Text("12")),
+            ("s", Cell::Text("no")),
+        ];
+        for (text, want) in [
+            ("$isunknown(r)", Some(true)),
+            ("$isunknown(v)", Some(true)),
+            ("$isunknown(v[1])", Some(true)),
+            ("$isunknown(v[0])", Some(false)),
+            ("!$isunknown(v[3:2])", Some(true)),
+            ("$isunknown(w)", Some(false)),
+            ("$isunknown(n)", Some(false)),
+            ("$isunknown(s)", None),
+        ] {
+            assert_eq!(eval(text, &cells).ok(), want, "{text}");
+        }
+        assert!(Expr::parse("$isunknown(3)").is_err());
+        assert!(Expr::parse("$isunknown(a").is_err());
+        assert_eq!(
+            Expr::parse("$isunknown(a) && b").unwrap().fields(),
+            ["a", "b"]
+        );
         // Never the shared-number path, which reads numbers.
         assert_eq!(FieldVsNumber::of(&Expr::parse("r === 1").unwrap()), None);
     }

@@ -44,7 +44,7 @@
 //! | `accept_on (b) p`, `reject_on (b) p`, `sync_*` | 16.12.14 | `p abort b`, `!(!p abort b)` |
 //! | `$past(e)`, `$past(e, n)`, `$sampled(e)` | 16.9.3 | `Y e`, `Yⁿ e`, `e` |
 //! | `$rose(e)`, `$fell(e)`, `$stable(e)`, `$changed(e)` | 16.9.3 | `e & !Y e`, `!e & Y e`, `e <-> Y e`, `e xor Y e` |
-//! | `$onehot({a,b,c})`, `$onehot0(...)`, `$countones(...) == k`, `$isunknown(e)` | 20.9 | exactly one, at most one, `k` of the bits (also `!=`, `<`, `<=`, `>`, `>=`), `false` |
+//! | `$onehot({a,b,c})`, `$onehot0(...)`, `$countones(...) == k`, `$isunknown(e)` | 20.9 | exactly one, at most one, `k` of the bits (also `!=`, `<`, `<=`, `>`, `>=`), whether a signal has x or z bits |
 //! | `sequence s(x, y = 1); ... endsequence`, `property p(...); ... endproperty`, `let l(x) = e;` | 16.8, 16.12, 11.12 | expanded where used, each formal replaced by its actual |
 //! | `@(posedge clk)`, `default clocking @(posedge clk); endclocking` | 16.16, 14.12 | the directive's [`Clock`](super::Clock) |
 //! | `disable iff (b)`, `default disable iff (b);` | 16.12, 16.15 | the directive's [`Disable`] |
@@ -73,7 +73,11 @@
 //!   ticks; before the first tick the value is the default, 0 (§16.9.3):
 //!   `$past(a)` is false at the first tick, `$rose(a)` is `a` there,
 //!   `$stable(a)` is `!a`.
-//! * `$isunknown` is false: traces and checkers are two-valued.
+//! * `$isunknown(v)` of a signal (or of a concatenation of signals) is an
+//!   atom of its own, `$isunknown(v)`: the trace checker reads whether a
+//!   waveform's value has an x or z bit, Verilog checkers compute it,
+//!   NuSMV and Promela models (two-valued) read false, and the C++
+//!   targets refuse it.
 //! * `===` and `!==` (§11.4.5) stay in the atom of a signal (`x !== 1'b1`):
 //!   the trace checker reads x and z bits in a waveform exactly (a vector
 //!   with one is never identical to a constant, where `==` refuses the
@@ -700,7 +704,17 @@ mod tests {
                 Formula::not(Formula::yesterday(Formula::ap("st == 2")))
             ])
         );
-        assert_eq!(s("$isunknown(a)"), ltl("false"));
+        assert_eq!(s("$isunknown(a)"), Formula::ap("$isunknown(a)"));
+        assert_eq!(
+            s("!$isunknown({a, b[2:0]})"),
+            Formula::not(Formula::or([
+                Formula::ap("$isunknown(a)"),
+                Formula::ap("$isunknown(b[2:0])")
+            ]))
+        );
+        assert!(err("$isunknown(a && b)")
+            .message()
+            .contains("`$isunknown` reads signals"));
         let truth = |f: Formula, bits: [bool; 3]| {
             let g = f.map_bottom_up(|x| match x.ap_name() {
                 Some("a") => Formula::constant(bits[0]),

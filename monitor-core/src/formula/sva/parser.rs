@@ -1511,7 +1511,8 @@ impl<'a> Parser<'a> {
         let n = self.property()?;
         let span = self.span_from(s);
         let b = self.to_bool(n, span, &format!("`{f}`"))?;
-        if let Some(name) = b.ap_name() {
+        // `$isunknown` reads every bit of a vector.
+        if let Some(name) = b.ap_name().filter(|_| f != "$isunknown") {
             if !name.contains(' ') && name.ends_with(']') && name.contains(':') {
                 return Err(self.unsupported(
                     span,
@@ -1569,10 +1570,33 @@ impl<'a> Parser<'a> {
                         ),
                     ));
                 }
+                let arg = self.cur.peek().span;
                 let bits = self.bits(f)?;
                 self.close_call(f, open.span)?;
                 let b = match f {
-                    "$isunknown" => Formula::ff(),
+                    "$isunknown" => {
+                        // An atom of each signal, which the trace checker
+                        // and Verilog read on x and z values.
+                        let mut unknown = Vec::with_capacity(bits.len());
+                        for b in &bits {
+                            let name = b.ap_name().filter(|n| {
+                                matches!(
+                                    crate::formula::atom::Atom::parse(n),
+                                    Some(crate::formula::atom::Atom::Signal(_))
+                                )
+                            });
+                            let Some(name) = name else {
+                                return Err(self.unsupported(
+                                    self.span_from(arg),
+                                    "`$isunknown` reads signals (`$isunknown(v)`, \
+                                     `$isunknown({a, b[2]})`): an expression's unknown bits depend \
+                                     on its operators",
+                                ));
+                            };
+                            unknown.push(Formula::ap(&format!("$isunknown({name})")));
+                        }
+                        Formula::or(unknown)
+                    }
                     "$onehot" => exactly(&bits, 1),
                     "$onehot0" => Formula::not(at_least(&bits, 2)),
                     _ => self.countones_comparison(&bits)?,
