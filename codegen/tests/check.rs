@@ -450,6 +450,86 @@ $enddefinitions $end
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// lowRISC's reset `disable iff ((!rst_ni) !== '0)` and a case
+/// comparison on a waveform with unknown values: the reset is `rst_ni`,
+/// active low, and its `x` at the first edge holds the check in reset
+/// (what `!== '0` asks: `a` is 0 there); `v !== 2'b11` holds of `x1`
+/// (§11.4.5), so the edge at 25 is a violation, where `!=` has no value
+/// and is refused; `$isunknown(v)` holds there only.
+#[test]
+fn case_equality_and_lowrisc_resets_on_unknown_values() {
+    let dir = scratch("vcd-case");
+    let module = |op: &str| {
+        format!(
+            "module m(input clk, rst_ni, a, input [1:0] v);
+  p: assert property (@(posedge clk) disable iff ((!rst_ni) !== '0) v {op} 2'b11 |-> a);
+endmodule
+"
+        )
+    };
+    let dump = b"$scope module m $end
+$var reg 1 ! clk $end
+$var reg 1 \" rst_ni $end
+$var reg 1 # a $end
+$var reg 2 $ v $end
+$upscope $end
+$enddefinitions $end
+#0
+0!
+x\"
+0#
+b0 $
+#5
+1!
+#10
+0!
+#12
+1\"
+1#
+#15
+1!
+#20
+0!
+0#
+bx1 $
+#25
+1!
+#30
+0!
+b11 $
+#35
+1!
+#40
+0!
+";
+    let vcd = file(&dir, "t.vcd", dump);
+    let p = file(&dir, "p.sv", module("!==").as_bytes());
+    let o = mongen(&["check", "--sv", &p, &vcd]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("violated at time 25"), "{}", text(&o));
+    assert!(!text(&o).contains("time 5 "), "{}", text(&o));
+    assert!(!text(&o).contains("time 35"), "{}", text(&o));
+    // `!=` of `x1`: no value, an error at that edge.
+    let q = file(&dir, "q.sv", module("!=").as_bytes());
+    let o = mongen(&["check", "--sv", &q, &vcd]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("unknown (x/z) bits"), "{}", text(&o));
+    // `$isunknown` (§20.9) sees the x of `v` at 25, and nothing else.
+    let known = file(
+        &dir,
+        "known.sv",
+        b"module m(input clk, rst_ni, a, input [1:0] v);
+  k: assert property (@(posedge clk) disable iff ((!rst_ni) !== '0) !$isunknown(v));
+endmodule
+",
+    );
+    let o = mongen(&["check", "--sv", &known, "--all", &vcd]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("violated at time 25"), "{}", text(&o));
+    assert_eq!(text(&o).matches("violated at").count(), 1, "{}", text(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn waveforms_with_a_clock_and_a_reset() {
     let dir = scratch("vcd");

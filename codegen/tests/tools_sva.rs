@@ -226,3 +226,67 @@ fn icarus_simulates_the_checkers_and_mongen_check_sv_agrees() {
         }
     }
 }
+
+/// A design as lowRISC and PULP write them: an immediate assertion with
+/// an action block in an `initial` block and an assumption with a pass
+/// and a fail statement (which Yosys 0.23 cannot read: they become `;` in
+/// NAME_design.sv), and concurrent assertions with lowRISC's reset
+/// `disable iff ((!rst_ni) !== '0)` and case equality. SymbiYosys proves
+/// them, and refutes the mutant where `b` does not follow `a`.
+#[test]
+fn symbiyosys_reads_immediate_action_blocks_case_equality_and_fill_literals() {
+    let Some(sby) = sby() else { return };
+    let design = "module follow #(parameter DEPTH = 4) (input logic clk_i, rst_ni, a,
+                                            output logic b);
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) b <= 1'b0; else b <= a;
+  initial begin
+    assert (DEPTH > 0) else $error(\"DEPTH must be greater than 0.\");
+  end
+  always @(posedge clk_i) assume (DEPTH < 64) $display(\"ok\"); else $fatal(1, \"deep\");
+  Follows_A: assert property (@(posedge clk_i) disable iff ((!rst_ni) !== '0) a |=> b === 1'b1);
+  Known_A: assert property (@(posedge clk_i) disable iff ((!rst_ni) !== '0) !a |=> b !== '0 == 1'b0);
+endmodule
+";
+    for (name, text_of, verdict) in [
+        ("good", design.to_string(), "PASS, rc=0"),
+        (
+            "mutant",
+            design.replace("b <= a;", "b <= a & b;"),
+            "FAIL, rc=2",
+        ),
+    ] {
+        let dir = scratch(&format!("sva-sby-immediate-{name}"));
+        std::fs::write(dir.join("follow.sv"), &text_of).unwrap();
+        mongen(
+            &dir,
+            &[
+                "compile",
+                "--sv",
+                "follow.sv",
+                "-t",
+                "verilog",
+                "--sby",
+                "follow",
+                "--design",
+                "follow.sv",
+                "-o",
+                "follow_checkers.v",
+            ],
+        );
+        let copy = std::fs::read_to_string(dir.join("follow_design.sv")).unwrap();
+        assert!(copy.contains("assert (DEPTH > 0) ;"), "{copy}");
+        assert!(!copy.contains('$') && !copy.contains("property"), "{copy}");
+        let checkers = std::fs::read_to_string(dir.join("follow_checkers.v")).unwrap();
+        assert!(checkers.contains("==="), "{checkers}");
+        let o = run(&dir, &sby, &["-f", "follow.sby", "prove"]);
+        let log = text(&o);
+        assert!(
+            log.contains(&format!("[follow_prove] DONE ({verdict})")),
+            "{name}:\n{log}"
+        );
+        if name == "mutant" {
+            assert!(log.contains("Follows_A_chk"), "{log}");
+        }
+    }
+}

@@ -84,6 +84,132 @@ fn mongen_reads_the_assertions_of_the_real_fifos() {
     assert!(text(&o).contains("-D NAME"), "{}", text(&o));
 }
 
+const PRIM_ARBITER_PPC: &str = "pythondata_cpu_ibex/pythondata_cpu_ibex/system_verilog/vendor/lowrisc_ip/ip/prim/rtl/prim_arbiter_ppc.sv";
+
+/// lowRISC's arbiter with its own macros (`-I` their folder): its
+/// assertions expand to `disable iff ((!rst_ni) !== '0)`, the reset
+/// `rst_ni` active low. The file is refused as a whole (`DataFlow_A` is in
+/// a generate `if`); with the assertions that mongen does not read blanked
+/// (reductions, `$onehot0` of a vector, selects by a signal, the generate
+/// block), the four left become checkers, and a select by a signal is
+/// refused with a message that names it.
+#[test]
+fn mongen_reads_lowrisc_assertions_through_their_macros() {
+    let Some(file) = design(PRIM_ARBITER_PPC) else {
+        return;
+    };
+    let dir = scratch("sva-designs-lowrisc");
+    let include = file.parent().unwrap().display().to_string();
+    let source = std::fs::read_to_string(&file).unwrap();
+    // The macro calls, `NAME(...)` with balanced parentheses.
+    let mut kept = String::new();
+    let mut rest = source.as_str();
+    let mut refused_select = None;
+    while let Some(at) = rest.find('`') {
+        kept.push_str(&rest[..at]);
+        let call = &rest[at..];
+        let Some(open) = call.find('(').filter(|&o| {
+            matches!(
+                &call[1..o],
+                "ASSERT" | "ASSUME" | "ASSERT_KNOWN" | "ASSERT_INIT"
+            )
+        }) else {
+            kept.push('`');
+            rest = &call[1..];
+            continue;
+        };
+        let mut depth = 0;
+        let end = call
+            .char_indices()
+            .skip(open)
+            .find(|&(_, c)| {
+                depth += match c {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                depth == 0
+            })
+            .unwrap()
+            .0
+            + 1;
+        let text = &call[..end];
+        let name = text[open + 1..].split(',').next().unwrap().trim();
+        let wanted = [
+            "NoReadyValidNoGrant_A",
+            "ValidKnown_A",
+            "GrantKnown_A",
+            "IdxKnown_A",
+        ];
+        if wanted.contains(&name) {
+            kept.push_str(text);
+        } else {
+            if name == "IndexIsCorrect_A" {
+                refused_select = Some(text.to_string());
+            }
+            kept.extend(text.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        }
+        rest = &call[end..];
+    }
+    kept.push_str(rest);
+    // The generate block of `DataFlow_A`, to its `end`, blanked.
+    let block = "if (EnDataPort) begin: gen_data_port_assertion";
+    let at = kept.find(block).expect("the generate block of DataFlow_A");
+    let end = at + kept[at..].find("\nend\n").expect("its end") + "\nend".len();
+    let blank: String = kept[at..end]
+        .chars()
+        .map(|c| if c == '\n' { '\n' } else { ' ' })
+        .collect();
+    let kept = format!("{}{blank}{}", &kept[..at], &kept[end..]);
+    std::fs::write(dir.join("arb.sv"), &kept).unwrap();
+    let args = [
+        "compile", "--sv", "arb.sv", "-I", &include, "-t", "verilog", "-o", "arb.v",
+    ];
+    let o = mongen(&dir, &args);
+    assert!(o.status.success(), "{}\n{kept}", text(&o));
+    let v = std::fs::read_to_string(dir.join("arb.v")).unwrap();
+    assert_eq!(
+        checkers(&v),
+        [
+            "ValidKnown_A_checker",
+            "GrantKnown_A_checker",
+            "IdxKnown_A_checker",
+            "NoReadyValidNoGrant_A_checker"
+        ],
+        "{v}"
+    );
+    // The reset is the port `rst_ni`, active low.
+    assert!(
+        v.contains("rst_ni       asynchronous active-low reset"),
+        "{v}"
+    );
+    let select = refused_select.expect("IndexIsCorrect_A in the file");
+    let one = kept.replacen(
+        "`ASSERT_KNOWN(ValidKnown_A, valid_o)",
+        &format!("{select}\n"),
+        1,
+    );
+    std::fs::write(dir.join("select.sv"), &one).unwrap();
+    let o = mongen(
+        &dir,
+        &[
+            "compile",
+            "--sv",
+            "select.sv",
+            "-I",
+            &include,
+            "-t",
+            "verilog",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("a select by a signal (`gnt_o[idx_o]`) is not supported"),
+        "{}",
+        text(&o)
+    );
+}
+
 /// A testbench of the CV32E40P FIFO (4 entries): phases of pushes and pops
 /// in random proportions, so that it fills and drains, pushes when full and
 /// pops when empty; a reset of one to three cycles now and then, changed

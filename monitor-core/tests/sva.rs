@@ -128,7 +128,7 @@ const LTL_PAIRS: &[(&str, &str)] = &[
     ("always $onehot0({a, b, c})", "G(!(a & b) & !(a & c) & !(b & c))"),
     ("always ($countones({a, b, c}) == 2)", "G((a & b & !c) | (a & !b & c) | (!a & b & c))"),
     ("always ($countones({a, b, c}) >= 2)", "G((a & b) | (a & c) | (b & c))"),
-    ("always (req |-> !$isunknown(data))", "true"),
+    ("always (req |-> !$isunknown(data))", "G(req -> !\"$isunknown(data)\")"),
     // Boolean operators.
     ("a && !b || c", "(a & !b) | c"),
     ("a & ~b | c ^ d", "(a & !b) | (c xor d)"),

@@ -16,8 +16,10 @@
 //! `count` means `count != 0`. The normalized text computes exactly that
 //! value as Verilog evaluates it (IEEE 1364-2005 §5.4–5.5 expression
 //! sizing and signedness; `inside` from IEEE 1800 §11.4.13, compared item
-//! by item). Propositions read only checker inputs, which are 0 or 1: `x`
-//! and `z` digits are rejected and `===`/`!==` become `==`/`!=`.
+//! by item). Propositions read checker inputs, taken to be 0 or 1: `x`
+//! and `z` digits are rejected. `===` and `!==` stay as written: where a
+//! simulation does drive an `x` or a `z`, they give the standard's value
+//! (`!==` holds), where `!=` would be unknown.
 //!
 //! # Normalization
 //!
@@ -844,8 +846,10 @@ impl BOp {
             BOp::Le => "<=",
             BOp::Gt => ">",
             BOp::Ge => ">=",
-            BOp::Eq | BOp::CaseEq => "==",
-            BOp::Ne | BOp::CaseNe => "!=",
+            BOp::Eq => "==",
+            BOp::Ne => "!=",
+            BOp::CaseEq => "===",
+            BOp::CaseNe => "!==",
             BOp::And => "&",
             BOp::Xor => "^",
             BOp::Xnor => "~^",
@@ -3691,7 +3695,7 @@ mod tests {
         assert_eq!(msg("$signed(count, en)"), "`$signed` takes one argument");
         assert_eq!(
             ok("count === 4'd3 || count !== limit"),
-            "count == 4'd3 || count != limit"
+            "count === 4'd3 || count !== limit"
         );
     }
 

@@ -698,6 +698,22 @@ impl<'a, 'f> Extractor<'a, 'f> {
         start.unwrap_or(end)..end
     }
 
+    /// Replaces the action block of an immediate assertion by `;`, unless
+    /// it is already removed (inside a concurrent assertion's).
+    fn remove_action_block(&mut self, block: RefNode<'a>) {
+        let range = self.range(block);
+        let inside = self
+            .removals
+            .iter()
+            .any(|r| r.range.start <= range.start && range.end <= r.range.end);
+        if !inside && !range.is_empty() {
+            self.removals.push(Removal {
+                range,
+                statement: true,
+            });
+        }
+    }
+
     fn remove(&mut self, node: RefNode<'a>, statement: bool) {
         let range = self.range(node);
         self.removals.push(Removal { range, statement });
@@ -888,6 +904,21 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                  task or a function: only those of modules and of `always` \
                                  procedures are read (IEEE 1800-2017 §16.14.6)",
                             ));
+                        }
+                        // An immediate assertion stays in the design, but its
+                        // action block (`else $error(...)`) becomes the null
+                        // statement: Yosys does not read action blocks.
+                        RefNode::SimpleImmediateAssertStatement(x) => {
+                            self.remove_action_block((&x.nodes.2).into());
+                        }
+                        RefNode::SimpleImmediateAssumeStatement(x) => {
+                            self.remove_action_block((&x.nodes.2).into());
+                        }
+                        RefNode::DeferredImmediateAssertStatement(x) => {
+                            self.remove_action_block((&x.nodes.3).into());
+                        }
+                        RefNode::DeferredImmediateAssumeStatement(x) => {
+                            self.remove_action_block((&x.nodes.3).into());
                         }
                         RefNode::LoopGenerateConstruct(_)
                         | RefNode::ConditionalGenerateConstruct(_) => {

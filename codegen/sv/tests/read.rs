@@ -249,3 +249,67 @@ fn terminal_escapes_in_errors_are_shown_as_question_marks() {
     let err = refused("module m(input a);\n  assign \u{1b}[31m = ;\nendmodule");
     assert!(!err.to_string().contains('\u{1b}'), "{err:?}");
 }
+
+/// lowRISC's `ASSERT` macros write the reset `(!rst_ni) !== '0`, a
+/// Boolean compared by case inequality with a fill literal: it is the
+/// active-low reset `rst_ni`, and the reader keeps case comparisons of
+/// signals.
+#[test]
+fn case_equality_and_fill_literals_as_lowrisc_macros_write_them() {
+    let src = "
+`define ASSERT(__name, __prop, __clk = clk_i, __rst = !rst_ni) \\
+  __name: assert property (@(posedge __clk) disable iff ((__rst) !== '0) (__prop)) \\
+    else begin $error(\"[ASSERT FAILED] [%m] %s\", `\"__name`\"); end
+module arb (input logic clk_i, rst_ni, valid_o, ready_i, input logic [1:0] idx_o);
+  `ASSERT(NoReadyValid_A, valid_o |-> ready_i === 1'b1)
+  `ASSERT(IdxKnown_A, valid_o |-> idx_o !== '0, clk_i, !rst_ni || !valid_o)
+endmodule";
+    let design = read(src);
+    assert_eq!(design.assertions.len(), 2);
+    same(
+        src,
+        0,
+        "NoReadyValid_A: assert property (@(posedge clk_i) disable iff (!rst_ni) \
+         valid_o |-> ready_i === 1'b1);",
+    );
+    let d = &design.assertions[0].directive;
+    assert_eq!(
+        d.disable.as_ref().and_then(|d| d.signal()),
+        Some(("rst_ni", monitor_core::formula::ActiveLevel::Low))
+    );
+    same(
+        src,
+        1,
+        "IdxKnown_A: assert property (@(posedge clk_i) disable iff (!rst_ni || !valid_o) \
+         valid_o |-> idx_o !== 0);",
+    );
+}
+
+/// The design without its assertions keeps immediate assertions (a
+/// tool reads them) but not their action blocks, which Yosys refuses
+/// (`else $error(...)`): they become the null statement, on the same
+/// lines.
+#[test]
+fn immediate_assertions_lose_their_action_blocks() {
+    let src = "module f #(parameter DEPTH = 8) (input clk, a, b);
+  initial begin
+    assert (DEPTH > 0) else $error(\"DEPTH must be greater than 0.\");
+    assume (DEPTH < 64) $display(\"ok\"); else
+      $fatal(1, \"too deep\");
+    assert #0 (DEPTH != 3) else $error(\"three\");
+    assert (DEPTH != 5);
+  end
+  p: assert property (@(posedge clk) a |=> b) else $error(\"no b\");
+endmodule
+";
+    let design = read(src);
+    assert_eq!(design.assertions.len(), 1);
+    let plain = design.without_assertions(|_| None);
+    assert_eq!(plain.lines().count(), src.lines().count());
+    assert!(!plain.contains('$'), "{plain}");
+    assert!(plain.contains("assert (DEPTH > 0) ;"), "{plain}");
+    assert!(plain.contains("assume (DEPTH < 64) ;"), "{plain}");
+    assert!(plain.contains("assert #0 (DEPTH != 3) ;"), "{plain}");
+    assert!(plain.contains("assert (DEPTH != 5);"), "{plain}");
+    assert!(!plain.contains("property"), "{plain}");
+}

@@ -258,6 +258,12 @@ pub enum Comparison {
     Gt,
     /// `>=`
     Ge,
+    /// `===`, case equality (IEEE 1800-2017 §11.4.5): `x` and `z` bits
+    /// compare as themselves and the result is never unknown. Over
+    /// two-valued signals it is `==`.
+    CaseEq,
+    /// `!==`, case inequality: the negation of `===`.
+    CaseNe,
 }
 
 impl Comparison {
@@ -268,12 +274,19 @@ impl Comparison {
     /// assert_eq!(Comparison::Eq.symbol(Syntax::Smv), "=");
     /// assert_eq!(Comparison::Eq.symbol(Syntax::Promela), "==");
     /// assert_eq!(Comparison::Le.symbol(Syntax::Smv), "<=");
+    /// // Verilog keeps case equality, whose value on x and z bits differs;
+    /// // the other targets' values are two-valued, where it is `==`.
+    /// assert_eq!(Comparison::CaseNe.symbol(Syntax::Verilog), "!==");
+    /// assert_eq!(Comparison::CaseEq.symbol(Syntax::Smv), "=");
+    /// assert_eq!(Comparison::CaseEq.symbol(Syntax::Cpp), "==");
     /// ```
     pub fn symbol(self, syntax: Syntax) -> &'static str {
         match self {
-            Comparison::Eq if syntax == Syntax::Smv => "=",
-            Comparison::Eq => "==",
-            Comparison::Ne => "!=",
+            Comparison::CaseEq if syntax == Syntax::Verilog => "===",
+            Comparison::CaseNe if syntax == Syntax::Verilog => "!==",
+            Comparison::Eq | Comparison::CaseEq if syntax == Syntax::Smv => "=",
+            Comparison::Eq | Comparison::CaseEq => "==",
+            Comparison::Ne | Comparison::CaseNe => "!=",
             Comparison::Lt => "<",
             Comparison::Le => "<=",
             Comparison::Gt => ">",
@@ -289,6 +302,10 @@ pub enum Atom {
     Signal(Signal),
     /// A comparison.
     Compare(Operand, Comparison, Operand),
+    /// `$isunknown(x)` (IEEE 1800-2017 §20.9): whether the signal has an
+    /// `x` or `z` bit. False in the two-valued targets (NuSMV, Promela);
+    /// refused in C++, whose types may or may not have such values.
+    Unknown(Signal),
 }
 
 /// A cursor over the text of a name.
@@ -389,6 +406,8 @@ impl Cursor<'_> {
     fn comparison(&mut self) -> Option<Comparison> {
         // Longest first.
         for (t, c) in [
+            ("===", Comparison::CaseEq),
+            ("!==", Comparison::CaseNe),
             ("==", Comparison::Eq),
             ("!=", Comparison::Ne),
             ("<=", Comparison::Le),
@@ -429,6 +448,15 @@ impl Atom {
     /// assert_eq!(Atom::parse("x + 1 > y"), None);
     /// ```
     pub fn parse(name: &str) -> Option<Atom> {
+        if let Some(inner) = name
+            .trim()
+            .strip_prefix("$isunknown(")
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            let mut c = Cursor { s: inner, i: 0 };
+            let s = c.signal()?;
+            return c.at_end().then_some(Atom::Unknown(s));
+        }
         let mut c = Cursor { s: name, i: 0 };
         let lhs = c.operand()?;
         if c.at_end() {
@@ -458,6 +486,16 @@ impl Atom {
     pub fn render(&self, syntax: Syntax) -> Result<String, AtomError> {
         match self {
             Atom::Signal(s) => signal(s, syntax),
+            Atom::Unknown(s) => match syntax {
+                Syntax::Verilog => Ok(format!("$isunknown({})", signal(s, syntax)?)),
+                Syntax::Smv => Ok("FALSE".into()),
+                Syntax::Promela => Ok("false".into()),
+                Syntax::Cpp => Err(AtomError(format!(
+                    "`$isunknown({})` reads x and z bits, which C++ integers do not have and \
+                     SystemC's logic vectors do: compute it in the design (`v.is_01()`)",
+                    s.name
+                ))),
+            },
             Atom::Compare(a, op, b) => {
                 // A part-select is a word in NuSMV, even of one bit.
                 let word = |o: &Operand| {
@@ -621,6 +659,22 @@ mod tests {
                 "state == 2",
             ],
             ["x = 3", "x = 3", "x == 3", "x == 3", "x == 3"],
+            [
+                "$isunknown(d[3:0])",
+                "FALSE",
+                "$isunknown(d[3:0])",
+                "false",
+                "",
+            ],
+            // Case equality: itself in Verilog, `==` in two-valued models.
+            ["x === 3", "x = 3", "x === 3", "x == 3", "x == 3"],
+            [
+                "rst_ni !== 1'b1",
+                "rst_ni != TRUE",
+                "rst_ni !== 1'b1",
+                "rst_ni != 1",
+                "rst_ni != 1",
+            ],
             ["x\t==  3", "x = 3", "x == 3", "x == 3", "x == 3"],
             [
                 "s != idle",
@@ -728,6 +782,10 @@ mod tests {
             "4'd15",
             "x >= 4'dz",
             "x == 4'b_",
+            "x ==== 1",
+            "x !=== 1",
+            "$isunknown(a + b)",
+            "$isunknown(a",
         ] {
             assert_eq!(Atom::parse(other), None, "{other}");
             assert_eq!(expression(other, Syntax::Smv).as_deref(), Ok(other));

@@ -82,8 +82,8 @@ impl std::error::Error for ValueError {}
 /// Whether a comparison holds of two values in order `o`.
 fn compares(o: Ordering, op: Comparison) -> bool {
     match op {
-        Comparison::Eq => o.is_eq(),
-        Comparison::Ne => o.is_ne(),
+        Comparison::Eq | Comparison::CaseEq => o.is_eq(),
+        Comparison::Ne | Comparison::CaseNe => o.is_ne(),
         Comparison::Lt => o.is_lt(),
         Comparison::Le => o.is_le(),
         Comparison::Gt => o.is_gt(),
@@ -376,6 +376,9 @@ pub enum Expr {
     Compare(Operand, Comparison, Operand),
     /// A constant.
     Const(bool),
+    /// `$isunknown(x)` (IEEE 1800-2017 §20.9): whether the field (a
+    /// waveform's vector, or its selected bits) has an `x` or `z` bit.
+    Unknown(FieldRef),
     /// Negation.
     Not(Box<Expr>),
     /// Conjunction.
@@ -480,6 +483,18 @@ impl<'a> Parser<'a> {
         if self.eat("!") || self.eat("~") {
             return Ok(Expr::Not(Box::new(self.unary(depth + 1)?)));
         }
+        if self.eat("$isunknown") {
+            if !self.eat("(") {
+                return self.err("expected `(`");
+            }
+            let Operand::Field(f) = self.operand()? else {
+                return self.err("`$isunknown` reads a field");
+            };
+            if !self.eat(")") {
+                return self.err("expected `)`");
+            }
+            return Ok(Expr::Unknown(f));
+        }
         if self.eat("(") {
             let e = self.or(depth + 1)?;
             if !self.eat(")") {
@@ -489,6 +504,8 @@ impl<'a> Parser<'a> {
         }
         let lhs = self.operand()?;
         let op = [
+            ("===", Comparison::CaseEq),
+            ("!==", Comparison::CaseNe),
             ("==", Comparison::Eq),
             ("!=", Comparison::Ne),
             ("<=", Comparison::Le),
@@ -668,6 +685,8 @@ impl FieldVsNumber {
             _ => None,
         };
         match e {
+            // Case equality reads unknown bits, which have no number.
+            Expr::Compare(_, Comparison::CaseEq | Comparison::CaseNe, _) => None,
             Expr::Compare(a, op, b) => match (field(a), number(b), number(a), field(b)) {
                 (Some(id), Some(number), _, _) => Some(FieldVsNumber {
                     id,
@@ -752,7 +771,7 @@ impl Expr {
 
     fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
         match self {
-            Expr::Field(r) => f(r),
+            Expr::Field(r) | Expr::Unknown(r) => f(r),
             Expr::Compare(a, _, b) => {
                 for o in [a, b] {
                     if let Operand::Field(r) = o {
@@ -790,7 +809,7 @@ impl Expr {
             Ok(())
         };
         match self {
-            Expr::Field(r) => res(r),
+            Expr::Field(r) | Expr::Unknown(r) => res(r),
             Expr::Compare(a, _, b) => {
                 for o in [a, b] {
                     if let Operand::Field(r) = o {
@@ -837,6 +856,30 @@ impl Expr {
                     Some(s) => Ok(!c.select(s).map_err(|e| in_field(r, e))?.is_zero()),
                 }
             }
+            Expr::Unknown(r) => {
+                let c = get(r)?;
+                if unknown_bits(&Operand::Field(r.clone()), cell)?.is_some() {
+                    return Ok(true);
+                }
+                // Anything else is known when it is a value: a vector of 0
+                // and 1, a number, a Boolean.
+                let known = match r.select {
+                    _ if matches!(c, Cell::Bits(_)) => true,
+                    None => c.as_num().is_ok() || c.as_bool().is_ok(),
+                    Some(s) => c.select(s).is_ok(),
+                };
+                if known {
+                    Ok(false)
+                } else {
+                    Err(in_field(
+                        r,
+                        ValueError(format!(
+                            "{} is neither a value nor bits: `$isunknown` cannot say",
+                            shown(&c)
+                        )),
+                    ))
+                }
+            }
             Expr::Not(e) => Ok(!e.eval(cell)?),
             Expr::And(xs) => {
                 for x in xs {
@@ -874,6 +917,12 @@ impl Expr {
                     let (x, y) = (text(a)?, text(b)?);
                     return Ok(compares(x.cmp(&y), *op));
                 }
+                if matches!(op, Comparison::CaseEq | Comparison::CaseNe) {
+                    if let Some(same) = case_equal(a, b, cell)? {
+                        return Ok(same == (*op == Comparison::CaseEq));
+                    }
+                    // No unknown bits: `===` is `==`.
+                }
                 if boolean {
                     let truth = |o: &Operand| -> Result<bool, ValueError> {
                         match o {
@@ -890,8 +939,8 @@ impl Expr {
                     };
                     let (x, y) = (truth(a)?, truth(b)?);
                     return match op {
-                        Comparison::Eq => Ok(x == y),
-                        Comparison::Ne => Ok(x != y),
+                        Comparison::Eq | Comparison::CaseEq => Ok(x == y),
+                        Comparison::Ne | Comparison::CaseNe => Ok(x != y),
                         _ => Err(ValueError("Booleans have no order".into())),
                     };
                 }
@@ -899,6 +948,82 @@ impl Expr {
                 let y = operand_num(b, cell)?;
                 Ok(compares(x.compare(y), *op))
             }
+        }
+    }
+}
+
+/// The bits of a field operand when it is a vector of a waveform with
+/// unknown (`x`, `z`) digits, selected if it is; `None` otherwise.
+fn unknown_bits<'c>(
+    o: &Operand,
+    cell: &impl Fn(usize) -> Option<Cell<'c>>,
+) -> Result<Option<&'c [u8]>, ValueError> {
+    let Operand::Field(r) = o else {
+        return Ok(None);
+    };
+    let Some(Cell::Bits(bits)) = cell(r.id) else {
+        return Ok(None);
+    };
+    let bits = match r.select {
+        None => bits,
+        Some(sel) => {
+            let (hi, lo) = match sel {
+                Select::Bit(i) => (i, i),
+                Select::Part(h, l) => (h, l),
+            };
+            let n = bits.len() as u32;
+            if hi >= n {
+                return Err(ValueError(format!(
+                    "`{}`: bit {hi} of a {n}-bit vector {}",
+                    r.name,
+                    String::from_utf8_lossy(bits)
+                )));
+            }
+            &bits[(n - 1 - hi) as usize..=(n - 1 - lo) as usize]
+        }
+    };
+    Ok(bits
+        .iter()
+        .any(|b| !matches!(b, b'0' | b'1'))
+        .then_some(bits))
+}
+
+/// Case equality (`===`, IEEE 1800-2017 §11.4.5) where an operand has
+/// unknown bits: `Some(identical)`; `None` when neither has any (then it
+/// is `==`). A constant has none, so a vector with an `x` or `z` bit is
+/// never identical to it; two vectors with unknown bits are identical
+/// when they have the same digits, and are compared only at the same
+/// width (extending one would need its signedness, which a waveform does
+/// not always give).
+fn case_equal<'c>(
+    a: &Operand,
+    b: &Operand,
+    cell: &impl Fn(usize) -> Option<Cell<'c>>,
+) -> Result<Option<bool>, ValueError> {
+    match (unknown_bits(a, cell)?, unknown_bits(b, cell)?) {
+        (None, None) => Ok(None),
+        (Some(x), Some(y)) if x.len() == y.len() => Ok(Some(x.eq_ignore_ascii_case(y))),
+        (Some(x), Some(y)) => Err(ValueError(format!(
+            "`===` of vectors of {} and {} bits with unknown (x/z) bits: compare vectors of \
+             the same width",
+            x.len(),
+            y.len()
+        ))),
+        (Some(_), None) | (None, Some(_)) => {
+            // The other operand is known: a constant, or a field whose
+            // value must then be a number (or a Boolean).
+            let other = if unknown_bits(a, cell)?.is_some() {
+                b
+            } else {
+                a
+            };
+            if let Operand::Field(_) = other {
+                if !matches!(other, Operand::Field(r) if matches!(cell(r.id), Some(Cell::Bits(_))))
+                {
+                    operand_num(other, cell)?;
+                }
+            }
+            Ok(Some(false))
         }
     }
 }
@@ -1096,5 +1221,86 @@ mod tests {
         assert_eq!(eval("n == 1", &[("n", Cell::Bool(true))]), Ok(true));
         assert_eq!(eval("n < 0", &[("n", Cell::Int(i64::MIN))]), Ok(true));
         assert!(eval("n", &[("n", Cell::Int(7))]).is_err());
+    }
+
+    /// `===` and `!==` (IEEE 1800-2017 §11.4.5) read x and z bits as
+    /// themselves: a vector with one is never identical to a constant,
+    /// where `==` cannot decide (an error: the checker refuses, it does
+    /// not guess); without unknown bits they are `==` and `!=`.
+    #[test]
+    fn case_equality_reads_unknown_bits() {
+        let x = [("r", Cell::Bits(b"x")), ("v", Cell::Bits(b"01z1"))];
+        for (text, want) in [
+            ("r === 1'b1", Some(false)),
+            ("r !== 1'b1", Some(true)),
+            ("r !== 0", Some(true)),
+            ("1 === r", Some(false)),
+            ("r === true", Some(false)),
+            ("v === 4'b0101", Some(false)),
+            ("v !== 5", Some(true)),
+            ("v[3:2] === 2'b01", Some(true)),
+            ("v[1] !== 1'b0", Some(true)),
+            ("v[1:0] === 2'b11", Some(false)),
+            ("v === v", Some(true)),
+            ("v[3:2] !== v[1:0]", Some(true)),
+            // `==` does not decide: an error, as before.
+            ("r == 1'b1", None),
+            ("r != 0", None),
+            // Vectors of different widths with unknown bits.
+            ("v === r", None),
+            ("v[9] === 1", None),
+        ] {
+            assert_eq!(eval(text, &x).ok(), want, "{text}: {:?}", eval(text, &x));
+        }
+        let known = [
+            ("r", Cell::Bits(b"1")),
+            ("n", Cell::Text("12")),
+            ("s", Cell::Text("no")),
+        ];
+        for (text, want) in [
+            ("r === 1'b1", Some(true)),
+            ("r !== 1'b1", Some(false)),
+            ("n === 12", Some(true)),
+            ("n !== 12", Some(false)),
+            ("n === r", Some(false)),
+            ("s === \"no\"", Some(true)),
+            ("s === 1", None),
+        ] {
+            assert_eq!(eval(text, &known).ok(), want, "{text}");
+        }
+        // A text that is no number, against a vector with unknown bits.
+        assert!(eval(
+            "s !== v",
+            &[("s", Cell::Text("no")), ("v", Cell::Bits(b"x"))]
+        )
+        .is_err());
+        // `$isunknown` (§20.9): whether a vector has an x or z bit.
+        let cells = [
+            ("r", Cell::Bits(b"x")),
+            ("v", Cell::Bits(b"01z1")),
+            ("w", Cell::Bits(b"0110")),
+            ("n", Cell::Text("12")),
+            ("s", Cell::Text("no")),
+        ];
+        for (text, want) in [
+            ("$isunknown(r)", Some(true)),
+            ("$isunknown(v)", Some(true)),
+            ("$isunknown(v[1])", Some(true)),
+            ("$isunknown(v[0])", Some(false)),
+            ("!$isunknown(v[3:2])", Some(true)),
+            ("$isunknown(w)", Some(false)),
+            ("$isunknown(n)", Some(false)),
+            ("$isunknown(s)", None),
+        ] {
+            assert_eq!(eval(text, &cells).ok(), want, "{text}");
+        }
+        assert!(Expr::parse("$isunknown(3)").is_err());
+        assert!(Expr::parse("$isunknown(a").is_err());
+        assert_eq!(
+            Expr::parse("$isunknown(a) && b").unwrap().fields(),
+            ["a", "b"]
+        );
+        // Never the shared-number path, which reads numbers.
+        assert_eq!(FieldVsNumber::of(&Expr::parse("r === 1").unwrap()), None);
     }
 }

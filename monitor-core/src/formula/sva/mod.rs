@@ -23,7 +23,8 @@
 //! | SVA | section | meaning (PSL, Spot) |
 //! |---|---|---|
 //! | `!` `~` `&&` `&` `\|\|` `\|` `^` `->` `<->` `?:` | 11.4 | Boolean operators on 1-bit operands |
-//! | `sig`, `bus[3]`, `state == 2`, `count >= 4'd12`, `x === y` | 11.4 | atomic propositions named by their text (`===` read as `==`) |
+//! | `sig`, `bus[3]`, `state == 2`, `count >= 4'd12`, `x === y`, `v != '0` | 11.4, 5.7.1 | atomic propositions named by their text (`===` and `!==` kept: they read x and z bits) |
+//! | `(b) == 1'b1`, `(!rst_ni) !== '0`, `!v == 0` | 11.4.5 | a Boolean expression compared with 0 or 1: `b`, `!b` |
 //! | `r ##1 s`, `r ##0 s`, `r ##n s` | 16.9.2 | `{r; s}`, `{r : s}`, `{r; true[*n-1]; s}` |
 //! | `r ##[m:n] s`, `##[m:$]`, `##[*]`, `##[+]`, `##n s` | 16.9.2 | ranges of delays; a leading `##` delays from `1` |
 //! | `r[*n]`, `r[*m:n]`, `r[*m:$]`, `r[*]`, `r[+]` | 16.9.2 | consecutive repetition (`r[*0]` is the empty sequence) |
@@ -43,7 +44,7 @@
 //! | `accept_on (b) p`, `reject_on (b) p`, `sync_*` | 16.12.14 | `p abort b`, `!(!p abort b)` |
 //! | `$past(e)`, `$past(e, n)`, `$sampled(e)` | 16.9.3 | `Y e`, `Yⁿ e`, `e` |
 //! | `$rose(e)`, `$fell(e)`, `$stable(e)`, `$changed(e)` | 16.9.3 | `e & !Y e`, `!e & Y e`, `e <-> Y e`, `e xor Y e` |
-//! | `$onehot({a,b,c})`, `$onehot0(...)`, `$countones(...) == k`, `$isunknown(e)` | 20.9 | exactly one, at most one, `k` of the bits (also `!=`, `<`, `<=`, `>`, `>=`), `false` |
+//! | `$onehot({a,b,c})`, `$onehot0(...)`, `$countones(...) == k`, `$isunknown(e)` | 20.9 | exactly one, at most one, `k` of the bits (also `!=`, `<`, `<=`, `>`, `>=`), whether a signal has x or z bits |
 //! | `sequence s(x, y = 1); ... endsequence`, `property p(...); ... endproperty`, `let l(x) = e;` | 16.8, 16.12, 11.12 | expanded where used, each formal replaced by its actual |
 //! | `@(posedge clk)`, `default clocking @(posedge clk); endclocking` | 16.16, 14.12 | the directive's [`Clock`](super::Clock) |
 //! | `disable iff (b)`, `default disable iff (b);` | 16.12, 16.15 | the directive's [`Disable`] |
@@ -72,7 +73,22 @@
 //!   ticks; before the first tick the value is the default, 0 (§16.9.3):
 //!   `$past(a)` is false at the first tick, `$rose(a)` is `a` there,
 //!   `$stable(a)` is `!a`.
-//! * `$isunknown` is false: traces and checkers are two-valued.
+//! * `$isunknown(v)` of a signal (or of a concatenation of signals) is an
+//!   atom of its own, `$isunknown(v)`: the trace checker reads whether a
+//!   waveform's value has an x or z bit, Verilog checkers compute it,
+//!   NuSMV and Promela models (two-valued) read false, and the C++
+//!   targets refuse it.
+//! * `===` and `!==` (§11.4.5) stay in the atom of a signal (`x !== 1'b1`):
+//!   the trace checker reads x and z bits in a waveform exactly (a vector
+//!   with one is never identical to a constant, where `==` refuses the
+//!   value), Verilog checkers keep the operator, and the two-valued
+//!   targets (NuSMV, Promela, C++) read `==`. A Boolean expression
+//!   compared with 0 or 1 (`(!rst_ni) !== '0`, as lowRISC's macros write a
+//!   reset) is itself or its negation: exact on two-valued values; an
+//!   unknown reset holds the trace checker in reset, which is what
+//!   `!== '0` asks. The fill literal `'0` (§5.7.1) is 0; `'1` is refused
+//!   beside a signal (its width is not known here), and `'x`, `'z` are
+//!   refused.
 //! * Weak and strong forms (`nexttime` and `s_nexttime`, `always [m:n]`
 //!   and `s_always [m:n]`, ...) agree on infinite words; `s_eventually`
 //!   and `s_until` are not safety properties, and a monitor checks their
@@ -116,7 +132,8 @@
 //! clocking argument or gating expression of `$past` and its kin
 //! (§16.9.3), recursive properties (§16.12.17), `expect` (§16.17),
 //! `.triggered` (§16.9.11) and `.matched` (§16.13.6), `dist`, `inside`,
-//! arithmetic and reductions on vectors, and a second `disable iff`.
+//! arithmetic and reductions on vectors, selects by a signal
+//! (`gnt[idx]`), and a second `disable iff`.
 //!
 //! ```
 //! use monitor_core::formula::{parse_psl, sva::{parse_sva, parse_sva_directive}};
@@ -627,13 +644,67 @@ mod tests {
         assert_eq!(s("a ? b : c"), ltl("(a & b) | (!a & c)"));
         assert_eq!(
             s("state == 2 |-> x === 1'b1"),
-            Formula::implies(Formula::ap("state == 2"), Formula::ap("x == 1'b1"))
+            Formula::implies(Formula::ap("state == 2"), Formula::ap("x === 1'b1"))
         );
         assert_eq!(s("data[3] && 1'b1"), Formula::ap("data[3]"));
         assert_eq!(s("top.u.req || 0"), Formula::ap("top.u.req"));
         assert_eq!(s("grant[1:0] != 2'b11"), Formula::ap("grant[1:0] != 2'b11"));
         assert_eq!(s("count >= 4'd12"), Formula::ap("count >= 4'd12"));
         assert_eq!(s("assert_n"), Formula::ap("assert_n"));
+    }
+
+    /// Case equality and fill literals (IEEE 1800-2017 §11.4.5, §5.7.1):
+    /// a signal keeps `===` in its atom (the trace checker and Verilog
+    /// read x and z, where it is not `==`); a Boolean expression compared
+    /// with 0 or 1 is itself or its negation.
+    #[test]
+    fn case_equality_and_fill_literals() {
+        assert_eq!(s("x !== 1'b0"), Formula::ap("x !== 1'b0"));
+        assert_eq!(s("x === y[2]"), Formula::ap("x === y[2]"));
+        assert_eq!(s("v === '0"), Formula::ap("v === 0"));
+        assert_eq!(s("v != '0"), Formula::ap("v != 0"));
+        assert_eq!(s("(v) !== '0"), Formula::ap("v !== 0"));
+        assert_eq!(s("(v) == 1"), Formula::ap("v == 1"));
+        // lowRISC's reset, `disable iff ((!rst_ni) !== '0)`.
+        assert_eq!(s("(!rst_ni) !== '0"), ltl("!rst_ni"));
+        assert_eq!(s("!rst_ni !== '0"), ltl("!rst_ni"));
+        assert_eq!(s("(!rst_ni) === '0"), ltl("!!rst_ni"));
+        assert_eq!(s("(a && b) == 1'b1"), ltl("a & b"));
+        assert_eq!(s("(a || b) != '1"), ltl("!(a | b)"));
+        assert_eq!(s("(a && b) === 2'b01"), ltl("a & b"));
+        assert_eq!(s("(a && b) !== 0 |-> c"), ltl("(a & b) -> c"));
+        assert_eq!(s("$rose(a) == 1'b0"), ltl("!(a & !Y a)"));
+        // `!` binds tighter than a comparison: `!v == 1` is `(!v) == 1`.
+        assert_eq!(s("!v == 1"), ltl("!v"));
+        assert_eq!(s("!v == 0"), ltl("!!v"));
+        assert_eq!(s("!(v == 1)"), Formula::not(Formula::ap("v == 1")));
+        for (text, col, why) in [
+            ("v == '1", 6, "`'1` sets every bit of the width of `v`"),
+            ("(v) === '1", 9, "`'1` sets every bit"),
+            (
+                "a |-> gnt_o[idx_o] && req_i[idx_o]",
+                13,
+                "a select by a signal (`gnt_o[idx_o]`) is not supported",
+            ),
+            ("v < '0", 5, "write `v < 0`"),
+            ("v === 'x", 7, "`'x` (every bit unknown) is not read"),
+            ("(!a) !== 'z", 10, "`'z`"),
+            ("(a && b) == 2", 13, "compare it with 0 or 1"),
+            ("(a && b) == 2'b10", 13, "compare it with 0 or 1"),
+            ("(a && b) < 1", 10, "`<` orders values"),
+        ] {
+            let e = err(text);
+            assert_eq!(e.column(), col, "{text}: {e}");
+            assert!(e.message().contains(why), "{text}: {e}");
+        }
+        let d = parse_sva_directive(
+            "A: assert property (@(posedge clk_i) disable iff ((!rst_ni) !== '0) (req |-> gnt));",
+        )
+        .unwrap();
+        assert_eq!(
+            d.disable.unwrap().signal(),
+            Some(("rst_ni", crate::formula::ActiveLevel::Low))
+        );
     }
 
     #[test]
@@ -653,7 +724,17 @@ mod tests {
                 Formula::not(Formula::yesterday(Formula::ap("st == 2")))
             ])
         );
-        assert_eq!(s("$isunknown(a)"), ltl("false"));
+        assert_eq!(s("$isunknown(a)"), Formula::ap("$isunknown(a)"));
+        assert_eq!(
+            s("!$isunknown({a, b[2:0]})"),
+            Formula::not(Formula::or([
+                Formula::ap("$isunknown(a)"),
+                Formula::ap("$isunknown(b[2:0])")
+            ]))
+        );
+        assert!(err("$isunknown(a && b)")
+            .message()
+            .contains("`$isunknown` reads signals"));
         let truth = |f: Formula, bits: [bool; 3]| {
             let g = f.map_bottom_up(|x| match x.ap_name() {
                 Some("a") => Formula::constant(bits[0]),

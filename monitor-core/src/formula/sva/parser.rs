@@ -157,6 +157,10 @@ pub(super) struct Parser<'a> {
     pub(super) disable: Option<(Formula, Span)>,
     /// The condition of `default disable iff`.
     pub(super) default_disable: Option<Formula>,
+    /// The next primary is the operand of `!` or `~`, which bind tighter
+    /// than a comparison: a signal there does not take the comparison
+    /// after it (`!a == 1` is `(!a) == 1`).
+    tight: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -173,6 +177,7 @@ impl<'a> Parser<'a> {
             inner_clocks: Vec::new(),
             disable: None,
             default_disable: None,
+            tight: false,
         }
     }
 
@@ -696,7 +701,7 @@ impl<'a> Parser<'a> {
     fn bool_binary(&mut self, level: usize) -> Result<Node, ParseError> {
         const LEVELS: &[&[&str]] = &[&["||"], &["&&"], &["|"], &["^", "~^", "^~"], &["&"]];
         if level == LEVELS.len() {
-            return self.bool_unary();
+            return self.bool_equality();
         }
         let start = self.cur.peek().span;
         let mut lhs = self.bool_binary(level + 1)?;
@@ -738,6 +743,123 @@ impl<'a> Parser<'a> {
         r
     }
 
+    /// An operand, then maybe `==`, `!=`, `===` or `!==` and a constant.
+    /// A signal takes its comparison itself ([`Parser::atom`]); here the
+    /// operand is a Boolean expression (`(!rst_ni) !== '0`, as lowRISC's
+    /// `ASSERT` macros write a reset), whose value is one bit: compared
+    /// with 0 or 1 it is itself or its negation. That is exact on
+    /// two-valued values, which is what the formula reads; where a value
+    /// is unknown, the trace checker refuses an atom and holds a reset
+    /// expression in reset (what `!== '0` asks), and the hardware
+    /// checkers read their inputs as 0 or 1.
+    fn bool_equality(&mut self) -> Result<Node, ParseError> {
+        let start = self.cur.peek().span;
+        let lhs = self.bool_unary()?;
+        let op = match self.cur.peek().kind {
+            T::Sym(s @ ("==" | "!=" | "===" | "!==")) => s,
+            T::Sym(s @ ("<" | "<=" | ">" | ">=")) => {
+                if matches!(lhs, Node::Bool(_)) {
+                    let t = self.cur.peek().clone();
+                    return Err(self.unsupported(
+                        t.span,
+                        format!(
+                            "`{s}` orders values: here its left operand is a Boolean expression; \
+                             compare a signal (`count {s} 3`)"
+                        ),
+                    ));
+                }
+                return Ok(lhs);
+            }
+            _ => return Ok(lhs),
+        };
+        let what = format!("`{op}`");
+        let b = self.to_bool(lhs, self.span_from(start), &what)?;
+        let op_token = self.cur.next();
+        let c = self.cur.peek().clone();
+        let value = match self.fill_literal()? {
+            Some((v, _)) => v,
+            None => {
+                self.cur.next();
+                match &c.kind {
+                    T::Num(n @ (0 | 1)) => *n == 1,
+                    T::Literal(l) if l.value <= 1 => l.value == 1,
+                    _ => {
+                        return Err(self.unsupported(
+                            self.span_from(c.span),
+                            format!(
+                                "{what} of a Boolean expression: compare it with 0 or 1 (`'0`, \
+                                 `1'b1`), or compare a signal (`x {op} y`)"
+                            ),
+                        ))
+                    }
+                }
+            }
+        };
+        let _ = op_token;
+        // A signal alone is a vector as far as this parser knows: it is
+        // compared as written (`(v) == 1` is `v == 1`, not "v is nonzero").
+        if let Some(name) = b.ap_name() {
+            if let Some(crate::formula::atom::Atom::Signal(_)) =
+                crate::formula::atom::Atom::parse(name)
+            {
+                let text = &self.cur.input[c.span.start..self.cur.last_span().end];
+                if text == "'1" {
+                    return Err(self.fill_one(c.span, name));
+                }
+                let text = if text == "'0" { "0" } else { text };
+                return Ok(Node::Bool(Formula::ap(&format!("{name} {op} {text}"))));
+            }
+        }
+        let equal = matches!(op, "==" | "===");
+        Ok(Node::Bool(if equal == value { b } else { Formula::not(b) }))
+    }
+
+    /// A fill literal (IEEE 1800-2017 §5.7.1): `'0` or `'1`, as
+    /// `Some((value, span))`; `'x` and `'z` are refused (two-valued
+    /// reads); `None` (nothing read) for anything else.
+    fn fill_literal(&mut self) -> Result<Option<(bool, Span)>, ParseError> {
+        let t = self.cur.peek().clone();
+        if !matches!(t.kind, T::Sym("'")) {
+            return Ok(None);
+        }
+        let Some(next) = self.cur.tokens.get(self.cur.pos + 1).cloned() else {
+            return Ok(None);
+        };
+        if next.span.start != t.span.end {
+            return Ok(None);
+        }
+        let span = Span {
+            start: t.span.start,
+            end: next.span.end,
+        };
+        match &next.kind {
+            T::Num(n @ (0 | 1)) => {
+                self.cur.pos += 2;
+                Ok(Some((*n == 1, span)))
+            }
+            T::Word(w) if matches!(w.as_str(), "x" | "X" | "z" | "Z") => Err(self.unsupported(
+                span,
+                format!(
+                    "`'{w}` (every bit unknown) is not read: properties here are over two-valued \
+                     values (compare with `'0`, `'1` or a number)"
+                ),
+            )),
+            _ => Ok(None),
+        }
+    }
+
+    /// `'1` compared with the signal `name`: its value is all ones at the
+    /// width of `name`, which is not known here.
+    fn fill_one(&self, span: Span, name: &str) -> ParseError {
+        self.unsupported(
+            span,
+            format!(
+                "`'1` sets every bit of the width of `{name}`, which is not known here: write a \
+                 sized literal (`{name} == 4'b1111`)"
+            ),
+        )
+    }
+
     fn bool_unary(&mut self) -> Result<Node, ParseError> {
         let t = self.cur.peek().clone();
         match t.kind {
@@ -746,7 +868,9 @@ impl<'a> Parser<'a> {
                 self.started = true;
                 self.cur.enter(t.span)?;
                 let s = self.cur.peek().span;
+                self.tight = true;
                 let r = self.bool_unary();
+                self.tight = false;
                 self.cur.leave();
                 let n = r?;
                 match n {
@@ -781,13 +905,14 @@ impl<'a> Parser<'a> {
 
     fn primary(&mut self) -> Result<Node, ParseError> {
         let t = self.cur.peek().clone();
+        let tight = std::mem::take(&mut self.tight);
         self.cur.enter(t.span)?;
-        let r = self.primary_inner(t);
+        let r = self.primary_inner(t, tight);
         self.cur.leave();
         r
     }
 
-    fn primary_inner(&mut self, t: Token) -> Result<Node, ParseError> {
+    fn primary_inner(&mut self, t: Token, tight: bool) -> Result<Node, ParseError> {
         match &t.kind {
             T::Sym("(") => {
                 self.cur.next();
@@ -854,13 +979,13 @@ impl<'a> Parser<'a> {
             }
             T::Word(w) => {
                 let w = w.clone();
-                self.word(w, t)
+                self.word(w, t, tight)
             }
             _ => Err(self.unexpected(&t, "a property or a sequence")),
         }
     }
 
-    fn word(&mut self, w: String, t: Token) -> Result<Node, ParseError> {
+    fn word(&mut self, w: String, t: Token, tight: bool) -> Result<Node, ParseError> {
         if w == "disable" {
             return self.disable_iff(t.span);
         }
@@ -937,7 +1062,7 @@ impl<'a> Parser<'a> {
                         ));
                     }
                 }
-                self.atom(w)
+                self.atom(w, tight)
             }
         }
     }
@@ -1277,13 +1402,26 @@ impl<'a> Parser<'a> {
     /// An identifier, possibly selected or compared: `sig`, `bus[3]`,
     /// `grant[1:0]`, `state == 2` (one proposition named by its text, as
     /// in the PSL front end).
-    fn atom(&mut self, word: String) -> Result<Node, ParseError> {
+    fn atom(&mut self, word: String, tight: bool) -> Result<Node, ParseError> {
         let mut name = self.select(word)?;
         let cmp = ["===", "!==", "==", "!=", "<=", ">=", "<", ">"]
             .into_iter()
-            .find(|s| self.is_sym(s));
+            .find(|s| self.is_sym(s) && !tight);
         if let Some(op) = cmp {
             self.cur.next();
+            if let Some((one, span)) = self.fill_literal()? {
+                if one {
+                    return Err(self.fill_one(span, &name));
+                }
+                if !matches!(op, "==" | "!=" | "===" | "!==") {
+                    // `x < '0` is unsigned; `x < 0` is signed for a signed `x`.
+                    return Err(self.unsupported(
+                        span,
+                        format!("`'0` is compared with `==`, `!=`, `===` or `!==` here; write `{name} {op} 0`"),
+                    ));
+                }
+                return Ok(Node::Bool(Formula::ap(&format!("{name} {op} 0"))));
+            }
             let rhs = self.cur.next();
             let value = match &rhs.kind {
                 T::Num(n) => n.to_string(),
@@ -1293,12 +1431,8 @@ impl<'a> Parser<'a> {
                 }
                 _ => return Err(self.unexpected(&rhs, "a number, a literal or an identifier")),
             };
-            // Two-valued traces: `===` is `==`.
-            let op = match op {
-                "===" => "==",
-                "!==" => "!=",
-                o => o,
-            };
+            // `===` stays: the trace checker and Verilog read x and z
+            // bits, where it differs from `==` (`atom::Comparison::CaseEq`).
             name = format!("{name} {op} {value}");
         } else if self.is_word("inside") || self.is_word("dist") {
             let t = self.cur.peek().clone();
@@ -1329,6 +1463,20 @@ impl<'a> Parser<'a> {
                 .map(|t| t.kind.clone())
         };
         let (Some(T::Num(hi)), next) = (kind(1), kind(2)) else {
+            if let Some(T::Word(index)) = kind(1) {
+                if !KEYWORDS.contains(&index.as_str()) {
+                    let at = self.cur.tokens[self.cur.pos + 1].span;
+                    return Err(self.unsupported(
+                        at,
+                        format!(
+                            "a select by a signal (`{name}[{index}]`) is not supported: its bit \
+                             changes with the value of `{index}`, and the propositions here are \
+                             fixed expressions; select constant bits (`{name}[0]`) or compare \
+                             (`{index} == 0 && {name}[0] || ...`)"
+                        ),
+                    ));
+                }
+            }
             return Ok(name);
         };
         match next {
@@ -1363,7 +1511,8 @@ impl<'a> Parser<'a> {
         let n = self.property()?;
         let span = self.span_from(s);
         let b = self.to_bool(n, span, &format!("`{f}`"))?;
-        if let Some(name) = b.ap_name() {
+        // `$isunknown` reads every bit of a vector.
+        if let Some(name) = b.ap_name().filter(|_| f != "$isunknown") {
             if !name.contains(' ') && name.ends_with(']') && name.contains(':') {
                 return Err(self.unsupported(
                     span,
@@ -1421,10 +1570,33 @@ impl<'a> Parser<'a> {
                         ),
                     ));
                 }
+                let arg = self.cur.peek().span;
                 let bits = self.bits(f)?;
                 self.close_call(f, open.span)?;
                 let b = match f {
-                    "$isunknown" => Formula::ff(),
+                    "$isunknown" => {
+                        // An atom of each signal, which the trace checker
+                        // and Verilog read on x and z values.
+                        let mut unknown = Vec::with_capacity(bits.len());
+                        for b in &bits {
+                            let name = b.ap_name().filter(|n| {
+                                matches!(
+                                    crate::formula::atom::Atom::parse(n),
+                                    Some(crate::formula::atom::Atom::Signal(_))
+                                )
+                            });
+                            let Some(name) = name else {
+                                return Err(self.unsupported(
+                                    self.span_from(arg),
+                                    "`$isunknown` reads signals (`$isunknown(v)`, \
+                                     `$isunknown({a, b[2]})`): an expression's unknown bits depend \
+                                     on its operators",
+                                ));
+                            };
+                            unknown.push(Formula::ap(&format!("$isunknown({name})")));
+                        }
+                        Formula::or(unknown)
+                    }
                     "$onehot" => exactly(&bits, 1),
                     "$onehot0" => Formula::not(at_least(&bits, 2)),
                     _ => self.countones_comparison(&bits)?,
