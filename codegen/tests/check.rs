@@ -509,11 +509,18 @@ b11 $
     assert!(text(&o).contains("violated at time 25"), "{}", text(&o));
     assert!(!text(&o).contains("time 5 "), "{}", text(&o));
     assert!(!text(&o).contains("time 35"), "{}", text(&o));
-    // `!=` of `x1`: no value, an error at that edge.
+    // `!=` of `x1`: no value; read both ways, it decides the verdict: an
+    // error at that edge.
     let q = file(&dir, "q.sv", module("!=").as_bytes());
     let o = mongen(&["check", "--sv", &q, &vcd]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("unknown (x/z) bits"), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "time 25 (cycle 2): whether `p` is violated here depends on unknown (x/z) values it read (`v != 2'b11` here)"
+        ),
+        "{}",
+        text(&o)
+    );
     // `$isunknown` (§20.9) sees the x of `v` at 25, and nothing else.
     let known = file(
         &dir,
