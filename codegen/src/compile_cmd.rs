@@ -143,7 +143,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     };
     // PSL and SVA clocks and resets become the checkers' (one clock, one
     // reset signal for all; a checker whose directive has no reset has none).
-    let (clocking, held) = directive_clocking(args, clocking, &sources, &parsed)?;
+    let (clocking, held) = directive_clocking(args, clocking, &sources, &parsed, vunits.is_some())?;
     let roles: Vec<CheckerRole> = parsed.iter().map(|(p, _)| checker_role(p)).collect();
     let parsed: Vec<(Result<Formula, String>, Duration)> = parsed
         .into_iter()
@@ -551,23 +551,32 @@ pub(crate) type ParsedDirective = Result<(Formula, Option<Directive>), String>;
 /// The checkers' clocking once the PSL and SVA directives' clocks and
 /// resets are taken in: they must agree with each other and with
 /// --clock/--reset, and only hardware checkers have them. Also, per
-/// directive, whether its checker has the reset: when the reset is a
-/// directive's `disable iff` (or outermost `abort`), only the checkers of
-/// directives that have one, as the standards say (the others are checked
-/// in reset too); when it is --reset's or the default one, every checker.
+/// directive, whether its checker has the reset: with --reset, every
+/// checker; else, when the reset is a directive's `disable iff` (or
+/// outermost `abort`), or the directives come from a file (`--vunit`,
+/// `--sv`: the design's own reset is in their `disable iff`, or there is
+/// none), only the checkers of directives that have one, as the standards
+/// say (the others are checked in reset too); otherwise (formulas given
+/// alone) every checker has the default reset.
 pub(crate) fn directive_clocking(
     args: &CompileArgs,
     mut clocking: Clocking,
     sources: &[Source],
     parsed: &[(ParsedDirective, Duration)],
+    from_file: bool,
 ) -> Result<(Clocking, Vec<bool>), String> {
     let disables = |p: &ParsedDirective| matches!(p, Ok((_, Some(d))) if d.disable.is_some());
-    let from_directives =
-        args.reset.is_none() && !args.no_reset && parsed.iter().any(|(p, _)| disables(p));
+    let from_directives = args.reset.is_none()
+        && !args.no_reset
+        && (from_file || parsed.iter().any(|(p, _)| disables(p)));
     let held = parsed
         .iter()
         .map(|(p, _)| !from_directives || disables(p) || !matches!(p, Ok((_, Some(_)))))
         .collect();
+    if from_directives && !parsed.iter().any(|(p, _)| disables(p)) {
+        // No directive of the file has a reset: neither do the checkers.
+        clocking.reset = None;
+    }
     let hardware = args.target.is_hardware();
     let mut clock_from: Option<String> = args.clock.as_ref().map(|_| "--clock".to_string());
     let mut reset_from: Option<String> = (args.reset.is_some() || args.no_reset).then(|| {

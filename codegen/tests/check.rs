@@ -430,6 +430,24 @@ $enddefinitions $end
         1,
         "{v}"
     );
+    // A file none of whose assertions has a `disable iff`: no checker has
+    // the default reset (`rst_n`), which would hold them in the design's
+    // reset; --reset gives it to all.
+    let plain = file(
+        &dir,
+        "plain.sv",
+        b"module tb (input logic clk, b);\n  a: assert property (@(posedge clk) !b);\nendmodule\n",
+    );
+    let o = mongen(&["compile", "--sv", &plain, "-t", "verilog", "-o", &out]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(!std::fs::read_to_string(&out).unwrap().contains("rst_n"));
+    let o = mongen(&[
+        "compile", "--sv", &plain, "-t", "verilog", "--reset", "rst_n", "-o", &out,
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("input  wire rst_n"));
     // --reset holds them all, as the user says.
     let o = mongen(&["check", "--sv", &sv, "--reset", "rst_n", &vcd]);
     let t = text(&o);
