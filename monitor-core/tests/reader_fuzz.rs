@@ -381,8 +381,8 @@ const VCD_SIGNALS: [(&str, &str, usize); 4] = [
 
 /// A VCD dump as the `vcd` crate's commands read, with the documented
 /// semantics: without a clock, one event per distinct time with the values
-/// at the end of its step; with `clk` rising, one per step where it rises,
-/// with the values before the step. Never-dumped bits are `x`; a vector
+/// at the end of its step; with `clk` rising, one per step where it rises
+/// (0 to 1, x or z; x or z to 1), with the values before the step. Never-dumped bits are `x`; a vector
 /// written short is extended with `0` (or its first digit if `x` or `z`).
 fn vcd_reference(bytes: &[u8], clocked: bool) -> Read {
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
@@ -480,7 +480,11 @@ fn vcd_reference(bytes: &[u8], clocked: bool) -> Read {
             let after = snapshot(now);
             if !clocked {
                 events.push((t, after.clone()));
-            } else if before[0].as_deref() == Some("0") && after[0].as_deref() == Some("1") {
+            } else if matches!(
+                // IEEE 1364 §9.7.2's posedges.
+                (before[0].as_deref(), after[0].as_deref()),
+                (Some("0"), Some("1" | "x" | "z")) | (Some("x" | "z"), Some("1"))
+            ) {
                 events.push((t, before.clone()));
             }
             *before = after;

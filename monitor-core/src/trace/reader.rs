@@ -1041,10 +1041,11 @@ fn truncate(s: &str) -> String {
 /// Which clock edge samples a waveform.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Edge {
-    /// The rising edge (0 to 1).
+    /// The rising edge (0 to 1; also 0 to x or z, and x or z to 1, as in
+    /// Verilog).
     #[default]
     Posedge,
-    /// The falling edge (1 to 0).
+    /// The falling edge (1 to 0; also 1 to x or z, and x or z to 0).
     Negedge,
 }
 
@@ -1309,10 +1310,34 @@ impl<R: BufRead> VcdReader<R> {
             .rev()
             .find(|(s, _, _)| *s == slot)
             .and_then(|(_, b, _)| self.pending_bits[b.clone()].last().copied());
-        matches!(
-            (edge, before, after),
-            (Edge::Posedge, Some(b'0'), Some(b'1')) | (Edge::Negedge, Some(b'1'), Some(b'0'))
-        )
+        // A signal never dumped is x, as a Verilog variable starts (a real
+        // number is no level).
+        let before = match before {
+            Some(b) => b,
+            None if self.signals[slot].real.is_some() => return false,
+            None => b'x',
+        };
+        let Some(after) = after else {
+            return false;
+        };
+        // IEEE 1364-2005 §9.7.2 (IEEE 1800-2017 §9.4.2, table 9-2): a
+        // change from 0 to x or z, and from x or z to 1, is a posedge too
+        // (dually a negedge), as simulators and the checkers in them count
+        // it; a clock that is x until its first 1 has its first edge there.
+        // (Anything else, a real number, is no level: no edge.)
+        let level = |v: u8| match v {
+            b'0' => Some(0),
+            b'1' => Some(2),
+            b'x' | b'X' | b'z' | b'Z' => Some(1),
+            _ => None,
+        };
+        let (Some(b), Some(a)) = (level(before), level(after)) else {
+            return false;
+        };
+        match edge {
+            Edge::Posedge => b < a,
+            Edge::Negedge => b > a,
+        }
     }
 
     /// Ends the time step being read: whether it is an event.
@@ -1911,6 +1936,24 @@ b11 #
         let steps = read(None, &["v"]);
         assert_eq!(steps.len(), 7);
         assert_eq!(steps[2], s(10, &["1"]));
+    }
+
+    /// Edges through x and z count as Verilog counts them (IEEE 1364
+    /// §9.7.2): Icarus counts four posedges and four negedges of this clock.
+    #[test]
+    fn clock_edges_through_unknown_values_are_edges() {
+        let dump = "$var wire 1 ! clk $end\n$enddefinitions $end\n\
+                    #0\n0!\n#5\nx!\n#10\n1!\n#15\n0!\n#20\nz!\n#25\n0!\n#30\n1!\n#35\nx!\n#40\n0!\n";
+        let edges = |edge| {
+            let mut r = VcdReader::new("t.vcd", dump.as_bytes(), Some(("clk", edge))).unwrap();
+            let mut times = Vec::new();
+            while r.advance().unwrap() {
+                times.push(r.position().time.unwrap());
+            }
+            times
+        };
+        assert_eq!(edges(Edge::Posedge), [5, 10, 20, 30]);
+        assert_eq!(edges(Edge::Negedge), [15, 25, 35, 40]);
     }
 
     /// Which events follow an asynchronous reset pulse: `rst_n` pulses
