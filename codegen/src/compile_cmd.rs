@@ -65,6 +65,12 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 .into(),
         );
     }
+    if let Err(e) = output_is_no_input(args) {
+        // The file is the user's input: a failed run's output removal must
+        // not take it.
+        run.withhold = true;
+        return Err(e);
+    }
     let clocking = args.clocking()?;
     let mut vunits = match &args.vunit {
         Some(path) => {
@@ -542,6 +548,37 @@ pub(crate) fn verilog_options(job: &TargetJob<'_>, common: Common) -> VerilogOpt
         },
         signals: job.signals.to_vec(),
         role: job.role,
+    }
+}
+
+/// Refuses an --output that is one of the files read (`--sv`, `--design`,
+/// `--vunit`, `--model`, `-F`): writing it would replace the user's source
+/// (and a failed run, which leaves no output, would delete it).
+fn output_is_no_input(args: &CompileArgs) -> Result<(), String> {
+    let Some(out) = &args.output else {
+        return Ok(());
+    };
+    let mut inputs: Vec<(&str, std::path::PathBuf)> = Vec::new();
+    inputs.extend(args.sv.file.iter().map(|f| ("--sv", f.clone())));
+    inputs.extend(args.design.iter().map(|f| ("--design", f.clone())));
+    inputs.extend(args.vunit.iter().map(|f| ("--vunit", f.clone())));
+    inputs.extend(args.model.iter().map(|f| ("--model", f.clone())));
+    for item in &args.input.items {
+        if let crate::cli_input::Item::File(spec) = item {
+            if let Ok(spec) = crate::cli_input::file_spec(spec) {
+                inputs.push(("-F", spec.path));
+            }
+        }
+    }
+    match inputs
+        .iter()
+        .find(|(_, input)| crate::output::same_file(out, input))
+    {
+        Some((option, _)) => Err(format!(
+            "--output {}: it is the file given to {option}, which the output would replace",
+            crate::output::shown_path(out)
+        )),
+        None => Ok(()),
     }
 }
 

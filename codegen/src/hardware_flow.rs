@@ -123,13 +123,83 @@ impl Flow {
                 })
             }
         };
-        Ok(Some(Flow {
+        let flow = Flow {
             dir,
             checkers_file: output.clone(),
             name: name.to_string(),
             bind,
             sby,
-        }))
+        };
+        flow.check_paths(args)?;
+        Ok(Some(flow))
+    }
+
+    /// Refuses, before anything is written, the paths the flow could not
+    /// write: a file it writes that is the checkers' file or one it reads
+    /// (written over, a design would be lost), and a project whose paths
+    /// SymbiYosys cannot read.
+    fn check_paths(&self, args: &CompileArgs) -> Result<(), String> {
+        let mut writes: Vec<PathBuf> = Vec::new();
+        if self.bind.is_some() {
+            writes.push(self.dir.join(format!("{}_bind.sv", self.name)));
+        }
+        let Some(sby) = &self.sby else {
+            return self.no_collision(&writes, args);
+        };
+        let design_copy = self.dir.join(format!("{}_design.sv", self.name));
+        if sby.sv.is_some() {
+            writes.push(design_copy.clone());
+        }
+        writes.push(self.dir.join(format!("{}_formal.sv", self.name)));
+        writes.push(self.dir.join(format!("{}.sby", self.name)));
+        self.no_collision(&writes, args)?;
+        let mut files = sby.files.clone();
+        if let Some(sv) = &sby.sv {
+            files[sv.index] = design_copy;
+        }
+        let mut files: Vec<String> = files
+            .iter()
+            .chain([&self.checkers_file])
+            .map(|f| relative_to(f, &self.dir))
+            .collect::<Result<_, _>>()?;
+        files.push(format!("{}_formal.sv", self.name));
+        emit_sby(
+            &SbyOptions {
+                file: format!("{}.sby", self.name),
+                design: sby.design.clone(),
+                top: format!("{}_formal", self.name),
+                harness: format!("{}_formal.sv", self.name),
+                files,
+                depth: sby.depth,
+                solver: "z3".into(),
+            },
+            &[],
+        )
+        .map(drop)
+        .map_err(|e| e.to_string())
+    }
+
+    /// Refuses a file of `writes` that is the checkers' file or an input.
+    fn no_collision(&self, writes: &[PathBuf], args: &CompileArgs) -> Result<(), String> {
+        let shown = crate::output::shown_path;
+        for w in writes {
+            if crate::output::same_file(w, &self.checkers_file) {
+                return Err(format!(
+                    "--output {}: the flow writes a file of that name beside the checkers; \
+                     name the checkers' file otherwise",
+                    shown(&self.checkers_file)
+                ));
+            }
+            let inputs = args.design.iter().chain(args.sv.file.iter());
+            if let Some(input) = inputs.into_iter().find(|i| crate::output::same_file(w, i)) {
+                return Err(format!(
+                    "{}: the flow would write over this input; give the checkers another \
+                     --name or --output folder",
+                    shown(input)
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Writes the files; returns their paths.

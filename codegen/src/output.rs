@@ -189,6 +189,30 @@ fn monitor_error(e: &io::Error) -> Option<String> {
         .map(|e| e.to_string())
 }
 
+/// A path as messages show it: terminal escapes and line ends escaped.
+pub(crate) fn shown_path(path: &Path) -> String {
+    monitor_core::trace::escape(&path.display().to_string()).into_owned()
+}
+
+/// Whether `a` and `b` name the same file: the same file if both exist
+/// (through links), else the same absolute path, the folder resolved.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    let resolve = |p: &Path| -> Option<PathBuf> {
+        if let Ok(c) = std::fs::canonicalize(p) {
+            return Some(c);
+        }
+        let parent = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(parent).ok()?.join(p.file_name()?))
+    };
+    match (resolve(a), resolve(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
 /// Whether `path` is a regular file (not a symbolic link to one).
 fn regular(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
@@ -305,7 +329,7 @@ impl Output {
 
     pub(crate) fn failure(&self, e: io::Error) -> Sink {
         match &self.path {
-            Some(path) => Sink::Failed(format!("cannot write {}: {e}", path.display())),
+            Some(path) => Sink::Failed(format!("cannot write {}: {e}", shown_path(path))),
             None if e.kind() == io::ErrorKind::BrokenPipe => Sink::Closed,
             None => Sink::Failed(format!("cannot write the output: {e}")),
         }
@@ -361,7 +385,7 @@ impl Output {
             // (The stream's handle closes with the sink.)
             self.sink = Sink::Closed;
             if let Err(e) = std::fs::rename(&t.path, path) {
-                return Err(format!("cannot write {}: {e}", path.display()));
+                return Err(format!("cannot write {}: {e}", shown_path(path)));
             }
             t.renamed = true;
         }

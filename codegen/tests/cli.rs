@@ -1578,3 +1578,91 @@ fn a_failed_run_removes_only_a_regular_output_file() {
     assert!(!file.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `-o` never replaces a file the run reads, nor one the formal flow
+/// writes beside it, and a flow whose paths SymbiYosys cannot read is
+/// refused before anything is written (each wrote over the design, or
+/// left a half-written project, found by a hostile pass).
+#[test]
+fn outputs_never_replace_inputs() {
+    let dir = std::env::temp_dir().join(format!("mongen-cli-outputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let design = "module d (input logic clk, rst_n, req, output logic gnt);\n  \
+                  always_ff @(posedge clk) gnt <= req;\n  \
+                  a: assert property (@(posedge clk) disable iff (!rst_n) req |=> gnt);\nendmodule\n";
+    std::fs::write(dir.join("d.sv"), design).unwrap();
+    std::fs::write(dir.join("f.ltl"), "G a\n").unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mongen"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let sby = [
+        "compile", "--sv", "d.sv", "-t", "verilog", "--sby", "d", "--design", "d.sv",
+    ];
+    for (args, needle) in [
+        (
+            &["compile", "--sv", "d.sv", "-t", "verilog", "-o", "d.sv"][..],
+            "the file given to --sv",
+        ),
+        (
+            &["compile", "-F", "f.ltl", "-o", "./f.ltl"][..],
+            "the file given to -F",
+        ),
+        (
+            &[&sby[..], &["-o", "d_formal.sv"]].concat()[..],
+            "the flow writes a file of that name",
+        ),
+        (
+            &[&sby[..], &["-o", "d.sby"]].concat()[..],
+            "the flow writes a file of that name",
+        ),
+        (
+            &[&sby[..], &["-o", "q\"q.v"]].concat()[..],
+            "cannot read a path holding",
+        ),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        // Nothing written, nothing lost.
+        assert_eq!(std::fs::read_to_string(dir.join("d.sv")).unwrap(), design);
+        assert_eq!(std::fs::read_to_string(dir.join("f.ltl")).unwrap(), "G a\n");
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["d.sv", "f.ltl"], "{args:?}");
+    }
+    // A design named like the flow's copy of it.
+    std::fs::copy(dir.join("d.sv"), dir.join("d_design.sv")).unwrap();
+    let o = run(&[
+        "compile",
+        "--sv",
+        "d_design.sv",
+        "-t",
+        "verilog",
+        "--sby",
+        "d",
+        "--design",
+        "d_design.sv",
+        "-o",
+        "c.v",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("would write over this input"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("d_design.sv")).unwrap(),
+        design
+    );
+    let o = run(&[&sby[..], &["-o", "c.v"]].concat()[..]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -806,6 +806,18 @@ impl Checker {
                 // errors.
                 match bound.eval_unknowns(reader, &mut bits) {
                     Ok(u) if u.len() <= MAX_UNKNOWN_ATOMS => unknown = u,
+                    Ok(u) => {
+                        *events -= 1;
+                        runs.iter_mut().for_each(|r| r.paused = false);
+                        let names: Vec<String> =
+                            u.iter().map(|&k| format!("`{}`", bound.names[k])).collect();
+                        return Err(reader.error_here(format!(
+                            "{} propositions are unknown (x/z) here ({}): at most \
+                             {MAX_UNKNOWN_ATOMS} are read both ways",
+                            u.len(),
+                            names.join(", ")
+                        )));
+                    }
                     _ => {
                         // The event was not checked: the reports so far end before it.
                         *events -= 1;
@@ -1305,12 +1317,13 @@ fn step_uncertain(
             continue;
         }
         let names = || {
-            let names: Vec<String> = r
-                .atoms
-                .iter()
-                .filter(|k| unknown.contains(k))
-                .map(|&k| format!("`{}`", bound.names[k]))
-                .collect();
+            let mut names: Vec<String> = Vec::new();
+            for &k in r.atoms.iter().filter(|k| unknown.contains(k)) {
+                let name = format!("`{}`", bound.names[k]);
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
             names.join(", ")
         };
         let (Engine::Eager(table), true) = (&r.monitor, r.atoms.len() <= 64) else {
@@ -1804,5 +1817,43 @@ mod tests {
             decided > 10 && errors > 10,
             "decided {decided}, errors {errors}"
         );
+    }
+
+    /// Past 6 unknown propositions at one event, the error names them and
+    /// the limit.
+    #[test]
+    fn too_many_unknown_values_name_the_limit() {
+        use crate::trace::reader::VcdReader;
+        let names = ["a", "b", "c", "d", "e", "f", "g"];
+        let mut vcd = String::new();
+        for (i, n) in names.iter().enumerate() {
+            vcd.push_str(&format!(
+                "$var wire 1 {} {n} $end\n",
+                (b'!' + i as u8) as char
+            ));
+        }
+        vcd.push_str("$enddefinitions $end\n#0\n");
+        for i in 0..names.len() {
+            vcd.push_str(&format!("x{}\n", (b'!' + i as u8) as char));
+        }
+        let f = "G(a | b | c | d | e | f | g)";
+        let table = MonitorTable::from_ltl(f).unwrap();
+        let t = table.table();
+        let bindings = (0..t.props as usize)
+            .map(|i| Expr::parse(t.proposition(i)).unwrap())
+            .collect();
+        let mut c = Checker::new(
+            vec![Property::new(f, table.clone(), bindings)],
+            Options::default(),
+        );
+        let e = c
+            .run(&mut VcdReader::new("t.vcd", vcd.as_bytes(), None).unwrap())
+            .unwrap_err();
+        assert!(
+            e.message
+                .starts_with("7 propositions are unknown (x/z) here (`a`, `b`"),
+            "{e}"
+        );
+        assert!(e.message.ends_with("at most 6 are read both ways"), "{e}");
     }
 }

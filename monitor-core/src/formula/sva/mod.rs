@@ -336,7 +336,10 @@ pub fn parse_sva_directive(input: &str) -> Result<Directive, ParseError> {
         .disable
         .clone()
         .map(|(b, _)| b)
-        .or_else(|| p.default_disable.clone());
+        .or_else(|| p.default_disable.clone())
+        // `disable iff (1'b0)` exempts an assertion from the default
+        // (§16.15): no reset.
+        .filter(|b| *b != Formula::ff());
     let formula = match kind {
         DirectiveKind::Cover => {
             let r = match node {
@@ -462,6 +465,20 @@ mod tests {
             Ok(d) => panic!("{text}: parsed as {}", d.formula),
             Err(e) => e,
         }
+    }
+
+    /// `disable iff (1'b0)` exempts one assertion from `default disable
+    /// iff` (IEEE 1800-2017 §16.15): it has no reset, and its formula none.
+    #[test]
+    fn a_false_disable_is_no_reset() {
+        let d = parse_sva_directive(
+            "default disable iff (!rst_n); a1: assert property (@(posedge clk) disable iff (1'b0) a |=> b);",
+        )
+        .unwrap();
+        assert!(d.disable.is_none());
+        assert_eq!(d.formula, parse_psl("always (a -> next b)").unwrap());
+        let d = parse_sva_directive("assert property (@(posedge clk) disable iff (0) a);").unwrap();
+        assert!(d.disable.is_none());
     }
 
     #[test]
