@@ -472,19 +472,25 @@ fn vcd_reference(bytes: &[u8], clocked: bool) -> Read {
     };
     let mut time: Option<u64> = None;
     let mut before = snapshot(&now);
-    let end_step = |time: Option<u64>,
-                    before: &mut Vec<Option<String>>,
-                    now: &Vec<Option<String>>,
-                    events: &mut Vec<(u64, Vec<Option<String>>)>| {
+    // Whether the clock had a value dumped before the step: its first
+    // value is no edge.
+    let mut clock_dumped = false;
+    let mut end_step = |time: Option<u64>,
+                        before: &mut Vec<Option<String>>,
+                        now: &Vec<Option<String>>,
+                        events: &mut Vec<(u64, Vec<Option<String>>)>| {
+        let was_dumped = std::mem::replace(&mut clock_dumped, now[0].is_some());
         if let Some(t) = time {
             let after = snapshot(now);
             if !clocked {
                 events.push((t, after.clone()));
-            } else if matches!(
-                // IEEE 1364 §9.7.2's posedges.
-                (before[0].as_deref(), after[0].as_deref()),
-                (Some("0"), Some("1" | "x" | "z")) | (Some("x" | "z"), Some("1"))
-            ) {
+            } else if was_dumped
+                && matches!(
+                    // IEEE 1364 §9.7.2's posedges.
+                    (before[0].as_deref(), after[0].as_deref()),
+                    (Some("0"), Some("1" | "x" | "z")) | (Some("x" | "z"), Some("1"))
+                )
+            {
                 events.push((t, before.clone()));
             }
             *before = after;

@@ -1042,7 +1042,7 @@ fn truncate(s: &str) -> String {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Edge {
     /// The rising edge (0 to 1; also 0 to x or z, and x or z to 1, as in
-    /// Verilog).
+    /// Verilog; the first value dumped is no edge).
     #[default]
     Posedge,
     /// The falling edge (1 to 0; also 1 to x or z, and x or z to 0).
@@ -1310,14 +1310,10 @@ impl<R: BufRead> VcdReader<R> {
             .rev()
             .find(|(s, _, _)| *s == slot)
             .and_then(|(_, b, _)| self.pending_bits[b.clone()].last().copied());
-        // A signal never dumped is x, as a Verilog variable starts (a real
-        // number is no level).
-        let before = match before {
-            Some(b) => b,
-            None if self.signals[slot].real.is_some() => return false,
-            None => b'x',
-        };
-        let Some(after) = after else {
+        // A clock's first value is where it starts, no edge (whether a
+        // simulator's checker sees its variable's x turn into that value at
+        // time 0 is a race).
+        let (Some(before), Some(after)) = (before, after) else {
             return false;
         };
         // IEEE 1364-2005 §9.7.2 (IEEE 1800-2017 §9.4.2, table 9-2): a
