@@ -41,6 +41,35 @@ struct SvDesign {
     signals: Vec<String>,
 }
 
+/// The files of a SymbiYosys project, relative to the checkers' folder.
+struct ProjectFiles {
+    /// The harness module, the project's top.
+    top: String,
+    /// The harness's file, `TOP.sv`.
+    harness: String,
+    /// The project file, `NAME.sby`.
+    project: String,
+    /// With --sv, the design's copy with the checkers in place of its
+    /// assertions.
+    design_copy: Option<String>,
+    /// The files the project reads, in order.
+    listed: Vec<String>,
+}
+
+impl ProjectFiles {
+    fn options(&self, sby: &Sby) -> SbyOptions {
+        SbyOptions {
+            file: self.project.clone(),
+            design: sby.design.clone(),
+            top: self.top.clone(),
+            harness: self.harness.clone(),
+            files: self.listed.clone(),
+            depth: sby.depth,
+            solver: "z3".into(),
+        }
+    }
+}
+
 impl Flow {
     /// The flow the options ask for, if any, or why it cannot be written
     /// (checked before any translation). `bind` and `sby` are the modules
@@ -75,9 +104,7 @@ impl Flow {
                 let sv = match sv {
                     None => None,
                     Some((file, read)) => {
-                        let same = |f: &PathBuf| {
-                            std::fs::canonicalize(f).ok() == std::fs::canonicalize(&file).ok()
-                        };
+                        let same = |f: &PathBuf| crate::output::same_file(f, &file);
                         let Some(index) = args.design.iter().position(same) else {
                             return Err(format!(
                                 "--sby with --sv: give {} to --design too: the proof reads it \
@@ -146,37 +173,48 @@ impl Flow {
         let Some(sby) = &self.sby else {
             return self.no_collision(&writes, args);
         };
-        let design_copy = self.dir.join(format!("{}_design.sv", self.name));
-        if sby.sv.is_some() {
-            writes.push(design_copy.clone());
-        }
-        writes.push(self.dir.join(format!("{}_formal.sv", self.name)));
-        writes.push(self.dir.join(format!("{}.sby", self.name)));
+        let project = self.project_files(sby)?;
+        writes.extend(project.design_copy.iter().map(|f| self.dir.join(f)));
+        writes.push(self.dir.join(&project.harness));
+        writes.push(self.dir.join(&project.project));
         self.no_collision(&writes, args)?;
-        let mut files = sby.files.clone();
-        if let Some(sv) = &sby.sv {
-            files[sv.index] = design_copy;
+        emit_sby(&project.options(sby), &[])
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The names of the SymbiYosys project's files, the same for the dry
+    /// run of `check_paths` and for `write`.
+    fn project_files(&self, sby: &Sby) -> Result<ProjectFiles, String> {
+        // The harness module: NAME_formal, unless the design has a port of
+        // that name (a port named like its module stops Verilator).
+        let mut top = format!("{}_formal", self.name);
+        let mut k = 2;
+        while sby.ports.iter().any(|p| p.signal.name == top) {
+            top = format!("{}_formal_{k}", self.name);
+            k += 1;
         }
-        let mut files: Vec<String> = files
+        let harness = format!("{top}.sv");
+        let design_copy = sby.sv.as_ref().map(|_| format!("{}_design.sv", self.name));
+        // --sv: the design file without its assertions in place of the
+        // design file.
+        let mut files = sby.files.clone();
+        if let (Some(sv), Some(copy)) = (&sby.sv, &design_copy) {
+            files[sv.index] = self.dir.join(copy);
+        }
+        let mut listed: Vec<String> = files
             .iter()
             .chain([&self.checkers_file])
             .map(|f| relative_to(f, &self.dir))
             .collect::<Result<_, _>>()?;
-        files.push(format!("{}_formal.sv", self.name));
-        emit_sby(
-            &SbyOptions {
-                file: format!("{}.sby", self.name),
-                design: sby.design.clone(),
-                top: format!("{}_formal", self.name),
-                harness: format!("{}_formal.sv", self.name),
-                files,
-                depth: sby.depth,
-                solver: "z3".into(),
-            },
-            &[],
-        )
-        .map(drop)
-        .map_err(|e| e.to_string())
+        listed.push(harness.clone());
+        Ok(ProjectFiles {
+            top,
+            harness,
+            project: format!("{}.sby", self.name),
+            design_copy,
+            listed,
+        })
     }
 
     /// Refuses a file of `writes` that is the checkers' file or an input.
@@ -219,73 +257,42 @@ impl Flow {
             put(self.dir.join(format!("{}_bind.sv", self.name)), text)?;
         }
         if let Some(sby) = &self.sby {
-            // The harness module: NAME_formal, unless the design has a
-            // port of that name (a port named like its module stops
-            // Verilator).
-            let mut top = format!("{}_formal", self.name);
-            let mut k = 2;
-            while sby.ports.iter().any(|p| p.signal.name == top) {
-                top = format!("{}_formal_{k}", self.name);
-                k += 1;
-            }
-            let harness_file = format!("{top}.sv");
-            let project_file = format!("{}.sby", self.name);
+            let project = self.project_files(sby)?;
             // --sv: the design file without its assertions, the checkers
             // instantiated in the module in their place.
-            let mut files = sby.files.clone();
             let mut checkers_in = None;
-            if let Some(sv) = &sby.sv {
+            if let (Some(sv), Some(file)) = (&sby.sv, &project.design_copy) {
                 let items = emit_instances(&sby.design, checkers, &sv.signals)
                     .map_err(|e| e.to_string())?;
                 let text = sv
                     .design
                     .without_assertions(|m| (m == sby.design).then(|| items.clone()));
-                let file = format!("{}_design.sv", self.name);
                 let header = format!(
                     "// {} as mongen {} read it (preprocessed), its concurrent assertions\n\
                      // replaced by mongen's checkers (before `endmodule` of {}), for {}.\n",
-                    mongen::emit::names::comment_safe(&files[sv.index].display().to_string()),
+                    mongen::emit::names::comment_safe(&sby.files[sv.index].display().to_string()),
                     env!("CARGO_PKG_VERSION"),
                     sby.design,
-                    project_file
+                    project.project
                 );
-                put(self.dir.join(&file), header + &text)?;
-                files[sv.index] = self.dir.join(&file);
-                checkers_in = Some(file);
+                put(self.dir.join(file), header + &text)?;
+                checkers_in = Some(file.clone());
             }
             let harness = emit_formal_harness(
                 &HarnessOptions {
-                    module: top.clone(),
+                    module: project.top.clone(),
                     design: sby.design.clone(),
                     ports: sby.ports.clone(),
                     clocking: clocking.clone(),
-                    reader: project_file.clone(),
+                    reader: project.project.clone(),
                     checkers_in,
                 },
                 checkers,
             )
             .map_err(|e| e.to_string())?;
-            let mut files: Vec<String> = files
-                .iter()
-                .chain([&self.checkers_file])
-                .map(|f| relative_to(f, &self.dir))
-                .collect::<Result<_, _>>()?;
-            files.push(harness_file.clone());
-            let project = emit_sby(
-                &SbyOptions {
-                    file: project_file.clone(),
-                    design: sby.design.clone(),
-                    top,
-                    harness: harness_file.clone(),
-                    files,
-                    depth: sby.depth,
-                    solver: "z3".into(),
-                },
-                checkers,
-            )
-            .map_err(|e| e.to_string())?;
-            put(self.dir.join(&harness_file), harness)?;
-            put(self.dir.join(&project_file), project)?;
+            let text = emit_sby(&project.options(sby), checkers).map_err(|e| e.to_string())?;
+            put(self.dir.join(&project.harness), harness)?;
+            put(self.dir.join(&project.project), text)?;
         }
         Ok(written)
     }

@@ -1662,6 +1662,40 @@ fn outputs_never_replace_inputs() {
         std::fs::read_to_string(dir.join("d_design.sv")).unwrap(),
         design
     );
+    std::fs::remove_file(dir.join("d_design.sv")).unwrap();
+    // A design with a port named like the harness (d_formal) gets the
+    // harness d_formal_2.sv: the dry run checks that name too (it checked
+    // d_formal.sv, and the run wrote over a design file d_formal_2.sv).
+    let ported = design.replace("req, output", "req, d_formal, output");
+    std::fs::write(dir.join("p.sv"), &ported).unwrap();
+    std::fs::write(dir.join("d_formal_2.sv"), &ported).unwrap();
+    let o = run(&[
+        "compile",
+        "--sv",
+        "p.sv",
+        "-t",
+        "verilog",
+        "--sby",
+        "d",
+        "--design",
+        "p.sv",
+        "--design",
+        "d_formal_2.sv",
+        "-o",
+        "c.v",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("d_formal_2.sv: the flow would write over this input"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("d_formal_2.sv")).unwrap(),
+        ported
+    );
+    std::fs::remove_file(dir.join("p.sv")).unwrap();
+    std::fs::remove_file(dir.join("d_formal_2.sv")).unwrap();
     let o = run(&[&sby[..], &["-o", "c.v"]].concat()[..]);
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
