@@ -272,7 +272,23 @@ struct Run {
     wide: Vec<bool>,
 }
 
+/// The value of atom `k` in an event's `bits` of all the checker's atoms.
+fn atom_bit(bits: &[u64], k: usize) -> u64 {
+    (bits[k / 64] >> (k % 64)) & 1
+}
+
 impl Run {
+    /// The monitor's letter at an event whose atoms are `bits`: bit `b` is
+    /// the value of the run's proposition `b` (of at most 64).
+    fn letter(&self, bits: &[u64]) -> u64 {
+        debug_assert!(self.atoms.len() <= 64);
+        let mut letter = 0u64;
+        for (b, &k) in self.atoms.iter().enumerate() {
+            letter |= atom_bit(bits, k) << b;
+        }
+        letter
+    }
+
     fn reset(&mut self) {
         self.maybe.clear();
         match &mut self.monitor {
@@ -1027,13 +1043,7 @@ impl Checker {
         if r.atoms.len() > 64 {
             return false;
         }
-        letters.extend(all.chunks_exact(words).map(|bits| {
-            let mut letter = 0u64;
-            for (b, &k) in r.atoms.iter().enumerate() {
-                letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
-            }
-            letter
-        }));
+        letters.extend(all.chunks_exact(words).map(|bits| r.letter(bits)));
         true
     }
 
@@ -1245,17 +1255,14 @@ impl Lanes {
                 continue;
             }
             let verdict = if r.atoms.len() <= 64 {
-                let mut letter = 0u64;
-                for (b, &k) in r.atoms.iter().enumerate() {
-                    letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
-                }
+                let letter = r.letter(bits);
                 match &mut r.monitor {
                     Engine::Eager(table) => r.cursor.step(&table.table(), letter),
                     Engine::Lazy(m) => m.step(letter),
                 }
             } else {
                 for (b, &k) in r.atoms.iter().enumerate() {
-                    r.wide[b] = (bits[k / 64] >> (k % 64)) & 1 == 1;
+                    r.wide[b] = atom_bit(bits, k) == 1;
                 }
                 match &mut r.monitor {
                     Engine::Eager(table) => r.cursor.step_with(&table.table(), r.wide.as_slice()),
@@ -1347,10 +1354,7 @@ fn step_uncertain(
         } else {
             std::mem::take(&mut r.maybe)
         };
-        let mut letter = 0u64;
-        for (b, &k) in r.atoms.iter().enumerate() {
-            letter |= ((bits[k / 64] >> (k % 64)) & 1) << b;
-        }
+        let letter = r.letter(bits);
         let mut to: Vec<u32> = Vec::new();
         for &s in &from {
             for c in 0u64..1 << local.len() {
@@ -1444,7 +1448,7 @@ fn explain<'a, R: Reader + ?Sized>(
                 .atoms
                 .iter()
                 .enumerate()
-                .filter(|&(_, &k)| (bits[k / 64] >> (k % 64)) & 1 == 1)
+                .filter(|&(_, &k)| atom_bit(bits, k) == 1)
                 .map(|(i, _)| r.monitor.proposition(i).to_string())
                 .collect();
             (pos.clone(), held)
