@@ -2,8 +2,8 @@
 # The Python package (python/): builds its wheel with maturin; installs it
 # with its spark extra alone into a fresh virtual environment, as a user
 # would (`pip install "mongen[spark]"`), and checks a DataFrame on a local
-# Spark with it; then installs it with its test extra into another and
-# runs its tests with pytest, against the mongen binary
+# Spark with it; then adds its test extra there and runs its tests with
+# pytest, against the mongen binary
 # (target/release/mongen, built here), with pyarrow, polars and pandas
 # data, and on a local Spark (pyspark; the Java runtime comes from
 # scripts/install-tools.sh).
@@ -32,8 +32,10 @@ python3 -m venv "$USER_VENV"
 "$USER_VENV/bin/pip" install -q --disable-pip-version-check "$WHEEL[spark]"
 (cd "$ROOT/target" && "$USER_VENV/bin/python" "$ROOT/python/scripts/user_install_check.py")
 echo "== the Python package: the wheel with its test extra, and pytest"
-"$VENV/bin/pip" install -q --disable-pip-version-check "$WHEEL[test]"
+# The same environment, the test extra added: its spark, pyarrow and pandas
+# are already there (a second environment installed them all again).
+"$USER_VENV/bin/pip" install -q --disable-pip-version-check "$WHEEL[test]"
 echo "== the Python package: pytest"
 # From another folder, so that the installed package is the one tested.
-(cd "$ROOT/target" && MONGEN_BIN=$ROOT/target/release/mongen PYSPARK_PYTHON="$VENV/bin/python" \
-  "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/python/tests")
+(cd "$ROOT/target" && MONGEN_BIN=$ROOT/target/release/mongen PYSPARK_PYTHON="$USER_VENV/bin/python" \
+  "$USER_VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/python/tests")
