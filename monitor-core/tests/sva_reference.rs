@@ -19,6 +19,9 @@
 //! it (held at its start while the reset holds), against the oracle's
 //! attempts at every tick, on words with the reset at the first tick,
 //! held, pulsed and held in the middle, periodic, random, always, never.
+//!
+//! And instances of declared properties with arguments by position, by
+//! name and by default, which must read as their expansion.
 
 mod sva_oracle;
 
@@ -666,4 +669,92 @@ proptest! {
     ) {
         check_disable(&Prop::DisableIff(reset, Box::new(p)), &words, "proptest");
     }
+}
+
+/// `text` with every identifier named in `subst` replaced by its text in
+/// parentheses, all at once (a replacement is not read again).
+fn substitute(text: &str, subst: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match subst.iter().find(|(n, _)| *n == word.as_str()) {
+            Some((_, a)) => {
+                out.push('(');
+                out.push_str(a);
+                out.push(')');
+            }
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        // `1'b1` and `$past` are one identifier here, never a formal.
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '\'') {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// Instances of declared properties, with their arguments by position, by
+/// name (`.x(a)`, IEEE 1800-2017 §16.8.1), omitted or left to their
+/// defaults, read as the property with each formal replaced by its
+/// actual: random properties whose propositions `a`, `b`, `c` become the
+/// formals `fa`, `fb`, `fc`, instantiated with random Booleans in every
+/// way the standard allows.
+#[test]
+fn random_instances_with_named_arguments_read_as_their_expansion() {
+    let mut ways = [0usize; 7];
+    for seed in 0..700u64 {
+        let mut g = Gen::new(seed ^ 0xdec1, config());
+        let p = g.assertion(1 + (seed % 3) as u32);
+        let text = sva(&p, Parens::Minimal);
+        let body = substitute(&text, &[("a", "fa"), ("b", "fb"), ("c", "fc")]);
+        let body = body
+            .replace("(fa)", "fa")
+            .replace("(fb)", "fb")
+            .replace("(fc)", "fc");
+        let actuals: Vec<String> = (0..3).map(|_| bool_text(&g.boolean(1))).collect();
+        let (x, y, z) = (&actuals[0], &actuals[1], &actuals[2]);
+        let way = (seed % 7) as usize;
+        ways[way] += 1;
+        // The default of `fc` is `z` in the ways that leave it out.
+        let (default, call) = match way {
+            0 => ("", format!("p({x}, {y}, {z})")),
+            1 => (" = ", format!("p({x}, {y})")),
+            2 => (" = ", format!("p({x}, {y}, )")),
+            3 => ("", format!("p(.fc({z}), .fa({x}), .fb({y}))")),
+            4 => ("", format!("p({x}, .fc({z}), .fb({y}))")),
+            5 => (" = ", format!("p(.fb({y}), .fa({x}), .fc())")),
+            _ => (" = ", format!("p({x}, .fb({y}))")),
+        };
+        let default = if default.is_empty() {
+            String::new()
+        } else {
+            format!("{default}{z}")
+        };
+        let declared = format!("property p(fa, fb, fc{default}); {body}; endproperty\n{call}");
+        let expanded = substitute(&text, &[("a", x), ("b", y), ("c", z)]);
+        let ctx = format!("seed {seed}: {declared}");
+        assert_eq!(
+            parse(&declared, &ctx),
+            parse(&expanded, &ctx),
+            "{ctx}\nexpanded: {expanded}"
+        );
+        // The same instance in an assertion.
+        let d = directive(
+            &format!("property p(fa, fb, fc{default}); {body}; endproperty\na1: assert property ({call});"),
+            &ctx,
+        );
+        assert_eq!(
+            d.formula,
+            directive(&format!("assert property ({expanded});"), &ctx).formula,
+            "{ctx}"
+        );
+    }
+    assert!(ways.iter().all(|&n| n >= 100), "{ways:?}");
 }

@@ -52,6 +52,19 @@
 //! h.observe(&idle);
 //! h.observe(&idle);
 //! assert_eq!(h.observe(&idle), Verdict::Violated);
+//!
+//! // SVA (IEEE 1800), as an assertion: checked at every snapshot.
+//! #[monitor(sva = "req |-> ##[1:3] ack")]
+//! struct Answered {
+//!     req: bool,
+//!     ack: bool,
+//! }
+//!
+//! let mut a = AnsweredMonitor::new();
+//! a.observe(&Answered { req: true, ack: false });
+//! a.observe(&Answered { req: false, ack: false });
+//! a.observe(&Answered { req: false, ack: false });
+//! assert_eq!(a.observe(&Answered { req: false, ack: false }), Verdict::Violated);
 //! ```
 //!
 //! # On an impl block: method calls
@@ -182,6 +195,7 @@
 //! |---|---|
 //! | `ltl = "..."` | the property (Spot/Spin syntax, past operators allowed) |
 //! | `psl = "..."` | the property in PSL instead (Verilog flavour or NuSMV syntax, SEREs) |
+//! | `sva = "..."` | the property in SVA instead: an assertion (`assert property (p);` or `p`, with its `sequence`, `property`, `let` declarations), `p` checked at every snapshot; `disable iff (rst)` makes `rst` a proposition; no clock |
 //! | `ap(name = expr, ...)` | predicates (structs): `bool` expressions over `self`, bare or in a string |
 //! | `name = Ident` | the monitor type (default: the type's name followed by `Monitor`) |
 //! | `verdicts = 3` | also detect good prefixes (`Verdict::Satisfied`) |

@@ -1,5 +1,5 @@
 //! The native part of the `mongen` Python package: monitors compiled from
-//! LTL/PSL, stepped from Python, emitted to every target, and traces
+//! LTL/PSL/SVA, stepped from Python, emitted to every target, and traces
 //! checked with the same reports as `mongen check --json`. The Python
 //! side (`python/mongen/__init__.py`) wraps these in dataclasses and
 //! typed signatures.
@@ -15,7 +15,9 @@ use mongen::emit::json::JsonOptions;
 use mongen::emit::{Backend, Common, Target, UnknownTarget};
 use mongen::trace_report::{bind, partial_report_json, report_json, reports_before_error};
 use monitor_core::automaton::BadPrefixDfa;
-use monitor_core::formula::{parse, parse_psl, Formula};
+use monitor_core::formula::{
+    parse, parse_psl, parse_sva_directive, ClockEdge, DirectiveKind, Formula,
+};
 use monitor_core::runtime::Cursor;
 use monitor_core::trace::check::{Checker, Engine, Options, Property, Report};
 use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chunking, LineFormat};
@@ -31,14 +33,92 @@ use rayon::prelude::*;
 mod arrow;
 use arrow::ArrowReader;
 
-/// Parses `formula` as LTL (Spot/Spin syntax, with past) or PSL.
-fn parse_formula(formula: &str, psl: bool) -> PyResult<Formula> {
-    let parsed = if psl {
-        parse_psl(formula)
-    } else {
-        parse(formula)
+/// The language of the properties: LTL (Spot/Spin syntax, with past),
+/// PSL (`psl=True`) or SVA (`sva=True`), as `mongen --psl` and `--sva`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Language {
+    Ltl,
+    Psl,
+    Sva,
+}
+
+impl Language {
+    fn of(psl: bool, sva: bool) -> PyResult<Language> {
+        match (psl, sva) {
+            (true, true) => Err(PyValueError::new_err(
+                "psl=True and sva=True: a property is in one language, give one of them",
+            )),
+            (true, false) => Ok(Language::Psl),
+            (false, true) => Ok(Language::Sva),
+            (false, false) => Ok(Language::Ltl),
+        }
+    }
+}
+
+/// A property read: its formula, the name it is reported by (PSL and
+/// SVA as written; LTL in Spot's syntax), and the clock of an SVA
+/// assertion (`@(posedge clk)`, or a default clocking).
+struct Parsed {
+    formula: Formula,
+    label: String,
+    clock: Option<(String, Edge)>,
+}
+
+/// Parses `text` in `lang`. SVA is read as `mongen --sva` reads it: an
+/// assertion (`[LABEL:] assert property (...);` or a bare property, with
+/// its declarations), whose property is checked at every tick (§16.14);
+/// its `disable iff` is in the formula (an attempt in reset is disabled),
+/// its clock comes beside it, and a cover is refused (it reports matches,
+/// not failures).
+fn parse_property(text: &str, lang: Language) -> PyResult<Parsed> {
+    let error = |e: monitor_core::formula::ParseError| PyValueError::new_err(e.to_string());
+    match lang {
+        Language::Ltl => {
+            let formula = parse(text).map_err(error)?;
+            let label = formula.to_spot();
+            Ok(Parsed {
+                formula,
+                label,
+                clock: None,
+            })
+        }
+        Language::Psl => Ok(Parsed {
+            formula: parse_psl(text).map_err(error)?,
+            label: text.trim().to_string(),
+            clock: None,
+        }),
+        Language::Sva => {
+            let d = parse_sva_directive(text).map_err(error)?;
+            if d.kind == DirectiveKind::Cover {
+                return Err(error(d.error(
+                    text,
+                    "a cover reports the matches of its sequence, not failures: check the \
+                     sequence with `assert property (not ...)`",
+                )));
+            }
+            let clock = d.clock.as_ref().map(|c| {
+                let edge = match c.edge {
+                    ClockEdge::Posedge => Edge::Posedge,
+                    ClockEdge::Negedge => Edge::Negedge,
+                };
+                (c.signal.clone(), edge)
+            });
+            Ok(Parsed {
+                label: d.text.trim().to_string(),
+                formula: d.formula,
+                clock,
+            })
+        }
+    }
+}
+
+/// A clock as SVA writes it.
+fn clock_text((signal, edge): &(String, Edge)) -> String {
+    let edge = match edge {
+        Edge::Posedge => "posedge",
+        Edge::Negedge => "negedge",
     };
-    parsed.map_err(|e| PyValueError::new_err(e.to_string()))
+    format!("@({edge} {signal})")
 }
 
 /// The configuration of `compile`, `check` and `spark.check`: their
@@ -297,23 +377,34 @@ impl Monitor {
 /// Compiles a property into its monitor (`max_memory`: the byte budget
 /// of the construction, by default `DEFAULT_MAX_MEMORY`, 1 GiB).
 #[pyfunction]
-#[pyo3(signature = (formula, psl = false, verdicts = 2, max_states = None, max_memory = None))]
+#[pyo3(signature = (formula, psl = false, verdicts = 2, max_states = None, max_memory = None, sva = false))]
 fn compile(
     formula: &str,
     psl: bool,
     verdicts: u8,
     max_states: Option<usize>,
     max_memory: Option<usize>,
+    sva: bool,
 ) -> PyResult<Monitor> {
-    let f = parse_formula(formula, psl)?;
+    let lang = Language::of(psl, sva)?;
+    let parsed = parse_property(formula, lang)?;
+    if let Some(clock) = &parsed.clock {
+        return Err(PyValueError::new_err(format!(
+            "{}: the clock `{}` is for checking a VCD waveform (mongen.check samples it \
+             there); a monitor reads one event per clock tick: leave the clock out",
+            parsed.label,
+            clock_text(clock)
+        )));
+    }
+    let f = parsed.formula;
     let cfg = config(verdicts, max_states, max_memory)?;
     let mut b = Builder::new();
     b.configure(cfg);
     let mut t = b
         .build_from_formula(&f)
         .map_err(|e| PyValueError::new_err(format!("{formula}: {e}")))?;
-    if psl {
-        t.set_name(formula.trim());
+    if lang != Language::Ltl {
+        t.set_name(&parsed.label);
     }
     let safety = t.is_safety();
     let dfa = t.into_dfa();
@@ -354,6 +445,9 @@ struct TraceChecker {
     properties: Vec<Property>,
     options: Options,
     three: bool,
+    /// The clock of the SVA assertions, which samples VCD waveforms where
+    /// `check` is given none.
+    clock: Option<(String, Edge)>,
 }
 
 impl TraceChecker {
@@ -366,6 +460,24 @@ impl TraceChecker {
             .iter()
             .map(|r| report_json(source, r, self.three).to_string())
             .collect()
+    }
+
+    /// Why data that is not a waveform cannot be read with the
+    /// assertions' clock.
+    fn clock_refused(&self, what: &str) -> String {
+        format!(
+            "{what}: the assertions' clock `{}` samples VCD waveforms; the events of other \
+             traces are the clock ticks: leave the clock out",
+            self.clock.as_ref().map(clock_text).unwrap_or_default()
+        )
+    }
+
+    /// No clock for Arrow data (its rows are the ticks).
+    fn no_clock(&self, what: &str) -> PyResult<()> {
+        match self.clock {
+            Some(_) => Err(PyValueError::new_err(self.clock_refused(what))),
+            None => Ok(()),
+        }
     }
 
     /// The reports of the events read before an error (`"complete":
@@ -506,7 +618,7 @@ impl TraceChecker {
     /// (`defines`: (proposition, expression) pairs); each construction
     /// within `max_memory` bytes (`DEFAULT_MAX_MEMORY` if None).
     #[new]
-    #[pyo3(signature = (properties, defines, psl, verdicts, all, max_reports, max_states, max_memory = None))]
+    #[pyo3(signature = (properties, defines, psl, verdicts, all, max_reports, max_states, max_memory = None, sva = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         properties: Vec<String>,
@@ -517,25 +629,37 @@ impl TraceChecker {
         max_reports: usize,
         max_states: Option<usize>,
         max_memory: Option<usize>,
+        sva: bool,
     ) -> PyResult<TraceChecker> {
         if properties.is_empty() {
             return Err(PyValueError::new_err("no property given"));
         }
+        let lang = Language::of(psl, sva)?;
         let cfg = config(verdicts, max_states, max_memory)?;
         let mut b = Builder::new();
         b.configure(cfg);
         let mut monitors = Vec::new();
+        let mut clock: Option<(String, Edge)> = None;
         for text in &properties {
-            let f = parse_formula(text, psl)?;
+            let parsed = parse_property(text, lang)?;
+            // One clock samples a waveform for every property (as `mongen
+            // check --sva`, which says to check one clock at a time).
+            if let Some(c) = parsed.clock {
+                match &clock {
+                    Some(other) if *other != c => {
+                        return Err(PyValueError::new_err(format!(
+                            "the assertions have two clocks ({} and {}): check them one clock at a time",
+                            clock_text(other),
+                            clock_text(&c)
+                        )))
+                    }
+                    _ => clock = Some(c),
+                }
+            }
             let t = b
-                .build_from_formula(&f)
+                .build_from_formula(&parsed.formula)
                 .map_err(|e| PyValueError::new_err(format!("{text}: {e}")))?;
-            let label = if psl {
-                text.trim().to_string()
-            } else {
-                f.to_spot()
-            };
-            monitors.push((label, Engine::Eager(MonitorTable::from_dfa(t.dfa()))));
+            monitors.push((parsed.label, Engine::Eager(MonitorTable::from_dfa(t.dfa()))));
         }
         let properties = bind(monitors, &defines).map_err(PyValueError::new_err)?;
         Ok(TraceChecker {
@@ -546,7 +670,14 @@ impl TraceChecker {
                 ..Options::default()
             },
             three: verdicts == 3,
+            clock,
         })
+    }
+
+    /// The clock of the SVA assertions (`@(posedge clk)`), None without.
+    #[getter]
+    fn clock(&self) -> Option<String> {
+        self.clock.as_ref().map(clock_text)
     }
 
     /// The fields the properties read, in order, once each.
@@ -582,14 +713,19 @@ impl TraceChecker {
                 None => (c.to_string(), Edge::Posedge),
             }),
         };
+        // The assertions' clock where none is given (as `mongen check`).
+        let given = clock.is_some();
+        let clock = clock.or_else(|| self.clock.clone());
         let mut checker = self.checker();
         let mut out = Vec::new();
         for path in &traces {
             let kind = trace_format(path, format.as_deref())?;
             if kind != "vcd" && clock.is_some() {
-                return Err(PyValueError::new_err(format!(
-                    "{path}: a clock is for VCD waveforms"
-                )));
+                return Err(PyValueError::new_err(if given {
+                    format!("{path}: a clock is for VCD waveforms")
+                } else {
+                    self.clock_refused(path)
+                }));
             }
             let file = File::open(path).map_err(|e| {
                 PyErr::new::<pyo3::exceptions::PyOSError, _>(format!("cannot read {path}: {e}"))
@@ -642,6 +778,7 @@ impl TraceChecker {
         name: &str,
         time: Option<&str>,
     ) -> PyResult<Vec<String>> {
+        self.no_clock(name)?;
         let stream = arrow_stream(data)?;
         let names = column_names(&stream);
         let mut checker = self.checker();
@@ -661,6 +798,7 @@ impl TraceChecker {
         py: Python<'py>,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        self.no_clock("chunk")?;
         let stream = arrow_stream(data)?;
         let names = column_names(&stream);
         let mut checker = self.checker();
@@ -692,6 +830,7 @@ impl TraceChecker {
         name: &str,
         time: Option<&str>,
     ) -> PyResult<Vec<String>> {
+        self.no_clock(name)?;
         let summaries = summaries
             .iter()
             .enumerate()
@@ -762,6 +901,7 @@ impl TraceChecker {
         keys: Vec<String>,
     ) -> PyResult<(Vec<u64>, Vec<String>, Vec<u64>, Vec<String>)> {
         use arrow_array::RecordBatchReader;
+        self.no_clock("data")?;
         let stream = arrow_stream(data)?;
         let schema = stream.schema();
         let names = column_names(&stream);

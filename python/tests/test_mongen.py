@@ -258,3 +258,142 @@ def test_bad_input_loses_nothing(tmp_path):
     with pytest.raises(mongen.TraceReadError) as e:
         mongen.check(str(good), "G !c")
     assert e.value.reports == []
+
+
+# SVA (sva=True): assertions read as `mongen --sva` reads them, their
+# property checked at every event.
+SVA_DECLS = "sequence answered(r, a = resp); r ##[1:2] a; endsequence "
+SVA_PROPERTIES = [
+    "req |-> ##[1:2] (resp || err)",
+    SVA_DECLS + "p_answer: assert property (answered(.r(req), .a(resp || err)) or !req);",
+    "$rose(err) |=> !err || slow",
+    "req |=> !req until_with resp",
+]
+
+
+def test_sva_compile_is_what_the_command_compiles():
+    f = "req |-> ##[1:3] ack"
+    m = mongen.compile(f, sva=True)
+    assert m.formula == f and m.propositions == ["req", "ack"]
+    assert m.emit("hoa") == cli("compile", "-q", "--sva", "-t", "hoa", f)
+    assert m.emit("json") == cli("compile", "-q", "--sva", "-t", "json", "--name", "monitor", f)
+    # Checked at every event: the second request is not answered.
+    idle = {"req": 0, "ack": 0}
+    assert m.run([{"req": 1, "ack": 0}, {"req": 0, "ack": 1}, {"req": 1, "ack": 0}, idle, idle]) == "holds"
+    assert m.step(idle) == "violated" and m.violation.position == 5
+    # Declarations, named arguments, a whole assertion: the property is
+    # reported as written.
+    text = "sequence s(x, y = ack); x ##1 y; endsequence a1: assert property (s(.x(req)) |=> done);"
+    m = mongen.compile(text, sva=True)
+    assert m.formula == "s(.x(req)) |=> done"
+    unnamed = lambda m: m.emit("hoa").split("\n", 2)[2]
+    assert unnamed(m) == unnamed(mongen.compile("req ##1 ack |=> done", sva=True))
+    assert m.emit("hoa") == cli("compile", "-q", "--sva", "-t", "hoa", text)
+    # disable iff: the attempts the reset meets are disabled.
+    r = mongen.compile("disable iff (rst) req |=> ack", sva=True)
+    assert r.run([{"req": 1, "ack": 0, "rst": 0}, {"req": 0, "ack": 0, "rst": 1}]) == "holds"
+    r.reset()
+    assert r.run([{"req": 1, "ack": 0, "rst": 0}, {"req": 0, "ack": 0, "rst": 0}]) == "violated"
+    # The keyword is sva: psl's positional place is kept for old callers.
+    assert mongen.compile("always {req} |=> {ack}", True).formula == "always {req} |=> {ack}"
+
+
+def test_sva_errors():
+    with pytest.raises(ValueError, match="one of them"):
+        mongen.compile("a", psl=True, sva=True)
+    with pytest.raises(ValueError, match="one of them"):
+        mongen.check(LOGS / "service.csv", "!err", defines=DEFINES, psl=True, sva=True)
+    # A syntax error with its column and caret.
+    text = "sequence s(x, y); x ##1 y; endsequence s(.x(a), b)"
+    with pytest.raises(ValueError, match="positional argument after a named one") as e:
+        mongen.compile(text, sva=True)
+    assert f"column {text.rindex('b)') + 1}" in str(e.value)
+    assert "\n  " + text + "\n" + " " * (text.rindex("b)") + 2) + "^" in str(e.value)
+    with pytest.raises(ValueError, match=r"the clock `@\(posedge clk\)` is for checking a VCD"):
+        mongen.compile("@(posedge clk) req |=> ack", sva=True)
+    with pytest.raises(ValueError, match="a cover reports the matches"):
+        mongen.compile("cover property (req ##1 ack);", sva=True)
+    with pytest.raises(ValueError, match="a cover reports the matches"):
+        mongen.check(LOGS / "service.csv", "cover property (req ##1 resp);", defines=DEFINES, sva=True)
+    # LTL is not SVA.
+    with pytest.raises(ValueError, match="column"):
+        mongen.compile("G(req -> X ack)", sva=True)
+
+
+@pytest.mark.parametrize("trace", ["service.csv", "service.jsonl"])
+def test_sva_check_reports_are_the_commands(trace):
+    ours = mongen.check(LOGS / trace, SVA_PROPERTIES, defines=DEFINES, all=True, sva=True)
+    args = ["check", "--json", "-q", "--sva", "--all", *defines_args(DEFINES)]
+    for p in SVA_PROPERTIES:
+        args += ["-f", p]
+    theirs = [json.loads(l) for l in cli(*args, str(LOGS / trace)).splitlines()]
+    for r in theirs:
+        r["trace"] = str(LOGS / trace)
+    assert ours == theirs
+    assert ours[1]["property"] == "answered(.r(req), .a(resp || err)) or !req"
+    assert {r["verdict"] for r in ours} >= {"violated"}
+
+
+def test_sva_check_a_vcd_at_the_assertions_clock(tmp_path):
+    # The assertion's clock samples the waveform, as `mongen check --sva`
+    # does: req high at the edge of 15, ack low at 25.
+    vcd = tmp_path / "bus.vcd"
+    vcd.write_text(VCD)
+    a = "a1: assert property (@(posedge clk) req |=> ack);"
+    ours = mongen.check(vcd, a, sva=True)
+    assert ours[0]["verdict"] == "violated" and ours[0]["violations"][0]["index"] == 2
+    assert ours == [json.loads(l) for l in cli("check", "--json", "-q", "--sva", "-f", a, str(vcd)).splitlines()]
+    def unnamed(reports):
+        return [{k: v for k, v in r.items() if k != "property"} for r in reports]
+
+    assert unnamed(ours) == unnamed(mongen.check(vcd, "req |=> ack", sva=True, clock="clk"))
+    # Another clock given wins, as --clock does.
+    negedge = mongen.check(vcd, a, sva=True, clock="clk:negedge")
+    assert unnamed(negedge) == unnamed(mongen.check(vcd, "req |=> ack", sva=True, clock="clk:negedge"))
+    assert unnamed(negedge) != unnamed(ours)
+    with pytest.raises(ValueError, match="two clocks"):
+        mongen.check(vcd, [a, "@(negedge clk) req |=> ack"], sva=True)
+    # Elsewhere the events are the ticks: the clock is refused.
+    import pyarrow as pa
+
+    with pytest.raises(ValueError, match=r"clock `@\(posedge clk\)` samples VCD waveforms"):
+        mongen.check(pa.table({"req": [True], "ack": [True]}), a, sva=True)
+    with pytest.raises(ValueError, match=r"clock `@\(posedge clk\)` samples VCD waveforms"):
+        mongen.check(LOGS / "service.csv", a, defines={"ack": DEFINES["resp"], "req": DEFINES["req"]}, sva=True)
+
+
+def test_sva_monitors_agree_with_check_on_random_traces(tmp_path):
+    # As for LTL: the Python monitor, Arrow data and `mongen check --sva`
+    # find the same first violation.
+    import pyarrow as pa
+
+    rng = random.Random(29)
+    formulas = [
+        "a |-> ##[1:2] (b || c)",
+        "sequence s(x, y = c); x ##1 y[*1:2]; endsequence s(.x(a), .y(b)) |=> !c",
+        "$rose(a) |=> b until_with c",
+        "disable iff (c) a ##1 b |-> ##1 !a",
+        "(a ##1 b) intersect (a[*2]) |-> c or nexttime c",
+    ]
+    for k in range(40):
+        f = formulas[k % len(formulas)]
+        rows = [[rng.random() < 0.5 for _ in range(3)] for _ in range(rng.randrange(1, 30))]
+        path = tmp_path / f"t{k}.csv"
+        path.write_text("a,b,c\n" + "".join(",".join(str(int(x)) for x in r) + "\n" for r in rows))
+        m = mongen.compile(f, sva=True)
+        verdict = m.run({"a": r[0], "b": r[1], "c": r[2]} for r in rows)
+        [report] = mongen.check(path, f, sva=True)
+        table = pa.table({n: [r[i] for r in rows] for i, n in enumerate("abc")})
+        [arrow] = mongen.check(table, f, sva=True)
+        assert report["verdict"] == verdict == arrow["verdict"], (f, rows)
+        # The command line refuses a disable iff on other traces than
+        # waveforms (it restarts its checkers at the reset there).
+        if verdict == "violated":
+            assert report["violations"][0]["index"] == m.violation.position, (f, rows)
+            assert arrow["violations"][0]["index"] == m.violation.position, (f, rows)
+        if verdict == "violated" and "disable iff" not in f:
+            [cmd] = [
+                json.loads(l)
+                for l in cli("check", "--json", "-q", "--sva", "-f", f, str(path)).splitlines()
+            ]
+            assert cmd["violations"][0]["index"] == m.violation.position

@@ -161,3 +161,23 @@ def test_by_key_with_the_key_in_order_by_and_errors_naming_the_key(spark):
     assert [tuple(r)[:4] for r in out.collect()] == [("s1", "Ga", 1, 1)]
     with pytest.raises(Exception, match="session=s2, event 1: no field `a` in this event"):
         ms.check(df, "G a", order_by="ts", partition_by="session").collect()
+
+
+def test_sva(spark):
+    # SVA assertions (sva=True), as `mongen.check` reads them: one trace
+    # over several partitions, and by key; a clock is refused on the
+    # driver (the rows are the ticks).
+    rng = random.Random(29)
+    events = random_events(rng, 300, p=0.3)
+    df = frame(spark, events, 3).repartition(4)
+    table = pa.table({"ts": list(range(len(events["a"]))), **events})
+    props = [
+        "a |-> ##[1:2] (b || c)",
+        "sequence s(x, y = c); x ##1 y[*1:2]; endsequence s(.x(a), .y(b)) |=> !c",
+    ]
+    got = ms.check(df, props, order_by="ts", all=True, sva=True)
+    want = mongen.check(table, props, name="dataframe", all=True, sva=True)
+    assert got == want
+    assert {r["verdict"] for r in got} == {"violated"}
+    with pytest.raises(ValueError, match=r"clock `@\(posedge clk\)` samples VCD waveforms"):
+        ms.check(df, "@(posedge clk) a |=> b", order_by="ts", sva=True)

@@ -16,7 +16,9 @@
 //! the method or the option.
 
 use monitor_core::analysis::lasso_text;
-use monitor_core::formula::{parse, parse_psl, Formula, ParseError};
+use monitor_core::formula::{
+    parse, parse_psl, parse_sva_directive, DirectiveKind, Formula, ParseError,
+};
 use monitor_core::translate::{BuildError, Builder, Config, Verdicts};
 use monitor_core::MonitorTable;
 use proc_macro2::{Span, TokenStream};
@@ -47,12 +49,21 @@ enum Reaction {
     Callback(Path),
 }
 
+/// The language of the property: which key gave it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Language {
+    Ltl,
+    Psl,
+    Sva,
+}
+
 /// The parsed arguments of `#[monitor(...)]`.
 struct Args {
-    /// The property's literal (`ltl = "..."` or `psl = "..."`).
+    /// The property's literal (`ltl = "..."`, `psl = "..."` or `sva =
+    /// "..."`).
     property: LitStr,
-    /// Whether it is PSL.
-    psl: bool,
+    /// Its language.
+    language: Language,
     name: Option<Ident>,
     three_valued: bool,
     closure: bool,
@@ -63,11 +74,10 @@ struct Args {
 }
 
 fn parse_args(attr: TokenStream) -> Result<Args, Error> {
-    let mut ltl: Option<LitStr> = None;
-    let mut psl: Option<LitStr> = None;
+    let mut given: Vec<(Language, LitStr)> = Vec::new();
     let mut args = Args {
         property: LitStr::new("", Span::call_site()),
-        psl: false,
+        language: Language::Ltl,
         name: None,
         three_valued: false,
         closure: false,
@@ -78,9 +88,11 @@ fn parse_args(attr: TokenStream) -> Result<Args, Error> {
     };
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("ltl") {
-            ltl = Some(meta.value()?.parse()?);
+            given.push((Language::Ltl, meta.value()?.parse()?));
         } else if meta.path.is_ident("psl") {
-            psl = Some(meta.value()?.parse()?);
+            given.push((Language::Psl, meta.value()?.parse()?));
+        } else if meta.path.is_ident("sva") {
+            given.push((Language::Sva, meta.value()?.parse()?));
         } else if meta.path.is_ident("name") {
             args.name = Some(meta.value()?.parse()?);
         } else if meta.path.is_ident("verdicts") {
@@ -129,37 +141,64 @@ fn parse_args(attr: TokenStream) -> Result<Args, Error> {
             args.on_violation = Some((reaction, span));
         } else {
             return Err(meta.error(
-                "unknown option; expected `ltl`, `psl`, `ap(...)`, `name`, `verdicts`, `closure`, `on_violation`, `field` or `max_states`",
+                "unknown option; expected `ltl`, `psl`, `sva`, `ap(...)`, `name`, `verdicts`, `closure`, `on_violation`, `field` or `max_states`",
             ));
         }
         Ok(())
     });
     parser.parse2(attr)?;
-    args.property = match (ltl, psl) {
-        (Some(l), None) => l,
-        (None, Some(p)) => {
-            args.psl = true;
-            p
+    let mut given = given.into_iter();
+    match (given.next(), given.next()) {
+        (Some((language, lit)), None) => {
+            args.language = language;
+            args.property = lit;
         }
-        (Some(_), Some(p)) => {
+        (Some(_), Some((_, second))) => {
             return Err(Error::new(
-                p.span(),
-                "give the property once: `ltl = \"...\"` or `psl = \"...\"`",
+                second.span(),
+                "give the property once: `ltl = \"...\"`, `psl = \"...\"` or `sva = \"...\"`",
             ))
         }
-        (None, None) => {
+        (None, _) => {
             return Err(Error::new(
                 Span::call_site(),
-                "missing property: `#[monitor(ltl = \"G(req -> X ack)\")]` or \
-                 `#[monitor(psl = \"always {req} |=> {ack}\")]`",
+                "missing property: `#[monitor(ltl = \"G(req -> X ack)\")]`, \
+                 `#[monitor(psl = \"always {req} |=> {ack}\")]` or \
+                 `#[monitor(sva = \"req |=> ack\")]`",
             ))
         }
-    };
+    }
     Ok(args)
 }
 
 /// A syntax error in the formula, at the literal (inside it on compilers
 /// that can point there).
+/// An SVA assertion as `mongen --sva` reads it (`[LABEL:] assert
+/// property (p);`, or `p` alone, with its declarations): `p` checked at
+/// every step (§16.14), a `disable iff (rst)` in the formula (`rst` is a
+/// proposition). The monitor reads one snapshot per clock tick: a clock is
+/// refused, and so is a cover (its matches are not failures).
+fn sva_assertion(text: &str) -> Result<Formula, ParseError> {
+    let d = parse_sva_directive(text)?;
+    if d.kind == DirectiveKind::Cover {
+        return Err(d.error(
+            text,
+            "a cover reports the matches of its sequence, not failures: monitor the \
+             sequence with `assert property (not ...)`",
+        ));
+    }
+    if let Some(c) = &d.clock {
+        return Err(d.error(
+            text,
+            format!(
+                "the clock `@({c})` is not read here: a monitor reads one snapshot per clock \
+                 tick, so observe the signals at the clock edge and leave out the clock"
+            ),
+        ));
+    }
+    Ok(d.formula)
+}
+
 fn formula_error(lit: &LitStr, e: &ParseError) -> Error {
     let text = lit.value();
     // Point inside the literal when the compiler allows it (nightly); the
@@ -287,10 +326,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error> {
     let args = parse_args(attr)?;
     let text = args.property.value();
-    let parsed = if args.psl {
-        parse_psl(&text)
-    } else {
-        parse(&text)
+    let parsed = match args.language {
+        Language::Ltl => parse(&text),
+        Language::Psl => parse_psl(&text),
+        Language::Sva => sva_assertion(&text),
     };
     let formula = parsed.map_err(|e| formula_error(&args.property, &e))?;
     let item: Item = syn::parse2(item)?;
@@ -1303,5 +1342,59 @@ mod tests {
             ),
         );
         assert!(e.starts_with("missing property"), "{e}");
+        let e = error(
+            quote!(sva = "a |=> b", ltl = "G a"),
+            quote!(
+                struct S {
+                    a: bool,
+                }
+            ),
+        );
+        assert!(e.contains("give the property once"), "{e}");
+        let e = error(
+            quote!(sva = "c1: cover property (a ##1 b);"),
+            quote!(
+                struct S {
+                    a: bool,
+                    b: bool,
+                }
+            ),
+        );
+        assert!(e.contains("a cover reports the matches"), "{e}");
+        let e = error(
+            quote!(sva = "default clocking @(negedge clk); endclocking a |=> b"),
+            quote!(
+                struct S {
+                    a: bool,
+                    b: bool,
+                }
+            ),
+        );
+        assert!(
+            e.contains("the clock `@(negedge clk)` is not read here"),
+            "{e}"
+        );
+        // A reset is a proposition like any other.
+        let e = error(
+            quote!(sva = "disable iff (rst) a |=> b"),
+            quote!(
+                struct S {
+                    a: bool,
+                    b: bool,
+                }
+            ),
+        );
+        assert!(e.contains("rst"), "{e}");
+        assert!(try_expand(
+            quote!(sva = "disable iff (rst) a |=> b"),
+            quote!(
+                struct S {
+                    a: bool,
+                    b: bool,
+                    rst: bool,
+                }
+            )
+        )
+        .is_ok());
     }
 }

@@ -1,4 +1,4 @@
-"""mongen: temporal properties (LTL with past, PSL) compiled to minimal
+"""mongen: temporal properties (LTL with past, PSL, SVA) compiled to minimal
 monitors of their bad prefixes, and traces checked against them.
 
 >>> import mongen
@@ -150,13 +150,28 @@ def compile(
     verdicts: int = 2,
     max_states: Optional[int] = None,
     max_memory: Optional[int] = None,
+    *,
+    sva: bool = False,
 ) -> Monitor:
-    """Compiles a property (LTL with past in Spot/Spin syntax, or PSL with
-    psl=True) into its minimal monitor. Raises ValueError on a syntax
-    error (the message points at the column), when the monitor exceeds
-    max_states, or when building it needs more than max_memory bytes
-    (default DEFAULT_MAX_MEMORY, 1 GiB, as `mongen --max-memory`)."""
-    return Monitor(_native.compile(formula, psl, verdicts, max_states, max_memory))
+    """Compiles a property (LTL with past in Spot/Spin syntax, PSL with
+    psl=True, or SVA with sva=True) into its minimal monitor. Raises
+    ValueError on a syntax error (the message points at the column), when
+    the monitor exceeds max_states, or when building it needs more than
+    max_memory bytes (default DEFAULT_MAX_MEMORY, 1 GiB, as `mongen
+    --max-memory`).
+
+    SVA is read as `mongen --sva` reads it: an assertion, `[LABEL:] assert
+    property (p);` or the property alone, with its sequence, property and
+    let declarations before it; p is checked at every event (each event
+    starts an attempt), and a `disable iff (rst)` disables the attempts
+    during which rst holds. A monitor reads one event per clock tick: a
+    clock is refused (:func:`check` samples a VCD waveform with it).
+
+    >>> m = compile("req |-> ##[1:2] ack", sva=True)
+    >>> m.run([{"req": 1, "ack": 0}, {"req": 0, "ack": 0}, {"req": 0, "ack": 0}])
+    'violated'
+    """
+    return Monitor(_native.compile(formula, psl, verdicts, max_states, max_memory, sva))
 
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -203,7 +218,15 @@ def _paths(traces: Any) -> List[str]:
 
 
 CheckerKey = Tuple[
-    Tuple[str, ...], Tuple[Tuple[str, str], ...], bool, int, bool, int, Optional[int], Optional[int]
+    Tuple[str, ...],
+    Tuple[Tuple[str, str], ...],
+    bool,
+    int,
+    bool,
+    int,
+    Optional[int],
+    Optional[int],
+    bool,
 ]
 
 
@@ -216,6 +239,7 @@ def _checker_key(
     max_reports: int,
     max_states: Optional[int],
     max_memory: Optional[int] = None,
+    sva: bool = False,
 ) -> CheckerKey:
     """The arguments of a trace checker, hashable (Spark's executors keep
     one checker per key)."""
@@ -230,6 +254,7 @@ def _checker_key(
         max_reports,
         max_states,
         max_memory,
+        sva,
     )
 
 
@@ -252,6 +277,8 @@ def check(
     time: Optional[str] = None,
     name: str = "<data>",
     max_memory: Optional[int] = None,
+    *,
+    sva: bool = False,
 ) -> List[Dict[str, Any]]:
     """Checks properties over traces; returns one report per trace and
     property, as `mongen check --json` writes them: {"trace", "property",
@@ -275,6 +302,12 @@ def check(
     and counts them all. clock samples a VCD at a clock's edges
     ("clk" or "clk:negedge").
 
+    Properties are LTL, PSL with psl=True, or SVA assertions with sva=True
+    (as in :func:`compile`; a property is reported as written). The
+    assertions' clock (`@(posedge clk)`, or a default clocking) samples a
+    VCD waveform where clock is not given; with other traces, whose
+    events are the clock ticks, leave it out.
+
     Each property's monitor is built within max_states states and
     max_memory bytes (default DEFAULT_MAX_MEMORY, 1 GiB, as `mongen check
     --max-memory`): past either, ValueError, naming the property and the
@@ -286,12 +319,19 @@ def check(
     the error, marked ``"complete": False``.
     """
     checker = _trace_checker(
-        _checker_key(properties, defines, psl, verdicts, all, max_reports, max_states, max_memory)
+        _checker_key(
+            properties, defines, psl, verdicts, all, max_reports, max_states, max_memory, sva
+        )
     )
     data = _arrow_data(traces)
     if data is not None:
         if format is not None or clock is not None:
             raise ValueError("format and clock are for trace files, not Arrow data")
+        if checker.clock is not None:
+            raise ValueError(
+                f"the assertions' clock `{checker.clock}` samples VCD waveforms; the rows "
+                "of Arrow data are the clock ticks: leave the clock out"
+            )
     else:
         if time is not None:
             raise ValueError("time is for Arrow data (files have their own)")

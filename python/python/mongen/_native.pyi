@@ -31,6 +31,7 @@ def compile(
     verdicts: int = ...,
     max_states: Optional[int] = ...,
     max_memory: Optional[int] = ...,
+    sva: bool = ...,
 ) -> Monitor: ...
 class TraceChecker:
     def __init__(
@@ -43,7 +44,10 @@ class TraceChecker:
         max_reports: int,
         max_states: Optional[int],
         max_memory: Optional[int] = ...,
+        sva: bool = ...,
     ) -> None: ...
+    @property
+    def clock(self) -> Optional[str]: ...
     def fields(self) -> List[str]: ...
     def check_files(
         self, traces: List[str], format: Optional[str], clock: Optional[str]

@@ -92,6 +92,8 @@ def check(
     max_states: Optional[int] = None,
     name: str = "dataframe",
     max_memory: Optional[int] = None,
+    *,
+    sva: bool = False,
 ) -> Any:
     """Checks properties over a Spark DataFrame of events.
 
@@ -103,17 +105,22 @@ def check(
     the violations reported in detail (the key columns, "property",
     "index", the order_by columns that are not keys, "explanation").
 
-    defines, psl, verdicts, all, max_reports, max_states and max_memory
+    defines, psl, sva, verdicts, all, max_reports, max_states and max_memory
     (the byte budget of each property's construction, default 1 GiB) are
     those of `mongen.check`; a proposition without a definition reads the
     column of its name. The properties are compiled on the driver first: a
     limit exceeded raises ValueError there, before any Spark job.
     """
     key = _checker_key(
-        properties, defines, psl, verdicts, all, max_reports, max_states, max_memory
+        properties, defines, psl, verdicts, all, max_reports, max_states, max_memory, sva
     )
     # On the driver: the properties compile (or fail) before any job.
     checker = _checker(key)
+    if checker.clock is not None:
+        raise ValueError(
+            f"the assertions' clock `{checker.clock}` samples VCD waveforms; the rows of "
+            "a DataFrame are the clock ticks: leave the clock out"
+        )
     order = _names(order_by, "order_by")
     fields = checker.fields()
     missing = [c for c in fields + order if c not in df.columns]

@@ -162,6 +162,8 @@ use super::vunit::{Directive, DirectiveKind, Disable};
 use super::{Formula, Op};
 use crate::formula::cursor::Span;
 
+#[cfg(test)]
+mod instance_tests;
 mod lex;
 mod parser;
 

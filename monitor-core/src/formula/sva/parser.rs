@@ -1789,6 +1789,108 @@ impl<'a> Parser<'a> {
 
     // ---- declarations ---------------------------------------------------
 
+    /// The actual arguments of an instance, from its `(` to its `)`
+    /// (§16.8.1, §11.12): positional ones first (empty where omitted, `s(a,
+    /// , c)`), then named ones, `.x(a)` (empty in `.x()`), with where each
+    /// name is. A positional argument after a named one is refused.
+    #[allow(clippy::type_complexity)]
+    fn actuals(
+        &mut self,
+    ) -> Result<
+        (
+            Vec<Option<Vec<Token>>>,
+            Vec<(String, Span, Option<Vec<Token>>)>,
+        ),
+        ParseError,
+    > {
+        let open = self.cur.next();
+        let mut positional = Vec::new();
+        let mut named: Vec<(String, Span, Option<Vec<Token>>)> = Vec::new();
+        if self.is_sym(")") {
+            self.cur.next();
+            return Ok((positional, named));
+        }
+        loop {
+            if self.is_sym(".") {
+                self.cur.next();
+                let t = self.cur.next();
+                let formal = match &t.kind {
+                    T::Word(w)
+                        if !KEYWORDS.contains(&w.as_str())
+                            && !w.starts_with('$')
+                            && !w.contains('.') =>
+                    {
+                        w.clone()
+                    }
+                    _ => return Err(self.unexpected(&t, "the name of a formal argument after `.`")),
+                };
+                if named.iter().any(|(n, _, _)| *n == formal) {
+                    return Err(self.unsupported(
+                        t.span,
+                        format!("`{formal}` is named twice (IEEE 1800-2017 §16.8.1)"),
+                    ));
+                }
+                let paren = self.expect_sym(
+                    "(",
+                    "`(` and the argument (`.x(a)`, or `.x()` for its default)",
+                )?;
+                let a = self.argument(&paren)?;
+                self.expect_sym(")", "`)` (a named argument holds one actual)")?;
+                named.push((formal, t.span, a));
+            } else {
+                if !named.is_empty() {
+                    let t = self.cur.peek().clone();
+                    return Err(self.unsupported(
+                        t.span,
+                        "a positional argument after a named one: give the positional \
+                         arguments first, then `.name(actual)` (IEEE 1800-2017 §16.8.1)",
+                    ));
+                }
+                positional.push(self.argument(&open)?);
+            }
+            let t = self.cur.next();
+            match t.kind {
+                T::Sym(",") => continue,
+                T::Sym(")") => return Ok((positional, named)),
+                T::End => {
+                    return Err(self
+                        .cur
+                        .error(open.span, ParseErrorKind::UnclosedParenthesis))
+                }
+                _ => return Err(self.unexpected(&t, "`,` or `)`")),
+            }
+        }
+    }
+
+    /// The tokens of one actual argument, up to the `,` or `)` that ends
+    /// it (left to read), `None` if it is empty.
+    fn argument(&mut self, open: &Token) -> Result<Option<Vec<Token>>, ParseError> {
+        let mut toks = Vec::new();
+        let mut depth = 0usize;
+        loop {
+            let t = self.cur.peek().clone();
+            match t.kind {
+                T::End => {
+                    return Err(self
+                        .cur
+                        .error(open.span, ParseErrorKind::UnclosedParenthesis))
+                }
+                T::Sym(")") if depth == 0 => break,
+                T::Sym(",") if depth == 0 => break,
+                T::Sym("(")
+                | T::Sym("[")
+                | T::Sym("{")
+                | T::Sym("[*")
+                | T::Sym("[=")
+                | T::Sym("[->") => depth += 1,
+                T::Sym(")") | T::Sym("]") | T::Sym("}") => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            toks.push(self.cur.next());
+        }
+        Ok((!toks.is_empty()).then_some(toks))
+    }
+
     /// `NAME(actuals)` of a declared sequence, property or `let`, `NAME`
     /// read (at `at`): its body, with each formal replaced by its actual
     /// in parentheses, read in place.
@@ -1800,66 +1902,62 @@ impl<'a> Parser<'a> {
                 format!("`{name}` is used in its own declaration: recursive properties are not supported (IEEE 1800-2017 §16.12.17)"),
             ));
         }
-        let mut actuals: Vec<Option<Vec<Token>>> = Vec::new();
-        if self.is_sym("(") {
-            let open = self.cur.next();
-            if self.is_sym(")") {
-                self.cur.next();
-            } else {
-                let mut current = Vec::new();
-                let mut depth = 0usize;
-                loop {
-                    let t = self.cur.next();
-                    match t.kind {
-                        T::End => {
-                            return Err(self
-                                .cur
-                                .error(open.span, ParseErrorKind::UnclosedParenthesis))
-                        }
-                        T::Sym("(")
-                        | T::Sym("[")
-                        | T::Sym("{")
-                        | T::Sym("[*")
-                        | T::Sym("[=")
-                        | T::Sym("[->") => depth += 1,
-                        T::Sym(")") if depth == 0 => {
-                            actuals.push((!current.is_empty()).then_some(current));
-                            break;
-                        }
-                        T::Sym(")") | T::Sym("]") | T::Sym("}") => depth = depth.saturating_sub(1),
-                        T::Sym(",") if depth == 0 => {
-                            actuals
-                                .push((!current.is_empty()).then(|| std::mem::take(&mut current)));
-                            continue;
-                        }
-                        T::Sym(".") if depth == 0 && current.is_empty() => {
-                            return Err(self.unsupported(t.span, "named arguments (`.x(a)`) are not supported: give the arguments in order"));
-                        }
-                        _ => {}
-                    }
-                    current.push(t);
-                }
-            }
-        }
+        let (positional, named) = if self.is_sym("(") {
+            self.actuals()?
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let span = self.span_from(at);
-        if actuals.len() > decl.formals.len() {
+        if positional.len() > decl.formals.len() {
             return Err(self.unsupported(
                 span,
                 format!(
                     "`{name}` takes {} argument(s), {} given",
                     decl.formals.len(),
-                    actuals.len()
+                    positional.len()
                 ),
             ));
         }
+        // Each formal's actual: by position, by name, or its default
+        // (§16.8.1: an omitted argument, `s(a, , c)` or `.y()`, takes the
+        // default).
+        let mut given: Vec<Option<Option<Vec<Token>>>> = vec![None; decl.formals.len()];
+        for (i, a) in positional.into_iter().enumerate() {
+            given[i] = Some(a);
+        }
+        for (formal, at_name, a) in named {
+            let Some(i) = decl.formals.iter().position(|f| f.name == formal) else {
+                let formals = decl
+                    .formals
+                    .iter()
+                    .map(|f| format!("`{}`", f.name))
+                    .collect::<Vec<_>>();
+                return Err(self.unsupported(
+                    at_name,
+                    format!(
+                        "`{name}` has no formal argument `{formal}` ({})",
+                        if formals.is_empty() {
+                            "it has none".to_string()
+                        } else {
+                            format!("its formal arguments: {}", formals.join(", "))
+                        }
+                    ),
+                ));
+            };
+            if given[i].is_some() {
+                return Err(self.unsupported(
+                    at_name,
+                    format!(
+                        "`{formal}` is given twice: an argument is bound once, by position or \
+                         by name (IEEE 1800-2017 §16.8.1)"
+                    ),
+                ));
+            }
+            given[i] = Some(a);
+        }
         let mut subst: HashMap<&str, Vec<Token>> = HashMap::new();
-        for (i, formal) in decl.formals.iter().enumerate() {
-            let actual = actuals
-                .get(i)
-                .cloned()
-                .flatten()
-                .or_else(|| formal.default.clone());
-            match actual {
+        for (formal, actual) in decl.formals.iter().zip(given) {
+            match actual.flatten().or_else(|| formal.default.clone()) {
                 Some(a) => {
                     subst.insert(formal.name.as_str(), a);
                 }
