@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# SVA front end benchmark (IEEE 1800-2017 concurrent assertions): figures,
+# not a timed test.
+#
+#   scripts/bench-sva.sh [--no-sby]      (MONGEN=PATH: use that mongen)
+#
+# 1. Compile time per property, for the real designs that
+#    scripts/install-sva-designs.sh unpacks (examples/hardware/sva/README.md)
+#    and examples/hardware/sva/handshake.sv: `mongen compile --sv FILE -t
+#    verilog --stats`, the wall-clock milliseconds of all the work for each
+#    property (translation, safety analysis, writing its checker; assume and
+#    cover directives included), one process per design; per design the
+#    properties read, their median and maximum, and the wall time of the
+#    whole process, and what of it is not the properties' (the process's
+#    start, and sv-parser preprocessing and parsing the file: a cost per
+#    file, paid again by each process that reads it). Goal: < 20 ms per
+#    property. lowRISC's prim_arbiter_ppc is read with the
+#    assertions mongen refuses blanked, as codegen/tests/tools_sva_designs.rs
+#    does; rr_arb_tree has none that mongen reads (its SOURCE.md says why).
+# 2. Checker size: Yosys `synth` cells (generic gates and flip-flops) of
+#    mongen's checker (`-t verilog`) next to the same property written by
+#    hand with `$past`-style registers and an immediate assertion
+#    (examples/hardware/sva/bench/hand.v). mongen's checker has a sticky
+#    `violated` flag (one flip-flop and a gate or two) that the hand-written
+#    ones have not. Both are simulated by Icarus on random stimuli with
+#    resets in mid-run; the line says `agree` when, in every cycle, mongen's
+#    `fail` is the hand-written `bad` of the first violation (since the
+#    last reset when the checker has a reset port), else the run stops.
+# 3. SymbiYosys: `mongen compile --sv ... --sby` on handshake.sv and on the
+#    CV32E40P FIFO, then `sby -f`, wall time and status (the FIFO's two
+#    properties constrain its inputs, so a proof with free inputs refutes
+#    them: the figure is the time to the counterexample). Needs
+#    scripts/install-sby.sh; skipped with --no-sby or without sby.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+# MONGEN=PATH: a mongen already built (the script then builds nothing).
+if [[ -z ${MONGEN:-} ]]; then
+  cargo build --release -q -p mongen
+  MONGEN=$ROOT/target/release/mongen
+fi
+M=$MONGEN
+for tool in yosys iverilog; do
+  command -v $tool >/dev/null || { echo "$tool not found: run scripts/install-tools.sh" >&2; exit 1; }
+done
+export PATH="$HOME/.local/bin:$PATH"
+SBY=1
+[[ ${1:-} == --no-sby ]] && SBY=0
+command -v sby >/dev/null || SBY=0
+D=${SVA_DESIGNS:-$HOME/.local/share/mongen/sva-designs}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+CV32=$D/pythondata_cpu_cv32e40p/pythondata_cpu_cv32e40p/system_verilog/rtl/cv32e40p_fifo.sv
+CC=$D/pythondata_cpu_cva6/pythondata_cpu_cva6/system_verilog/common/submodules/common_cells/src
+PRIM=$D/pythondata_cpu_ibex/pythondata_cpu_ibex/system_verilog/vendor/lowrisc_ip/ip/prim/rtl
+HS=$ROOT/examples/hardware/sva/handshake.sv
+now() { date +%s%N; }
+
+# lowRISC's arbiter with the assertions mongen reads (the four of
+# tools_sva_designs.rs), the others and DataFlow_A's generate block blanked.
+if [[ -f $PRIM/prim_arbiter_ppc.sv ]]; then
+  python3 - "$PRIM/prim_arbiter_ppc.sv" > "$T/prim_arbiter_ppc.sv" <<'EOF'
+import re, sys
+src = open(sys.argv[1]).read()
+keep = {"NoReadyValidNoGrant_A", "ValidKnown_A", "GrantKnown_A", "IdxKnown_A"}
+blank = lambda s: re.sub(r"[^\n]", " ", s)
+out, i = [], 0
+for m in re.finditer(r"`(ASSERT|ASSUME|ASSERT_KNOWN|ASSERT_INIT)\(", src):
+    if m.start() < i:
+        continue
+    depth, j = 0, m.end() - 1
+    while True:
+        depth += {"(": 1, ")": -1}.get(src[j], 0)
+        j += 1
+        if depth == 0:
+            break
+    call = src[m.start():j]
+    name = call[m.end() - m.start():].split(",")[0].strip()
+    out.append(src[i:m.start()])
+    out.append(call if name in keep else blank(call))
+    i = j
+out.append(src[i:])
+text = "".join(out)
+at = text.index("if (EnDataPort) begin: gen_data_port_assertion")
+end = text.index("\nend\n", at) + len("\nend")
+print(text[:at] + blank(text[at:end]) + text[end:], end="")
+EOF
+fi
+
+echo "== 1. compile time per property (mongen compile --sv FILE -t verilog --stats; goal < 20 ms)"
+printf '%-18s %-22s %6s %10s %10s %12s %12s\n' design flags props "median ms" "max ms" "process ms" "rest ms"
+design() { # name file flags...
+  local name=$1 file=$2
+  shift 2
+  if [[ ! -f $file ]]; then
+    printf '%-18s %s\n' "$name" "not installed (scripts/install-sva-designs.sh)"
+    return
+  fi
+  local t0 t1 ok=1
+  t0=$(now)
+  "$M" compile -q --sv "$file" "$@" -t verilog -o "$T/$name.v" --stats 2> "$T/err" || ok=0
+  t1=$(now)
+  local flags=${*//$PRIM/\$PRIM}
+  if [[ $ok == 0 ]]; then
+    printf '%-18s %-22s %6s   %s\n' "$name" "$flags" 0 \
+      "refused: $(grep -m1 -o 'error: .*' "$T/err" | sed 's/error: [^ ]*: //' | cut -c1-60)..."
+    return
+  fi
+  # "mongen: stats: `PROP`: N states (...), T ms, peak memory ...": T is
+  # all the work for the property, its checker's output included.
+  grep -E '^mongen: stats: .*, [0-9.]+ ms, peak memory' "$T/err" |
+    sed -E 's/.*, ([0-9.]+) ms, peak memory.*/\1/' | sort -g |
+    awk -v n="$name" -v f="$flags" -v p="$(( (t1 - t0) / 1000 ))" '
+    {ms[NR] = $1; sum += $1}
+    END {
+      med = (NR % 2) ? ms[(NR + 1) / 2] : (ms[NR / 2] + ms[NR / 2 + 1]) / 2
+      printf "%-18s %-22s %6d %10.3f %10.3f %12.1f %12.1f\n", n, f, NR, med, ms[NR], p / 1000, p / 1000 - sum
+    }'
+}
+design handshake "$HS" -D FORMAL
+design cv32e40p_fifo "$CV32" -D CV32E40P_ASSERT_ON
+design fifo_v3 "$CC/fifo_v3.sv"
+design prim_arbiter_ppc "$T/prim_arbiter_ppc.sv" -I "$PRIM"
+design rr_arb_tree "$CC/rr_arb_tree.sv"
+
+echo
+echo "== 2. checker size: Yosys synth cells/flip-flops, mongen's checker and a hand-written one"
+# name  mongen module  where mongen reads it from
+cat > "$T/props" <<EOF
+full_write|full_write_checker|--sv $CV32 -D CV32E40P_ASSERT_ON
+a_grant|a_grant_checker|--sv $HS -D FORMAL
+a_grant_after_busy|a_grant_after_busy_checker|--sv $HS -D FORMAL
+range|range_checker|--name range --sva @(posedge clk) disable iff (!rst_n) req |-> ##[1:3] ack
+seq|seq_checker|--name seq --sva @(posedge clk) disable iff (!rst_n) req ##1 req |=> gnt
+EOF
+HAND=$ROOT/examples/hardware/sva/bench/hand.v
+cells() { # file top -> "cells/ffs"
+  yosys -q -p "read_verilog $1; hierarchy -top $2; synth -top $2; tee -q -o $T/stat stat" > /dev/null
+  awk '/Number of cells:/ {c = $4} /\$_.*DFF/ {f += $2} END {printf "%d/%d\n", c, f}' "$T/stat"
+}
+printf '%-20s %-58s %9s %9s  %s\n' property "property (as mongen reads it)" mongen hand "random simulation"
+while IFS='|' read -r name mod src; do
+  if [[ $src == *--sva* ]]; then
+    read -r o1 o2 o3 prop <<<"$src"
+    "$M" compile -q -t verilog "$o1" "$o2" "$o3" "$prop" -o "$T/m_$name.v"
+  else
+    # shellcheck disable=SC2086
+    "$M" compile -q -t verilog $src -o "$T/m_$name.v" 2>/dev/null || {
+      printf '%-20s %s\n' "$name" "not installed"; continue; }
+  fi
+  # The property's line in the checker's header comment.
+  header=$(awk -v m="$mod" '/^\/\/ Checker for/ {getline; p = $0} $0 ~ "^module " m " " {sub(/^\/\/ +/, "", p); print p; exit}' "$T/m_$name.v")
+  mc=$(cells "$T/m_$name.v" "$mod")
+  hc=$(cells "$HAND" "hand_$name")
+  # Random simulation: both checkers on the same inputs, inputs changed on
+  # the falling edge, compared in mid-cycle (fail is a Mealy output).
+  ports=$(awk -v m="$mod" '$0 ~ "^module " m " " {on = 1; next} on && /\);/ {exit}
+    on && /input/ {gsub(/[,;]/, ""); print $NF}' "$T/m_$name.v")
+  hports=$(awk -v m="hand_$name" '$0 ~ "^module " m " " {on = 1; next} on && /\);/ {exit}
+    on {gsub(/input wire|output wire|,/, " "); print}' "$HAND" | tr -s ' \n' '\n\n' | grep -v -e '^$' -e '^bad$')
+  clk=$(head -1 <<<"$ports")
+  hports=$(grep -v -x "$clk" <<<"$hports")
+  rst=$(grep -o -E 'rst_ni?' <<<"$ports" | head -1)
+  sticky_clear=0
+  grep -qx "$rst" <<<"$ports" && sticky_clear=1
+  sigs=$(grep -v -x -e "$clk" -e "$rst" -e "p_$rst" <<<"$ports")
+  {
+    echo "module tb;"
+    echo "  reg $clk = 0, $rst = 0;"
+    for s in $sigs; do echo "  reg $s = 0;"; done
+    echo "  wire fail, violated, bad; reg seen = 0; integer k, errors = 0, fails = 0;"
+    printf '  %s m (.%s(%s)' "$mod" "$clk" "$clk"
+    for p in $ports; do [[ $p == "$clk" ]] && continue; [[ $p == "p_$rst" ]] && { printf ', .%s(%s)' "$p" "$rst"; continue; }; printf ', .%s(%s)' "$p" "$p"; done
+    echo ", .violated(violated), .fail(fail));"
+    printf '  hand_%s h (.%s(%s)' "$name" "$clk" "$clk"
+    for p in $hports; do printf ', .%s(%s)' "$p" "$p"; done
+    echo ", .bad(bad));"
+    echo "  always #5 $clk = !$clk;"
+    echo "  initial begin"
+    echo "    for (k = 0; k < 20000; k = k + 1) begin"
+    echo "      @(negedge $clk);"
+    echo "      $rst = (k < 2) ? 0 : (\$random % 40 != 0);"
+    for s in $sigs; do echo "      $s = \$random;"; done
+    echo "      #1;"
+    echo "      if (fail !== (bad && !seen)) begin errors = errors + 1;"
+    echo "        if (errors < 5) \$display(\"cycle %0d: mongen fail %b, hand bad %b, seen %b\", k, fail, bad, seen); end"
+    echo "      if (fail) fails = fails + 1;"
+    echo "      if (bad) seen = 1;"
+    [[ $sticky_clear == 1 ]] && echo "      if (!$rst) seen = 0;"
+    echo "    end"
+    echo "    \$display(\"%0d %0d\", errors, fails);"
+    echo "    \$finish;"
+    echo "  end"
+    echo "endmodule"
+  } > "$T/tb_$name.v"
+  iverilog -g2012 -o "$T/tb_$name" "$T/tb_$name.v" "$T/m_$name.v" "$HAND"
+  read -r errors fails < <(vvp -n "$T/tb_$name" | tail -1)
+  if [[ $errors != 0 ]]; then
+    vvp -n "$T/tb_$name" >&2
+    echo "bench-sva: $name: mongen's checker and the hand-written one disagree" >&2
+    exit 1
+  fi
+  printf '%-20s %-58s %9s %9s  %s\n' "$name" "${header:0:58}" "$mc" "$hc" "agree (20000 cycles, $fails first violations)"
+done < "$T/props"
+
+echo
+echo "== 3. SymbiYosys: mongen compile --sv FILE -t verilog --sby MODULE --design FILE; sby -f"
+if [[ $SBY == 0 ]]; then
+  echo "skipped (--no-sby, or sby not found: scripts/install-sby.sh)"
+  exit 0
+fi
+printf '%-16s %6s %8s %10s  %s\n' design props depth "wall s" status
+sby_run() { # name module file flags...
+  local name=$1 mod=$2 file=$3
+  shift 3
+  [[ -f $file ]] || { printf '%-16s %s\n' "$name" "not installed"; return; }
+  mkdir -p "$T/sby_$name"
+  cp "$file" "$T/sby_$name/"
+  local base
+  base=$(basename "$file")
+  (
+    cd "$T/sby_$name"
+    "$M" compile -q --sv "$base" "$@" -t verilog --sby "$mod" --design "$base" --name "$name" -o checkers.v
+    props=$(grep -c '^module .*_checker' checkers.v)
+    depth=$(awk '/^depth/ {print $2}' "$name.sby")
+    t0=$(now)
+    sby -f "$name.sby" > sby.log 2>&1 || true
+    t1=$(now)
+    status=$(grep -o -E 'DONE \([A-Z]+' sby.log | tail -1 | sed 's/DONE (//')
+    printf '%-16s %6s %8s %10.2f  %s\n' "$name" "$props" "$depth" "$(( (t1 - t0) / 1000000 ))e-3" "${status:-see sby.log}"
+  )
+}
+sby_run handshake handshake "$HS" -D FORMAL
+sby_run cv32e40p_fifo cv32e40p_fifo "$CV32" -D CV32E40P_ASSERT_ON
