@@ -136,10 +136,10 @@ seq|seq_checker|--name seq --sva @(posedge clk) disable iff (!rst_n) req ##1 req
 EOF
 HAND=$ROOT/examples/hardware/sva/bench/hand.v
 cells() { # file top -> "cells/ffs"
-  yosys -q -p "read_verilog $1; hierarchy -top $2; synth -top $2; tee -q -o $T/stat stat" > /dev/null
+  yosys -q -p "read_verilog -sv $1; hierarchy -top $2; synth -flatten -top $2; tee -q -o $T/stat stat" > /dev/null
   awk '/Number of cells:/ {c = $4} /\$_.*DFF/ {f += $2} END {printf "%d/%d\n", c, f}' "$T/stat"
 }
-printf '%-20s %-58s %9s %9s  %s\n' property "property (as mongen reads it)" mongen hand "random simulation"
+printf '%-20s %-56s %7s %7s %7s %9s  %s\n' property "property (as mongen reads it)" mongen tied hand hand+flag "random simulation"
 while IFS='|' read -r name mod src; do
   if [[ $src == *--sva* ]]; then
     read -r o1 o2 o3 prop <<<"$src"
@@ -151,8 +151,6 @@ while IFS='|' read -r name mod src; do
   fi
   # The property's line in the checker's header comment.
   header=$(awk -v m="$mod" '/^\/\/ Checker for/ {getline; p = $0} $0 ~ "^module " m " " {sub(/^\/\/ +/, "", p); print p; exit}' "$T/m_$name.v")
-  mc=$(cells "$T/m_$name.v" "$mod")
-  hc=$(cells "$HAND" "hand_$name")
   # Random simulation: both checkers on the same inputs, inputs changed on
   # the falling edge, compared in mid-cycle (fail is a Mealy output).
   ports=$(awk -v m="$mod" '$0 ~ "^module " m " " {on = 1; next} on && /\);/ {exit}
@@ -162,28 +160,69 @@ while IFS='|' read -r name mod src; do
   clk=$(head -1 <<<"$ports")
   hports=$(grep -v -x "$clk" <<<"$hports")
   rst=$(grep -o -E 'rst_ni?' <<<"$ports" | head -1)
-  sticky_clear=0
-  grep -qx "$rst" <<<"$ports" && sticky_clear=1
+  # Without a reset port mongen's flag is never cleared: after the first
+  # violation there is nothing left to compare, so many short runs.
+  sticky_clear=0 runs=50 cycles=400
+  grep -qx "$rst" <<<"$ports" && { sticky_clear=1 runs=1 cycles=20000; }
   sigs=$(grep -v -x -e "$clk" -e "$rst" -e "p_$rst" <<<"$ports")
+  # tied: mongen's checker with its reset proposition p_RST on the reset,
+  # as its harness connects it; hand_flag: the hand-written checker with
+  # mongen's sticky flag, the same outputs as mongen's.
+  reset_edge=""
+  [[ $sticky_clear == 1 ]] && reset_edge=" or negedge $rst"
+  {
+    printf 'module tied (input wire %s, input wire %s' "$clk" "$rst"
+    for q in $sigs; do printf ', input wire %s' "$q"; done
+    echo ", output wire fail);"
+    printf '  wire violated;\n  %s m (.%s(%s)' "$mod" "$clk" "$clk"
+    for p in $ports; do [[ $p == "$clk" ]] && continue; [[ $p == "p_$rst" ]] && { printf ', .%s(%s)' "$p" "$rst"; continue; }; printf ', .%s(%s)' "$p" "$p"; done
+    echo ", .violated(violated), .fail(fail));"
+    echo "endmodule"
+    printf 'module hand_flag (input wire %s, input wire %s' "$clk" "$rst"
+    for q in $sigs; do printf ', input wire %s' "$q"; done
+    echo ", output wire fail);"
+    printf '  wire bad;\n  hand_%s h (.%s(%s)' "$name" "$clk" "$clk"
+    for p in $hports; do printf ', .%s(%s)' "$p" "$p"; done
+    echo ", .bad(bad));"
+    if [[ $sticky_clear == 1 ]]; then
+      echo "  reg violated_q;"
+      echo "  wire violated = $rst && (violated_q || bad);"
+      echo "  assign fail = $rst && !violated_q && bad;"
+      echo "  always @(posedge $clk$reset_edge) if (!$rst) violated_q <= 1'b0; else violated_q <= violated;"
+    else
+      echo "  reg violated_q = 1'b0;"
+      echo "  assign fail = !violated_q && bad;"
+      echo "  always @(posedge $clk) violated_q <= violated_q || bad;"
+    fi
+    echo "endmodule"
+  } > "$T/w_$name.v"
+  mc=$(cells "$T/m_$name.v" "$mod")
+  tc=$(cells "$T/m_$name.v $T/w_$name.v" tied)
+  hc=$(cells "$HAND" "hand_$name")
+  fc=$(cells "$HAND $T/w_$name.v" hand_flag)
   {
     echo "module tb;"
     echo "  reg $clk = 0, $rst = 0;"
     for s in $sigs; do echo "  reg $s = 0;"; done
-    echo "  wire fail, violated, bad; reg seen = 0; integer k, errors = 0, fails = 0;"
+    echo "  wire fail, violated, bad; reg seen = 0; integer k, seed = 1, errors = 0, fails = 0;"
     printf '  %s m (.%s(%s)' "$mod" "$clk" "$clk"
     for p in $ports; do [[ $p == "$clk" ]] && continue; [[ $p == "p_$rst" ]] && { printf ', .%s(%s)' "$p" "$rst"; continue; }; printf ', .%s(%s)' "$p" "$p"; done
     echo ", .violated(violated), .fail(fail));"
     printf '  hand_%s h (.%s(%s)' "$name" "$clk" "$clk"
     for p in $hports; do printf ', .%s(%s)' "$p" "$p"; done
     echo ", .bad(bad));"
+    printf '  wire hf_fail;\n  hand_flag hf (.%s(%s), .%s(%s)' "$clk" "$clk" "$rst" "$rst"
+    for q in $sigs; do printf ', .%s(%s)' "$q" "$q"; done
+    echo ", .fail(hf_fail));"
     echo "  always #5 $clk = !$clk;"
     echo "  initial begin"
-    echo "    for (k = 0; k < 20000; k = k + 1) begin"
+    echo "    if (\$value\$plusargs(\"seed=%d\", seed)) ;"
+    echo "    for (k = 0; k < $cycles; k = k + 1) begin"
     echo "      @(negedge $clk);"
-    echo "      $rst = (k < 2) ? 0 : (\$random % 40 != 0);"
-    for s in $sigs; do echo "      $s = \$random;"; done
+    echo "      $rst = (k < 2) ? 0 : (\$random(seed) % 40 != 0);"
+    for s in $sigs; do echo "      $s = \$random(seed);"; done
     echo "      #1;"
-    echo "      if (fail !== (bad && !seen)) begin errors = errors + 1;"
+    echo "      if (fail !== (bad && !seen) || hf_fail !== fail) begin errors = errors + 1;"
     echo "        if (errors < 5) \$display(\"cycle %0d: mongen fail %b, hand bad %b, seen %b\", k, fail, bad, seen); end"
     echo "      if (fail) fails = fails + 1;"
     echo "      if (bad) seen = 1;"
@@ -194,14 +233,17 @@ while IFS='|' read -r name mod src; do
     echo "  end"
     echo "endmodule"
   } > "$T/tb_$name.v"
-  iverilog -g2012 -o "$T/tb_$name" "$T/tb_$name.v" "$T/m_$name.v" "$HAND"
-  read -r errors fails < <(vvp -n "$T/tb_$name" | tail -1)
+  iverilog -g2012 -o "$T/tb_$name" "$T/tb_$name.v" "$T/w_$name.v" "$T/m_$name.v" "$HAND"
+  errors=0 fails=0
+  for ((r = 1; r <= runs; r++)); do
+    read -r e f < <(vvp -n "$T/tb_$name" +seed=$r | tail -1)
+    errors=$((errors + e)) fails=$((fails + f))
+  done
   if [[ $errors != 0 ]]; then
-    vvp -n "$T/tb_$name" >&2
     echo "bench-sva: $name: mongen's checker and the hand-written one disagree" >&2
     exit 1
   fi
-  printf '%-20s %-58s %9s %9s  %s\n' "$name" "${header:0:58}" "$mc" "$hc" "agree (20000 cycles, $fails first violations)"
+  printf '%-20s %-56s %7s %7s %7s %9s  %s\n' "$name" "${header:0:56}" "$mc" "$tc" "$hc" "$fc" "agree ($runs x $cycles cycles, $fails first violations)"
 done < "$T/props"
 
 echo
@@ -221,7 +263,7 @@ sby_run() { # name module file flags...
   base=$(basename "$file")
   (
     cd "$T/sby_$name"
-    "$M" compile -q --sv "$base" "$@" -t verilog --sby "$mod" --design "$base" --name "$name" -o checkers.v
+    "$M" compile -q --sv "$base" "$@" -t verilog --sby "$mod" --design "$base" --name "$name" -o checkers.v 2> mongen.log
     props=$(grep -c '^module .*_checker' checkers.v)
     depth=$(awk '/^depth/ {print $2}' "$name.sby")
     t0=$(now)
