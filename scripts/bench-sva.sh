@@ -236,8 +236,10 @@ while IFS='|' read -r name mod src; do
   iverilog -g2012 -o "$T/tb_$name" "$T/tb_$name.v" "$T/w_$name.v" "$T/m_$name.v" "$HAND"
   errors=0 fails=0
   for ((r = 1; r <= runs; r++)); do
-    read -r e f < <(vvp -n "$T/tb_$name" +seed=$r | tail -1)
+    vvp -n "$T/tb_$name" +seed=$r > "$T/sim"
+    read -r e f < <(tail -1 "$T/sim")
     errors=$((errors + e)) fails=$((fails + f))
+    ((e == 0)) || { echo "seed $r:" >&2; head -n -1 "$T/sim" >&2; }
   done
   if [[ $errors != 0 ]]; then
     echo "bench-sva: $name: mongen's checker and the hand-written one disagree" >&2
@@ -252,7 +254,7 @@ if [[ $SBY == 0 ]]; then
   echo "skipped (--no-sby, or sby not found: scripts/install-sby.sh)"
   exit 0
 fi
-printf '%-16s %6s %8s %10s  %s\n' design props depth "wall s" status
+printf '%-16s %6s %8s %10s  %s\n' design props depth "wall s" "status (tasks prove and bmc)"
 sby_run() { # name module file flags...
   local name=$1 mod=$2 file=$3
   shift 3
@@ -269,7 +271,11 @@ sby_run() { # name module file flags...
     t0=$(now)
     sby -f "$name.sby" > sby.log 2>&1 || true
     t1=$(now)
-    status=$(grep -o -E 'DONE \([A-Z]+' sby.log | tail -1 | sed 's/DONE (//')
+    status=$(grep -o -E 'DONE \([A-Z]+' sby.log | tail -1 | sed 's/DONE (//' || true)
+    refuted=$(grep -m1 -o -E 'Assert failed in [^:]*' sby.log | sed 's/.*\.//' || true)
+    if [[ -n $refuted ]]; then
+      status="$status ($refuted, step $(grep -m1 -B1 -E 'BMC failed|Assert failed' sby.log | grep -o -E 'step [0-9]+' | head -1 | cut -d' ' -f2))"
+    fi
     printf '%-16s %6s %8s %10.2f  %s\n' "$name" "$props" "$depth" "$(( (t1 - t0) / 1000000 ))e-3" "${status:-see sby.log}"
   )
 }
