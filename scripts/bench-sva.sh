@@ -20,12 +20,15 @@
 # 2. Checker size: Yosys `synth` cells (generic gates and flip-flops) of
 #    mongen's checker (`-t verilog`) next to the same property written by
 #    hand with `$past`-style registers and an immediate assertion
-#    (examples/hardware/sva/bench/hand.v). mongen's checker has a sticky
-#    `violated` flag (one flip-flop and a gate or two) that the hand-written
-#    ones have not. Both are simulated by Icarus on random stimuli with
+#    (examples/hardware/sva/bench/hand.v). Columns: mongen's checker alone;
+#    `tied`, with its reset proposition p_RST connected to the reset RST as
+#    its harness does; `hand`; `hand+flag`, the hand-written checker with
+#    mongen's sticky `violated` flag added (the same outputs as mongen's,
+#    which the bare hand-written one lacks). Both are simulated by Icarus on random stimuli with
 #    resets in mid-run; the line says `agree` when, in every cycle, mongen's
 #    `fail` is the hand-written `bad` of the first violation (since the
-#    last reset when the checker has a reset port), else the run stops.
+#    last reset when the checker has a reset port) and hand+flag's `fail`,
+#    else the script stops with the cycles where they differ.
 # 3. SymbiYosys: `mongen compile --sv ... --sby` on handshake.sv and on the
 #    CV32E40P FIFO, then `sby -f`, wall time and status (the FIFO's two
 #    properties constrain its inputs, so a proof with free inputs refutes
