@@ -1275,6 +1275,11 @@ mod vector_tests {
             ("$past(v)", |tr, t| at(tr, t, 1, 0) != 0),
             ("!$past(v) == 1'b1", |tr, t| at(tr, t, 1, 0) == 0),
             ("$sampled(w) == 4'd9", |tr, t| tr[t][1] == 9),
+            ("v[i] != $past(v[i])", |tr, t| {
+                let bit =
+                    |k: usize| k < tr.len() && tr[k][2] < 3 && (tr[k][0] >> tr[k][2]) & 1 == 1;
+                bit(t) != (t >= 1 && bit(t - 1))
+            }),
             ("$past(v[i])", |tr, t| {
                 t >= 1 && tr[t - 1][2] < 3 && (tr[t - 1][0] >> tr[t - 1][2]) & 1 == 1
             }),

@@ -1928,16 +1928,24 @@ impl<'a> Parser<'a> {
     /// in the PSL front end).
     fn atom(&mut self, word: String, tight: bool) -> Result<Node, ParseError> {
         let at = self.cur.last_span();
-        if let Some(bit) = self.dynamic_select(&word, at)? {
+        let dynamic = self.dynamic_select(&word, at)?;
+        let past_compared = |p: &Self| {
+            !tight
+                && matches!(
+                    p.cur.peek().kind,
+                    T::Sym("===" | "!==" | "==" | "!=" | "<=" | ">=" | "<" | ">")
+                )
+                && matches!(&p.cur.peek2().kind, T::Word(w) if w == "$past" || w == "$sampled")
+        };
+        if let Some(bit) = dynamic {
+            if past_compared(self) {
+                let lhs = Vector::of(vec![bit], false);
+                return Ok(Node::Bool(self.vector_comparison(lhs, false)?));
+            }
             return Ok(Node::Bool(bit));
         }
         let mut name = self.select(word)?;
-        let cmp = ["===", "!==", "==", "!=", "<=", ">=", "<", ">"]
-            .into_iter()
-            .find(|s| self.is_sym(s) && !tight);
-        if cmp.is_some()
-            && matches!(&self.cur.peek2().kind, T::Word(w) if w == "$past" || w == "$sampled")
-        {
+        if past_compared(self) {
             // `v == $past(v)`: a comparison of values, bit by bit.
             let span = self.span_from(at);
             let Some(lhs) = self.signal_vector(&name, span)? else {
@@ -1945,6 +1953,9 @@ impl<'a> Parser<'a> {
             };
             return Ok(Node::Bool(self.vector_comparison(lhs, false)?));
         }
+        let cmp = ["===", "!==", "==", "!=", "<=", ">=", "<", ">"]
+            .into_iter()
+            .find(|s| self.is_sym(s) && !tight);
         if let Some(op) = cmp {
             self.cur.next();
             if let Some((one, span)) = self.fill_literal()? {
