@@ -112,28 +112,42 @@
 //!   intersect a ##1 b`) on a trace in reset at every tick is disabled,
 //!   as §16.12 says, where Annex F fails its attempts.
 //!
+//! # Vectors
+//!
+//! An identifier is a signal read as a Boolean (a vector is "nonzero", as
+//! in a Verilog condition), vectors compared with constants (`count ==
+//! 3`) become propositions, and `~`, `&`, `|`, `^` between operands are
+//! read as Boolean operators. Where the meaning depends on a width, the
+//! declarations given to [`parse_sva_with`] ([`Signals`]) are read, and
+//! the expression becomes propositions every back end reads alike: bits
+//! (`v[2]`), comparisons with zero and of an index with a number.
+//!
+//! | SVA | meaning |
+//! |---|---|
+//! | `\|v`, `~\|v` | `v != 0`, `v == 0` (no width needed) |
+//! | `&v`, `~&v`, `^v`, `~^v` | the bits' conjunction, parity (§11.4.9) |
+//! | `$onehot(v)`, `$onehot0(v)`, `$countones(v) == k`, `$countones({a, v})` | counted over the bits (§20.9) |
+//! | `v[i]` | `(i == 0 && v[0]) \|\| (i == 1 && v[1]) \|\| ...`: false where `i` is out of range (the bit is x) |
+//! | `$past(v, n) == v`, `v != $past(v)`, `$past(v) < 3`, `$past(v) === '1` | bit by bit, the narrower operand extended, signed when both are (§11.4.4, §11.4.5) |
+//! | `$stable(v)`, `$changed(v)` | every bit (§16.9.3) |
+//! | `$rose(v)`, `$fell(v)` | the least significant bit (§16.9.3) |
+//!
+//! Without a declaration, a signal in a sampled-value function is read as
+//! 1-bit (`$rose(v)` is `v` nonzero, not its least significant bit), and
+//! the other forms above, but `|v` and `~|v`, are refused with a caret at
+//! the signal. A vector has at most 256 bits here, and a sampled-value
+//! function remembers at most 64 (a monitor's states grow as two to that
+//! number). `$onehot({a, b})` of undeclared signals counts them as bits.
+//!
 //! # Limits
 //!
-//! Expressions are 1-bit: an identifier is a signal read as a Boolean (a
-//! vector is "nonzero", as in a Verilog condition), vectors are compared
-//! with constants (`count == 3`) to become propositions, and `~`, `&`,
-//! `|`, `^` are read as Boolean operators. The sampled-value functions
-//! take 1-bit expressions: `$stable(count)` of a vector needs the width,
-//! which the formula layer does not know, so a part-select (`data[3:0]`)
-//! there is refused here, and `mongen compile` refuses a past value of a
-//! signal that `--input NAME:WIDTH` or `--design` declares wider (on
-//! traces, `mongen check` reads such a field as a Boolean: give it
-//! 0/1 values, or compare it). `$onehot`, `$onehot0` and `$countones`
-//! take a concatenation of bits, `{a, b, c}`. Delays and repetition
-//! counts are numbers (up to 10,000).
-//!
+//! Delays and repetition counts are numbers (up to 10,000).
 //! Refused, with a caret and the section: local variables (§16.10), more
 //! than one clock or clocks that do not cover the property (§16.13), a
 //! clocking argument or gating expression of `$past` and its kin
 //! (§16.9.3), recursive properties (§16.12.17), `expect` (§16.17),
 //! `.triggered` (§16.9.11) and `.matched` (§16.13.6), `dist`, `inside`,
-//! arithmetic and reductions on vectors, selects by a signal
-//! (`gnt[idx]`), and a second `disable iff`.
+//! arithmetic on vectors, and a second `disable iff`.
 //!
 //! ```
 //! use monitor_core::formula::{parse_psl, sva::{parse_sva, parse_sva_directive}};
