@@ -670,7 +670,7 @@ mod tests {
         assert_eq!(f, parse_psl("always ((a -> next b) abort rst)").unwrap());
         assert!(d.unwrap().clock.is_some());
         // Vector expressions read the widths of --input and --design.
-        let v = sva("$onehot(v)");
+        let v = sva("^v");
         assert!(v.parse_directive_with(&Signals::new()).is_err());
         let signals = sva_signals(&[
             mongen::hdl::HdlInput::bits("v", 2),

@@ -154,3 +154,44 @@ fn icarus_runs_the_vector_checkers_and_mongen_check_agrees() {
         "{failures}"
     );
 }
+
+/// Every target reads the vector expressions with `--input` (the same
+/// propositions: bits and comparisons), and without it the error points
+/// at the signal whose width is needed.
+#[test]
+fn every_target_reads_vectors_and_unknown_widths_are_refused() {
+    let mongen = std::path::Path::new(env!("CARGO_BIN_EXE_mongen"));
+    let dir = scratch("sva-vectors-targets");
+    let property = "req |-> v[i] && $onehot(v) && $past(v) != v";
+    let mut aps = None;
+    for target in [
+        "verilog", "sva", "systemc", "smv", "promela", "hoa", "dot", "json",
+    ] {
+        let mut args = vec!["compile", "--sva", "-t", target, "-f", property];
+        args.extend(INPUTS);
+        let o = run(&dir, mongen, &args);
+        assert!(o.status.success(), "{target}:\n{}", text(&o));
+        if target == "json" {
+            let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            aps = Some(j["aps"].clone());
+        }
+    }
+    let aps = aps.unwrap();
+    for bit in ["v[0]", "v[3]", "i == 0", "i == 3", "req"] {
+        assert!(aps.as_array().unwrap().iter().any(|a| a == bit), "{aps}");
+    }
+    for (args, col) in [
+        (
+            vec!["compile", "--sva", "-t", "hoa", "-f", "$past(v) == v"],
+            7,
+        ),
+        (vec!["check", "--sva", "-f", "a |-> ^v", "t.csv"], 8),
+    ] {
+        std::fs::write(dir.join("t.csv"), "a,v\n1,3\n").unwrap();
+        let o = run(&dir, mongen, &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let err = text(&o);
+        assert!(err.contains("the width of `v` is not known"), "{err}");
+        assert!(err.contains(&format!("column {col}")), "{err}");
+    }
+}

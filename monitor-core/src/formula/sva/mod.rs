@@ -383,8 +383,8 @@ pub fn parse_sva_directive(input: &str) -> Result<Directive, ParseError> {
 /// ```
 /// # use monitor_core::formula::{parse, sva::{parse_sva_directive_with, Signals}};
 /// let signals = Signals::new().vector("v", 1, 0).scalar("req");
-/// let d = parse_sva_directive_with("assert property (@(posedge clk) req |=> $onehot(v));", &signals)?;
-/// assert_eq!(d.formula, parse("G (req -> X (\"v[0]\" xor \"v[1]\"))")?);
+/// let d = parse_sva_directive_with("assert property (@(posedge clk) req |=> &v);", &signals)?;
+/// assert_eq!(d.formula, parse("G (req -> X (\"v[0]\" & \"v[1]\"))")?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_sva_directive_with(input: &str, signals: &Signals) -> Result<Directive, ParseError> {
