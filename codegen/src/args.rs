@@ -643,6 +643,12 @@ pub(crate) struct CheckArgs {
     /// checked at every cycle, instead of LTL.
     #[arg(long, conflicts_with = "psl")]
     pub(crate) sva: bool,
+    /// --sva: a signal's width (repeatable): NAME (one bit), NAME:WIDTH,
+    /// NAME:[MSB:LSB], NAME:sWIDTH (signed), which vector expressions
+    /// (`&v`, `$onehot(v)`, `$past(v) == v`) need.
+    #[arg(long = "input", value_name = "NAME[:WIDTH]", requires = "sva",
+          value_parser = mongen::hdl::parse_input_spec)]
+    pub(crate) inputs: Vec<mongen::hdl::HdlInput>,
     /// Bind a proposition to an expression over the trace's fields
     /// (repeatable): --define slow='latency > 100',
     /// --define err='level == "ERROR"'. A proposition without one reads

@@ -174,9 +174,10 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     };
     // SVA assertions bring their clock and reset, as a vunit's directives.
     let mut assertions: Vec<Directive> = Vec::new();
+    let sva_signals = crate::cli_input::sva_signals(&args.inputs);
     for src in &sources {
         let f = if src.lang == Language::Sva {
-            let (f, d) = src.parse_directive()?;
+            let (f, d) = src.parse_directive_with(&sva_signals)?;
             held.push(args.reset.is_some() || d.as_ref().is_none_or(|d| d.disable.is_some()));
             if let Some(d) = d {
                 if d.kind == DirectiveKind::Cover {

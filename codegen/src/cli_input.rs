@@ -9,6 +9,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
+use monitor_core::formula::sva::{parse_sva_directive_with, Signals};
 use monitor_core::formula::{
     parse, parse_directive, parse_psl, parse_sva_directive, Directive, Formula, ParseError,
 };
@@ -192,11 +193,17 @@ impl Source {
     /// For `compile`: a PSL property as a directive, whose clock and reset
     /// (`@(posedge clk)`, `disable iff`, an outermost `abort`) a hardware
     /// checker takes; an LTL formula as [`Source::parse`] reads it.
-    pub fn parse_directive(&self) -> Result<(Formula, Option<Directive>), String> {
+    /// An SVA property is read with the widths of the signals (`--input`,
+    /// `--design`): its vector expressions (`&v`, `$onehot(v)`, `$past(v)
+    /// == v`, ...) need them.
+    pub fn parse_directive_with(
+        &self,
+        signals: &Signals,
+    ) -> Result<(Formula, Option<Directive>), String> {
         let d = match self.lang {
             Language::Ltl => return self.parse().map(|f| (f, None)),
             Language::Psl => parse_directive(&self.text),
-            Language::Sva => parse_sva_directive(&self.text),
+            Language::Sva => parse_sva_directive_with(&self.text, signals),
         };
         let d = d.map_err(|e| self.describe_parse_error(e))?;
         Ok((d.formula.clone(), Some(d)))
@@ -343,6 +350,22 @@ pub fn shorten(text: &str) -> String {
 /// The formulas of `items`, in order: formulas as given, files read line
 /// by line (blank lines and lines starting with `#` skipped) or by CSV
 /// column. Standard input can be read once.
+/// The signals of `--input` and `--design` as the SVA front end reads
+/// them (a range with a negative index is left out: its width is then
+/// not known, and a vector expression over it is refused).
+pub fn sva_signals(inputs: &[mongen::hdl::HdlInput]) -> Signals {
+    inputs.iter().fold(Signals::new(), |s, i| {
+        let (Ok(msb), Ok(lsb)) = (u32::try_from(i.msb), u32::try_from(i.lsb)) else {
+            return s;
+        };
+        match (i.scalar, i.signed) {
+            (true, _) => s.scalar(&i.name),
+            (false, false) => s.vector(&i.name, msb, lsb),
+            (false, true) => s.signed_vector(&i.name, msb, lsb),
+        }
+    })
+}
+
 pub fn read_sources(items: &[Item], lang: Language) -> Result<Vec<Source>, String> {
     let mut out = Vec::new();
     let mut stdin_read = false;
@@ -643,9 +666,20 @@ mod tests {
         let c = sva("@(posedge clk) disable iff (rst) a |=> b");
         // (The reset is in the formula too: it disables an attempt that a
         // reset at the next tick would cut.)
-        let (f, d) = c.parse_directive().unwrap();
+        let (f, d) = c.parse_directive_with(&Signals::new()).unwrap();
         assert_eq!(f, parse_psl("always ((a -> next b) abort rst)").unwrap());
         assert!(d.unwrap().clock.is_some());
+        // Vector expressions read the widths of --input and --design.
+        let v = sva("^v");
+        assert!(v.parse_directive_with(&Signals::new()).is_err());
+        let signals = sva_signals(&[
+            mongen::hdl::HdlInput::bits("v", 2),
+            mongen::hdl::HdlInput::vector("n", 3, -1),
+        ]);
+        let (f, _) = v.parse_directive_with(&signals).unwrap();
+        assert_eq!(f, parse("G (\"v[0]\" xor \"v[1]\")").unwrap());
+        // A negative index: the width is not known to the front end.
+        assert!(sva("^n").parse_directive_with(&signals).is_err());
         assert!(c.parse().unwrap_err().contains("`mongen check` samples"));
     }
 

@@ -132,6 +132,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     let mut builder = Builder::new();
     builder.configure(cfg.clone());
     let mut smv = SmvContext::new(args)?;
+    let sva_signals = crate::cli_input::sva_signals(&signals);
     let parsed: Vec<(ParsedDirective, Duration)> = match &vunits {
         Some(v) => v
             .directives
@@ -142,7 +143,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             .iter()
             .map(|src| {
                 let start = Instant::now();
-                let f = src.parse_directive();
+                let f = src.parse_directive_with(&sva_signals);
                 (f, start.elapsed())
             })
             .collect(),

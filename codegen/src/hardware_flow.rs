@@ -318,8 +318,12 @@ fn design_signals(files: &[PathBuf], module: &str, option: &str) -> Result<Vec<H
 /// those of `module` in the --design files, then --input's, which add
 /// signals or redeclare them.
 pub fn checker_signals(args: &CompileArgs, module: Option<&str>) -> Result<Vec<HdlInput>, String> {
-    if !args.inputs.is_empty() && !matches!(args.target, Target::Verilog | Target::Sva) {
-        return Err("--input is for --target verilog and sva".into());
+    // SVA reads the widths of vectors (`&v`, `$stable(v)`) for any target.
+    if !args.inputs.is_empty()
+        && !matches!(args.target, Target::Verilog | Target::Sva)
+        && !args.input.sva
+    {
+        return Err("--input is for --target verilog and sva (and --sva)".into());
     }
     let mut signals: Vec<HdlInput> = if args.design.is_empty() {
         Vec::new()

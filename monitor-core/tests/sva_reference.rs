@@ -13,6 +13,11 @@
 //! * a random path of the exact monitor that is never rejected satisfies
 //!   a safety property (no rejection too late).
 //!
+//! Vector expressions (reductions, `$onehot(v)`, `$countones(v)`, `v[i]`,
+//! `$past(v, n)` compared, `$stable(v)`, `$rose(v)`, ...), read with the
+//! widths of `v` and `i` (`parse_sva_with`), the same way against the
+//! oracle, which computes them on integers.
+//!
 //! And assertions under `disable iff`, read by `parse_sva_directive`
 //! (written three other ways, which must read the same), whose monitor
 //! runs with the directive's reset as `mongen check` and the checkers run
@@ -28,7 +33,7 @@ mod sva_oracle;
 use monitor_core::analysis::classify;
 use monitor_core::automaton::{BadPrefixDfa, StateId, Target, Verdict};
 use monitor_core::formula::random::SplitMix64;
-use monitor_core::formula::sva::{parse_sva, parse_sva_directive};
+use monitor_core::formula::sva::{parse_sva, parse_sva_directive, parse_sva_with, Signals};
 use monitor_core::formula::{Directive, Formula, Op};
 use monitor_core::translate::{Builder, Config, Prefixes};
 use monitor_core::word::Lasso;
@@ -265,6 +270,7 @@ fn bool_at(b: &Bool, w: &Lasso<u64>, i: usize) -> bool {
                 Sampled::Changed => now != before,
             }
         }
+        Bool::Vector(v) => v.value(|j| *w.letter(j), i),
     }
 }
 
@@ -669,6 +675,128 @@ proptest! {
     ) {
         check_disable(&Prop::DisableIff(reset, Box::new(p)), &words, "proptest");
     }
+}
+
+// Vector expressions: `v` [2:0] is bits 4 to 6 of a letter, `i` [1:0]
+// bits 7 and 8; the front end reads them with their widths.
+
+/// Whether the atom `name` of the front end holds of letter `l`: the
+/// propositions `a` to `d`, bits `v[k]`, and comparisons `v != 0`, `v ==
+/// 0`, `i == k` (read here by hand, not by the crate's atom module).
+fn vector_atom(name: &str, l: u64) -> bool {
+    let v = (l >> 4) & 7;
+    let i = (l >> 7) & 3;
+    if let Some(k) = APS.iter().position(|a| *a == name) {
+        return l >> k & 1 == 1;
+    }
+    if let Some(k) = name.strip_prefix("v[").and_then(|r| r.strip_suffix(']')) {
+        let k: u64 = k.parse().unwrap();
+        assert!(k < 3, "{name}");
+        return (v >> k) & 1 == 1;
+    }
+    match name {
+        "v != 0" => v != 0,
+        "v == 0" => v == 0,
+        _ => {
+            let k: u64 = name
+                .strip_prefix("i == ")
+                .unwrap_or_else(|| panic!("unknown atom {name}"))
+                .parse()
+                .unwrap();
+            i == k
+        }
+    }
+}
+
+/// The monitor of `f`, `None` past the state limit (a random property
+/// over the bits of a vector and their past values can need many).
+fn vector_monitor(f: &Formula, cfg: Config, ctx: &str) -> Option<(BadPrefixDfa, Vec<String>)> {
+    let dfa = match Builder::new()
+        .configure(cfg.check_safety(false).max_states(Some(20_000)))
+        .build_from_formula(f)
+    {
+        Ok(t) => t.into_dfa(),
+        Err(e) if e.state_limit().is_some() => return None,
+        Err(e) => panic!("{ctx}: {e}"),
+    };
+    let names = dfa.alphabet().names().to_vec();
+    Some((dfa, names))
+}
+
+fn vector_run(m: &(BadPrefixDfa, Vec<String>), w: &Lasso<u64>) -> Verdict {
+    let letter = |l: &u64| {
+        m.1.iter()
+            .enumerate()
+            .fold(0u64, |x, (k, n)| x | u64::from(vector_atom(n, *l)) << k)
+    };
+    m.0.run_lasso(&Lasso::new(
+        w.prefix.iter().map(letter).collect(),
+        w.cycle.iter().map(letter).collect(),
+    ))
+}
+
+#[test]
+fn random_vector_properties_agree_with_the_oracle() {
+    let signals = Signals::new().vector("v", 2, 0).vector("i", 1, 0);
+    let cfg = GenConfig {
+        vectors: true,
+        ..config()
+    };
+    let (mut violated, mut skipped) = (0, 0);
+    for seed in 0..1500u64 {
+        let mut g = Gen::new(seed ^ 0x7ec, cfg.clone());
+        let p = g.assertion(1 + (seed % 2) as u32);
+        let mut rng = SplitMix64::new(seed);
+        let mut letters = |n: u64| (0..n).map(|_| rng.below(512)).collect::<Vec<u64>>();
+        let words: Vec<Lasso<u64>> = (0..30)
+            .map(|k| Lasso::new(letters(k % 6), letters(1 + k % 4)))
+            .collect();
+        let (full, minimal) = (sva(&p, Parens::Full), sva(&p, Parens::Minimal));
+        let ctx = format!("vectors seed {seed}: {minimal}");
+        let parse = |text: &str| {
+            parse_sva_with(text, &signals)
+                .unwrap_or_else(|e| panic!("{ctx}: `{text}` does not parse: {e}"))
+        };
+        let (f, h) = (parse(&full), parse(&minimal));
+        let (Some(exact), Some(other)) = (
+            vector_monitor(&f, Config::new(), &ctx),
+            vector_monitor(&h, Config::new(), &ctx),
+        ) else {
+            skipped += 1;
+            continue;
+        };
+        let small = Config::new().max_states(Some(20_000));
+        let safety = match classify(&f, &small) {
+            Ok(cls) => cls
+                .safety
+                .unwrap_or_else(|| panic!("{ctx}: safety undecided")),
+            Err(e) if e.state_limit().is_some() => {
+                skipped += 1;
+                continue;
+            }
+            Err(e) => panic!("{ctx}: {e}"),
+        };
+        let mut oracle = Oracle::new(&p);
+        for w in &words {
+            let sat = oracle.holds(w);
+            let (v, v2) = (vector_run(&exact, w), vector_run(&other, w));
+            assert_eq!(
+                v, v2,
+                "{ctx}: the two printings differ on {w:?} (full: {full})"
+            );
+            if sat {
+                assert_ne!(v, Verdict::Violated, "{ctx}: model {w:?} rejected");
+            } else if safety {
+                assert_eq!(v, Verdict::Violated, "{ctx}: violation {w:?} not rejected");
+                violated += 1;
+            }
+        }
+    }
+    assert!(violated > 1000, "{violated} violations");
+    assert!(
+        skipped < 100,
+        "{skipped} of 1500 properties beyond the state limit"
+    );
 }
 
 /// `text` with every identifier named in `subst` replaced by its text in

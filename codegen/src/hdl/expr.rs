@@ -1646,6 +1646,9 @@ enum TK {
     Repl(u32, Vec<T>),
     Inside(Box<T>, Vec<TItem>),
     Cast(bool, Box<T>),
+    /// `$isunknown(x)` of a signal or a select (IEEE 1800-2017 §20.9):
+    /// one bit, never constant.
+    Unknown(Box<T>),
     Paren(Box<T>),
 }
 
@@ -1942,6 +1945,20 @@ impl Checker<'_> {
                 }
                 ("signed" | "unsigned", _) => {
                     return node_err(format!("`${name}` takes one argument"), n);
+                }
+                ("isunknown", [x]) => {
+                    let x = self.check(x)?;
+                    if !matches!(strip(&x).k, TK::Ident(_) | TK::Select { .. }) {
+                        return node_err(
+                            "`$isunknown` reads a signal or a select here (`$isunknown(v)`, \
+                             `$isunknown(v[3:0])`)",
+                            n,
+                        );
+                    }
+                    t(TK::Unknown(Box::new(x)), 1, false, false)
+                }
+                ("isunknown", _) => {
+                    return node_err("`$isunknown` takes one argument", n);
                 }
                 ("clog2", _) => {
                     return node_err("`$clog2` is only supported in constant select indices", n);
@@ -2917,6 +2934,10 @@ impl Checker<'_> {
                 let x = self.boolean(x)?;
                 unary_text("!", &x)
             }
+            TK::Unknown(x) => {
+                let x = self.exact(x)?;
+                primary(format!("$isunknown({})", strip_outer_parens(&x.t)))
+            }
             TK::Unary(op, x) if !matches!(op, UOp::Plus | UOp::Neg | UOp::Not) => {
                 let x = self.exact(x)?;
                 unary_text(op.text(), &x)
@@ -3669,6 +3690,25 @@ mod tests {
         assert_eq!(ok("^data[3:0] ^ en"), "^data[3:0] ^ en");
         assert_eq!(ok("~(&count)"), "~(&count)");
         assert_eq!(ok("- -s > 0"), "-(-$signed({{1{s[7]}}, s})) > 9'sd0");
+    }
+
+    #[test]
+    fn isunknown_of_signals() {
+        // SVA's `$isunknown` (IEEE 1800-2017 §20.9) of a declared signal
+        // or select: one bit, kept as written.
+        assert_eq!(ok("$isunknown(count)"), "$isunknown(count)");
+        assert_eq!(ok("!$isunknown(data[3:0])"), "!$isunknown(data[3:0])");
+        assert_eq!(ok("$isunknown(en) || req"), "$isunknown(en) || req");
+        assert_eq!(
+            msg("$isunknown(count + 1)"),
+            "`$isunknown` reads a signal or a select here (`$isunknown(v)`, `$isunknown(v[3:0])`)"
+        );
+        assert_eq!(
+            msg("$isunknown(count, en)"),
+            "`$isunknown` takes one argument"
+        );
+        assert!(msg("$isunknown(nosuch)").contains("nosuch"));
+        assert!(msg("$isunknown(data[9])").contains("9"));
     }
 
     #[test]

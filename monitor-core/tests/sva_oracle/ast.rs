@@ -17,6 +17,122 @@ pub enum Bool {
     Or(Box<Bool>, Box<Bool>),
     /// A sampled-value function of a proposition (§16.9.3).
     Sampled(Sampled, u8),
+    /// An expression over the vector `v` (3 bits) and its index `i` (2
+    /// bits): bits 4 to 6 and 7 to 8 of a letter.
+    Vector(VecAtom),
+}
+
+/// Vector expressions (IEEE 1800-2017 §11.4.9 reductions, §20.9
+/// bit-vector functions, §11.5.1 selects, §16.9.3 sampled values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VecAtom {
+    /// `&v`, `|v`, `^v`, `~&v`, `~|v`, `~^v`.
+    Reduce(Red),
+    OneHot,
+    OneHot0,
+    /// `$countones(v) op k`.
+    CountOnes(Cmp, u32),
+    /// `v[i]`.
+    Select,
+    /// `$past(v, n) op v`.
+    PastCmp(u32, Cmp),
+    /// `$past(v, n) op k`.
+    PastConst(u32, Cmp, u32),
+    Stable,
+    Changed,
+    Rose,
+    Fell,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Red {
+    And,
+    Or,
+    Xor,
+    Nand,
+    Nor,
+    Xnor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    pub fn holds(self, x: u64, y: u64) -> bool {
+        match self {
+            Cmp::Eq => x == y,
+            Cmp::Ne => x != y,
+            Cmp::Lt => x < y,
+            Cmp::Le => x <= y,
+            Cmp::Gt => x > y,
+            Cmp::Ge => x >= y,
+        }
+    }
+
+    pub fn text(self) -> &'static str {
+        match self {
+            Cmp::Eq => "==",
+            Cmp::Ne => "!=",
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+        }
+    }
+}
+
+impl VecAtom {
+    /// The value at tick `t` of a word whose letters are `letter(j)`:
+    /// integers, as the standard defines the operators (the sampled
+    /// value before the first tick is 0).
+    pub fn value(self, letter: impl Fn(usize) -> u64, t: usize) -> bool {
+        let v = |back: u32| {
+            if t >= back as usize {
+                (letter(t - back as usize) >> 4) & 7
+            } else {
+                0
+            }
+        };
+        let i = (letter(t) >> 7) & 3;
+        let ones = v(0).count_ones();
+        match self {
+            VecAtom::Reduce(r) => match r {
+                Red::And => v(0) == 7,
+                Red::Or => v(0) != 0,
+                Red::Xor => ones % 2 == 1,
+                Red::Nand => v(0) != 7,
+                Red::Nor => v(0) == 0,
+                Red::Xnor => ones % 2 == 0,
+            },
+            VecAtom::OneHot => ones == 1,
+            VecAtom::OneHot0 => ones <= 1,
+            VecAtom::CountOnes(op, k) => op.holds(u64::from(ones), u64::from(k)),
+            // Bit 3 of a 3-bit vector is x: false as a condition.
+            VecAtom::Select => i < 3 && (v(0) >> i) & 1 == 1,
+            VecAtom::PastCmp(n, op) => op.holds(v(n), v(0)),
+            VecAtom::PastConst(n, op, k) => op.holds(v(n), u64::from(k)),
+            VecAtom::Stable => v(1) == v(0),
+            VecAtom::Changed => v(1) != v(0),
+            VecAtom::Rose => v(0) & 1 == 1 && v(1) & 1 == 0,
+            VecAtom::Fell => v(0) & 1 == 0 && v(1) & 1 == 1,
+        }
+    }
+
+    /// How many ticks back it reads.
+    pub fn depth(self) -> u32 {
+        match self {
+            VecAtom::PastCmp(n, _) | VecAtom::PastConst(n, _, _) => n,
+            VecAtom::Stable | VecAtom::Changed | VecAtom::Rose | VecAtom::Fell => 1,
+            _ => 0,
+        }
+    }
 }
 
 /// The sampled-value functions, on a proposition.
@@ -149,6 +265,7 @@ impl Bool {
             Bool::And(x, y) | Bool::Or(x, y) => x.past_depth().max(y.past_depth()),
             Bool::Sampled(Sampled::Past(n), _) => *n,
             Bool::Sampled(_, _) => 1,
+            Bool::Vector(a) => a.depth(),
         }
     }
 

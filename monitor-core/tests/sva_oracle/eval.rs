@@ -103,7 +103,7 @@ use std::rc::Rc;
 
 use monitor_core::word::Lasso;
 
-use super::ast::{Bool, Hi, Prop, Sampled, Seq};
+use super::ast::{Bool, Hi, Prop, Sampled, Seq, VecAtom};
 
 /// A letter of the words the semantics reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -339,6 +339,7 @@ fn repeat(x: &R, lo: u32, hi: Hi) -> R {
 enum Atom {
     Ap(u8),
     Sampled(Sampled, u8),
+    Vector(VecAtom),
 }
 
 impl Atom {
@@ -354,6 +355,7 @@ impl Atom {
             Atom::Sampled(Sampled::Fell, a) => !p(a, 0) && p(a, 1),
             Atom::Sampled(Sampled::Stable, a) => p(a, 0) == p(a, 1),
             Atom::Sampled(Sampled::Changed, a) => p(a, 0) != p(a, 1),
+            Atom::Vector(v) => v.value(|j| *w.letter(j), i),
         }
     }
 
@@ -362,6 +364,7 @@ impl Atom {
             Atom::Ap(_) => 0,
             Atom::Sampled(Sampled::Past(n), _) => n as usize,
             Atom::Sampled(_, _) => 1,
+            Atom::Vector(v) => v.depth() as usize,
         }
     }
 }
@@ -507,6 +510,7 @@ impl Oracle {
             Bool::Const(c) => BoolC::Const(*c),
             Bool::Ap(a) => BoolC::Atom(self.atom(Atom::Ap(*a))),
             Bool::Sampled(f, a) => BoolC::Atom(self.atom(Atom::Sampled(*f, *a))),
+            Bool::Vector(v) => BoolC::Atom(self.atom(Atom::Vector(*v))),
             Bool::Not(x) => BoolC::Not(Box::new(self.boolc(x))),
             Bool::And(x, y) => BoolC::And(Box::new(self.boolc(x)), Box::new(self.boolc(y))),
             Bool::Or(x, y) => BoolC::Or(Box::new(self.boolc(x)), Box::new(self.boolc(y))),

@@ -21,7 +21,7 @@
 //! call under a repetition suffix (`(a || b)[*2]`, `(!a)[->1]`), and
 //! `first_match(...)` too (`(first_match(a ##1 b))[*2]`).
 
-use super::ast::{Abort, Bool, Hi, Prop, Sampled, Seq};
+use super::ast::{Abort, Bool, Hi, Prop, Red, Sampled, Seq, VecAtom};
 
 /// The name of proposition `i`: `a`, `b`, ...
 pub fn ap_name(i: u8) -> String {
@@ -68,6 +68,38 @@ fn range(lo: u32, hi: Hi) -> String {
     }
 }
 
+/// A vector expression in SVA syntax.
+fn vector(v: VecAtom) -> String {
+    let past = |n: u32| {
+        if n == 1 {
+            "$past(v)".to_string()
+        } else {
+            format!("$past(v, {n})")
+        }
+    };
+    match v {
+        VecAtom::Reduce(r) => match r {
+            Red::And => "&v",
+            Red::Or => "|v",
+            Red::Xor => "^v",
+            Red::Nand => "~&v",
+            Red::Nor => "~|v",
+            Red::Xnor => "~^v",
+        }
+        .to_string(),
+        VecAtom::OneHot => "$onehot(v)".into(),
+        VecAtom::OneHot0 => "$onehot0(v)".into(),
+        VecAtom::CountOnes(op, k) => format!("$countones(v) {} {k}", op.text()),
+        VecAtom::Select => "v[i]".into(),
+        VecAtom::PastCmp(n, op) => format!("{} {} v", past(n), op.text()),
+        VecAtom::PastConst(n, op, k) => format!("{} {} {k}", past(n), op.text()),
+        VecAtom::Stable => "$stable(v)".into(),
+        VecAtom::Changed => "$changed(v)".into(),
+        VecAtom::Rose => "$rose(v)".into(),
+        VecAtom::Fell => "$fell(v)".into(),
+    }
+}
+
 fn sampled(f: Sampled, a: u8) -> String {
     let a = ap_name(a);
     match f {
@@ -95,6 +127,7 @@ fn sva_bool(b: &Bool, full: bool) -> (String, u8) {
         Bool::Const(false) => ("1'b0".into(), ATOM),
         Bool::Ap(a) => (ap_name(*a), ATOM),
         Bool::Sampled(f, a) => (sampled(*f, *a), ATOM),
+        Bool::Vector(v) => (format!("({})", vector(*v)), ATOM),
         // `!` takes a primary (A.8.3, `unary_operator primary`): `!!a`
         // is not SystemVerilog, `!(!a)` is.
         Bool::Not(x) => (format!("!{}", wrap(sva_bool(x, full), ATOM)), 2),
@@ -407,6 +440,7 @@ fn psl_bool(b: &Bool) -> String {
                 Sampled::Changed => not(format!("({a} <-> prev({a}))")),
             }
         }
+        Bool::Vector(_) => unreachable!("vectors are SVA's only (GenConfig::vectors)"),
     }
 }
 

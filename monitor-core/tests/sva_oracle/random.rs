@@ -12,7 +12,7 @@ use monitor_core::formula::random::SplitMix64;
 use monitor_core::word::Lasso;
 use proptest::prelude::*;
 
-use super::ast::{Abort, Bool, Hi, Prop, Sampled, Seq};
+use super::ast::{Abort, Bool, Cmp, Hi, Prop, Red, Sampled, Seq, VecAtom};
 use super::eval::Oracle;
 
 /// What the generator may produce.
@@ -30,6 +30,8 @@ pub struct GenConfig {
     pub disable: bool,
     /// `accept_on`, `reject_on` and their `sync_` forms.
     pub aborts: bool,
+    /// Expressions over the vector `v` and its index `i` ([`VecAtom`]).
+    pub vectors: bool,
 }
 
 impl GenConfig {
@@ -42,6 +44,7 @@ impl GenConfig {
             first_match: true,
             disable: true,
             aborts: true,
+            vectors: false,
         }
     }
 
@@ -168,11 +171,45 @@ impl Gen {
         }
     }
 
+    /// A vector expression.
+    pub fn vector(&mut self) -> VecAtom {
+        let cmp = |g: &mut Self| match g.below(6) {
+            0 => Cmp::Eq,
+            1 => Cmp::Ne,
+            2 => Cmp::Lt,
+            3 => Cmp::Le,
+            4 => Cmp::Gt,
+            _ => Cmp::Ge,
+        };
+        match self.below(11) {
+            0 => VecAtom::Reduce(match self.below(6) {
+                0 => Red::And,
+                1 => Red::Or,
+                2 => Red::Xor,
+                3 => Red::Nand,
+                4 => Red::Nor,
+                _ => Red::Xnor,
+            }),
+            1 => VecAtom::OneHot,
+            2 => VecAtom::OneHot0,
+            3 => VecAtom::CountOnes(cmp(self), self.below(5) as u32),
+            4 => VecAtom::Select,
+            5 => VecAtom::PastCmp(1 + self.below(2) as u32, cmp(self)),
+            6 => VecAtom::PastConst(1 + self.below(2) as u32, cmp(self), self.below(9) as u32),
+            7 => VecAtom::Stable,
+            8 => VecAtom::Changed,
+            9 => VecAtom::Rose,
+            _ => VecAtom::Fell,
+        }
+    }
+
     pub fn boolean(&mut self, depth: u32) -> Bool {
         let sampled = if self.cfg.sampled { 2 } else { 0 };
         let compound = if depth == 0 { 0 } else { 3 };
-        match self.pick(&[8, 1, sampled, compound]) {
+        let vectors = if self.cfg.vectors { 6 } else { 0 };
+        match self.pick(&[8, 1, sampled, compound, vectors]) {
             0 => Bool::Ap(self.ap()),
+            4 => Bool::Vector(self.vector()),
             1 => Bool::Const(self.below(2) == 0),
             2 => {
                 let f = match self.below(5) {

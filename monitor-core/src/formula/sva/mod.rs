@@ -112,28 +112,42 @@
 //!   intersect a ##1 b`) on a trace in reset at every tick is disabled,
 //!   as §16.12 says, where Annex F fails its attempts.
 //!
+//! # Vectors
+//!
+//! An identifier is a signal read as a Boolean (a vector is "nonzero", as
+//! in a Verilog condition), vectors compared with constants (`count ==
+//! 3`) become propositions, and `~`, `&`, `|`, `^` between operands are
+//! read as Boolean operators. Where the meaning depends on a width, the
+//! declarations given to [`parse_sva_with`] ([`Signals`]) are read, and
+//! the expression becomes propositions every back end reads alike: bits
+//! (`v[2]`), comparisons with zero and of an index with a number.
+//!
+//! | SVA | meaning |
+//! |---|---|
+//! | `\|v`, `~\|v` | `v != 0`, `v == 0` (no width needed) |
+//! | `&v`, `~&v`, `^v`, `~^v` | the bits' conjunction, parity (§11.4.9) |
+//! | `$onehot(v)`, `$onehot0(v)`, `$countones(v) == k`, `$countones({a, v})` | counted over the bits (§20.9) |
+//! | `v[i]` | `(i == 0 && v[0]) \|\| (i == 1 && v[1]) \|\| ...`: false where `i` is out of range (the bit is x) |
+//! | `$past(v, n) == v`, `v != $past(v)`, `$past(v) < 3`, `$past(v) === '1` | bit by bit, the narrower operand extended, signed when both are (§11.4.4, §11.4.5) |
+//! | `$stable(v)`, `$changed(v)` | every bit (§16.9.3) |
+//! | `$rose(v)`, `$fell(v)` | the least significant bit (§16.9.3) |
+//!
+//! Without a declaration, a signal in a sampled-value function is read as
+//! 1-bit (`$rose(v)` is `v` nonzero, not its least significant bit), and
+//! the other forms above, but `|v` and `~|v`, are refused with a caret at
+//! the signal. A vector has at most 256 bits here, and a sampled-value
+//! function remembers at most 64 (a monitor's states grow as two to that
+//! number). `$onehot({a, b})` of undeclared signals counts them as bits.
+//!
 //! # Limits
 //!
-//! Expressions are 1-bit: an identifier is a signal read as a Boolean (a
-//! vector is "nonzero", as in a Verilog condition), vectors are compared
-//! with constants (`count == 3`) to become propositions, and `~`, `&`,
-//! `|`, `^` are read as Boolean operators. The sampled-value functions
-//! take 1-bit expressions: `$stable(count)` of a vector needs the width,
-//! which the formula layer does not know, so a part-select (`data[3:0]`)
-//! there is refused here, and `mongen compile` refuses a past value of a
-//! signal that `--input NAME:WIDTH` or `--design` declares wider (on
-//! traces, `mongen check` reads such a field as a Boolean: give it
-//! 0/1 values, or compare it). `$onehot`, `$onehot0` and `$countones`
-//! take a concatenation of bits, `{a, b, c}`. Delays and repetition
-//! counts are numbers (up to 10,000).
-//!
+//! Delays and repetition counts are numbers (up to 10,000).
 //! Refused, with a caret and the section: local variables (§16.10), more
 //! than one clock or clocks that do not cover the property (§16.13), a
 //! clocking argument or gating expression of `$past` and its kin
 //! (§16.9.3), recursive properties (§16.12.17), `expect` (§16.17),
 //! `.triggered` (§16.9.11) and `.matched` (§16.13.6), `dist`, `inside`,
-//! arithmetic and reductions on vectors, selects by a signal
-//! (`gnt[idx]`), and a second `disable iff`.
+//! arithmetic on vectors, and a second `disable iff`.
 //!
 //! ```
 //! use monitor_core::formula::{parse_psl, sva::{parse_sva, parse_sva_directive}};
@@ -167,6 +181,94 @@ mod instance_tests;
 mod lex;
 mod parser;
 
+/// The declarations of the signals a property reads: which are scalars,
+/// which are vectors and their ranges, which are signed. The SVA front
+/// end needs them where the meaning of an expression depends on a width
+/// (the reduction `&v` reads every bit of `v`, `$stable(v)` compares
+/// every bit with its past value): `mongen` gives those of `--input
+/// NAME:WIDTH` and `--design`.
+///
+/// ```
+/// use monitor_core::formula::sva::Signals;
+///
+/// let s = Signals::new().scalar("req").vector("data", 7, 0).signed_vector("delta", 3, 0);
+/// assert_eq!(s.width("data"), Some(8));
+/// assert_eq!(s.width("req"), Some(1));
+/// assert_eq!(s.width("other"), None);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Signals {
+    shapes: std::collections::HashMap<String, Shape>,
+}
+
+/// The declaration of one signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// `[msb:lsb]`; `None` for a scalar.
+    pub(crate) range: Option<(u32, u32)>,
+    pub(crate) signed: bool,
+}
+
+impl Signals {
+    /// No declarations: every signal's width is unknown.
+    pub fn new() -> Signals {
+        Signals::default()
+    }
+
+    /// Declares `name` a one-bit scalar.
+    pub fn scalar(mut self, name: &str) -> Signals {
+        self.shapes.insert(
+            name.to_string(),
+            Shape {
+                range: None,
+                signed: false,
+            },
+        );
+        self
+    }
+
+    /// Declares `name` an unsigned vector `[msb:lsb]` (`[0:7]` has its
+    /// least significant bit at index 7).
+    pub fn vector(mut self, name: &str, msb: u32, lsb: u32) -> Signals {
+        self.shapes.insert(
+            name.to_string(),
+            Shape {
+                range: Some((msb, lsb)),
+                signed: false,
+            },
+        );
+        self
+    }
+
+    /// Declares `name` a signed vector `[msb:lsb]`.
+    pub fn signed_vector(mut self, name: &str, msb: u32, lsb: u32) -> Signals {
+        self.shapes.insert(
+            name.to_string(),
+            Shape {
+                range: Some((msb, lsb)),
+                signed: true,
+            },
+        );
+        self
+    }
+
+    /// The width of `name`, if it is declared.
+    pub fn width(&self, name: &str) -> Option<u64> {
+        self.shapes
+            .get(name)
+            .map(|s| s.range.map_or(1, |(m, l)| u64::from(m.abs_diff(l)) + 1))
+    }
+
+    pub(crate) fn shape(&self, name: &str) -> Option<Shape> {
+        self.shapes.get(name).copied()
+    }
+
+    /// Whether nothing is declared.
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+}
+
 use lex::lex;
 use parser::{Node, Parser};
 
@@ -187,8 +289,27 @@ use parser::{Node, Parser};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_sva(input: &str) -> Result<Formula, ParseError> {
+    parse_sva_with(input, &Signals::new())
+}
+
+/// [`parse_sva`] with the declarations of the signals the property reads:
+/// vector expressions whose meaning depends on a width (reductions,
+/// `$onehot(v)`, `$countones(v)`, `v[i]`, `$past(v) == v`,
+/// `$stable(v)`, ...) are then read bit by bit (see the [module
+/// documentation](self), "Vectors").
+///
+/// ```
+/// # use monitor_core::formula::{parse, sva::{parse_sva_with, Signals}};
+/// let signals = Signals::new().vector("v", 1, 0);
+/// assert_eq!(parse_sva_with("$stable(v)", &signals)?, parse("(\"v[0]\" <-> Y \"v[0]\") & (\"v[1]\" <-> Y \"v[1]\")")?);
+/// assert_eq!(parse_sva_with("^v", &signals)?, parse("\"v[0]\" xor \"v[1]\"")?);
+/// // Without the declaration, the width of `v` is not known.
+/// assert!(parse_sva_with("^v", &Signals::new()).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_sva_with(input: &str, signals: &Signals) -> Result<Formula, ParseError> {
     let tokens = lex(input)?;
-    let mut p = Parser::new(input, tokens, false);
+    let mut p = Parser::new(input, tokens, false, signals);
     p.declarations()?;
     let t = p.cur.peek().clone();
     if let T::Word(w) = &t.kind {
@@ -255,8 +376,22 @@ fn end(p: &Parser<'_>) -> Result<(), ParseError> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_sva_directive(input: &str) -> Result<Directive, ParseError> {
+    parse_sva_directive_with(input, &Signals::new())
+}
+
+/// [`parse_sva_directive`] with the declarations of the signals the
+/// property reads (see [`parse_sva_with`]).
+///
+/// ```
+/// # use monitor_core::formula::{parse, sva::{parse_sva_directive_with, Signals}};
+/// let signals = Signals::new().vector("v", 1, 0).scalar("req");
+/// let d = parse_sva_directive_with("assert property (@(posedge clk) req |=> &v);", &signals)?;
+/// assert_eq!(d.formula, parse("G (req -> X (\"v[0]\" & \"v[1]\"))")?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_sva_directive_with(input: &str, signals: &Signals) -> Result<Directive, ParseError> {
     let tokens = lex(input)?;
-    let mut p = Parser::new(input, tokens, true);
+    let mut p = Parser::new(input, tokens, true, signals);
     p.declarations()?;
     let first = p.cur.peek().clone();
     if first.kind == T::End {
@@ -703,7 +838,7 @@ mod tests {
             (
                 "a |-> gnt_o[idx_o] && req_i[idx_o]",
                 13,
-                "a select by a signal (`gnt_o[idx_o]`) is not supported",
+                "the widths of `gnt_o` and `idx_o` are needed",
             ),
             ("v < '0", 5, "write `v < 0`"),
             ("v === 'x", 7, "`'x` (every bit unknown) is not read"),
@@ -785,7 +920,9 @@ mod tests {
             check("$countones({a, b, c})", ones > 0);
         }
         assert_eq!(s("$onehot({a})"), ltl("a"));
-        assert!(err("$onehot(grant)").message().contains("concatenation"));
+        assert!(err("$onehot(grant)")
+            .message()
+            .contains("the width of `grant` is not known"));
     }
 
     #[test]
@@ -967,8 +1104,11 @@ mod tests {
         has(err("eventually [1:$] a"), "bounded");
         has(err("s_always a"), "range");
         has(err("a ##1 {b, c}"), "concatenation");
-        has(err("$stable(data[3:0])"), "vector");
-        has(err("&data"), "reduction");
+        has(
+            err("$past(data) == data"),
+            "the width of `data` is not known",
+        );
+        has(err("&data"), "the width of `data` is not known");
         has(err("count + 1 == 3"), "vector");
         has(err("a ##N b"), "number");
         has(err("a[*3:1]"), "empty range");
@@ -977,5 +1117,282 @@ mod tests {
         assert_eq!(err("").kind(), &ParseErrorKind::Empty);
         assert_eq!(err("a ##1").column(), 6);
         assert_eq!(err("(a ##1 b").kind(), &ParseErrorKind::UnclosedParenthesis);
+    }
+}
+
+/// Vector expressions read with declared widths, checked against their
+/// meaning in IEEE 1800-2017 (§11.4 operators, §16.9.3 sampled-value
+/// functions, §20.9 bit-vector functions) computed on integers, on random
+/// traces.
+#[cfg(test)]
+mod vector_tests {
+    use super::*;
+    use crate::formula::atom::{Atom, Comparison, Operand, Select};
+    use crate::formula::eval::values;
+    use crate::word::Lasso;
+
+    /// The signals: `v` [2:0], `w` [3:0], `i` [1:0], `a` scalar, `s`
+    /// signed [2:0], `d` [0:2] (least significant bit at index 2).
+    const NAMES: [&str; 6] = ["v", "w", "i", "a", "s", "d"];
+    const WIDTHS: [u32; 6] = [3, 4, 2, 1, 3, 3];
+
+    fn signals() -> Signals {
+        Signals::new()
+            .vector("v", 2, 0)
+            .vector("w", 3, 0)
+            .vector("i", 1, 0)
+            .scalar("a")
+            .signed_vector("s", 2, 0)
+            .vector("d", 0, 2)
+    }
+
+    fn sv(text: &str) -> Formula {
+        parse_sva_with(text, &signals()).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    /// The value of an atom on one tick's values (indexed as `NAMES`).
+    fn atom_value(name: &str, tick: &[u64; 6]) -> bool {
+        let value = |s: &str| tick[NAMES.iter().position(|n| *n == s).expect("a signal")];
+        let bit = |s: &str, k: u32| {
+            let k = if s == "d" { 2 - k } else { k };
+            (value(s) >> k) & 1 == 1
+        };
+        match Atom::parse(name).unwrap_or_else(|| panic!("atom {name}")) {
+            Atom::Signal(sig) => match sig.select {
+                None => value(&sig.name) != 0,
+                Some(Select::Bit(k)) => bit(&sig.name, k),
+                Some(Select::Part(..)) => panic!("{name}"),
+            },
+            Atom::Compare(Operand::Signal(sig), op, Operand::Number(n)) => {
+                assert!(sig.select.is_none(), "{name}");
+                let x = value(&sig.name);
+                match op {
+                    Comparison::Eq => x == n,
+                    Comparison::Ne => x != n,
+                    _ => panic!("{name}"),
+                }
+            }
+            _ => panic!("{name}"),
+        }
+    }
+
+    /// The values of `f` at each tick of `trace`.
+    fn run(f: &Formula, trace: &[[u64; 6]]) -> Vec<bool> {
+        let aps = f.atomic_propositions();
+        let letter = |tick: &[u64; 6]| {
+            aps.iter()
+                .enumerate()
+                .filter(|(_, n)| atom_value(n, tick))
+                .fold(0u64, |l, (k, _)| l | 1 << k)
+        };
+        let prefix: Vec<u64> = trace.iter().map(letter).collect();
+        let cycle = vec![*prefix.last().expect("a tick")];
+        values(f, &aps, &Lasso::new(prefix, cycle))[..trace.len()].to_vec()
+    }
+
+    fn random_traces() -> Vec<Vec<[u64; 6]>> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        (0..300)
+            .map(|_| {
+                let len = 1 + (next() % 6) as usize;
+                (0..len)
+                    .map(|_| {
+                        let mut t = [0u64; 6];
+                        for (k, w) in WIDTHS.iter().enumerate() {
+                            t[k] = next() % (1 << w);
+                        }
+                        t
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `s` read as a signed 3-bit number.
+    fn signed(x: u64) -> i64 {
+        if x & 4 != 0 {
+            x as i64 - 8
+        } else {
+            x as i64
+        }
+    }
+
+    #[test]
+    fn vector_expressions_mean_what_the_standard_says() {
+        type Meaning = fn(&[[u64; 6]], usize) -> bool;
+        // The sampled value before the first tick is 0 (§16.9.3).
+        fn at(tr: &[[u64; 6]], t: usize, back: usize, k: usize) -> u64 {
+            if t >= back {
+                tr[t - back][k]
+            } else {
+                0
+            }
+        }
+        let cases: Vec<(&str, Meaning)> = vec![
+            ("|v", |tr, t| tr[t][0] != 0),
+            ("~|v", |tr, t| tr[t][0] == 0),
+            ("&v", |tr, t| tr[t][0] == 7),
+            ("~&v", |tr, t| tr[t][0] != 7),
+            ("^v", |tr, t| tr[t][0].count_ones() % 2 == 1),
+            ("~^v", |tr, t| tr[t][0].count_ones() % 2 == 0),
+            ("^~w", |tr, t| tr[t][1].count_ones() % 2 == 0),
+            ("&w[2:1]", |tr, t| (tr[t][1] >> 1) & 3 == 3),
+            ("^{a, v}", |tr, t| {
+                (tr[t][0].count_ones() + tr[t][3] as u32) % 2 == 1
+            }),
+            ("&d", |tr, t| tr[t][5] == 7),
+            ("^d[1:0]", |tr, t| ((tr[t][5] >> 1) & 3).count_ones() == 1),
+            ("|v == 1'b0", |tr, t| tr[t][0] == 0),
+            ("!(&v) && a", |tr, t| tr[t][0] != 7 && tr[t][3] == 1),
+            ("$onehot(v)", |tr, t| tr[t][0].count_ones() == 1),
+            ("$onehot0(w)", |tr, t| tr[t][1].count_ones() <= 1),
+            ("$countones(w) == 2", |tr, t| tr[t][1].count_ones() == 2),
+            ("$countones(w) >= 3", |tr, t| tr[t][1].count_ones() >= 3),
+            ("$countones({v, a}) < 2", |tr, t| {
+                tr[t][0].count_ones() + (tr[t][3] as u32) < 2
+            }),
+            ("$onehot({w[3:2], i})", |tr, t| {
+                (tr[t][1] >> 2).count_ones() + tr[t][2].count_ones() == 1
+            }),
+            // A select out of range is x: false as a condition.
+            ("v[i]", |tr, t| {
+                tr[t][2] < 3 && (tr[t][0] >> tr[t][2]) & 1 == 1
+            }),
+            ("!v[i]", |tr, t| {
+                !(tr[t][2] < 3 && (tr[t][0] >> tr[t][2]) & 1 == 1)
+            }),
+            ("w[i] |-> a", |tr, t| {
+                (tr[t][1] >> tr[t][2]) & 1 == 0 || tr[t][3] == 1
+            }),
+            ("$past(v) == v", |tr, t| at(tr, t, 1, 0) == tr[t][0]),
+            ("v == $past(v)", |tr, t| at(tr, t, 1, 0) == tr[t][0]),
+            ("$past(v, 2) != v", |tr, t| at(tr, t, 2, 0) != tr[t][0]),
+            ("$past(v) < v", |tr, t| at(tr, t, 1, 0) < tr[t][0]),
+            ("$past(v) >= v", |tr, t| at(tr, t, 1, 0) >= tr[t][0]),
+            ("$past(w) <= v", |tr, t| at(tr, t, 1, 1) <= tr[t][0]),
+            ("$past(v) > 5", |tr, t| at(tr, t, 1, 0) > 5),
+            ("$past(v) == 9", |_, _| false),
+            ("$past(w) == {a, v}", |tr, t| {
+                at(tr, t, 1, 1) == tr[t][3] << 3 | tr[t][0]
+            }),
+            ("$past(v) === '1", |tr, t| at(tr, t, 1, 0) == 7),
+            ("$past(v) != '0", |tr, t| at(tr, t, 1, 0) != 0),
+            ("$past(s) < s", |tr, t| {
+                signed(at(tr, t, 1, 4)) < signed(tr[t][4])
+            }),
+            ("$past(s) > 1", |tr, t| signed(at(tr, t, 1, 4)) > 1),
+            ("$past(s) == v", |tr, t| at(tr, t, 1, 4) == tr[t][0]),
+            ("$past(v)", |tr, t| at(tr, t, 1, 0) != 0),
+            ("!$past(v) == 1'b1", |tr, t| at(tr, t, 1, 0) == 0),
+            ("$sampled(w) == 4'd9", |tr, t| tr[t][1] == 9),
+            ("v[i] != $past(v[i])", |tr, t| {
+                let bit =
+                    |k: usize| k < tr.len() && tr[k][2] < 3 && (tr[k][0] >> tr[k][2]) & 1 == 1;
+                bit(t) != (t >= 1 && bit(t - 1))
+            }),
+            ("$past(v[i])", |tr, t| {
+                t >= 1 && tr[t - 1][2] < 3 && (tr[t - 1][0] >> tr[t - 1][2]) & 1 == 1
+            }),
+            ("$stable(v)", |tr, t| at(tr, t, 1, 0) == tr[t][0]),
+            ("$changed(w)", |tr, t| at(tr, t, 1, 1) != tr[t][1]),
+            ("$stable(w[3:2])", |tr, t| {
+                at(tr, t, 1, 1) >> 2 == tr[t][1] >> 2
+            }),
+            ("$stable({a, i})", |tr, t| {
+                at(tr, t, 1, 3) == tr[t][3] && at(tr, t, 1, 2) == tr[t][2]
+            }),
+            ("$rose(v)", |tr, t| {
+                tr[t][0] & 1 == 1 && at(tr, t, 1, 0) & 1 == 0
+            }),
+            ("$fell(w)", |tr, t| {
+                tr[t][1] & 1 == 0 && at(tr, t, 1, 1) & 1 == 1
+            }),
+            ("$rose(d)", |tr, t| {
+                tr[t][5] & 1 == 1 && at(tr, t, 1, 5) & 1 == 0
+            }),
+            ("$rose(a)", |tr, t| tr[t][3] == 1 && at(tr, t, 1, 3) == 0),
+        ];
+        let traces = random_traces();
+        for (text, meaning) in cases {
+            let f = sv(text);
+            for tr in &traces {
+                let got = run(&f, tr);
+                let want: Vec<bool> = (0..tr.len()).map(|t| meaning(tr, t)).collect();
+                assert_eq!(got, want, "{text} on {tr:?}: {f}");
+            }
+        }
+    }
+
+    #[test]
+    fn vectors_stay_one_atom_where_they_can() {
+        // `|v` and `~|v` need no width: a comparison with zero.
+        assert_eq!(parse_sva("|data").unwrap(), Formula::ap("data != 0"));
+        assert_eq!(
+            parse_sva("~|data[7:4]").unwrap(),
+            Formula::ap("data[7:4] == 0")
+        );
+        assert_eq!(sv("|v"), Formula::ap("v != 0"));
+        // A part-select has its width.
+        assert_eq!(
+            parse_sva("$stable(x[1:0])").unwrap(),
+            sv("$stable(x[1]) && $stable(x[0])")
+        );
+        // A vector compared with a constant stays one atom.
+        assert_eq!(sv("v == 3"), Formula::ap("v == 3"));
+        // `$isunknown` keeps its signals whole.
+        assert_eq!(
+            sv("$isunknown({v, a})"),
+            parse_sva("$isunknown({v, a})").unwrap()
+        );
+        // Declarations do not change 1-bit expressions.
+        assert_eq!(
+            sv("$rose(a) |=> a ##1 !a"),
+            parse_sva("$rose(a) |=> a ##1 !a").unwrap()
+        );
+        let d = parse_sva_directive_with(
+            "assert property (@(posedge clk) disable iff (rst) $changed(i) |-> $onehot(v));",
+            &signals(),
+        )
+        .unwrap();
+        assert_eq!(d.clock.unwrap().to_string(), "posedge clk");
+    }
+
+    #[test]
+    fn vectors_without_widths_are_refused_with_a_caret() {
+        for (text, col, why) in [
+            ("&v", 2, "the width of `v` is not known here"),
+            ("a |-> ^v", 8, "the width of `v` is not known"),
+            ("$onehot(v)", 9, "the width of `v`"),
+            ("$countones(v) == 2", 12, "the width of `v`"),
+            ("$past(v) == v", 7, "the width of `v`"),
+            ("a |-> $past(v, 2) != v", 13, "the width of `v`"),
+            ("v == $past(v)", 1, "the width of `v`"),
+            ("$past(v[1:0]) == v", 18, "the width of `v`"),
+            ("v[i]", 3, "the widths of `v` and `i` are needed"),
+        ] {
+            let e = parse_sva(text).unwrap_err();
+            assert_eq!(e.column(), col, "{text}: {e}");
+            assert!(e.message().contains(why), "{text}: {e}");
+        }
+        let only_v = Signals::new().vector("v", 3, 0);
+        let e = parse_sva_with("v[i]", &only_v).unwrap_err();
+        assert!(e.message().contains("the width of `i`"), "{e}");
+        let e = parse_sva_with("a[i]", &Signals::new().scalar("a").vector("i", 1, 0)).unwrap_err();
+        assert!(e.message().contains("scalar"), "{e}");
+        // Budgets.
+        let wide = Signals::new().vector("big", 99, 0).vector("huge", 999, 0);
+        let e = parse_sva_with("$stable(big)", &wide).unwrap_err();
+        assert!(e.message().contains("at most 64"), "{e}");
+        assert!(parse_sva_with("$rose(big) && ^big", &wide).is_ok());
+        let e = parse_sva_with("|huge[999:1] && ^huge", &wide).unwrap_err();
+        assert!(e.message().contains("more than 256 bits"), "{e}");
+        let e = parse_sva_with("{big, big, big} == $past(big)", &wide).unwrap_err();
+        assert!(e.column() > 0, "{e}");
     }
 }

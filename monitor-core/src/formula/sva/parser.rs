@@ -12,6 +12,8 @@ use crate::formula::psl::{Token, T};
 use crate::formula::vunit::{Clock, ClockEdge};
 use crate::formula::Formula;
 
+use super::Signals;
+
 /// The largest number of tokens the instances of named sequences,
 /// properties and `let`s may expand to, all together.
 pub(super) const MAX_EXPANSION: usize = 100_000;
@@ -19,6 +21,128 @@ pub(super) const MAX_EXPANSION: usize = 100_000;
 /// The most bits `$onehot`, `$onehot0` and `$countones` count (their
 /// formulas grow with the bits times the count).
 const MAX_BITS: usize = 256;
+
+/// The most bits of a vector a sampled-value function reads (`$past(v)`,
+/// `$stable(v)`): a monitor remembers each one, and its states grow as
+/// two to the number of bits.
+const MAX_PAST_BITS: usize = 64;
+
+/// A vector value bit by bit, least significant first: each bit a
+/// Boolean formula (of the current tick, or of past ones: `$past(v)`).
+#[derive(Clone, Debug)]
+struct Vector {
+    bits: Vec<Formula>,
+    signed: bool,
+    /// A fill literal (`'0`, `'1`, IEEE 1800-2017 §5.7.1): as wide as
+    /// the other operand.
+    fill: Option<bool>,
+}
+
+impl Vector {
+    fn of(bits: Vec<Formula>, signed: bool) -> Vector {
+        Vector {
+            bits,
+            signed,
+            fill: None,
+        }
+    }
+
+    /// A constant `value` of `width` bits.
+    fn constant(value: u64, width: usize, signed: bool) -> Vector {
+        let bits = (0..width)
+            .map(|i| Formula::constant(i < 64 && (value >> i) & 1 == 1))
+            .collect();
+        Vector::of(bits, signed)
+    }
+
+    /// The value in a Boolean context: nonzero (IEEE 1800-2017 §12.4).
+    fn nonzero(&self) -> Formula {
+        match self.fill {
+            Some(b) => Formula::constant(b),
+            None => Formula::or(self.bits.clone()),
+        }
+    }
+
+    /// The bits extended to `w` (sign-extended when `signed`).
+    fn extended(&self, w: usize, signed: bool) -> Vec<Formula> {
+        if let Some(b) = self.fill {
+            return vec![Formula::constant(b); w];
+        }
+        let pad = match self.bits.last() {
+            Some(msb) if signed => msb.clone(),
+            _ => Formula::ff(),
+        };
+        let mut bits = self.bits.clone();
+        bits.resize(w.max(bits.len()), pad);
+        bits
+    }
+}
+
+/// `a op b` on vectors (IEEE 1800-2017 §11.4.4, §11.4.5: the narrower
+/// operand extended to the wider, signed only when both are; `===` is
+/// `==` on the two-valued bits read here).
+fn compare_vectors(a: &Vector, op: &str, b: &Vector) -> Formula {
+    let signed = a.signed && b.signed && a.fill.is_none() && b.fill.is_none();
+    let w = a.bits.len().max(b.bits.len()).max(1);
+    let mut x = a.extended(w, signed);
+    let mut y = b.extended(w, signed);
+    let equal = || {
+        Formula::and(
+            x.iter()
+                .zip(&y)
+                .map(|(p, q)| Formula::equiv(p.clone(), q.clone())),
+        )
+    };
+    match op {
+        "==" | "===" => return equal(),
+        "!=" | "!==" => return Formula::not(equal()),
+        _ => {}
+    }
+    if signed {
+        // Two's complement orders as unsigned with the sign bit flipped.
+        x[w - 1] = Formula::not(x[w - 1].clone());
+        y[w - 1] = Formula::not(y[w - 1].clone());
+    }
+    // p < q: at the most significant bit where they differ, p has 0.
+    let less = |p: &[Formula], q: &[Formula]| {
+        let mut terms = Vec::new();
+        let mut same_above: Vec<Formula> = Vec::new();
+        for i in (0..w).rev() {
+            let mut t = same_above.clone();
+            t.push(Formula::not(p[i].clone()));
+            t.push(q[i].clone());
+            terms.push(Formula::and(t));
+            same_above.push(Formula::equiv(p[i].clone(), q[i].clone()));
+        }
+        Formula::or(terms)
+    };
+    match op {
+        "<" => less(&x, &y),
+        ">" => less(&y, &x),
+        "<=" => Formula::not(less(&y, &x)),
+        _ => Formula::not(less(&x, &y)),
+    }
+}
+
+/// `$past(v, n)`: each bit `n` ticks before (0 before the first tick,
+/// §16.9.3, as `Y` is false there).
+fn past(v: Vector, n: u32) -> Vector {
+    Vector {
+        bits: v
+            .bits
+            .into_iter()
+            .map(|b| (0..n).fold(b, |g, _| Formula::yesterday(g)))
+            .collect(),
+        ..v
+    }
+}
+
+/// The bits of an unsigned number, with a 0 above (an unsized decimal
+/// number is signed and 32 bits wide or more: its value is kept).
+fn number_vector(n: u64) -> Vector {
+    let len = (64 - n.leading_zeros()) as usize;
+    Vector::constant(n, len + 1, true)
+}
 
 /// What an operand is: the operators that apply, and how it becomes a
 /// property, depend on it.
@@ -161,10 +285,17 @@ pub(super) struct Parser<'a> {
     /// than a comparison: a signal there does not take the comparison
     /// after it (`!a == 1` is `(!a) == 1`).
     tight: bool,
+    /// The declared signals, whose widths vector expressions need.
+    signals: &'a Signals,
 }
 
 impl<'a> Parser<'a> {
-    pub(super) fn new(input: &'a str, tokens: Vec<Token>, directive: bool) -> Parser<'a> {
+    pub(super) fn new(
+        input: &'a str,
+        tokens: Vec<Token>,
+        directive: bool,
+        signals: &'a Signals,
+    ) -> Parser<'a> {
         Parser {
             cur: Cursor::new(input, tokens),
             directive,
@@ -178,6 +309,7 @@ impl<'a> Parser<'a> {
             disable: None,
             default_disable: None,
             tight: false,
+            signals,
         }
     }
 
@@ -860,6 +992,366 @@ impl<'a> Parser<'a> {
         )
     }
 
+    // ---- vectors ------------------------------------------------------
+
+    /// The error of a vector expression that needs the width of `name`.
+    fn width_unknown(&self, span: Span, name: &str) -> ParseError {
+        self.unsupported(
+            span,
+            format!(
+                "the width of `{name}` is not known here: declare the signal (mongen: `--input \
+                 {name}:WIDTH`, or `--design`)"
+            ),
+        )
+    }
+
+    /// Whether the next token is a signal's name.
+    fn at_signal(&self) -> bool {
+        match &self.cur.peek().kind {
+            T::Word(w) => {
+                !w.starts_with('$')
+                    && !KEYWORDS.contains(&w.as_str())
+                    && !VARIABLE_TYPES.contains(&w.as_str())
+                    && !self.decls.contains_key(w)
+                    && ![".triggered", ".matched", ".ended"]
+                        .iter()
+                        .any(|m| w.ends_with(m))
+            }
+            _ => false,
+        }
+    }
+
+    /// A signal with its select: its text (`v`, `v[3]`, `v[3:0]`), where
+    /// it is, and, for a select by a signal (`v[i]`), its bit.
+    fn signal_select(&mut self) -> Result<(String, Span, Option<Formula>), ParseError> {
+        let t = self.cur.next();
+        let T::Word(name) = t.kind else {
+            return Err(self.unexpected(&t, "a signal"));
+        };
+        if let Some(bit) = self.dynamic_select(&name, t.span)? {
+            return Ok((name, self.span_from(t.span), Some(bit)));
+        }
+        let text = self.select(name)?;
+        Ok((text, self.span_from(t.span), None))
+    }
+
+    /// `v[i]`, a select by the signal `i` (after `v`, at `at`): the bit
+    /// of `v` at the value of `i`, `(i == 0 && v[0]) || (i == 1 && v[1])
+    /// || ...`; false where `i` is outside the range of `v` (the bit is
+    /// x there, false as a condition, IEEE 1800-2017 §11.5.1, §16.6).
+    /// `None` (nothing read) when the select is not by a signal.
+    fn dynamic_select(&mut self, name: &str, at: Span) -> Result<Option<Formula>, ParseError> {
+        let kind = |k: usize| {
+            self.cur
+                .tokens
+                .get(self.cur.pos + k)
+                .map(|t| t.kind.clone())
+        };
+        let (Some(T::Sym("[")), Some(T::Word(index)), Some(T::Sym("]"))) =
+            (kind(0), kind(1), kind(2))
+        else {
+            return Ok(None);
+        };
+        if KEYWORDS.contains(&index.as_str()) || index.starts_with('$') {
+            return Ok(None);
+        }
+        let index_span = self.cur.tokens[self.cur.pos + 1].span;
+        let span = Span {
+            start: at.start,
+            end: self.cur.tokens[self.cur.pos + 2].span.end,
+        };
+        let range = match self.signals.shape(name) {
+            Some(super::Shape { range: Some(r), .. }) => r,
+            Some(_) => {
+                return Err(self.unsupported(
+                    span,
+                    format!("`{name}` is a scalar: it has no bits to select"),
+                ))
+            }
+            None => {
+                return Err(self.unsupported(
+                    index_span,
+                    format!(
+                        "a select by a signal (`{name}[{index}]`) reads the bit at the value of \
+                         `{index}`: the widths of `{name}` and `{index}` are needed (mongen: \
+                         `--input {name}:WIDTH --input {index}:WIDTH`, or `--design`)"
+                    ),
+                ))
+            }
+        };
+        let Some(shape) = self.signals.shape(&index) else {
+            return Err(self.width_unknown(index_span, &index));
+        };
+        let (iw, reach) = match shape.range {
+            None => (1, 2u64),
+            Some((m, l)) => {
+                let w = m.abs_diff(l) + 1;
+                // A signed index is negative with its sign bit set: out
+                // of every range here.
+                let bits = if shape.signed { w - 1 } else { w };
+                (w, if bits >= 63 { u64::MAX } else { 1u64 << bits })
+            }
+        };
+        let _ = iw;
+        let (lo, hi) = (range.0.min(range.1), range.0.max(range.1));
+        let hi = u64::from(hi).min(reach.saturating_sub(1));
+        if u64::from(lo) > hi {
+            return Err(self.unsupported(
+                span,
+                format!(
+                    "`{index}` never reaches the range of `{name}`: `{name}[{index}]` is always x"
+                ),
+            ));
+        }
+        if hi - u64::from(lo) >= MAX_BITS as u64 {
+            return Err(self.cur.error(
+                span,
+                ParseErrorKind::Bound(format!(
+                    "`{name}[{index}]` selects among more than {MAX_BITS} bits"
+                )),
+            ));
+        }
+        self.cur.pos += 3;
+        let terms = (u64::from(lo)..=hi).map(|k| {
+            Formula::and([
+                Formula::ap(&format!("{index} == {k}")),
+                Formula::ap(&format!("{name}[{k}]")),
+            ])
+        });
+        Ok(Some(Formula::or(terms)))
+    }
+
+    /// The bits of a signal (`text`: `v`, `v[3]`, `v[3:0]`, at `span`);
+    /// `None` for a signal alone whose width is not declared.
+    fn signal_vector(&self, text: &str, span: Span) -> Result<Option<Vector>, ParseError> {
+        use crate::formula::atom::{Atom, Select};
+        let Some(Atom::Signal(sig)) = Atom::parse(text) else {
+            return Err(self.unsupported(span, format!("`{text}` is not a signal")));
+        };
+        let shape = self.signals.shape(&sig.name);
+        let bit = |i: u32| Formula::ap(&format!("{}[{i}]", sig.name));
+        let v = match (sig.select, shape) {
+            (None, None) => return Ok(None),
+            (None, Some(super::Shape { range: None, .. })) => {
+                Vector::of(vec![Formula::ap(&sig.name)], false)
+            }
+            (
+                None,
+                Some(super::Shape {
+                    range: Some((m, l)),
+                    signed,
+                }),
+            ) => {
+                if m.abs_diff(l) as usize >= MAX_BITS {
+                    return Err(self.cur.error(
+                        span,
+                        ParseErrorKind::Bound(format!(
+                            "`{}` has more than {MAX_BITS} bits",
+                            sig.name
+                        )),
+                    ));
+                }
+                let bits = if m >= l {
+                    (l..=m).map(bit).collect()
+                } else {
+                    (m..=l).rev().map(bit).collect()
+                };
+                Vector::of(bits, signed)
+            }
+            (Some(Select::Bit(i)), _) => Vector::of(vec![bit(i)], false),
+            (Some(Select::Part(h, l)), _) => {
+                if (h - l) as usize >= MAX_BITS {
+                    return Err(self.cur.error(
+                        span,
+                        ParseErrorKind::Bound(format!("`{text}` has more than {MAX_BITS} bits")),
+                    ));
+                }
+                Vector::of((l..=h).map(bit).collect(), false)
+            }
+        };
+        Ok(Some(v))
+    }
+
+    /// A vector operand: a signal (with a select), a concatenation, a
+    /// number, a literal, a fill literal, `$past(...)` or `$sampled(...)`,
+    /// or one of them in parentheses.
+    fn vector_operand(&mut self) -> Result<(Vector, Span), ParseError> {
+        let t = self.cur.peek().clone();
+        self.cur.enter(t.span)?;
+        let r = self.vector_operand_inner(t);
+        self.cur.leave();
+        r
+    }
+
+    fn vector_operand_inner(&mut self, t: Token) -> Result<(Vector, Span), ParseError> {
+        if let Some((v, span)) = self.fill_literal()? {
+            let fill = Vector {
+                bits: Vec::new(),
+                signed: false,
+                fill: Some(v),
+            };
+            return Ok((fill, span));
+        }
+        if self.at_signal() {
+            let (text, span, dynamic) = self.signal_select()?;
+            if let Some(bit) = dynamic {
+                return Ok((Vector::of(vec![bit], false), span));
+            }
+            return match self.signal_vector(&text, span)? {
+                Some(v) => Ok((v, span)),
+                None => Err(self.width_unknown(span, &text)),
+            };
+        }
+        match &t.kind {
+            T::Num(n) => {
+                self.cur.next();
+                Ok((number_vector(*n), t.span))
+            }
+            T::Literal(l) => {
+                self.cur.next();
+                let len = (64 - l.value.leading_zeros()).max(1);
+                let w = l.width.unwrap_or(len) as usize;
+                Ok((Vector::constant(l.value, w, l.signed), t.span))
+            }
+            T::Sym("(") => {
+                self.cur.next();
+                let (v, _) = self.vector_operand()?;
+                self.expect_sym(")", "`)`")?;
+                Ok((v, self.span_from(t.span)))
+            }
+            T::Sym("{") => {
+                self.cur.next();
+                let mut items = Vec::new();
+                loop {
+                    if matches!(self.cur.peek2().kind, T::Sym("{")) {
+                        let u = self.cur.peek().clone();
+                        return Err(
+                            self.unsupported(u.span, "replicated concatenations are not supported")
+                        );
+                    }
+                    let (v, span) = self.vector_operand()?;
+                    if v.fill.is_some() {
+                        return Err(self.unsupported(
+                            span,
+                            "a fill literal has no width of its own in a concatenation",
+                        ));
+                    }
+                    items.push(v);
+                    if self.is_sym(",") {
+                        self.cur.next();
+                        continue;
+                    }
+                    self.expect_sym("}", "`,` or `}`")?;
+                    break;
+                }
+                // The first item is the most significant.
+                let bits: Vec<Formula> = items.into_iter().rev().flat_map(|v| v.bits).collect();
+                let span = self.span_from(t.span);
+                if bits.len() > MAX_BITS {
+                    return Err(self.cur.error(
+                        span,
+                        ParseErrorKind::Bound(format!(
+                            "a concatenation of more than {MAX_BITS} bits"
+                        )),
+                    ));
+                }
+                Ok((Vector::of(bits, false), span))
+            }
+            T::Word(w) if w == "$past" || w == "$sampled" => {
+                let w = w.clone();
+                self.cur.next();
+                self.started = true;
+                let open = self.expect_sym("(", "`(`")?;
+                let v = match self.vector_argument()? {
+                    Some((v, _)) => v,
+                    None => {
+                        let b = self.bit_argument(&w)?;
+                        Vector::of(vec![b], false)
+                    }
+                };
+                let n = if w == "$past" { self.past_ticks()? } else { 0 };
+                self.close_call(&w, open.span)?;
+                Ok((past(v, n), self.span_from(t.span)))
+            }
+            _ => Err(self.unexpected(
+                &t,
+                "a vector: a signal, a select, a concatenation, a number or `$past(...)`",
+            )),
+        }
+    }
+
+    /// The argument of a sampled-value function when it is a vector: a
+    /// signal whose width is declared (or a part-select, a select by a
+    /// signal) or a concatenation, alone before `)` or `,`. `None`
+    /// (nothing read) otherwise: the argument is a Boolean expression.
+    fn vector_argument(&mut self) -> Result<Option<(Vector, Span)>, ParseError> {
+        let pos = self.cur.pos;
+        if self.is_sym("{") {
+            return self.vector_operand().map(Some);
+        }
+        if !self.at_signal() {
+            return Ok(None);
+        }
+        let (text, span, dynamic) = self.signal_select()?;
+        if !(self.is_sym(")") || self.is_sym(",")) {
+            self.cur.seek(pos);
+            return Ok(None);
+        }
+        let v = match dynamic {
+            Some(bit) => Some(Vector::of(vec![bit], false)),
+            None => self.signal_vector(&text, span)?,
+        };
+        match v {
+            Some(v) => Ok(Some((v, span))),
+            None => {
+                self.cur.seek(pos);
+                Ok(None)
+            }
+        }
+    }
+
+    /// After `$past(e`: `, n` (the number of ticks, 1 by default).
+    fn past_ticks(&mut self) -> Result<u32, ParseError> {
+        if !self.is_sym(",") {
+            return Ok(1);
+        }
+        self.cur.next();
+        let n = if self.is_sym(",") || self.is_sym(")") {
+            1
+        } else {
+            let t = self.cur.peek().clone();
+            let n = self.number()?;
+            if n == 0 {
+                return Err(self.cur.error(
+                    t.span,
+                    ParseErrorKind::Bound("the number of ticks of `$past` is at least 1".into()),
+                ));
+            }
+            n
+        };
+        if self.is_sym(",") {
+            let c = self.cur.peek().span;
+            return Err(self.unsupported(
+                c,
+                "`$past` with a gating expression or a clocking event is not supported \
+                 (IEEE 1800-2017 §16.9.3)",
+            ));
+        }
+        Ok(n)
+    }
+
+    /// A comparison after the vector `lhs`, if one follows: its value;
+    /// otherwise `lhs` as a Boolean (nonzero).
+    fn vector_comparison(&mut self, lhs: Vector, tight: bool) -> Result<Formula, ParseError> {
+        let op = match self.cur.peek().kind {
+            T::Sym(s @ ("==" | "!=" | "===" | "!==" | "<" | "<=" | ">" | ">=")) if !tight => s,
+            _ => return Ok(lhs.nonzero()),
+        };
+        self.cur.next();
+        let (rhs, _) = self.vector_operand()?;
+        Ok(compare_vectors(&lhs, op, &rhs))
+    }
+
     fn bool_unary(&mut self) -> Result<Node, ParseError> {
         let t = self.cur.peek().clone();
         match t.kind {
@@ -881,24 +1373,56 @@ impl<'a> Parser<'a> {
                     )),
                 }
             }
-            T::Sym(op @ ("~&" | "~|" | "+" | "-" | "*" | "/" | "%" | "<<" | ">>" | "'")) => {
-                Err(self.unsupported(
+            T::Sym(op @ ("&" | "|" | "^" | "~&" | "~|" | "~^" | "^~")) => {
+                self.cur.next();
+                self.started = true;
+                self.reduction(op)
+            }
+            T::Sym(op @ ("+" | "-" | "*" | "/" | "%" | "<<" | ">>" | "'")) => Err(self
+                .unsupported(
                     t.span,
                     format!(
                         "`{op}` is an operator on vectors: expressions are 1-bit here (compare a \
                          vector with a constant, `count == 3`, to get a Boolean)"
                     ),
-                ))
-            }
-            T::Sym(op @ ("&" | "|" | "^")) => Err(self.unsupported(
-                t.span,
-                format!(
-                    "the reduction `{op}` reads a vector: expressions are 1-bit here (write the \
-                     bits, `a {op}{op} b`)"
-                ),
-            )),
+                )),
             _ => self.primary(),
         }
+    }
+
+    /// A reduction (IEEE 1800-2017 §11.4.9) after its operator `op`: of
+    /// a signal, a select, a concatenation or `$past(...)`. `|v` and
+    /// `~|v` of a signal are `v != 0` and `v == 0`, whatever its width;
+    /// the others read its bits, and need its width.
+    fn reduction(&mut self, op: &str) -> Result<Node, ParseError> {
+        let pos = self.cur.pos;
+        if matches!(op, "|" | "~|") && self.at_signal() {
+            let (text, _, dynamic) = self.signal_select()?;
+            if dynamic.is_none() && !self.is_sym("[") {
+                let cmp = if op == "|" { "!=" } else { "==" };
+                return Ok(Node::Bool(Formula::ap(&format!("{text} {cmp} 0"))));
+            }
+            self.cur.seek(pos);
+        }
+        let (v, span) = self.vector_operand()?;
+        if v.fill.is_some() {
+            return Err(self.unsupported(span, "a reduction of a fill literal: write the value"));
+        }
+        let bits = v.bits;
+        let parity = || {
+            bits.iter()
+                .cloned()
+                .reduce(Formula::xor)
+                .unwrap_or_else(Formula::ff)
+        };
+        Ok(Node::Bool(match op {
+            "&" => Formula::and(bits.clone()),
+            "~&" => Formula::not(Formula::and(bits.clone())),
+            "|" => Formula::or(bits.clone()),
+            "~|" => Formula::not(Formula::or(bits.clone())),
+            "^" => parity(),
+            _ => Formula::not(parity()),
+        }))
     }
 
     // ---- primaries ----------------------------------------------------
@@ -975,7 +1499,7 @@ impl<'a> Parser<'a> {
                 let w = w.clone();
                 self.cur.next();
                 self.started = true;
-                self.system_function(&w, t.span)
+                self.system_function(&w, t.span, tight)
             }
             T::Word(w) => {
                 let w = w.clone();
@@ -1403,7 +1927,32 @@ impl<'a> Parser<'a> {
     /// `grant[1:0]`, `state == 2` (one proposition named by its text, as
     /// in the PSL front end).
     fn atom(&mut self, word: String, tight: bool) -> Result<Node, ParseError> {
+        let at = self.cur.last_span();
+        let dynamic = self.dynamic_select(&word, at)?;
+        let past_compared = |p: &Self| {
+            !tight
+                && matches!(
+                    p.cur.peek().kind,
+                    T::Sym("===" | "!==" | "==" | "!=" | "<=" | ">=" | "<" | ">")
+                )
+                && matches!(&p.cur.peek2().kind, T::Word(w) if w == "$past" || w == "$sampled")
+        };
+        if let Some(bit) = dynamic {
+            if past_compared(self) {
+                let lhs = Vector::of(vec![bit], false);
+                return Ok(Node::Bool(self.vector_comparison(lhs, false)?));
+            }
+            return Ok(Node::Bool(bit));
+        }
         let mut name = self.select(word)?;
+        if past_compared(self) {
+            // `v == $past(v)`: a comparison of values, bit by bit.
+            let span = self.span_from(at);
+            let Some(lhs) = self.signal_vector(&name, span)? else {
+                return Err(self.width_unknown(span, &name));
+            };
+            return Ok(Node::Bool(self.vector_comparison(lhs, false)?));
+        }
         let cmp = ["===", "!==", "==", "!=", "<=", ">=", "<", ">"]
             .into_iter()
             .find(|s| self.is_sym(s) && !tight);
@@ -1527,7 +2076,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `$name(...)`, `$name` read (at `at`).
-    fn system_function(&mut self, f: &str, at: Span) -> Result<Node, ParseError> {
+    fn system_function(&mut self, f: &str, at: Span, tight: bool) -> Result<Node, ParseError> {
         let known = matches!(
             f,
             "$past"
@@ -1556,22 +2105,32 @@ impl<'a> Parser<'a> {
             ));
         }
         let open = self.expect_sym("(", "`(`")?;
+        let mut unknown = None;
         let node = match f {
             "$onehot" | "$onehot0" | "$countones" | "$isunknown" => {
-                if f != "$isunknown" && !self.is_sym("{") {
-                    // `$onehot(grant)` is about the bits of a vector,
-                    // whose width is not known here.
-                    let t = self.cur.peek().clone();
-                    return Err(self.unsupported(
-                        t.span,
-                        format!(
-                            "`{f}` takes a concatenation of 1-bit signals, `{f}({{a, b, c}})`: \
-                             the width of a vector is not known here"
-                        ),
-                    ));
-                }
                 let arg = self.cur.peek().span;
-                let bits = self.bits(f)?;
+                let bits = if f != "$isunknown" && !self.is_sym("{") {
+                    // `$onehot(grant)` is about the bits of a vector.
+                    match self.vector_argument()? {
+                        Some((v, _)) => v.bits,
+                        None if self.at_signal() => {
+                            let (text, span, _) = self.signal_select()?;
+                            return Err(self.width_unknown(span, &text));
+                        }
+                        None => {
+                            let t = self.cur.peek().clone();
+                            return Err(self.unsupported(
+                                t.span,
+                                format!(
+                                    "`{f}` counts the bits of a vector: a signal, a select or a \
+                                     concatenation, `{f}({{a, b, c}})`"
+                                ),
+                            ));
+                        }
+                    }
+                } else {
+                    self.bits(f)?
+                };
                 self.close_call(f, open.span)?;
                 let b = match f {
                     "$isunknown" => {
@@ -1604,7 +2163,24 @@ impl<'a> Parser<'a> {
                 return Ok(Node::Bool(b));
             }
             _ => {
+                if let Some((v, span)) = self.vector_argument()? {
+                    return self.sampled_vector(f, v, span, open.span, tight);
+                }
+                let arg = self.cur.peek().span;
                 let e = self.bit_argument(f)?;
+                let arg = self.span_from(arg);
+                // `$past(v) == w` compares values: the width of `v` is
+                // needed (as a 1-bit signal it would compare nonzero).
+                if let Some(name) = e.ap_name().filter(|n| {
+                    matches!(f, "$past" | "$sampled")
+                        && !tight
+                        && matches!(
+                            crate::formula::atom::Atom::parse(n),
+                            Some(crate::formula::atom::Atom::Signal(_))
+                        )
+                }) {
+                    unknown = Some((name.to_string(), arg));
+                }
                 if f == "$past" && self.is_sym(",") {
                     let comma = self.cur.next();
                     let n = if self.is_sym(",") || self.is_sym(")") {
@@ -1655,7 +2231,72 @@ impl<'a> Parser<'a> {
             }
         };
         self.close_call(f, open.span)?;
+        if let Some((name, arg)) = unknown {
+            if matches!(
+                self.cur.peek().kind,
+                T::Sym("==" | "!=" | "===" | "!==" | "<" | "<=" | ">" | ">=")
+            ) {
+                return Err(self.width_unknown(arg, &name));
+            }
+        }
         Ok(Node::Bool(node))
+    }
+
+    /// A sampled-value function `f` of the vector `v` (at `span`), after
+    /// its argument: `$past` and `$sampled` give a vector (compared, or
+    /// nonzero), `$rose` and `$fell` read its least significant bit,
+    /// `$stable` and `$changed` every bit (IEEE 1800-2017 §16.9.3).
+    fn sampled_vector(
+        &mut self,
+        f: &str,
+        v: Vector,
+        span: Span,
+        open: Span,
+        tight: bool,
+    ) -> Result<Node, ParseError> {
+        let remembered = match f {
+            "$sampled" => 0,
+            "$rose" | "$fell" => 1,
+            _ => v.bits.len(),
+        };
+        if remembered > MAX_PAST_BITS {
+            return Err(self.cur.error(
+                span,
+                ParseErrorKind::Bound(format!(
+                    "`{f}` of {} bits: a monitor remembers every bit of its past value (at most \
+                     {MAX_PAST_BITS} here)",
+                    v.bits.len()
+                )),
+            ));
+        }
+        let n = if f == "$past" {
+            self.past_ticks()?
+        } else {
+            if self.is_sym(",") {
+                let c = self.cur.peek().span;
+                return Err(self.unsupported(
+                    c,
+                    format!("`{f}` with a clocking event is not supported (a second clock, IEEE 1800-2017 §16.9.3)"),
+                ));
+            }
+            0
+        };
+        self.close_call(f, open)?;
+        let lsb = v.bits.first().cloned().unwrap_or_else(Formula::ff);
+        let stable = || {
+            Formula::and(
+                v.bits
+                    .iter()
+                    .map(|b| Formula::equiv(b.clone(), Formula::yesterday(b.clone()))),
+            )
+        };
+        Ok(Node::Bool(match f {
+            "$past" | "$sampled" => self.vector_comparison(past(v.clone(), n), tight)?,
+            "$rose" => Formula::and([lsb.clone(), Formula::not(Formula::yesterday(lsb))]),
+            "$fell" => Formula::and([Formula::not(lsb.clone()), Formula::yesterday(lsb)]),
+            "$stable" => stable(),
+            _ => Formula::not(stable()),
+        }))
     }
 
     fn close_call(&mut self, f: &str, open: Span) -> Result<(), ParseError> {
@@ -1687,7 +2328,10 @@ impl<'a> Parser<'a> {
                     "nested and replicated concatenations are not supported",
                 ));
             }
-            bits.push(self.bit_argument(f)?);
+            match self.bits_item(f)? {
+                Some(v) => bits.extend(v),
+                None => bits.push(self.bit_argument(f)?),
+            }
             if bits.len() > MAX_BITS {
                 return Err(self.cur.error(
                     self.span_from(open.span),
@@ -1701,6 +2345,30 @@ impl<'a> Parser<'a> {
             self.expect_sym("}", "`,` or `}`")?;
             return Ok(bits);
         }
+    }
+
+    /// An item of the concatenation of `$onehot({...})` and its kin that
+    /// is a signal alone: its bits when its width is known (or it is a
+    /// part-select), itself otherwise (a 1-bit signal). `None` (nothing
+    /// read) for another item, and for every item of `$isunknown` (whose
+    /// atoms are the signals).
+    fn bits_item(&mut self, f: &str) -> Result<Option<Vec<Formula>>, ParseError> {
+        if f == "$isunknown" || !self.at_signal() {
+            return Ok(None);
+        }
+        let pos = self.cur.pos;
+        let (text, span, dynamic) = self.signal_select()?;
+        if !(self.is_sym(",") || self.is_sym("}")) {
+            self.cur.seek(pos);
+            return Ok(None);
+        }
+        if let Some(bit) = dynamic {
+            return Ok(Some(vec![bit]));
+        }
+        Ok(Some(match self.signal_vector(&text, span)? {
+            Some(v) => v.bits,
+            None => vec![Formula::ap(&text)],
+        }))
     }
 
     /// What follows `$countones(...)`: a comparison with a number, or
