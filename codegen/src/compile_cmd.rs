@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::cli_input::{short, Source};
 use crate::progress::Spinner;
 use crate::stats::{common_directive, StatsArg};
-use mongen::emit::hardware::clocking::{Clock, ClockEdge, Clocking, Reset};
+use mongen::emit::hardware::clocking::{Clock, ClockEdge, Clocking, Reset, ResetCondition};
 use mongen::emit::hoa::{write_buchi_hoa, HoaOptions};
 use mongen::emit::json::JsonOptions;
 use mongen::emit::promela::{emit_buchi_claim, PromelaOptions};
@@ -668,23 +668,49 @@ pub(crate) fn directive_clocking(
             }
         }
         if let Some(dis) = &d.disable {
-            let Some((name, level)) = dis.signal() else {
-                return Err(format!(
-                    "{}: the reset condition is not one signal (`rst` or `!rst_n`); a checker's \
-                     reset is a port: compute the condition in the design",
-                    label()
-                ));
+            let reset = match dis.signal() {
+                Some((name, level)) => Reset {
+                    name: name.to_string(),
+                    active_low: level == ActiveLevel::Low,
+                    asynchronous: !dis.synchronous,
+                    condition: None,
+                },
+                // A compound condition (`!rst_ni || flush_i`) drives an
+                // active-high port where the checker is instantiated.
+                None => {
+                    let text = |f: &Formula| condition_text(f, &condition_atom, "1'b1", "1'b0");
+                    let (Some(expression), Some(initial)) = (
+                        text(&dis.condition),
+                        initial_reset(&dis.condition).as_ref().and_then(text),
+                    ) else {
+                        return Err(format!(
+                            "{}: the reset condition `{}` is not a Boolean expression of the \
+                             design's signals",
+                            label(),
+                            dis.condition
+                        ));
+                    };
+                    Reset {
+                        name: "disable_iff".into(),
+                        active_low: false,
+                        asynchronous: !dis.synchronous,
+                        condition: Some(ResetCondition {
+                            expression,
+                            initial,
+                        }),
+                    }
+                }
             };
-            let reset = Reset {
-                name: name.to_string(),
-                active_low: level == ActiveLevel::Low,
-                asynchronous: !dis.synchronous,
+            let shown = |r: &Reset| match &r.condition {
+                Some(c) => format!("disable iff ({})", c.expression),
+                None => r.to_string(),
             };
             match &reset_from {
                 Some(from) if clocking.reset.as_ref() != Some(&reset) => {
                     return Err(format!(
-                        "{}: its reset `{reset}` differs from {from}'s; a set of checkers has one reset",
-                        label()
+                        "{}: its reset `{}` differs from {from}'s; a set of checkers has one reset",
+                        label(),
+                        shown(&reset)
                     ))
                 }
                 _ => {
@@ -695,6 +721,76 @@ pub(crate) fn directive_clocking(
         }
     }
     Ok((clocking, held))
+}
+
+/// The text of the Boolean formula `f` (a reset condition) with `!`,
+/// `&&` and `||` (the syntax of Verilog and of `check`'s expressions),
+/// each atom written by `atom`, the constants as `t` and `f`; `None` for a
+/// temporal formula.
+pub(crate) fn condition_text(
+    f: &Formula,
+    atom: &dyn Fn(&str) -> String,
+    t: &str,
+    ff: &str,
+) -> Option<String> {
+    // Operands in parentheses, but for atoms and negated atoms.
+    let operand = |c: &Formula| -> Option<String> {
+        let text = condition_text(c, atom, t, ff)?;
+        let plain = matches!(c.op(), Op::Ap | Op::True | Op::False)
+            || (c.op() == Op::Not && c.child(0).op() == Op::Ap);
+        Some(if plain { text } else { format!("({text})") })
+    };
+    let parts = |sep: &str| -> Option<String> {
+        let inner: Option<Vec<String>> = f.children().iter().map(operand).collect();
+        Some(inner?.join(sep))
+    };
+    Some(match f.op() {
+        Op::True => t.to_string(),
+        Op::False => ff.to_string(),
+        Op::Ap => atom(f.ap_name()?),
+        Op::Not => format!("!{}", operand(f.child(0))?),
+        Op::And => parts(" && ")?,
+        Op::Or => parts(" || ")?,
+        Op::Implies => format!("!{} || {}", operand(f.child(0))?, operand(f.child(1))?),
+        _ => return None,
+    })
+}
+
+/// The text of an atom in a condition: a name as it is, an expression
+/// (`x == 3`) in parentheses.
+pub(crate) fn condition_atom(a: &str) -> String {
+    if a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$') {
+        a.to_string()
+    } else {
+        format!("({a})")
+    }
+}
+
+/// What a proof assumes in its first cycle for the reset condition `c`:
+/// the terms of its disjunction that are one signal (`!rst_ni` of
+/// `!rst_ni || flush_i`), all active: the design's own reset, so that the
+/// proof starts from its reset state (assuming `c` alone, `flush_i` could
+/// excuse a design in any state). `c` itself when no term is one signal.
+pub(crate) fn initial_reset(c: &Formula) -> Option<Formula> {
+    let mut terms = Vec::new();
+    let mut stack = vec![c];
+    while let Some(f) = stack.pop() {
+        if f.op() == Op::Or {
+            stack.extend(f.children());
+        } else {
+            terms.push(f);
+        }
+    }
+    let signal = |f: &Formula| {
+        f.ap_name().is_some() || (f.op() == Op::Not && f.child(0).ap_name().is_some())
+    };
+    let mut resets: Vec<Formula> = terms.into_iter().filter(|f| signal(f)).cloned().collect();
+    resets.reverse();
+    Some(match resets.len() {
+        0 => c.clone(),
+        1 => resets.pop()?,
+        _ => Formula::and(resets),
+    })
 }
 
 /// `--stats` without FORMAT: the sizes, the time of all the work done for

@@ -854,8 +854,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                 });
                             }
                         }
-                        RefNode::ModuleOrGenerateItemDeclarationDisable(_) => {
+                        RefNode::ModuleOrGenerateItemDeclarationDisable(x) => {
                             self.remove(node.clone(), false);
+                            self.exact_disable((&x.nodes.3).into())?;
                             if let Some((_, Some(m))) = scope {
                                 let origin = self.start(node.clone());
                                 let text = format!("{}\n", self.text_of(node.clone()));
@@ -1170,6 +1171,33 @@ impl<'a, 'f> Extractor<'a, 'f> {
         }
     }
 
+    /// Refuses a `disable iff` condition with a case equality (`===`,
+    /// `!==`): it is false for an unknown reset (`(!rst_ni) === 1'b1`
+    /// with `rst_ni` x keeps checking), where mongen's resets, as a
+    /// checker's `if (!rst_ni)` in a waveform check, count an unknown value
+    /// as in reset.
+    fn exact_disable(&mut self, condition: RefNode<'a>) -> Result<(), ReadError> {
+        for node in condition.into_iter() {
+            if let RefNode::BinaryOperator(op) = node {
+                let text = self.str(op);
+                if text == "===" || text == "!==" {
+                    let origin = self.start(node.clone());
+                    return Err(self.error_at(
+                        origin,
+                        format!(
+                            "`{text}` in a `disable iff` condition: the case equality is false \
+                             for an unknown (x, z) reset, which keeps the assertion checked \
+                             (IEEE 1800-2017 §11.4.5, §16.12), where mongen's reset counts an \
+                             unknown value as in reset; write the condition with `!` or `==` \
+                             (`disable iff (!rst_ni)`)"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The SVA text of one assertion, parsed.
     fn assertion(&mut self, f: Found<'a>) -> Result<Assertion, ReadError> {
         let mut text = Text::default();
@@ -1254,6 +1282,7 @@ impl<'a, 'f> Extractor<'a, 'f> {
             }
         }
         if let Some(d) = &disable {
+            self.exact_disable(d.clone())?;
             text.ours("disable iff (");
             let origin = self.start(d.clone());
             text.file(self.text_of(d.clone()), origin);
