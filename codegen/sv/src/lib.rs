@@ -1171,28 +1171,48 @@ impl<'a, 'f> Extractor<'a, 'f> {
         }
     }
 
-    /// Refuses a `disable iff` condition with a case equality (`===`,
-    /// `!==`): it is false for an unknown reset (`(!rst_ni) === 1'b1`
-    /// with `rst_ni` x keeps checking), where mongen's resets, as a
-    /// checker's `if (!rst_ni)` in a waveform check, count an unknown value
-    /// as in reset.
+    /// Refuses a `disable iff` condition whose case equality makes an
+    /// unknown reset inactive: `(!rst_ni) === 1'b1` (or `!(r !== 0)`) is
+    /// false when `rst_ni` is x, which keeps the assertion checked (IEEE
+    /// 1800-2017 §11.4.5, §16.12), where mongen's resets (a checker's
+    /// port, `check`'s reset) count an unknown value as in reset. A `!==`
+    /// (lowRISC's `(!rst_ni) !== '0`) is true for an unknown value: the
+    /// same as mongen's.
     fn exact_disable(&mut self, condition: RefNode<'a>) -> Result<(), ReadError> {
-        for node in condition.into_iter() {
-            if let RefNode::BinaryOperator(op) = node {
-                let text = self.str(op);
-                if text == "===" || text == "!==" {
-                    let origin = self.start(node.clone());
-                    return Err(self.error_at(
-                        origin,
-                        format!(
-                            "`{text}` in a `disable iff` condition: the case equality is false \
-                             for an unknown (x, z) reset, which keeps the assertion checked \
-                             (IEEE 1800-2017 §11.4.5, §16.12), where mongen's reset counts an \
-                             unknown value as in reset; write the condition with `!` or `==` \
-                             (`disable iff (!rst_ni)`)"
-                        ),
-                    ));
+        // Whether each enclosing unary operator negates.
+        let mut negations: Vec<bool> = Vec::new();
+        for event in condition.into_iter().event() {
+            match event {
+                NodeEvent::Enter(RefNode::ExpressionUnary(x)) => {
+                    let op = self.str(&x.nodes.0);
+                    negations.push(op == "!" || op == "~");
                 }
+                NodeEvent::Leave(RefNode::ExpressionUnary(_)) => {
+                    negations.pop();
+                }
+                NodeEvent::Enter(node @ RefNode::BinaryOperator(op)) => {
+                    let text = self.str(op);
+                    let negated = negations.iter().filter(|n| **n).count() % 2 == 1;
+                    let case = match text {
+                        "===" => !negated,
+                        "!==" => negated,
+                        _ => false,
+                    };
+                    if case {
+                        let origin = self.start(node.clone());
+                        return Err(self.error_at(
+                            origin,
+                            format!(
+                                "`{text}` in a `disable iff` condition: the case equality \
+                                 makes an unknown (x, z) reset inactive, which keeps the \
+                                 assertion checked (IEEE 1800-2017 §11.4.5, §16.12), where \
+                                 mongen's reset counts an unknown value as in reset; write \
+                                 `disable iff (!rst_ni)` or `disable iff ((!rst_ni) !== '0)`"
+                            ),
+                        ));
+                    }
+                }
+                _ => {}
             }
         }
         Ok(())

@@ -313,3 +313,41 @@ endmodule
     assert!(plain.contains("assert (DEPTH != 5);"), "{plain}");
     assert!(!plain.contains("property"), "{plain}");
 }
+
+/// A `disable iff` whose case equality makes an unknown reset inactive
+/// (`=== 1'b1`, or a negated `!==`) keeps the assertion checked on an x
+/// reset, where mongen's reset counts an x as in reset: refused, at the
+/// operator. `!== '0` (true on an x) and a compound condition are read.
+#[test]
+fn case_equalities_that_keep_checking_on_an_unknown_reset_are_refused() {
+    for (src, column) in [
+        (
+            "module m(input clk, rst_ni, a); \
+             assert property (@(posedge clk) disable iff ((!rst_ni) === 1'b1) a); endmodule",
+            88,
+        ),
+        (
+            "module m(input clk, rst_ni, a); default disable iff (!(rst_ni !== 1'b1)); \
+             assert property (@(posedge clk) a); endmodule",
+            63,
+        ),
+    ] {
+        let e = refused(src);
+        assert!(e.message().contains("in a `disable iff` condition"), "{e}");
+        assert_eq!(e.location().unwrap().column, column, "{e}");
+    }
+    same(
+        "module m(input clk, rst_ni, flush_i, a); \
+         a1: assert property (@(posedge clk) disable iff ((!rst_ni || flush_i) !== '0) a); \
+         endmodule",
+        0,
+        "a1: assert property (@(posedge clk) disable iff (!rst_ni || flush_i) a);",
+    );
+    let d = read(
+        "module m(input clk, rst_ni, flush_i, a); default disable iff (!rst_ni || flush_i); \
+         a1: assert property (@(posedge clk) a); endmodule",
+    );
+    let dis = d.assertions[0].directive.disable.as_ref().unwrap();
+    assert_eq!(dis.signal(), None);
+    assert!(!dis.synchronous);
+}
