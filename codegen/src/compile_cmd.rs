@@ -767,10 +767,11 @@ pub(crate) fn condition_atom(a: &str) -> String {
 }
 
 /// What a proof assumes in its first cycle for the reset condition `c`:
-/// the terms of its disjunction that are one signal (`!rst_ni` of
-/// `!rst_ni || flush_i`), all active: the design's own reset, so that the
-/// proof starts from its reset state (assuming `c` alone, `flush_i` could
-/// excuse a design in any state). `c` itself when no term is one signal.
+/// the terms of its disjunction that are a reset signal (named `rst` or
+/// `reset`, in any case: `!rst_ni` of `!rst_ni || flush_i`), all active:
+/// the design's own reset, so that the proof starts from its reset state
+/// (assuming `c` alone, `flush_i` could excuse a design in any state).
+/// `c` itself when no term is one.
 pub(crate) fn initial_reset(c: &Formula) -> Option<Formula> {
     let mut terms = Vec::new();
     let mut stack = vec![c];
@@ -781,8 +782,13 @@ pub(crate) fn initial_reset(c: &Formula) -> Option<Formula> {
             terms.push(f);
         }
     }
+    let named_reset = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        n.contains("rst") || n.contains("reset")
+    };
     let signal = |f: &Formula| {
-        f.ap_name().is_some() || (f.op() == Op::Not && f.child(0).ap_name().is_some())
+        let atom = if f.op() == Op::Not { f.child(0) } else { f };
+        atom.ap_name().is_some_and(named_reset)
     };
     let mut resets: Vec<Formula> = terms.into_iter().filter(|f| signal(f)).cloned().collect();
     resets.reverse();
