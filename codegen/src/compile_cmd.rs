@@ -1104,3 +1104,48 @@ fn sva_past_of_vectors(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monitor_core::formula::sva::parse_sva_directive;
+
+    /// The reset condition of an SVA assertion, its Verilog text and its
+    /// first-cycle assumption.
+    fn reset(condition: &str) -> (String, String) {
+        let d = parse_sva_directive(&format!(
+            "assert property (@(posedge clk) disable iff ({condition}) a);"
+        ))
+        .unwrap();
+        let c = d.disable.unwrap().condition;
+        let text = |f: &Formula| condition_text(f, &condition_atom, "1'b1", "1'b0").unwrap();
+        (text(&c), text(&initial_reset(&c).unwrap()))
+    }
+
+    #[test]
+    fn compound_resets_as_verilog_and_their_first_cycle() {
+        let (e, i) = reset("!rst_ni || flush_i");
+        assert!(e == "!rst_ni || flush_i" || e == "flush_i || !rst_ni", "{e}");
+        assert_eq!(i, "!rst_ni");
+        let (e, i) = reset("rst || (halt && !go)");
+        assert!(e.contains("rst") && e.contains("halt && !go"), "{e}");
+        assert_eq!(i, "rst");
+        // Two resets: both active; none named so: the condition itself.
+        let (_, i) = reset("!rst_ni || Reset || flush");
+        assert!(i == "!rst_ni && Reset" || i == "Reset && !rst_ni", "{i}");
+        let (e, i) = reset("halt && !go");
+        assert_eq!(i, e);
+        // A vector comparison is an atom in parentheses.
+        let (e, _) = reset("!rst_ni || (count == 3)");
+        assert!(e.contains("(count == 3)"), "{e}");
+    }
+
+    #[test]
+    fn temporal_conditions_have_no_text() {
+        let past = Formula::or(vec![
+            Formula::ap("rst"),
+            Formula::yesterday(Formula::ap("x")),
+        ]);
+        assert_eq!(condition_text(&past, &condition_atom, "1", "0"), None);
+    }
+}
