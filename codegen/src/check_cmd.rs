@@ -91,7 +91,11 @@ fn directives_clocking(
             Some(dis) => match dis.signal() {
                 Some((name, level)) => Some(ResetSpec::Signal(format!(
                     "{name}:{}:{}",
-                    if level == ActiveLevel::Low { "low" } else { "high" },
+                    if level == ActiveLevel::Low {
+                        "low"
+                    } else {
+                        "high"
+                    },
                     if dis.synchronous { "sync" } else { "async" }
                 ))),
                 // A compound condition (`!rst_ni || flush_i`) holds the

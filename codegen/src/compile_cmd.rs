@@ -759,7 +759,9 @@ pub(crate) fn condition_text(
 /// The text of an atom in a condition: a name as it is, an expression
 /// (`x == 3`) in parentheses.
 pub(crate) fn condition_atom(a: &str) -> String {
-    if a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$') {
+    if a.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
+    {
         a.to_string()
     } else {
         format!("({a})")
@@ -1125,7 +1127,10 @@ mod tests {
     #[test]
     fn compound_resets_as_verilog_and_their_first_cycle() {
         let (e, i) = reset("!rst_ni || flush_i");
-        assert!(e == "!rst_ni || flush_i" || e == "flush_i || !rst_ni", "{e}");
+        assert!(
+            e == "!rst_ni || flush_i" || e == "flush_i || !rst_ni",
+            "{e}"
+        );
         assert_eq!(i, "!rst_ni");
         let (e, i) = reset("rst || (halt && !go)");
         assert!(e.contains("rst") && e.contains("halt && !go"), "{e}");

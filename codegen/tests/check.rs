@@ -699,17 +699,29 @@ x#
     );
     let with_flush = |changes: &str| {
         let text = String::from_utf8_lossy(dump)
-            .replace("$var reg 1 # a $end\n", "$var reg 1 # a $end\n$var reg 1 $ flush $end\n")
+            .replace(
+                "$var reg 1 # a $end\n",
+                "$var reg 1 # a $end\n$var reg 1 $ flush $end\n",
+            )
             .replace("x#\n", "x#\n0$\n")
             .replace("#30\n", changes);
         text
     };
     for (name, changes, code, says) in [
-        ("none", "#30\n", 1, "`no_twice`: violated at time 35 (cycle 3)"),
+        (
+            "none",
+            "#30\n",
+            1,
+            "`no_twice`: violated at time 35 (cycle 3)",
+        ),
         ("pulse", "#27\n1$\n#28\n0$\n#30\n", 0, "no violation"),
         ("held", "#30\n1$\n", 0, "no violation"),
     ] {
-        let trace = file(&dir, &format!("flush-{name}.vcd"), with_flush(changes).as_bytes());
+        let trace = file(
+            &dir,
+            &format!("flush-{name}.vcd"),
+            with_flush(changes).as_bytes(),
+        );
         expect(&["check", "--vunit", &resets, &trace], code, says);
     }
     let csv = file(&dir, "t.csv", b"a\n1\n");

@@ -364,10 +364,7 @@ const PIPE_VARIANTS: [(&str, Option<(&str, &str)>, &[&str]); 3] = [
     // breaks Follow_A.
     (
         "reset_only",
-        Some((
-            "disable iff (!rst_ni || flush_i)",
-            "disable iff (!rst_ni)",
-        )),
+        Some(("disable iff (!rst_ni || flush_i)", "disable iff (!rst_ni)")),
         &["Follow_A"],
     ),
 ];
@@ -383,8 +380,17 @@ fn pipe_project(test: &str, name: &str, mutation: Option<(&str, &str)>) -> PathB
     mongen(
         &dir,
         &[
-            "compile", "--sv", "pipe.sv", "-t", "verilog", "--sby", "pipe", "--design",
-            "pipe.sv", "-o", "pipe_checkers.v",
+            "compile",
+            "--sv",
+            "pipe.sv",
+            "-t",
+            "verilog",
+            "--sby",
+            "pipe",
+            "--design",
+            "pipe.sv",
+            "-o",
+            "pipe_checkers.v",
         ],
     );
     dir

@@ -364,7 +364,11 @@ pub fn emit_formal_harness(
     module_identifier("--sby", &opts.design)?;
     let signals: Vec<HdlInput> = opts.ports.iter().map(|p| p.signal.clone()).collect();
     let is_port = |n: &str| signals.iter().any(|s| s.name == n);
-    let condition = opts.clocking.reset.as_ref().and_then(|r| r.condition.as_ref());
+    let condition = opts
+        .clocking
+        .reset
+        .as_ref()
+        .and_then(|r| r.condition.as_ref());
     if let Some(cond) = condition {
         // The proof starts where the design's reset holds: the harness
         // assumes it, over the design's ports.

@@ -492,7 +492,12 @@ fn instance_connections(inputs: &CheckerInputs, opts: &VerilogOptions) -> Vec<(S
         .collect();
     // A reset that is a condition (a compound `disable iff`) is driven by
     // it.
-    if let Some(cond) = opts.clocking.reset.as_ref().and_then(|r| r.condition.as_ref()) {
+    if let Some(cond) = opts
+        .clocking
+        .reset
+        .as_ref()
+        .and_then(|r| r.condition.as_ref())
+    {
         if let Some(port) = c.get_mut(1) {
             port.1 = cond.expression.clone();
         }
