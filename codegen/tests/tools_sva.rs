@@ -291,19 +291,23 @@ endmodule
     }
 }
 
-/// A pipeline stage that a flush empties, its assertions disabled by the
-/// compound reset `!rst_ni || flush_i` (lowRISC's manner), and variants:
-/// the design with one more line, and the assertions with `!rst_ni` alone.
-const PIPE: &str = "module pipe (input logic clk_i, rst_ni, flush_i, valid_i,
-             output logic valid_q);
+/// A pipeline stage of two lanes that a flush empties, its assertions
+/// disabled by the compound reset `!rst_ni || flush_i` (lowRISC's
+/// manner), one per lane in a generate loop, and variants: the design with
+/// one more line, and the assertions with `!rst_ni` alone.
+const PIPE: &str = "module pipe #(parameter int N = 2)
+            (input logic clk_i, rst_ni, flush_i, input logic [1:0] valid_i,
+             output logic [1:0] valid_q);
   always_ff @(posedge clk_i or negedge rst_ni)
-    if (!rst_ni) valid_q <= 1'b0;
-    else if (flush_i) valid_q <= 1'b0;
+    if (!rst_ni) valid_q <= '0;
+    else if (flush_i) valid_q <= '0;
     else valid_q <= valid_i;
   default clocking @(posedge clk_i); endclocking
   default disable iff (!rst_ni || flush_i);
-  Follow_A: assert property (valid_i |=> valid_q);
-  Drop_A: assert property (!valid_i |=> !valid_q);
+  for (genvar i = 0; i < N; i++) begin : g
+    Follow_A: assert property (valid_i[i] |=> valid_q[i]);
+  end
+  Drop_A: assert property (!valid_i[1] |=> !valid_q[1]);
 endmodule
 ";
 
@@ -313,8 +317,8 @@ const PIPE_TB: &str = "module pipe_tb;
   reg clk_i = 1'b0;
   reg rst_ni = 1'b0;
   reg flush_i = 1'b0;
-  reg valid_i = 1'b0;
-  wire valid_q;
+  reg [1:0] valid_i = 2'b00;
+  wire [1:0] valid_q;
   integer cycle;
   integer seed = 5;
   pipe_formal dut (.clk_i(clk_i), .rst_ni(rst_ni), .flush_i(flush_i), .valid_i(valid_i),
@@ -336,7 +340,7 @@ const PIPE_TB: &str = "module pipe_tb;
         end else begin
           flush_i = 1'b0;
         end
-        valid_i = $urandom(seed) % 2;
+        valid_i = $urandom(seed) % 4;
         if (!flush_i && $urandom(seed) % 100 == 0) begin
           // A flush pulse between two edges.
           #2 $display(\"pipe_tb: reset at %0t\", $time);
@@ -361,11 +365,11 @@ const PIPE_VARIANTS: [(&str, Option<(&str, &str)>, &[&str]); 3] = [
         &["Drop_A"],
     ),
     // The flush no longer excuses the assertions: the emptied stage
-    // breaks Follow_A.
+    // breaks Follow_A in both lanes.
     (
         "reset_only",
         Some(("disable iff (!rst_ni || flush_i)", "disable iff (!rst_ni)")),
-        &["Follow_A"],
+        &["g_0_Follow_A", "g_1_Follow_A"],
     ),
 ];
 
@@ -396,7 +400,8 @@ fn pipe_project(test: &str, name: &str, mutation: Option<(&str, &str)>) -> PathB
     dir
 }
 
-/// The compound reset drives the checkers' reset port (`disable_iff`,
+/// The generate loop gives a checker per lane (`g[1].Follow_A` is
+/// `g_1_Follow_A`); the compound reset drives the checkers' reset port (`disable_iff`,
 /// connected to the condition in the design), the proof starts in the
 /// design's reset (`!rst_ni`, not the flush that would excuse any
 /// state): SymbiYosys proves the stage and refutes the variants, with
@@ -427,7 +432,7 @@ fn symbiyosys_proves_assertions_under_a_compound_reset() {
             log.contains(&format!("[pipe_prove] DONE ({verdict})")),
             "{name}:\n{log}"
         );
-        for label in ["Follow_A", "Drop_A"] {
+        for label in ["g_0_Follow_A", "g_1_Follow_A", "Drop_A"] {
             assert_eq!(
                 log.contains(&format!("{label}_chk")) && log.contains("failed assertion"),
                 failing.contains(&label),
@@ -499,7 +504,7 @@ fn icarus_and_mongen_check_sv_agree_under_a_compound_reset() {
             text(&o)
         );
         let reports = String::from_utf8_lossy(&o.stdout).to_string();
-        assert_eq!(reports.lines().count(), 2, "{reports}");
+        assert_eq!(reports.lines().count(), 3, "{reports}");
         for line in reports.lines() {
             let r: serde_json::Value = serde_json::from_str(line).unwrap();
             let label = r["property"].as_str().unwrap();
