@@ -356,7 +356,14 @@ endmodule
 ";
 
 /// The pipeline's variants: the line replaced, and the assertions broken.
-const PIPE_VARIANTS: [(&str, Option<(&str, &str)>, &[&str]); 3] = [
+/// A variant: its name, the text replaced, the assertions it breaks.
+type PipeVariant = (
+    &'static str,
+    Option<(&'static str, &'static str)>,
+    &'static [&'static str],
+);
+
+const PIPE_VARIANTS: [PipeVariant; 3] = [
     ("good", None, &[]),
     // The stage keeps what it held: a valid after none.
     (
