@@ -1249,9 +1249,8 @@ impl<R: BufRead> VcdReader<R> {
     /// Makes the condition `reset` (`!rst_ni || flush_i`, over the
     /// trace's signals) an asynchronous reset, as
     /// [`VcdReader::set_async_reset`] does for one signal: a pulse of the
-    /// condition between two edges (any change of a signal it reads that
-    /// makes it true, or unknown) restarts the monitors before the next
-    /// edge's event.
+    /// condition between two edges (a time step after which it is true, or
+    /// unknown) restarts the monitors before the next edge's event.
     ///
     /// ```
     /// use monitor_core::trace::expr::Expr;
@@ -1336,6 +1335,7 @@ impl<R: BufRead> VcdReader<R> {
 
     fn apply_pending(&mut self) {
         let reset = self.async_reset;
+        let mut touched = false;
         for (slot, bits, real) in self.pending.drain(..) {
             let s = &mut self.signals[slot];
             Self::apply(s, &self.pending_bits[bits], real);
@@ -1343,15 +1343,20 @@ impl<R: BufRead> VcdReader<R> {
             if let Some((r, inactive)) = reset {
                 self.reset_seen |= r == slot && s.bits.first() != Some(&inactive);
             }
-            if let Some((condition, slots)) = &self.async_condition {
-                if slots.contains(&slot) {
-                    let signals = &self.signals;
-                    // Unknown counts as active, as for one signal.
-                    self.reset_seen |= condition
-                        .eval(&|id| signals.get(id).map(signal_cell))
-                        .unwrap_or(true);
-                }
-            }
+            touched |= self
+                .async_condition
+                .as_ref()
+                .is_some_and(|(_, slots)| slots.contains(&slot));
+        }
+        // A condition is read once its signals have all taken the time
+        // step's values (between two of them, a simultaneous change of two
+        // signals would look like a pulse).
+        if let (true, Some((condition, _))) = (touched, &self.async_condition) {
+            let signals = &self.signals;
+            // Unknown counts as active, as for one signal.
+            self.reset_seen |= condition
+                .eval(&|id| signals.get(id).map(signal_cell))
+                .unwrap_or(true);
         }
         self.pending_bits.clear();
     }
