@@ -177,6 +177,16 @@ pub(crate) struct SvArgs {
     /// --sv: a directory searched by `include (repeatable).
     #[arg(id = "sv_include", short = 'I', value_name = "DIR", requires = "sv")]
     pub(crate) include_dirs: Vec<PathBuf>,
+    /// --sv: give a module parameter a value (repeatable), in place of its
+    /// default, where generate loops and generate `if`/`case` around
+    /// assertions are unrolled.
+    #[arg(
+        id = "sv_parameter",
+        short = 'P',
+        value_name = "NAME=VALUE",
+        requires = "sv"
+    )]
+    pub(crate) parameters: Vec<String>,
 }
 
 impl SvArgs {
@@ -195,6 +205,7 @@ impl SvArgs {
         let options = crate::sv_input::SvOptions {
             defines: &self.defines,
             include_dirs: &self.include_dirs,
+            parameters: &self.parameters,
         };
         crate::sv_input::read_sv(path, &options).map(Some)
     }

@@ -29,6 +29,28 @@ use input::{Follow, Progress};
 /// A clock signal and its sampling edge.
 type ClockSpec = (String, Edge);
 
+/// The reset of the properties checked in a waveform.
+#[derive(Clone, Debug, PartialEq)]
+enum ResetSpec {
+    /// One signal, as `--reset` writes it (`rst_n:low:async`).
+    Signal(String),
+    /// A condition of the signals (a compound `disable iff`), in the
+    /// syntax of [`Expr`]: the monitors are held while it is true.
+    Condition {
+        expression: String,
+        asynchronous: bool,
+    },
+}
+
+impl std::fmt::Display for ResetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResetSpec::Signal(s) => write!(f, "{s}"),
+            ResetSpec::Condition { expression, .. } => write!(f, "disable iff ({expression})"),
+        }
+    }
+}
+
 /// The clock (signal and edge) and the reset (as `--reset` writes it) of
 /// the directives of a vunit that are checked, or why they have none in
 /// common (unless the options give them: `clock_given`, `reset_given`).
@@ -36,7 +58,7 @@ fn vunit_clocking(
     v: &VunitProperties,
     clock_given: bool,
     reset_given: bool,
-) -> Result<(Option<ClockSpec>, Option<String>), String> {
+) -> Result<(Option<ClockSpec>, Option<ResetSpec>), String> {
     let checked: Vec<&Directive> = v
         .directives
         .iter()
@@ -52,9 +74,9 @@ fn directives_clocking(
     checked: &[&Directive],
     clock_given: bool,
     reset_given: bool,
-) -> Result<(Option<ClockSpec>, Option<String>), String> {
+) -> Result<(Option<ClockSpec>, Option<ResetSpec>), String> {
     let mut clocks: Vec<ClockSpec> = Vec::new();
-    let mut resets: Vec<String> = Vec::new();
+    let mut resets: Vec<ResetSpec> = Vec::new();
     for d in checked {
         let clock = d.clock.as_ref().map(|c| {
             let edge = match c.edge {
@@ -67,17 +89,35 @@ fn directives_clocking(
             _ if reset_given => None,
             None => None,
             Some(dis) => match dis.signal() {
-                Some((name, level)) => Some(format!(
+                Some((name, level)) => Some(ResetSpec::Signal(format!(
                     "{name}:{}:{}",
-                    if level == ActiveLevel::Low { "low" } else { "high" },
+                    if level == ActiveLevel::Low {
+                        "low"
+                    } else {
+                        "high"
+                    },
                     if dis.synchronous { "sync" } else { "async" }
-                )),
-                None => {
-                    return Err(format!(
-                        "the reset `{}` is not one signal: give it as --reset NAME[:low|high][:sync|async]",
-                        dis.condition
-                    ))
-                }
+                ))),
+                // A compound condition (`!rst_ni || flush_i`) holds the
+                // monitors while it is true, as the checker's port does.
+                None => match crate::compile_cmd::condition_text(
+                    &dis.condition,
+                    &crate::compile_cmd::condition_atom,
+                    "true",
+                    "false",
+                ) {
+                    Some(expression) => Some(ResetSpec::Condition {
+                        expression,
+                        asynchronous: !dis.synchronous,
+                    }),
+                    None => {
+                        return Err(format!(
+                            "the reset `{}` is not a Boolean expression of the trace's signals: \
+                             give one with --reset NAME[:low|high][:sync|async]",
+                            dis.condition
+                        ))
+                    }
+                },
             },
         };
         if let Some(c) = clock {
@@ -113,7 +153,11 @@ fn directives_clocking(
         return Err(format!(
             "the properties have {} resets ({}): give the one to use with --reset",
             resets.len(),
-            resets.join(", ")
+            resets
+                .iter()
+                .map(ResetSpec::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     Ok((clocks.pop(), resets.pop()))
@@ -253,33 +297,51 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     };
     // A vunit's (or the SVA assertions') clock and reset, where the
     // options give none.
+    let given = args.reset.clone().map(ResetSpec::Signal);
     let (clock, reset) = match &vunits {
         Some(v) => {
             let (c, r) = vunit_clocking(v, clock.is_some(), args.reset.is_some())?;
-            (clock.or(c), args.reset.clone().or(r))
+            (clock.or(c), given.or(r))
         }
         None if !assertions.is_empty() => {
             let checked: Vec<&Directive> = assertions.iter().collect();
             let (c, r) = directives_clocking(&checked, clock.is_some(), args.reset.is_some())?;
-            (clock.or(c), args.reset.clone().or(r))
+            (clock.or(c), given.or(r))
         }
-        None => (clock, args.reset.clone()),
+        None => (clock, given),
     };
     let mut async_reset = None;
-    if let Some(spec) = &reset {
-        let r = Reset::parse_signal(spec).map_err(|e| format!("--reset {spec}: {e}"))?;
-        let e = Expr::parse(&format!(
-            "{}{}",
-            if r.active_low { "!" } else { "" },
-            r.name
-        ))
-        .map_err(|e| format!("--reset {spec}: {e}"))?;
-        checker.set_reset(Some(e));
+    let mut async_condition = None;
+    match &reset {
+        Some(ResetSpec::Signal(spec)) => {
+            let r = Reset::parse_signal(spec).map_err(|e| format!("--reset {spec}: {e}"))?;
+            let e = Expr::parse(&format!(
+                "{}{}",
+                if r.active_low { "!" } else { "" },
+                r.name
+            ))
+            .map_err(|e| format!("--reset {spec}: {e}"))?;
+            checker.set_reset(Some(e));
+            if r.asynchronous {
+                async_reset = Some(r);
+            }
+        }
+        Some(ResetSpec::Condition {
+            expression,
+            asynchronous,
+        }) => {
+            let e = Expr::parse(expression)
+                .map_err(|e| format!("the reset condition `{expression}`: {e}"))?;
+            if *asynchronous {
+                async_condition = Some(e.clone());
+            }
+            checker.set_reset(Some(e));
+        }
+        None => {}
+    }
+    if reset.is_some() {
         for (i, &h) in held.iter().enumerate() {
             checker.set_held_in_reset(i, h);
-        }
-        if r.asynchronous {
-            async_reset = Some(r);
         }
     }
     let pool = match args.jobs {
@@ -396,6 +458,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                     |mut r| {
                         if let Some(reset) = &async_reset {
                             r.set_async_reset(&reset.name, !reset.active_low)?;
+                        }
+                        if let Some(condition) = &async_condition {
+                            r.set_async_reset_condition(condition.clone())?;
                         }
                         checker.run(&mut r)
                     },

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::cli_input::{short, Source};
 use crate::progress::Spinner;
 use crate::stats::{common_directive, StatsArg};
-use mongen::emit::hardware::clocking::{Clock, ClockEdge, Clocking, Reset};
+use mongen::emit::hardware::clocking::{Clock, ClockEdge, Clocking, Reset, ResetCondition};
 use mongen::emit::hoa::{write_buchi_hoa, HoaOptions};
 use mongen::emit::json::JsonOptions;
 use mongen::emit::promela::{emit_buchi_claim, PromelaOptions};
@@ -669,23 +669,49 @@ pub(crate) fn directive_clocking(
             }
         }
         if let Some(dis) = &d.disable {
-            let Some((name, level)) = dis.signal() else {
-                return Err(format!(
-                    "{}: the reset condition is not one signal (`rst` or `!rst_n`); a checker's \
-                     reset is a port: compute the condition in the design",
-                    label()
-                ));
+            let reset = match dis.signal() {
+                Some((name, level)) => Reset {
+                    name: name.to_string(),
+                    active_low: level == ActiveLevel::Low,
+                    asynchronous: !dis.synchronous,
+                    condition: None,
+                },
+                // A compound condition (`!rst_ni || flush_i`) drives an
+                // active-high port where the checker is instantiated.
+                None => {
+                    let text = |f: &Formula| condition_text(f, &condition_atom, "1'b1", "1'b0");
+                    let (Some(expression), Some(initial)) = (
+                        text(&dis.condition),
+                        initial_reset(&dis.condition).as_ref().and_then(text),
+                    ) else {
+                        return Err(format!(
+                            "{}: the reset condition `{}` is not a Boolean expression of the \
+                             design's signals",
+                            label(),
+                            dis.condition
+                        ));
+                    };
+                    Reset {
+                        name: "disable_iff".into(),
+                        active_low: false,
+                        asynchronous: !dis.synchronous,
+                        condition: Some(ResetCondition {
+                            expression,
+                            initial,
+                        }),
+                    }
+                }
             };
-            let reset = Reset {
-                name: name.to_string(),
-                active_low: level == ActiveLevel::Low,
-                asynchronous: !dis.synchronous,
+            let shown = |r: &Reset| match &r.condition {
+                Some(c) => format!("disable iff ({})", c.expression),
+                None => r.to_string(),
             };
             match &reset_from {
                 Some(from) if clocking.reset.as_ref() != Some(&reset) => {
                     return Err(format!(
-                        "{}: its reset `{reset}` differs from {from}'s; a set of checkers has one reset",
-                        label()
+                        "{}: its reset `{}` differs from {from}'s; a set of checkers has one reset",
+                        label(),
+                        shown(&reset)
                     ))
                 }
                 _ => {
@@ -696,6 +722,84 @@ pub(crate) fn directive_clocking(
         }
     }
     Ok((clocking, held))
+}
+
+/// The text of the Boolean formula `f` (a reset condition) with `!`,
+/// `&&` and `||` (the syntax of Verilog and of `check`'s expressions),
+/// each atom written by `atom`, the constants as `t` and `f`; `None` for a
+/// temporal formula.
+pub(crate) fn condition_text(
+    f: &Formula,
+    atom: &dyn Fn(&str) -> String,
+    t: &str,
+    ff: &str,
+) -> Option<String> {
+    // Operands in parentheses, but for atoms and negated atoms.
+    let operand = |c: &Formula| -> Option<String> {
+        let text = condition_text(c, atom, t, ff)?;
+        let plain = matches!(c.op(), Op::Ap | Op::True | Op::False)
+            || (c.op() == Op::Not && c.child(0).op() == Op::Ap);
+        Some(if plain { text } else { format!("({text})") })
+    };
+    let parts = |sep: &str| -> Option<String> {
+        let inner: Option<Vec<String>> = f.children().iter().map(operand).collect();
+        Some(inner?.join(sep))
+    };
+    Some(match f.op() {
+        Op::True => t.to_string(),
+        Op::False => ff.to_string(),
+        Op::Ap => atom(f.ap_name()?),
+        Op::Not => format!("!{}", operand(f.child(0))?),
+        Op::And => parts(" && ")?,
+        Op::Or => parts(" || ")?,
+        Op::Implies => format!("!{} || {}", operand(f.child(0))?, operand(f.child(1))?),
+        _ => return None,
+    })
+}
+
+/// The text of an atom in a condition: a name as it is, an expression
+/// (`x == 3`) in parentheses.
+pub(crate) fn condition_atom(a: &str) -> String {
+    if a.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
+    {
+        a.to_string()
+    } else {
+        format!("({a})")
+    }
+}
+
+/// What a proof assumes in its first cycle for the reset condition `c`:
+/// the terms of its disjunction that are a reset signal (named `rst` or
+/// `reset`, in any case: `!rst_ni` of `!rst_ni || flush_i`), all active:
+/// the design's own reset, so that the proof starts from its reset state
+/// (assuming `c` alone, `flush_i` could excuse a design in any state).
+/// `c` itself when no term is one.
+pub(crate) fn initial_reset(c: &Formula) -> Option<Formula> {
+    let mut terms = Vec::new();
+    let mut stack = vec![c];
+    while let Some(f) = stack.pop() {
+        if f.op() == Op::Or {
+            stack.extend(f.children());
+        } else {
+            terms.push(f);
+        }
+    }
+    let named_reset = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        n.contains("rst") || n.contains("reset")
+    };
+    let signal = |f: &Formula| {
+        let atom = if f.op() == Op::Not { f.child(0) } else { f };
+        atom.ap_name().is_some_and(named_reset)
+    };
+    let mut resets: Vec<Formula> = terms.into_iter().filter(|f| signal(f)).cloned().collect();
+    resets.reverse();
+    Some(match resets.len() {
+        0 => c.clone(),
+        1 => resets.pop()?,
+        _ => Formula::and(resets),
+    })
 }
 
 /// `--stats` without FORMAT: the sizes, the time of all the work done for
@@ -1002,4 +1106,52 @@ fn sva_past_of_vectors(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monitor_core::formula::sva::parse_sva_directive;
+
+    /// The reset condition of an SVA assertion, its Verilog text and its
+    /// first-cycle assumption.
+    fn reset(condition: &str) -> (String, String) {
+        let d = parse_sva_directive(&format!(
+            "assert property (@(posedge clk) disable iff ({condition}) a);"
+        ))
+        .unwrap();
+        let c = d.disable.unwrap().condition;
+        let text = |f: &Formula| condition_text(f, &condition_atom, "1'b1", "1'b0").unwrap();
+        (text(&c), text(&initial_reset(&c).unwrap()))
+    }
+
+    #[test]
+    fn compound_resets_as_verilog_and_their_first_cycle() {
+        let (e, i) = reset("!rst_ni || flush_i");
+        assert!(
+            e == "!rst_ni || flush_i" || e == "flush_i || !rst_ni",
+            "{e}"
+        );
+        assert_eq!(i, "!rst_ni");
+        let (e, i) = reset("rst || (halt && !go)");
+        assert!(e.contains("rst") && e.contains("halt && !go"), "{e}");
+        assert_eq!(i, "rst");
+        // Two resets: both active; none named so: the condition itself.
+        let (_, i) = reset("!rst_ni || Reset || flush");
+        assert!(i == "!rst_ni && Reset" || i == "Reset && !rst_ni", "{i}");
+        let (e, i) = reset("halt && !go");
+        assert_eq!(i, e);
+        // A vector comparison is an atom in parentheses.
+        let (e, _) = reset("!rst_ni || (count == 3)");
+        assert!(e.contains("(count == 3)"), "{e}");
+    }
+
+    #[test]
+    fn temporal_conditions_have_no_text() {
+        let past = Formula::or(vec![
+            Formula::ap("rst"),
+            Formula::yesterday(Formula::ap("x")),
+        ]);
+        assert_eq!(condition_text(&past, &condition_atom, "1", "0"), None);
+    }
 }

@@ -13,6 +13,8 @@ use crate::vunit_input::VunitProperties;
 pub struct SvOptions<'a> {
     pub defines: &'a [String],
     pub include_dirs: &'a [PathBuf],
+    /// `-P NAME=VALUE`: module parameters for generate constructs.
+    pub parameters: &'a [String],
 }
 
 /// Reads the assertions of `path`, named by their labels (or
@@ -34,6 +36,17 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
     }
     for dir in options.include_dirs {
         sv = sv.include_dir(dir.clone());
+    }
+    for p in options.parameters {
+        let Some((name, value)) = p.split_once('=') else {
+            return Err(format!("-P {p}: give a parameter's value as NAME=VALUE"));
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!(
+                "-P {p}: not a parameter name (letters, digits and `_`)"
+            ));
+        }
+        sv = sv.parameter(name, value);
     }
     let design = mongen_sv::read_file(path, &sv).map_err(|e| e.to_string())?;
     let mut out = VunitProperties {
@@ -61,16 +74,31 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
         if !out.modules.contains(&a.module) {
             out.modules.push(a.module.clone());
         }
+        // In a generate block, the name a simulator gives (`g[2].label`),
+        // made an identifier of every target (`g_2_label`).
         let name = a
             .directive
             .label
             .clone()
             .unwrap_or_else(|| format!("{}_{k}", a.module));
+        let name = format!("{}{name}", a.scope)
+            .replace('[', "_")
+            .replace(']', "")
+            .replace('.', "_");
         if out.names.contains(&name) {
             return Err(format!(
-                "{}: a second assertion named `{name}`: each one becomes the checker \
+                "{}: a second assertion named `{name}`{}: each one becomes the checker \
                  {name}_checker; give them different labels",
-                a.location
+                a.location,
+                if a.scope.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (`{}{}` in its generate block)",
+                        a.scope,
+                        a.directive.label.as_deref().unwrap_or("")
+                    )
+                }
             ));
         }
         out.sources.push(Source {

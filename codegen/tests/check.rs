@@ -687,16 +687,43 @@ x#
         1,
         "`p`: violated at time 15",
     );
+    // A compound reset holds the monitors while it is true, and restarts
+    // them when it pulses between two edges (it is asynchronous): here a
+    // flush, low but for a pulse between the edges at 25 and 35, or high
+    // at the edge at 35.
     let resets = file(
         &dir,
         "resets.psl",
-        b"vunit v {\n  default clock = (posedge clk);\n  p: assert disable iff (rst_n || a) always a;\n}\n",
+        b"vunit v {\n  default clock = (posedge clk);\n  default disable iff (!rst_n || flush);\n  \
+          no_twice: assert always (a -> next !a);\n}\n",
     );
-    expect(
-        &["check", "--vunit", &resets, &vcd],
-        2,
-        "is not one signal: give it as --reset",
-    );
+    let with_flush = |changes: &str| {
+        let text = String::from_utf8_lossy(dump)
+            .replace(
+                "$var reg 1 # a $end\n",
+                "$var reg 1 # a $end\n$var reg 1 $ flush $end\n",
+            )
+            .replace("x#\n", "x#\n0$\n")
+            .replace("#30\n", changes);
+        text
+    };
+    for (name, changes, code, says) in [
+        (
+            "none",
+            "#30\n",
+            1,
+            "`no_twice`: violated at time 35 (cycle 3)",
+        ),
+        ("pulse", "#27\n1$\n#28\n0$\n#30\n", 0, "no violation"),
+        ("held", "#30\n1$\n", 0, "no violation"),
+    ] {
+        let trace = file(
+            &dir,
+            &format!("flush-{name}.vcd"),
+            with_flush(changes).as_bytes(),
+        );
+        expect(&["check", "--vunit", &resets, &trace], code, says);
+    }
     let csv = file(&dir, "t.csv", b"a\n1\n");
     expect(
         &["check", "--vunit", &vunit, &csv],

@@ -290,3 +290,240 @@ endmodule
         }
     }
 }
+
+/// A pipeline stage of two lanes that a flush empties, its assertions
+/// disabled by the compound reset `!rst_ni || flush_i` (lowRISC's
+/// manner), one per lane in a generate loop, and variants: the design with
+/// one more line, and the assertions with `!rst_ni` alone.
+const PIPE: &str = "module pipe #(parameter int N = 2)
+            (input logic clk_i, rst_ni, flush_i, input logic [1:0] valid_i,
+             output logic [1:0] valid_q);
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) valid_q <= '0;
+    else if (flush_i) valid_q <= '0;
+    else valid_q <= valid_i;
+  default clocking @(posedge clk_i); endclocking
+  default disable iff (!rst_ni || flush_i);
+  for (genvar i = 0; i < N; i++) begin : g
+    Follow_A: assert property (valid_i[i] |=> valid_q[i]);
+  end
+  Drop_A: assert property (!valid_i[1] |=> !valid_q[1]);
+endmodule
+";
+
+/// Random valid and flush, resets in mid-run (some between two edges),
+/// each time the condition `!rst_ni || flush_i` turns true printed.
+const PIPE_TB: &str = "module pipe_tb;
+  reg clk_i = 1'b0;
+  reg rst_ni = 1'b0;
+  reg flush_i = 1'b0;
+  reg [1:0] valid_i = 2'b00;
+  wire [1:0] valid_q;
+  integer cycle;
+  integer seed = 5;
+  pipe_formal dut (.clk_i(clk_i), .rst_ni(rst_ni), .flush_i(flush_i), .valid_i(valid_i),
+                   .valid_q(valid_q));
+  always #5 clk_i = !clk_i;
+  initial begin
+    $dumpfile(\"pipe_tb.vcd\");
+    $dumpvars(1, pipe_tb.dut.dut);
+    for (cycle = 0; cycle < 3000; cycle = cycle + 1) begin
+      @(negedge clk_i);
+      if (cycle < 2 || $urandom(seed) % 150 == 0) begin
+        if (rst_ni && !flush_i) $display(\"pipe_tb: reset at %0t\", $time);
+        rst_ni = 1'b0;
+      end else begin
+        rst_ni = 1'b1;
+        if ($urandom(seed) % 25 == 0) begin
+          if (!flush_i) $display(\"pipe_tb: reset at %0t\", $time);
+          flush_i = 1'b1;
+        end else begin
+          flush_i = 1'b0;
+        end
+        valid_i = $urandom(seed) % 4;
+        if (!flush_i && $urandom(seed) % 100 == 0) begin
+          // A flush pulse between two edges.
+          #2 $display(\"pipe_tb: reset at %0t\", $time);
+          flush_i = 1'b1;
+          #1 flush_i = 1'b0;
+        end
+      end
+    end
+    $display(\"pipe_tb: done\");
+    $finish;
+  end
+endmodule
+";
+
+/// The pipeline's variants: the line replaced, and the assertions broken.
+/// A variant: its name, the text replaced, the assertions it breaks.
+type PipeVariant = (
+    &'static str,
+    Option<(&'static str, &'static str)>,
+    &'static [&'static str],
+);
+
+const PIPE_VARIANTS: [PipeVariant; 3] = [
+    ("good", None, &[]),
+    // The stage keeps what it held: a valid after none.
+    (
+        "sticky",
+        Some(("valid_q <= valid_i;", "valid_q <= valid_i | valid_q;")),
+        &["Drop_A"],
+    ),
+    // The flush no longer excuses the assertions: the emptied stage
+    // breaks Follow_A in both lanes.
+    (
+        "reset_only",
+        Some(("disable iff (!rst_ni || flush_i)", "disable iff (!rst_ni)")),
+        &["g_0_Follow_A", "g_1_Follow_A"],
+    ),
+];
+
+fn pipe_project(test: &str, name: &str, mutation: Option<(&str, &str)>) -> PathBuf {
+    let dir = scratch(&format!("{test}-{name}"));
+    let mut design = PIPE.to_string();
+    if let Some((from, to)) = mutation {
+        assert_eq!(design.matches(from).count(), 1, "`{from}`");
+        design = design.replace(from, to);
+    }
+    std::fs::write(dir.join("pipe.sv"), design).unwrap();
+    mongen(
+        &dir,
+        &[
+            "compile",
+            "--sv",
+            "pipe.sv",
+            "-t",
+            "verilog",
+            "--sby",
+            "pipe",
+            "--design",
+            "pipe.sv",
+            "-o",
+            "pipe_checkers.v",
+        ],
+    );
+    dir
+}
+
+/// The generate loop gives a checker per lane (`g[1].Follow_A` is
+/// `g_1_Follow_A`); the compound reset drives the checkers' reset port (`disable_iff`,
+/// connected to the condition in the design), the proof starts in the
+/// design's reset (`!rst_ni`, not the flush that would excuse any
+/// state): SymbiYosys proves the stage and refutes the variants, with
+/// the assertions they break.
+#[test]
+fn symbiyosys_proves_assertions_under_a_compound_reset() {
+    let Some(sby) = sby() else { return };
+    for (name, mutation, failing) in PIPE_VARIANTS {
+        let dir = pipe_project("sva-sby-compound", name, mutation);
+        let copy = std::fs::read_to_string(dir.join("pipe_design.sv")).unwrap();
+        if name != "reset_only" {
+            assert!(
+                copy.contains(".disable_iff(!rst_ni || flush_i)")
+                    || copy.contains(".disable_iff(flush_i || !rst_ni)"),
+                "{copy}"
+            );
+            let harness = std::fs::read_to_string(dir.join("pipe_formal.sv")).unwrap();
+            assert!(harness.contains("assume (!rst_ni);"), "{harness}");
+        }
+        let o = run(&dir, &sby, &["-f", "pipe.sby", "prove"]);
+        let log = text(&o);
+        let verdict = if failing.is_empty() {
+            "PASS, rc=0"
+        } else {
+            "FAIL, rc=2"
+        };
+        assert!(
+            log.contains(&format!("[pipe_prove] DONE ({verdict})")),
+            "{name}:\n{log}"
+        );
+        for label in ["g_0_Follow_A", "g_1_Follow_A", "Drop_A"] {
+            assert_eq!(
+                log.contains(&format!("{label}_chk")) && log.contains("failed assertion"),
+                failing.contains(&label),
+                "{name}: {label}\n{log}"
+            );
+        }
+    }
+}
+
+/// Icarus simulates the stage with its checkers (random flushes, resets,
+/// flush pulses between edges); `mongen check --sv` on the waveform, its
+/// monitors held while `!rst_ni || flush_i` is true and restarted by a
+/// pulse of it, finds the first violation after each reset that each
+/// checker reports, and none for the good design.
+#[test]
+fn icarus_and_mongen_check_sv_agree_under_a_compound_reset() {
+    let Some(iverilog) = tool("iverilog", &[], "apt-get install -y iverilog") else {
+        return;
+    };
+    let vvp = tool("vvp", &[], "apt-get install -y iverilog").unwrap();
+    let mongen_bin = Path::new(env!("CARGO_BIN_EXE_mongen"));
+    for (name, mutation, failing) in PIPE_VARIANTS.iter().take(2) {
+        let dir = pipe_project("sva-sim-compound", name, *mutation);
+        std::fs::write(dir.join("pipe_tb.v"), PIPE_TB).unwrap();
+        let o = run(
+            &dir,
+            &iverilog,
+            &[
+                "-g2012",
+                "-DASSERTIONS",
+                "-o",
+                "sim",
+                "pipe_tb.v",
+                "pipe_formal.sv",
+                "pipe_checkers.v",
+                "pipe_design.sv",
+            ],
+        );
+        assert!(o.status.success(), "iverilog:\n{}", text(&o));
+        let out = text(&run(&dir, &vvp, &["-n", "sim"]));
+        assert!(out.contains("pipe_tb: done"), "{out}");
+        let errors = checker_errors(&out, "pipe_tb.dut.dut.");
+        let broken: Vec<&str> = errors.keys().map(String::as_str).collect();
+        assert_eq!(broken, failing.to_vec(), "{name}:\n{out}");
+        let resets: Vec<u64> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("pipe_tb: reset at "))
+            .map(|t| t.trim().parse().unwrap())
+            .collect();
+        assert!(resets.len() > 50, "{out}");
+        let o = run(
+            &dir,
+            mongen_bin,
+            &[
+                "check",
+                "--sv",
+                "pipe.sv",
+                "--all",
+                "--max-reports",
+                "1000000",
+                "--json",
+                "pipe_tb.vcd",
+            ],
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(if failing.is_empty() { 0 } else { 1 }),
+            "{name}: mongen check:\n{}",
+            text(&o)
+        );
+        let reports = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(reports.lines().count(), 3, "{reports}");
+        for line in reports.lines() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let label = r["property"].as_str().unwrap();
+            let times: Vec<u64> = r["violations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x["time"].as_u64().unwrap())
+                .collect();
+            let firsts = first_after_each_reset(times, &resets);
+            let reported = errors.get(label).cloned().unwrap_or_default();
+            assert_eq!(firsts, reported, "{name}: {label}");
+        }
+    }
+}

@@ -364,7 +364,29 @@ pub fn emit_formal_harness(
     module_identifier("--sby", &opts.design)?;
     let signals: Vec<HdlInput> = opts.ports.iter().map(|p| p.signal.clone()).collect();
     let is_port = |n: &str| signals.iter().any(|s| s.name == n);
+    let condition = opts
+        .clocking
+        .reset
+        .as_ref()
+        .and_then(|r| r.condition.as_ref());
+    if let Some(cond) = condition {
+        // The proof starts where the design's reset holds: the harness
+        // assumes it, over the design's ports.
+        check_expression(&cond.initial, &signals).map_err(|e| {
+            EmitError::Formal(format!(
+                "the reset condition's first-cycle assumption `{}`: {}; the harness reads \
+                 the ports of {} only",
+                comment_safe(&cond.initial),
+                e.message,
+                opts.design
+            ))
+        })?;
+    }
     for name in opts.clocking.port_names() {
+        // A reset condition's port is the checker's, not the design's.
+        if condition.is_some() && Some(name) != Some(opts.clocking.clock.name.as_str()) {
+            continue;
+        }
         if !is_port(name) {
             return Err(EmitError::Formal(format!(
                 "the module {} has no port `{name}` for the checkers' clock or reset \
@@ -469,7 +491,10 @@ pub fn emit_formal_harness(
         checkers: views(checkers, Some(&instances))?,
         has_reset: opts.clocking.reset.is_some(),
         clock_event: hw.clock_event,
-        reset_active: hw.reset_active,
+        reset_active: match condition {
+            Some(cond) => cond.initial.clone(),
+            None => hw.reset_active,
+        },
         dut,
         init,
     })

@@ -490,6 +490,18 @@ fn instance_connections(inputs: &CheckerInputs, opts: &VerilogOptions) -> Vec<(S
         .iter()
         .map(|p| (p.to_string(), p.to_string()))
         .collect();
+    // A reset that is a condition (a compound `disable iff`) is driven by
+    // it.
+    if let Some(cond) = opts
+        .clocking
+        .reset
+        .as_ref()
+        .and_then(|r| r.condition.as_ref())
+    {
+        if let Some(port) = c.get_mut(1) {
+            port.1 = cond.expression.clone();
+        }
+    }
     c.extend(
         inputs
             .ports

@@ -47,6 +47,8 @@
 // sv-parser's syntax tree nests deeper than the compiler's default limit
 // of trait evaluation (sv-parser sets the same).
 #![recursion_limit = "256"]
+mod consteval;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -60,6 +62,11 @@ use sv_parser::{
     ProceduralTimingControl, PropertySpec, RefNode, Statement, StatementItem, StatementOrNull,
     SyntaxTree,
 };
+use sv_parser::{CaseGenerateItem, GenerateBlock, GenvarIteration};
+
+/// How many generate blocks (loop iterations and chosen branches) the
+/// assertions of a file may be unrolled into.
+pub const MAX_GENERATED: usize = 10_000;
 
 /// Parentheses, brackets, braces and `begin` blocks nested deeper than
 /// this are refused before parsing: sv-parser recurses on them, and a
@@ -82,6 +89,7 @@ const PARSER_STACK: usize = 512 << 20;
 pub struct Options {
     defines: Vec<(String, Option<String>)>,
     include_dirs: Vec<PathBuf>,
+    parameters: Vec<(String, String)>,
 }
 
 impl Options {
@@ -117,6 +125,27 @@ impl Options {
     /// ```
     pub fn include_dir(mut self, dir: impl Into<PathBuf>) -> Options {
         self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Gives the module parameter `name` the value `value` (a constant
+    /// expression), in place of its default, where generate constructs
+    /// are unrolled (as `-P` or `-pvalue` of a simulator).
+    ///
+    /// ```
+    /// let design = mongen_sv::read_str(
+    ///     "module m #(parameter N = 2) (input clk, input [7:0] v);
+    ///        for (genvar i = 0; i < N; i++) begin : g
+    ///          a: assert property (@(posedge clk) v[i]);
+    ///        end
+    ///      endmodule",
+    ///     "m.sv", &mongen_sv::Options::new().parameter("N", "3"))?;
+    /// assert_eq!(design.assertions.len(), 3);
+    /// assert_eq!(design.assertions[2].scope, "g[2].");
+    /// # Ok::<(), mongen_sv::ReadError>(())
+    /// ```
+    pub fn parameter(mut self, name: &str, value: &str) -> Options {
+        self.parameters.push((name.to_string(), value.to_string()));
         self
     }
 
@@ -165,6 +194,11 @@ pub struct Assertion {
     /// then the statement (with the clock and the enabling condition of
     /// its procedure, for a statement in an `always` block).
     pub text: String,
+    /// The generate blocks around it, as a simulator names them (`g[2].`,
+    /// `genblk1.`; empty for a module item): each iteration of a generate
+    /// loop is an assertion of its own, its genvars replaced by their
+    /// values (IEEE 1800-2017 §27).
+    pub scope: String,
 }
 
 /// The concurrent assertions of a file, in the file's order.
@@ -345,7 +379,7 @@ pub fn read_file(path: &Path, options: &Options) -> Result<Design, ReadError> {
     let defines = options.sv_defines();
     let (text, _) = preprocess(path, &defines, &options.include_dirs, false, false)
         .map_err(|e| preprocess_error(e, path))?;
-    parse_with(text, Files::default(), path)
+    parse_with(text, Files::default(), path, options.parameters.clone())
 }
 
 /// Reads the concurrent assertions of `source`, the text of the file
@@ -381,12 +415,17 @@ pub fn read_str(
     files
         .texts
         .insert(path.to_path_buf(), Some(source.to_string()));
-    parse_with(text, files, path)
+    parse_with(text, files, path, options.parameters.clone())
 }
 
 /// Parses the preprocessed text of `path` (named in errors without a
 /// position).
-fn parse_with(text: PreprocessedText, files: Files, path: &Path) -> Result<Design, ReadError> {
+fn parse_with(
+    text: PreprocessedText,
+    files: Files,
+    path: &Path,
+    parameters: Vec<(String, String)>,
+) -> Result<Design, ReadError> {
     let file = path.display().to_string();
     // The nesting is checked on the preprocessed text, before sv-parser
     // sees it (its recursion is what the limit protects).
@@ -409,7 +448,11 @@ fn parse_with(text: PreprocessedText, files: Files, path: &Path) -> Result<Desig
             let mut files = files;
             let preprocessed = text.text().to_string();
             match parse_sv_pp(text, HashMap::new(), false) {
-                Ok((tree, _)) => Extractor::new(&tree, &mut files, preprocessed).run(),
+                Ok((tree, _)) => {
+                    let mut x = Extractor::new(&tree, &mut files, preprocessed);
+                    x.overrides = parameters;
+                    x.run()
+                }
                 Err(sv_parser::Error::Parse(Some((p, o)))) => {
                     let location = files.location(&p, o);
                     Err(ReadError {
@@ -641,6 +684,10 @@ struct Found<'a> {
     /// The enabling conditions of the enclosing `if`s, each with its
     /// polarity.
     conditions: Vec<(String, bool)>,
+    /// The genvars of the enclosing generate loops and their values.
+    genvars: Vec<(String, i64)>,
+    /// The enclosing generate blocks' names (`g[2].`).
+    scope: String,
 }
 
 struct Module {
@@ -661,6 +708,13 @@ struct Extractor<'a, 'f> {
     removals: Vec<Removal>,
     module_ends: Vec<(String, usize)>,
     preprocessed: String,
+    /// `-P NAME=VALUE`: parameters given values.
+    overrides: Vec<(String, String)>,
+    /// Each module's parameters, in order, with their values (or why
+    /// they have none).
+    parameters: Vec<Vec<(String, Result<i64, String>)>>,
+    /// Generate blocks unrolled so far (see [`MAX_GENERATED`]).
+    generated: usize,
 }
 
 impl<'a, 'f> Extractor<'a, 'f> {
@@ -675,6 +729,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
             found: Vec::new(),
             removals: Vec::new(),
             module_ends: Vec::new(),
+            overrides: Vec::new(),
+            parameters: Vec::new(),
+            generated: 0,
         }
     }
 
@@ -761,6 +818,11 @@ impl<'a, 'f> Extractor<'a, 'f> {
         let mut scopes: Vec<Scope> = Vec::new();
         // Nodes inside an `always` procedure are found by its walk.
         let mut in_always = 0usize;
+        // Generate constructs: their assertions are found by unrolling the
+        // outermost; the walk removes them from the design.
+        let mut in_generate = 0usize;
+        let mut module_generates = 0usize;
+        let mut in_localparam = 0usize;
         for event in self.tree.into_iter().event() {
             match event {
                 NodeEvent::Enter(node) => {
@@ -784,6 +846,8 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                     declarations: Vec::new(),
                                 });
                                 self.clockings.push(HashMap::new());
+                                self.parameters.push(Vec::new());
+                                module_generates = 0;
                                 Scope {
                                     kind,
                                     module: Some(self.modules.len() - 1),
@@ -795,7 +859,41 @@ impl<'a, 'f> Extractor<'a, 'f> {
                         continue;
                     }
                     let scope = scopes.last().map(|s| (s.kind, s.module));
+                    if in_generate > 0 {
+                        let inner = match &node {
+                            RefNode::AlwaysConstruct(_) => {
+                                unwrap_node!(node.clone(), ConcurrentAssertionStatement)
+                            }
+                            RefNode::PropertyDeclaration(_)
+                            | RefNode::SequenceDeclaration(_)
+                            | RefNode::ClockingDeclarationLocal(_)
+                            | RefNode::ModuleOrGenerateItemDeclarationClocking(_)
+                            | RefNode::ModuleOrGenerateItemDeclarationDisable(_) => {
+                                Some(node.clone())
+                            }
+                            _ => None,
+                        };
+                        if let Some(inner) = inner {
+                            let origin = self.start(inner);
+                            return Err(self.error_at(
+                                origin,
+                                "in a generate block, only concurrent assertions that are items \
+                                 (not statements of `always` procedures), and no `property`, \
+                                 `sequence`, `clocking` or `default disable iff` declaration, are \
+                                 read: declare them in the module",
+                            ));
+                        }
+                    }
                     match node {
+                        RefNode::LocalParameterDeclaration(_) => in_localparam += 1,
+                        RefNode::ParamAssignment(x) if in_generate == 0 => {
+                            if let Some((_, Some(m))) = scope {
+                                self.parameter(m, x, in_localparam > 0);
+                            }
+                        }
+                        RefNode::ConcurrentAssertionItemStatement(_) if in_generate > 0 => {
+                            self.remove(node.clone(), false);
+                        }
                         RefNode::AlwaysConstruct(x) => {
                             in_always += 1;
                             if let Some((_, Some(m))) = scope {
@@ -854,8 +952,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                 });
                             }
                         }
-                        RefNode::ModuleOrGenerateItemDeclarationDisable(_) => {
+                        RefNode::ModuleOrGenerateItemDeclarationDisable(x) => {
                             self.remove(node.clone(), false);
+                            self.exact_disable((&x.nodes.3).into())?;
                             if let Some((_, Some(m))) = scope {
                                 let origin = self.start(node.clone());
                                 let text = format!("{}\n", self.text_of(node.clone()));
@@ -892,6 +991,8 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                 origin,
                                 clock: None,
                                 conditions: Vec::new(),
+                                genvars: Vec::new(),
+                                scope: String::new(),
                             });
                         }
                         RefNode::ProceduralAssertionStatement(
@@ -922,18 +1023,17 @@ impl<'a, 'f> Extractor<'a, 'f> {
                         }
                         RefNode::LoopGenerateConstruct(_)
                         | RefNode::ConditionalGenerateConstruct(_) => {
-                            if let Some(inner) =
-                                unwrap_node!(node.clone(), ConcurrentAssertionStatement)
-                            {
-                                let origin = self.start(inner);
-                                return Err(self.error_at(
-                                    origin,
-                                    "a concurrent assertion in a generate loop or a generate \
-                                     `if`/`case`: its instances depend on elaboration, which \
-                                     mongen does not do; write it as a module item (use \
-                                     `ifdef for a choice made by a macro)",
-                                ));
+                            if in_generate == 0 {
+                                module_generates += 1;
+                                if let Some((_, Some(m))) = scope {
+                                    if unwrap_node!(node.clone(), ConcurrentAssertionStatement)
+                                        .is_some()
+                                    {
+                                        self.unroll(m, node.clone(), &[], "", module_generates)?;
+                                    }
+                                }
                             }
+                            in_generate += 1;
                         }
                         _ => {}
                     }
@@ -941,8 +1041,14 @@ impl<'a, 'f> Extractor<'a, 'f> {
                 NodeEvent::Leave(node) => {
                     if Scope::of(&node).is_some() {
                         scopes.pop();
-                    } else if matches!(node, RefNode::AlwaysConstruct(_)) {
-                        in_always -= 1;
+                    } else {
+                        match node {
+                            RefNode::AlwaysConstruct(_) => in_always -= 1,
+                            RefNode::LoopGenerateConstruct(_)
+                            | RefNode::ConditionalGenerateConstruct(_) => in_generate -= 1,
+                            RefNode::LocalParameterDeclaration(_) => in_localparam -= 1,
+                            _ => {}
+                        }
                     }
                 }
             }
@@ -959,6 +1065,299 @@ impl<'a, 'f> Extractor<'a, 'f> {
             removals: self.removals,
             module_ends: self.module_ends,
         })
+    }
+
+    /// A parameter of module `m` (a `localparam` when `local`): its
+    /// value, `-P`'s or its default's, when it is a constant integer.
+    fn parameter(&mut self, m: usize, x: &'a sv_parser::ParamAssignment, local: bool) {
+        let name = self.str(&x.nodes.0).to_string();
+        let given = self
+            .overrides
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .filter(|_| !local)
+            .map(|(_, v)| v.clone());
+        let value = match (&given, &x.nodes.2) {
+            (Some(v), _) => consteval::eval(v, &|n| self.param_value(m, &[], n))
+                .map_err(|e| format!("-P {name}={v}: {e}")),
+            (None, Some((_, default))) => {
+                let text = self.str(default);
+                consteval::eval(text, &|n| self.param_value(m, &[], n))
+                    .map_err(|e| format!("its value `{text}`: {e}"))
+            }
+            (None, None) => Err("no default value (give one with -P NAME=VALUE)".into()),
+        };
+        self.parameters[m].push((name, value));
+    }
+
+    /// The value of the name `n` in module `m`, within the genvars
+    /// `genvars` (innermost last).
+    fn param_value(&self, m: usize, genvars: &[(String, i64)], n: &str) -> Result<i64, String> {
+        if let Some((_, v)) = genvars.iter().rev().find(|(g, _)| g == n) {
+            return Ok(*v);
+        }
+        match self.parameters[m].iter().rev().find(|(p, _)| p == n) {
+            Some((_, Ok(v))) => Ok(*v),
+            Some((_, Err(e))) => Err(format!("the parameter `{n}`: {e}")),
+            None => Err(format!(
+                "`{n}` is not a parameter of the module declared before, nor a genvar"
+            )),
+        }
+    }
+
+    /// The value of the constant expression `node`.
+    fn constant(
+        &mut self,
+        m: usize,
+        genvars: &[(String, i64)],
+        node: RefNode<'a>,
+    ) -> Result<i64, ReadError> {
+        let text = self.text_of(node.clone());
+        match consteval::eval(text, &|n| self.param_value(m, genvars, n)) {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                let origin = self.start(node);
+                Err(self.error_at(
+                    origin,
+                    format!(
+                        "`{text}` is not a constant integer mongen can compute ({e}): generate \
+                         constructs around assertions are unrolled with the module's parameters \
+                         (their defaults, or -P NAME=VALUE)"
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// Counts a generate block against [`MAX_GENERATED`].
+    fn count_generated(&mut self, node: RefNode<'a>) -> Result<(), ReadError> {
+        self.generated += 1;
+        if self.generated > MAX_GENERATED {
+            let origin = self.start(node);
+            return Err(self.error_at(
+                origin,
+                format!(
+                    "more than {MAX_GENERATED} generate blocks around assertions: refused (a \
+                     loop that does not end, or parameters too large?)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Finds the assertions of the generate construct `node` (a loop, or
+    /// an `if` or `case`) of module `m`, the `ordinal`-th construct of its
+    /// scope `scope` (which names its unnamed blocks `genblk<ordinal>`,
+    /// §27.6), inside the genvars `genvars`.
+    fn unroll(
+        &mut self,
+        m: usize,
+        node: RefNode<'a>,
+        genvars: &[(String, i64)],
+        scope: &str,
+        ordinal: usize,
+    ) -> Result<(), ReadError> {
+        match node {
+            RefNode::ConditionalGenerateConstruct(x) => match x {
+                sv_parser::ConditionalGenerateConstruct::If(i) => {
+                    self.unroll(m, (&**i).into(), genvars, scope, ordinal)
+                }
+                sv_parser::ConditionalGenerateConstruct::Case(c) => {
+                    self.unroll(m, (&**c).into(), genvars, scope, ordinal)
+                }
+            },
+            RefNode::IfGenerateConstruct(x) => {
+                let (_, condition, then, otherwise) = &x.nodes;
+                let chosen = if self.constant(m, genvars, (&condition.nodes.1).into())? != 0 {
+                    Some(then)
+                } else {
+                    otherwise.as_ref().map(|(_, b)| b)
+                };
+                match chosen {
+                    Some(b) => self.branch(m, b, genvars, scope, ordinal),
+                    None => Ok(()),
+                }
+            }
+            RefNode::CaseGenerateConstruct(x) => {
+                let (_, selector, items, _) = &x.nodes;
+                let value = self.constant(m, genvars, (&selector.nodes.1).into())?;
+                let mut default = None;
+                for item in items {
+                    match item {
+                        CaseGenerateItem::Nondefault(n) => {
+                            let (values, _, block) = &n.nodes;
+                            for v in values.contents() {
+                                if self.constant(m, genvars, v.into())? == value {
+                                    return self.branch(m, block, genvars, scope, ordinal);
+                                }
+                            }
+                        }
+                        CaseGenerateItem::Default(d) => default = Some(&d.nodes.2),
+                    }
+                }
+                match default {
+                    Some(b) => self.branch(m, b, genvars, scope, ordinal),
+                    None => Ok(()),
+                }
+            }
+            RefNode::LoopGenerateConstruct(x) => {
+                let (_, header, block) = &x.nodes;
+                let (init, _, condition, _, iteration) = &header.nodes.1;
+                let var = self.str(&init.nodes.1).to_string();
+                let Some(name) = block_name(block).map(|n| self.str(n).to_string()) else {
+                    let origin = self.start(node.clone());
+                    return Err(self.error_at(
+                        origin,
+                        "a generate loop around an assertion whose block has no name: name it \
+                         (`begin : g`), as its assertions are named after it (`g[0].label`)",
+                    ));
+                };
+                let mut value = self.constant(m, genvars, (&init.nodes.3).into())?;
+                let mut seen = std::collections::HashSet::new();
+                loop {
+                    let mut inner = genvars.to_vec();
+                    inner.push((var.clone(), value));
+                    if self.constant(m, &inner, condition.into())? == 0 {
+                        return Ok(());
+                    }
+                    if !seen.insert(value) {
+                        let origin = self.start(node.clone());
+                        return Err(self.error_at(
+                            origin,
+                            format!(
+                                "the generate loop gives `{var}` the value {value} twice: it \
+                                 does not end (IEEE 1800-2017 §27.4)"
+                            ),
+                        ));
+                    }
+                    self.count_generated(node.clone())?;
+                    let here = format!("{scope}{name}[{value}].");
+                    self.items(m, block, &inner, &here)?;
+                    value = match iteration {
+                        GenvarIteration::Assignment(a) => {
+                            let (_, op, e) = &a.nodes;
+                            let step = self.constant(m, &inner, e.into())?;
+                            let op = self.str(op).to_string();
+                            let sum = |r: Option<i64>| r.unwrap_or(i64::MAX);
+                            match op.as_str() {
+                                "=" => step,
+                                "+=" => sum(value.checked_add(step)),
+                                "-=" => sum(value.checked_sub(step)),
+                                "*=" => sum(value.checked_mul(step)),
+                                "<<=" if (0..63).contains(&step) => {
+                                    sum(value.checked_mul(1 << step))
+                                }
+                                ">>=" if (0..63).contains(&step) => value >> step,
+                                _ => {
+                                    let origin = self.start(a.as_ref().into());
+                                    return Err(self.error_at(
+                                        origin,
+                                        format!("the genvar step `{op}`: not read"),
+                                    ));
+                                }
+                            }
+                        }
+                        GenvarIteration::Prefix(p) => step_of(self.str(&p.nodes.0), value),
+                        GenvarIteration::Suffix(p) => step_of(self.str(&p.nodes.1), value),
+                    };
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The chosen block of a generate `if` or `case`: an `else if` is the
+    /// same construct (§27.5); another block is a scope of its own, named
+    /// or `genblk<ordinal>`.
+    fn branch(
+        &mut self,
+        m: usize,
+        block: &'a GenerateBlock,
+        genvars: &[(String, i64)],
+        scope: &str,
+        ordinal: usize,
+    ) -> Result<(), ReadError> {
+        self.count_generated(block.into())?;
+        if let GenerateBlock::GenerateItem(item) = block {
+            if let Some(chained) = unwrap_node!(&**item, ConditionalGenerateConstruct) {
+                if self.start(chained.clone()) == self.start((&**item).into()) {
+                    return self.unroll(m, chained, genvars, scope, ordinal);
+                }
+            }
+        }
+        let name = match block_name(block) {
+            Some(n) => self.str(n).to_string(),
+            None => format!("genblk{ordinal}"),
+        };
+        self.items(m, block, genvars, &format!("{scope}{name}."))
+    }
+
+    /// The assertions of a generate block's items, in the scope `scope`.
+    fn items(
+        &mut self,
+        m: usize,
+        block: &'a GenerateBlock,
+        genvars: &[(String, i64)],
+        scope: &str,
+    ) -> Result<(), ReadError> {
+        let items: Vec<RefNode<'a>> = match block {
+            GenerateBlock::GenerateItem(i) => vec![(&**i).into()],
+            GenerateBlock::Multiple(b) => b.nodes.3.iter().map(Into::into).collect(),
+        };
+        let mut ordinal = 0;
+        for item in items {
+            let mut depth = 0usize;
+            let mut skip: Option<usize> = None;
+            for event in item.into_iter().event() {
+                match event {
+                    NodeEvent::Enter(node) => {
+                        depth += 1;
+                        if skip.is_some() {
+                            continue;
+                        }
+                        match node {
+                            RefNode::LoopGenerateConstruct(_)
+                            | RefNode::ConditionalGenerateConstruct(_) => {
+                                ordinal += 1;
+                                skip = Some(depth);
+                                if unwrap_node!(node.clone(), ConcurrentAssertionStatement)
+                                    .is_some()
+                                {
+                                    self.unroll(m, node, genvars, scope, ordinal)?;
+                                }
+                            }
+                            RefNode::ConcurrentAssertionItemStatement(x) => {
+                                skip = Some(depth);
+                                let origin = self.start(node.clone());
+                                let (label, statement) = &x.nodes;
+                                let label = label
+                                    .as_ref()
+                                    .map(|(id, _)| (self.str(id), self.start(id.into())));
+                                self.found.push(Found {
+                                    module: m,
+                                    label,
+                                    statement,
+                                    origin,
+                                    clock: None,
+                                    conditions: Vec::new(),
+                                    genvars: genvars.to_vec(),
+                                    scope: scope.to_string(),
+                                });
+                            }
+                            _ => {}
+                        }
+                    }
+                    NodeEvent::Leave(_) => {
+                        if skip == Some(depth) {
+                            skip = None;
+                        }
+                        depth -= 1;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn declaration(&mut self, scope: Option<(ScopeKind, Option<usize>)>, node: RefNode<'a>) {
@@ -1035,6 +1434,8 @@ impl<'a, 'f> Extractor<'a, 'f> {
                         origin,
                         clock: clock.clone(),
                         conditions: conditions.clone(),
+                        genvars: Vec::new(),
+                        scope: String::new(),
                     });
                     Ok(())
                 }
@@ -1170,6 +1571,53 @@ impl<'a, 'f> Extractor<'a, 'f> {
         }
     }
 
+    /// Refuses a `disable iff` condition whose case equality makes an
+    /// unknown reset inactive: `(!rst_ni) === 1'b1` (or `!(r !== 0)`) is
+    /// false when `rst_ni` is x, which keeps the assertion checked (IEEE
+    /// 1800-2017 §11.4.5, §16.12), where mongen's resets (a checker's
+    /// port, `check`'s reset) count an unknown value as in reset. A `!==`
+    /// (lowRISC's `(!rst_ni) !== '0`) is true for an unknown value: the
+    /// same as mongen's.
+    fn exact_disable(&mut self, condition: RefNode<'a>) -> Result<(), ReadError> {
+        // Whether each enclosing unary operator negates.
+        let mut negations: Vec<bool> = Vec::new();
+        for event in condition.into_iter().event() {
+            match event {
+                NodeEvent::Enter(RefNode::ExpressionUnary(x)) => {
+                    let op = self.str(&x.nodes.0);
+                    negations.push(op == "!" || op == "~");
+                }
+                NodeEvent::Leave(RefNode::ExpressionUnary(_)) => {
+                    negations.pop();
+                }
+                NodeEvent::Enter(node @ RefNode::BinaryOperator(op)) => {
+                    let text = self.str(op);
+                    let negated = negations.iter().filter(|n| **n).count() % 2 == 1;
+                    let case = match text {
+                        "===" => !negated,
+                        "!==" => negated,
+                        _ => false,
+                    };
+                    if case {
+                        let origin = self.start(node.clone());
+                        return Err(self.error_at(
+                            origin,
+                            format!(
+                                "`{text}` in a `disable iff` condition: the case equality \
+                                 makes an unknown (x, z) reset inactive, which keeps the \
+                                 assertion checked (IEEE 1800-2017 §11.4.5, §16.12), where \
+                                 mongen's reset counts an unknown value as in reset; write \
+                                 `disable iff (!rst_ni)` or `disable iff ((!rst_ni) !== '0)`"
+                            ),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// The SVA text of one assertion, parsed.
     fn assertion(&mut self, f: Found<'a>) -> Result<Assertion, ReadError> {
         let mut text = Text::default();
@@ -1219,10 +1667,19 @@ impl<'a, 'f> Extractor<'a, 'f> {
             };
         text.ours(keyword);
         text.ours(" (");
+        // A piece of the file, its genvars replaced (then it is ours).
+        let piece = |text: &mut Text, s: &str, origin: usize| {
+            let replaced = substitute(s, &f.genvars);
+            if replaced == s {
+                text.file(s, origin);
+            } else {
+                text.ours(&replaced);
+            }
+        };
         match (&clock, &f.clock) {
             (Some(c), _) => {
                 let origin = self.start(c.clone());
-                text.file(self.text_of(c.clone()), origin);
+                piece(&mut text, self.text_of(c.clone()), origin);
                 text.ours(" ");
             }
             (None, Some(inferred)) => {
@@ -1254,15 +1711,16 @@ impl<'a, 'f> Extractor<'a, 'f> {
             }
         }
         if let Some(d) = &disable {
+            self.exact_disable(d.clone())?;
             text.ours("disable iff (");
             let origin = self.start(d.clone());
-            text.file(self.text_of(d.clone()), origin);
+            piece(&mut text, self.text_of(d.clone()), origin);
             text.ours(") ");
         }
         let body_origin = self.start(body.clone());
         let body_text = self.text_of(body.clone());
         if f.conditions.is_empty() {
-            text.file(body_text, body_origin);
+            piece(&mut text, body_text, body_origin);
         } else {
             if keyword.starts_with("cover") {
                 return Err(self.error_at(
@@ -1282,7 +1740,7 @@ impl<'a, 'f> Extractor<'a, 'f> {
                 text.ours(")");
             }
             text.ours(" |-> (");
-            text.file(body_text, body_origin);
+            piece(&mut text, body_text, body_origin);
             text.ours(")");
         }
         text.ours(");");
@@ -1305,6 +1763,7 @@ impl<'a, 'f> Extractor<'a, 'f> {
             directive,
             location,
             text: text.text,
+            scope: f.scope,
         })
     }
 }
@@ -1320,6 +1779,78 @@ enum Spec<'a> {
         )>,
         RefNode<'a>,
     ),
+}
+
+/// The name of a generate block (`g: begin` or `begin : g`).
+fn block_name(block: &GenerateBlock) -> Option<&sv_parser::GenerateBlockIdentifier> {
+    match block {
+        GenerateBlock::Multiple(b) => b.nodes.0.as_ref().map(|(id, _)| id).or(b
+            .nodes
+            .2
+            .as_ref()
+            .map(|(_, id)| id)),
+        GenerateBlock::GenerateItem(_) => None,
+    }
+}
+
+/// A genvar after `++` or `--` (saturating: a loop that overflows is
+/// caught as one that repeats a value or never ends).
+fn step_of(op: &str, value: i64) -> i64 {
+    if op == "--" {
+        value.saturating_sub(1)
+    } else {
+        value.saturating_add(1)
+    }
+}
+
+/// `text` with the identifiers of `genvars` replaced by their values
+/// (not inside strings, based literals, macros, system calls or after a
+/// `.`).
+fn substitute(text: &str, genvars: &[(String, i64)]) -> String {
+    if genvars.is_empty() {
+        return text.to_string();
+    }
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    let mut prev: Option<char> = None;
+    while let Some((i, c)) = chars.next() {
+        if c == '"' {
+            out.push(c);
+            let mut escaped = false;
+            for (_, d) in chars.by_ref() {
+                out.push(d);
+                if d == '"' && !escaped {
+                    break;
+                }
+                escaped = d == '\\' && !escaped;
+            }
+            prev = Some('"');
+            continue;
+        }
+        if (c.is_ascii_alphabetic() || c == '_') && !prev.is_some_and(ident) {
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = chars.peek() {
+                if !ident(d) {
+                    break;
+                }
+                end = j + d.len_utf8();
+                chars.next();
+            }
+            let word = &text[i..end];
+            let quoted = matches!(prev, Some('\'' | '`' | '.' | '$'));
+            match genvars.iter().rev().find(|(g, _)| g == word) {
+                Some((_, v)) if !quoted && *v >= 0 => out.push_str(&v.to_string()),
+                Some((_, v)) if !quoted => out.push_str(&format!("({v})")),
+                _ => out.push_str(word),
+            }
+            prev = word.chars().next_back();
+            continue;
+        }
+        out.push(c);
+        prev = Some(c);
+    }
+    out
 }
 
 /// The terms of an event expression joined by `or` and `,`.

@@ -12,7 +12,10 @@
 //! antecedent, IEEE 1800-2017 §16.14.6), and through named `sequence` and
 //! `property` declarations, with and without formal arguments (a
 //! permutation of the signals as actuals); `assert`, `assume` and
-//! `cover`, labelled or not.
+//! `cover`, labelled or not; compound `disable iff` conditions; and in
+//! generate loops (one assertion per iteration, the genvar an index of the
+//! vector `v`) and generate `if`s on the module's parameter `P`, named by
+//! their scope (`g3[1].`, `genblk2.`).
 
 #[path = "../../../monitor-core/tests/sva_oracle/mod.rs"]
 mod sva_oracle;
@@ -64,6 +67,8 @@ struct Placed {
     direct: String,
     /// In an `always` procedure.
     procedural: bool,
+    /// The generate blocks around it (`g3[1].`).
+    scope: String,
 }
 
 /// A random module and its assertions.
@@ -80,6 +85,8 @@ struct ModuleGen {
     conds: Gen,
     rng: SplitMix64,
     next: usize,
+    /// Generate constructs of the module so far (§27.6 numbers them).
+    generates: usize,
 }
 
 impl ModuleGen {
@@ -99,6 +106,7 @@ impl ModuleGen {
             ),
             rng: SplitMix64::new(seed ^ 0x5e1),
             next: 0,
+            generates: 0,
         }
     }
 
@@ -173,11 +181,14 @@ impl ModuleGen {
 
     fn module(&mut self) -> Module {
         let clocking = self.rng.chance(1, 2);
-        let default_reset = match self.rng.below(3) {
+        let default_reset = match self.rng.below(5) {
             0 => Some("rst"),
             1 => Some("!rst_n"),
+            2 => Some("!rst_n || c"),
+            3 => Some("rst || (a && !b)"),
             _ => None,
         };
+        let param = self.rng.below(3);
         let mut defaults = String::new();
         let mut items = Vec::new();
         if clocking {
@@ -189,17 +200,17 @@ impl ModuleGen {
         let mut decls = Vec::new();
         let mut placed = Vec::new();
         for _ in 0..2 + self.rng.below(3) {
-            match self.rng.below(5) {
+            match self.rng.below(7) {
                 // A module item, with the clock unless the default gives
                 // it, an explicit `disable iff` now and then.
                 0 | 1 => {
                     let (lab, lab_d) = self.label();
                     let (prop, direct) = self.property(&mut decls);
                     let verb = self.verb();
-                    let reset = if self.rng.chance(1, 4) {
-                        "disable iff (rst) "
-                    } else {
-                        ""
+                    let reset = match self.rng.below(8) {
+                        0 => "disable iff (rst) ",
+                        1 => "disable iff (!rst_n || (a ^ b)) ",
+                        _ => "",
                     };
                     let clock = if clocking && self.rng.chance(1, 2) {
                         ""
@@ -210,7 +221,74 @@ impl ModuleGen {
                         in_module: format!("{lab}{verb} property ({clock}{reset}{prop});"),
                         direct: format!("{lab_d}{verb} property (@(posedge clk) {reset}{direct});"),
                         procedural: false,
+                        scope: String::new(),
                     });
+                }
+                // A generate loop: an assertion per iteration, `a` the
+                // genvar's bit of `v`.
+                5 => {
+                    self.generates += 1;
+                    let block = self.name("g");
+                    let count = 1 + self.rng.below(3);
+                    let (lab, lab_d) = self.label();
+                    let p = self.g.prop(1 + self.rng.below(2) as u32);
+                    let (text, full) = (sva(&p, Parens::Minimal), sva(&p, Parens::Full));
+                    let verb = self.verb();
+                    items.push(format!(
+                        "for (genvar i = 0; i < {count}; i++) begin : {block}\n    {lab}{verb} property (@(posedge clk) {});\n  end",
+                        rename(&text, &["a"], &["v[i]"])
+                    ));
+                    for i in 0..count {
+                        placed.push(Placed {
+                            in_module: String::new(),
+                            direct: format!(
+                                "{lab_d}{verb} property (@(posedge clk) {});",
+                                rename(&full, &["a"], &[&format!("v[{i}]")])
+                            ),
+                            procedural: false,
+                            scope: format!("{block}[{i}]."),
+                        });
+                    }
+                    continue;
+                }
+                // A generate `if` on the parameter: the named block, or
+                // the unnamed `else` (`genblk<k>`).
+                6 => {
+                    self.generates += 1;
+                    let block = self.name("h");
+                    let k = self.rng.below(3);
+                    let mut branches = Vec::new();
+                    for _ in 0..2 {
+                        let (lab, lab_d) = self.label();
+                        let p = self.g.prop(1 + self.rng.below(2) as u32);
+                        let verb = self.verb();
+                        branches.push((
+                            format!(
+                                "{lab}{verb} property (@(posedge clk) {});",
+                                sva(&p, Parens::Minimal)
+                            ),
+                            format!(
+                                "{lab_d}{verb} property (@(posedge clk) {});",
+                                sva(&p, Parens::Full)
+                            ),
+                        ));
+                    }
+                    items.push(format!(
+                        "if (P == {k}) begin : {block}\n    {}\n  end else begin\n    {}\n  end",
+                        branches[0].0, branches[1].0
+                    ));
+                    let (chosen, scope) = if param == k {
+                        (&branches[0], format!("{block}."))
+                    } else {
+                        (&branches[1], format!("genblk{}.", self.generates))
+                    };
+                    placed.push(Placed {
+                        in_module: String::new(),
+                        direct: chosen.1.clone(),
+                        procedural: false,
+                        scope,
+                    });
+                    continue;
                 }
                 // A cover of a sequence.
                 2 => {
@@ -221,6 +299,7 @@ impl ModuleGen {
                         in_module: format!("{lab}cover property (@(posedge clk) {s});"),
                         direct: format!("{lab_d}cover property (@(posedge clk) {s_full});"),
                         procedural: false,
+                        scope: String::new(),
                     });
                 }
                 // An `always` procedure: `if`, `if`-`else`, nested `if`.
@@ -233,6 +312,7 @@ impl ModuleGen {
                         in_module: format!("{lab1}{v1} property ({p1});"),
                         direct: format!("{lab1_d}{v1} property (@(posedge clk) ({c}) |-> ({d1}));"),
                         procedural: true,
+                        scope: String::new(),
                     };
                     match self.rng.below(3) {
                         0 => {
@@ -257,6 +337,7 @@ impl ModuleGen {
                                     "{lab2_d}{v2} property (@(posedge clk) (!({c})) |-> ({d2}));"
                                 ),
                                 procedural: true,
+                                scope: String::new(),
                             });
                             continue;
                         }
@@ -274,6 +355,7 @@ impl ModuleGen {
                                     "{lab2_d}{v2} property (@(posedge clk) (({c}) && ({c2})) |-> ({d2}));"
                                 ),
                                 procedural: true,
+                                scope: String::new(),
                             });
                         }
                     }
@@ -285,7 +367,7 @@ impl ModuleGen {
         }
         let name = self.name("m");
         let text = format!(
-            "module {name}(input clk, rst, rst_n, a, b, c);\n  {}\n  {}\n  {}\nendmodule\n",
+            "module {name} #(parameter P = {param}) (input clk, rst, rst_n, a, b, c, input [2:0] v);\n  {}\n  {}\n  {}\nendmodule\n",
             defaults.trim_end().replace('\n', "\n  "),
             decls.join("\n  "),
             items.join("\n  ")
@@ -334,6 +416,7 @@ fn same(got: &Directive, want: &Directive, ctx: &str) {
 fn assertions_of_random_modules_read_as_written_out() {
     let mut assertions = 0;
     let mut procedural = 0;
+    let mut generated = 0;
     let mut refused = Vec::new();
     for seed in 0..200u64 {
         let m = ModuleGen::new(seed).module();
@@ -352,6 +435,8 @@ fn assertions_of_random_modules_read_as_written_out() {
         };
         assert_eq!(design.assertions.len(), m.placed.len(), "{ctx}");
         for (got, want) in design.assertions.iter().zip(&m.placed) {
+            assert_eq!(got.scope, want.scope, "{ctx}");
+            generated += usize::from(!want.scope.is_empty());
             let direct = format!("{}{}", m.defaults, want.direct);
             let ctx = format!("{ctx}\nassertion `{}`\nwritten out: {direct}", got.text);
             let d = parse_sva_directive(&direct)
@@ -372,4 +457,6 @@ fn assertions_of_random_modules_read_as_written_out() {
     );
     assert!(assertions >= 500, "{assertions} assertions");
     assert!(procedural >= 150, "{procedural} in procedures");
+    assert!(generated >= 100, "{generated} in generate blocks");
+    eprintln!("{assertions} assertions, {procedural} in procedures, {generated} in generate blocks");
 }

@@ -198,11 +198,11 @@ fn errors_point_into_the_file() {
     // A syntax error of SystemVerilog itself.
     let err = refused("module m(input a);\n  assign = ;\nendmodule");
     assert_eq!(err.location().unwrap().line, 2, "{err}");
-    // Constructs this reader does not elaborate: refused where they are.
+    // A generate loop that cannot be unrolled: refused at its bound.
     let err = refused(
-        "module m(input clk, input [3:0] a);\n  for (genvar i = 0; i < 4; i++) begin : g\n    assert property (@(posedge clk) a[i]);\n  end\nendmodule",
+        "module m(input clk, input [3:0] a);\n  for (genvar i = 0; i < W; i++) begin : g\n    assert property (@(posedge clk) a[i]);\n  end\nendmodule",
     );
-    assert_eq!(err.location().unwrap().line, 3, "{err}");
+    assert_eq!(err.location().unwrap().line, 2, "{err}");
     assert!(err.message().contains("generate"), "{err}");
     let err = refused(
         "module m(input clk, a);\n  initial begin\n    assert property (@(posedge clk) a);\n  end\nendmodule",
@@ -312,4 +312,221 @@ endmodule
     assert!(plain.contains("assert #0 (DEPTH != 3) ;"), "{plain}");
     assert!(plain.contains("assert (DEPTH != 5);"), "{plain}");
     assert!(!plain.contains("property"), "{plain}");
+}
+
+/// A `disable iff` whose case equality makes an unknown reset inactive
+/// (`=== 1'b1`, or a negated `!==`) keeps the assertion checked on an x
+/// reset, where mongen's reset counts an x as in reset: refused, at the
+/// operator. `!== '0` (true on an x) and a compound condition are read.
+#[test]
+fn case_equalities_that_keep_checking_on_an_unknown_reset_are_refused() {
+    for (src, column) in [
+        (
+            "module m(input clk, rst_ni, a); \
+             assert property (@(posedge clk) disable iff ((!rst_ni) === 1'b1) a); endmodule",
+            88,
+        ),
+        (
+            "module m(input clk, rst_ni, a); default disable iff (!(rst_ni !== 1'b1)); \
+             assert property (@(posedge clk) a); endmodule",
+            63,
+        ),
+    ] {
+        let e = refused(src);
+        assert!(e.message().contains("in a `disable iff` condition"), "{e}");
+        assert_eq!(e.location().unwrap().column, column, "{e}");
+    }
+    same(
+        "module m(input clk, rst_ni, flush_i, a); \
+         a1: assert property (@(posedge clk) disable iff ((!rst_ni || flush_i) !== '0) a); \
+         endmodule",
+        0,
+        "a1: assert property (@(posedge clk) disable iff (!rst_ni || flush_i) a);",
+    );
+    let d = read(
+        "module m(input clk, rst_ni, flush_i, a); default disable iff (!rst_ni || flush_i); \
+         a1: assert property (@(posedge clk) a); endmodule",
+    );
+    let dis = d.assertions[0].directive.disable.as_ref().unwrap();
+    assert_eq!(dis.signal(), None);
+    assert!(!dis.synchronous);
+}
+
+fn read_with(source: &str, options: &Options) -> Design {
+    read_str(source, "t.sv", options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Generate loops, `if` and `case` around assertions are unrolled with
+/// the module's parameters (defaults, or `Options::parameter`): one
+/// assertion per iteration, its genvar replaced, named as a simulator
+/// names the blocks (`g[1].`, `genblk2.`, §27.6).
+#[test]
+fn generate_blocks_are_unrolled_with_the_parameters() {
+    let src =
+        "module m #(parameter N = 2, parameter MODE = 1) (input clk, rst_ni, input [3:0] req, gnt);
+  localparam int LAST = N - 1;
+  default clocking @(posedge clk); endclocking
+  default disable iff (!rst_ni);
+  for (genvar i = 0; i < N; i++) begin : g
+    a_gnt: assert property (req[i] |=> gnt[i]);
+    if (i == LAST) begin : last
+      a_top: assert property (gnt[i] |-> req[i]);
+    end
+  end
+  if (MODE == 0) begin
+    a_zero: assert property (!gnt[0]);
+  end else if (MODE == 1) begin
+    a_one: assert property (gnt[0] |-> req[0]);
+  end
+  // (sv-parser 0.13 refuses a `begin` block as a case generate item.)
+  case (N)
+    1, 2: a_small: assert property (!gnt[3]);
+    default: a_big: assert property (gnt[3] |-> req[3]);
+  endcase
+endmodule";
+    let d = read(src);
+    let names: Vec<String> = d
+        .assertions
+        .iter()
+        .map(|a| format!("{}{}", a.scope, a.directive.label.as_deref().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "g[0].a_gnt",
+            "g[1].a_gnt",
+            "g[1].last.a_top",
+            "genblk2.a_one",
+            "genblk3.a_small"
+        ]
+    );
+    let header = "default clocking @(posedge clk); endclocking default disable iff (!rst_ni);";
+    same(
+        src,
+        1,
+        &format!("{header} a_gnt: assert property (req[1] |=> gnt[1]);"),
+    );
+    same(
+        src,
+        2,
+        &format!("{header} a_top: assert property (gnt[1] |-> req[1]);"),
+    );
+    // -P: four iterations, the other branches.
+    let d = read_with(
+        src,
+        &Options::new().parameter("N", "4").parameter("MODE", "0"),
+    );
+    let names: Vec<String> = d
+        .assertions
+        .iter()
+        .map(|a| format!("{}{}", a.scope, a.directive.label.as_deref().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "g[0].a_gnt",
+            "g[1].a_gnt",
+            "g[2].a_gnt",
+            "g[3].a_gnt",
+            "g[3].last.a_top",
+            "genblk2.a_zero",
+            "genblk3.a_big"
+        ]
+    );
+    // The design keeps its generate constructs, without the assertions.
+    let plain = d.without_assertions(|_| None);
+    assert!(
+        plain.contains("for (genvar i = 0; i < N; i++) begin : g"),
+        "{plain}"
+    );
+    assert!(!plain.contains("assert"), "{plain}");
+}
+
+/// Nested loops and steps other than `++`, each genvar replaced in its
+/// scope.
+#[test]
+fn nested_loops_and_their_steps() {
+    let src = "module m (input clk, input [15:0] v);
+  genvar i, j;
+  generate
+    for (i = 3; i >= 0; i -= 2) begin : outer
+      for (j = 1; j < 4; j = j * 2) begin : inner
+        p: assert property (@(posedge clk) v[j] |=> v[i]);
+      end
+    end
+  endgenerate
+endmodule";
+    let d = read(src);
+    let scopes: Vec<&str> = d.assertions.iter().map(|a| a.scope.as_str()).collect();
+    assert_eq!(
+        scopes,
+        [
+            "outer[3].inner[1].",
+            "outer[3].inner[2].",
+            "outer[1].inner[1].",
+            "outer[1].inner[2]."
+        ]
+    );
+    same(src, 1, "p: assert property (@(posedge clk) v[2] |=> v[3]);");
+}
+
+/// What cannot be unrolled exactly is refused, where it is written.
+#[test]
+fn generate_constructs_that_cannot_be_unrolled_are_refused() {
+    for (src, says) in [
+        (
+            "module m #(parameter N) (input clk, a);
+  for (genvar i = 0; i < N; i++) begin : g assert property (@(posedge clk) a); end
+endmodule",
+            "no default value",
+        ),
+        (
+            "module m (input clk, a);
+  for (genvar i = 0; i < W; i++) begin : g assert property (@(posedge clk) a); end
+endmodule",
+            "`W` is not a parameter",
+        ),
+        (
+            "module m (input clk, a);
+  for (genvar i = 0; i < 2; i++) assert property (@(posedge clk) a);
+endmodule",
+            "whose block has no name",
+        ),
+        (
+            "module m (input clk, a);
+  for (genvar i = 0; i < 2; i = i) begin : g assert property (@(posedge clk) a); end
+endmodule",
+            "does not end",
+        ),
+        (
+            "module m (input clk, a);
+  for (genvar i = 0; i < 100000; i++) begin : g assert property (@(posedge clk) a); end
+endmodule",
+            "more than 10000 generate blocks",
+        ),
+        (
+            "module m (input clk, a);
+  if (1) begin always @(posedge clk) assert property (a); end
+endmodule",
+            "only concurrent assertions that are items",
+        ),
+        (
+            "module m (input clk, a);
+  if (4'bx1 == 1) begin assert property (@(posedge clk) a); end
+endmodule",
+            "not a constant integer",
+        ),
+    ] {
+        let e = refused(src);
+        assert!(e.message().contains(says), "{says}: {e}");
+        assert!(e.location().is_some(), "{e}");
+    }
+    // A generate construct without assertions is not evaluated.
+    let d = read(
+        "module m #(parameter N) (input clk, a);
+  for (genvar i = 0; i < N; i++) begin : g wire w = a; end
+  assert property (@(posedge clk) a);
+endmodule",
+    );
+    assert_eq!(d.assertions.len(), 1);
 }

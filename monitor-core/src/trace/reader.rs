@@ -3,7 +3,7 @@
 use std::fmt;
 use std::io::{BufRead, Read};
 
-use super::expr::Cell;
+use super::expr::{Cell, Expr};
 
 /// Where an event is in its trace.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -1074,6 +1074,9 @@ pub struct VcdReader<R: BufRead> {
     clock: Option<(usize, Edge)>,
     /// An asynchronous reset: its slot and a digit at which it is inactive.
     async_reset: Option<(usize, u8)>,
+    /// An asynchronous reset condition (a compound `disable iff`) and the
+    /// slots it reads.
+    async_condition: Option<(Expr, Vec<usize>)>,
     /// Whether that reset was active since the last event, and whether it
     /// was when the current event was read.
     reset_seen: bool,
@@ -1164,6 +1167,7 @@ impl<R: BufRead> VcdReader<R> {
             slot_of: Default::default(),
             clock: None,
             async_reset: None,
+            async_condition: None,
             reset_seen: false,
             restarted: false,
             pending: Vec::new(),
@@ -1242,6 +1246,50 @@ impl<R: BufRead> VcdReader<R> {
         Ok(())
     }
 
+    /// Makes the condition `reset` (`!rst_ni || flush_i`, over the
+    /// trace's signals) an asynchronous reset, as
+    /// [`VcdReader::set_async_reset`] does for one signal: a pulse of the
+    /// condition between two edges (a time step after which it is true, or
+    /// unknown) restarts the monitors before the next edge's event.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::{Edge, Reader, VcdReader};
+    ///
+    /// // flush pulses high between the edges at 5 and 15.
+    /// let dump = "$scope module tb $end
+    /// $var wire 1 ! clk $end
+    /// $var wire 1 \" rst_n $end
+    /// $var wire 1 # flush $end
+    /// $upscope $end
+    /// $enddefinitions $end
+    /// #0 0! 1\" 0# #5 1! #10 0! 1# #11 0# #15 1! #20 0! #25 1!\n";
+    /// let mut r = VcdReader::new("t.vcd", dump.as_bytes(), Some(("clk", Edge::Posedge)))?;
+    /// r.set_async_reset_condition(Expr::parse("!rst_n || flush")?)?;
+    /// let mut restarts = Vec::new();
+    /// while r.advance()? {
+    ///     restarts.push(r.restarted());
+    /// }
+    /// assert_eq!(restarts, [false, true, false]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_async_reset_condition(&mut self, mut reset: Expr) -> Result<(), TraceError> {
+        let mut slots = Vec::new();
+        reset
+            .resolve(&mut |name: &str| {
+                let slot = self.resolve(name)?;
+                slots.push(slot);
+                Ok::<usize, String>(slot)
+            })
+            .map_err(|m| TraceError {
+                source: self.source.clone(),
+                at: None,
+                message: format!("the reset condition: {m}"),
+            })?;
+        self.async_condition = Some((reset, slots));
+        Ok(())
+    }
+
     /// The full names of the signals.
     ///
     /// ```
@@ -1287,6 +1335,7 @@ impl<R: BufRead> VcdReader<R> {
 
     fn apply_pending(&mut self) {
         let reset = self.async_reset;
+        let mut touched = false;
         for (slot, bits, real) in self.pending.drain(..) {
             let s = &mut self.signals[slot];
             Self::apply(s, &self.pending_bits[bits], real);
@@ -1294,6 +1343,20 @@ impl<R: BufRead> VcdReader<R> {
             if let Some((r, inactive)) = reset {
                 self.reset_seen |= r == slot && s.bits.first() != Some(&inactive);
             }
+            touched |= self
+                .async_condition
+                .as_ref()
+                .is_some_and(|(_, slots)| slots.contains(&slot));
+        }
+        // A condition is read once its signals have all taken the time
+        // step's values (between two of them, a simultaneous change of two
+        // signals would look like a pulse).
+        if let (true, Some((condition, _))) = (touched, &self.async_condition) {
+            let signals = &self.signals;
+            // Unknown counts as active, as for one signal.
+            self.reset_seen |= condition
+                .eval(&|id| signals.get(id).map(signal_cell))
+                .unwrap_or(true);
         }
         self.pending_bits.clear();
     }
@@ -1689,15 +1752,7 @@ impl<R: BufRead> Reader for VcdReader<R> {
     }
 
     fn cell(&self, id: usize) -> Option<Cell<'_>> {
-        let s = self.signals.get(id)?;
-        if let Some(r) = s.real {
-            return Some(Cell::Real(r));
-        }
-        if s.bits.is_empty() {
-            // Never dumped: unknown.
-            return Some(Cell::Bits(b"x"));
-        }
-        Some(Cell::Bits(&s.bits))
+        self.signals.get(id).map(signal_cell)
     }
 
     fn position(&self) -> Position {
@@ -1734,6 +1789,18 @@ impl<R: BufRead> VcdReader<R> {
     pub fn signal_name(&self, id: usize) -> Option<&str> {
         self.signals.get(id).map(|s| s.name.as_str())
     }
+}
+
+/// A VCD signal's current value as a cell.
+fn signal_cell(s: &Signal) -> Cell<'_> {
+    if let Some(r) = s.real {
+        return Cell::Real(r);
+    }
+    if s.bits.is_empty() {
+        // Never dumped: unknown.
+        return Cell::Bits(b"x");
+    }
+    Cell::Bits(&s.bits)
 }
 
 #[cfg(test)]

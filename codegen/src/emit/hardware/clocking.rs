@@ -81,6 +81,40 @@ pub struct Reset {
     pub active_low: bool,
     /// Acts as soon as asserted, not only on clock edges.
     pub asynchronous: bool,
+    /// A reset that is a condition of the design's signals (an SVA
+    /// `disable iff (!rst_ni || flush_i)`) rather than one of them: the
+    /// port (active high) is driven by the condition where the checker is
+    /// instantiated. `None`: the port reads the design's signal of its name.
+    pub condition: Option<ResetCondition>,
+}
+
+/// The condition that drives a checker's reset port (see
+/// [`Reset::condition`]).
+///
+/// ```
+/// use mongen::emit::hardware::clocking::{Reset, ResetCondition};
+///
+/// let r = Reset {
+///     name: "disable_iff".into(),
+///     active_low: false,
+///     asynchronous: true,
+///     condition: Some(ResetCondition {
+///         expression: "!rst_ni || flush_i".into(),
+///         initial: "!rst_ni".into(),
+///     }),
+/// };
+/// assert_eq!(r.to_string(), "disable_iff:high:async");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ResetCondition {
+    /// The Verilog expression, over the design's signals, connected to the
+    /// port: the checker is in reset while it is 1.
+    pub expression: String,
+    /// The Verilog expression a formal harness assumes in the first cycle
+    /// (the design's own reset among the condition's terms, so that the
+    /// proof starts from the design's reset state, not from a state that
+    /// only the condition's other terms excuse).
+    pub initial: String,
 }
 
 impl Default for Reset {
@@ -89,6 +123,7 @@ impl Default for Reset {
             name: "rst_n".into(),
             active_low: true,
             asynchronous: false,
+            condition: None,
         }
     }
 }

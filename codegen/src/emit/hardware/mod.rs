@@ -106,10 +106,17 @@ impl HardwareClocking {
                     reset_doc: format!("All outputs are 0 while {} is {}.", r.name, r.level()),
                     port_lines: {
                         port_lines.push(format!(
-                            "{:<12} {} active-{} reset (restarts the check)",
+                            "{:<12} {} active-{} reset (restarts the check){}",
                             r.name,
                             r.timing(),
-                            r.level()
+                            r.level(),
+                            match &r.condition {
+                                Some(c) => format!(
+                                    ": drive it with `{}` (the disable iff)",
+                                    super::names::comment_safe(&c.expression)
+                                ),
+                                None => String::new(),
+                            }
                         ));
                         port_lines
                     },
