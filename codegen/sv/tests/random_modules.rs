@@ -458,5 +458,7 @@ fn assertions_of_random_modules_read_as_written_out() {
     assert!(assertions >= 500, "{assertions} assertions");
     assert!(procedural >= 150, "{procedural} in procedures");
     assert!(generated >= 100, "{generated} in generate blocks");
-    eprintln!("{assertions} assertions, {procedural} in procedures, {generated} in generate blocks");
+    eprintln!(
+        "{assertions} assertions, {procedural} in procedures, {generated} in generate blocks"
+    );
 }
