@@ -204,7 +204,10 @@ fn mongen_reads_lowrisc_assertions_through_their_macros() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
-        text(&o).contains("a select by a signal (`gnt_o[idx_o]`) is not supported"),
+        text(&o).contains(
+            "a select by a signal (`gnt_o[idx_o]`) reads the bit at the value of `idx_o`: \
+             the widths of `gnt_o` and `idx_o` are needed"
+        ),
         "{}",
         text(&o)
     );
