@@ -2182,31 +2182,7 @@ impl<'a> Parser<'a> {
                     unknown = Some((name.to_string(), arg));
                 }
                 if f == "$past" && self.is_sym(",") {
-                    let comma = self.cur.next();
-                    let n = if self.is_sym(",") || self.is_sym(")") {
-                        1
-                    } else {
-                        let t = self.cur.peek().clone();
-                        let n = self.number()?;
-                        if n == 0 {
-                            return Err(self.cur.error(
-                                t.span,
-                                ParseErrorKind::Bound(
-                                    "the number of ticks of `$past` is at least 1".into(),
-                                ),
-                            ));
-                        }
-                        n
-                    };
-                    let _ = comma;
-                    if self.is_sym(",") {
-                        let c = self.cur.peek().span;
-                        return Err(self.unsupported(
-                            c,
-                            "`$past` with a gating expression or a clocking event is not supported \
-                             (IEEE 1800-2017 §16.9.3)",
-                        ));
-                    }
+                    let n = self.past_ticks()?;
                     (0..n).fold(e, |g, _| Formula::yesterday(g))
                 } else {
                     if self.is_sym(",") {
