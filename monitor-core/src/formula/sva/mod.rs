@@ -1072,6 +1072,14 @@ mod tests {
         );
         has(err("$rose(a, @(posedge c2))"), "§16.9.3");
         has(err("$past(a, 1, en)"), "§16.9.3");
+        has(
+            err("$past(a, 0)"),
+            "the number of ticks of `$past` is at least 1",
+        );
+        has(
+            err("$past(v, 0) == v"),
+            "the number of ticks of `$past` is at least 1",
+        );
         has(err("$past_gclk(a)"), "§16.9.4");
         // Recursion, expect, methods.
         has(
