@@ -695,3 +695,43 @@ fn signals_of_unknown_width_are_refused_in_vector_uses() {
     );
     assert!(e.message().contains("the width of `v` is not known"), "{e}");
 }
+
+/// Casts in the constant expressions of generate constructs and ranges
+/// (PULP's `if (NumIn == unsigned'(1))`, `unsigned'($clog2(NumIn))`).
+#[test]
+fn casts_in_generate_conditions_and_ranges() {
+    let src = "
+module m #(parameter int unsigned NumIn = 4,
+           parameter int unsigned IdxWidth = (NumIn > 32'd1) ? unsigned'($clog2(NumIn)) : 32'd1,
+           parameter type idx_t = logic [IdxWidth-1:0])
+  (input logic clk, input logic [NumIn-1:0] gnt_o, output idx_t idx_o);
+  if (NumIn == unsigned'(1)) begin : gen_pass_through
+  end else begin : gen_arbiter
+    hot_one: assert property (@(posedge clk) $onehot0(gnt_o));
+    stable: assert property (@(posedge clk) $stable(idx_o));
+  end
+endmodule";
+    for (n, idx) in [(4u32, 1u32), (5, 2), (64, 5)] {
+        let d = read_with(src, &Options::new().parameter("NumIn", &n.to_string()));
+        assert_eq!(d.assertions.len(), 2);
+        assert_eq!(d.assertions[0].scope, "gen_arbiter.");
+        let signals = Signals::new()
+            .scalar("clk")
+            .vector("gnt_o", n - 1, 0)
+            .vector("idx_o", idx, 0);
+        same_with(
+            &d,
+            0,
+            "hot_one: assert property (@(posedge clk) $onehot0(gnt_o));",
+            &signals,
+        );
+        same_with(
+            &d,
+            1,
+            "stable: assert property (@(posedge clk) $stable(idx_o));",
+            &signals,
+        );
+    }
+    let one = read_with(src, &Options::new().parameter("NumIn", "1"));
+    assert!(one.assertions.is_empty());
+}
