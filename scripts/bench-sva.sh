@@ -16,7 +16,7 @@
 #    file, paid again by each process that reads it). Goal: < 20 ms per
 #    property. lowRISC's prim_arbiter_ppc is read with the
 #    assertions mongen refuses blanked, as codegen/tests/tools_sva_designs.rs
-#    does; rr_arb_tree has none that mongen reads (its SOURCE.md says why).
+#    does; rr_arb_tree is read with its defaults (six properties).
 # 2. Checker size: Yosys `synth` cells (generic gates and flip-flops) of
 #    mongen's checker (`-t verilog`) next to the same property written by
 #    hand with `$past`-style registers and an immediate assertion

@@ -33,6 +33,10 @@ enum Token {
     Number(i128),
     Name(String),
     Op(&'static str),
+    /// `type'(`: a cast to a type named (`unsigned`, `int`, ...).
+    Cast(String),
+    /// `8'(`: a cast to a size.
+    SizeCast(u32),
 }
 
 impl Token {
@@ -41,6 +45,8 @@ impl Token {
             Token::Number(n) => n.to_string(),
             Token::Name(n) => n.clone(),
             Token::Op(o) => (*o).to_string(),
+            Token::Cast(t) => format!("{t}'"),
+            Token::SizeCast(n) => format!("{n}'"),
         }
     }
 }
@@ -80,6 +86,15 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             }
             if j < b.len() && b[j] == b'\'' {
                 j += 1;
+                if j < b.len() && b[j] == b'(' && !size.is_empty() && j == i + 1 {
+                    let bits = size
+                        .replace('_', "")
+                        .parse()
+                        .map_err(|_| format!("the size of the cast `{size}'`"))?;
+                    out.push(Token::SizeCast(bits));
+                    i = j;
+                    continue;
+                }
                 if j < b.len() && (b[j] == b's' || b[j] == b'S') {
                     j += 1;
                 }
@@ -144,7 +159,13 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             while i < b.len() && ident(b[i]) {
                 i += 1;
             }
-            out.push(Token::Name(text[start..i].to_string()));
+            let name = text[start..i].to_string();
+            if text[i..].starts_with("'(") {
+                out.push(Token::Cast(name));
+                i += 1;
+            } else {
+                out.push(Token::Name(name));
+            }
             continue;
         }
         match OPS.iter().find(|o| text[i..].starts_with(**o)) {
@@ -307,7 +328,47 @@ impl Parser<'_> {
                 (self.lookup)(&n).map(i128::from)
             }
             Token::Op(o) => Err(format!("unexpected `{o}`")),
+            Token::Cast(t) => {
+                let v = self.primary()?;
+                cast(&t, v)
+            }
+            Token::SizeCast(bits) => {
+                let v = self.primary()?;
+                // Without the operand's width and signedness, only a value
+                // that both a signed and an unsigned reading keep is known.
+                if (1..=127).contains(&bits) && v >= 0 && v >> (bits - 1) == 0 {
+                    Ok(v)
+                } else {
+                    Err(format!(
+                        "the cast `{bits}'({v})`: its value depends on the width and signedness \
+                         of the operand"
+                    ))
+                }
+            }
         }
+    }
+}
+
+/// `ty'(v)` (§6.24.1): the value `v` as the integer type `ty`.
+fn cast(ty: &str, v: i128) -> Result<i128, String> {
+    // The low bits of v, read as a signed integer.
+    let truncate = |bits: u32| {
+        let shift = 128 - bits;
+        (v << shift) >> shift
+    };
+    match ty {
+        "int" | "integer" => Ok(truncate(32)),
+        "shortint" => Ok(truncate(16)),
+        "longint" => Ok(truncate(64)),
+        "byte" => Ok(truncate(8)),
+        // A value that is not negative stays itself; a negative one
+        // becomes a large number of the operand's width, not known here.
+        "unsigned" if v >= 0 => Ok(v),
+        "signed" if v < 0 => Ok(v),
+        "unsigned" | "signed" => Err(format!(
+            "the cast `{ty}'({v})`: its value depends on the width of the operand"
+        )),
+        _ => Err(format!("the cast to the type `{ty}`")),
     }
 }
 
@@ -391,6 +452,18 @@ mod tests {
         assert_eq!(ev("1_000"), Ok(1000));
         assert_eq!(ev("!N"), Ok(0));
         assert_eq!(ev("~0"), Ok(-1));
+        assert_eq!(ev("unsigned'(1)"), Ok(1));
+        assert_eq!(ev("N == unsigned'(4)"), Ok(1));
+        assert_eq!(ev("unsigned'($clog2(W))"), Ok(3));
+        assert_eq!(ev("int'(N) - 5"), Ok(-1));
+        assert_eq!(ev("int'(64'h1_0000_0003)"), Ok(3));
+        assert_eq!(ev("int'(32'hffff_ffff)"), Ok(-1));
+        assert_eq!(ev("byte'(255)"), Ok(-1));
+        assert_eq!(ev("shortint'(65537)"), Ok(1));
+        assert_eq!(ev("longint'(-2)"), Ok(-2));
+        assert_eq!(ev("signed'(-3)"), Ok(-3));
+        assert_eq!(ev("8'(N + 1)"), Ok(5));
+        assert_eq!(ev("unsigned'(N) * 2"), Ok(8));
     }
 
     #[test]
@@ -407,6 +480,14 @@ mod tests {
             "(1",
             "a.b",
             "9223372036854775807 + 1",
+            // Casts whose value depends on the operand's width or a type.
+            "unsigned'(-1)",
+            "signed'(1)",
+            "4'(8)",
+            "4'(-1)",
+            "idx_t'(1)",
+            "logic'(1)",
+            "unsigned' (1)",
         ] {
             assert!(ev(bad).is_err(), "{bad}: {:?}", ev(bad));
         }

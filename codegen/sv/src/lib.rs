@@ -53,7 +53,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use monitor_core::formula::sva::parse_sva_directive;
+use monitor_core::formula::sva::{parse_sva_directive_with, Signals};
 use monitor_core::formula::Directive;
 use sv_parser::{
     parse_sv_pp, preprocess, preprocess_str, unwrap_locate, unwrap_node, AlwaysConstruct,
@@ -693,6 +693,19 @@ struct Found<'a> {
 struct Module {
     name: String,
     declarations: Vec<Declaration>,
+    /// The widths of the module's signals (`None`: declared, but of a
+    /// width mongen cannot compute).
+    signals: HashMap<String, Option<Width>>,
+    /// The packed types of the module (`typedef logic [W-1:0] t;`,
+    /// `parameter type t = logic [W-1:0]`).
+    typedefs: HashMap<String, Option<Width>>,
+}
+
+/// The width of a signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Width {
+    Scalar,
+    Vector { msb: u32, lsb: u32, signed: bool },
 }
 
 struct Extractor<'a, 'f> {
@@ -715,6 +728,9 @@ struct Extractor<'a, 'f> {
     parameters: Vec<Vec<(String, Result<i64, String>)>>,
     /// Generate blocks unrolled so far (see [`MAX_GENERATED`]).
     generated: usize,
+    /// The type of the last ANSI port of the module, which a port
+    /// declared without direction nor type inherits (§23.2.2.3).
+    last_port: Option<Option<Width>>,
 }
 
 impl<'a, 'f> Extractor<'a, 'f> {
@@ -732,6 +748,7 @@ impl<'a, 'f> Extractor<'a, 'f> {
             overrides: Vec::new(),
             parameters: Vec::new(),
             generated: 0,
+            last_port: None,
         }
     }
 
@@ -823,6 +840,8 @@ impl<'a, 'f> Extractor<'a, 'f> {
         let mut in_generate = 0usize;
         let mut module_generates = 0usize;
         let mut in_localparam = 0usize;
+        // Declarations in procedures, functions and tasks are local.
+        let mut in_procedure = 0usize;
         for event in self.tree.into_iter().event() {
             match event {
                 NodeEvent::Enter(node) => {
@@ -844,7 +863,10 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                 self.modules.push(Module {
                                     name,
                                     declarations: Vec::new(),
+                                    signals: HashMap::new(),
+                                    typedefs: HashMap::new(),
                                 });
+                                self.last_port = None;
                                 self.clockings.push(HashMap::new());
                                 self.parameters.push(Vec::new());
                                 module_generates = 0;
@@ -883,6 +905,14 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                  read: declare them in the module",
                             ));
                         }
+                    }
+                    if let Some((ScopeKind::Module, Some(m))) = scope {
+                        if in_generate == 0 && in_procedure == 0 {
+                            self.signal_declaration(m, node.clone());
+                        }
+                    }
+                    if is_procedure(&node) {
+                        in_procedure += 1;
                     }
                     match node {
                         RefNode::LocalParameterDeclaration(_) => in_localparam += 1,
@@ -1042,6 +1072,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
                     if Scope::of(&node).is_some() {
                         scopes.pop();
                     } else {
+                        if is_procedure(&node) {
+                            in_procedure -= 1;
+                        }
                         match node {
                             RefNode::AlwaysConstruct(_) => in_always -= 1,
                             RefNode::LoopGenerateConstruct(_)
@@ -1065,6 +1098,239 @@ impl<'a, 'f> Extractor<'a, 'f> {
             removals: self.removals,
             module_ends: self.module_ends,
         })
+    }
+
+    /// Records the signals or the type that `node` declares in module `m`,
+    /// if it is a declaration of ports, variables, nets or packed types.
+    fn signal_declaration(&mut self, m: usize, node: RefNode<'a>) {
+        let mut names: Vec<(&'a str, bool)> = Vec::new();
+        let width = match node {
+            RefNode::AnsiPortDeclarationNet(x) => {
+                names.push((self.str(&x.nodes.1), x.nodes.2.is_empty()));
+                let width = match &x.nodes.0 {
+                    Some(header) => self.width(m, header.into()),
+                    None => self.last_port.unwrap_or(None),
+                };
+                self.last_port = Some(width);
+                width
+            }
+            RefNode::AnsiPortDeclarationVariable(x) => {
+                names.push((self.str(&x.nodes.1), x.nodes.2.is_empty()));
+                let width = match &x.nodes.0 {
+                    Some(header) => self.width(m, header.into()),
+                    None => self.last_port.unwrap_or(None),
+                };
+                self.last_port = Some(width);
+                width
+            }
+            RefNode::AnsiPortDeclarationParen(x) => {
+                // `.name(expression)`: no width of its own.
+                names.push((self.str(&x.nodes.2), false));
+                self.last_port = Some(None);
+                None
+            }
+            RefNode::InputDeclarationNet(x) => {
+                for (id, unpacked) in x.nodes.2.nodes.0.contents() {
+                    names.push((self.str(id), unpacked.is_empty()));
+                }
+                self.width(m, (&x.nodes.1).into())
+            }
+            RefNode::OutputDeclarationNet(x) => {
+                for (id, unpacked) in x.nodes.2.nodes.0.contents() {
+                    names.push((self.str(id), unpacked.is_empty()));
+                }
+                self.width(m, (&x.nodes.1).into())
+            }
+            RefNode::InoutDeclaration(x) => {
+                for (id, unpacked) in x.nodes.2.nodes.0.contents() {
+                    names.push((self.str(id), unpacked.is_empty()));
+                }
+                self.width(m, (&x.nodes.1).into())
+            }
+            RefNode::InputDeclarationVariable(x) => {
+                for (id, unpacked) in x.nodes.2.nodes.0.contents() {
+                    names.push((self.str(id), unpacked.is_empty()));
+                }
+                self.width(m, (&x.nodes.1).into())
+            }
+            RefNode::OutputDeclarationVariable(x) => {
+                for (id, unpacked, _) in x.nodes.2.nodes.0.contents() {
+                    names.push((self.str(id), unpacked.is_empty()));
+                }
+                self.width(m, (&x.nodes.1).into())
+            }
+            RefNode::DataDeclarationVariable(x) => {
+                for a in x.nodes.4.nodes.0.contents() {
+                    match a {
+                        sv_parser::VariableDeclAssignment::Variable(v) => {
+                            names.push((self.str(&v.nodes.0), v.nodes.1.is_empty()));
+                        }
+                        sv_parser::VariableDeclAssignment::DynamicArray(v) => {
+                            names.push((self.str(&v.nodes.0), false));
+                        }
+                        sv_parser::VariableDeclAssignment::Class(v) => {
+                            names.push((self.str(&v.nodes.0), false));
+                        }
+                    }
+                }
+                self.width(m, (&x.nodes.3).into())
+            }
+            RefNode::NetDeclarationNetType(x) => {
+                for a in x.nodes.5.nodes.0.contents() {
+                    names.push((self.str(&a.nodes.0), a.nodes.1.is_empty()));
+                }
+                self.width(m, (&x.nodes.3).into())
+            }
+            RefNode::NetDeclarationNetTypeIdentifier(x) => {
+                // sv-parser reads `idx_t v;` so when it does not know that
+                // `idx_t` is a type: a type of the module is one.
+                let ty = self.str(&x.nodes.0);
+                let width = self.modules[m].typedefs.get(ty).copied().flatten();
+                let width = width.filter(|_| x.nodes.1.is_none());
+                for a in x.nodes.2.nodes.0.contents() {
+                    names.push((self.str(&a.nodes.0), a.nodes.1.is_empty()));
+                }
+                width
+            }
+            RefNode::NetDeclarationInterconnect(x) => {
+                names.push((self.str(&x.nodes.3), false));
+                None
+            }
+            RefNode::TypeDeclarationDataType(x) => {
+                let name = self.str(&x.nodes.2).to_string();
+                let width = if x.nodes.3.is_empty() {
+                    self.width(m, (&x.nodes.1).into())
+                } else {
+                    None
+                };
+                self.modules[m].typedefs.insert(name, width);
+                return;
+            }
+            RefNode::TypeAssignment(x) => {
+                let name = self.str(&x.nodes.0).to_string();
+                // A type given with -P is not read.
+                let overridden = self.overrides.iter().any(|(n, _)| *n == name);
+                let width = match &x.nodes.1 {
+                    Some((_, t)) if !overridden => self.width(m, t.into()),
+                    _ => None,
+                };
+                self.modules[m].typedefs.insert(name, width);
+                return;
+            }
+            _ => return,
+        };
+        for (name, whole) in names {
+            let width = width.filter(|_| whole);
+            let signals = &mut self.modules[m].signals;
+            // Declared twice (a non-ANSI port and its net): the widths
+            // must agree, else mongen does not guess.
+            match signals.get(name) {
+                Some(w) if *w != width => {
+                    signals.insert(name.to_string(), None);
+                }
+                _ => {
+                    signals.insert(name.to_string(), width);
+                }
+            }
+        }
+    }
+
+    /// The width of the data type (or port header) `ty` in module `m`:
+    /// a scalar, a vector with one packed dimension, an integer type
+    /// (`int`, `byte`, ...), or a type of the module declared so; `None`
+    /// for anything else (a struct, an enum, several packed dimensions,
+    /// an interface, ...) or a range that is not a constant integer.
+    fn width(&self, m: usize, ty: RefNode<'a>) -> Option<Width> {
+        let mut ranges: Vec<&'a sv_parser::ConstantRange> = Vec::new();
+        let mut signed = None;
+        let mut atom: Option<(u32, bool)> = None;
+        let mut named: Option<&'a str> = None;
+        let mut in_dimension = 0usize;
+        for event in ty.into_iter().event() {
+            match event {
+                NodeEvent::Enter(RefNode::PackedDimension(d)) => {
+                    if in_dimension == 0 {
+                        match d {
+                            sv_parser::PackedDimension::Range(r) => ranges.push(&r.nodes.0.nodes.1),
+                            sv_parser::PackedDimension::UnsizedDimension(_) => return None,
+                        }
+                    }
+                    in_dimension += 1;
+                }
+                NodeEvent::Leave(RefNode::PackedDimension(_)) => in_dimension -= 1,
+                NodeEvent::Enter(_) if in_dimension > 0 => {}
+                NodeEvent::Enter(RefNode::Signing(s)) => signed = Some(self.str(s) == "signed"),
+                NodeEvent::Enter(RefNode::IntegerAtomType(t)) => {
+                    atom = Some(match self.str(t) {
+                        "byte" => (8, true),
+                        "shortint" => (16, true),
+                        "int" | "integer" => (32, true),
+                        "longint" => (64, true),
+                        "time" => (64, false),
+                        _ => return None,
+                    });
+                }
+                NodeEvent::Enter(RefNode::TypeIdentifier(t)) => named = Some(self.str(t)),
+                // sv-parser reads a type name it does not know as a class.
+                NodeEvent::Enter(RefNode::ClassType(c))
+                    if c.nodes.1.is_none() && c.nodes.2.is_empty() =>
+                {
+                    named = Some(self.str(&c.nodes.0));
+                }
+                NodeEvent::Enter(
+                    RefNode::DataTypeStructUnion(_)
+                    | RefNode::DataTypeEnum(_)
+                    | RefNode::NonIntegerType(_)
+                    | RefNode::DataTypeVirtual(_)
+                    | RefNode::DataTypeType(_)
+                    | RefNode::ClassType(_)
+                    | RefNode::InterfacePortHeader(_)
+                    | RefNode::TypeReference(_)
+                    | RefNode::PackageScope(_)
+                    | RefNode::ClassScope(_)
+                    | RefNode::NetTypeIdentifier(_),
+                ) => return None,
+                NodeEvent::Enter(RefNode::Keyword(k))
+                    if matches!(self.str(k), "string" | "chandle" | "event" | "interconnect") =>
+                {
+                    return None
+                }
+                _ => {}
+            }
+        }
+        if let Some(name) = named {
+            if atom.is_some() || !ranges.is_empty() || signed.is_some() {
+                return None;
+            }
+            return self.modules[m].typedefs.get(name).copied().flatten();
+        }
+        if let Some((bits, default_signed)) = atom {
+            if !ranges.is_empty() {
+                return None;
+            }
+            return Some(Width::Vector {
+                msb: bits - 1,
+                lsb: 0,
+                signed: signed.unwrap_or(default_signed),
+            });
+        }
+        match ranges[..] {
+            [] => Some(Width::Scalar),
+            [range] => {
+                let bound = |e: &'a sv_parser::ConstantExpression| {
+                    let text = self.str(e);
+                    consteval::eval(text, &|n| self.param_value(m, &[], n))
+                        .ok()
+                        .and_then(|v| u32::try_from(v).ok())
+                };
+                Some(Width::Vector {
+                    msb: bound(&range.nodes.0)?,
+                    lsb: bound(&range.nodes.2)?,
+                    signed: signed.unwrap_or(false),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// A parameter of module `m` (a `localparam` when `local`): its
@@ -1744,7 +2010,24 @@ impl<'a, 'f> Extractor<'a, 'f> {
             text.ours(")");
         }
         text.ours(");");
-        let directive = match parse_sva_directive(&text.text) {
+        let mut signals = Signals::new();
+        for (name, width) in &self.modules[f.module].signals {
+            signals = match width {
+                Some(Width::Scalar) => signals.scalar(name),
+                Some(Width::Vector {
+                    msb,
+                    lsb,
+                    signed: false,
+                }) => signals.vector(name, *msb, *lsb),
+                Some(Width::Vector {
+                    msb,
+                    lsb,
+                    signed: true,
+                }) => signals.signed_vector(name, *msb, *lsb),
+                None => signals,
+            };
+        }
+        let directive = match parse_sva_directive_with(&text.text, &signals) {
             Ok(d) => d,
             Err(e) => {
                 let origin = text.origin(e.offset()).unwrap_or(f.origin);
@@ -1881,6 +2164,23 @@ fn mentions(text: &str, name: &str) -> bool {
 /// `text` without whitespace, to compare clocks as written.
 fn squeeze(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Whether the declarations inside `node` are local to it.
+fn is_procedure(node: &RefNode<'_>) -> bool {
+    matches!(
+        node,
+        RefNode::AlwaysConstruct(_)
+            | RefNode::InitialConstruct(_)
+            | RefNode::FinalConstruct(_)
+            | RefNode::FunctionDeclaration(_)
+            | RefNode::TaskDeclaration(_)
+            | RefNode::PropertyDeclaration(_)
+            | RefNode::SequenceDeclaration(_)
+            | RefNode::LetDeclaration(_)
+            | RefNode::ClockingDeclaration(_)
+            | RefNode::ModuleInstantiation(_)
+    )
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

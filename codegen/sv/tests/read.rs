@@ -4,7 +4,7 @@
 //! reset and enabling conditions made explicit).
 
 use mongen_sv::{read_file, read_str, Design, Options, ReadError};
-use monitor_core::formula::sva::parse_sva_directive;
+use monitor_core::formula::sva::{parse_sva_directive, parse_sva_directive_with, Signals};
 use monitor_core::formula::DirectiveKind;
 
 fn read(source: &str) -> Design {
@@ -529,4 +529,209 @@ endmodule",
 endmodule",
     );
     assert_eq!(d.assertions.len(), 1);
+}
+
+/// The assertion `k` of `design` is the directive `expected` read with
+/// the declarations `signals` given by hand.
+fn same_with(design: &Design, k: usize, expected: &str, signals: &Signals) {
+    let got = &design.assertions[k].directive;
+    let want = parse_sva_directive_with(expected, signals).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.label, want.label, "{expected}");
+    assert_eq!(
+        got.formula, want.formula,
+        "{expected}\n(read: {})",
+        design.assertions[k].text
+    );
+    assert_eq!(
+        got.clock.as_ref().map(|c| c.to_string()),
+        want.clock.as_ref().map(|c| c.to_string()),
+        "{expected}"
+    );
+}
+
+/// The widths of a module's ports, variables, nets and packed types,
+/// computed with its parameters, are given to the SVA front end: the
+/// reductions, `$onehot0`, bit selects and comparisons of vectors read
+/// as with the same declarations given by hand.
+#[test]
+fn vector_signals_are_read_with_their_declared_widths() {
+    let src = "
+module m #(parameter int unsigned N = 4, localparam int unsigned IdxW = unsigned'($clog2(N)),
+           parameter type data_t = logic [2*N-1:0])
+  (input logic clk, rst_n, input logic [N-1:0] req, output logic [N-1:0] gnt,
+   input wire [7:0] data, output data_t out);
+  typedef logic [IdxW-1:0] idx_t;
+  idx_t idx;
+  logic [3:0] cnt, cnt_q;
+  bit signed [7:0] delta;
+  int count;
+  a_red: assert property (@(posedge clk) |req |-> ##1 |gnt);
+  a_one: assert property (@(posedge clk) $onehot0(gnt));
+  a_bit: assert property (@(posedge clk) gnt[2] |-> req[2] && !gnt[3]);
+  a_past: assert property (@(posedge clk) !(|req) |=> $past(cnt) == cnt);
+  a_stable: assert property (@(posedge clk) $stable(data) && $stable(out));
+  a_count: assert property (@(posedge clk) $countones(req) <= 1 && &idx |-> delta < 0);
+  a_int: assert property (@(posedge clk) $stable(count) |-> cnt_q != cnt);
+endmodule";
+    let signals = Signals::new()
+        .scalar("clk")
+        .scalar("rst_n")
+        .vector("req", 3, 0)
+        .vector("gnt", 3, 0)
+        .vector("data", 7, 0)
+        .vector("out", 7, 0)
+        .vector("idx", 1, 0)
+        .vector("cnt", 3, 0)
+        .vector("cnt_q", 3, 0)
+        .signed_vector("delta", 7, 0)
+        .signed_vector("count", 31, 0);
+    let design = read(src);
+    assert_eq!(design.assertions.len(), 7);
+    for (k, expected) in [
+        "a_red: assert property (@(posedge clk) |req |-> ##1 |gnt);",
+        "a_one: assert property (@(posedge clk) $onehot0(gnt));",
+        "a_bit: assert property (@(posedge clk) gnt[2] |-> req[2] && !gnt[3]);",
+        "a_past: assert property (@(posedge clk) !(|req) |=> $past(cnt) == cnt);",
+        "a_stable: assert property (@(posedge clk) $stable(data) && $stable(out));",
+        "a_count: assert property (@(posedge clk) $countones(req) <= 1 && &idx |-> delta < 0);",
+        "a_int: assert property (@(posedge clk) $stable(count) |-> cnt_q != cnt);",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        same_with(&design, k, expected, &signals);
+        // Without the widths, the front end refuses these or reads them
+        // otherwise; but `|v` is `v != 0` and `v[2]` the bit at any
+        // width.
+        if k <= 2 {
+            continue;
+        }
+        assert_ne!(
+            parse_sva_directive(expected)
+                .map(|d| d.formula)
+                .ok()
+                .as_ref(),
+            Some(&design.assertions[k].directive.formula),
+            "{expected}"
+        );
+    }
+}
+
+/// Non-ANSI ports and their nets, with a parameter's default and with
+/// `-P`: the widths follow the parameter.
+#[test]
+fn parameters_and_overrides_change_the_widths() {
+    let src = "
+module n(clk, a, b);
+  parameter W = 3;
+  localparam int unsigned H = W + 1;
+  input clk;
+  input [W-1:0] a;
+  output [H-1:0] b;
+  wire [H-1:0] b;
+  assert property (@(posedge clk) &a |=> $onehot(b));
+endmodule";
+    let expected = "assert property (@(posedge clk) &a |=> $onehot(b));";
+    let by_default = read(src);
+    same_with(
+        &by_default,
+        0,
+        expected,
+        &Signals::new()
+            .scalar("clk")
+            .vector("a", 2, 0)
+            .vector("b", 3, 0),
+    );
+    let given = read_with(src, &Options::new().parameter("W", "5"));
+    same_with(
+        &given,
+        0,
+        expected,
+        &Signals::new()
+            .scalar("clk")
+            .vector("a", 4, 0)
+            .vector("b", 5, 0),
+    );
+    assert_ne!(
+        by_default.assertions[0].directive.formula,
+        given.assertions[0].directive.formula
+    );
+}
+
+/// A signal whose width mongen cannot compute (a range of an unknown
+/// name, a struct, several packed dimensions, an unpacked array, two
+/// declarations that disagree, a local variable) is left out: its
+/// vector uses are refused, pointing at the signal.
+#[test]
+fn signals_of_unknown_width_are_refused_in_vector_uses() {
+    for (declaration, name) in [
+        ("logic [M-1:0] v;", "v"),
+        ("struct packed { logic a; logic b; } v;", "v"),
+        ("logic [1:0][3:0] v;", "v"),
+        ("logic [3:0] v [2];", "v"),
+        ("typedef struct packed { logic a; } s_t; s_t v;", "v"),
+        ("logic [unsigned'(-1):0] v;", "v"),
+        ("function automatic f(); logic [3:0] v; endfunction", "v"),
+    ] {
+        let src = format!(
+            "module m(input logic clk);\n  {declaration}\n  \
+             assert property (@(posedge clk) &{name});\nendmodule"
+        );
+        let e = match read_str(&src, "t.sv", &Options::new()) {
+            Ok(_) => panic!("{declaration}: read, expected an error"),
+            Err(e) => e,
+        };
+        assert!(
+            e.message()
+                .contains(&format!("the width of `{name}` is not known")),
+            "{declaration}: {e}"
+        );
+        assert_eq!(e.location().unwrap().line, 3, "{declaration}: {e}");
+    }
+    // Declared twice with different widths.
+    let e = refused(
+        "module m(clk, v);\n  input clk;\n  input [3:0] v;\n  wire [4:0] v;\n  \
+         assert property (@(posedge clk) &v);\nendmodule",
+    );
+    assert!(e.message().contains("the width of `v` is not known"), "{e}");
+}
+
+/// Casts in the constant expressions of generate constructs and ranges
+/// (PULP's `if (NumIn == unsigned'(1))`, `unsigned'($clog2(NumIn))`).
+#[test]
+fn casts_in_generate_conditions_and_ranges() {
+    let src = "
+module m #(parameter int unsigned NumIn = 4,
+           parameter int unsigned IdxWidth = (NumIn > 32'd1) ? unsigned'($clog2(NumIn)) : 32'd1,
+           parameter type idx_t = logic [IdxWidth-1:0])
+  (input logic clk, input logic [NumIn-1:0] gnt_o, output idx_t idx_o);
+  if (NumIn == unsigned'(1)) begin : gen_pass_through
+  end else begin : gen_arbiter
+    hot_one: assert property (@(posedge clk) $onehot0(gnt_o));
+    stable: assert property (@(posedge clk) $stable(idx_o));
+  end
+endmodule";
+    for (n, idx) in [(4u32, 1u32), (5, 2), (64, 5)] {
+        let d = read_with(src, &Options::new().parameter("NumIn", &n.to_string()));
+        assert_eq!(d.assertions.len(), 2);
+        assert_eq!(d.assertions[0].scope, "gen_arbiter.");
+        let signals = Signals::new()
+            .scalar("clk")
+            .vector("gnt_o", n - 1, 0)
+            .vector("idx_o", idx, 0);
+        same_with(
+            &d,
+            0,
+            "hot_one: assert property (@(posedge clk) $onehot0(gnt_o));",
+            &signals,
+        );
+        same_with(
+            &d,
+            1,
+            "stable: assert property (@(posedge clk) $stable(idx_o));",
+            &signals,
+        );
+    }
+    let one = read_with(src, &Options::new().parameter("NumIn", "1"));
+    assert!(one.assertions.is_empty());
 }
