@@ -271,6 +271,26 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         }
         let output_start = Instant::now();
         run.stage(&format!("writing the {} output", args.target.title()));
+        // `--sv`: the checker's ports have the widths that the
+        // assertion's module declares (`v |-> ack` reads `v != 0` of an
+        // 8-bit `v`, not its bit 0), unless --design or --input says
+        // otherwise.
+        let own_signals;
+        let signals: &[mongen::hdl::HdlInput] =
+            match vunits.as_ref().and_then(|v| v.declared.get(k)) {
+                Some(declared) if !declared.is_empty() => {
+                    let mut all = declared.clone();
+                    for given in &signals {
+                        match all.iter_mut().find(|s| s.name == given.name) {
+                            Some(s) => *s = given.clone(),
+                            None => all.push(given.clone()),
+                        }
+                    }
+                    own_signals = all;
+                    &own_signals
+                }
+                _ => &signals,
+            };
         // A directive without `disable iff` (or whose `disable iff` reads
         // past values and is part of its formula) is checked in reset too.
         let own_clocking;
@@ -291,7 +311,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 };
                 &own_clocking
             },
-            signals: &signals,
+            signals,
             role: roles[k],
             label: src.label(&f),
         };

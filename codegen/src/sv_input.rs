@@ -58,6 +58,7 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
         file: file.clone(),
         holder: "SystemVerilog file",
         sv: None,
+        declared: Vec::new(),
     };
     let mut per_module: Vec<(String, usize)> = Vec::new();
     for a in &design.assertions {
@@ -110,6 +111,7 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
         });
         out.names.push(name);
         out.directives.push(a.directive.clone());
+        out.declared.push(declared_signals(&design, &a.module));
     }
     if out.directives.is_empty() {
         return Err(format!(
@@ -127,6 +129,23 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
     out.units = out.modules.clone();
     out.sv = Some((path.to_path_buf(), design));
     Ok(out)
+}
+
+/// The signals of `module` whose width is known, as checker inputs.
+fn declared_signals(design: &mongen_sv::Design, module: &str) -> Vec<mongen::hdl::HdlInput> {
+    use mongen::hdl::HdlInput;
+    design
+        .signals(module)
+        .iter()
+        .filter_map(|(name, width)| match width {
+            Some(mongen_sv::Width::Scalar) => Some(HdlInput::scalar(name)),
+            Some(mongen_sv::Width::Vector { msb, lsb, signed }) => {
+                let v = HdlInput::vector(name, i64::from(*msb), i64::from(*lsb));
+                Some(if *signed { v.signed() } else { v })
+            }
+            None => None,
+        })
+        .collect()
 }
 
 /// For the targets that read one letter per cycle (HOA, DOT, JSON,
@@ -179,6 +198,7 @@ pub fn unclocked(v: &mut VunitProperties) -> Vec<String> {
     pick(&mut v.directives, &keep);
     pick(&mut v.sources, &keep);
     pick(&mut v.names, &keep);
+    pick(&mut v.declared, &keep);
     notes
 }
 

@@ -25,6 +25,10 @@ pub struct VunitProperties {
     /// `--sv`: the file and what was read from it (the design without its
     /// assertions goes to a formal harness).
     pub(crate) sv: Option<(std::path::PathBuf, mongen_sv::Design)>,
+    /// `--sv`: for each directive, the signals its module declares with
+    /// a known width (the checkers' ports, as `--design` gives them);
+    /// empty for a vunit.
+    pub(crate) declared: Vec<Vec<mongen::hdl::HdlInput>>,
 }
 
 impl VunitProperties {
@@ -77,6 +81,7 @@ pub fn read_vunits(path: &Path) -> Result<VunitProperties, String> {
         file: file.clone(),
         holder: "vunit",
         sv: None,
+        declared: Vec::new(),
     };
     for unit in units {
         out.units.push(unit.name.clone());

@@ -422,8 +422,10 @@ $enddefinitions $end
     };
     assert!(ports("held_checker").contains("input  wire rst_n"), "{v}");
     assert!(!ports("checked_checker").contains("rst_n"), "{v}");
-    // (`past` reads `rst_n` in its formula, as a proposition.)
-    assert!(ports("past_checker").contains("p_rst_n"), "{v}");
+    // (`past` reads `rst_n` in its formula, as a proposition: the
+    // module's signal, connected as it is declared.)
+    assert!(ports("past_checker").contains("input  wire rst_n"), "{v}");
+    assert!(v.contains("//     rst_n -> rst_n\n"), "{v}");
     // One checker restarts on the reset.
     assert_eq!(
         v.matches("always @(posedge clk or negedge rst_n)").count(),

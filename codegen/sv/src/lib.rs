@@ -215,7 +215,14 @@ pub struct Design {
     removals: Vec<Removal>,
     /// Where each module's `endmodule` is in `preprocessed`.
     module_ends: Vec<(String, usize)>,
+    /// Each module's signals, by name, with their widths (`None`:
+    /// declared with a type whose width is not computed).
+    signals: Vec<(String, Vec<SignalWidth>)>,
 }
+
+/// A signal's name and its width (`None`: a type whose width is not
+/// computed).
+type SignalWidth = (String, Option<Width>);
 
 /// A construct of the assertion language, in the preprocessed text.
 #[derive(Clone, Debug)]
@@ -226,6 +233,17 @@ struct Removal {
 }
 
 impl Design {
+    /// The signals that `module` declares (ports, variables, nets), by
+    /// name, each with its width: `None` for a type whose width mongen
+    /// does not compute (a struct, more than one packed dimension, a type
+    /// of a package). Empty for a module the file does not declare.
+    pub fn signals(&self, module: &str) -> &[SignalWidth] {
+        self.signals
+            .iter()
+            .find(|(m, _)| m == module)
+            .map_or(&[], |(_, s)| s.as_slice())
+    }
+
     /// The preprocessed file without its concurrent assertions and what
     /// only they use (`sequence`, `property` and `clocking` declarations,
     /// `default clocking`, `default disable iff`), each replaced by blanks
@@ -701,11 +719,35 @@ struct Module {
     typedefs: HashMap<String, Option<Width>>,
 }
 
-/// The width of a signal.
+/// The width of a signal, as its module declares it.
+///
+/// ```
+/// use mongen_sv::{read_str, Options, Width};
+/// let design = read_str(
+///     "module m #(parameter N = 4) (input clk, input logic [N-1:0] v);
+///        logic signed [0:2] d;
+///        a: assert property (@(posedge clk) $onehot0(v));
+///      endmodule",
+///     "m.sv", &Options::new())?;
+/// let signals = design.signals("m");
+/// assert!(signals.contains(&("clk".to_string(), Some(Width::Scalar))));
+/// assert!(signals.contains(&("v".to_string(), Some(Width::Vector { msb: 3, lsb: 0, signed: false }))));
+/// assert!(signals.contains(&("d".to_string(), Some(Width::Vector { msb: 0, lsb: 2, signed: true }))));
+/// # Ok::<(), mongen_sv::ReadError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Width {
+pub enum Width {
+    /// One bit, no range.
     Scalar,
-    Vector { msb: u32, lsb: u32, signed: bool },
+    /// A packed vector `[msb:lsb]`.
+    Vector {
+        /// The left index.
+        msb: u32,
+        /// The right index.
+        lsb: u32,
+        /// Whether it is declared `signed`.
+        signed: bool,
+    },
 }
 
 struct Extractor<'a, 'f> {
@@ -1097,6 +1139,15 @@ impl<'a, 'f> Extractor<'a, 'f> {
             preprocessed: std::mem::take(&mut self.preprocessed),
             removals: self.removals,
             module_ends: self.module_ends,
+            signals: self
+                .modules
+                .iter()
+                .map(|m| {
+                    let mut s: Vec<_> = m.signals.iter().map(|(n, w)| (n.clone(), *w)).collect();
+                    s.sort_by(|a, b| a.0.cmp(&b.0));
+                    (m.name.clone(), s)
+                })
+                .collect(),
         })
     }
 
@@ -1887,12 +1938,32 @@ impl<'a, 'f> Extractor<'a, 'f> {
     /// The SVA text of one assertion, parsed.
     fn assertion(&mut self, f: Found<'a>) -> Result<Assertion, ReadError> {
         let mut text = Text::default();
+        // The module's parameters of integer value are constants in its
+        // properties (`cnt < N`, `LockIn |-> ...`), as in the design;
+        // read as signals they would become checker ports, of one bit.
+        // The genvars of the enclosing loops come after them (innermost
+        // last): they shadow.
+        let mut constants: Vec<(String, i64)> = self.parameters[f.module]
+            .iter()
+            .filter_map(|(n, v)| v.as_ref().ok().map(|v| (n.clone(), *v)))
+            .collect();
+        constants.extend(f.genvars.iter().cloned());
+        // A piece of the file, its constants replaced (the replaced names
+        // are ours; the rest keeps its place in the file, for carets).
+        let piece = |text: &mut Text, s: &str, origin: usize| {
+            for (segment, at) in substitute(s, &constants) {
+                match at {
+                    Some(at) => text.file(segment.as_ref(), origin + at),
+                    None => text.ours(segment.as_ref()),
+                }
+            }
+        };
         for d in self
             .global
             .iter()
             .chain(&self.modules[f.module].declarations)
         {
-            text.file(&d.text, d.origin);
+            piece(&mut text, &d.text, d.origin);
         }
         if let Some((label, origin)) = f.label {
             text.file(label, origin);
@@ -1933,15 +2004,6 @@ impl<'a, 'f> Extractor<'a, 'f> {
             };
         text.ours(keyword);
         text.ours(" (");
-        // A piece of the file, its genvars replaced (then it is ours).
-        let piece = |text: &mut Text, s: &str, origin: usize| {
-            let replaced = substitute(s, &f.genvars);
-            if replaced == s {
-                text.file(s, origin);
-            } else {
-                text.ours(&replaced);
-            }
-        };
         match (&clock, &f.clock) {
             (Some(c), _) => {
                 let origin = self.start(c.clone());
@@ -2024,7 +2086,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
                     lsb,
                     signed: true,
                 }) => signals.signed_vector(name, *msb, *lsb),
-                None => signals,
+                // Read as one bit, its other bits would be lost: the
+                // front end refuses it, saying why.
+                None => signals.opaque(name),
             };
         }
         let directive = match parse_sva_directive_with(&text.text, &signals) {
@@ -2086,23 +2150,30 @@ fn step_of(op: &str, value: i64) -> i64 {
     }
 }
 
-/// `text` with the identifiers of `genvars` replaced by their values
-/// (not inside strings, based literals, macros, system calls or after a
-/// `.`).
-fn substitute(text: &str, genvars: &[(String, i64)]) -> String {
-    if genvars.is_empty() {
-        return text.to_string();
+/// `text` cut where the names of `constants` (parameters, genvars) are
+/// replaced by their values (not inside strings, based literals, macros,
+/// system calls or after a `.`): each segment is the text's from its
+/// offset in `text`, or a value (`None`). The last constant of a name
+/// counts.
+fn substitute<'t>(
+    text: &'t str,
+    constants: &[(String, i64)],
+) -> Vec<(std::borrow::Cow<'t, str>, Option<usize>)> {
+    use std::borrow::Cow;
+    let mut out: Vec<(Cow<'t, str>, Option<usize>)> = Vec::new();
+    if constants.is_empty() {
+        out.push((Cow::Borrowed(text), Some(0)));
+        return out;
     }
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
-    let mut out = String::with_capacity(text.len());
+    // The start of the text not yet in `out`.
+    let mut kept = 0;
     let mut chars = text.char_indices().peekable();
     let mut prev: Option<char> = None;
     while let Some((i, c)) = chars.next() {
         if c == '"' {
-            out.push(c);
             let mut escaped = false;
             for (_, d) in chars.by_ref() {
-                out.push(d);
                 if d == '"' && !escaped {
                     break;
                 }
@@ -2122,16 +2193,31 @@ fn substitute(text: &str, genvars: &[(String, i64)]) -> String {
             }
             let word = &text[i..end];
             let quoted = matches!(prev, Some('\'' | '`' | '.' | '$'));
-            match genvars.iter().rev().find(|(g, _)| g == word) {
-                Some((_, v)) if !quoted && *v >= 0 => out.push_str(&v.to_string()),
-                Some((_, v)) if !quoted => out.push_str(&format!("({v})")),
-                _ => out.push_str(word),
+            // A call (`f(...)`) names a function, not a constant.
+            let called = text[end..].trim_start().starts_with('(');
+            if let Some((_, v)) = constants.iter().rev().find(|(g, _)| g == word) {
+                if !quoted && !called {
+                    if kept < i {
+                        out.push((Cow::Borrowed(&text[kept..i]), Some(kept)));
+                    }
+                    out.push((
+                        Cow::Owned(if *v >= 0 {
+                            v.to_string()
+                        } else {
+                            format!("({v})")
+                        }),
+                        None,
+                    ));
+                    kept = end;
+                }
             }
             prev = word.chars().next_back();
             continue;
         }
-        out.push(c);
         prev = Some(c);
+    }
+    if kept < text.len() || out.is_empty() {
+        out.push((Cow::Borrowed(&text[kept..]), Some(kept)));
     }
     out
 }

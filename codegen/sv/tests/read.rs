@@ -664,14 +664,26 @@ endmodule";
 /// vector uses are refused, pointing at the signal.
 #[test]
 fn signals_of_unknown_width_are_refused_in_vector_uses() {
-    for (declaration, name) in [
-        ("logic [M-1:0] v;", "v"),
-        ("struct packed { logic a; logic b; } v;", "v"),
-        ("logic [1:0][3:0] v;", "v"),
-        ("logic [3:0] v [2];", "v"),
-        ("typedef struct packed { logic a; } s_t; s_t v;", "v"),
-        ("logic [unsigned'(-1):0] v;", "v"),
-        ("function automatic f(); logic [3:0] v; endfunction", "v"),
+    // The module declares it, with a type that is not read; or not at
+    // all (a function's local variable).
+    let declared = "`v` is declared with a type whose width mongen does not compute";
+    let undeclared = "the width of `v` is not known";
+    for (declaration, name, message) in [
+        ("logic [M-1:0] v;", "v", declared),
+        ("struct packed { logic a; logic b; } v;", "v", declared),
+        ("logic [1:0][3:0] v;", "v", declared),
+        ("logic [3:0] v [2];", "v", declared),
+        (
+            "typedef struct packed { logic a; } s_t; s_t v;",
+            "v",
+            declared,
+        ),
+        ("logic [unsigned'(-1):0] v;", "v", declared),
+        (
+            "function automatic f(); logic [3:0] v; endfunction",
+            "v",
+            undeclared,
+        ),
     ] {
         let src = format!(
             "module m(input logic clk);\n  {declaration}\n  \
@@ -681,11 +693,7 @@ fn signals_of_unknown_width_are_refused_in_vector_uses() {
             Ok(_) => panic!("{declaration}: read, expected an error"),
             Err(e) => e,
         };
-        assert!(
-            e.message()
-                .contains(&format!("the width of `{name}` is not known")),
-            "{declaration}: {e}"
-        );
+        assert!(e.message().contains(message), "{declaration}: {e}");
         assert_eq!(e.location().unwrap().line, 3, "{declaration}: {e}");
     }
     // Declared twice with different widths.
@@ -693,7 +701,7 @@ fn signals_of_unknown_width_are_refused_in_vector_uses() {
         "module m(clk, v);\n  input clk;\n  input [3:0] v;\n  wire [4:0] v;\n  \
          assert property (@(posedge clk) &v);\nendmodule",
     );
-    assert!(e.message().contains("the width of `v` is not known"), "{e}");
+    assert!(e.message().contains(declared), "{e}");
 }
 
 /// Casts in the constant expressions of generate constructs and ranges
@@ -734,4 +742,116 @@ endmodule";
     }
     let one = read_with(src, &Options::new().parameter("NumIn", "1"));
     assert!(one.assertions.is_empty());
+}
+
+/// A signal declared with a type whose width is not computed is refused
+/// wherever the property reads it — also where its name alone would have
+/// been read as one bit (a condition, `$stable`, `$onehot`, a member, a
+/// comparison), which a checker's port of one bit would cut — with the
+/// caret on the signal.
+#[test]
+fn signals_of_unknown_width_are_refused_wherever_they_are_read() {
+    for (property, column) in [
+        ("s |-> ack", 38),
+        ("$stable(s)", 46),
+        ("$changed(s) |-> ack", 47),
+        ("$onehot(s)", 46),
+        ("ack |-> s.a == 3", 46),
+        ("ack |-> s == 3", 46),
+        ("ack |=> $past(s) == s", 52),
+        ("$rose(s)", 44),
+        ("ack |-> s[2]", 46),
+    ] {
+        let src = format!(
+            "module m(input logic clk, ack);\n  struct packed {{ logic [3:0] a; logic [3:0] b; }} \
+             s;\n  p: assert property (@(posedge clk) {property});\nendmodule"
+        );
+        let e = match read_str(&src, "t.sv", &Options::new()) {
+            Ok(d) => panic!("{property}: read {:?}", d.assertions[0].directive.formula),
+            Err(e) => e,
+        };
+        assert!(
+            e.message()
+                .contains("`s` is declared with a type whose width mongen does not compute"),
+            "{property}: {e}"
+        );
+        let at = e.location().unwrap();
+        assert_eq!((at.line, at.column), (3, column), "{property}: {e}");
+    }
+    // In the reset too.
+    let e = refused(
+        "module m(input logic clk, ack);\n  logic [1:0][1:0] r;\n  \
+         p: assert property (@(posedge clk) disable iff (r) ack);\nendmodule",
+    );
+    assert!(e.message().contains("`r` is declared with a type"), "{e}");
+}
+
+/// A vector alone as a condition is true when a bit is set (IEEE
+/// 1800-2017 §12.4): `v != 0`, not its bit 0.
+#[test]
+fn a_vector_as_a_condition_is_compared_with_zero() {
+    let design = read(
+        "module m(input logic clk, ack, input logic [7:0] v, input logic [0:0] w);\n  \
+         p: assert property (@(posedge clk) v && w |-> ack);\n  \
+         q: assert property (@(posedge clk) !$isunknown(v));\nendmodule",
+    );
+    let signals = Signals::new()
+        .vector("v", 7, 0)
+        .vector("w", 0, 0)
+        .scalar("ack")
+        .scalar("clk");
+    same_with(
+        &design,
+        0,
+        "p: assert property (@(posedge clk) v != 0 && w |-> ack);",
+        &signals,
+    );
+    // `$isunknown(v)` reads the vector itself.
+    same_with(
+        &design,
+        1,
+        "q: assert property (@(posedge clk) !$isunknown(v));",
+        &signals,
+    );
+    let f = design.assertions[1].directive.formula.to_string();
+    assert!(f.contains("$isunknown(v)") && !f.contains("!= 0"), "{f}");
+}
+
+/// The module's parameters of integer value are constants in its
+/// properties, as in the design (with `-P`'s values), not signals: a
+/// parameter read as a signal would become a checker port of one bit.
+#[test]
+fn parameters_are_constants_in_properties() {
+    let src = "module m #(parameter N = 3, parameter bit LOCK = 1'b1, localparam M = N + 1)\n  \
+               (input logic clk, ack, input logic [7:0] v);\n  \
+               p: assert property (@(posedge clk) LOCK && v < N |-> ##M ack);\n  \
+               q: assert property (@(posedge clk) $past(v, N) != M);\nendmodule";
+    let signals = Signals::new().vector("v", 7, 0).scalar("ack").scalar("clk");
+    let design = read(src);
+    same_with(
+        &design,
+        0,
+        "p: assert property (@(posedge clk) 1 && v < 3 |-> ##4 ack);",
+        &signals,
+    );
+    same_with(
+        &design,
+        1,
+        "q: assert property (@(posedge clk) $past(v, 3) != 4);",
+        &signals,
+    );
+    let design = read_str(src, "t.sv", &Options::new().parameter("N", "5")).unwrap();
+    same_with(
+        &design,
+        0,
+        "p: assert property (@(posedge clk) 1 && v < 5 |-> ##6 ack);",
+        &signals,
+    );
+    // An error after a substituted name still points into the file.
+    let e = refused(
+        "module m #(parameter N = 3) (input logic clk, a);\n  \
+         p: assert property (@(posedge clk) a ##N a ##1 a.triggered);\nendmodule",
+    );
+    let at = e.location().unwrap();
+    assert_eq!((at.line, at.column), (2, 50), "{e}");
 }

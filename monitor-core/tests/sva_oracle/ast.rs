@@ -42,6 +42,8 @@ pub enum VecAtom {
     Changed,
     Rose,
     Fell,
+    /// `v` alone as a condition: true when a bit is set (§12.4).
+    Truth,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -122,6 +124,7 @@ impl VecAtom {
             VecAtom::Changed => v(1) != v(0),
             VecAtom::Rose => v(0) & 1 == 1 && v(1) & 1 == 0,
             VecAtom::Fell => v(0) & 1 == 0 && v(1) & 1 == 1,
+            VecAtom::Truth => v(0) != 0,
         }
     }
 

@@ -97,6 +97,7 @@ fn vector(v: VecAtom) -> String {
         VecAtom::Changed => "$changed(v)".into(),
         VecAtom::Rose => "$rose(v)".into(),
         VecAtom::Fell => "$fell(v)".into(),
+        VecAtom::Truth => "v".into(),
     }
 }
 

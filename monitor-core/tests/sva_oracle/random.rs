@@ -181,7 +181,7 @@ impl Gen {
             4 => Cmp::Gt,
             _ => Cmp::Ge,
         };
-        match self.below(11) {
+        match self.below(12) {
             0 => VecAtom::Reduce(match self.below(6) {
                 0 => Red::And,
                 1 => Red::Or,
@@ -199,6 +199,7 @@ impl Gen {
             7 => VecAtom::Stable,
             8 => VecAtom::Changed,
             9 => VecAtom::Rose,
+            10 => VecAtom::Truth,
             _ => VecAtom::Fell,
         }
     }

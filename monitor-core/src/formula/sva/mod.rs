@@ -199,6 +199,8 @@ mod parser;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Signals {
     shapes: std::collections::HashMap<String, Shape>,
+    /// Declared with a type whose width is not known to the caller.
+    opaque: std::collections::HashSet<String>,
 }
 
 /// The declaration of one signal.
@@ -252,6 +254,29 @@ impl Signals {
         self
     }
 
+    /// Declares `name` a signal whose type's width the caller does not
+    /// know (a struct, say): its vector uses are refused with a message
+    /// that says so, rather than one that asks for a declaration.
+    ///
+    /// ```
+    /// # use monitor_core::formula::sva::{parse_sva_with, Signals};
+    /// let s = Signals::new().opaque("pkt");
+    /// assert_eq!(s.width("pkt"), None);
+    /// let e = parse_sva_with("$onehot(pkt)", &s).unwrap_err();
+    /// assert!(e.message().contains("`pkt` is declared with a type whose width"));
+    /// ```
+    pub fn opaque(mut self, name: &str) -> Signals {
+        self.shapes.remove(name);
+        self.opaque.insert(name.to_string());
+        self
+    }
+
+    /// Whether `name` is declared with a type of unknown width
+    /// ([`Signals::opaque`]).
+    pub fn is_opaque(&self, name: &str) -> bool {
+        self.opaque.contains(name)
+    }
+
     /// The width of `name`, if it is declared.
     pub fn width(&self, name: &str) -> Option<u64> {
         self.shapes
@@ -265,7 +290,7 @@ impl Signals {
 
     /// Whether nothing is declared.
     pub fn is_empty(&self) -> bool {
-        self.shapes.is_empty()
+        self.shapes.is_empty() && self.opaque.is_empty()
     }
 }
 
@@ -335,7 +360,9 @@ pub fn parse_sva_with(input: &str, signals: &Signals) -> Result<Formula, ParseEr
         p.cur.next();
     }
     end(&p)?;
-    p.to_prop(node, span)
+    let f = p.to_prop(node, span)?;
+    p.refuse_opaque(&[&f], None)?;
+    Ok(f)
 }
 
 /// The end of the input, or an error at what is there.
@@ -525,6 +552,13 @@ pub fn parse_sva_directive_with(input: &str, signals: &Signals) -> Result<Direct
             }
         }
     };
+    p.refuse_opaque(
+        &[&formula]
+            .into_iter()
+            .chain(disable.as_ref())
+            .collect::<Vec<_>>(),
+        clock.as_ref().map(|c| c.signal.as_str()),
+    )?;
     Ok(Directive {
         kind,
         label,

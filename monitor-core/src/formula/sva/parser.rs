@@ -259,6 +259,9 @@ fn quote(text: &str) -> String {
 
 pub(super) struct Parser<'a> {
     pub(super) cur: Cursor<'a, T>,
+    /// Inside `$isunknown(...)`: a vector is read as itself (its x and z
+    /// bits), not as the condition that a bit is set.
+    vectors_as_signals: bool,
     /// Directives (`parse_sva_directive`): clocks and `disable iff` are
     /// read; otherwise they are errors.
     directive: bool,
@@ -297,6 +300,7 @@ impl<'a> Parser<'a> {
         signals: &'a Signals,
     ) -> Parser<'a> {
         Parser {
+            vectors_as_signals: false,
             cur: Cursor::new(input, tokens),
             directive,
             decls: HashMap::new(),
@@ -994,8 +998,65 @@ impl<'a> Parser<'a> {
 
     // ---- vectors ------------------------------------------------------
 
+    /// Refuses a property that reads a signal of a type of unknown width
+    /// ([`Signals::opaque`]) in `formulas` or as `clock`: read as one
+    /// bit, by `$stable(s)` or by the checker port that `s` (or its
+    /// member `s.f`) is connected to, its other bits would be cut off.
+    /// The caret is on the signal's first use.
+    ///
+    /// [`Signals::opaque`]: super::Signals::opaque
+    pub(super) fn refuse_opaque(
+        &self,
+        formulas: &[&Formula],
+        clock: Option<&str>,
+    ) -> Result<(), ParseError> {
+        use crate::formula::atom::{Atom, Operand};
+        if self.signals.is_empty() {
+            return Ok(());
+        }
+        let opaque = |name: &str| {
+            let base = name.split('.').next().unwrap_or(name);
+            self.signals.is_opaque(base).then(|| base.to_string())
+        };
+        let mut found = clock.and_then(opaque);
+        for f in formulas {
+            if found.is_some() {
+                break;
+            }
+            for sub in f.subformulas_postorder() {
+                let Some(ap) = sub.ap_name() else { continue };
+                found = match Atom::parse(ap) {
+                    Some(Atom::Signal(s) | Atom::Unknown(s)) => opaque(&s.name),
+                    Some(Atom::Compare(a, _, b)) => [a, b].into_iter().find_map(|o| match o {
+                        Operand::Signal(s) => opaque(&s.name),
+                        _ => None,
+                    }),
+                    None => opaque(ap),
+                };
+                if found.is_some() {
+                    break;
+                }
+            }
+        }
+        let Some(name) = found else { return Ok(()) };
+        let span = self
+            .cur
+            .tokens
+            .iter()
+            .find(|t| {
+                matches!(&t.kind, T::Word(w)
+                    if w.strip_prefix(name.as_str()).is_some_and(|r| r.is_empty() || r.starts_with('.')))
+            })
+            .map_or(self.cur.last_span(), |t| t.span);
+        Err(self.unsupported(span, opaque_message(&name)))
+    }
+
     /// The error of a vector expression that needs the width of `name`.
     fn width_unknown(&self, span: Span, name: &str) -> ParseError {
+        let base = name.split(['.', '[']).next().unwrap_or(name);
+        if self.signals.is_opaque(base) {
+            return self.unsupported(span, opaque_message(base));
+        }
         self.unsupported(
             span,
             format!(
@@ -1997,6 +2058,19 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
+        // A declared vector as a condition is true when a bit is set
+        // (IEEE 1800-2017 §12.4): the comparison says so to every back
+        // end, where the name alone would be read as one bit (a checker
+        // port) or refused (a waveform's vector).
+        if let Some(super::Shape {
+            range: Some((m, l)),
+            ..
+        }) = self.signals.shape(&name)
+        {
+            if m != l && !self.vectors_as_signals {
+                return Ok(Node::Bool(Formula::ap(&format!("{name} != 0"))));
+            }
+        }
         Ok(Node::Bool(Formula::ap(&name)))
     }
 
@@ -2128,6 +2202,11 @@ impl<'a> Parser<'a> {
                             ));
                         }
                     }
+                } else if f == "$isunknown" {
+                    self.vectors_as_signals = true;
+                    let bits = self.bits(f);
+                    self.vectors_as_signals = false;
+                    bits?
                 } else {
                     self.bits(f)?
                 };
@@ -3028,4 +3107,18 @@ fn at_least(bits: &[Formula], k: usize) -> Formula {
 /// Exactly `k` of `bits` hold.
 fn exactly(bits: &[Formula], k: usize) -> Formula {
     Formula::and([at_least(bits, k), Formula::not(at_least(bits, k + 1))])
+}
+
+/// Why a signal of a type of unknown width ([`Signals::opaque`]) is
+/// refused.
+///
+/// [`Signals::opaque`]: super::Signals::opaque
+pub(crate) fn opaque_message(name: &str) -> String {
+    format!(
+        "`{name}` is declared with a type whose width mongen does not compute (a range of a \
+         parameter without a value, a struct or union, more than one packed dimension, an unpacked array, a type of a package or an \
+         interface): a checker's port and the bits that sampled-value functions compare would \
+         be wrong; declare it as a packed vector (`logic [W-1:0] {name}`) or assert on a \
+         vector that holds it"
+    )
 }
