@@ -181,6 +181,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         Some(path) => Some(read_vunits(path)?),
         None => args.sv.read(&args.items)?,
     };
+    if let Some(v) = &vunits {
+        v.report_refused(run)?;
+    }
     // Each property: its source, its formula and the name it is reported by.
     let mut properties_in: Vec<(Source, Formula, String)> = Vec::new();
     // Whether the reset holds it: a directive (of a vunit, or an SVA

@@ -81,6 +81,9 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         }
         None => {
             let mut read = args.sv.read(&args.input.items)?;
+            if let Some(v) = &read {
+                v.report_refused(run)?;
+            }
             if let Some(v) = read.as_mut().filter(|_| !args.target.is_hardware()) {
                 for note in crate::sv_input::unclocked(v) {
                     run.note(&format!("mongen: note: {note}"));

@@ -59,6 +59,7 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
         holder: "SystemVerilog file",
         sv: None,
         declared: Vec::new(),
+        refused: design.refused.iter().map(|e| e.to_string()).collect(),
     };
     let mut per_module: Vec<(String, usize)> = Vec::new();
     for a in &design.assertions {
@@ -113,7 +114,7 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
         out.directives.push(a.directive.clone());
         out.declared.push(declared_signals(&design, &a.module));
     }
-    if out.directives.is_empty() {
+    if out.directives.is_empty() && out.refused.is_empty() {
         return Err(format!(
             "{file}: no concurrent assertion (assert, assume, restrict or cover property) in its \
              modules{}",

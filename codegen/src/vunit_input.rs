@@ -29,6 +29,27 @@ pub struct VunitProperties {
     /// a known width (the checkers' ports, as `--design` gives them);
     /// empty for a vunit.
     pub(crate) declared: Vec<Vec<mongen::hdl::HdlInput>>,
+    /// `--sv`: the assertions the front end refuses, as error messages
+    /// (the others are read).
+    pub(crate) refused: Vec<String>,
+}
+
+impl VunitProperties {
+    /// Reports the refused assertions as errors (the run goes on with
+    /// the others, and exits with 2); an error when none is left.
+    pub(crate) fn report_refused(&self, run: &mut crate::output::Run) -> Result<(), String> {
+        for e in &self.refused {
+            run.error(e);
+        }
+        if self.directives.is_empty() && !self.refused.is_empty() {
+            return Err(format!(
+                "{}: none of its assertions is read ({} refused)",
+                self.file,
+                self.refused.len()
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl VunitProperties {
@@ -82,6 +103,7 @@ pub fn read_vunits(path: &Path) -> Result<VunitProperties, String> {
         holder: "vunit",
         sv: None,
         declared: Vec::new(),
+        refused: Vec::new(),
     };
     for unit in units {
         out.units.push(unit.name.clone());

@@ -1518,3 +1518,59 @@ fn issue36_follow_notices_a_file_rewritten_between_polls() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--sv`: an assertion the front end refuses is an error that names it
+/// (its label) and where it is; the file's other assertions are compiled
+/// and checked all the same, and the run exits with 2. A vector as a
+/// condition is `v != 0` in both (IEEE 1800-2017 §12.4): the checker's
+/// port has the vector's declared width, and the waveform's vector is
+/// read whole.
+#[test]
+fn sv_assertions_refused_one_by_one_and_vectors_as_conditions() {
+    let dir = scratch("sv-refused-one");
+    let sv = file(
+        &dir,
+        "t.sv",
+        b"module t (input logic clk, ack, input logic [7:0] v);\n  \
+          default clocking @(posedge clk); endclocking\n  \
+          p_v: assert property (v |-> ack);\n  \
+          p_trig: assert property (ack ##1 ack.triggered);\nendmodule\n",
+    );
+    let vcd = file(
+        &dir,
+        "t.vcd",
+        b"$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! clk $end\n\
+          $var wire 8 \" v $end\n$var wire 1 # ack $end\n$upscope $end\n$enddefinitions $end\n\
+          #0\n0!\nb0 \"\n0#\n#5\n1!\n#10\n0!\nb10 \"\n#15\n1!\n#20\n0!\n",
+    );
+    let o = mongen(&["check", "--sv", &sv, &vcd]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("t.sv:4:"), "{t}");
+    assert!(t.contains("`p_trig`: "), "{t}");
+    // `v` is 2 at the edge at 15 (bit 0 clear) and `ack` low.
+    assert!(t.contains("`p_v`: violated at time 15 (cycle 1)"), "{t}");
+    let out = dir.join("c.v").display().to_string();
+    let o = mongen(&["compile", "--sv", &sv, "-t", "verilog", "-o", &out]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("`p_trig`: "), "{t}");
+    let v = std::fs::read_to_string(&out).unwrap();
+    assert!(v.contains("module p_v_checker"), "{v}");
+    assert!(!v.contains("module p_trig_checker"), "{v}");
+    assert!(v.contains("input  wire [7:0] v"), "{v}");
+    assert!(v.contains("v != 8'd0"), "{v}");
+    // None read: an error that says so.
+    let none = file(
+        &dir,
+        "n.sv",
+        b"module n (input logic clk, a);\n  a1: assert property (@(posedge clk) a.triggered);\nendmodule\n",
+    );
+    let o = mongen(&["compile", "--sv", &none, "-t", "hoa"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("`a1`: ") && t.contains("none of its assertions is read (1 refused)"),
+        "{t}"
+    );
+}

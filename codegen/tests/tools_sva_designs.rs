@@ -370,3 +370,66 @@ fn verilator_and_mongen_check_agree_on_the_cv32e40p_fifo() {
         }
     }
 }
+
+/// The whole of lowRISC's arbiter, as its macros expand: the assertions
+/// the SVA front end reads become checkers (vectors with the widths the
+/// module declares: `$onehot0(gnt_o)`, `|req_i`, `gnt_o[idx_o]`, the
+/// compound reset of `LockArbDecision_A`), and each of the others is an
+/// error that names it (exit 2): arithmetic on vectors (`RoundRobin_A`'s
+/// shift, `ReqStaysHighUntilGranted0_M`'s `&` of vectors compared) and a
+/// select of an unpacked array by a signal (`DataFlow_A`, in a generate
+/// block).
+#[test]
+fn mongen_reads_the_whole_lowrisc_arbiter_but_what_it_refuses() {
+    let Some(file) = design(PRIM_ARBITER_PPC) else {
+        return;
+    };
+    let dir = scratch("sva-designs-lowrisc-whole");
+    let include = file.parent().unwrap().display().to_string();
+    let path = file.display().to_string();
+    let args = [
+        "compile", "--sv", &path, "-I", &include, "-t", "verilog", "-o", "ppc.v",
+    ];
+    let o = mongen(&dir, &args);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    let refused: Vec<&str> = t
+        .lines()
+        .filter(|l| l.starts_with("mongen: error: "))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "RoundRobin_A",
+            "gen_data_port_assertion.DataFlow_A",
+            "ReqStaysHighUntilGranted0_M"
+        ],
+        "{t}"
+    );
+    let v = std::fs::read_to_string(dir.join("ppc.v")).unwrap();
+    assert_eq!(
+        checkers(&v),
+        [
+            "ValidKnown_A_checker",
+            "GrantKnown_A_checker",
+            "IdxKnown_A_checker",
+            "CheckHotOne_A_checker",
+            "GntImpliesReady_A_checker",
+            "GntImpliesValid_A_checker",
+            "ReqAndReadyImplyGrant_A_checker",
+            "ReqImpliesValid_A_checker",
+            "ReadyAndValidImplyGrant_A_checker",
+            "NoReadyValidNoGrant_A_checker",
+            "IndexIsCorrect_A_checker",
+            "LockArbDecision_A_checker",
+        ],
+        "{v}"
+    );
+    // N = 8 requesters: the grant's 8 bits, its index's 3.
+    assert!(v.contains("input  wire [7:0] gnt_o"), "{v}");
+    assert!(v.contains("input  wire [2:0] idx_o"), "{v}");
+    // `LockArbDecision_A`'s reset `!rst_ni || !req_chk_i` (in its
+    // formula, which reads `$past`).
+    assert!(v.contains("input  wire req_chk_i"), "{v}");
+}

@@ -206,6 +206,11 @@ pub struct Assertion {
 pub struct Design {
     /// The assertions.
     pub assertions: Vec<Assertion>,
+    /// The assertions the SVA front end refuses (a construct outside
+    /// what it reads, a signal of unknown width), each with where it is
+    /// written, in the file's order: a file's other assertions are read
+    /// all the same, as a compiler goes on past an error.
+    pub refused: Vec<ReadError>,
     /// The modules declared in the file, in its order.
     pub modules: Vec<String>,
     /// The file after preprocessing (includes inlined, macros expanded,
@@ -1130,11 +1135,24 @@ impl<'a, 'f> Extractor<'a, 'f> {
         }
         let found = std::mem::take(&mut self.found);
         let mut assertions = Vec::with_capacity(found.len());
+        let mut refused = Vec::new();
         for f in found {
-            assertions.push(self.assertion(f)?);
+            // A label names the assertion in its error (whose position
+            // may be in a macro's definition, lowRISC's `ASSERT).
+            let label = f.label.map(|(l, _)| format!("{}{l}", f.scope));
+            match self.assertion(f) {
+                Ok(a) => assertions.push(a),
+                Err(mut e) => {
+                    if let Some(l) = label {
+                        e.message = format!("`{l}`: {}", e.message);
+                    }
+                    refused.push(e);
+                }
+            }
         }
         Ok(Design {
             assertions,
+            refused,
             modules: self.modules.iter().map(|m| m.name.clone()).collect(),
             preprocessed: std::mem::take(&mut self.preprocessed),
             removals: self.removals,

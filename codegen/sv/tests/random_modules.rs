@@ -433,6 +433,9 @@ fn assertions_of_random_modules_read_as_written_out() {
             }
             Err(e) => panic!("{ctx}\n{e}"),
         };
+        if let Some(e) = design.refused.first() {
+            panic!("{ctx}\n{e}");
+        }
         assert_eq!(design.assertions.len(), m.placed.len(), "{ctx}");
         for (got, want) in design.assertions.iter().zip(&m.placed) {
             assert_eq!(got.scope, want.scope, "{ctx}");

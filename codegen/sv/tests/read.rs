@@ -8,12 +8,25 @@ use monitor_core::formula::sva::{parse_sva_directive, parse_sva_directive_with, 
 use monitor_core::formula::DirectiveKind;
 
 fn read(source: &str) -> Design {
-    read_str(source, "t.sv", &Options::new()).unwrap_or_else(|e| panic!("{e}"))
+    let design = read_str(source, "t.sv", &Options::new()).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(e) = design.refused.first() {
+        panic!("{e}");
+    }
+    design
 }
 
 fn refused(source: &str) -> ReadError {
-    match read_str(source, "t.sv", &Options::new()) {
-        Ok(d) => panic!("read {} assertions, expected an error", d.assertions.len()),
+    first_error(read_str(source, "t.sv", &Options::new()))
+}
+
+/// The error of a file that is refused, or of its first assertion that
+/// is.
+fn first_error(read: Result<Design, ReadError>) -> ReadError {
+    match read {
+        Ok(d) => match d.refused.into_iter().next() {
+            Some(e) => e,
+            None => panic!("read {} assertions, expected an error", d.assertions.len()),
+        },
         Err(e) => e,
     }
 }
@@ -689,10 +702,7 @@ fn signals_of_unknown_width_are_refused_in_vector_uses() {
             "module m(input logic clk);\n  {declaration}\n  \
              assert property (@(posedge clk) &{name});\nendmodule"
         );
-        let e = match read_str(&src, "t.sv", &Options::new()) {
-            Ok(_) => panic!("{declaration}: read, expected an error"),
-            Err(e) => e,
-        };
+        let e = first_error(read_str(&src, "t.sv", &Options::new()));
         assert!(e.message().contains(message), "{declaration}: {e}");
         assert_eq!(e.location().unwrap().line, 3, "{declaration}: {e}");
     }
@@ -766,10 +776,7 @@ fn signals_of_unknown_width_are_refused_wherever_they_are_read() {
             "module m(input logic clk, ack);\n  struct packed {{ logic [3:0] a; logic [3:0] b; }} \
              s;\n  p: assert property (@(posedge clk) {property});\nendmodule"
         );
-        let e = match read_str(&src, "t.sv", &Options::new()) {
-            Ok(d) => panic!("{property}: read {:?}", d.assertions[0].directive.formula),
-            Err(e) => e,
-        };
+        let e = first_error(read_str(&src, "t.sv", &Options::new()));
         assert!(
             e.message()
                 .contains("`s` is declared with a type whose width mongen does not compute"),
