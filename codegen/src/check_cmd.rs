@@ -313,6 +313,24 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         }
         None => (clock, given),
     };
+    // On logs (every trace CSV or JSON Lines), an SVA assertion's
+    // `disable iff` is the one in its formula (`accept_on`, the
+    // standard's meaning for every attempt), as `mongen.check(...,
+    // sva=True)` reads it: a row has no reset to hold the monitor in.
+    // (A PSL vunit's reset is only beside its formula: still refused.)
+    let sva_only = assertions.len() + vunits.as_ref().map_or(0, |v| v.directives.len()) > 0
+        && vunits
+            .as_ref()
+            .is_none_or(|v| v.holder == "SystemVerilog file");
+    let logs_only = args.traces.iter().all(|p| {
+        let format = args.format.map_or_else(|| format_of(p), Ok);
+        format.is_ok_and(|f| f != TraceFormat::Vcd)
+    });
+    let reset = if sva_only && logs_only && args.reset.is_none() {
+        None
+    } else {
+        reset
+    };
     let mut async_reset = None;
     let mut async_condition = None;
     match &reset {

@@ -1574,3 +1574,88 @@ fn sv_assertions_refused_one_by_one_and_vectors_as_conditions() {
         "{t}"
     );
 }
+
+/// On a log, an SVA assertion's `disable iff` is the one in its formula
+/// (`accept_on`), as `mongen.check(..., sva=True)` reads it; on the same
+/// rows as a waveform's cycles, where the reset also holds the monitor,
+/// the violations are the same, for properties with and without past
+/// values.
+#[test]
+fn sva_disable_iff_on_logs_as_on_waveforms() {
+    let dir = scratch("sva-disable-logs");
+    // rst, req, ack per row (cycle).
+    let rows: [(u8, u8, u8); 8] = [
+        (0, 1, 0),
+        (0, 0, 1),
+        (1, 1, 0),
+        (0, 0, 0),
+        (0, 1, 0),
+        (1, 0, 0),
+        (0, 1, 1),
+        (0, 0, 0),
+    ];
+    let mut csv = String::from("rst,req,ack\n");
+    let mut vcd = String::from(
+        "$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! clk $end\n\
+         $var wire 1 r rst $end\n$var wire 1 q req $end\n$var wire 1 a ack $end\n\
+         $upscope $end\n$enddefinitions $end\n",
+    );
+    for (k, (rst, req, ack)) in rows.iter().enumerate() {
+        csv.push_str(&format!("{rst},{req},{ack}\n"));
+        // Values at 10k, the rising edge at 10k + 5.
+        vcd.push_str(&format!(
+            "#{}\n0!\n{rst}r\n{req}q\n{ack}a\n#{}\n1!\n",
+            10 * k,
+            10 * k + 5
+        ));
+    }
+    let csv = file(&dir, "t.csv", csv.as_bytes());
+    let vcd = file(&dir, "t.vcd", vcd.as_bytes());
+    for property in [
+        "disable iff (rst) req |=> ack",
+        "disable iff (rst) req |-> ##[1:2] ack",
+        "disable iff (rst) $rose(req) |=> ack",
+        "disable iff (rst) req ##1 !ack |=> 1'b0",
+    ] {
+        let log = mongen(&["check", "--sva", "--all", "-f", property, &csv]);
+        let wave = mongen(&[
+            "check",
+            "--sva",
+            "--all",
+            "-f",
+            &format!("@(posedge clk) {property}"),
+            &vcd,
+        ]);
+        let (lt, wt) = (text(&log), text(&wave));
+        assert_ne!(log.status.code(), Some(2), "{property}: {lt}");
+        assert_eq!(
+            log.status.code(),
+            wave.status.code(),
+            "{property}: {lt}\n{wt}"
+        );
+        // Line k + 2 of the log is cycle k of the waveform.
+        let lines: Vec<u64> = lt
+            .lines()
+            .filter_map(|l| l.split("violated at line ").nth(1))
+            .map(|r| r.split(' ').next().unwrap().parse::<u64>().unwrap() - 2)
+            .collect();
+        let cycles: Vec<u64> = wt
+            .lines()
+            .filter(|l| l.contains("violated at time "))
+            .filter_map(|l| l.split("(cycle ").nth(1))
+            .map(|r| r.split(')').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(lines, cycles, "{property}: {lt}\n{wt}");
+    }
+    // A reset given with --reset is still for waveforms.
+    let o = mongen(&[
+        "check",
+        "--sva",
+        "-f",
+        "req |=> ack",
+        "--reset",
+        "rst",
+        &csv,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
