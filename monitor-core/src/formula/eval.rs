@@ -161,6 +161,67 @@ impl SereMatcher<'_> {
                     },
                 }
             }
+            Op::FStar => {
+                // Spot's fusion power, by its definition: the union over
+                // k in lo..=hi of r^{:k}, where r^{:0} is one letter (the
+                // Boolean `1`), r^{:1} the non-empty matches of `r`, and
+                // r^{:k+1} = r^{:k} : r (the next copy starts on the last
+                // letter of the previous one, and is not empty).
+                let (lo, hi) = r.fusion_power_bounds().expect("fusion power");
+                let c = r.child(0);
+                let exactly = |m: &mut Self, k: u32, prev: &[bool]| -> Vec<bool> {
+                    let mut next = vec![false; h + 1];
+                    match k {
+                        0 => next[i + 1] = i < h && m.letter_ok(&Formula::tt(), i),
+                        1 => {
+                            let e = m.ends(c, i);
+                            next[i + 1..].copy_from_slice(&e[i + 1..]);
+                        }
+                        _ => {
+                            for j in i + 1..=h {
+                                if prev[j] {
+                                    let e = m.ends(c, j - 1);
+                                    for l in j..=h {
+                                        next[l] |= e[l];
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    next
+                };
+                // Exactly k copies, for k = 0, 1, ...
+                let mut level = exactly(self, 0, &[]);
+                let mut k = 0u32;
+                while k < lo {
+                    k += 1;
+                    level = exactly(self, k, &level);
+                }
+                out = level.clone();
+                // Unbounded: the end points of the levels from max(lo, 1)
+                // on, each of which the next level fuses a copy to; a
+                // point seen there again adds nothing new (a level is the
+                // union over its points), so only new points go on, and
+                // the loop ends when there are none.
+                let mut seen = if k >= 1 {
+                    level.clone()
+                } else {
+                    vec![false; h + 1]
+                };
+                while hi.is_none_or(|hi| k < hi) && level.iter().any(|&x| x) {
+                    k += 1;
+                    level = exactly(self, k, &level);
+                    if hi.is_none() && k >= 2 {
+                        for j in 0..=h {
+                            level[j] &= !seen[j];
+                        }
+                    }
+                    for j in 0..=h {
+                        seen[j] |= level[j];
+                        out[j] |= level[j];
+                    }
+                }
+            }
             Op::FirstMatch => {
                 // The matches of the operand with no proper prefix that
                 // matches it on the barred word (Annex F.3.3).
