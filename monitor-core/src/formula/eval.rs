@@ -78,7 +78,8 @@ impl SereMatcher<'_> {
         }
         match self.special {
             Some((from, kind)) if t >= from => kind != self.barred,
-            _ => self.val[b][(self.fold)(t)],
+            // `1` may be no leaf of the SERE (the fusion power's `r[:*0]`).
+            _ => b.is_true() || self.val[b][(self.fold)(t)],
         }
     }
 
@@ -172,7 +173,11 @@ impl SereMatcher<'_> {
                 let exactly = |m: &mut Self, k: u32, prev: &[bool]| -> Vec<bool> {
                     let mut next = vec![false; h + 1];
                     match k {
-                        0 => next[i + 1] = i < h && m.letter_ok(&Formula::tt(), i),
+                        0 => {
+                            if i < h && m.letter_ok(&Formula::tt(), i) {
+                                next[i + 1] = true;
+                            }
+                        }
                         1 => {
                             let e = m.ends(c, i);
                             next[i + 1..].copy_from_slice(&e[i + 1..]);
