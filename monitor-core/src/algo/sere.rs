@@ -657,9 +657,11 @@ mod tests {
                     .iter()
                     .any(|g| g.fusion_power_bounds().unwrap().1.is_none()),
             );
+            // Nested counts multiply (`{b;0;0}[*2..][:*3..5][*2][:*3..4]`
+            // has 246), but stay finite.
             let residuals = seres.reachable(&r, false, |_| true).len();
             assert!(
-                residuals < 200,
+                residuals < 1000,
                 "seed {seed}: {r} has {residuals} residuals"
             );
             for len in 0..=5usize {

@@ -319,7 +319,7 @@ pub fn random_sere(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
 }
 
 /// `f` with some of its SEREs raised to a random fusion power (Spot's
-/// `r[:*i..j]`, `r[:*i..]`, `r[:+]`, `r[:*]` with `i ≤ 2`): each SERE
+/// `r[:*i..j]`, `r[:*i..]`, `r[:+]`, `r[:*]` with `i ≤ 3`): each SERE
 /// subformula, innermost first, with probability `1/3`, so that powers
 /// nest. A separate pass rather than an operator of [`random_sere`], so
 /// that the seeds of the other generators name the same formulas as
@@ -341,7 +341,7 @@ pub fn random_sere(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
 pub fn with_fusion_powers(f: &Formula, rng: &mut SplitMix64) -> Formula {
     f.map_bottom_up(|g| {
         if g.op().is_sere() && rng.chance(1, 3) {
-            let lo = rng.below(3) as u32;
+            let lo = rng.below(4) as u32;
             let hi = if rng.chance(1, 2) {
                 None
             } else {
