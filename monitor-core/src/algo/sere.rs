@@ -25,8 +25,8 @@
 //!                  over the steps (b_i, r_i) of lf(r)
 //! ```
 //!
-//! The fusion power (Spot's `r[:*i..j]`, `i` to `j` copies of `r`
-//! fused, no copy being one letter) is not unrolled copy by copy: a copy
+//! The fusion power (Spot's `r[:*i..j]`, `i` to `j` non-empty copies of
+//! `r` fused, zero copies being one letter) is not unrolled copy by copy: a copy
 //! that is a single letter `ℓ` fuses into its neighbours without a trace
 //! (`ℓ:u = u` when `ℓ` starts `u`), so it only adds one to the count, and
 //! any number of them fit on one letter where two copies meet (or on the

@@ -1002,7 +1002,7 @@ fn fixed_length(r: &Formula) -> Option<u32> {
             (lo, Some(hi)) if lo == hi => fixed_length(r.child(0))?.checked_mul(lo),
             _ => None,
         },
-        // `k` copies of length `n` share `k - 1` letters; no copy is one letter.
+        // `k` copies of length `n` share `k - 1` letters; zero copies is one letter.
         Op::FStar => match r.fusion_power_bounds()? {
             (0, Some(0)) => Some(1),
             (lo, Some(hi)) if lo == hi => fixed_length(r.child(0))?

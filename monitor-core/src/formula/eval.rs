@@ -183,12 +183,13 @@ impl SereMatcher<'_> {
                             next[i + 1..].copy_from_slice(&e[i + 1..]);
                         }
                         _ => {
-                            for j in i + 1..=h {
-                                if prev[j] {
-                                    let e = m.ends(c, j - 1);
-                                    for l in j..=h {
-                                        next[l] |= e[l];
-                                    }
+                            // A previous copy ended at j (read j - 1):
+                            // the next one starts on that letter.
+                            let ends: Vec<usize> = (i + 1..=h).filter(|&j| prev[j]).collect();
+                            for j in ends {
+                                let e = m.ends(c, j - 1);
+                                for (n, &x) in next.iter_mut().zip(e.iter()).skip(j) {
+                                    *n |= x;
                                 }
                             }
                         }

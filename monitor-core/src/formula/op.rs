@@ -73,8 +73,9 @@ pub enum Op {
     Star,
     /// Spot's fusion power `r[:*i..j]`
     /// ([`Formula::fusion_power_bounds`](super::Formula::fusion_power_bounds)):
-    /// `i` to `j` copies of `r` fused (`r:r:…:r`), where no copy is one
-    /// letter (`1`); `[:*]` and `[:+]` are written with it.
+    /// `i` to `j` copies of `r` fused (`r:r:…:r`), where zero copies is
+    /// one letter (`1`) and a copy never matches the empty word; `[:*]`
+    /// and `[:+]` are written with it.
     FStar,
     /// SVA's `first_match(r)` (Spot: `first_match(r)`): the matches of
     /// `r` that extend no shorter match of `r` (IEEE 1800-2017 §16.9.8).
