@@ -102,6 +102,23 @@ fn counted_events_are_not_cubic() {
     assert_eq!(states("{a[*1000]} |=> c".into(), true, 40), 1002);
 }
 
+/// Spot's fusion power counts as the repetition does, one residual per
+/// count: a copy of one letter only adds to the count, so the linear form
+/// of `r[:*n..]` is as long as `r`'s (unrolled copy by copy, as Spot's
+/// translation does, it would be as long as `n`). A power whose automaton
+/// blows up ends with the memory error, as other SEREs do.
+#[test]
+fn counted_fusion_powers_are_linear() {
+    assert_eq!(states("{{a;b}[:*1000]}[]=> c".into(), false, 40), 1003);
+    assert_eq!(states("{{a | {a;b}}[:*1000..]}[]=> c".into(), false, 40), 4);
+    out_of_memory(
+        "{{(a|b)[*];a}[:+];(a|b)[*15]}[]=> c".into(),
+        false,
+        16 << 20,
+        60,
+    );
+}
+
 /// Item 12: 200,000 `X` written without spaces took 13.9 s before the
 /// depth error (the lexer read the whole remaining word at each letter).
 #[test]
@@ -159,6 +176,8 @@ fn huge_counts_are_refused() {
         ("F[0:99999999999999999999999] p", false),
         ("{a[*99999999999]} |=> c", true),
         ("{a[*99999999999999999999999]} |=> c", true),
+        ("{{a;b}[:*99999999999]}[]=> c", false),
+        ("{{a;b}[:*2..99999999999]}[]=> c", false),
         ("next_event(b)[99999999999] (c)", true),
         ("next_a[1:99999999999] (c)", true),
     ] {

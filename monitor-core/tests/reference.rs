@@ -19,7 +19,9 @@
 use monitor_core::analysis::classify;
 use monitor_core::automaton::{BadPrefixDfa, StateId, Target, Verdict};
 use monitor_core::formula::eval::holds;
-use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
+use monitor_core::formula::random::{
+    random_psl, random_sere, with_fusion_powers, RandomLtl, SplitMix64,
+};
 use monitor_core::formula::{parse, Formula, Op};
 use monitor_core::strategy;
 use monitor_core::translate::stages::NbaStage;
@@ -436,6 +438,69 @@ fn random_psl_formulas_with_first_match_agree_with_the_evaluator() {
         }
     }
     assert!(kept >= 120, "{kept} formulas keep a first_match");
+}
+
+/// Spot's fusion power (`r[:*i..j]`, `[:+]`, `[:*]`, nested) around
+/// some of the SEREs of random PSL formulas, also under `abort`, against
+/// the evaluator, which reads it from its definition (copies fused one
+/// after the other), not from the linear forms' shortcut.
+#[test]
+fn random_psl_formulas_with_fusion_powers_agree_with_the_evaluator() {
+    let (mut kept, mut unbounded) = (0, 0);
+    for seed in 0..800u64 {
+        let mut rng = SplitMix64::new(seed.wrapping_mul(0x2545_f491_4f6c_dd1d));
+        let f = random_psl(&mut rng, &APS, 3 + (seed % 8) as usize);
+        let f = with_fusion_powers(&f, &mut rng);
+        let powers: Vec<Formula> = f
+            .subformulas_postorder()
+            .into_iter()
+            .filter(|g| g.op() == Op::FStar)
+            .collect();
+        if powers.is_empty() {
+            continue;
+        }
+        kept += 1;
+        unbounded += usize::from(
+            powers
+                .iter()
+                .any(|g| g.fusion_power_bounds().expect("power").1.is_none()),
+        );
+        check_formula(&f, seed);
+    }
+    assert!(
+        kept >= 150 && unbounded >= 80,
+        "{kept} with a power, {unbounded} unbounded"
+    );
+}
+
+/// The same in the hardware idiom, `always {r} |-> {s}`, with powers in
+/// both SEREs.
+#[test]
+fn safety_shaped_psl_formulas_with_fusion_powers_agree_with_the_evaluator() {
+    let mut kept = 0;
+    for seed in 0..250u64 {
+        let mut rng = SplitMix64::new(seed ^ 0xf5_7a72);
+        let r = random_sere(&mut rng, &APS[..2], 1 + (seed % 5) as usize);
+        let s = random_sere(&mut rng, &APS[..2], 1 + (seed % 4) as usize);
+        let (r, s) = (
+            with_fusion_powers(&r, &mut rng),
+            with_fusion_powers(&s, &mut rng),
+        );
+        let end = if seed % 3 == 0 {
+            Formula::econcat(s, Formula::tt())
+        } else {
+            Formula::closure(s)
+        };
+        let f = Formula::always(Formula::uconcat(r, end));
+        if f.subformulas_postorder()
+            .iter()
+            .any(|g| g.op() == Op::FStar)
+        {
+            kept += 1;
+            check_formula(&f, seed);
+        }
+    }
+    assert!(kept >= 90, "{kept} with a power");
 }
 
 #[test]

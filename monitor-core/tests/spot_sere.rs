@@ -3,7 +3,9 @@
 //! errors, and every printer's output read back by the matching parser.
 
 use monitor_core::automaton::BadPrefixDfa;
-use monitor_core::formula::random::{random_psl, random_sere, RandomLtl, SplitMix64};
+use monitor_core::formula::random::{
+    random_psl, random_sere, with_fusion_powers, RandomLtl, SplitMix64,
+};
 use monitor_core::formula::{parse, parse_psl, Formula, Op, ParseErrorKind};
 use monitor_core::translate::{Builder, Config, Verdicts};
 use proptest::prelude::*;
@@ -63,8 +65,9 @@ fn cases(text: &'static str) -> Vec<(usize, &'static str, Vec<&'static str>)> {
 }
 
 /// Spot's syntax and the PSL spelling of the same property: the same
-/// formula, or (where the PSL front end spells it with other operators)
-/// the same monitor; and what the core cannot express is refused by name.
+/// formula, or (where the PSL front end spells it with other operators,
+/// or has none, as for the fusion power) the same monitor; and what Spot
+/// refuses is refused with a message that names the fault.
 #[test]
 fn spot_and_psl_spellings_agree() {
     let mut counts = [0; 3];
@@ -173,6 +176,28 @@ fn sugar_means_what_spot_says() {
         // r[:*3] = r:r:r
         ("{{a;b[*]}[:*3];c}!", "{{a;b[*]}:{a;b[*]}:{a;b[*]};c}!"),
         ("{{a[*];b}[:*0..2]}", "{1 | {a[*];b} | {{a[*];b}:{a[*];b}}}"),
+        // The unbounded power: {a;b}[:+] is a;(a&b)[*];b, and r[:*i..]
+        // needs i copies, which may share letters.
+        ("{{a;b}[:+]}[]-> c", "{a;(a & b)[*];b}[]-> c"),
+        ("{{a;b}[:*3..];c}!", "{a;(a & b)[*2..];b;c}!"),
+        ("{{a;b}[:*];c}", "{{1 | {a;(a & b)[*];b}};c}"),
+        // A copy never matches the empty word: a[*] copies are a[+].
+        ("{a[*][:+];b}!", "{a[+];b}!"),
+        ("{a[*][:*2..]}[]-> b", "{a[+]}[]-> b"),
+        // A copy of one letter counts without a trace: {a | a;b}[:*3..]
+        // is {a | a;b}[:+] when one letter matches `a` alone.
+        ("{{a | {a;b}}[:*3..];c}!", "{{a | {a;b}}[:+];c}!"),
+        // Zero copies is one letter; a Boolean's power is itself.
+        ("{{a;b}[:*0];c}!", "{1;c}!"),
+        ("{(a | b)[:*2..];c}!", "{(a | b);c}!"),
+        ("{a[:*];c}", "{1;c}"),
+        // Nested: an even number of copies.
+        (
+            "{{a;b}[:*2][:+]}[]-> c",
+            "{a;(a & b);{(a & b)[*2]}[*];b}[]-> c",
+        ),
+        ("{{a;b}[:+][:*2..3]}[]-> c", "{{a;b}[:*2..]}[]-> c"),
+        ("{{a;b}[:*][:+]}[]-> c", "{{a;b}[:*]}[]-> c"),
         // first_match of a Boolean is itself.
         ("{first_match(a | b);c}!", "{(a | b);c}!"),
         // The first match of {a;b[*]} is `a`; of {[*1..3];a}, the first
@@ -194,6 +219,64 @@ fn sugar_means_what_spot_says() {
     let f = spot("{a ##0 b}!");
     assert!(same_monitor(&f, &spot("a & b")));
     assert!(!same_monitor(&f, &spot("a & X b")));
+    // The fusion power is not the repetition: copies share their letters.
+    let f = spot("{{a;b}[:+]}[]-> c");
+    assert!(!same_monitor(&f, &spot("{{a;b}[+]}[]-> c")));
+    // The empty word's power matches nothing, from one copy on.
+    assert!(same_monitor(&spot("{[*0][:+];c}!"), &spot("0")));
+    assert!(same_monitor(&spot("{[*0][:*];c}!"), &spot("X c")));
+}
+
+/// The fusion power prints back as it was written (Spot's spelling) and
+/// is one operator of the formula core, not an expansion.
+#[test]
+fn fusion_powers_print_back() {
+    for (s, printed) in [
+        ("{{a;b}[:*]}", "{{a;b}[:*]}"),
+        ("{{a;b}[:+]}", "{{a;b}[:+]}"),
+        ("{{a;b}[:*2..]}", "{{a;b}[:*2..]}"),
+        ("{{a;b}[:*3]}", "{{a;b}[:*3]}"),
+        ("{{a;b}[:*2..4]}", "{{a;b}[:*2..4]}"),
+        ("{{a;b}[:*0..4]}", "{{a;b}[:*0..4]}"),
+        ("{a[*][:+]}", "{a[*][:+]}"),
+        ("{[*0][:+]}", "{[*0][:+]}"),
+        ("{{a;b}[:*2][:+]}", "{{a;b}[:*2][:+]}"),
+        (
+            "{first_match({a;b}[:*1..2])}[]-> c",
+            "{first_match({a;b}[:*1..2])}[]-> c",
+        ),
+        ("{c;{a;b}[:+]:d}[]-> e", "{c;{{a;b}[:+]:d}}[]-> e"),
+        ("G({a}[]=> {{b;c}[:*]}!)", "G({a;1}[]-> ({{b;c}[:*]}!))"),
+    ] {
+        let f = spot(s);
+        assert_eq!(f.to_spot(), printed);
+        assert_eq!(spot(printed), f);
+        assert!(
+            f.subformulas_postorder()
+                .iter()
+                .any(|g| g.op() == Op::FStar),
+            "{s}"
+        );
+    }
+    // Spot's identities: [:*0] is `1`, the power of a Boolean is itself or
+    // `1`, one copy of a SERE without the empty word is the SERE; Spot's
+    // spellings of the bounds read the same.
+    for (s, t) in [
+        ("{{a;b}[:*0];c}", "{1;c}"),
+        ("{(a | b)[:*2..];c}", "{(a | b);c}"),
+        ("{a[:*];c}", "{1;c}"),
+        ("{{a;b}[:*1];c}", "{a;b;c}"),
+        ("{{a;b}[:*1..$]}", "{{a;b}[:+]}"),
+        ("{{a;b}[:*0..inf]}", "{{a;b}[:*]}"),
+        ("{{a;b}[:*2:]}", "{{a;b}[:*2..]}"),
+        ("{{a;b}[:*2 to 2]}", "{{a;b}[:*2]}"),
+    ] {
+        assert_eq!(spot(s), spot(t), "{s} vs {t}");
+    }
+    assert_eq!(spot("{a[*][:*1]}").to_spot(), "{a[*][:*1]}");
+    // PSL has no fusion power: `to_psl` says so.
+    let e = spot("{{a;b}[:+]}").to_psl().unwrap_err();
+    assert!(e.to_string().contains("fusion power"), "{e}");
 }
 
 /// Where a SERE token is wrong, the error says so at the right place.
@@ -277,10 +360,13 @@ fn errors_point_at_the_sere() {
     let (col, msg) = at("{a ## b}");
     assert_eq!(col, 4);
     assert!(msg.contains("expected a delay"), "{msg}");
-    // What the core cannot express, by name.
-    let (col, msg) = at("{a;{b;c}[:+]}");
+    // The fusion power needs a SERE, and ordered bounds.
+    let (col, msg) = at("{[:+];a}");
+    assert_eq!(col, 2);
+    assert!(msg.contains("`[:*` needs a SERE before it"), "{msg}");
+    let (col, msg) = at("{a;{b;c}[:*3..1]}");
     assert_eq!(col, 9);
-    assert!(msg.contains("unbounded fusion power"), "{msg}");
+    assert!(msg.contains("smaller than the lower bound"), "{msg}");
     // The right side of `abort` is a Boolean.
     let (col, msg) = at("(G a) abort X b");
     assert_eq!(col, 7);
@@ -332,13 +418,19 @@ fn deep_seres_stop_at_the_depth_limit() {
 
 /// Formulas of the LTL front end (with past) and of the PSL front end.
 fn arb_formula() -> impl Strategy<Value = (u8, Formula)> {
-    (0u8..3, any::<u64>(), 1usize..14).prop_map(|(front, seed, size)| {
+    (0u8..4, any::<u64>(), 1usize..14).prop_map(|(front, seed, size)| {
         let f = match front {
             0 => RandomLtl::new(&["a", "b", "req"], size)
                 .with_past()
                 .seed(seed)
                 .next_formula(),
             1 => random_psl(&mut SplitMix64::new(seed), &["a", "b", "c"], size),
+            // Spot's fusion power around some of the SEREs.
+            3 => {
+                let mut rng = SplitMix64::new(seed);
+                let f = random_psl(&mut rng, &["a", "b", "c"], size);
+                with_fusion_powers(&f, &mut rng)
+            }
             // PSL read from its own text: what `parse_psl` builds (its
             // sugar, `within`, `[=`, `[->`, `next_event`, ...).
             _ => {

@@ -16,10 +16,28 @@
 //! lf(r|s)        = lf(r) ∪ lf(s)
 //! lf(r&&s)       = { (b∧c, r'&&s') }
 //! lf(r[*i..j])   = { (b, r';r[*i-1..j-1]) }          (j ≥ 1)
+//! lf(r[:*0..j])  = { (1, [*0]) } ∪ { (b, r':r[:*0..j-1]) | r' ≠ [*0] }       (j ≥ 1)
+//! lf(r[:*i..j])  = { (e, [*0]) } ∪ { (b, r':r[:*i-1..j-1]), (e∧b, r':r[:*0..j-1]) | r' ≠ [*0] }
+//!                  (i, j ≥ 1; e = ∨ { b | (b,r') ∈ lf(r), r' ∋ ε }: the
+//!                  letters that match `r` alone)
 //! lf(fm(r))      = ∅ if r accepts the empty word, else
 //!                  { (∧_{i∈S} b_i ∧ ∧_{i∉S} ¬b_i, fm(|_{i∈S} r_i)) | ∅ ≠ S }
 //!                  over the steps (b_i, r_i) of lf(r)
 //! ```
+//!
+//! The fusion power (Spot's `r[:*i..j]`, `i` to `j` non-empty copies of
+//! `r` fused, zero copies being one letter) is not unrolled copy by copy: a copy
+//! that is a single letter `ℓ` fuses into its neighbours without a trace
+//! (`ℓ:u = u` when `ℓ` starts `u`), so it only adds one to the count, and
+//! any number of them fit on one letter where two copies meet (or on the
+//! first or last letter) if that letter matches `r` alone (`e`). So a
+//! word matches `r[:*i..j]` iff it is one letter (satisfying `e`, or any
+//! if `i = 0`), or it is `u1:…:uk` with copies of two letters or more,
+//! `k ≤ j`, and `k ≥ i` or one of those meeting letters satisfies `e`.
+//! The linear form reads the first copy's first letter: either it
+//! satisfies `e` (the lower bound is met) or the count goes on. Unrolling
+//! the single-letter copies one by one instead (Spot's translation) makes
+//! linear forms as long as `i`, and `i²` work over the residuals.
 //!
 //! `first_match` (SVA, IEEE 1800-2017 §16.9.8) is the one operator that
 //! is not monotone: a word matches `fm(r)` when it matches `r` and no
@@ -230,6 +248,43 @@ impl Seres {
                     }
                 }
             }
+            Op::FStar => {
+                let (lo, hi) = r.fusion_power_bounds().expect("fusion power");
+                let body = r.child(0);
+                let form = self.form(body, top);
+                // The constructor makes `r[:*i..0]` the Boolean `1`.
+                debug_assert!(hi != Some(0), "{r}");
+                let down = hi.map(|h| h.saturating_sub(1));
+                let any = Formula::fusion_power(body.clone(), 0, down);
+                if lo == 0 {
+                    out.push((Formula::tt(), Formula::empty_word()));
+                    for (b, h) in form.iter() {
+                        if h.op() != Op::EmptyWord {
+                            out.push((b.clone(), Formula::fusion([h.clone(), any.clone()])));
+                        }
+                    }
+                } else {
+                    let alone = Formula::or(
+                        form.iter()
+                            .filter(|(_, h)| h.accepts_empty_word())
+                            .map(|(b, _)| b.clone()),
+                    );
+                    let again = Formula::fusion_power(body.clone(), lo - 1, down);
+                    if !alone.is_false() {
+                        out.push((alone.clone(), Formula::empty_word()));
+                    }
+                    for (b, h) in form.iter() {
+                        if h.op() == Op::EmptyWord {
+                            continue;
+                        }
+                        out.push((b.clone(), Formula::fusion([h.clone(), again.clone()])));
+                        if !alone.is_false() {
+                            let met = Formula::and([alone.clone(), b.clone()]);
+                            out.push((met, Formula::fusion([h.clone(), any.clone()])));
+                        }
+                    }
+                }
+            }
             Op::FirstMatch if top => {
                 // From a ⊤ letter on, no prefix blocks (see the module
                 // documentation): `fm(r)` steps as `r`.
@@ -433,7 +488,7 @@ impl Seres {
 mod tests {
     use super::*;
     use crate::formula::parse_psl;
-    use crate::formula::random::{random_sere, SplitMix64};
+    use crate::formula::random::{random_sere, with_fusion_powers, SplitMix64};
 
     const APS: [&str; 2] = ["a", "b"];
 
@@ -473,7 +528,24 @@ mod tests {
                 (lo..=top).any(|k| power(r.child(0), k, w))
             }
             Op::FirstMatch => brute(r.child(0), w) && (0..n).all(|k| !brute(r.child(0), &w[..k])),
+            Op::FStar => {
+                // More copies than letters need a one-letter copy, which
+                // can be dropped: `k ≤ max(lo, n)` copies suffice.
+                let (lo, hi) = r.fusion_power_bounds().unwrap();
+                let top = hi.unwrap_or(u32::MAX).min(lo.max(n as u32));
+                (lo..=top).any(|k| fused_power(r.child(0), k, w))
+            }
             _ => n == 1 && boolean(r, w[0]),
+        }
+    }
+
+    /// `w` is `u1:…:uk` with every `ui` a non-empty match of `r`
+    /// (consecutive pieces share one letter); `k = 0` is any one letter.
+    fn fused_power(r: &Formula, k: u32, w: &[u64]) -> bool {
+        match k {
+            0 => w.len() == 1,
+            1 => !w.is_empty() && brute(r, w),
+            _ => (1..=w.len()).any(|j| brute(r, &w[..j]) && fused_power(r, k - 1, &w[j - 1..])),
         }
     }
 
@@ -554,6 +626,141 @@ mod tests {
             "the random SEREs match too rarely ({matched})"
         );
         assert!(first_matches >= 70, "{first_matches} with first_match");
+    }
+
+    /// Spot's fusion power, nested and around every kind of SERE, against
+    /// the brute-force matcher (which reads it from the definition).
+    #[test]
+    fn linear_forms_of_fusion_powers_agree_with_the_brute_force_matcher() {
+        let mut seres = Seres::default();
+        let (mut matched, mut powered, mut unbounded) = (0, 0, 0);
+        for seed in 0..600u64 {
+            let mut rng = SplitMix64::new(seed ^ 0x5eed_f5a7);
+            let r = random_sere(&mut rng, &APS, 1 + (seed % 6) as usize);
+            let r = with_fusion_powers(&r, &mut rng);
+            let r = if seed % 5 == 4 {
+                with_first_matches(&r, &mut rng)
+            } else {
+                r
+            };
+            let powers: Vec<Formula> = r
+                .subformulas_postorder()
+                .into_iter()
+                .filter(|g| g.op() == Op::FStar)
+                .collect();
+            if powers.is_empty() {
+                continue;
+            }
+            powered += 1;
+            unbounded += usize::from(
+                powers
+                    .iter()
+                    .any(|g| g.fusion_power_bounds().unwrap().1.is_none()),
+            );
+            // Nested counts multiply (`{b;0;0}[*2..][:*3..5][*2][:*3..4]`
+            // has 246), but stay finite.
+            let residuals = seres.reachable(&r, false, |_| true).len();
+            assert!(
+                residuals < 1000,
+                "seed {seed}: {r} has {residuals} residuals"
+            );
+            for len in 0..=5usize {
+                for code in 0..(1u64 << (2 * len)) {
+                    let w: Vec<u64> = (0..len).map(|i| code >> (2 * i) & 3).collect();
+                    let expected = brute(&r, &w);
+                    matched += usize::from(expected);
+                    assert_eq!(
+                        by_linear_forms(&mut seres, &r, &w),
+                        expected,
+                        "seed {seed}: {r} on {w:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            powered >= 200 && unbounded >= 100,
+            "{powered} powered, {unbounded} unbounded"
+        );
+        assert!(matched > 5_000, "the powers match too rarely ({matched})");
+    }
+
+    /// The edge cases of the fusion power, against the brute-force matcher
+    /// on every word of up to six letters.
+    #[test]
+    fn fusion_power_edge_cases() {
+        let mut seres = Seres::default();
+        let p = |s: &str| crate::formula::parse(s).unwrap().child(0).clone();
+        for (text, some_match) in [
+            // A copy never matches the empty word: {a[*]}[:+] is a[+].
+            ("{a[*][:+]}", true),
+            ("{a[*][:*]}", true),
+            ("{{a[*];b[*]}[:*2..]}", true),
+            // Zero copies: one letter.
+            ("{{a;b}[:*0..1]}", true),
+            // {a;b}[:+] is a;(a&b)[*];b.
+            ("{{a;b}[:+]}", true),
+            ("{{a;b}[:*3..]}", true),
+            ("{{a;b}[:*2..4]}", true),
+            // Nested: even numbers of copies; and the empty word's power.
+            ("{{a;b}[:*2][:+]}", true),
+            ("{{a;b}[:+][:*2..3]}", true),
+            ("{{a | {a;b}}[:*3..]}", true),
+            ("{{[*0];[*0]}[:+] | b}", true),
+            // Inside fusion and intersection.
+            ("{{a;b}[:+]:{b;a}[:*]}", true),
+            ("{{a;b}[:+] && {1;1;1}}", true),
+            ("{{{a;b}[:+] && {a;b}}}", true),
+        ] {
+            let r = p(text);
+            assert!(
+                r.subformulas_postorder()
+                    .iter()
+                    .any(|g| g.op() == Op::FStar),
+                "{text} read as {r}"
+            );
+            let mut any = false;
+            for len in 0..=6usize {
+                for code in 0..(1u64 << (2 * len)) {
+                    let w: Vec<u64> = (0..len).map(|i| code >> (2 * i) & 3).collect();
+                    let expected = brute(&r, &w);
+                    any |= expected;
+                    assert_eq!(
+                        by_linear_forms(&mut seres, &r, &w),
+                        expected,
+                        "{text} on {w:?}"
+                    );
+                }
+            }
+            assert_eq!(any, some_match, "{text}");
+        }
+        // By hand: a = 1, b = 2, ab = 3. {a;b}[:+] is a;(a&b)[*];b.
+        let r = p("{{a;b}[:+]}");
+        let cases: [(&[u64], bool); 6] = [
+            (&[1, 2], true),
+            (&[1, 3, 2], true),
+            (&[1, 3, 3, 2], true),
+            (&[1, 1, 2], false),
+            (&[1, 2, 2], false),
+            (&[3], false),
+        ];
+        for (w, m) in cases {
+            assert_eq!(brute(&r, w), m, "{w:?}");
+            assert_eq!(by_linear_forms(&mut seres, &r, w), m, "{w:?}");
+        }
+        // {a[*]}[:+] is a[+]: the empty copy fuses with nothing.
+        let r = p("{a[*][:+]}");
+        let words: [&[u64]; 4] = [&[], &[1], &[1, 1, 3], &[2]];
+        for w in words {
+            let m = !w.is_empty() && w.iter().all(|l| l & 1 == 1);
+            assert_eq!(brute(&r, w), m, "{w:?}");
+            assert_eq!(by_linear_forms(&mut seres, &r, w), m, "{w:?}");
+        }
+        // r[:*0] is any one letter (`1`); [*0][:+] matches nothing.
+        let r = Formula::fusion_power(p("{a;b}"), 0, Some(0));
+        assert_eq!(r, Formula::tt());
+        let r = p("{[*0][:+]}");
+        assert!(!seres.alive(&r));
+        assert!(!seres.completable(&r));
     }
 
     fn sere(s: &str) -> Formula {

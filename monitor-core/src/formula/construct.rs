@@ -115,6 +115,7 @@ impl Formula {
             Op::NegClosure => Formula::neg_closure(f),
             Op::NegClosureMarked => Formula::neg_closure_marked(f),
             Op::Star => panic!("Star needs its bounds: build it with Formula::star"),
+            Op::FStar => panic!("FStar needs its bounds: build it with Formula::fusion_power"),
             _ => panic!("{op:?} is not a unary operator"),
         }
     }
@@ -522,6 +523,11 @@ impl Formula {
                 let (lo, hi) = self.star_bounds().expect("star");
                 Formula::star(c, lo, hi)
             }
+            Op::FStar => {
+                let [c]: [Formula; 1] = children.try_into().expect("one operand");
+                let (lo, hi) = self.fusion_power_bounds().expect("fusion power");
+                Formula::fusion_power(c, lo, hi)
+            }
             op if op.arity() == Some(1) => {
                 let [c]: [Formula; 1] = children.try_into().expect("one operand");
                 Formula::unop(op, c)
@@ -753,6 +759,41 @@ impl Formula {
         }
     }
 
+    /// Spot's fusion power `r[:*min..max]` (`max = None`: unbounded):
+    /// between `min` and `max` copies of `r` fused, `r:r:…:r`, where zero
+    /// copies is one letter (`1`, the unit of fusion on non-empty words)
+    /// and one copy is `r` without the empty word (which fuses with
+    /// nothing). Panics if `max < min`.
+    ///
+    /// Spot's trivial identities are applied: `r[:*0]` is `1`, the power
+    /// of a Boolean `b` is `1` (`min = 0`) or `b` (`b:b` is `b`),
+    /// `[*0][:*0..j]` is `1`, and `r[:*1]` is `r` when `r` does not accept
+    /// the empty word.
+    ///
+    /// ```
+    /// # use monitor_core::formula::Formula;
+    /// let (a, b) = (Formula::ap("a"), Formula::ap("b"));
+    /// let ab = Formula::concat([a.clone(), b.clone()]);
+    /// assert_eq!(Formula::fusion_power(ab.clone(), 1, None).to_spot(), "{a;b}[:+]");
+    /// assert_eq!(Formula::fusion_power(ab.clone(), 2, Some(4)).to_spot(), "{a;b}[:*2..4]");
+    /// assert_eq!(Formula::fusion_power(ab.clone(), 1, Some(1)), ab);
+    /// assert_eq!(Formula::fusion_power(ab, 0, Some(0)), Formula::tt());
+    /// assert_eq!(Formula::fusion_power(a.clone(), 0, None), Formula::tt());
+    /// assert_eq!(Formula::fusion_power(a.clone(), 2, None), a);
+    /// ```
+    pub fn fusion_power(r: Formula, min: u32, max: Option<u32>) -> Formula {
+        let hi = max.unwrap_or(u32::MAX);
+        assert!(min <= hi, "fusion power [:*{min}..{hi}] with max < min");
+        if hi == 0 || (min == 0 && (!r.has_future() || r.op() == Op::EmptyWord)) {
+            return Formula::tt();
+        }
+        // `b:b` is `b` (both read the same letter), also on a ⊤ letter.
+        if !r.has_future() || ((min, hi) == (1, 1) && !r.accepts_empty_word()) {
+            return r;
+        }
+        intern_with_bounds(Op::FStar, "", (min, hi), vec![r])
+    }
+
     /// `first_match(r)` (IEEE 1800-2017 §16.9.8): the words of `r` that
     /// have no proper prefix in `r`. It is `r` itself when no two words of
     /// `r` can be prefixes of each other: a Boolean, or a SERE whose words
@@ -959,6 +1000,15 @@ fn fixed_length(r: &Formula) -> Option<u32> {
         }
         Op::Star => match r.star_bounds()? {
             (lo, Some(hi)) if lo == hi => fixed_length(r.child(0))?.checked_mul(lo),
+            _ => None,
+        },
+        // `k` copies of length `n` share `k - 1` letters; zero copies is one letter.
+        Op::FStar => match r.fusion_power_bounds()? {
+            (0, Some(0)) => Some(1),
+            (lo, Some(hi)) if lo == hi => fixed_length(r.child(0))?
+                .checked_sub(1)?
+                .checked_mul(lo)?
+                .checked_add(1),
             _ => None,
         },
         Op::FirstMatch => fixed_length(r.child(0)),

@@ -78,7 +78,8 @@ impl SereMatcher<'_> {
         }
         match self.special {
             Some((from, kind)) if t >= from => kind != self.barred,
-            _ => self.val[b][(self.fold)(t)],
+            // `1` may be no leaf of the SERE (the fusion power's `r[:*0]`).
+            _ => b.is_true() || self.val[b][(self.fold)(t)],
         }
     }
 
@@ -159,6 +160,72 @@ impl SereMatcher<'_> {
                             break;
                         }
                     },
+                }
+            }
+            Op::FStar => {
+                // Spot's fusion power, by its definition: the union over
+                // k in lo..=hi of r^{:k}, where r^{:0} is one letter (the
+                // Boolean `1`), r^{:1} the non-empty matches of `r`, and
+                // r^{:k+1} = r^{:k} : r (the next copy starts on the last
+                // letter of the previous one, and is not empty).
+                let (lo, hi) = r.fusion_power_bounds().expect("fusion power");
+                let c = r.child(0);
+                let exactly = |m: &mut Self, k: u32, prev: &[bool]| -> Vec<bool> {
+                    let mut next = vec![false; h + 1];
+                    match k {
+                        0 => {
+                            if i < h && m.letter_ok(&Formula::tt(), i) {
+                                next[i + 1] = true;
+                            }
+                        }
+                        1 => {
+                            let e = m.ends(c, i);
+                            next[i + 1..].copy_from_slice(&e[i + 1..]);
+                        }
+                        _ => {
+                            // A previous copy ended at j (read j - 1):
+                            // the next one starts on that letter.
+                            let ends: Vec<usize> = (i + 1..=h).filter(|&j| prev[j]).collect();
+                            for j in ends {
+                                let e = m.ends(c, j - 1);
+                                for (n, &x) in next.iter_mut().zip(e.iter()).skip(j) {
+                                    *n |= x;
+                                }
+                            }
+                        }
+                    }
+                    next
+                };
+                // Exactly k copies, for k = 0, 1, ...
+                let mut level = exactly(self, 0, &[]);
+                let mut k = 0u32;
+                while k < lo {
+                    k += 1;
+                    level = exactly(self, k, &level);
+                }
+                out = level.clone();
+                // Unbounded: the end points of the levels from max(lo, 1)
+                // on, each of which the next level fuses a copy to; a
+                // point seen there again adds nothing new (a level is the
+                // union over its points), so only new points go on, and
+                // the loop ends when there are none.
+                let mut seen = if k >= 1 {
+                    level.clone()
+                } else {
+                    vec![false; h + 1]
+                };
+                while hi.is_none_or(|hi| k < hi) && level.iter().any(|&x| x) {
+                    k += 1;
+                    level = exactly(self, k, &level);
+                    if hi.is_none() && k >= 2 {
+                        for j in 0..=h {
+                            level[j] &= !seen[j];
+                        }
+                    }
+                    for j in 0..=h {
+                        seen[j] |= level[j];
+                        out[j] |= level[j];
+                    }
                 }
             }
             Op::FirstMatch => {

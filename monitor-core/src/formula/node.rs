@@ -137,10 +137,13 @@ fn compute_props(op: Op, bounds: (u32, u32), children: &[Formula]) -> Props {
             Op::Concat | Op::AndRat => all(|p| p.nullable),
             Op::OrRat => any(|p| p.nullable),
             Op::Star => bounds.0 == 0 || c(0).nullable,
+            // No copy is one letter, and a copy is never empty.
+            Op::FStar => false,
             Op::FirstMatch => c(0).nullable,
             _ => false,
         },
-        unbounded: any(|p| p.unbounded) || (op == Op::Star && bounds.1 == u32::MAX),
+        unbounded: any(|p| p.unbounded)
+            || (matches!(op, Op::Star | Op::FStar) && bounds.1 == u32::MAX),
         sere: psl || any(|p| p.sere),
     };
     // A pure-past formula is, at each position, a function of the history:
@@ -186,6 +189,7 @@ fn compute_props(op: Op, bounds: (u32, u32), children: &[Formula]) -> Props {
         | Op::OrRat
         | Op::AndRat
         | Op::Star
+        | Op::FStar
         | Op::FirstMatch => {
             unreachable!("SERE operators handled above")
         }
@@ -621,8 +625,8 @@ impl Formula {
     }
 
     /// Whether the formula contains a SERE repetition without an upper
-    /// bound (`[*]`, `[+]`, `[*n:inf]`, `[->]`, ...). SEREs without one
-    /// match only words of bounded length.
+    /// bound (`[*]`, `[+]`, `[*n:inf]`, `[->]`, `[:*]`, ...). SEREs
+    /// without one match only words of bounded length.
     ///
     /// ```
     /// # use monitor_core::formula::Formula;
@@ -645,6 +649,24 @@ impl Formula {
     /// ```
     pub fn star_bounds(&self) -> Option<(u32, Option<u32>)> {
         (self.0.op == Op::Star).then(|| {
+            let (lo, hi) = self.0.bounds;
+            (lo, (hi != u32::MAX).then_some(hi))
+        })
+    }
+
+    /// The bounds `(min, max)` of a fusion power `r[:*min..max]` (`None`
+    /// as the maximum: unbounded); `None` for other operators.
+    ///
+    /// ```
+    /// use monitor_core::formula::{parse, Formula};
+    /// let ab = Formula::concat([Formula::ap("a"), Formula::ap("b")]);
+    /// assert_eq!(Formula::fusion_power(ab.clone(), 2, Some(3)).fusion_power_bounds(), Some((2, Some(3))));
+    /// assert_eq!(parse("{{a;b}[:+]}")?.child(0).fusion_power_bounds(), Some((1, None)));
+    /// assert_eq!(ab.fusion_power_bounds(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fusion_power_bounds(&self) -> Option<(u32, Option<u32>)> {
+        (self.0.op == Op::FStar).then(|| {
             let (lo, hi) = self.0.bounds;
             (lo, (hi != u32::MAX).then_some(hi))
         })

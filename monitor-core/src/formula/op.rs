@@ -71,6 +71,12 @@ pub enum Op {
     /// Repetition `r[*i..j]` ([`Formula::star_bounds`](super::Formula::star_bounds)); `[*]`, `[+]`,
     /// `[*n]`, `[=n]` and `[->n]` are written with it.
     Star,
+    /// Spot's fusion power `r[:*i..j]`
+    /// ([`Formula::fusion_power_bounds`](super::Formula::fusion_power_bounds)):
+    /// `i` to `j` copies of `r` fused (`r:r:…:r`), where zero copies is
+    /// one letter (`1`) and a copy never matches the empty word; `[:*]`
+    /// and `[:+]` are written with it.
+    FStar,
     /// SVA's `first_match(r)` (Spot: `first_match(r)`): the matches of
     /// `r` that extend no shorter match of `r` (IEEE 1800-2017 §16.9.8).
     FirstMatch,
@@ -125,7 +131,7 @@ impl Op {
         match self {
             False | True | Ap | EmptyWord => Some(0),
             Not | X | F | G | Y | Z | O | H => Some(1),
-            Star | FirstMatch | Closure | NegClosure | NegClosureMarked => Some(1),
+            Star | FStar | FirstMatch | Closure | NegClosure | NegClosureMarked => Some(1),
             Implies | Equiv | Xor | U | R | W | M | S | B | T => Some(2),
             UConcat | EConcat | EConcatMarked | Abort | AbortBottom => Some(2),
             And | Or | Concat | Fusion | OrRat | AndRat => None,
@@ -144,7 +150,7 @@ impl Op {
     }
 
     /// Whether this is a SERE operator (`[*0]`, `;`, `:`, `|`, `&&`,
-    /// repetition, `first_match`).
+    /// repetition, fusion power, `first_match`).
     ///
     /// ```
     /// # use monitor_core::formula::Op;
@@ -161,6 +167,7 @@ impl Op {
                 | Op::OrRat
                 | Op::AndRat
                 | Op::Star
+                | Op::FStar
                 | Op::FirstMatch
         )
     }
@@ -238,6 +245,7 @@ impl Op {
             OrRat => "|",
             AndRat => "&&",
             Star => "[*]",
+            FStar => "[:*]",
             FirstMatch => "first_match",
             Closure => "{}",
             NegClosure => "!{}",

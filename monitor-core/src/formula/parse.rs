@@ -58,16 +58,17 @@
 //! | `r && s`, `r & s` | length-matching and non-length-matching intersection (`&` on Booleans) |
 //! | `r[*i..j]`, `r[*]`, `r*`, `r[+]`, `[*i..j]` alone (of `1`) | repetition |
 //! | `b[=i..j]`, `b[->i..j]` | non-consecutive and goto repetition of a Boolean |
-//! | `r[:*i..j]`, `r[:+]` | fusion power: `r:r:…:r`, `r[:*0]` is `1` |
+//! | `r[:*i..j]`, `r[:*]`, `r[:+]` | fusion power: `i` to `j` copies `r:r:…:r`, `r[:*0]` is `1` |
 //! | `!b`, `first_match(r)`, `(r)`, `{r}` | |
 //!
 //! Bounds are written `i..j`, `i:j`, `i,j` or `i to j`, with `$`, `inf`
 //! or nothing for unbounded; `[*]` is `[*0..]`, `[->]` is `[->1]`,
 //! `[->..j]` is `[->1..j]`. `[*0]` is the empty word, `1` any letter.
 //! Letters are Boolean formulas (past operators allowed); a temporal
-//! operator inside braces is an error. The formula core has no operator
-//! for one of Spot's: the unbounded fusion power of a SERE that is not a
-//! Boolean (`{a;b}[:+]`) is refused with an error naming it.
+//! operator inside braces is an error. The fusion power has Spot's
+//! meaning ([`Formula::fusion_power`]): a copy never matches the empty
+//! word, so `{a[*]}[:+]` is `{a[+]}[:+]`, and the power of a Boolean is
+//! itself (`b:b` is `b`) or `1`.
 //!
 //! One difference from Spot remains, the PSL front end's: a weak
 //! closure completes a prefix with letters that satisfy every Boolean,
@@ -1412,14 +1413,7 @@ impl Parser<'_> {
     ) -> Result<Formula, ParseError> {
         match rep {
             Rep::Star => Ok(Formula::star(r, lo, hi)),
-            Rep::FStar => fusion_power(r, lo, hi).ok_or_else(|| {
-                self.unsupported(
-                    t.span,
-                    "the unbounded fusion power (`[:*]`, `[:+]`, `[:*i..]`) of a SERE that is \
-                     not a Boolean is not supported (the formula core has no such operator): \
-                     give an upper bound, as in `[:*1..4]`",
-                )
-            }),
+            Rep::FStar => Ok(Formula::fusion_power(r, lo, hi)),
             Rep::Equal | Rep::Goto if r.has_future() => Err(self.unsupported(
                 t.span,
                 format!("`{}` repeats a Boolean, not a sequence", rep.opener()),
@@ -1575,29 +1569,6 @@ fn delay(a: Formula, b: Formula, lo: u32, hi: Option<u32>) -> Formula {
         Formula::fusion([a.clone(), b.clone()]),
         Formula::concat([a, any(0, hi.map(|h| h - 1)), b]),
     ])
-}
-
-/// Spot's fusion power `r[:*lo..hi]`: `r:r:…:r` (between `lo` and `hi`
-/// copies), where zero copies is `1`. By Spot's definition
-/// `r[:*i..j] = r:r[:*i-1..j-1]` and `r[:*0..j] = 1 | r[:*1..j]`, so it
-/// is built from the inside out. A Boolean `b` gives `1` (`lo = 0`) or
-/// `b` (`b:b` and `b:1` are `b`). `None` for the unbounded power of a
-/// SERE, which has no rewriting into the core's operators.
-fn fusion_power(r: Formula, lo: u32, hi: Option<u32>) -> Option<Formula> {
-    if !r.has_future() {
-        return Some(if lo == 0 { Formula::tt() } else { r });
-    }
-    let hi = hi?;
-    let mut acc = Formula::tt();
-    for d in (0..hi).rev() {
-        let step = Formula::fusion([r.clone(), acc]);
-        acc = if lo.saturating_sub(d) == 0 {
-            Formula::sere_or([Formula::tt(), step])
-        } else {
-            step
-        };
-    }
-    Some(acc)
 }
 
 /// Expands a prefix operator with optional bounds into core operators.

@@ -220,7 +220,10 @@ fn spot_operand(f: &Formula, out: &mut String) {
 fn sere_operand(r: &Formula, out: &mut String) {
     if r.is_boolean() {
         spot_operand(r, out);
-    } else if matches!(r.op(), Op::Star | Op::EmptyWord | Op::FirstMatch) {
+    } else if matches!(
+        r.op(),
+        Op::Star | Op::FStar | Op::EmptyWord | Op::FirstMatch
+    ) {
         sere(r, out);
     } else {
         out.push('{');
@@ -272,6 +275,22 @@ fn sere(r: &Formula, out: &mut String) {
                 }
                 (lo, Some(hi)) => {
                     let _ = write!(out, "[*{lo}..{hi}]");
+                }
+            }
+        }
+        Op::FStar => {
+            sere_operand(r.child(0), out);
+            match r.fusion_power_bounds().expect("fusion power") {
+                (0, None) => out.push_str("[:*]"),
+                (1, None) => out.push_str("[:+]"),
+                (lo, None) => {
+                    let _ = write!(out, "[:*{lo}..]");
+                }
+                (lo, Some(hi)) if lo == hi => {
+                    let _ = write!(out, "[:*{lo}]");
+                }
+                (lo, Some(hi)) => {
+                    let _ = write!(out, "[:*{lo}..{hi}]");
                 }
             }
         }

@@ -318,6 +318,42 @@ pub fn random_sere(rng: &mut SplitMix64, aps: &[&str], size: usize) -> Formula {
     }
 }
 
+/// `f` with some of its SEREs raised to a random fusion power (Spot's
+/// `r[:*i..j]`, `r[:*i..]`, `r[:+]`, `r[:*]` with `i ≤ 3`): each SERE
+/// subformula, innermost first, with probability `1/3`, so that powers
+/// nest. A separate pass rather than an operator of [`random_sere`], so
+/// that the seeds of the other generators name the same formulas as
+/// before.
+///
+/// ```
+/// use monitor_core::formula::random::{random_sere, with_fusion_powers, SplitMix64};
+/// use monitor_core::formula::Op;
+/// let mut rng = SplitMix64::new(1);
+/// let powered = (0..20)
+///     .map(|_| {
+///         let r = random_sere(&mut rng, &["a", "b"], 5);
+///         with_fusion_powers(&r, &mut rng)
+///     })
+///     .filter(|r| r.subformulas_postorder().iter().any(|g| g.op() == Op::FStar))
+///     .count();
+/// assert!(powered > 0);
+/// ```
+pub fn with_fusion_powers(f: &Formula, rng: &mut SplitMix64) -> Formula {
+    f.map_bottom_up(|g| {
+        if g.op().is_sere() && rng.chance(1, 3) {
+            let lo = rng.below(4) as u32;
+            let hi = if rng.chance(1, 2) {
+                None
+            } else {
+                Some(lo + rng.below(3) as u32)
+            };
+            Formula::fusion_power(g.clone(), lo, hi)
+        } else {
+            g.clone()
+        }
+    })
+}
+
 /// A random PSL formula of about `size` nodes over `aps`: LTL operators,
 /// suffix implication and conjunction, weak closures and their negations,
 /// `abort`.

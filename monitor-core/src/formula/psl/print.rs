@@ -15,6 +15,8 @@ pub enum PslPrintError {
     Proposition(String),
     /// IEEE 1850 has no `first_match` (SVA's, IEEE 1800-2017 §16.9.8).
     FirstMatch,
+    /// IEEE 1850 has no fusion power (Spot's `r[:*i..j]`).
+    FusionPower,
 }
 
 impl std::fmt::Display for PslPrintError {
@@ -31,6 +33,10 @@ impl std::fmt::Display for PslPrintError {
             PslPrintError::FirstMatch => write!(
                 f,
                 "PSL has no `first_match` (an SVA operator, IEEE 1800-2017 §16.9.8)"
+            ),
+            PslPrintError::FusionPower => write!(
+                f,
+                "PSL has no fusion power (Spot's `[:*i..j]`, `[:+]`, `[:*]`)"
             ),
         }
     }
@@ -207,6 +213,7 @@ fn sere_item(r: &Formula, out: &mut String, braced: bool) -> Result<(), PslPrint
             }
         }
         Op::FirstMatch => return Err(PslPrintError::FirstMatch),
+        Op::FStar => return Err(PslPrintError::FusionPower),
         op => unreachable!("{op:?} is not a SERE operator"),
     }
     out.push('}');
