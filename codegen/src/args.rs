@@ -726,6 +726,28 @@ pub(crate) struct CheckArgs {
     /// the summary comes when the input ends (standard input closed).
     #[arg(long)]
     pub(crate) follow: bool,
+    /// CSV and JSON Lines: check each key's events apart (an interleaved
+    /// log of sessions, requests, devices): the key is the values of
+    /// these fields (JSON Lines: dotted paths); each key's monitors start
+    /// at its first event.
+    #[arg(long, value_name = "FIELD[,FIELD...]", value_delimiter = ',')]
+    pub(crate) by: Vec<String>,
+    /// With --by: rows where a key field is missing or empty are an
+    /// error, or are sent to every key (those seen so far and, replayed
+    /// first, those seen later), or are skipped.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = UnkeyedRows::Error, requires = "by")]
+    pub(crate) unkeyed: UnkeyedRows,
+}
+
+/// What `check --by` does with rows without a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum UnkeyedRows {
+    /// Stop with an error naming the line.
+    Error,
+    /// Send the row to every key's events.
+    Broadcast,
+    /// Drop the row.
+    Skip,
 }
 
 impl CheckArgs {

@@ -1,0 +1,613 @@
+//! Keyed checking: one monitor per key (a session, a request, a device)
+//! in an interleaved log.
+//!
+//! The trace is sliced by the values of the key fields (parametric trace
+//! slicing, as JavaMOP's parametric monitors do): each key — the tuple of
+//! the key fields' values — has its own run of every property, created at
+//! the key's first event, and each property is checked on each key's
+//! slice alone. A row where a key field is missing or empty is an error,
+//! or, as [`Unkeyed`] says, sent to every slice (those known so far and
+//! those created later, which first replay it) or skipped.
+//!
+//! The state of a key is one `u32` per property (a state of its
+//! deterministic monitor), its event count, and the last events of its
+//! slice for explanations; the keys are interned in a hash map. A
+//! violation reports the line of the file, and its explanation draws on
+//! that key's events only.
+//!
+//! ```
+//! use monitor_core::trace::check::{Options, Property};
+//! use monitor_core::trace::expr::Expr;
+//! use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+//! use monitor_core::trace::reader::CsvReader;
+//! use monitor_core::MonitorTable;
+//!
+//! // Every request of a session is answered at its next event.
+//! let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+//! let p = Property::new("answered", table, vec![Expr::parse("req")?, Expr::parse("ack")?]);
+//! let mut checker = KeyedChecker::new(vec![p], Options::default(), &["session"], KeyedOptions::default());
+//! let log = "session,req,ack\ns1,1,0\ns2,1,0\ns1,0,1\ns2,0,0\n";
+//! let report = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+//! assert_eq!(report.keys, 2);
+//! let v = &report.violations[0];
+//! assert_eq!((v.key.as_slice(), v.first.line), (&["s2".to_string()][..], Some(5)));
+//! // The explanation shows the events of s2 only (lines 3 and 5).
+//! let lines: Vec<_> = v.reports[0].recent.iter().map(|(p, _)| p.line).collect();
+//! assert_eq!(lines, [Some(3), Some(5)]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use rustc_hash::FxHashMap;
+
+use super::check::{
+    atom_bit, cell_text, Bound, Checker, Engine, Options, Property, ViolationReport,
+};
+use super::expr::Cell;
+use super::reader::{Position, Reader, TraceError};
+use crate::runtime::{Cursor, VIOLATION};
+use crate::Verdict;
+
+/// What to do with a row where a key field is missing or empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unkeyed {
+    /// Stop with an error naming the line (the default).
+    #[default]
+    Error,
+    /// Send it to every key's slice: to the keys seen so far at once,
+    /// and to each key seen later before its first event (the key's
+    /// monitors replay the broadcast rows in order, as JavaMOP does for
+    /// events that bind fewer parameters).
+    Broadcast,
+    /// Drop it.
+    Skip,
+}
+
+/// How keys are handled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyedOptions {
+    /// Rows without a key.
+    pub unkeyed: Unkeyed,
+}
+
+/// A state that marks a run that is decided for its key (violated
+/// without restarting, or satisfied for good): it steps no more.
+const DONE: u32 = u32::MAX - 1;
+
+/// The violations of one property on one key's slice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyViolations {
+    /// The key: the key fields' values, in the order of the fields.
+    pub key: Vec<String>,
+    /// The property (its index in the properties given).
+    pub property: usize,
+    /// Where its first violation happened (the line of the file).
+    pub first: Position,
+    /// How many violations (more than one only with [`Options::all`]).
+    pub count: u64,
+    /// The violations explained (see [`Options::max_reports`]: at most
+    /// that many per property over all keys; their events are the key's).
+    pub reports: Vec<ViolationReport>,
+}
+
+/// A property's outcome over all keys.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyedProperty {
+    /// The property, as written.
+    pub name: String,
+    /// How many keys violated it.
+    pub keys_violated: u64,
+    /// How many keys satisfied it for good (three-valued monitors).
+    pub keys_satisfied: u64,
+    /// How many violations, over all keys.
+    pub violation_count: u64,
+}
+
+/// The outcome of a keyed check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyedReport {
+    /// The key fields.
+    pub by: Vec<String>,
+    /// Each property, in order.
+    pub properties: Vec<KeyedProperty>,
+    /// Each (key, property) that was violated, in the order of the first
+    /// violations.
+    pub violations: Vec<KeyViolations>,
+    /// How many keys were seen.
+    pub keys: u64,
+    /// How many events were read (the rows of the file).
+    pub events: u64,
+    /// How many rows had no key (broadcast or skipped).
+    pub unkeyed: u64,
+}
+
+/// A row without a key, kept to be replayed to the keys seen later.
+struct Broadcast {
+    at: Position,
+    bits: Vec<u64>,
+    /// The text of each field shown in explanations (`Keyed::shown`).
+    values: Vec<String>,
+}
+
+/// The per-key state, in flat arrays indexed by the key's id.
+struct Keys {
+    /// Key (its fields' values, each as a `u32` length then its bytes)
+    /// to id.
+    ids: FxHashMap<Box<[u8]>, u32>,
+    /// The state of property `p` for key `k` at `k * properties + p`.
+    states: Vec<u32>,
+    /// The number of events of each key's slice.
+    events: Vec<u64>,
+    /// The last `keep` events of each key's slice, `(index, line)` then
+    /// the atoms' bits (`words`) each, in a ring (the slot of event `n` is
+    /// `n % keep`).
+    recent: Vec<u64>,
+}
+
+/// Runs properties on each key's slice of a trace (see the [module
+/// documentation](self)).
+pub struct KeyedChecker {
+    checker: Checker,
+    by: Vec<String>,
+    options: KeyedOptions,
+    keys: Keys,
+    /// The rows without a key so far (with [`Unkeyed::Broadcast`]).
+    broadcast: Vec<Broadcast>,
+    /// The violations, and where each (key, property) is among them.
+    violations: Vec<(u32, KeyViolations)>,
+    violated: FxHashMap<(u32, u32), usize>,
+    /// Per property: the violations explained, the keys satisfied.
+    explained: Vec<usize>,
+    satisfied: Vec<u64>,
+    events: u64,
+    unkeyed: u64,
+    /// How many events each key keeps for explanations.
+    keep: usize,
+    /// How many `u64` words an event's atoms take.
+    words: usize,
+    /// The reader's ids of the fields explanations show (those the
+    /// properties read), once each.
+    shown: Vec<usize>,
+}
+
+impl KeyedChecker {
+    /// A checker of `properties` on each key of the fields `by` (JSON
+    /// Lines: dotted paths).
+    ///
+    /// # Panics
+    ///
+    /// If a property has a lazy monitor (keyed checking runs the tables
+    /// of monitors built whole) or `by` is empty.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let checker = KeyedChecker::new(vec![p], Options::default(), &["user.id"], KeyedOptions::default());
+    /// assert_eq!(checker.by(), ["user.id"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(
+        properties: Vec<Property>,
+        options: Options,
+        by: &[&str],
+        keyed: KeyedOptions,
+    ) -> KeyedChecker {
+        assert!(!by.is_empty(), "keyed checking needs a key field");
+        assert!(
+            properties
+                .iter()
+                .all(|p| matches!(p.monitor, Engine::Eager(_))),
+            "keyed checking runs monitors built whole"
+        );
+        let n = properties.len();
+        let checker = Checker::new(properties, options);
+        KeyedChecker {
+            checker,
+            by: by.iter().map(|s| s.to_string()).collect(),
+            options: keyed,
+            keys: Keys {
+                ids: FxHashMap::default(),
+                states: Vec::new(),
+                events: Vec::new(),
+                recent: Vec::new(),
+            },
+            broadcast: Vec::new(),
+            violations: Vec::new(),
+            violated: FxHashMap::default(),
+            explained: vec![0; n],
+            satisfied: vec![0; n],
+            events: 0,
+            unkeyed: 0,
+            keep: options.context + 1,
+            words: 1,
+            shown: Vec::new(),
+        }
+    }
+
+    /// The key fields.
+    pub fn by(&self) -> &[String] {
+        &self.by
+    }
+
+    /// Checks one trace; every key starts afresh.
+    ///
+    /// # Errors
+    ///
+    /// Bad input (as [`Checker::run`]), an unknown key field, and, with
+    /// [`Unkeyed::Error`], a row where a key field is missing or empty.
+    /// [`KeyedChecker::report`] then gives the reports of the events
+    /// before the error.
+    pub fn run<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<KeyedReport, TraceError> {
+        self.run_reporting(reader, |_, _, _| {})
+    }
+
+    /// [`KeyedChecker::run`], calling `on_violation(key, property,
+    /// violation)` as each violation explained happens (to follow a
+    /// growing log).
+    pub fn run_reporting<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        mut on_violation: impl FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<KeyedReport, TraceError> {
+        self.begin();
+        let bound = self.checker.bind(reader)?;
+        let mut key_ids = Vec::with_capacity(self.by.len());
+        for f in &self.by {
+            let id = reader.resolve(f).map_err(|m| TraceError {
+                source: reader.source().to_string(),
+                at: None,
+                message: format!("--by {f}: {m}"),
+            })?;
+            key_ids.push(id);
+        }
+        self.words = bound.words;
+        self.shown.clear();
+        for r in self.checker.runs() {
+            for &(_, id) in &r.fields {
+                if !self.shown.contains(&id) {
+                    self.shown.push(id);
+                }
+            }
+        }
+        self.feed(reader, &bound, &key_ids, &mut on_violation)?;
+        Ok(self.report())
+    }
+
+    fn begin(&mut self) {
+        self.keys.ids.clear();
+        self.keys.states.clear();
+        self.keys.events.clear();
+        self.keys.recent.clear();
+        self.broadcast.clear();
+        self.violations.clear();
+        self.violated.clear();
+        self.explained.iter_mut().for_each(|e| *e = 0);
+        self.satisfied.iter_mut().for_each(|e| *e = 0);
+        self.events = 0;
+        self.unkeyed = 0;
+    }
+
+    fn feed<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        bound: &Bound,
+        key_ids: &[usize],
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<(), TraceError> {
+        let mut bits = vec![0u64; bound.words];
+        let mut key: Vec<u8> = Vec::new();
+        let shown = self.shown.clone();
+        while reader.advance()? {
+            self.events += 1;
+            key.clear();
+            let mut missing = None;
+            for (f, &id) in self.by.iter().zip(key_ids) {
+                match key_text(reader.cell(id)) {
+                    Some(text) if !text.is_empty() => {
+                        key.extend_from_slice(&(text.len() as u32).to_le_bytes());
+                        key.extend_from_slice(text.as_bytes());
+                    }
+                    Some(_) => {
+                        missing = Some(format!("the key field `{f}` (--by) is empty"));
+                        break;
+                    }
+                    None => {
+                        missing = Some(format!("no key field `{f}` (--by) in this event"));
+                        break;
+                    }
+                }
+            }
+            if let Some(why) = missing {
+                match self.options.unkeyed {
+                    Unkeyed::Error => {
+                        self.events -= 1;
+                        return Err(reader.error_here(format!(
+                            "{why}: every row needs a key (or give --unkeyed broadcast, to send \
+                             such rows to every key, or --unkeyed skip)"
+                        )));
+                    }
+                    Unkeyed::Skip => {
+                        self.unkeyed += 1;
+                        continue;
+                    }
+                    Unkeyed::Broadcast => {
+                        if let Err(e) = bound.eval(reader, &mut bits) {
+                            self.events -= 1;
+                            return Err(e);
+                        }
+                        self.unkeyed += 1;
+                        let at = reader.position();
+                        let values: Vec<String> =
+                            shown.iter().map(|&id| cell_text(reader.cell(id))).collect();
+                        for k in 0..self.keys.events.len() as u32 {
+                            self.step(k, &at, &bits, &|i| values[i].clone(), on_violation);
+                        }
+                        self.broadcast.push(Broadcast {
+                            at,
+                            bits: bits.clone(),
+                            values,
+                        });
+                        continue;
+                    }
+                }
+            }
+            if let Err(e) = bound.eval(reader, &mut bits) {
+                self.events -= 1;
+                return Err(e);
+            }
+            let k = match self.keys.ids.get(key.as_slice()) {
+                Some(&k) => k,
+                None => self.new_key(&key, on_violation),
+            };
+            let at = reader.position();
+            let values = |i: usize| cell_text(reader.cell(shown[i]));
+            self.step(k, &at, &bits, &values, on_violation);
+        }
+        Ok(())
+    }
+
+    /// Interns a new key: its runs start, and replay the rows broadcast
+    /// so far.
+    fn new_key(
+        &mut self,
+        key: &[u8],
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) -> u32 {
+        let k = self.keys.events.len() as u32;
+        self.keys.ids.insert(key.into(), k);
+        let n = self.checker.runs().len();
+        self.keys.states.extend(std::iter::repeat_n(0, n));
+        self.keys.events.push(0);
+        self.keys
+            .recent
+            .extend(std::iter::repeat_n(0, self.keep * (2 + self.words)));
+        let broadcast = std::mem::take(&mut self.broadcast);
+        for b in &broadcast {
+            self.step(k, &b.at, &b.bits, &|i| b.values[i].clone(), on_violation);
+        }
+        self.broadcast = broadcast;
+        k
+    }
+
+    /// Steps the runs of key `k` on the event at `at` whose atoms are
+    /// `bits`; `values(i)` is the text of field `shown[i]` there.
+    fn step(
+        &mut self,
+        k: u32,
+        at: &Position,
+        bits: &[u64],
+        values: &dyn Fn(usize) -> String,
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) {
+        let ku = k as usize;
+        // The event joins the key's recent events.
+        let stride = 2 + self.words;
+        let n_events = self.keys.events[ku];
+        let slot = (ku * self.keep + (n_events % self.keep as u64) as usize) * stride;
+        let entry = &mut self.keys.recent[slot..slot + stride];
+        entry[0] = at.index;
+        entry[1] = at.line.unwrap_or(u64::MAX);
+        entry[2..].copy_from_slice(bits);
+        self.keys.events[ku] = n_events + 1;
+        let n = self.checker.runs().len();
+        for p in 0..n {
+            let s = self.keys.states[ku * n + p];
+            if s == DONE {
+                continue;
+            }
+            let r = &self.checker.runs()[p];
+            let table = r.table().expect("keyed runs are eager").table();
+            let target = if r.atoms.len() <= 64 {
+                table.next(s, r.letter(bits))
+            } else {
+                let wide: Vec<bool> = r.atoms.iter().map(|&a| atom_bit(bits, a) == 1).collect();
+                table.next_with(s, wide.as_slice())
+            };
+            if target == VIOLATION {
+                self.violation(k, p, s, at, values, on_violation);
+                self.keys.states[ku * n + p] = if self.checker.options().all { 0 } else { DONE };
+            } else if table.verdicts.get(target as usize) == Some(&Verdict::Satisfied) {
+                self.keys.states[ku * n + p] = DONE;
+                self.satisfied[p] += 1;
+            } else {
+                self.keys.states[ku * n + p] = target;
+            }
+        }
+    }
+
+    /// Records the violation of property `p` by key `k` from state `from`.
+    fn violation(
+        &mut self,
+        k: u32,
+        p: usize,
+        from: u32,
+        at: &Position,
+        values: &dyn Fn(usize) -> String,
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) {
+        let options = self.checker.options();
+        let limit = if options.all { options.max_reports } else { 1 };
+        let i = match self.violated.get(&(k, p as u32)) {
+            Some(&i) => i,
+            None => {
+                self.violated.insert((k, p as u32), self.violations.len());
+                self.violations.push((
+                    k,
+                    KeyViolations {
+                        key: Vec::new(),
+                        property: p,
+                        first: at.clone(),
+                        count: 0,
+                        reports: Vec::new(),
+                    },
+                ));
+                self.violations.len() - 1
+            }
+        };
+        self.violations[i].1.count += 1;
+        // At most `max_reports` explained per property (over all keys).
+        let budget = if options.all {
+            options.max_reports
+        } else {
+            options.max_reports.max(1)
+        };
+        if self.violations[i].1.reports.len() >= limit || self.explained[p] >= budget {
+            return;
+        }
+        self.explained[p] += 1;
+        let r = &self.checker.runs()[p];
+        let table = r.table().expect("keyed runs are eager").table();
+        let mut cursor = Cursor::new();
+        cursor.enter(&table, from);
+        cursor.enter(&table, VIOLATION);
+        let why = cursor.violation(&table).expect("violated");
+        let shown_values = r
+            .fields
+            .iter()
+            .map(|(name, id)| {
+                let i = self.shown.iter().position(|s| s == id).expect("shown");
+                (name.clone(), values(i))
+            })
+            .collect();
+        // The key's recent events, oldest first (the violating one last).
+        let ku = k as usize;
+        let stride = 2 + self.words;
+        let count = self.keys.events[ku];
+        let len = count.min(self.keep as u64);
+        let recent = (count - len..count)
+            .map(|e| {
+                let slot = (ku * self.keep + (e % self.keep as u64) as usize) * stride;
+                let entry = &self.keys.recent[slot..slot + stride];
+                let pos = Position {
+                    index: entry[0],
+                    line: (entry[1] != u64::MAX).then_some(entry[1]),
+                    time: None,
+                };
+                let held: Vec<String> = r
+                    .atoms
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &a)| atom_bit(&entry[2..], a) == 1)
+                    .map(|(b, _)| r.monitor.proposition(b).to_string())
+                    .collect();
+                (pos, held)
+            })
+            .collect();
+        let v = ViolationReport {
+            at: at.clone(),
+            explanation: why.to_string(),
+            after: why.after.to_string(),
+            letters: why.letters.to_string(),
+            values: shown_values,
+            recent,
+        };
+        let key = self.key_of(k);
+        on_violation(&key, &r.report.property, &v);
+        self.violations[i].1.reports.push(v);
+    }
+
+    /// The values of key `k`'s fields.
+    fn key_of(&self, k: u32) -> Vec<String> {
+        let bytes = self
+            .keys
+            .ids
+            .iter()
+            .find(|&(_, &id)| id == k)
+            .map(|(b, _)| b)
+            .expect("an interned key");
+        decode_key(bytes)
+    }
+
+    /// The report of the events read so far (after an error in the trace:
+    /// those before it).
+    pub fn report(&self) -> KeyedReport {
+        let mut names: Vec<Option<&[u8]>> = vec![None; self.keys.events.len()];
+        for (b, &k) in &self.keys.ids {
+            names[k as usize] = Some(b);
+        }
+        let runs = self.checker.runs();
+        let mut properties: Vec<KeyedProperty> = runs
+            .iter()
+            .zip(&self.satisfied)
+            .map(|(r, &s)| KeyedProperty {
+                name: r.report.property.clone(),
+                keys_violated: 0,
+                keys_satisfied: s,
+                violation_count: 0,
+            })
+            .collect();
+        let violations = self
+            .violations
+            .iter()
+            .map(|(k, v)| {
+                let p = &mut properties[v.property];
+                p.keys_violated += 1;
+                p.violation_count += v.count;
+                KeyViolations {
+                    key: decode_key(names[*k as usize].expect("an interned key")),
+                    ..v.clone()
+                }
+            })
+            .collect();
+        KeyedReport {
+            by: self.by.clone(),
+            properties,
+            violations,
+            keys: self.keys.events.len() as u64,
+            events: self.events,
+            unkeyed: self.unkeyed,
+        }
+    }
+}
+
+/// The text of a key field's value: a CSV cell as written, a JSON string's
+/// characters, any other JSON value as JSON writes it (so the number `1`
+/// and the string `"1"` are the same key); `None` for a missing field or
+/// a JSON `null`.
+fn key_text(cell: Option<Cell<'_>>) -> Option<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    match cell? {
+        Cell::Text(s) => Some(Cow::Borrowed(s)),
+        Cell::Json(serde_json::Value::Null) => None,
+        Cell::Json(serde_json::Value::String(s)) => Some(Cow::Borrowed(s)),
+        Cell::Json(v) => Some(Cow::Owned(v.to_string())),
+        Cell::Bits(b) => Some(Cow::Owned(String::from_utf8_lossy(b).into_owned())),
+        Cell::Real(x) => Some(Cow::Owned(x.to_string())),
+        Cell::Bool(b) => Some(Cow::Owned(b.to_string())),
+        Cell::Int(i) => Some(Cow::Owned(i.to_string())),
+    }
+}
+
+/// The fields' values of an interned key.
+fn decode_key(mut bytes: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    while bytes.len() >= 4 {
+        let len = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) as usize;
+        out.push(String::from_utf8_lossy(&bytes[4..4 + len]).into_owned());
+        bytes = &bytes[4 + len..];
+    }
+    out
+}
