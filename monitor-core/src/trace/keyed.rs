@@ -611,3 +611,252 @@ fn decode_key(mut bytes: &[u8]) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::random::{RandomLtl, SplitMix64};
+    use crate::runtime::summary::tests::monitor_of;
+    use crate::trace::check::{Checker, Report};
+    use crate::trace::expr::Expr;
+    use crate::trace::reader::{CsvReader, JsonlReader};
+
+    /// Keys that need care: Unicode, CSV quoting (commas, quotes, line
+    /// breaks), JSON escapes, spaces, a number's text.
+    const KEYS: &[&str] = &[
+        "s1",
+        "s2",
+        "ä☃",
+        "a,b",
+        "q\"uote",
+        "new\nline",
+        " sp ",
+        "1",
+        "\\back",
+        "s1,",
+    ];
+
+    /// One row: its key (`None`: missing or empty) and its letter of
+    /// `a`, `b`, `c`.
+    type Row = (Option<&'static str>, u64);
+
+    fn csv_cell(s: &str) -> String {
+        if s.contains([',', '"', '\n', ' ']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    }
+
+    /// The rows as a file, and the line each row starts on. `missing`
+    /// picks how a row without a key is written (empty, absent, null).
+    fn write(rows: &[&Row], csv: bool, missing: u64) -> (String, Vec<u64>) {
+        let mut text = String::new();
+        let mut lines = Vec::new();
+        let mut line = 1;
+        if csv {
+            text.push_str("a,session,b,c\n");
+            line += 1;
+        }
+        for (i, (key, l)) in rows.iter().enumerate() {
+            lines.push(line);
+            let (a, b, c) = (l & 1, (l >> 1) & 1, (l >> 2) & 1);
+            let row = if csv {
+                format!("{a},{},{b},{c}\n", key.map_or(String::new(), csv_cell))
+            } else {
+                let session = match key {
+                    Some(k) => format!("\"session\": {}, ", serde_json::Value::from(*k)),
+                    None => match (missing + i as u64) % 3 {
+                        0 => String::new(),
+                        1 => "\"session\": null, ".into(),
+                        _ => "\"session\": \"\", ".into(),
+                    },
+                };
+                format!(
+                    "{{\"ctx\": {{{session}\"n\": 1}}, \"a\": {a}, \"b\": {}, \"c\": {c}}}\n",
+                    b == 1
+                )
+            };
+            line += row.matches('\n').count() as u64;
+            text.push_str(&row);
+        }
+        (text, lines)
+    }
+
+    fn props(formulas: &[MonitorTableAndName]) -> Vec<Property> {
+        formulas
+            .iter()
+            .map(|(name, table)| {
+                let t = table.table();
+                let b = (0..t.props as usize)
+                    .map(|i| Expr::parse(t.proposition(i)).unwrap())
+                    .collect();
+                Property::new(name, table.clone(), b)
+            })
+            .collect()
+    }
+
+    type MonitorTableAndName = (String, crate::MonitorTable);
+
+    /// What is compared: per (key, property), the lines of the
+    /// violations explained, their count, and the lines of each
+    /// explanation's events; and per property the keys satisfied.
+    type Outcome = (Vec<(String, usize, u64, Vec<Vec<u64>>)>, Vec<u64>);
+
+    /// The reference: each key's slice (its rows, and with
+    /// [`Unkeyed::Broadcast`] every row without a key) written to a file
+    /// of its own and checked alone by [`Checker`], lines mapped back.
+    fn brute_force(
+        rows: &[Row],
+        csv: bool,
+        formulas: &[MonitorTableAndName],
+        options: Options,
+        unkeyed: Unkeyed,
+    ) -> Outcome {
+        let mut keys: Vec<&str> = Vec::new();
+        for (k, _) in rows {
+            if let Some(k) = k {
+                if !keys.contains(k) {
+                    keys.push(k);
+                }
+            }
+        }
+        let (_, all_lines) = write(&rows.iter().collect::<Vec<_>>(), csv, 0);
+        let mut out = Vec::new();
+        let mut satisfied = vec![0; formulas.len()];
+        for key in &keys {
+            let picked: Vec<usize> = (0..rows.len())
+                .filter(|&i| {
+                    rows[i].0 == Some(key) || (rows[i].0.is_none() && unkeyed == Unkeyed::Broadcast)
+                })
+                .collect();
+            let slice: Vec<&Row> = picked.iter().map(|&i| &rows[i]).collect();
+            let (text, lines) = write(&slice, csv, 0);
+            let back =
+                |line: u64| all_lines[picked[lines.iter().position(|&l| l == line).unwrap()]];
+            let mut checker = Checker::new(props(formulas), options);
+            let reports: Vec<Report> = if csv {
+                checker.run(&mut CsvReader::new("slice.csv", text.as_bytes()).unwrap())
+            } else {
+                checker.run(&mut JsonlReader::new("slice.jsonl", text.as_bytes()))
+            }
+            .unwrap();
+            for (p, r) in reports.iter().enumerate() {
+                if r.satisfied_at.is_some() {
+                    satisfied[p] += 1;
+                }
+                if r.violation_count > 0 {
+                    let explained = r
+                        .violations
+                        .iter()
+                        .map(|v| {
+                            let mut ls = vec![back(v.at.line.unwrap())];
+                            ls.extend(v.recent.iter().map(|(p, _)| back(p.line.unwrap())));
+                            ls
+                        })
+                        .collect();
+                    out.push((key.to_string(), p, r.violation_count, explained));
+                }
+            }
+        }
+        out.sort();
+        (out, satisfied)
+    }
+
+    fn keyed(report: &KeyedReport) -> Outcome {
+        let mut out: Vec<_> = report
+            .violations
+            .iter()
+            .map(|v| {
+                assert_eq!(v.first.line, v.reports[0].at.line);
+                let explained = v
+                    .reports
+                    .iter()
+                    .map(|e| {
+                        let mut ls = vec![e.at.line.unwrap()];
+                        ls.extend(e.recent.iter().map(|(p, _)| p.line.unwrap()));
+                        ls
+                    })
+                    .collect();
+                (v.key[0].clone(), v.property, v.count, explained)
+            })
+            .collect();
+        out.sort();
+        let satisfied = report.properties.iter().map(|p| p.keys_satisfied).collect();
+        (out, satisfied)
+    }
+
+    /// The oracle: on random interleavings of random properties, with
+    /// rows without a key in each mode, `KeyedChecker` reports what
+    /// checking each key's slice alone reports.
+    #[test]
+    fn keyed_checking_equals_each_slice_checked_alone() {
+        let mut rng = SplitMix64::new(30);
+        let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(30).with_past();
+        let (mut violations, mut errors) = (0, 0);
+        for round in 0..400u64 {
+            let mut formulas = Vec::new();
+            while formulas.len() < 1 + (round % 3) as usize {
+                let f = gen.next_formula();
+                if let Some(t) = monitor_of(&f, round % 4 == 1) {
+                    formulas.push((f.to_spot(), t));
+                }
+            }
+            let nkeys = 1 + (rng.next_u64() % KEYS.len() as u64) as usize;
+            let missing_rate = rng.next_u64() % 4;
+            let rows: Vec<Row> = (0..rng.next_u64() % 40)
+                .map(|_| {
+                    let r = rng.next_u64();
+                    let key = (r % 8 >= missing_rate).then(|| KEYS[(r >> 8) as usize % nkeys]);
+                    (key, (r >> 16) & 7)
+                })
+                .collect();
+            let options = Options {
+                all: round % 2 == 0,
+                max_reports: 10_000,
+                context: (round % 5) as usize,
+            };
+            let csv = round % 3 != 2;
+            let unkeyed =
+                [Unkeyed::Error, Unkeyed::Broadcast, Unkeyed::Skip][(round / 2 % 3) as usize];
+            let (text, lines) = write(&rows.iter().collect::<Vec<_>>(), csv, round);
+            let by = if csv { "session" } else { "ctx.session" };
+            let mut checker =
+                KeyedChecker::new(props(&formulas), options, &[by], KeyedOptions { unkeyed });
+            let got = if csv {
+                checker.run(&mut CsvReader::new("t.csv", text.as_bytes()).unwrap())
+            } else {
+                checker.run(&mut JsonlReader::new("t.jsonl", text.as_bytes()))
+            };
+            let names: Vec<&str> = formulas.iter().map(|(n, _)| n.as_str()).collect();
+            let ctx = format!("{names:?} {unkeyed:?} {options:?} on\n{text}");
+            let first_missing = rows.iter().position(|r| r.0.is_none());
+            match (unkeyed, first_missing) {
+                (Unkeyed::Error, Some(m)) => {
+                    let e = got.expect_err(&ctx);
+                    assert_eq!(e.at, Some(format!("line {}", lines[m])), "{ctx}");
+                    assert!(e.message.contains("session"), "{e}");
+                    // The reports of the rows before it.
+                    let want = brute_force(&rows[..m], csv, &formulas, options, unkeyed);
+                    assert_eq!(keyed(&checker.report()), want, "{ctx}");
+                    errors += 1;
+                }
+                _ => {
+                    let got = got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                    let want = brute_force(&rows, csv, &formulas, options, unkeyed);
+                    violations += want.0.len();
+                    assert_eq!(keyed(&got), want, "{ctx}");
+                    let keys = rows
+                        .iter()
+                        .filter_map(|r| r.0)
+                        .collect::<std::collections::HashSet<_>>();
+                    assert_eq!(got.keys, keys.len() as u64);
+                }
+            }
+        }
+        assert!(
+            violations > 200 && errors > 20,
+            "{violations} violations, {errors} errors"
+        );
+    }
+}
