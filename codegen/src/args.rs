@@ -737,6 +737,16 @@ pub(crate) struct CheckArgs {
     /// first, those seen later), or are skipped.
     #[arg(long, value_enum, value_name = "WHAT", default_value_t = UnkeyedRows::Error, requires = "by")]
     pub(crate) unkeyed: UnkeyedRows,
+    /// With --by: stop with an error when more than N keys are live at
+    /// once (keys closed by --end-key, and keys whose monitors can never
+    /// be violated again, are not live).
+    #[arg(long, value_name = "N", requires = "by")]
+    pub(crate) key_limit: Option<usize>,
+    /// With --by: an expression over the fields, as in --define, true at
+    /// the last event of its key (`event == "logout"`): the key's monitors
+    /// are freed after it, and a later row of that key starts anew.
+    #[arg(long, value_name = "EXPR", requires = "by")]
+    pub(crate) end_key: Option<String>,
 }
 
 /// What `check --by` does with rows without a key.

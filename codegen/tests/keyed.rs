@@ -426,3 +426,65 @@ fn rows_without_a_key_and_refusals() {
         text(&o)
     );
 }
+
+/// --end-key closes a key (its next row starts anew); --key-limit bounds
+/// the live keys with an error naming the limit.
+#[test]
+fn end_key_and_key_limit() {
+    let dir = scratch("limits");
+    let log = "s,event\n\
+               a,login\n\
+               a,logout\n\
+               b,login\n\
+               a,request\n";
+    let trace = file(&dir, "t.csv", log);
+    let base = [
+        "check",
+        "-f",
+        "!request",
+        "--define",
+        "request=event == \"request\"",
+        "--by",
+        "s",
+    ];
+    let run = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend(extra);
+        a.push(&trace);
+        mongen(&a)
+    };
+    // Without --end-key, a's slice starts with its login: `!request` holds.
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // With it, line 5 starts a new session a, which begins with a request.
+    let o = run(&["--end-key", "event == \"logout\""]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("  s=a: violated at line 5"),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("t.csv: 3 keys (by s)"), "{}", text(&o));
+    // `!request` is decided at each key's first event: no key stays live.
+    let o = run(&["--key-limit", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let trace2 = file(&dir, "t2.csv", "s,request\na,0\nb,0\nc,0\n");
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G !request",
+        "--by",
+        "s",
+        "--key-limit",
+        "2",
+        &trace2,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("line 4: a new key, and 2 keys are live already (--key-limit 2)"),
+        "{}",
+        text(&o)
+    );
+    let o = run(&["--end-key", "event =="]);
+    assert!(text(&o).contains("--end-key event ==: "), "{}", text(&o));
+}

@@ -6,6 +6,7 @@ use std::io::BufReader;
 
 use mongen::trace_report::{position_json, violation_json};
 use monitor_core::trace::check::{Options, Property, ViolationReport};
+use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
 use monitor_core::trace::reader::{CsvReader, JsonlReader};
 use monitor_core::trace::{escape, escape_json};
@@ -36,6 +37,11 @@ pub(super) fn check(
             UnkeyedRows::Error => Unkeyed::Error,
             UnkeyedRows::Broadcast => Unkeyed::Broadcast,
             UnkeyedRows::Skip => Unkeyed::Skip,
+        },
+        key_limit: args.key_limit,
+        end_key: match &args.end_key {
+            Some(e) => Some(Expr::parse(e).map_err(|m| format!("--end-key {e}: {m}"))?),
+            None => None,
         },
     };
     let mut checker = KeyedChecker::new(properties, options, &by, keyed);

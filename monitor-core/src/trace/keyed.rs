@@ -63,15 +63,27 @@ pub enum Unkeyed {
 }
 
 /// How keys are handled.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct KeyedOptions {
     /// Rows without a key.
     pub unkeyed: Unkeyed,
+    /// At most this many live keys (keys whose monitors run); one more is
+    /// an error. `None`: no limit.
+    pub key_limit: Option<usize>,
+    /// An event that closes its key: after it, the key's monitors are
+    /// freed, and a later row of the same key starts a new slice (a new
+    /// session of the same id).
+    pub end_key: Option<super::expr::Expr>,
 }
 
 /// A state that marks a run that is decided for its key (violated
 /// without restarting, or satisfied for good): it steps no more.
 const DONE: u32 = u32::MAX - 1;
+
+/// The slot of a key whose monitors can never report again (each one
+/// decided, or in a state with no path to a violation): its rows are
+/// read and skipped, and it holds no monitor state.
+const DEAD: u32 = u32::MAX;
 
 /// The violations of one property on one key's slice.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,8 +124,12 @@ pub struct KeyedReport {
     /// Each (key, property) that was violated, in the order of the first
     /// violations.
     pub violations: Vec<KeyViolations>,
-    /// How many keys were seen.
+    /// How many keys were seen (a key closed by
+    /// [`KeyedOptions::end_key`] and seen again counts again).
     pub keys: u64,
+    /// How many keys were live at the end (neither closed nor finished:
+    /// some monitor of theirs could still be violated).
+    pub live: u64,
     /// How many events were read (the rows of the file).
     pub events: u64,
     /// How many rows had no key (broadcast or skipped).
@@ -128,11 +144,23 @@ struct Broadcast {
     values: Vec<String>,
 }
 
-/// The per-key state, in flat arrays indexed by the key's id.
+/// The per-key state, in flat arrays indexed by the key's slot (a slot is
+/// reused once its key is freed).
 struct Keys {
     /// Key (its fields' values, each as a `u32` length then its bytes)
-    /// to id.
+    /// to its slot, or [`DEAD`].
     ids: FxHashMap<Box<[u8]>, u32>,
+    /// The slots free for new keys.
+    free: Vec<u32>,
+    /// The instance of the key in each slot (a key closed by
+    /// [`KeyedOptions::end_key`] and seen again is a new instance).
+    instance: Vec<u64>,
+    /// The key in each slot.
+    key: Vec<Box<[u8]>>,
+    /// How many slots hold a live key.
+    live: usize,
+    /// How many key instances were created.
+    created: u64,
     /// The state of property `p` for key `k` at `k * properties + p`.
     states: Vec<u32>,
     /// The number of events of each key's slice.
@@ -152,9 +180,13 @@ pub struct KeyedChecker {
     keys: Keys,
     /// The rows without a key so far (with [`Unkeyed::Broadcast`]).
     broadcast: Vec<Broadcast>,
-    /// The violations, and where each (key, property) is among them.
-    violations: Vec<(u32, KeyViolations)>,
-    violated: FxHashMap<(u32, u32), usize>,
+    /// The violations, and where each (key instance, property) is among
+    /// them.
+    violations: Vec<KeyViolations>,
+    violated: FxHashMap<(u64, u32), usize>,
+    /// Per property: whether each state of its monitor can never lead to
+    /// a violation.
+    safe: Vec<Vec<bool>>,
     /// Per property: the violations explained, the keys satisfied.
     explained: Vec<usize>,
     satisfied: Vec<u64>,
@@ -203,6 +235,13 @@ impl KeyedChecker {
             "keyed checking runs monitors built whole"
         );
         let n = properties.len();
+        let safe = properties
+            .iter()
+            .map(|p| match &p.monitor {
+                Engine::Eager(t) => never_violated(&t.table()),
+                Engine::Lazy(_) => Vec::new(),
+            })
+            .collect();
         let checker = Checker::new(properties, options);
         KeyedChecker {
             checker,
@@ -210,6 +249,11 @@ impl KeyedChecker {
             options: keyed,
             keys: Keys {
                 ids: FxHashMap::default(),
+                free: Vec::new(),
+                instance: Vec::new(),
+                key: Vec::new(),
+                live: 0,
+                created: 0,
                 states: Vec::new(),
                 events: Vec::new(),
                 recent: Vec::new(),
@@ -217,6 +261,7 @@ impl KeyedChecker {
             broadcast: Vec::new(),
             violations: Vec::new(),
             violated: FxHashMap::default(),
+            safe,
             explained: vec![0; n],
             satisfied: vec![0; n],
             events: 0,
@@ -263,6 +308,15 @@ impl KeyedChecker {
             })?;
             key_ids.push(id);
         }
+        let mut end_key = self.options.end_key.clone();
+        if let Some(e) = &mut end_key {
+            e.resolve(&mut |f| reader.resolve(f))
+                .map_err(|m| TraceError {
+                    source: reader.source().to_string(),
+                    at: None,
+                    message: format!("--end-key: {m}"),
+                })?;
+        }
         self.words = bound.words;
         self.shown.clear();
         for r in self.checker.runs() {
@@ -272,12 +326,23 @@ impl KeyedChecker {
                 }
             }
         }
-        self.feed(reader, &bound, &key_ids, &mut on_violation)?;
+        self.feed(
+            reader,
+            &bound,
+            &key_ids,
+            end_key.as_ref(),
+            &mut on_violation,
+        )?;
         Ok(self.report())
     }
 
     fn begin(&mut self) {
         self.keys.ids.clear();
+        self.keys.free.clear();
+        self.keys.instance.clear();
+        self.keys.key.clear();
+        self.keys.live = 0;
+        self.keys.created = 0;
         self.keys.states.clear();
         self.keys.events.clear();
         self.keys.recent.clear();
@@ -295,6 +360,7 @@ impl KeyedChecker {
         reader: &mut R,
         bound: &Bound,
         key_ids: &[usize],
+        end_key: Option<&super::expr::Expr>,
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) -> Result<(), TraceError> {
         let mut bits = vec![0u64; bound.words];
@@ -343,7 +409,9 @@ impl KeyedChecker {
                         let values: Vec<String> =
                             shown.iter().map(|&id| cell_text(reader.cell(id))).collect();
                         for k in 0..self.keys.events.len() as u32 {
-                            self.step(k, &at, &bits, &|i| values[i].clone(), on_violation);
+                            if self.keys.instance[k as usize] != u64::MAX {
+                                self.step(k, &at, &bits, &|i| values[i].clone(), on_violation);
+                            }
                         }
                         self.broadcast.push(Broadcast {
                             at,
@@ -360,11 +428,43 @@ impl KeyedChecker {
             }
             let k = match self.keys.ids.get(key.as_slice()) {
                 Some(&k) => k,
-                None => self.new_key(&key, on_violation),
+                None => {
+                    if let Some(limit) = self.options.key_limit {
+                        if self.keys.live >= limit {
+                            self.events -= 1;
+                            return Err(reader.error_here(format!(
+                                "a new key, and {limit} keys are live already (--key-limit {limit}): \
+                                 raise the limit, or free keys with --end-key"
+                            )));
+                        }
+                    }
+                    self.new_key(&key, on_violation)
+                }
             };
-            let at = reader.position();
-            let values = |i: usize| cell_text(reader.cell(shown[i]));
-            self.step(k, &at, &bits, &values, on_violation);
+            let ends = match end_key {
+                Some(e) => e.eval(&|id| reader.cell(id)).map_err(|m| {
+                    self.events -= 1;
+                    reader.error_here(format!("--end-key: {m}"))
+                })?,
+                None => false,
+            };
+            if k != DEAD {
+                let at = reader.position();
+                let values = |i: usize| cell_text(reader.cell(shown[i]));
+                self.step(k, &at, &bits, &values, on_violation);
+            }
+            if ends {
+                // (A dead key is forgotten too: its next row starts anew.)
+                self.keys.ids.remove(key.as_slice());
+                if k != DEAD {
+                    self.free(k);
+                }
+            } else if k != DEAD && self.finished(k) {
+                // Its monitors can never report again: only the key stays,
+                // so that its later rows are not taken for a new key.
+                *self.keys.ids.get_mut(key.as_slice()).expect("interned") = DEAD;
+                self.free(k);
+            }
         }
         Ok(())
     }
@@ -376,20 +476,55 @@ impl KeyedChecker {
         key: &[u8],
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) -> u32 {
-        let k = self.keys.events.len() as u32;
-        self.keys.ids.insert(key.into(), k);
         let n = self.checker.runs().len();
-        self.keys.states.extend(std::iter::repeat_n(0, n));
-        self.keys.events.push(0);
-        self.keys
-            .recent
-            .extend(std::iter::repeat_n(0, self.keep * (2 + self.words)));
+        let k = match self.keys.free.pop() {
+            Some(k) => {
+                let ku = k as usize;
+                self.keys.states[ku * n..(ku + 1) * n].fill(0);
+                self.keys.events[ku] = 0;
+                self.keys.key[ku] = key.into();
+                k
+            }
+            None => {
+                let k = self.keys.events.len() as u32;
+                self.keys.states.extend(std::iter::repeat_n(0, n));
+                self.keys.events.push(0);
+                self.keys.instance.push(0);
+                self.keys.key.push(key.into());
+                self.keys
+                    .recent
+                    .extend(std::iter::repeat_n(0, self.keep * (2 + self.words)));
+                k
+            }
+        };
+        self.keys.ids.insert(key.into(), k);
+        self.keys.instance[k as usize] = self.keys.created;
+        self.keys.created += 1;
+        self.keys.live += 1;
         let broadcast = std::mem::take(&mut self.broadcast);
         for b in &broadcast {
             self.step(k, &b.at, &b.bits, &|i| b.values[i].clone(), on_violation);
         }
         self.broadcast = broadcast;
         k
+    }
+
+    /// Whether no monitor of the key in slot `k` can report again.
+    fn finished(&self, k: u32) -> bool {
+        let n = self.checker.runs().len();
+        let states = &self.keys.states[k as usize * n..(k as usize + 1) * n];
+        states
+            .iter()
+            .zip(&self.safe)
+            .all(|(&s, safe)| s == DONE || safe.get(s as usize) == Some(&true))
+    }
+
+    /// Frees slot `k`.
+    fn free(&mut self, k: u32) {
+        self.keys.instance[k as usize] = u64::MAX;
+        self.keys.key[k as usize] = Box::default();
+        self.keys.free.push(k);
+        self.keys.live -= 1;
     }
 
     /// Steps the runs of key `k` on the event at `at` whose atoms are
@@ -450,31 +585,30 @@ impl KeyedChecker {
     ) {
         let options = self.checker.options();
         let limit = if options.all { options.max_reports } else { 1 };
-        let i = match self.violated.get(&(k, p as u32)) {
+        let instance = self.keys.instance[k as usize];
+        let i = match self.violated.get(&(instance, p as u32)) {
             Some(&i) => i,
             None => {
-                self.violated.insert((k, p as u32), self.violations.len());
-                self.violations.push((
-                    k,
-                    KeyViolations {
-                        key: Vec::new(),
-                        property: p,
-                        first: at.clone(),
-                        count: 0,
-                        reports: Vec::new(),
-                    },
-                ));
+                self.violated
+                    .insert((instance, p as u32), self.violations.len());
+                self.violations.push(KeyViolations {
+                    key: decode_key(&self.keys.key[k as usize]),
+                    property: p,
+                    first: at.clone(),
+                    count: 0,
+                    reports: Vec::new(),
+                });
                 self.violations.len() - 1
             }
         };
-        self.violations[i].1.count += 1;
+        self.violations[i].count += 1;
         // At most `max_reports` explained per property (over all keys).
         let budget = if options.all {
             options.max_reports
         } else {
             options.max_reports.max(1)
         };
-        if self.violations[i].1.reports.len() >= limit || self.explained[p] >= budget {
+        if self.violations[i].reports.len() >= limit || self.explained[p] >= budget {
             return;
         }
         self.explained[p] += 1;
@@ -524,30 +658,13 @@ impl KeyedChecker {
             values: shown_values,
             recent,
         };
-        let key = self.key_of(k);
-        on_violation(&key, &r.report.property, &v);
-        self.violations[i].1.reports.push(v);
-    }
-
-    /// The values of key `k`'s fields.
-    fn key_of(&self, k: u32) -> Vec<String> {
-        let bytes = self
-            .keys
-            .ids
-            .iter()
-            .find(|&(_, &id)| id == k)
-            .map(|(b, _)| b)
-            .expect("an interned key");
-        decode_key(bytes)
+        on_violation(&self.violations[i].key, &r.report.property, &v);
+        self.violations[i].reports.push(v);
     }
 
     /// The report of the events read so far (after an error in the trace:
     /// those before it).
     pub fn report(&self) -> KeyedReport {
-        let mut names: Vec<Option<&[u8]>> = vec![None; self.keys.events.len()];
-        for (b, &k) in &self.keys.ids {
-            names[k as usize] = Some(b);
-        }
         let runs = self.checker.runs();
         let mut properties: Vec<KeyedProperty> = runs
             .iter()
@@ -562,25 +679,89 @@ impl KeyedChecker {
         let violations = self
             .violations
             .iter()
-            .map(|(k, v)| {
+            .map(|v| {
                 let p = &mut properties[v.property];
                 p.keys_violated += 1;
                 p.violation_count += v.count;
-                KeyViolations {
-                    key: decode_key(names[*k as usize].expect("an interned key")),
-                    ..v.clone()
-                }
+                v.clone()
             })
             .collect();
         KeyedReport {
             by: self.by.clone(),
             properties,
             violations,
-            keys: self.keys.events.len() as u64,
+            keys: self.keys.created,
+            live: self.keys.live as u64,
             events: self.events,
             unkeyed: self.unkeyed,
         }
     }
+}
+
+/// Whether each state of `table` can never report again: no path from it
+/// reaches [`VIOLATION`], nor a state whose verdict is satisfied (the
+/// safety closure of a property that is not a safety property may be safe
+/// for good where the property is not yet satisfied).
+fn never_violated(table: &crate::runtime::Table<'_>) -> Vec<bool> {
+    use crate::runtime::{Transitions, LEAF};
+    let n = table.num_states();
+    // The targets of each state, VIOLATION included.
+    let targets: Vec<Vec<u32>> = (0..n)
+        .map(|s| {
+            let mut out = match table.transitions {
+                Transitions::Dense(next) => {
+                    let width = 1usize << table.props;
+                    match next.get(s * width..(s + 1) * width) {
+                        Some(row) => row.to_vec(),
+                        None => vec![VIOLATION],
+                    }
+                }
+                Transitions::Diagram { roots, nodes } => {
+                    let mut out = Vec::new();
+                    let mut stack = vec![roots.get(s).copied().unwrap_or(u32::MAX)];
+                    let mut seen = vec![false; nodes.len()];
+                    while let Some(r) = stack.pop() {
+                        if r & LEAF != 0 {
+                            out.push(if r == u32::MAX { VIOLATION } else { r & !LEAF });
+                        } else if let Some(&[_, lo, hi]) = nodes.get(r as usize) {
+                            if !std::mem::replace(&mut seen[r as usize], true) {
+                                stack.extend([lo, hi]);
+                            }
+                        } else {
+                            out.push(VIOLATION);
+                        }
+                    }
+                    out
+                }
+            };
+            out.sort_unstable();
+            out.dedup();
+            out
+        })
+        .collect();
+    // The states that reach a violation or a satisfied state, to a fixed
+    // point.
+    let mut live: Vec<bool> = table
+        .verdicts
+        .iter()
+        .map(|&v| v == Verdict::Satisfied)
+        .collect();
+    live.resize(n, false);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for s in 0..n {
+            if !live[s]
+                && targets[s]
+                    .iter()
+                    .any(|&t| t == VIOLATION || live.get(t as usize) != Some(&false))
+            {
+                live[s] = true;
+                changed = true;
+            }
+        }
+    }
+    live.iter().map(|b| !b).collect()
 }
 
 /// The text of a key field's value: a CSV cell as written, a JSON string's
@@ -712,24 +893,40 @@ mod tests {
         formulas: &[MonitorTableAndName],
         options: Options,
         unkeyed: Unkeyed,
+        end: Option<fn(u64) -> bool>,
     ) -> Outcome {
-        let mut keys: Vec<&str> = Vec::new();
-        for (k, _) in rows {
-            if let Some(k) = k {
-                if !keys.contains(k) {
-                    keys.push(k);
+        // Each key instance (a key closed by `end` and seen again is a
+        // new one) and its rows.
+        let mut live: std::collections::HashMap<&str, usize> = Default::default();
+        let mut instances: Vec<(&str, Vec<usize>)> = Vec::new();
+        let mut broadcast = Vec::new();
+        for (i, (key, letter)) in rows.iter().enumerate() {
+            match key {
+                None if unkeyed == Unkeyed::Broadcast => {
+                    for &k in live.values() {
+                        instances[k].1.push(i);
+                    }
+                    broadcast.push(i);
+                }
+                None => {}
+                Some(key) => {
+                    let k = *live.entry(key).or_insert_with(|| {
+                        instances.push((key, broadcast.clone()));
+                        instances.len() - 1
+                    });
+                    instances[k].1.push(i);
+                    if end.is_some_and(|e| e(*letter)) {
+                        live.remove(key);
+                    }
                 }
             }
         }
         let (_, all_lines) = write(&rows.iter().collect::<Vec<_>>(), csv, 0);
         let mut out = Vec::new();
         let mut satisfied = vec![0; formulas.len()];
-        for key in &keys {
-            let picked: Vec<usize> = (0..rows.len())
-                .filter(|&i| {
-                    rows[i].0 == Some(key) || (rows[i].0.is_none() && unkeyed == Unkeyed::Broadcast)
-                })
-                .collect();
+        for (key, picked) in &instances {
+            let mut picked = picked.clone();
+            picked.sort_unstable();
             let slice: Vec<&Row> = picked.iter().map(|&i| &rows[i]).collect();
             let (text, lines) = write(&slice, csv, 0);
             let back =
@@ -793,8 +990,8 @@ mod tests {
     fn keyed_checking_equals_each_slice_checked_alone() {
         let mut rng = SplitMix64::new(30);
         let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(30).with_past();
-        let (mut violations, mut errors) = (0, 0);
-        for round in 0..400u64 {
+        let (mut violations, mut errors, mut dead, mut ended) = (0, 0, 0, 0);
+        for round in 0..600u64 {
             let mut formulas = Vec::new();
             while formulas.len() < 1 + (round % 3) as usize {
                 let f = gen.next_formula();
@@ -821,8 +1018,21 @@ mod tests {
                 [Unkeyed::Error, Unkeyed::Broadcast, Unkeyed::Skip][(round / 2 % 3) as usize];
             let (text, lines) = write(&rows.iter().collect::<Vec<_>>(), csv, round);
             let by = if csv { "session" } else { "ctx.session" };
-            let mut checker =
-                KeyedChecker::new(props(&formulas), options, &[by], KeyedOptions { unkeyed });
+            // Some rounds close keys at `b & c` (`b` is a Boolean in JSON).
+            let closing = round % 3 == 1;
+            let end: Option<fn(u64) -> bool> = closing.then_some(|l: u64| l & 6 == 6);
+            let end_key = closing
+                .then(|| Expr::parse(if csv { "b == 1 & c == 1" } else { "b & c" }).unwrap());
+            let mut checker = KeyedChecker::new(
+                props(&formulas),
+                options,
+                &[by],
+                KeyedOptions {
+                    unkeyed,
+                    end_key,
+                    key_limit: Some(KEYS.len()),
+                },
+            );
             let got = if csv {
                 checker.run(&mut CsvReader::new("t.csv", text.as_bytes()).unwrap())
             } else {
@@ -837,26 +1047,64 @@ mod tests {
                     assert_eq!(e.at, Some(format!("line {}", lines[m])), "{ctx}");
                     assert!(e.message.contains("session"), "{e}");
                     // The reports of the rows before it.
-                    let want = brute_force(&rows[..m], csv, &formulas, options, unkeyed);
+                    let want = brute_force(&rows[..m], csv, &formulas, options, unkeyed, end);
                     assert_eq!(keyed(&checker.report()), want, "{ctx}");
                     errors += 1;
                 }
                 _ => {
                     let got = got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
-                    let want = brute_force(&rows, csv, &formulas, options, unkeyed);
+                    let want = brute_force(&rows, csv, &formulas, options, unkeyed, end);
                     violations += want.0.len();
                     assert_eq!(keyed(&got), want, "{ctx}");
                     let keys = rows
                         .iter()
                         .filter_map(|r| r.0)
                         .collect::<std::collections::HashSet<_>>();
-                    assert_eq!(got.keys, keys.len() as u64);
+                    if closing {
+                        ended += usize::from(got.keys > keys.len() as u64);
+                    } else {
+                        assert_eq!(got.keys, keys.len() as u64);
+                    }
+                    dead += usize::from(got.live < keys.len() as u64);
                 }
             }
         }
         assert!(
-            violations > 200 && errors > 20,
-            "{violations} violations, {errors} errors"
+            violations > 200 && errors > 20 && dead > 50 && ended > 20,
+            "{violations} violations, {errors} errors, {dead} with keys dropped, {ended} with keys closed"
         );
+    }
+
+    /// `key_limit` bounds the live keys: keys closed or whose monitors can
+    /// never be violated again do not count.
+    #[test]
+    fn the_key_limit_counts_live_keys() {
+        let table = crate::MonitorTable::from_ltl("G(a -> X b)").unwrap();
+        let p = || {
+            Property::new(
+                "p",
+                table.clone(),
+                vec![Expr::parse("a").unwrap(), Expr::parse("b").unwrap()],
+            )
+        };
+        let run = |log: &str, end: Option<&str>| {
+            let options = KeyedOptions {
+                key_limit: Some(2),
+                end_key: end.map(|e| Expr::parse(e).unwrap()),
+                ..KeyedOptions::default()
+            };
+            let mut c = KeyedChecker::new(vec![p()], Options::default(), &["k"], options);
+            c.run(&mut CsvReader::new("t.csv", log.as_bytes()).unwrap())
+        };
+        let log = "k,a,b,end\nx,0,0,0\ny,0,0,1\nz,0,0,0\n";
+        let e = run(log, None).unwrap_err();
+        assert_eq!(e.at.as_deref(), Some("line 4"));
+        assert!(e.message.contains("(--key-limit 2)"), "{e}");
+        // y is closed at line 3: z fits.
+        let r = run(log, Some("end")).unwrap();
+        assert_eq!((r.keys, r.live), (3, 2));
+        // x violates (and is done) at line 3: z fits.
+        let r = run("k,a,b,end\nx,1,0,0\nx,0,0,0\ny,0,0,0\nz,0,0,0\n", None).unwrap();
+        assert_eq!((r.keys, r.live, r.violations.len()), (3, 2, 1));
     }
 }
