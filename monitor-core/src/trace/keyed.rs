@@ -273,6 +273,14 @@ impl KeyedChecker {
     }
 
     /// The key fields.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::Options;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    ///
+    /// let checker = KeyedChecker::new(Vec::new(), Options::default(), &["host", "pid"], KeyedOptions::default());
+    /// assert_eq!(checker.by(), ["host", "pid"]);
+    /// ```
     pub fn by(&self) -> &[String] {
         &self.by
     }
@@ -285,6 +293,28 @@ impl KeyedChecker {
     /// [`Unkeyed::Error`], a row where a key field is missing or empty.
     /// [`KeyedChecker::report`] then gives the reports of the events
     /// before the error.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, Unkeyed};
+    /// use monitor_core::trace::reader::JsonlReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = || Property::new("G !err", MonitorTable::from_ltl("G !err").unwrap(), vec![Expr::parse("err").unwrap()]);
+    /// let log = "{\"dev\": \"d1\", \"err\": false}\n{\"err\": true}\n{\"dev\": \"d2\", \"err\": false}\n";
+    /// // A row without a key is an error...
+    /// let mut checker = KeyedChecker::new(vec![p()], Options::default(), &["dev"], KeyedOptions::default());
+    /// let e = checker.run(&mut JsonlReader::new("log", log.as_bytes())).unwrap_err();
+    /// assert_eq!(e.at.as_deref(), Some("line 2"));
+    /// // ... or is sent to every key: d1 reads it at once, d2 (seen later) first.
+    /// let options = KeyedOptions { unkeyed: Unkeyed::Broadcast, ..KeyedOptions::default() };
+    /// let mut checker = KeyedChecker::new(vec![p()], Options::default(), &["dev"], options);
+    /// let report = checker.run(&mut JsonlReader::new("log", log.as_bytes()))?;
+    /// let lines: Vec<_> = report.violations.iter().map(|v| (v.key[0].as_str(), v.first.line)).collect();
+    /// assert_eq!(lines, [("d1", Some(2)), ("d2", Some(2))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<KeyedReport, TraceError> {
         self.run_reporting(reader, |_, _, _| {})
     }
@@ -292,6 +322,24 @@ impl KeyedChecker {
     /// [`KeyedChecker::run`], calling `on_violation(key, property,
     /// violation)` as each violation explained happens (to follow a
     /// growing log).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// let mut seen = Vec::new();
+    /// let log = "user,err\nann,0\nbob,1\n";
+    /// checker.run_reporting(&mut CsvReader::new("log", log.as_bytes())?, |key, _, v| {
+    ///     seen.push((key.to_vec(), v.at.line))
+    /// })?;
+    /// assert_eq!(seen, [(vec!["bob".to_string()], Some(3))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run_reporting<R: Reader + ?Sized>(
         &mut self,
         reader: &mut R,
@@ -664,6 +712,22 @@ impl KeyedChecker {
 
     /// The report of the events read so far (after an error in the trace:
     /// those before it).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// let log = "user,err\nann,1\nbob,maybe\n";
+    /// assert!(checker.run(&mut CsvReader::new("log", log.as_bytes())?).is_err());
+    /// let report = checker.report();
+    /// assert_eq!((report.events, report.keys, report.violations.len()), (1, 1, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn report(&self) -> KeyedReport {
         let runs = self.checker.runs();
         let mut properties: Vec<KeyedProperty> = runs
