@@ -726,6 +726,38 @@ pub(crate) struct CheckArgs {
     /// the summary comes when the input ends (standard input closed).
     #[arg(long)]
     pub(crate) follow: bool,
+    /// CSV and JSON Lines: check each key's events apart (an interleaved
+    /// log of sessions, requests, devices): the key is the values of
+    /// these fields (JSON Lines: dotted paths); each key's monitors start
+    /// at its first event.
+    #[arg(long, value_name = "FIELD[,FIELD...]", value_delimiter = ',')]
+    pub(crate) by: Vec<String>,
+    /// With --by: rows where a key field is missing or empty are an
+    /// error, or are sent to every key (those seen so far and, replayed
+    /// first, those seen later), or are skipped.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = UnkeyedRows::Error, requires = "by")]
+    pub(crate) unkeyed: UnkeyedRows,
+    /// With --by: stop with an error when more than N keys are live at
+    /// once (keys closed by --end-key, and keys whose monitors can never
+    /// be violated again, are not live).
+    #[arg(long, value_name = "N", requires = "by")]
+    pub(crate) key_limit: Option<usize>,
+    /// With --by: an expression over the fields, as in --define, true at
+    /// the last event of its key (`event == "logout"`): the key's monitors
+    /// are freed after it, and a later row of that key starts anew.
+    #[arg(long, value_name = "EXPR", requires = "by")]
+    pub(crate) end_key: Option<String>,
+}
+
+/// What `check --by` does with rows without a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum UnkeyedRows {
+    /// Stop with an error naming the line.
+    Error,
+    /// Send the row to every key's events.
+    Broadcast,
+    /// Drop the row.
+    Skip,
 }
 
 impl CheckArgs {

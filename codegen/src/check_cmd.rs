@@ -23,6 +23,7 @@ use super::{CheckArgs, Run, TraceFormat};
 use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Formula};
 
 mod input;
+mod keyed;
 
 use input::{Follow, Progress};
 
@@ -284,6 +285,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         max_reports: args.max_reports,
         ..Options::default()
     };
+    // --by checks each key apart, with its own checker.
+    let keyed_properties = (!args.by.is_empty()).then(|| properties.clone());
     let mut checker = Checker::new(properties, options);
     let clock = match &args.clock {
         None => None,
@@ -331,6 +334,22 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     } else {
         reset
     };
+    if let Some(properties) = keyed_properties {
+        if clock.is_some() || reset.is_some() {
+            return Err(format!(
+                "--by is for CSV and JSON Lines; --clock and --reset{} are for VCD waveforms",
+                if vunits.is_some() || !assertions.is_empty() {
+                    " (and a vunit's or an assertion's clock and disable iff)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if args.lazy {
+            return Err("--by runs monitors built whole: leave out --lazy".into());
+        }
+        return keyed::check(args, run, properties, options);
+    }
     let mut async_reset = None;
     let mut async_condition = None;
     match &reset {
@@ -402,37 +421,9 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             ));
         }
         // The bar lives until the trace is checked (and clears itself).
-        let mut progress = None;
-        let mut input: Box<dyn Read + Send> = if name == "-" {
-            // Standard input, followed or not, ends when it is closed.
-            Box::new(io::stdin())
-        } else {
-            let file = match std::fs::File::open(path) {
-                Ok(file) => file,
-                Err(e) => {
-                    // The other traces are still checked.
-                    run.error(&format!("cannot read {shown}: {e}"));
-                    continue;
-                }
-            };
-            let size = file
-                .metadata()
-                .ok()
-                .filter(std::fs::Metadata::is_file)
-                .map(|m| m.len());
-            match size {
-                // A pipe or a device has no end to wait past.
-                Some(_) if args.follow => Box::new(Follow::new(file, path)),
-                Some(size) => {
-                    progress = Progress::new(&name, size, format != TraceFormat::Vcd);
-                    Box::new(file)
-                }
-                _ => Box::new(file),
-            }
+        let Some((input, progress)) = open_input(args, path, &name, &shown, format, run) else {
+            continue;
         };
-        if let Some(p) = &progress {
-            input = Box::new(p.wrap(input));
-        }
         let lines = match format {
             TraceFormat::Csv => Some(LineFormat::Csv),
             TraceFormat::Jsonl => Some(LineFormat::Jsonl),
@@ -507,6 +498,52 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     Ok(violated)
 }
 
+/// The input of one trace (a file, followed with --follow, or standard
+/// input), with its progress bar (which lives until the trace is checked);
+/// `None` (an error told to `run`) if it cannot be read.
+pub(crate) fn open_input(
+    args: &CheckArgs,
+    path: &Path,
+    name: &str,
+    shown: &str,
+    format: TraceFormat,
+    run: &mut Run,
+) -> Option<(Box<dyn Read + Send>, Option<Progress>)> {
+    // The bar lives until the trace is checked (and clears itself).
+    let mut progress = None;
+    let mut input: Box<dyn Read + Send> = if name == "-" {
+        // Standard input, followed or not, ends when it is closed.
+        Box::new(io::stdin())
+    } else {
+        let file = match std::fs::File::open(path) {
+            Ok(file) => file,
+            Err(e) => {
+                // The other traces are still checked.
+                run.error(&format!("cannot read {shown}: {e}"));
+                return None;
+            }
+        };
+        let size = file
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| m.len());
+        match size {
+            // A pipe or a device has no end to wait past.
+            Some(_) if args.follow => Box::new(Follow::new(file, path)),
+            Some(size) => {
+                progress = Progress::new(name, size, format != TraceFormat::Vcd);
+                Box::new(file)
+            }
+            _ => Box::new(file),
+        }
+    };
+    if let Some(p) = &progress {
+        input = Box::new(p.wrap(input));
+    }
+    Some((input, progress))
+}
+
 /// Writes the reports of one trace; `complete`: the trace was read to its
 /// end (otherwise the reports are those of the events before an error).
 fn report(run: &mut Run, args: &CheckArgs, name: &str, reports: &[Report], complete: bool) {
@@ -525,7 +562,7 @@ fn report(run: &mut Run, args: &CheckArgs, name: &str, reports: &[Report], compl
     }
 }
 
-fn format_of(path: &Path) -> Result<TraceFormat, String> {
+pub(crate) fn format_of(path: &Path) -> Result<TraceFormat, String> {
     let name = escape(&path.display().to_string()).into_owned();
     if name == "-" {
         return Err("standard input: give its format with --format csv|jsonl|vcd".into());
@@ -547,7 +584,7 @@ fn format_of(path: &Path) -> Result<TraceFormat, String> {
 
 /// Where an event is: lines say where in the file, with the index in the
 /// trace; time stamps come with their cycle.
-fn at(p: &Position) -> String {
+pub(crate) fn at(p: &Position) -> String {
     match p.line {
         Some(_) => format!("{p} (event {})", p.index),
         None => p.to_string(),
@@ -558,7 +595,7 @@ fn at(p: &Position) -> String {
 /// closed standard output ends `mongen` as the final write would: quietly
 /// (with status 1, since a property was violated) if it was a pipe,
 /// with an error otherwise.
-fn emit_now(s: &str) {
+pub(crate) fn emit_now(s: &str) {
     let mut stdout = io::stdout().lock();
     match stdout.write_all(s.as_bytes()).and_then(|()| stdout.flush()) {
         Ok(()) => {}
@@ -585,7 +622,7 @@ fn live_text(out: &mut String, trace: &str, property: &str, v: &ViolationReport)
 
 /// The explanation of one violation, as the report shows each. Names
 /// and values come from the trace and the properties: each is escaped.
-fn violation_text(out: &mut String, v: &ViolationReport) {
+pub(crate) fn violation_text(out: &mut String, v: &ViolationReport) {
     let _ = writeln!(out, "  {}", escape(&v.explanation));
     if !v.values.is_empty() {
         let values: Vec<String> = v

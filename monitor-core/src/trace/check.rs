@@ -246,14 +246,14 @@ pub struct Report {
     pub lazy: Option<crate::lazy::LazyStats>,
 }
 
-struct Run {
-    monitor: Engine,
+pub(crate) struct Run {
+    pub(crate) monitor: Engine,
     /// The run of an eager monitor (a lazy one keeps its own).
     cursor: Cursor,
     /// Global atom of each proposition.
-    atoms: Vec<usize>,
+    pub(crate) atoms: Vec<usize>,
     /// Fields the property reads (name, reader's index).
-    fields: Vec<(String, usize)>,
+    pub(crate) fields: Vec<(String, usize)>,
     done: bool,
     /// Whether the reset holds this monitor ([`Checker::set_held_in_reset`]).
     held: bool,
@@ -267,20 +267,20 @@ struct Run {
     /// Stepped at the current event by [`step_uncertain`], not by the
     /// lanes.
     aside: bool,
-    report: Report,
+    pub(crate) report: Report,
     /// A scratch letter for properties of more than 64 propositions.
     wide: Vec<bool>,
 }
 
 /// The value of atom `k` in an event's `bits` of all the checker's atoms.
-fn atom_bit(bits: &[u64], k: usize) -> u64 {
+pub(crate) fn atom_bit(bits: &[u64], k: usize) -> u64 {
     (bits[k / 64] >> (k % 64)) & 1
 }
 
 impl Run {
     /// The monitor's letter at an event whose atoms are `bits`: bit `b` is
     /// the value of the run's proposition `b` (of at most 64).
-    fn letter(&self, bits: &[u64]) -> u64 {
+    pub(crate) fn letter(&self, bits: &[u64]) -> u64 {
         debug_assert!(self.atoms.len() <= 64);
         let mut letter = 0u64;
         for (b, &k) in self.atoms.iter().enumerate() {
@@ -298,7 +298,7 @@ impl Run {
     }
 
     /// The eager monitor, if it is one.
-    fn table(&self) -> Option<&MonitorTable> {
+    pub(crate) fn table(&self) -> Option<&MonitorTable> {
         match &self.monitor {
             Engine::Eager(table) => Some(table),
             Engine::Lazy(_) => None,
@@ -1065,6 +1065,11 @@ impl Checker {
     pub(crate) fn context(&self) -> usize {
         self.options.context
     }
+
+    /// The properties' runs, in the order given to [`Checker::new`].
+    pub(crate) fn runs(&self) -> &[Run] {
+        &self.runs
+    }
 }
 
 /// The properties' runs laid out for speed: the state, transition table
@@ -1405,6 +1410,19 @@ fn step_uncertain(
     Ok(uncertain)
 }
 
+/// A field's value as a violation's explanation shows it.
+pub(crate) fn cell_text(cell: Option<Cell<'_>>) -> String {
+    match cell {
+        None => "(absent)".to_string(),
+        Some(Cell::Text(s)) => s.to_string(),
+        Some(Cell::Json(v)) => v.to_string(),
+        Some(Cell::Bits(b)) => String::from_utf8_lossy(b).into_owned(),
+        Some(Cell::Real(x)) => x.to_string(),
+        Some(Cell::Bool(b)) => b.to_string(),
+        Some(Cell::Int(i)) => i.to_string(),
+    }
+}
+
 /// The report of a violation that just happened.
 fn explain<'a, R: Reader + ?Sized>(
     r: &mut Run,
@@ -1429,18 +1447,7 @@ fn explain<'a, R: Reader + ?Sized>(
     let values = r
         .fields
         .iter()
-        .map(|(name, id)| {
-            let v = match reader.cell(*id) {
-                None => "(absent)".to_string(),
-                Some(Cell::Text(s)) => s.to_string(),
-                Some(Cell::Json(v)) => v.to_string(),
-                Some(Cell::Bits(b)) => String::from_utf8_lossy(b).into_owned(),
-                Some(Cell::Real(x)) => x.to_string(),
-                Some(Cell::Bool(b)) => b.to_string(),
-                Some(Cell::Int(i)) => i.to_string(),
-            };
-            (name.clone(), v)
-        })
+        .map(|(name, id)| (name.clone(), cell_text(reader.cell(*id))))
         .collect();
     let recent = recent
         .map(|(pos, bits)| {

@@ -6,6 +6,8 @@
 //! * [`reader`]: the formats, read one event at a time;
 //! * [`check`]: several monitors over a trace in one pass, with
 //!   explained violations;
+//! * [`keyed`]: one monitor per key (a session, a request) in an
+//!   interleaved log;
 //! * [`chunked`]: large logs checked on several cores, with the same
 //!   reports.
 //!
@@ -15,6 +17,7 @@
 pub mod check;
 pub mod chunked;
 pub mod expr;
+pub mod keyed;
 mod number;
 pub mod parallel;
 pub mod reader;

@@ -1,0 +1,318 @@
+//! `mongen check --by`: each key's events of an interleaved log checked
+//! apart, and the reports that name the keys.
+
+use std::fmt::Write as _;
+use std::io::BufReader;
+
+use mongen::trace_report::{position_json, violation_json};
+use monitor_core::trace::check::{Options, Property, ViolationReport};
+use monitor_core::trace::expr::Expr;
+use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
+use monitor_core::trace::reader::{CsvReader, JsonlReader};
+use monitor_core::trace::{escape, escape_json};
+
+use super::{at, emit_now, format_of, open_input, violation_text};
+use crate::{CheckArgs, Run, TraceFormat, UnkeyedRows};
+
+/// How many of the keys with the most violations the summary names.
+const TOP: usize = 5;
+
+/// Checks every trace of `args` with `--by`: whether some property was
+/// violated by some key.
+pub(super) fn check(
+    args: &CheckArgs,
+    run: &mut Run,
+    properties: Vec<Property>,
+    options: Options,
+) -> Result<bool, String> {
+    if args.follow && args.traces.len() > 1 {
+        return Err("--follow follows one trace".into());
+    }
+    let by: Vec<&str> = args.by.iter().map(String::as_str).collect();
+    if let Some(f) = by.iter().find(|f| f.is_empty()) {
+        return Err(format!("--by `{f}`: a key field has a name"));
+    }
+    let keyed = KeyedOptions {
+        unkeyed: match args.unkeyed {
+            UnkeyedRows::Error => Unkeyed::Error,
+            UnkeyedRows::Broadcast => Unkeyed::Broadcast,
+            UnkeyedRows::Skip => Unkeyed::Skip,
+        },
+        key_limit: args.key_limit,
+        end_key: match &args.end_key {
+            Some(e) => Some(Expr::parse(e).map_err(|m| format!("--end-key {e}: {m}"))?),
+            None => None,
+        },
+    };
+    let mut checker = KeyedChecker::new(properties, options, &by, keyed);
+    let mut violated = false;
+    for path in &args.traces {
+        let name = path.display().to_string();
+        let shown = escape(&name).into_owned();
+        let format = match args.format {
+            Some(f) => f,
+            None => format_of(path)?,
+        };
+        if format == TraceFormat::Vcd {
+            return Err(format!(
+                "{shown}: --by is for CSV and JSON Lines, not VCD waveforms"
+            ));
+        }
+        let Some((input, progress)) = open_input(args, path, &name, &shown, format, run) else {
+            continue;
+        };
+        let mut live = |key: &[String], property: &str, v: &ViolationReport| {
+            if !args.follow {
+                return;
+            }
+            let mut s = String::new();
+            if args.json {
+                let mut json = mongen::trace_report::live_json(&name, property, v);
+                json["key"] = key_json(&args.by, key);
+                let _ = writeln!(s, "{}", escape_json(&json.to_string()));
+            } else {
+                let _ = writeln!(
+                    s,
+                    "{}: {}: `{}`: violated at {}",
+                    escape(&name),
+                    key_label(&args.by, key),
+                    escape(property),
+                    at(&v.at)
+                );
+                violation_text(&mut s, v);
+            }
+            emit_now(&s);
+        };
+        let result = match format {
+            TraceFormat::Csv => CsvReader::new(&name, input)
+                .and_then(|mut r| checker.run_reporting(&mut r, &mut live)),
+            _ => {
+                let mut r = JsonlReader::new(&name, BufReader::with_capacity(1 << 16, input));
+                checker.run_reporting(&mut r, &mut live)
+            }
+        };
+        drop(progress);
+        let (report, complete) = match result {
+            Ok(report) => (report, true),
+            Err(e) => {
+                let so_far = checker.report();
+                if so_far.events > 0 {
+                    write_report(run, args, &name, &so_far, false);
+                }
+                violated |= !so_far.violations.is_empty();
+                run.error(&e.to_string());
+                continue;
+            }
+        };
+        write_report(run, args, &name, &report, complete);
+        violated |= !report.violations.is_empty();
+    }
+    Ok(violated)
+}
+
+/// Whether a key's value reads plainly in `field=value` (otherwise it is
+/// written as a JSON string).
+fn plain(value: &str) -> bool {
+    !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-./@+#".contains(c))
+}
+
+/// A key as the text reports write it: `session=s42`, several fields
+/// joined by commas, and a name or a value that is empty or holds other
+/// characters than letters, digits and `_-./@+#` written as a JSON string
+/// (`user="Ann Lee"`), with the characters a terminal acts on escaped.
+pub(crate) fn key_label(by: &[String], key: &[String]) -> String {
+    let quote = |s: &str| {
+        if plain(s) {
+            s.to_string()
+        } else {
+            escape_json(&serde_json::Value::String(s.to_string()).to_string()).into_owned()
+        }
+    };
+    by.iter()
+        .zip(key)
+        .map(|(f, v)| format!("{}={}", quote(f), quote(v)))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A key as a JSON object of field to value.
+fn key_json(by: &[String], key: &[String]) -> serde_json::Value {
+    by.iter()
+        .zip(key)
+        .map(|(f, v)| (f.clone(), serde_json::Value::String(v.clone())))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// The keys of property `p` with the most violations, most first (and
+/// first violated first among equals).
+fn top(report: &KeyedReport, p: usize) -> Vec<&monitor_core::trace::keyed::KeyViolations> {
+    let mut v: Vec<_> = report
+        .violations
+        .iter()
+        .filter(|v| v.property == p)
+        .collect();
+    v.sort_by(|a, b| {
+        b.count
+            .cmp(&a.count)
+            .then(a.first.index.cmp(&b.first.index))
+    });
+    v.truncate(TOP);
+    v
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Writes the report of one trace.
+fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, complete: bool) {
+    let three = args.verdicts == 3;
+    let by = r.by.join(",");
+    for (p, prop) in r.properties.iter().enumerate() {
+        let verdict = if prop.keys_violated > 0 {
+            "violated"
+        } else if three && prop.keys_satisfied == r.keys && r.keys > 0 {
+            "satisfied"
+        } else if three {
+            "undecided"
+        } else {
+            "holds"
+        };
+        if args.json {
+            let violations: Vec<serde_json::Value> = r
+                .violations
+                .iter()
+                .filter(|v| v.property == p)
+                .map(|v| {
+                    serde_json::json!({
+                        "key": key_json(&r.by, &v.key),
+                        "first": position_json(&v.first),
+                        "violation_count": v.count,
+                        "violations": v.reports.iter().map(violation_json).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            let top: Vec<serde_json::Value> = top(r, p)
+                .iter()
+                .map(|v| serde_json::json!({"key": key_json(&r.by, &v.key), "violation_count": v.count}))
+                .collect();
+            let mut json = serde_json::json!({
+                "trace": name,
+                "property": prop.name,
+                "by": r.by,
+                "verdict": verdict,
+                "events": r.events,
+                "unkeyed": r.unkeyed,
+                "keys": r.keys,
+                "keys_violated": prop.keys_violated,
+                "keys_satisfied": prop.keys_satisfied,
+                "violation_count": prop.violation_count,
+                "violations": violations,
+                "top": top,
+            });
+            if !complete {
+                json["complete"] = false.into();
+            }
+            let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
+            continue;
+        }
+        let out = &mut run.out;
+        let (trace, property) = (escape(name), escape(&prop.name));
+        let events = format!(
+            "{} read{}",
+            plural(r.events, "event", "events"),
+            if complete { "" } else { " before the error" }
+        );
+        let keys = format!("{} (by {})", plural(r.keys, "key", "keys"), escape(&by));
+        if prop.keys_violated == 0 {
+            let satisfied = if three && prop.keys_satisfied > 0 {
+                format!(", satisfied for good by {}", prop.keys_satisfied)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "{trace}: `{property}`: {verdict} for {keys}{satisfied}; no violation; {events}"
+            );
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "{trace}: `{property}`: violated by {} of {keys}{}; {events}",
+            prop.keys_violated,
+            if prop.violation_count > prop.keys_violated {
+                format!(
+                    ", {} in all",
+                    plural(prop.violation_count, "violation", "violations")
+                )
+            } else {
+                String::new()
+            }
+        );
+        let mut unexplained = 0u64;
+        for v in r.violations.iter().filter(|v| v.property == p) {
+            let _ = write!(
+                out,
+                "  {}: violated at {}",
+                key_label(&r.by, &v.key),
+                at(&v.first)
+            );
+            if v.count > 1 {
+                let _ = write!(out, ", {}", plural(v.count, "violation", "violations"));
+            }
+            let _ = writeln!(out);
+            unexplained += v.count - v.reports.len() as u64;
+            for e in &v.reports {
+                let mut s = String::new();
+                if v.reports.len() > 1 {
+                    let _ = writeln!(s, "  at {}:", at(&e.at));
+                }
+                violation_text(&mut s, e);
+                // One level deeper than a property's own report.
+                for line in s.lines() {
+                    let _ = writeln!(out, "  {line}");
+                }
+            }
+        }
+        if unexplained > 0 && args.max_reports > 0 {
+            let _ = writeln!(
+                out,
+                "  ({} not explained: raise --max-reports)",
+                plural(unexplained, "violation", "violations")
+            );
+        }
+        if prop.violation_count > prop.keys_violated {
+            let names: Vec<String> = top(r, p)
+                .iter()
+                .map(|v| format!("{} ({})", key_label(&r.by, &v.key), v.count))
+                .collect();
+            let _ = writeln!(out, "  top violators: {}", names.join(", "));
+        }
+    }
+    if !args.json {
+        let unkeyed = match (r.unkeyed, args.unkeyed) {
+            (0, _) => String::new(),
+            (n, UnkeyedRows::Broadcast) => {
+                format!(
+                    "; {} without a key sent to every key",
+                    plural(n, "row", "rows")
+                )
+            }
+            (n, _) => format!("; {} without a key skipped", plural(n, "row", "rows")),
+        };
+        let violated = r.properties.iter().filter(|p| p.keys_violated > 0).count() as u64;
+        let _ = writeln!(
+            run.out,
+            "{}: {} (by {}){unkeyed}; {} of {} violated",
+            escape(name),
+            plural(r.keys, "key", "keys"),
+            escape(&by),
+            violated,
+            plural(r.properties.len() as u64, "property", "properties"),
+        );
+    }
+}

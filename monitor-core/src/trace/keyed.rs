@@ -1,0 +1,1174 @@
+//! Keyed checking: one monitor per key (a session, a request, a device)
+//! in an interleaved log.
+//!
+//! The trace is sliced by the values of the key fields (parametric trace
+//! slicing, as JavaMOP's parametric monitors do): each key — the tuple of
+//! the key fields' values — has its own run of every property, created at
+//! the key's first event, and each property is checked on each key's
+//! slice alone. A row where a key field is missing or empty is an error,
+//! or, as [`Unkeyed`] says, sent to every slice (those known so far and
+//! those created later, which first replay it) or skipped.
+//!
+//! The state of a key is one `u32` per property (a state of its
+//! deterministic monitor), its event count, and the last events of its
+//! slice for explanations; the keys are interned in a hash map. A
+//! violation reports the line of the file, and its explanation draws on
+//! that key's events only.
+//!
+//! ```
+//! use monitor_core::trace::check::{Options, Property};
+//! use monitor_core::trace::expr::Expr;
+//! use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+//! use monitor_core::trace::reader::CsvReader;
+//! use monitor_core::MonitorTable;
+//!
+//! // Every request of a session is answered at its next event.
+//! let table = MonitorTable::from_ltl("G(req -> X ack)")?;
+//! let p = Property::new("answered", table, vec![Expr::parse("req")?, Expr::parse("ack")?]);
+//! let mut checker = KeyedChecker::new(vec![p], Options::default(), &["session"], KeyedOptions::default());
+//! let log = "session,req,ack\ns1,1,0\ns2,1,0\ns1,0,1\ns2,0,0\n";
+//! let report = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+//! assert_eq!(report.keys, 2);
+//! let v = &report.violations[0];
+//! assert_eq!((v.key.as_slice(), v.first.line), (&["s2".to_string()][..], Some(5)));
+//! // The explanation shows the events of s2 only (lines 3 and 5).
+//! let lines: Vec<_> = v.reports[0].recent.iter().map(|(p, _)| p.line).collect();
+//! assert_eq!(lines, [Some(3), Some(5)]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use rustc_hash::FxHashMap;
+
+use super::check::{
+    atom_bit, cell_text, Bound, Checker, Engine, Options, Property, ViolationReport,
+};
+use super::expr::Cell;
+use super::reader::{Position, Reader, TraceError};
+use crate::runtime::{Cursor, VIOLATION};
+use crate::Verdict;
+
+/// What to do with a row where a key field is missing or empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unkeyed {
+    /// Stop with an error naming the line (the default).
+    #[default]
+    Error,
+    /// Send it to every key's slice: to the keys seen so far at once,
+    /// and to each key seen later before its first event (the key's
+    /// monitors replay the broadcast rows in order, as JavaMOP does for
+    /// events that bind fewer parameters).
+    Broadcast,
+    /// Drop it.
+    Skip,
+}
+
+/// How keys are handled.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KeyedOptions {
+    /// Rows without a key.
+    pub unkeyed: Unkeyed,
+    /// At most this many live keys (keys whose monitors run); one more is
+    /// an error. `None`: no limit.
+    pub key_limit: Option<usize>,
+    /// An event that closes its key: after it, the key's monitors are
+    /// freed, and a later row of the same key starts a new slice (a new
+    /// session of the same id).
+    pub end_key: Option<super::expr::Expr>,
+}
+
+/// A state that marks a run that is decided for its key (violated
+/// without restarting, or satisfied for good): it steps no more.
+const DONE: u32 = u32::MAX - 1;
+
+/// The slot of a key whose monitors can never report again (each one
+/// decided, or in a state with no path to a violation): its rows are
+/// read and skipped, and it holds no monitor state.
+const DEAD: u32 = u32::MAX;
+
+/// The violations of one property on one key's slice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyViolations {
+    /// The key: the key fields' values, in the order of the fields.
+    pub key: Vec<String>,
+    /// The property (its index in the properties given).
+    pub property: usize,
+    /// Where its first violation happened (the line of the file).
+    pub first: Position,
+    /// How many violations (more than one only with [`Options::all`]).
+    pub count: u64,
+    /// The violations explained (see [`Options::max_reports`]: at most
+    /// that many per property over all keys; their events are the key's).
+    pub reports: Vec<ViolationReport>,
+}
+
+/// A property's outcome over all keys.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyedProperty {
+    /// The property, as written.
+    pub name: String,
+    /// How many keys violated it.
+    pub keys_violated: u64,
+    /// How many keys satisfied it for good (three-valued monitors).
+    pub keys_satisfied: u64,
+    /// How many violations, over all keys.
+    pub violation_count: u64,
+}
+
+/// The outcome of a keyed check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyedReport {
+    /// The key fields.
+    pub by: Vec<String>,
+    /// Each property, in order.
+    pub properties: Vec<KeyedProperty>,
+    /// Each (key, property) that was violated, in the order of the first
+    /// violations.
+    pub violations: Vec<KeyViolations>,
+    /// How many keys were seen (a key closed by
+    /// [`KeyedOptions::end_key`] and seen again counts again).
+    pub keys: u64,
+    /// How many keys were live at the end (neither closed nor finished:
+    /// some monitor of theirs could still be violated).
+    pub live: u64,
+    /// How many events were read (the rows of the file).
+    pub events: u64,
+    /// How many rows had no key (broadcast or skipped).
+    pub unkeyed: u64,
+}
+
+/// A row without a key, kept to be replayed to the keys seen later.
+struct Broadcast {
+    at: Position,
+    bits: Vec<u64>,
+    /// The text of each field shown in explanations (`Keyed::shown`).
+    values: Vec<String>,
+}
+
+/// The per-key state, in flat arrays indexed by the key's slot (a slot is
+/// reused once its key is freed).
+struct Keys {
+    /// Key (its fields' values, each as a `u32` length then its bytes)
+    /// to its slot, or [`DEAD`].
+    ids: FxHashMap<Box<[u8]>, u32>,
+    /// The slots free for new keys.
+    free: Vec<u32>,
+    /// The instance of the key in each slot (a key closed by
+    /// [`KeyedOptions::end_key`] and seen again is a new instance).
+    instance: Vec<u64>,
+    /// The key in each slot.
+    key: Vec<Box<[u8]>>,
+    /// How many slots hold a live key.
+    live: usize,
+    /// How many key instances were created.
+    created: u64,
+    /// The state of property `p` for key `k` at `k * properties + p`.
+    states: Vec<u32>,
+    /// The number of events of each key's slice.
+    events: Vec<u64>,
+    /// The last `keep` events of each key's slice, `(index, line)` then
+    /// the atoms' bits (`words`) each, in a ring (the slot of event `n` is
+    /// `n % keep`).
+    recent: Vec<u64>,
+}
+
+/// Runs properties on each key's slice of a trace (see the [module
+/// documentation](self)).
+pub struct KeyedChecker {
+    checker: Checker,
+    by: Vec<String>,
+    options: KeyedOptions,
+    keys: Keys,
+    /// The rows without a key so far (with [`Unkeyed::Broadcast`]).
+    broadcast: Vec<Broadcast>,
+    /// The violations, and where each (key instance, property) is among
+    /// them.
+    violations: Vec<KeyViolations>,
+    violated: FxHashMap<(u64, u32), usize>,
+    /// Per property: whether each state of its monitor can never lead to
+    /// a violation.
+    safe: Vec<Vec<bool>>,
+    /// Per property: the violations explained, the keys satisfied.
+    explained: Vec<usize>,
+    satisfied: Vec<u64>,
+    events: u64,
+    unkeyed: u64,
+    /// How many events each key keeps for explanations.
+    keep: usize,
+    /// How many `u64` words an event's atoms take.
+    words: usize,
+    /// The reader's ids of the fields explanations show (those the
+    /// properties read), once each.
+    shown: Vec<usize>,
+}
+
+impl KeyedChecker {
+    /// A checker of `properties` on each key of the fields `by` (JSON
+    /// Lines: dotted paths).
+    ///
+    /// # Panics
+    ///
+    /// If a property has a lazy monitor (keyed checking runs the tables
+    /// of monitors built whole) or `by` is empty.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let checker = KeyedChecker::new(vec![p], Options::default(), &["user.id"], KeyedOptions::default());
+    /// assert_eq!(checker.by(), ["user.id"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(
+        properties: Vec<Property>,
+        options: Options,
+        by: &[&str],
+        keyed: KeyedOptions,
+    ) -> KeyedChecker {
+        assert!(!by.is_empty(), "keyed checking needs a key field");
+        assert!(
+            properties
+                .iter()
+                .all(|p| matches!(p.monitor, Engine::Eager(_))),
+            "keyed checking runs monitors built whole"
+        );
+        let n = properties.len();
+        let safe = properties
+            .iter()
+            .map(|p| match &p.monitor {
+                Engine::Eager(t) => never_violated(&t.table()),
+                Engine::Lazy(_) => Vec::new(),
+            })
+            .collect();
+        let checker = Checker::new(properties, options);
+        KeyedChecker {
+            checker,
+            by: by.iter().map(|s| s.to_string()).collect(),
+            options: keyed,
+            keys: Keys {
+                ids: FxHashMap::default(),
+                free: Vec::new(),
+                instance: Vec::new(),
+                key: Vec::new(),
+                live: 0,
+                created: 0,
+                states: Vec::new(),
+                events: Vec::new(),
+                recent: Vec::new(),
+            },
+            broadcast: Vec::new(),
+            violations: Vec::new(),
+            violated: FxHashMap::default(),
+            safe,
+            explained: vec![0; n],
+            satisfied: vec![0; n],
+            events: 0,
+            unkeyed: 0,
+            keep: options.context + 1,
+            words: 1,
+            shown: Vec::new(),
+        }
+    }
+
+    /// The key fields.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::Options;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    ///
+    /// let checker = KeyedChecker::new(Vec::new(), Options::default(), &["host", "pid"], KeyedOptions::default());
+    /// assert_eq!(checker.by(), ["host", "pid"]);
+    /// ```
+    pub fn by(&self) -> &[String] {
+        &self.by
+    }
+
+    /// Checks one trace; every key starts afresh.
+    ///
+    /// # Errors
+    ///
+    /// Bad input (as [`Checker::run`]), an unknown key field, and, with
+    /// [`Unkeyed::Error`], a row where a key field is missing or empty.
+    /// [`KeyedChecker::report`] then gives the reports of the events
+    /// before the error.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, Unkeyed};
+    /// use monitor_core::trace::reader::JsonlReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = || Property::new("G !err", MonitorTable::from_ltl("G !err").unwrap(), vec![Expr::parse("err").unwrap()]);
+    /// let log = "{\"dev\": \"d1\", \"err\": false}\n{\"err\": true}\n{\"dev\": \"d2\", \"err\": false}\n";
+    /// // A row without a key is an error...
+    /// let mut checker = KeyedChecker::new(vec![p()], Options::default(), &["dev"], KeyedOptions::default());
+    /// let e = checker.run(&mut JsonlReader::new("log", log.as_bytes())).unwrap_err();
+    /// assert_eq!(e.at.as_deref(), Some("line 2"));
+    /// // ... or is sent to every key: d1 reads it at once, d2 (seen later) first.
+    /// let options = KeyedOptions { unkeyed: Unkeyed::Broadcast, ..KeyedOptions::default() };
+    /// let mut checker = KeyedChecker::new(vec![p()], Options::default(), &["dev"], options);
+    /// let report = checker.run(&mut JsonlReader::new("log", log.as_bytes()))?;
+    /// let lines: Vec<_> = report.violations.iter().map(|v| (v.key[0].as_str(), v.first.line)).collect();
+    /// assert_eq!(lines, [("d1", Some(2)), ("d2", Some(2))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<KeyedReport, TraceError> {
+        self.run_reporting(reader, |_, _, _| {})
+    }
+
+    /// [`KeyedChecker::run`], calling `on_violation(key, property,
+    /// violation)` as each violation explained happens (to follow a
+    /// growing log).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// let mut seen = Vec::new();
+    /// let log = "user,err\nann,0\nbob,1\n";
+    /// checker.run_reporting(&mut CsvReader::new("log", log.as_bytes())?, |key, _, v| {
+    ///     seen.push((key.to_vec(), v.at.line))
+    /// })?;
+    /// assert_eq!(seen, [(vec!["bob".to_string()], Some(3))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_reporting<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        mut on_violation: impl FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<KeyedReport, TraceError> {
+        self.begin();
+        let bound = self.checker.bind(reader)?;
+        let mut key_ids = Vec::with_capacity(self.by.len());
+        for f in &self.by {
+            let id = reader.resolve(f).map_err(|m| TraceError {
+                source: reader.source().to_string(),
+                at: None,
+                message: format!("--by {f}: {m}"),
+            })?;
+            key_ids.push(id);
+        }
+        let mut end_key = self.options.end_key.clone();
+        if let Some(e) = &mut end_key {
+            e.resolve(&mut |f| reader.resolve(f))
+                .map_err(|m| TraceError {
+                    source: reader.source().to_string(),
+                    at: None,
+                    message: format!("--end-key: {m}"),
+                })?;
+        }
+        self.words = bound.words;
+        self.shown.clear();
+        for r in self.checker.runs() {
+            for &(_, id) in &r.fields {
+                if !self.shown.contains(&id) {
+                    self.shown.push(id);
+                }
+            }
+        }
+        self.feed(
+            reader,
+            &bound,
+            &key_ids,
+            end_key.as_ref(),
+            &mut on_violation,
+        )?;
+        Ok(self.report())
+    }
+
+    fn begin(&mut self) {
+        self.keys.ids.clear();
+        self.keys.free.clear();
+        self.keys.instance.clear();
+        self.keys.key.clear();
+        self.keys.live = 0;
+        self.keys.created = 0;
+        self.keys.states.clear();
+        self.keys.events.clear();
+        self.keys.recent.clear();
+        self.broadcast.clear();
+        self.violations.clear();
+        self.violated.clear();
+        self.explained.iter_mut().for_each(|e| *e = 0);
+        self.satisfied.iter_mut().for_each(|e| *e = 0);
+        self.events = 0;
+        self.unkeyed = 0;
+    }
+
+    fn feed<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        bound: &Bound,
+        key_ids: &[usize],
+        end_key: Option<&super::expr::Expr>,
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<(), TraceError> {
+        let mut bits = vec![0u64; bound.words];
+        let mut key: Vec<u8> = Vec::new();
+        let shown = self.shown.clone();
+        while reader.advance()? {
+            self.events += 1;
+            key.clear();
+            let mut missing = None;
+            for (f, &id) in self.by.iter().zip(key_ids) {
+                match key_text(reader.cell(id)) {
+                    Some(text) if !text.is_empty() => {
+                        key.extend_from_slice(&(text.len() as u32).to_le_bytes());
+                        key.extend_from_slice(text.as_bytes());
+                    }
+                    Some(_) => {
+                        missing = Some(format!("the key field `{f}` (--by) is empty"));
+                        break;
+                    }
+                    None => {
+                        missing = Some(format!("no key field `{f}` (--by) in this event"));
+                        break;
+                    }
+                }
+            }
+            if let Some(why) = missing {
+                match self.options.unkeyed {
+                    Unkeyed::Error => {
+                        self.events -= 1;
+                        return Err(reader.error_here(format!(
+                            "{why}: every row needs a key (or give --unkeyed broadcast, to send \
+                             such rows to every key, or --unkeyed skip)"
+                        )));
+                    }
+                    Unkeyed::Skip => {
+                        self.unkeyed += 1;
+                        continue;
+                    }
+                    Unkeyed::Broadcast => {
+                        if let Err(e) = bound.eval(reader, &mut bits) {
+                            self.events -= 1;
+                            return Err(e);
+                        }
+                        self.unkeyed += 1;
+                        let at = reader.position();
+                        let values: Vec<String> =
+                            shown.iter().map(|&id| cell_text(reader.cell(id))).collect();
+                        for k in 0..self.keys.events.len() as u32 {
+                            if self.keys.instance[k as usize] != u64::MAX {
+                                self.step(k, &at, &bits, &|i| values[i].clone(), on_violation);
+                            }
+                        }
+                        self.broadcast.push(Broadcast {
+                            at,
+                            bits: bits.clone(),
+                            values,
+                        });
+                        continue;
+                    }
+                }
+            }
+            if let Err(e) = bound.eval(reader, &mut bits) {
+                self.events -= 1;
+                return Err(e);
+            }
+            let k = match self.keys.ids.get(key.as_slice()) {
+                Some(&k) => k,
+                None => {
+                    if let Some(limit) = self.options.key_limit {
+                        if self.keys.live >= limit {
+                            self.events -= 1;
+                            return Err(reader.error_here(format!(
+                                "a new key, and {limit} keys are live already (--key-limit {limit}): \
+                                 raise the limit, or free keys with --end-key"
+                            )));
+                        }
+                    }
+                    self.new_key(&key, on_violation)
+                }
+            };
+            let ends = match end_key {
+                Some(e) => e.eval(&|id| reader.cell(id)).map_err(|m| {
+                    self.events -= 1;
+                    reader.error_here(format!("--end-key: {m}"))
+                })?,
+                None => false,
+            };
+            if k != DEAD {
+                let at = reader.position();
+                let values = |i: usize| cell_text(reader.cell(shown[i]));
+                self.step(k, &at, &bits, &values, on_violation);
+            }
+            if ends {
+                // (A dead key is forgotten too: its next row starts anew.)
+                self.keys.ids.remove(key.as_slice());
+                if k != DEAD {
+                    self.free(k);
+                }
+            } else if k != DEAD && self.finished(k) {
+                // Its monitors can never report again: only the key stays,
+                // so that its later rows are not taken for a new key.
+                *self.keys.ids.get_mut(key.as_slice()).expect("interned") = DEAD;
+                self.free(k);
+            }
+        }
+        Ok(())
+    }
+
+    /// Interns a new key: its runs start, and replay the rows broadcast
+    /// so far.
+    fn new_key(
+        &mut self,
+        key: &[u8],
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) -> u32 {
+        let n = self.checker.runs().len();
+        let k = match self.keys.free.pop() {
+            Some(k) => {
+                let ku = k as usize;
+                self.keys.states[ku * n..(ku + 1) * n].fill(0);
+                self.keys.events[ku] = 0;
+                self.keys.key[ku] = key.into();
+                k
+            }
+            None => {
+                let k = self.keys.events.len() as u32;
+                self.keys.states.extend(std::iter::repeat_n(0, n));
+                self.keys.events.push(0);
+                self.keys.instance.push(0);
+                self.keys.key.push(key.into());
+                self.keys
+                    .recent
+                    .extend(std::iter::repeat_n(0, self.keep * (2 + self.words)));
+                k
+            }
+        };
+        self.keys.ids.insert(key.into(), k);
+        self.keys.instance[k as usize] = self.keys.created;
+        self.keys.created += 1;
+        self.keys.live += 1;
+        let broadcast = std::mem::take(&mut self.broadcast);
+        for b in &broadcast {
+            self.step(k, &b.at, &b.bits, &|i| b.values[i].clone(), on_violation);
+        }
+        self.broadcast = broadcast;
+        k
+    }
+
+    /// Whether no monitor of the key in slot `k` can report again.
+    fn finished(&self, k: u32) -> bool {
+        let n = self.checker.runs().len();
+        let states = &self.keys.states[k as usize * n..(k as usize + 1) * n];
+        states
+            .iter()
+            .zip(&self.safe)
+            .all(|(&s, safe)| s == DONE || safe.get(s as usize) == Some(&true))
+    }
+
+    /// Frees slot `k`.
+    fn free(&mut self, k: u32) {
+        self.keys.instance[k as usize] = u64::MAX;
+        self.keys.key[k as usize] = Box::default();
+        self.keys.free.push(k);
+        self.keys.live -= 1;
+    }
+
+    /// Steps the runs of key `k` on the event at `at` whose atoms are
+    /// `bits`; `values(i)` is the text of field `shown[i]` there.
+    fn step(
+        &mut self,
+        k: u32,
+        at: &Position,
+        bits: &[u64],
+        values: &dyn Fn(usize) -> String,
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) {
+        let ku = k as usize;
+        // The event joins the key's recent events.
+        let stride = 2 + self.words;
+        let n_events = self.keys.events[ku];
+        let slot = (ku * self.keep + (n_events % self.keep as u64) as usize) * stride;
+        let entry = &mut self.keys.recent[slot..slot + stride];
+        entry[0] = at.index;
+        entry[1] = at.line.unwrap_or(u64::MAX);
+        entry[2..].copy_from_slice(bits);
+        self.keys.events[ku] = n_events + 1;
+        let n = self.checker.runs().len();
+        for p in 0..n {
+            let s = self.keys.states[ku * n + p];
+            if s == DONE {
+                continue;
+            }
+            let r = &self.checker.runs()[p];
+            let table = r.table().expect("keyed runs are eager").table();
+            let target = if r.atoms.len() <= 64 {
+                table.next(s, r.letter(bits))
+            } else {
+                let wide: Vec<bool> = r.atoms.iter().map(|&a| atom_bit(bits, a) == 1).collect();
+                table.next_with(s, wide.as_slice())
+            };
+            if target == VIOLATION {
+                self.violation(k, p, s, at, values, on_violation);
+                self.keys.states[ku * n + p] = if self.checker.options().all { 0 } else { DONE };
+            } else if table.verdicts.get(target as usize) == Some(&Verdict::Satisfied) {
+                self.keys.states[ku * n + p] = DONE;
+                self.satisfied[p] += 1;
+            } else {
+                self.keys.states[ku * n + p] = target;
+            }
+        }
+    }
+
+    /// Records the violation of property `p` by key `k` from state `from`.
+    fn violation(
+        &mut self,
+        k: u32,
+        p: usize,
+        from: u32,
+        at: &Position,
+        values: &dyn Fn(usize) -> String,
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) {
+        let options = self.checker.options();
+        let limit = if options.all { options.max_reports } else { 1 };
+        let instance = self.keys.instance[k as usize];
+        let i = match self.violated.get(&(instance, p as u32)) {
+            Some(&i) => i,
+            None => {
+                self.violated
+                    .insert((instance, p as u32), self.violations.len());
+                self.violations.push(KeyViolations {
+                    key: decode_key(&self.keys.key[k as usize]),
+                    property: p,
+                    first: at.clone(),
+                    count: 0,
+                    reports: Vec::new(),
+                });
+                self.violations.len() - 1
+            }
+        };
+        self.violations[i].count += 1;
+        // At most `max_reports` explained per property (over all keys).
+        let budget = if options.all {
+            options.max_reports
+        } else {
+            options.max_reports.max(1)
+        };
+        if self.violations[i].reports.len() >= limit || self.explained[p] >= budget {
+            return;
+        }
+        self.explained[p] += 1;
+        let r = &self.checker.runs()[p];
+        let table = r.table().expect("keyed runs are eager").table();
+        let mut cursor = Cursor::new();
+        cursor.enter(&table, from);
+        cursor.enter(&table, VIOLATION);
+        let why = cursor.violation(&table).expect("violated");
+        let shown_values = r
+            .fields
+            .iter()
+            .map(|(name, id)| {
+                let i = self.shown.iter().position(|s| s == id).expect("shown");
+                (name.clone(), values(i))
+            })
+            .collect();
+        // The key's recent events, oldest first (the violating one last).
+        let ku = k as usize;
+        let stride = 2 + self.words;
+        let count = self.keys.events[ku];
+        let len = count.min(self.keep as u64);
+        let recent = (count - len..count)
+            .map(|e| {
+                let slot = (ku * self.keep + (e % self.keep as u64) as usize) * stride;
+                let entry = &self.keys.recent[slot..slot + stride];
+                let pos = Position {
+                    index: entry[0],
+                    line: (entry[1] != u64::MAX).then_some(entry[1]),
+                    time: None,
+                };
+                let held: Vec<String> = r
+                    .atoms
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &a)| atom_bit(&entry[2..], a) == 1)
+                    .map(|(b, _)| r.monitor.proposition(b).to_string())
+                    .collect();
+                (pos, held)
+            })
+            .collect();
+        let v = ViolationReport {
+            at: at.clone(),
+            explanation: why.to_string(),
+            after: why.after.to_string(),
+            letters: why.letters.to_string(),
+            values: shown_values,
+            recent,
+        };
+        on_violation(&self.violations[i].key, &r.report.property, &v);
+        self.violations[i].reports.push(v);
+    }
+
+    /// The report of the events read so far (after an error in the trace:
+    /// those before it).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// let log = "user,err\nann,1\nbob,maybe\n";
+    /// assert!(checker.run(&mut CsvReader::new("log", log.as_bytes())?).is_err());
+    /// let report = checker.report();
+    /// assert_eq!((report.events, report.keys, report.violations.len()), (1, 1, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn report(&self) -> KeyedReport {
+        let runs = self.checker.runs();
+        let mut properties: Vec<KeyedProperty> = runs
+            .iter()
+            .zip(&self.satisfied)
+            .map(|(r, &s)| KeyedProperty {
+                name: r.report.property.clone(),
+                keys_violated: 0,
+                keys_satisfied: s,
+                violation_count: 0,
+            })
+            .collect();
+        let violations = self
+            .violations
+            .iter()
+            .map(|v| {
+                let p = &mut properties[v.property];
+                p.keys_violated += 1;
+                p.violation_count += v.count;
+                v.clone()
+            })
+            .collect();
+        KeyedReport {
+            by: self.by.clone(),
+            properties,
+            violations,
+            keys: self.keys.created,
+            live: self.keys.live as u64,
+            events: self.events,
+            unkeyed: self.unkeyed,
+        }
+    }
+}
+
+/// Whether each state of `table` can never report again: no path from it
+/// reaches [`VIOLATION`], nor a state whose verdict is satisfied (the
+/// safety closure of a property that is not a safety property may be safe
+/// for good where the property is not yet satisfied).
+fn never_violated(table: &crate::runtime::Table<'_>) -> Vec<bool> {
+    use crate::runtime::{Transitions, LEAF};
+    let n = table.num_states();
+    // The targets of each state, VIOLATION included.
+    let targets: Vec<Vec<u32>> = (0..n)
+        .map(|s| {
+            let mut out = match table.transitions {
+                Transitions::Dense(next) => {
+                    let width = 1usize << table.props;
+                    match next.get(s * width..(s + 1) * width) {
+                        Some(row) => row.to_vec(),
+                        None => vec![VIOLATION],
+                    }
+                }
+                Transitions::Diagram { roots, nodes } => {
+                    let mut out = Vec::new();
+                    let mut stack = vec![roots.get(s).copied().unwrap_or(u32::MAX)];
+                    let mut seen = vec![false; nodes.len()];
+                    while let Some(r) = stack.pop() {
+                        if r & LEAF != 0 {
+                            out.push(if r == u32::MAX { VIOLATION } else { r & !LEAF });
+                        } else if let Some(&[_, lo, hi]) = nodes.get(r as usize) {
+                            if !std::mem::replace(&mut seen[r as usize], true) {
+                                stack.extend([lo, hi]);
+                            }
+                        } else {
+                            out.push(VIOLATION);
+                        }
+                    }
+                    out
+                }
+            };
+            out.sort_unstable();
+            out.dedup();
+            out
+        })
+        .collect();
+    // The states that reach a violation or a satisfied state, to a fixed
+    // point.
+    let mut live: Vec<bool> = table
+        .verdicts
+        .iter()
+        .map(|&v| v == Verdict::Satisfied)
+        .collect();
+    live.resize(n, false);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for s in 0..n {
+            if !live[s]
+                && targets[s]
+                    .iter()
+                    .any(|&t| t == VIOLATION || live.get(t as usize) != Some(&false))
+            {
+                live[s] = true;
+                changed = true;
+            }
+        }
+    }
+    live.iter().map(|b| !b).collect()
+}
+
+/// The text of a key field's value: a CSV cell as written, a JSON string's
+/// characters, any other JSON value as JSON writes it (so the number `1`
+/// and the string `"1"` are the same key); `None` for a missing field or
+/// a JSON `null`.
+fn key_text(cell: Option<Cell<'_>>) -> Option<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    match cell? {
+        Cell::Text(s) => Some(Cow::Borrowed(s)),
+        Cell::Json(serde_json::Value::Null) => None,
+        Cell::Json(serde_json::Value::String(s)) => Some(Cow::Borrowed(s)),
+        Cell::Json(v) => Some(Cow::Owned(v.to_string())),
+        Cell::Bits(b) => Some(Cow::Owned(String::from_utf8_lossy(b).into_owned())),
+        Cell::Real(x) => Some(Cow::Owned(x.to_string())),
+        Cell::Bool(b) => Some(Cow::Owned(b.to_string())),
+        Cell::Int(i) => Some(Cow::Owned(i.to_string())),
+    }
+}
+
+/// The fields' values of an interned key.
+fn decode_key(mut bytes: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    while bytes.len() >= 4 {
+        let len = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) as usize;
+        out.push(String::from_utf8_lossy(&bytes[4..4 + len]).into_owned());
+        bytes = &bytes[4 + len..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::random::{RandomLtl, SplitMix64};
+    use crate::runtime::summary::tests::monitor_of;
+    use crate::trace::check::{Checker, Report};
+    use crate::trace::expr::Expr;
+    use crate::trace::reader::{CsvReader, JsonlReader};
+
+    /// Keys that need care: Unicode, CSV quoting (commas, quotes, line
+    /// breaks), JSON escapes, spaces, a number's text.
+    const KEYS: &[&str] = &[
+        "s1",
+        "s2",
+        "ä☃",
+        "a,b",
+        "q\"uote",
+        "new\nline",
+        " sp ",
+        "1",
+        "\\back",
+        "s1,",
+    ];
+
+    /// One row: its key (`None`: missing or empty) and its letter of
+    /// `a`, `b`, `c`.
+    type Row = (Option<&'static str>, u64);
+
+    fn csv_cell(s: &str) -> String {
+        if s.contains([',', '"', '\n', ' ']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    }
+
+    /// The rows as a file, and the line each row starts on. `missing`
+    /// picks how a row without a key is written (empty, absent, null).
+    fn write(rows: &[&Row], csv: bool, missing: u64) -> (String, Vec<u64>) {
+        let mut text = String::new();
+        let mut lines = Vec::new();
+        let mut line = 1;
+        if csv {
+            text.push_str("a,session,b,c\n");
+            line += 1;
+        }
+        for (i, (key, l)) in rows.iter().enumerate() {
+            lines.push(line);
+            let (a, b, c) = (l & 1, (l >> 1) & 1, (l >> 2) & 1);
+            let row = if csv {
+                format!("{a},{},{b},{c}\n", key.map_or(String::new(), csv_cell))
+            } else {
+                let session = match key {
+                    Some(k) => format!("\"session\": {}, ", serde_json::Value::from(*k)),
+                    None => match (missing + i as u64) % 3 {
+                        0 => String::new(),
+                        1 => "\"session\": null, ".into(),
+                        _ => "\"session\": \"\", ".into(),
+                    },
+                };
+                format!(
+                    "{{\"ctx\": {{{session}\"n\": 1}}, \"a\": {a}, \"b\": {}, \"c\": {c}}}\n",
+                    b == 1
+                )
+            };
+            line += row.matches('\n').count() as u64;
+            text.push_str(&row);
+        }
+        (text, lines)
+    }
+
+    fn props(formulas: &[MonitorTableAndName]) -> Vec<Property> {
+        formulas
+            .iter()
+            .map(|(name, table)| {
+                let t = table.table();
+                let b = (0..t.props as usize)
+                    .map(|i| Expr::parse(t.proposition(i)).unwrap())
+                    .collect();
+                Property::new(name, table.clone(), b)
+            })
+            .collect()
+    }
+
+    type MonitorTableAndName = (String, crate::MonitorTable);
+
+    /// What is compared: per (key, property), the lines of the
+    /// violations explained, their count, and the lines of each
+    /// explanation's events; and per property the keys satisfied.
+    type Outcome = (Vec<(String, usize, u64, Vec<Vec<u64>>)>, Vec<u64>);
+
+    /// The reference: each key's slice (its rows, and with
+    /// [`Unkeyed::Broadcast`] every row without a key) written to a file
+    /// of its own and checked alone by [`Checker`], lines mapped back.
+    fn brute_force(
+        rows: &[Row],
+        csv: bool,
+        formulas: &[MonitorTableAndName],
+        options: Options,
+        unkeyed: Unkeyed,
+        end: Option<fn(u64) -> bool>,
+    ) -> Outcome {
+        // Each key instance (a key closed by `end` and seen again is a
+        // new one) and its rows.
+        let mut live: std::collections::HashMap<&str, usize> = Default::default();
+        let mut instances: Vec<(&str, Vec<usize>)> = Vec::new();
+        let mut broadcast = Vec::new();
+        for (i, (key, letter)) in rows.iter().enumerate() {
+            match key {
+                None if unkeyed == Unkeyed::Broadcast => {
+                    for &k in live.values() {
+                        instances[k].1.push(i);
+                    }
+                    broadcast.push(i);
+                }
+                None => {}
+                Some(key) => {
+                    let k = *live.entry(key).or_insert_with(|| {
+                        instances.push((key, broadcast.clone()));
+                        instances.len() - 1
+                    });
+                    instances[k].1.push(i);
+                    if end.is_some_and(|e| e(*letter)) {
+                        live.remove(key);
+                    }
+                }
+            }
+        }
+        let (_, all_lines) = write(&rows.iter().collect::<Vec<_>>(), csv, 0);
+        let mut out = Vec::new();
+        let mut satisfied = vec![0; formulas.len()];
+        for (key, picked) in &instances {
+            let mut picked = picked.clone();
+            picked.sort_unstable();
+            let slice: Vec<&Row> = picked.iter().map(|&i| &rows[i]).collect();
+            let (text, lines) = write(&slice, csv, 0);
+            let back =
+                |line: u64| all_lines[picked[lines.iter().position(|&l| l == line).unwrap()]];
+            let mut checker = Checker::new(props(formulas), options);
+            let reports: Vec<Report> = if csv {
+                checker.run(&mut CsvReader::new("slice.csv", text.as_bytes()).unwrap())
+            } else {
+                checker.run(&mut JsonlReader::new("slice.jsonl", text.as_bytes()))
+            }
+            .unwrap();
+            for (p, r) in reports.iter().enumerate() {
+                if r.satisfied_at.is_some() {
+                    satisfied[p] += 1;
+                }
+                if r.violation_count > 0 {
+                    let explained = r
+                        .violations
+                        .iter()
+                        .map(|v| {
+                            let mut ls = vec![back(v.at.line.unwrap())];
+                            ls.extend(v.recent.iter().map(|(p, _)| back(p.line.unwrap())));
+                            ls
+                        })
+                        .collect();
+                    out.push((key.to_string(), p, r.violation_count, explained));
+                }
+            }
+        }
+        out.sort();
+        (out, satisfied)
+    }
+
+    fn keyed(report: &KeyedReport) -> Outcome {
+        let mut out: Vec<_> = report
+            .violations
+            .iter()
+            .map(|v| {
+                assert_eq!(v.first.line, v.reports[0].at.line);
+                let explained = v
+                    .reports
+                    .iter()
+                    .map(|e| {
+                        let mut ls = vec![e.at.line.unwrap()];
+                        ls.extend(e.recent.iter().map(|(p, _)| p.line.unwrap()));
+                        ls
+                    })
+                    .collect();
+                (v.key[0].clone(), v.property, v.count, explained)
+            })
+            .collect();
+        out.sort();
+        let satisfied = report.properties.iter().map(|p| p.keys_satisfied).collect();
+        (out, satisfied)
+    }
+
+    /// The oracle: on random interleavings of random properties, with
+    /// rows without a key in each mode, `KeyedChecker` reports what
+    /// checking each key's slice alone reports.
+    #[test]
+    fn keyed_checking_equals_each_slice_checked_alone() {
+        let mut rng = SplitMix64::new(30);
+        let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(30).with_past();
+        let (mut violations, mut errors, mut dead, mut ended) = (0, 0, 0, 0);
+        for round in 0..600u64 {
+            let mut formulas = Vec::new();
+            while formulas.len() < 1 + (round % 3) as usize {
+                let f = gen.next_formula();
+                if let Some(t) = monitor_of(&f, round % 4 == 1) {
+                    formulas.push((f.to_spot(), t));
+                }
+            }
+            let nkeys = 1 + (rng.next_u64() % KEYS.len() as u64) as usize;
+            let missing_rate = rng.next_u64() % 4;
+            let rows: Vec<Row> = (0..rng.next_u64() % 40)
+                .map(|_| {
+                    let r = rng.next_u64();
+                    let key = (r % 8 >= missing_rate).then(|| KEYS[(r >> 8) as usize % nkeys]);
+                    (key, (r >> 16) & 7)
+                })
+                .collect();
+            let options = Options {
+                all: round % 2 == 0,
+                max_reports: 10_000,
+                context: (round % 5) as usize,
+            };
+            let csv = round % 3 != 2;
+            let unkeyed =
+                [Unkeyed::Error, Unkeyed::Broadcast, Unkeyed::Skip][(round / 2 % 3) as usize];
+            let (text, lines) = write(&rows.iter().collect::<Vec<_>>(), csv, round);
+            let by = if csv { "session" } else { "ctx.session" };
+            // Some rounds close keys at `b & c` (`b` is a Boolean in JSON).
+            let closing = round % 3 == 1;
+            let end: Option<fn(u64) -> bool> = closing.then_some(|l: u64| l & 6 == 6);
+            let end_key = closing
+                .then(|| Expr::parse(if csv { "b == 1 & c == 1" } else { "b & c" }).unwrap());
+            let mut checker = KeyedChecker::new(
+                props(&formulas),
+                options,
+                &[by],
+                KeyedOptions {
+                    unkeyed,
+                    end_key,
+                    key_limit: Some(KEYS.len()),
+                },
+            );
+            let got = if csv {
+                checker.run(&mut CsvReader::new("t.csv", text.as_bytes()).unwrap())
+            } else {
+                checker.run(&mut JsonlReader::new("t.jsonl", text.as_bytes()))
+            };
+            let names: Vec<&str> = formulas.iter().map(|(n, _)| n.as_str()).collect();
+            let ctx = format!("{names:?} {unkeyed:?} {options:?} on\n{text}");
+            let first_missing = rows.iter().position(|r| r.0.is_none());
+            match (unkeyed, first_missing) {
+                (Unkeyed::Error, Some(m)) => {
+                    let e = got.expect_err(&ctx);
+                    assert_eq!(e.at, Some(format!("line {}", lines[m])), "{ctx}");
+                    assert!(e.message.contains("session"), "{e}");
+                    // The reports of the rows before it.
+                    let want = brute_force(&rows[..m], csv, &formulas, options, unkeyed, end);
+                    assert_eq!(keyed(&checker.report()), want, "{ctx}");
+                    errors += 1;
+                }
+                _ => {
+                    let got = got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                    let want = brute_force(&rows, csv, &formulas, options, unkeyed, end);
+                    violations += want.0.len();
+                    assert_eq!(keyed(&got), want, "{ctx}");
+                    let keys = rows
+                        .iter()
+                        .filter_map(|r| r.0)
+                        .collect::<std::collections::HashSet<_>>();
+                    if closing {
+                        ended += usize::from(got.keys > keys.len() as u64);
+                    } else {
+                        assert_eq!(got.keys, keys.len() as u64);
+                    }
+                    dead += usize::from(got.live < keys.len() as u64);
+                }
+            }
+        }
+        assert!(
+            violations > 200 && errors > 20 && dead > 50 && ended > 20,
+            "{violations} violations, {errors} errors, {dead} with keys dropped, {ended} with keys closed"
+        );
+    }
+
+    /// `key_limit` bounds the live keys: keys closed or whose monitors can
+    /// never be violated again do not count.
+    #[test]
+    fn the_key_limit_counts_live_keys() {
+        let table = crate::MonitorTable::from_ltl("G(a -> X b)").unwrap();
+        let p = || {
+            Property::new(
+                "p",
+                table.clone(),
+                vec![Expr::parse("a").unwrap(), Expr::parse("b").unwrap()],
+            )
+        };
+        let run = |log: &str, end: Option<&str>| {
+            let options = KeyedOptions {
+                key_limit: Some(2),
+                end_key: end.map(|e| Expr::parse(e).unwrap()),
+                ..KeyedOptions::default()
+            };
+            let mut c = KeyedChecker::new(vec![p()], Options::default(), &["k"], options);
+            c.run(&mut CsvReader::new("t.csv", log.as_bytes()).unwrap())
+        };
+        let log = "k,a,b,end\nx,0,0,0\ny,0,0,1\nz,0,0,0\n";
+        let e = run(log, None).unwrap_err();
+        assert_eq!(e.at.as_deref(), Some("line 4"));
+        assert!(e.message.contains("(--key-limit 2)"), "{e}");
+        // y is closed at line 3: z fits.
+        let r = run(log, Some("end")).unwrap();
+        assert_eq!((r.keys, r.live), (3, 2));
+        // x violates (and is done) at line 3: z fits.
+        let r = run("k,a,b,end\nx,1,0,0\nx,0,0,0\ny,0,0,0\nz,0,0,0\n", None).unwrap();
+        assert_eq!((r.keys, r.live, r.violations.len()), (3, 2, 1));
+    }
+}
