@@ -400,9 +400,7 @@ pub(crate) fn check_defines_used<'a>(
         }
     }
     match defines.iter().zip(used).find(|(_, used)| !used) {
-        Some(((name, _), _)) => Err(format!(
-            "--define {name}: no formula has a proposition of that name"
-        )),
+        Some(((name, _), _)) => Err(mongen::trace_report::unused_define(name, "formula")),
         None => Ok(()),
     }
 }

@@ -66,12 +66,38 @@ pub fn bind(
     }
     for ((name, _), used) in defines.iter().zip(used) {
         if !used {
-            return Err(format!(
-                "--define {name}: no property has a proposition of that name"
-            ));
+            return Err(unused_define(name, "property"));
         }
     }
     Ok(properties)
+}
+
+/// The error of `--define NAME` that no `what` (property, formula) reads;
+/// when the LTL parser reads `NAME` as an operator applied to the rest of
+/// it (`Fail` is `F ail`, as in Spot), it says so and how to quote it.
+///
+/// ```
+/// use mongen::trace_report::unused_define;
+/// let e = unused_define("Fail", "property");
+/// assert!(e.contains("`Fail` reads as `F ail`"), "{e}");
+/// assert!(e.contains("\"Fail\""), "{e}");
+/// assert!(!unused_define("busy", "formula").contains("reads as"));
+/// ```
+pub fn unused_define(name: &str, what: &str) -> String {
+    let mut message = format!("--define {name}: no {what} has a proposition of that name");
+    let operator = name.chars().next().filter(|c| "FGXRUWM".contains(*c));
+    let rest = &name[operator.map_or(0, char::len_utf8)..];
+    let read = monitor_core::formula::parse(name).ok();
+    if let (Some(op), Some(f)) = (operator, read) {
+        if f.ap_name() != Some(name) && !rest.is_empty() {
+            message.push_str(&format!(
+                "; in LTL, `{name}` reads as `{op} {rest}` (as in Spot, an upper-case `{op}` \
+                 that begins a name is an operator): write the proposition in double quotes, \
+                 \"{name}\", where the formula reads it"
+            ));
+        }
+    }
+    message
 }
 
 /// `text` read as an expression over fields, or, for a Verilog escaped

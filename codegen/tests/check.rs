@@ -1659,3 +1659,47 @@ fn sva_disable_iff_on_logs_as_on_waveforms() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+/// A `--define` whose name the LTL parser reads as an operator applied to
+/// the rest (`Fail` is `F ail`, as in Spot) says so, and the quoted name
+/// binds it.
+#[test]
+fn a_define_read_as_an_operator_says_to_quote_it() {
+    let dir = scratch("define-operator");
+    let log = file(&dir, "t.csv", b"event\nok\nfail\n");
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G !Fail",
+        "--define",
+        "Fail=event == \"fail\"",
+        &log,
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("`Fail` reads as `F ail`") && t.contains("\"Fail\""),
+        "{t}"
+    );
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G !\"Fail\"",
+        "--define",
+        "Fail=event == \"fail\"",
+        &log,
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("violated at line 3"), "{t}");
+    // A name that is one proposition: no such hint.
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G !ok",
+        "--define",
+        "busy=event == \"x\"",
+        &log,
+    ]);
+    assert!(!text(&o).contains("reads as"), "{}", text(&o));
+}
