@@ -322,9 +322,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     // sva=True)` reads it: a row has no reset to hold the monitor in.
     // (A PSL vunit's reset is only beside its formula: still refused.)
     let sva_only = assertions.len() + vunits.as_ref().map_or(0, |v| v.directives.len()) > 0
-        && vunits
-            .as_ref()
-            .is_none_or(|v| v.holder == "SystemVerilog file");
+        && vunits.as_ref().is_none_or(|v| v.sv.is_some());
     let logs_only = args.traces.iter().all(|p| {
         let format = args.format.map_or_else(|| format_of(p), Ok);
         format.is_ok_and(|f| f != TraceFormat::Vcd)

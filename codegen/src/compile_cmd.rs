@@ -283,12 +283,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             match vunits.as_ref().and_then(|v| v.declared.get(k)) {
                 Some(declared) if !declared.is_empty() => {
                     let mut all = declared.clone();
-                    for given in &signals {
-                        match all.iter_mut().find(|s| s.name == given.name) {
-                            Some(s) => *s = given.clone(),
-                            None => all.push(given.clone()),
-                        }
-                    }
+                    crate::hardware_flow::override_signals(&mut all, &signals);
                     own_signals = all;
                     &own_signals
                 }

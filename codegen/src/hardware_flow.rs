@@ -343,13 +343,20 @@ pub fn checker_signals(args: &CompileArgs, module: Option<&str>) -> Result<Vec<H
             .map(HdlSignal::to_input)
             .collect()
     };
-    for input in &args.inputs {
+    override_signals(&mut signals, &args.inputs);
+    Ok(signals)
+}
+
+/// `signals` with each of `given` in place of the signal of its name (or
+/// added): `--input` over `--design`, both over an `--sv` module's
+/// declarations.
+pub fn override_signals(signals: &mut Vec<HdlInput>, given: &[HdlInput]) {
+    for input in given {
         match signals.iter_mut().find(|s| s.name == input.name) {
             Some(s) => *s = input.clone(),
             None => signals.push(input.clone()),
         }
     }
-    Ok(signals)
 }
 
 /// `path` from the folder `base` (both taken from the current folder),
