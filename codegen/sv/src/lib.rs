@@ -1143,8 +1143,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
             match self.assertion(f) {
                 Ok(a) => assertions.push(a),
                 Err(mut e) => {
+                    // (A label may be an escaped identifier: any bytes.)
                     if let Some(l) = label {
-                        e.message = format!("`{l}`: {}", e.message);
+                        e.message = format!("`{}`: {}", printable(&l), e.message);
                     }
                     refused.push(e);
                 }

@@ -862,3 +862,20 @@ fn parameters_are_constants_in_properties() {
     let at = e.location().unwrap();
     assert_eq!((at.line, at.column), (2, 50), "{e}");
 }
+
+/// A refused assertion's error names its label, whose terminal escapes
+/// (an escaped identifier holds any bytes) are shown as `?`.
+#[test]
+fn a_refused_assertion_is_named_by_its_label_without_escapes() {
+    let design = read_str(
+        "module m(input clk, a);\n  \\bad\u{1b}[31m\"x : assert property (@(posedge clk) a.triggered);\n  \
+         ok: assert property (@(posedge clk) a);\nendmodule\n",
+        "t.sv",
+        &Options::new(),
+    )
+    .unwrap();
+    assert_eq!(design.assertions.len(), 1);
+    let e = design.refused[0].to_string();
+    assert!(e.contains("`\\bad?[31m\"x`: "), "{e}");
+    assert!(!e.contains('\u{1b}'), "{e}");
+}
