@@ -431,6 +431,18 @@ pub(crate) struct CompileArgs {
     #[arg(long, value_name = "MODULE", num_args = 0..=1, default_missing_value = "",
           requires = "design")]
     pub(crate) sby: Option<String>,
+    /// --sv, --vunit: make the assertion of this name (its label, as
+    /// its checker is named) an assumption (repeatable): an assertion on
+    /// the module's inputs holds in its environment, which a proof of
+    /// the module alone must assume (Yosys's `chformal -assert2assume`).
+    #[arg(long = "assume", value_name = "NAME")]
+    pub(crate) assume: Vec<String>,
+    /// --bind, --sby: write the bind file, the harness and the project
+    /// even when some properties are refused or fail, with the others;
+    /// the project's header names those left out, and the run still
+    /// reports their errors and exits with 2.
+    #[arg(long)]
+    pub(crate) keep_going: bool,
     /// The design's Verilog files (repeatable): --sby proves them; with
     /// --sby, --bind or --vunit, the checkers read the module's signals
     /// with their widths (as with --input).
@@ -454,6 +466,13 @@ pub(crate) struct CompileArgs {
     pub(crate) vunit: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) sv: SvArgs,
+    /// --sby: the design's reset, which the proof holds active in its
+    /// first cycle (NAME[:low|high]; low unless given), so that it starts
+    /// from the design's reset state. Default: the checkers' reset (their
+    /// `disable iff`); without one, the proof starts in any state.
+    #[arg(long, value_name = "NAME[:LEVEL]", requires = "sby",
+          value_parser = |s: &str| s.parse::<Reset>())]
+    pub(crate) design_reset: Option<Reset>,
     /// --sby: the depth of induction and bounded model checking.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub(crate) depth: u32,

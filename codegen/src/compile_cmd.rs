@@ -154,7 +154,8 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
     // PSL and SVA clocks and resets become the checkers' (one clock, one
     // reset signal for all; a checker whose directive has no reset has none).
     let (clocking, held) = directive_clocking(args, clocking, &sources, &parsed, vunits.is_some())?;
-    let roles: Vec<CheckerRole> = parsed.iter().map(|(p, _)| checker_role(p)).collect();
+    let mut roles: Vec<CheckerRole> = parsed.iter().map(|(p, _)| checker_role(p)).collect();
+    assumed_by_name(args, vunits.as_ref(), &mut roles)?;
     let parsed: Vec<(Result<Formula, String>, Duration)> = parsed
         .into_iter()
         .map(|(r, d)| (r.map(|(f, _)| f), d))
@@ -183,20 +184,18 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         vunits.as_mut().and_then(|v| v.sv.take()),
     )?;
     let mut checkers = Vec::new();
+    // The properties that --bind and --sby go without (--keep-going):
+    // those the SVA front end refused, then those that failed here.
+    let mut left_out: Vec<String> = vunits
+        .as_ref()
+        .map(|v| v.refused.iter().map(|(name, _)| name.clone()).collect())
+        .unwrap_or_default();
     for (k, (src, (parsed, parse_time))) in sources.iter().zip(parsed).enumerate() {
         let start = Instant::now();
         let mut phases = Phases {
             parse: parse_time,
             ..Phases::default()
         };
-        let f = match parsed {
-            Ok(f) => f,
-            Err(e) => {
-                run.error(&e);
-                continue;
-            }
-        };
-        run.spinner = Spinner::start(k + 1, sources.len(), &src.label(&f), "translating");
         let suffix = |s: &str| {
             if numbered {
                 format!("{s}_{}", k + 1)
@@ -208,6 +207,15 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             Some(v) => v.names[k].clone(),
             None => suffix(&base_name),
         };
+        let f = match parsed {
+            Ok(f) => f,
+            Err(e) => {
+                run.error(&e);
+                left_out.push(name);
+                continue;
+            }
+        };
+        run.spinner = Spinner::start(k + 1, sources.len(), &src.label(&f), "translating");
         // --stats=FORMAT reports on the monitor whatever the target.
         let smv_transducer = format.is_none()
             && args.target == Target::Smv
@@ -255,6 +263,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
                 Err(e) => {
                     run.spinner = None;
                     run.error(&src.describe(&f, &e));
+                    left_out.push(name);
                     continue;
                 }
             }
@@ -316,7 +325,10 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         let out = write_target(&job, t.as_ref(), &mut smv, &mut checkers, run);
         match out {
             Ok(text) => run.out.push_str(&text),
-            Err(e) => run.error(&format!("{}: {e}", job.label)),
+            Err(e) => {
+                run.error(&format!("{}: {e}", job.label));
+                left_out.push(name.clone());
+            }
         }
         run.spinner = None;
         if let (Some(StatsArg::Human), Some(t)) = (&args.stats, &t) {
@@ -328,13 +340,14 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
         }
     }
     if let Some(flow) = &flow {
-        if run.errors > 0 {
+        if run.errors > 0 && !args.keep_going {
             return Err(
-                "the bind file and formal harness are not written, as some properties failed"
+                "the bind file and formal harness are not written, as some properties failed \
+                 (--keep-going writes them with the others, and names those left out)"
                     .into(),
             );
         }
-        for file in flow.write(&checkers, &clocking)? {
+        for file in flow.write(&checkers, &clocking, &left_out)? {
             if args.stats.is_none() {
                 eprintln!("mongen: wrote {}", file.display());
             }
@@ -367,6 +380,49 @@ pub(crate) fn translation_config(args: &CompileArgs) -> Config {
             Prefixes::Exact
         })
         .route(args.route.into())
+}
+
+/// `--assume NAME`: the assertions named become assumptions.
+fn assumed_by_name(
+    args: &CompileArgs,
+    vunits: Option<&crate::vunit_input::VunitProperties>,
+    roles: &mut [CheckerRole],
+) -> Result<(), String> {
+    use mongen::emit::names::comment_safe;
+    if args.assume.is_empty() {
+        return Ok(());
+    }
+    let Some(v) = vunits else {
+        return Err("--assume names assertions of --sv or --vunit by their labels".into());
+    };
+    for name in &args.assume {
+        let Some(k) = v.names.iter().position(|n| n == name) else {
+            let refused = v.refused.iter().any(|(n, _)| n == name);
+            return Err(if refused {
+                format!(
+                    "--assume {}: that assertion is refused (see its error)",
+                    comment_safe(name)
+                )
+            } else {
+                format!(
+                    "--assume {}: no assertion of that name in {}; its names: {}",
+                    comment_safe(name),
+                    v.file,
+                    comment_safe(&v.names.join(", "))
+                )
+            });
+        };
+        match roles[k] {
+            CheckerRole::Cover => {
+                return Err(format!(
+                    "--assume {}: a cover cannot be assumed",
+                    comment_safe(name)
+                ));
+            }
+            _ => roles[k] = CheckerRole::Assume,
+        }
+    }
+    Ok(())
 }
 
 /// What a PSL directive makes of its checker (a plain formula asserts).

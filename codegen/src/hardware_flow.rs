@@ -29,6 +29,8 @@ struct Sby {
     files: Vec<PathBuf>,
     ports: Vec<DesignPort>,
     depth: u32,
+    /// `--design-reset`: the reset the proof starts in, for the harness.
+    reset: Option<mongen::emit::hardware::clocking::Reset>,
     /// `--sv`: the design file whose assertions the checkers replace, at
     /// its place in `files`, what was read from it, and the names of the
     /// design module's signals (which the checkers' instances avoid).
@@ -57,7 +59,7 @@ struct ProjectFiles {
 }
 
 impl ProjectFiles {
-    fn options(&self, sby: &Sby) -> SbyOptions {
+    fn options(&self, sby: &Sby, left_out: &[String]) -> SbyOptions {
         SbyOptions {
             file: self.project.clone(),
             design: sby.design.clone(),
@@ -66,6 +68,7 @@ impl ProjectFiles {
             files: self.listed.clone(),
             depth: sby.depth,
             solver: "z3".into(),
+            left_out: left_out.to_vec(),
         }
     }
 }
@@ -82,6 +85,9 @@ impl Flow {
         sv: Option<(PathBuf, mongen_sv::Design)>,
     ) -> Result<Option<Flow>, String> {
         if bind.is_none() && sby.is_none() {
+            if args.keep_going {
+                return Err("--keep-going is for --bind and --sby".into());
+            }
             return Ok(None);
         }
         if !matches!(args.target, Target::Verilog | Target::Sva) {
@@ -146,6 +152,7 @@ impl Flow {
                     files: args.design.clone(),
                     ports,
                     depth: args.depth,
+                    reset: args.design_reset.clone(),
                     sv,
                 })
             }
@@ -178,7 +185,7 @@ impl Flow {
         writes.push(self.dir.join(&project.harness));
         writes.push(self.dir.join(&project.project));
         self.no_collision(&writes, args)?;
-        emit_sby(&project.options(sby), &[])
+        emit_sby(&project.options(sby, &[]), &[])
             .map(drop)
             .map_err(|e| e.to_string())
     }
@@ -240,11 +247,13 @@ impl Flow {
         Ok(())
     }
 
-    /// Writes the files; returns their paths.
+    /// Writes the files; returns their paths. `left_out` names the
+    /// properties asked for that have no checker (`--keep-going`).
     pub fn write(
         &self,
         checkers: &[CheckerInstance],
         clocking: &Clocking,
+        left_out: &[String],
     ) -> Result<Vec<PathBuf>, String> {
         let mut written = Vec::new();
         let mut put = |file: PathBuf, text: String| -> Result<(), String> {
@@ -253,7 +262,18 @@ impl Flow {
             Ok(())
         };
         if let Some(module) = &self.bind {
-            let text = emit_bind(module, checkers).map_err(|e| e.to_string())?;
+            let mut text = emit_bind(module, checkers).map_err(|e| e.to_string())?;
+            if !left_out.is_empty() {
+                let mut note = format!(
+                    "// NOT BOUND: {} properties asked for, which mongen refused or could not\n\
+                     // compile (--keep-going; its errors say why):\n",
+                    left_out.len()
+                );
+                for n in left_out {
+                    note.push_str(&format!("//   {}\n", mongen::emit::names::comment_safe(n)));
+                }
+                text = note + &text;
+            }
             put(self.dir.join(format!("{}_bind.sv", self.name)), text)?;
         }
         if let Some(sby) = &self.sby {
@@ -278,19 +298,26 @@ impl Flow {
                 put(self.dir.join(file), header + &text)?;
                 checkers_in = Some(file.clone());
             }
+            // The harness holds a reset in the first cycle: the design's
+            // (--design-reset) or else the checkers'.
+            let mut harness_clocking = clocking.clone();
+            if let Some(reset) = &sby.reset {
+                harness_clocking.reset = Some(reset.clone());
+            }
             let harness = emit_formal_harness(
                 &HarnessOptions {
                     module: project.top.clone(),
                     design: sby.design.clone(),
                     ports: sby.ports.clone(),
-                    clocking: clocking.clone(),
+                    clocking: harness_clocking,
                     reader: project.project.clone(),
                     checkers_in,
                 },
                 checkers,
             )
             .map_err(|e| e.to_string())?;
-            let text = emit_sby(&project.options(sby), checkers).map_err(|e| e.to_string())?;
+            let text =
+                emit_sby(&project.options(sby, left_out), checkers).map_err(|e| e.to_string())?;
             put(self.dir.join(&project.harness), harness)?;
             put(self.dir.join(&project.project), text)?;
         }

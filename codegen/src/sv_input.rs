@@ -59,7 +59,18 @@ pub fn read_sv(path: &Path, options: &SvOptions<'_>) -> Result<VunitProperties, 
         holder: "SystemVerilog file",
         sv: None,
         declared: Vec::new(),
-        refused: design.refused.iter().map(|e| e.to_string()).collect(),
+        refused: design
+            .refused
+            .iter()
+            .map(|e| {
+                let name = match (e.label(), e.location()) {
+                    (Some(label), _) => label.to_string(),
+                    (None, Some(at)) => format!("the assertion at {at}"),
+                    (None, None) => "an assertion".to_string(),
+                };
+                (name, e.to_string())
+            })
+            .collect(),
     };
     let mut per_module: Vec<(String, usize)> = Vec::new();
     for a in &design.assertions {

@@ -29,16 +29,16 @@ pub struct VunitProperties {
     /// a known width (the checkers' ports, as `--design` gives them);
     /// empty for a vunit.
     pub(crate) declared: Vec<Vec<mongen::hdl::HdlInput>>,
-    /// `--sv`: the assertions the front end refuses, as error messages
-    /// (the others are read).
-    pub(crate) refused: Vec<String>,
+    /// `--sv`: the assertions the front end refuses (the others are
+    /// read): each one's name (its label, or where it is) and error.
+    pub(crate) refused: Vec<(String, String)>,
 }
 
 impl VunitProperties {
     /// Reports the refused assertions as errors (the run goes on with
     /// the others, and exits with 2); an error when none is left.
     pub(crate) fn report_refused(&self, run: &mut crate::output::Run) -> Result<(), String> {
-        for e in &self.refused {
+        for (_, e) in &self.refused {
             run.error(e);
         }
         if self.directives.is_empty() && !self.refused.is_empty() {

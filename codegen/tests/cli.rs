@@ -1700,3 +1700,90 @@ fn outputs_never_replace_inputs() {
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The options of a proof of a real design: `--keep-going` writes the
+/// harness and project without the assertions refused, and names them;
+/// `--assume NAME` makes an assertion on the inputs an assumption;
+/// `--design-reset` starts the proof in the design's reset when the
+/// assertions have no `disable iff`.
+#[test]
+fn proofs_of_real_designs_go_on_without_what_is_refused() {
+    let dir = std::env::temp_dir().join(format!("mongen-cli-keep-going-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let design = "module d (input logic clk, rst_n, req, input logic [3:0] n, output logic gnt);\n  \
+                  always_ff @(posedge clk or negedge rst_n) if (!rst_n) gnt <= 0; else gnt <= req;\n  \
+                  env_A: assert property (@(posedge clk) req |=> !req);\n  \
+                  gnt_A: assert property (@(posedge clk) req |=> gnt);\n  \
+                  local_A: assert property (@(posedge clk) req |-> n.triggered);\nendmodule\n";
+    std::fs::write(dir.join("d.sv"), design).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "compile", "--sv", "d.sv", "-t", "verilog", "--sby", "d", "--design", "d.sv", "-o",
+            "c.v",
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_mongen"))
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    // Without --keep-going: no project, and the error says how.
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("`local_A`: "), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--keep-going"), "{}", stderr(&o));
+    assert!(!dir.join("d.sby").exists());
+    // With it: the project, whose header names what it leaves out; the
+    // run still fails.
+    let o = run(&[
+        "--keep-going",
+        "--assume",
+        "env_A",
+        "--design-reset",
+        "rst_n",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let sby = std::fs::read_to_string(dir.join("d.sby")).unwrap();
+    assert!(
+        sby.contains("satisfies 1 property under 1 assumption"),
+        "{sby}"
+    );
+    assert!(sby.contains("# NOT CHECKED: 1 property"), "{sby}");
+    assert!(sby.contains("#   local_A\n"), "{sby}");
+    let checkers = std::fs::read_to_string(dir.join("c.v")).unwrap();
+    let env = &checkers[checkers.find("module env_A_checker").unwrap()..];
+    assert!(env[..env.find("endmodule").unwrap()].contains("assume (!fail);"));
+    let gnt = &checkers[checkers.find("module gnt_A_checker").unwrap()..];
+    assert!(gnt[..gnt.find("endmodule").unwrap()].contains("assert (!fail);"));
+    // The design's reset holds in the proof's first cycle.
+    let harness = std::fs::read_to_string(dir.join("d_formal.sv")).unwrap();
+    assert!(harness.contains("assume (!rst_n);"), "{harness}");
+    // Misused, each says why.
+    for (extra, needle) in [
+        (
+            &["--keep-going", "--assume", "nosuch"][..],
+            "--assume nosuch: no assertion of that name in d.sv; its names: env_A, gnt_A",
+        ),
+        (
+            &["--keep-going", "--assume", "local_A"][..],
+            "--assume local_A: that assertion is refused",
+        ),
+    ] {
+        let o = run(extra);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&o).contains(needle), "{extra:?}: {}", stderr(&o));
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_mongen"))
+        .args(["compile", "--sv", "d.sv", "-t", "verilog", "--keep-going"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&o).contains("--keep-going is for --bind and --sby"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

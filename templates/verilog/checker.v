@@ -201,6 +201,9 @@ module {{ module }} (
     c_fail: cover (fail);
 {%- else %}
     {{ role_label }}: {{ role }} (!fail);
+    // Induction starts in any state: one with the violation latched
+    // would silence this checker.
+    {{ role }} (!violated_q);
 {%- endif %}
 {%- if !onehot_legal.is_empty() %}
     a_state: assert ({{ onehot_legal }});
@@ -217,6 +220,9 @@ module {{ module }} (
     cover (fail);
 {%- else %}
     {{ role }} (!fail);
+    // Induction starts in any state: one with the violation latched
+    // would silence this checker.
+    {{ role }} (!violated_q);
 {%- endif %}
 {%- if !onehot_legal.is_empty() %}
     assert ({{ onehot_legal }});

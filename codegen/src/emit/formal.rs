@@ -571,6 +571,10 @@ pub struct SbyOptions {
     pub depth: u32,
     /// The SMT solver of `smtbmc` (`z3`, `yices`, `boolector`).
     pub solver: String,
+    /// The properties asked for that have no checker here (refused or
+    /// failed, `--keep-going`): the header names them, so that a proof is
+    /// not taken for theirs.
+    pub left_out: Vec<String>,
 }
 
 #[derive(Template)]
@@ -595,6 +599,8 @@ struct Sby {
     checkers: Vec<InstanceView>,
     /// The shell command of Yosys alone.
     yosys_command: String,
+    /// The names of the properties left out, safe in a comment.
+    left_out: Vec<String>,
 }
 
 /// The base name of a path.
@@ -755,8 +761,11 @@ fn project_file(path: &str, taken: &mut HashSet<String>) -> Result<ProjectFile, 
 ///     files: vec!["../rtl/dut.v".into(), "p_checker.v".into(), "p_formal.sv".into()],
 ///     depth: 20,
 ///     solver: "z3".into(),
+///     left_out: vec!["unsupported_A".into()],
 /// };
 /// let sby = emit_sby(&opts, &[chk])?;
+/// assert!(sby.contains("# NOT CHECKED: 1 property"));
+/// assert!(sby.contains("#   unsupported_A\n"));
 /// assert!(sby.contains("read_verilog -formal -sv dut.v p_checker.v p_formal.sv\nprep -top p_formal\n"));
 /// assert!(sby.contains("select -assert-min 1 t:p_checker\n"));
 /// assert!(sby.contains("[files]\n../rtl/dut.v\n"));
@@ -826,6 +835,7 @@ pub fn emit_sby(opts: &SbyOptions, checkers: &[CheckerInstance]) -> Result<Strin
         files: files.into_iter().filter_map(|f| f.files_line).collect(),
         checkers: checker_views,
         yosys_command: format!("yosys -p {}", shell_word(&script)),
+        left_out: opts.left_out.iter().map(|n| comment_safe(n)).collect(),
     })
 }
 

@@ -859,7 +859,16 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
         wires: inputs
             .wires
             .iter()
-            .map(|(id, text)| format!("wire {id} = {text};"))
+            .map(|(id, text)| match two_valued(text) {
+                // A formal model is two-valued: no bit is x or z. Yosys
+                // (0.70, with smtbmc) reads `$isunknown` of a free input
+                // as 1, which would refute `!$isunknown(v)` in any design.
+                Some(formal) => format!(
+                    "`ifdef FORMAL\n  wire {id} = {formal};  // two-valued: nothing is unknown\n\
+                     `else\n  wire {id} = {text};\n`endif"
+                ),
+                None => format!("wire {id} = {text};"),
+            })
             .collect(),
         ascending: inputs.ports.iter().any(|p| p.ascending),
         instance: format!("{module} chk ({});", connections.join(", ")),
@@ -925,8 +934,51 @@ pub fn emit_verilog(dfa: &BadPrefixDfa, opts: &VerilogOptions) -> Result<String,
     super::render(&view)
 }
 
+/// A proposition's text with each `$isunknown(...)` read as `1'b0`, as in
+/// a two-valued model (a formal proof's); `None` when it reads none.
+fn two_valued(text: &str) -> Option<String> {
+    const CALL: &str = "$isunknown(";
+    if !text.contains(CALL) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(CALL) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + CALL.len()..];
+        let mut depth = 1usize;
+        let mut end = after.len();
+        for (k, c) in after.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push_str("1'b0");
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn isunknown_is_false_in_a_two_valued_model() {
+        assert_eq!(two_valued("a && b"), None);
+        assert_eq!(
+            two_valued("!$isunknown(v[(3):0]) && ($isunknown(w) || x)").as_deref(),
+            Some("!1'b0 && (1'b0 || x)")
+        );
+    }
     use super::*;
     use monitor_core::translate::{Builder, Config, Verdicts};
 

@@ -313,6 +313,8 @@ pub struct ReadError {
     location: Option<Location>,
     message: String,
     source_line: Option<String>,
+    /// The label of the assertion refused, as shown (escapes as `?`).
+    label: Option<String>,
 }
 
 impl ReadError {
@@ -336,11 +338,29 @@ impl ReadError {
         &self.message
     }
 
+    /// The label of the assertion that [`Design::refused`] holds this
+    /// error for, when it has one (with the names of the generate blocks
+    /// around it, and control characters shown as `?`).
+    ///
+    /// ```
+    /// let design = mongen_sv::read_str(
+    ///     "module m(input clk, a, b);\n\
+    ///      ok_A: assert property (@(posedge clk) a |-> b);\n\
+    ///      local_A: assert property (@(posedge clk) b |-> a.triggered);\n\
+    ///      endmodule", "m.sv", &mongen_sv::Options::new())?;
+    /// assert_eq!(design.refused[0].label(), Some("local_A"));
+    /// # Ok::<(), mongen_sv::ReadError>(())
+    /// ```
+    pub fn label(&self) -> Option<&str> {
+        self.label.as_deref()
+    }
+
     fn new(message: impl Into<String>) -> ReadError {
         ReadError {
             location: None,
             message: message.into(),
             source_line: None,
+            label: None,
         }
     }
 }
@@ -456,6 +476,7 @@ fn parse_with(
         let mut files = files;
         let location = text.origin(at).map(|(p, o)| files.location(p, o));
         return Err(ReadError {
+            label: None,
             source_line: location.as_ref().and_then(|l| files.line(l)),
             location,
             message: format!(
@@ -479,6 +500,7 @@ fn parse_with(
                 Err(sv_parser::Error::Parse(Some((p, o)))) => {
                     let location = files.location(&p, o);
                     Err(ReadError {
+                        label: None,
                         source_line: files.line(&location),
                         location: Some(location),
                         message: "syntax error: not SystemVerilog (IEEE 1800-2017) as \
@@ -564,6 +586,7 @@ fn preprocess_error(e: sv_parser::Error, path: &Path) -> ReadError {
     let located = |files: &mut Files, at: Option<(PathBuf, usize)>, message: String| {
         let location = at.map(|(p, o)| files.location(&p, o));
         ReadError {
+            label: None,
             source_line: location.as_ref().and_then(|l| files.line(l)),
             location,
             message,
@@ -870,6 +893,7 @@ impl<'a, 'f> Extractor<'a, 'f> {
     fn error_at(&mut self, origin: usize, message: impl Into<String>) -> ReadError {
         let location = self.location(origin);
         ReadError {
+            label: None,
             source_line: location.as_ref().and_then(|l| self.files.line(l)),
             location,
             message: message.into(),
@@ -1083,6 +1107,13 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                  procedures are read (IEEE 1800-2017 §16.14.6)",
                             ));
                         }
+                        // Macros are expanded in the design's copy: their
+                        // definitions go (Yosys's preprocessor ends a
+                        // definition at a `//` comment before its `\`, so
+                        // lowRISC's would leave their bodies as code).
+                        RefNode::TextMacroDefinition(_) | RefNode::UndefineCompilerDirective(_) => {
+                            self.remove(node.clone(), false);
+                        }
                         // An immediate assertion stays in the design, but its
                         // action block (`else $error(...)`) becomes the null
                         // statement: Yosys does not read action blocks.
@@ -1145,7 +1176,9 @@ impl<'a, 'f> Extractor<'a, 'f> {
                 Err(mut e) => {
                     // (A label may be an escaped identifier: any bytes.)
                     if let Some(l) = label {
-                        e.message = format!("`{}`: {}", printable(&l), e.message);
+                        let shown = printable(&l);
+                        e.message = format!("`{shown}`: {}", e.message);
+                        e.label = Some(shown);
                     }
                     refused.push(e);
                 }

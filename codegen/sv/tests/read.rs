@@ -327,6 +327,32 @@ endmodule
     assert!(!plain.contains("property"), "{plain}");
 }
 
+/// The design's copy has its macros expanded and their definitions
+/// gone: Yosys's preprocessor ends a definition at a `//` comment before
+/// its `\`, and would read the rest of lowRISC's bodies as code.
+#[test]
+fn macro_definitions_leave_the_design_copy() {
+    let src = "`define CHECK(name, prop) \\
+  name: assert property (@(posedge clk) prop)
+`define UNUSED(name) \\
+  initial begin \\
+    // Yosys ends the definition here \\
+    #1ps; \\
+  end
+module f (input clk, a, b);
+  `CHECK(p, a |=> b);
+`undef UNUSED
+endmodule
+";
+    let design = read(src);
+    assert_eq!(design.assertions.len(), 1);
+    let plain = design.without_assertions(|_| None);
+    assert!(!plain.contains("define"), "{plain}");
+    assert!(!plain.contains("undef"), "{plain}");
+    assert!(!plain.contains("#1ps"), "{plain}");
+    assert!(plain.contains("module f (input clk, a, b);"), "{plain}");
+}
+
 /// A `disable iff` whose case equality makes an unknown reset inactive
 /// (`=== 1'b1`, or a negated `!==`) keeps the assertion checked on an x
 /// reset, where mongen's reset counts an x as in reset: refused, at the
@@ -877,5 +903,6 @@ fn a_refused_assertion_is_named_by_its_label_without_escapes() {
     assert_eq!(design.assertions.len(), 1);
     let e = design.refused[0].to_string();
     assert!(e.contains("`\\bad?[31m\"x`: "), "{e}");
+    assert_eq!(design.refused[0].label(), Some("\\bad?[31m\"x"));
     assert!(!e.contains('\u{1b}'), "{e}");
 }

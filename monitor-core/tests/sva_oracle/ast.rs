@@ -44,6 +44,11 @@ pub enum VecAtom {
     Fell,
     /// `v` alone as a condition: true when a bit is set (§12.4).
     Truth,
+    /// `(v[0] && v[1]) == i` (`!=` when true): a one-bit value compared
+    /// with a wider one, zero-extended (§11.4.5, §11.8.2).
+    BoolEqVec(bool),
+    /// `(|v) == (i == 2)` (`!=` when true): two one-bit values.
+    BoolEqBool(bool),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -125,6 +130,8 @@ impl VecAtom {
             VecAtom::Rose => v(0) & 1 == 1 && v(1) & 1 == 0,
             VecAtom::Fell => v(0) & 1 == 0 && v(1) & 1 == 1,
             VecAtom::Truth => v(0) != 0,
+            VecAtom::BoolEqVec(ne) => (u64::from(v(0) & 3 == 3) == i) != ne,
+            VecAtom::BoolEqBool(ne) => ((v(0) != 0) == (i == 2)) != ne,
         }
     }
 

@@ -98,6 +98,8 @@ fn vector(v: VecAtom) -> String {
         VecAtom::Rose => "$rose(v)".into(),
         VecAtom::Fell => "$fell(v)".into(),
         VecAtom::Truth => "v".into(),
+        VecAtom::BoolEqVec(ne) => format!("(v[0] && v[1]) {} i", if ne { "!=" } else { "==" }),
+        VecAtom::BoolEqBool(ne) => format!("(|v) {} (i == 2)", if ne { "!=" } else { "==" }),
     }
 }
 

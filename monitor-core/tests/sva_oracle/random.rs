@@ -181,7 +181,9 @@ impl Gen {
             4 => Cmp::Gt,
             _ => Cmp::Ge,
         };
-        match self.below(12) {
+        match self.below(14) {
+            12 => VecAtom::BoolEqVec(self.below(2) == 1),
+            13 => VecAtom::BoolEqBool(self.below(2) == 1),
             0 => VecAtom::Reduce(match self.below(6) {
                 0 => Red::And,
                 1 => Red::Or,

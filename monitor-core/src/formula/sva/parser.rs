@@ -914,22 +914,18 @@ impl<'a> Parser<'a> {
         let c = self.cur.peek().clone();
         let value = match self.fill_literal()? {
             Some((v, _)) => v,
-            None => {
-                self.cur.next();
-                match &c.kind {
-                    T::Num(n @ (0 | 1)) => *n == 1,
-                    T::Literal(l) if l.value <= 1 => l.value == 1,
-                    _ => {
-                        return Err(self.unsupported(
-                            self.span_from(c.span),
-                            format!(
-                                "{what} of a Boolean expression: compare it with 0 or 1 (`'0`, \
-                                 `1'b1`), or compare a signal (`x {op} y`)"
-                            ),
-                        ))
-                    }
+            None => match &c.kind {
+                T::Num(n @ (0 | 1)) => {
+                    self.cur.next();
+                    *n == 1
                 }
-            }
+                T::Literal(l) if l.value <= 1 => {
+                    let v = l.value == 1;
+                    self.cur.next();
+                    v
+                }
+                _ => return self.boolean_compared(b, op, &what, c.span),
+            },
         };
         let _ = op_token;
         // A signal alone is a vector as far as this parser knows: it is
@@ -948,6 +944,75 @@ impl<'a> Parser<'a> {
         }
         let equal = matches!(op, "==" | "===");
         Ok(Node::Bool(if equal == value { b } else { Formula::not(b) }))
+    }
+
+    /// The Boolean expression `b` (one bit) compared by `op` with an
+    /// operand that is not the constant 0 or 1: `(|oh_i) != en_i`. With a
+    /// Boolean expression, equality is `b` iff it; with a signal (of any
+    /// width, which `b` is extended to), `b` and the signal's value are
+    /// both 1 or both 0. Exact on two-valued values.
+    fn boolean_compared(
+        &mut self,
+        b: Formula,
+        op: &str,
+        what: &str,
+        at: Span,
+    ) -> Result<Node, ParseError> {
+        let refused = |p: &Self| {
+            p.unsupported(
+                p.span_from(at),
+                format!(
+                    "{what} of a Boolean expression: compare it with 0 or 1 (`'0`, `1'b1`), a \
+                     Boolean expression or a signal, or compare a signal (`x {op} y`)"
+                ),
+            )
+        };
+        // A signal alone on the left was compared as written by `atom`;
+        // `(v) == w` of two vectors is not one bit compared.
+        if matches!(
+            b.ap_name().and_then(crate::formula::atom::Atom::parse),
+            Some(crate::formula::atom::Atom::Signal(_))
+        ) {
+            return Err(refused(self));
+        }
+        // A vector on the right is its value here, not "some bit set".
+        let outer = std::mem::replace(&mut self.vectors_as_signals, true);
+        let rhs = self.bool_unary();
+        self.vectors_as_signals = outer;
+        let rhs = match rhs {
+            Ok(Node::Bool(c)) => c,
+            Ok(_) | Err(_) => return Err(refused(self)),
+        };
+        let equal_to = match rhs.ap_name().and_then(crate::formula::atom::Atom::parse) {
+            // The comparison is unsigned, as `b` is (IEEE 1800-2017
+            // §11.8.1): a one-bit signal, signed or not, is 1 when it is
+            // not 0 (a signed one's `== 1` would read -1).
+            Some(crate::formula::atom::Atom::Signal(_)) => {
+                let name = rhs.ap_name().unwrap_or_default().to_string();
+                let one_bit = matches!(
+                    self.signals.shape(&name),
+                    Some(super::Shape { range: None, .. })
+                ) || matches!(
+                    self.signals.shape(&name),
+                    Some(super::Shape { range: Some((m, l)), .. }) if m == l
+                );
+                let one = if one_bit {
+                    format!("{name} != 0")
+                } else {
+                    format!("{name} == 1")
+                };
+                Formula::or([
+                    Formula::and([b.clone(), Formula::ap(&one)]),
+                    Formula::and([Formula::not(b), Formula::ap(&format!("{name} == 0"))]),
+                ])
+            }
+            _ => Formula::equiv(b, rhs),
+        };
+        Ok(Node::Bool(if matches!(op, "==" | "===") {
+            equal_to
+        } else {
+            Formula::not(equal_to)
+        }))
     }
 
     /// A fill literal (IEEE 1800-2017 §5.7.1): `'0` or `'1`, as
