@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use mongen::emit::formal::{
-    emit_bind, emit_formal_harness, emit_instances, emit_sby, CheckerInstance, DesignPort,
-    HarnessOptions, PortDirection, SbyOptions,
+    emit_bind, emit_formal_harness, emit_instances, emit_sby, BoundInstance, CheckerInstance,
+    DesignPort, HarnessOptions, PortDirection, SbyOptions,
 };
 use mongen::emit::hardware::clocking::Clocking;
 use mongen::hdl::ports::{module_names, module_signals, Direction, HdlSignal};
@@ -40,7 +40,12 @@ struct Sby {
 struct SvDesign {
     index: usize,
     design: mongen_sv::Design,
+    /// The names of the signals of the module the checkers go in.
     signals: Vec<String>,
+    /// When the file's assertions are in a module that the file binds
+    /// into the design (`bind counter counter_properties ... (.*)`):
+    /// that module, which the harness instantiates beside the design.
+    bound: Option<BoundInstance>,
 }
 
 /// The files of a SymbiYosys project, relative to the checkers' folder.
@@ -118,17 +123,16 @@ impl Flow {
                                 file.display()
                             ));
                         };
-                        if !read.modules.contains(&design) {
-                            return Err(format!(
-                                "--sby {design}: the module is not in {} (--sv), whose \
-                                 assertions the checkers replace",
-                                file.display()
-                            ));
-                        }
+                        let (bound, signals) = if read.modules.contains(&design) {
+                            (None, all.iter().map(|s| s.name.clone()).collect())
+                        } else {
+                            bound_properties(args, &design, &all, &read, &file)?
+                        };
                         Some(SvDesign {
                             index,
                             design: read,
-                            signals: all.iter().map(|s| s.name.clone()).collect(),
+                            signals,
+                            bound,
                         })
                     }
                 };
@@ -281,20 +285,25 @@ impl Flow {
             // --sv: the design file without its assertions, the checkers
             // instantiated in the module in their place.
             let mut checkers_in = None;
+            let mut bound = None;
             if let (Some(sv), Some(file)) = (&sby.sv, &project.design_copy) {
-                let items = emit_instances(&sby.design, checkers, &sv.signals)
-                    .map_err(|e| e.to_string())?;
+                // The checkers go where the assertions are: the design
+                // module, or the module bound into it.
+                let holder = sv.bound.as_ref().map_or(&sby.design, |b| &b.module);
+                let items =
+                    emit_instances(holder, checkers, &sv.signals).map_err(|e| e.to_string())?;
                 let text = sv
                     .design
-                    .without_assertions(|m| (m == sby.design).then(|| items.clone()));
+                    .without_assertions(|m| (m == holder).then(|| items.clone()));
                 let header = format!(
                     "// {} as mongen {} read it (preprocessed), its concurrent assertions\n\
                      // replaced by mongen's checkers (before `endmodule` of {}), for {}.\n",
                     mongen::emit::names::comment_safe(&sby.files[sv.index].display().to_string()),
                     env!("CARGO_PKG_VERSION"),
-                    sby.design,
+                    holder,
                     project.project
                 );
+                bound = sv.bound.clone();
                 put(self.dir.join(file), header + &text)?;
                 checkers_in = Some(file.clone());
             }
@@ -312,6 +321,7 @@ impl Flow {
                     clocking: harness_clocking,
                     reader: project.project.clone(),
                     checkers_in,
+                    bound,
                 },
                 checkers,
             )
@@ -384,6 +394,83 @@ pub fn override_signals(signals: &mut Vec<HdlInput>, given: &[HdlInput]) {
             None => signals.push(input.clone()),
         }
     }
+}
+
+/// `--sby DESIGN --sv FILE` where FILE's assertions are in a module
+/// that FILE binds into DESIGN (verification IP, as PULP's
+/// `bind counter counter_properties #(...) i_counter_properties(.*);`):
+/// Yosys reads no `bind`, so the harness instantiates that module beside
+/// the design, each port on the design's port of its name, as `.*` does.
+/// Returns it with the names of its signals (which the checkers'
+/// instances inside it avoid).
+fn bound_properties(
+    args: &CompileArgs,
+    design: &str,
+    design_ports: &[HdlSignal],
+    read: &mongen_sv::Design,
+    file: &Path,
+) -> Result<(Option<BoundInstance>, Vec<String>), String> {
+    use mongen::emit::names::comment_safe;
+    let shown = file.display();
+    let Some(bind) = read.binds.iter().find(|b| b.target == design) else {
+        return Err(format!(
+            "--sby {design}: the module is not in {shown} (--sv), whose assertions the checkers \
+             replace, and {shown} binds no module into it"
+        ));
+    };
+    let module = &bind.module;
+    if !read.modules.contains(module) {
+        return Err(format!(
+            "--sby {design}: {shown} binds `{}` into it, a module it does not declare",
+            comment_safe(module)
+        ));
+    }
+    if !bind.by_name {
+        return Err(format!(
+            "--sby {design}: the `bind` of `{}` in {shown} connects its ports by position or by \
+             other names; the harness connects them by name, as `.*` does: write `(.*)`",
+            comment_safe(module)
+        ));
+    }
+    let bound = design_signals(&args.design, module, "--sby")?;
+    let mut ports = Vec::new();
+    for s in bound.iter().filter(|s| s.direction != Direction::Internal) {
+        let port = comment_safe(&s.name);
+        let Some(d) = design_ports
+            .iter()
+            .find(|d| d.name == s.name && d.direction != Direction::Internal)
+        else {
+            return Err(format!(
+                "--sby {design}: `{module}` (bound into it by {shown}) has a port `{port}` that \
+                 is not a port of {design}: the harness reaches the design's ports only"
+            ));
+        };
+        if s.direction != Direction::Input {
+            return Err(format!(
+                "--sby {design}: the port `{port}` of `{module}` is not an input: bound \
+                 properties read the design, they do not drive it"
+            ));
+        }
+        // The harness instantiates both with their default parameters
+        // (the bind's `#(...)` passes the design's own): their ports
+        // must agree.
+        if (s.msb, s.lsb, s.scalar) != (d.msb, d.lsb, d.scalar) {
+            return Err(format!(
+                "--sby {design}: the port `{port}` of `{module}` differs in width from {design}'s \
+                 with their default parameters, with which the harness instantiates both"
+            ));
+        }
+        ports.push(s.name.clone());
+    }
+    Ok((
+        Some(BoundInstance {
+            module: module.clone(),
+            instance: bind.instance.clone(),
+            ports,
+            parameters: bind.parameters.clone(),
+        }),
+        bound.iter().map(|s| s.name.clone()).collect(),
+    ))
 }
 
 /// `path` from the folder `base` (both taken from the current folder),

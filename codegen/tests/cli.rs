@@ -1787,3 +1787,92 @@ fn proofs_of_real_designs_go_on_without_what_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Verification IP binds its properties into the design (`bind counter
+/// counter_properties (.*)`, as PULP's formal properties do): Yosys reads
+/// no `bind`, so `--sby counter` instantiates the bound module beside
+/// the design, on its ports, with the checkers in place of its
+/// assertions; what the harness cannot connect is refused.
+#[test]
+fn sby_instantiates_the_properties_a_file_binds_into_the_design() {
+    let dir = std::env::temp_dir().join(format!("mongen-cli-bind-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("dut.sv"),
+        "module dut #(parameter W = 4) (input logic clk, rst_n, req, output logic [W-1:0] q);\n  \
+         always_ff @(posedge clk) q <= req ? q + 1 : q;\nendmodule\n",
+    )
+    .unwrap();
+    let props = |ports: &str, bind: &str| {
+        format!(
+            "module dut_props #(parameter W = 4) ({ports});\n  \
+             logic seen;\n  \
+             always_ff @(posedge clk) seen <= req;\n  \
+             grows: assert property (@(posedge clk) disable iff (!rst_n) req |=> q != 0);\n  \
+             c: cover property (@(posedge clk) seen);\nendmodule\n{bind}\n"
+        )
+    };
+    let good_ports = "input logic clk, rst_n, req, input logic [W-1:0] q";
+    let run = |text: &str| {
+        std::fs::write(dir.join("props.sv"), text).unwrap();
+        Command::new(env!("CARGO_BIN_EXE_mongen"))
+            .args([
+                "compile", "--sv", "props.sv", "-t", "verilog", "--sby", "dut", "--design",
+                "dut.sv", "--design", "props.sv", "-o", "c.v",
+            ])
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let o = run(&props(
+        good_ports,
+        "bind dut dut_props #(.W(W)) i_props (.*);",
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let harness = std::fs::read_to_string(dir.join("dut_props_formal.sv")).unwrap();
+    assert!(
+        harness.contains("  dut_props i_props (.clk(clk), .rst_n(rst_n), .req(req), .q(q));"),
+        "{harness}"
+    );
+    assert!(
+        harness.contains("// bind dut dut_props #(.W(W)) i_props (.*)"),
+        "{harness}"
+    );
+    let copy = std::fs::read_to_string(dir.join("dut_props_design.sv")).unwrap();
+    assert!(!copy.contains("bind "), "{copy}");
+    // The checkers are in the properties' module (they read `seen`).
+    let at = copy.find("module dut_props").unwrap();
+    assert!(copy[at..].contains("grows_checker grows_chk"), "{copy}");
+    assert!(copy[at..].contains(".seen(seen)"), "{copy}");
+    // What the harness cannot do, refused with the reason.
+    for (text, needle) in [
+        (props(good_ports, ""), "binds no module into it"),
+        (
+            props(
+                good_ports,
+                "bind dut dut_props i_props (clk, rst_n, req, q);",
+            ),
+            "write `(.*)`",
+        ),
+        (
+            props(
+                "input logic clk, rst_n, req, input logic [W-1:0] q, input logic inner",
+                "bind dut dut_props i_props (.*);",
+            ),
+            "has a port `inner` that is not a port of dut",
+        ),
+        (
+            props(
+                "input logic clk, rst_n, req, input logic [W:0] q",
+                "bind dut dut_props i_props (.*);",
+            ),
+            "differs in width",
+        ),
+    ] {
+        let o = run(&text);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert!(stderr(&o).contains(needle), "{needle}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

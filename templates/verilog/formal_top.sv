@@ -11,6 +11,11 @@ module {{ module }} (
 );
 
   {{ design }} {{ dut }} ({{ design_connections }});
+{%- if let Some((comment, text)) = bound %}
+
+  // {{ comment }}
+  {{ text }}
+{%- endif %}
 {%- for c in checkers %}
 
   // {{ c.formula }}

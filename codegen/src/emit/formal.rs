@@ -285,6 +285,26 @@ pub struct HarnessOptions {
     /// the harness then instantiates none, and they may read the module's
     /// internal signals.
     pub checkers_in: Option<String>,
+    /// A module that the design's file binds into the design (its
+    /// properties), which the harness instantiates beside it.
+    pub bound: Option<BoundInstance>,
+}
+
+/// A module bound into the design (`bind DESIGN MODULE #(...) INSTANCE
+/// (.*);`), which a harness instantiates beside the design with its ports
+/// on the design's ports of the same names (Yosys reads no `bind`).
+#[derive(Clone, Debug)]
+pub struct BoundInstance {
+    /// The module bound.
+    pub module: String,
+    /// The bind's instance name.
+    pub instance: String,
+    /// Its ports, each a port of the design of the same name.
+    pub ports: Vec<String>,
+    /// The bind's parameter value assignment as written, for the
+    /// harness's comment (both modules are instantiated with their
+    /// defaults).
+    pub parameters: Option<String>,
 }
 
 #[derive(Template)]
@@ -307,6 +327,8 @@ struct Harness {
     init: String,
     /// The file whose design module instantiates the checkers.
     checkers_in: Option<String>,
+    /// The bound module's instance: its comment and its text.
+    bound: Option<(String, String)>,
 }
 
 fn range_text(s: &HdlInput) -> String {
@@ -344,6 +366,7 @@ fn range_text(s: &HdlInput) -> String {
 ///     clocking: Default::default(),
 ///     reader: "monitor.sby".into(),
 ///     checkers_in: None,
+///     bound: None,
 /// };
 /// let dfa = Builder::new().build("G(req -> X ack)")?.into_dfa();
 /// let chk = checker_instance(&dfa, &VerilogOptions::default())?;
@@ -456,6 +479,32 @@ pub fn emit_formal_harness(
     let instances: Vec<String> = checkers.iter().map(|c| fresh(&c.instance)).collect();
     let dut = fresh("dut");
     let init = fresh("f_init");
+    let bound = opts.bound.as_ref().map(|b| {
+        let instance = fresh(&b.instance);
+        let connections: Vec<String> = b
+            .ports
+            .iter()
+            .map(|p| format!(".{0}({0})", verilog_name(p)))
+            .collect();
+        let comment = format!(
+            "bind {} {} {}{} (.*): the properties' module, bound into the design by its file, on \
+             the design's ports (both with their default parameters)",
+            comment_safe(&opts.design),
+            comment_safe(&b.module),
+            b.parameters.as_deref().map_or(String::new(), |p| {
+                let words: Vec<&str> = p.split_whitespace().collect();
+                format!("{} ", comment_safe(&words.join(" ")))
+            }),
+            comment_safe(&b.instance),
+        );
+        let text = format!(
+            "{} {} ({});",
+            verilog_name(&b.module),
+            verilog_name(&instance),
+            connections.join(", ")
+        );
+        (comment, text)
+    });
     let ports = opts
         .ports
         .iter()
@@ -497,6 +546,7 @@ pub fn emit_formal_harness(
         },
         dut,
         init,
+        bound,
     })
 }
 

@@ -62,7 +62,9 @@ use sv_parser::{
     ProceduralTimingControl, PropertySpec, RefNode, Statement, StatementItem, StatementOrNull,
     SyntaxTree,
 };
-use sv_parser::{CaseGenerateItem, GenerateBlock, GenvarIteration};
+use sv_parser::{
+    BindDirective, BindInstantiation, CaseGenerateItem, GenerateBlock, GenvarIteration,
+};
 
 /// How many generate blocks (loop iterations and chosen branches) the
 /// assertions of a file may be unrolled into.
@@ -213,6 +215,9 @@ pub struct Design {
     pub refused: Vec<ReadError>,
     /// The modules declared in the file, in its order.
     pub modules: Vec<String>,
+    /// Its `bind` directives of a module into every instance of a module
+    /// (not those into named instances), in its order.
+    pub binds: Vec<Bind>,
     /// The file after preprocessing (includes inlined, macros expanded,
     /// `` `ifdef `` resolved): what the parser read.
     preprocessed: String,
@@ -223,6 +228,39 @@ pub struct Design {
     /// Each module's signals, by name, with their widths (`None`:
     /// declared with a type whose width is not computed).
     signals: Vec<(String, Vec<SignalWidth>)>,
+}
+
+/// A `bind` directive of the file (IEEE 1800-2017 §23.11) that puts an
+/// instance of `module` in every instance of `target`, as verification
+/// IP binds its properties into a design (PULP's `bind counter
+/// counter_properties #(.WIDTH(WIDTH)) i_counter_properties(.*);`).
+///
+/// ```
+/// let design = mongen_sv::read_str(
+///     "module p (input clk, a, b);\n\
+///      ok: assert property (@(posedge clk) a |=> b);\n\
+///      endmodule\n\
+///      bind dut p #(.W(W)) i_p (.*);\n", "p.sv", &mongen_sv::Options::new())?;
+/// let bind = &design.binds[0];
+/// assert_eq!((bind.target.as_str(), bind.module.as_str(), bind.instance.as_str()), ("dut", "p", "i_p"));
+/// assert!(bind.by_name);
+/// assert_eq!(bind.parameters.as_deref(), Some("#(.W(W))"));
+/// // Yosys reads no `bind`: the design's copy goes without it.
+/// assert!(!design.without_assertions(|_| None).contains("bind"));
+/// # Ok::<(), mongen_sv::ReadError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bind {
+    /// The module bound into.
+    pub target: String,
+    /// The module instantiated.
+    pub module: String,
+    /// The instance's name.
+    pub instance: String,
+    /// Whether the ports are connected by name (`.*`).
+    pub by_name: bool,
+    /// The parameter value assignment as written (`#(.WIDTH(WIDTH))`).
+    pub parameters: Option<String>,
 }
 
 /// A signal's name and its width (`None`: a type whose width is not
@@ -790,6 +828,7 @@ struct Extractor<'a, 'f> {
     found: Vec<Found<'a>>,
     removals: Vec<Removal>,
     module_ends: Vec<(String, usize)>,
+    binds: Vec<Bind>,
     preprocessed: String,
     /// `-P NAME=VALUE`: parameters given values.
     overrides: Vec<(String, String)>,
@@ -815,6 +854,7 @@ impl<'a, 'f> Extractor<'a, 'f> {
             found: Vec::new(),
             removals: Vec::new(),
             module_ends: Vec::new(),
+            binds: Vec::new(),
             overrides: Vec::new(),
             parameters: Vec::new(),
             generated: 0,
@@ -1107,6 +1147,64 @@ impl<'a, 'f> Extractor<'a, 'f> {
                                  procedures are read (IEEE 1800-2017 §16.14.6)",
                             ));
                         }
+                        RefNode::BindDirective(x) => {
+                            self.remove(node.clone(), false);
+                            // `bind NAME ...` parses either way: a plain
+                            // name is a module's (or an instance's of the
+                            // same name, which the flow does not tell).
+                            let bound = match x {
+                                BindDirective::Scope(b) if b.nodes.2.is_none() => Some((
+                                    unwrap_node!(&b.nodes.1, ModuleIdentifier)
+                                        .map_or("", |id| self.text_of(id)),
+                                    &b.nodes.3,
+                                )),
+                                BindDirective::Instance(b) => {
+                                    Some((self.str(&b.nodes.1), &b.nodes.2))
+                                }
+                                BindDirective::Scope(_) => None,
+                            };
+                            let plain = |t: &str| {
+                                !t.is_empty()
+                                    && t.chars()
+                                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                            };
+                            // sv-parser reads `p #(...) i (.*)` as a
+                            // program's instantiation as soon as a module's:
+                            // the three have the same shape.
+                            let instantiated = |i: &'a BindInstantiation| match i {
+                                BindInstantiation::ModuleInstantiation(_)
+                                | BindInstantiation::ProgramInstantiation(_)
+                                | BindInstantiation::InterfaceInstantiation(_) => {
+                                    let name = unwrap_node!(
+                                        i,
+                                        ModuleIdentifier,
+                                        ProgramIdentifier,
+                                        InterfaceIdentifier
+                                    )?;
+                                    let instance = unwrap_node!(i, HierarchicalInstance)?;
+                                    let parameters = unwrap_node!(i, ParameterValueAssignment);
+                                    Some((name, instance, parameters))
+                                }
+                                BindInstantiation::CheckerInstantiation(_) => None,
+                            };
+                            if let Some((target, (name, instance, parameters))) = bound
+                                .filter(|(t, _)| plain(t))
+                                .and_then(|(t, i)| Some((t, instantiated(i)?)))
+                            {
+                                let RefNode::HierarchicalInstance(h) = instance else {
+                                    unreachable!("unwrap_node! gives the node asked for")
+                                };
+                                let (instance, ports) = &h.nodes;
+                                let ports = self.str(&ports.nodes.1);
+                                self.binds.push(Bind {
+                                    target: target.to_string(),
+                                    module: self.text_of(name).to_string(),
+                                    instance: self.str(instance).to_string(),
+                                    by_name: ports.split_whitespace().collect::<String>() == ".*",
+                                    parameters: parameters.map(|p| self.text_of(p).to_string()),
+                                });
+                            }
+                        }
                         // Macros are expanded in the design's copy: their
                         // definitions go (Yosys's preprocessor ends a
                         // definition at a `//` comment before its `\`, so
@@ -1191,6 +1289,7 @@ impl<'a, 'f> Extractor<'a, 'f> {
             preprocessed: std::mem::take(&mut self.preprocessed),
             removals: self.removals,
             module_ends: self.module_ends,
+            binds: self.binds,
             signals: self
                 .modules
                 .iter()
