@@ -1212,6 +1212,53 @@ mod tests {
         );
     }
 
+    /// Keys held inline in the map and keys on the heap (longer than
+    /// [`INLINE`] bytes with their length, at the boundary too) are told
+    /// apart and found again as short keys are: the same log with its keys
+    /// renamed to short ones gives the same report, keys renamed back.
+    #[test]
+    fn long_keys_are_checked_as_short_keys() {
+        let long: Vec<String> = [17, 18, 19, 40, 200]
+            .iter()
+            .flat_map(|&n| ["x".repeat(n), format!("{}y", "x".repeat(n - 1))])
+            .collect();
+        assert!(long.iter().any(|k| 4 + k.len() == INLINE));
+        assert!(long.iter().any(|k| 4 + k.len() == INLINE + 1));
+        let table = crate::MonitorTable::from_ltl("G(a -> X b)").unwrap();
+        let run = |names: &dyn Fn(usize) -> String| {
+            let mut rng = SplitMix64::new(7);
+            let mut log = String::from("k,a,b\n");
+            for _ in 0..2000 {
+                let r = rng.next_u64();
+                let (a, b) = ((r >> 8) & 1, u64::from((r >> 9) % 8 != 0));
+                log.push_str(&format!(
+                    "{},{a},{b}\n",
+                    names((r % long.len() as u64) as usize)
+                ));
+            }
+            let p = Property::new(
+                "p",
+                table.clone(),
+                vec![Expr::parse("a").unwrap(), Expr::parse("b").unwrap()],
+            );
+            let options = Options {
+                all: true,
+                ..Options::default()
+            };
+            let mut c = KeyedChecker::new(vec![p], options, &["k"], KeyedOptions::default());
+            c.run(&mut CsvReader::new("t.csv", log.as_bytes()).unwrap())
+                .unwrap()
+        };
+        let got = run(&|i| long[i].clone());
+        let mut want = run(&|i| format!("k{i}"));
+        for v in &mut want.violations {
+            v.key = vec![long[v.key[0][1..].parse::<usize>().unwrap()].clone()];
+        }
+        assert_eq!(got.keys, long.len() as u64);
+        assert!(got.violations.len() > 5, "{:?}", got.violations.len());
+        assert_eq!(got, want);
+    }
+
     /// `key_limit` bounds the live keys: keys closed or whose monitors can
     /// never be violated again do not count.
     #[test]
