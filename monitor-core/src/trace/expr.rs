@@ -219,11 +219,13 @@ impl<'a> Cell<'a> {
         n.ok_or_else(|| ValueError(format!("{} is not a number", shown(self))))
     }
 
-    fn as_text(&self) -> String {
-        match self {
-            Cell::Text(t) => (*t).to_string(),
-            Cell::Json(serde_json::Value::String(s)) => s.clone(),
-            other => shown(other),
+    /// The cell as text: borrowed for text and JSON strings, so that
+    /// comparing a field with a string allocates nothing per event.
+    fn as_text(&self) -> std::borrow::Cow<'a, str> {
+        match *self {
+            Cell::Text(t) => std::borrow::Cow::Borrowed(t),
+            Cell::Json(serde_json::Value::String(s)) => std::borrow::Cow::Borrowed(s.as_str()),
+            ref other => std::borrow::Cow::Owned(shown(other)),
         }
     }
 
@@ -901,20 +903,13 @@ impl Expr {
                 let textual = matches!(a, Operand::Str(_)) || matches!(b, Operand::Str(_));
                 let boolean = matches!(a, Operand::Bool(_)) || matches!(b, Operand::Bool(_));
                 if textual {
-                    let text = |o: &Operand| -> Result<String, ValueError> {
-                        Ok(match o {
-                            Operand::Str(s) => s.clone(),
-                            Operand::Field(r) if r.select.is_none() => get(r)?.as_text(),
-                            Operand::Field(r) => match get(r)?.select(r.select.expect("some")) {
-                                Ok(n) => n.to_text(),
-                                Err(e) => return Err(in_field(r, e)),
-                            },
-                            Operand::Number(n) => n.int.map_or(n.text.clone(), |i| i.to_string()),
-                            Operand::Literal(l) => l.value.to_string(),
-                            Operand::Bool(b) => b.to_string(),
-                        })
+                    // Fetched first, so that the field's text and a string
+                    // operand borrow alike (no allocation per event).
+                    let fetch = |o: &Operand| match o {
+                        Operand::Field(r) => get(r).map(Some),
+                        _ => Ok(None),
                     };
-                    let (x, y) = (text(a)?, text(b)?);
+                    let (x, y) = (operand_text(a, fetch(a)?)?, operand_text(b, fetch(b)?)?);
                     return Ok(compares(x.cmp(&y), *op));
                 }
                 if matches!(op, Comparison::CaseEq | Comparison::CaseNe) {
@@ -1046,6 +1041,30 @@ fn operand_num<'x, 'c: 'x>(
         Operand::Str(_) | Operand::Bool(_) => unreachable!("compared as text or Booleans"),
         Operand::Number(..) | Operand::Literal(_) => Ok(o.number().expect("a constant number")),
     }
+}
+
+/// The text of a compared operand; `cell` is the value of a field operand.
+fn operand_text<'x>(
+    o: &'x Operand,
+    cell: Option<Cell<'x>>,
+) -> Result<std::borrow::Cow<'x, str>, ValueError> {
+    use std::borrow::Cow;
+    Ok(match (o, cell) {
+        (Operand::Str(s), _) => Cow::Borrowed(s.as_str()),
+        (Operand::Field(r), Some(c)) => match r.select {
+            None => c.as_text(),
+            Some(sel) => match c.select(sel) {
+                Ok(n) => Cow::Owned(n.to_text()),
+                Err(e) => return Err(ValueError(format!("`{}`: {}", r.name, e.0))),
+            },
+        },
+        (Operand::Field(r), None) => {
+            return Err(ValueError(format!("no field `{}` in this event", r.name)))
+        }
+        (Operand::Number(n), _) => Cow::Owned(n.int.map_or(n.text.clone(), |i| i.to_string())),
+        (Operand::Literal(l), _) => Cow::Owned(l.value.to_string()),
+        (Operand::Bool(b), _) => Cow::Owned(b.to_string()),
+    })
 }
 
 #[cfg(test)]

@@ -9,11 +9,14 @@
 //! or, as [`Unkeyed`] says, sent to every slice (those known so far and
 //! those created later, which first replay it) or skipped.
 //!
-//! The state of a key is one `u32` per property (a state of its
+//! The state of a key is one word per property (a state of its
 //! deterministic monitor), its event count, and the last events of its
-//! slice for explanations; the keys are interned in a hash map. A
-//! violation reports the line of the file, and its explanation draws on
-//! that key's events only.
+//! slice for explanations, side by side in one record so that an event
+//! touches few cache lines; the keys are interned in a hash map whose
+//! buckets hold short keys inline, hashed with SipHash under random keys
+//! (keys come from logs, which an adversary may write). A violation
+//! reports the line of the file, and its explanation draws on that key's
+//! events only.
 //!
 //! ```
 //! use monitor_core::trace::check::{Options, Property};
@@ -36,6 +39,11 @@
 //! assert_eq!(lines, [Some(3), Some(5)]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+use std::borrow::Borrow;
+use std::collections::hash_map::RandomState;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 use rustc_hash::FxHashMap;
 
@@ -144,31 +152,95 @@ struct Broadcast {
     values: Vec<String>,
 }
 
-/// The per-key state, in flat arrays indexed by the key's slot (a slot is
-/// reused once its key is freed).
+/// How many bytes of a key [`KeyBytes`] holds without an allocation.
+const INLINE: usize = 22;
+
+/// A key's bytes (its fields' values, each as a `u32` length then its
+/// bytes): inline up to [`INLINE`] bytes, so that the hash map's bucket
+/// holds the bytes a lookup compares (no pointer to follow, no
+/// allocation per key), on the heap beyond.
+#[derive(Clone)]
+enum KeyBytes {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Box<[u8]>),
+}
+
+impl KeyBytes {
+    fn new(key: &[u8]) -> KeyBytes {
+        if key.len() <= INLINE {
+            let mut bytes = [0; INLINE];
+            bytes[..key.len()].copy_from_slice(key);
+            KeyBytes::Inline {
+                len: key.len() as u8,
+                bytes,
+            }
+        } else {
+            KeyBytes::Heap(key.into())
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            KeyBytes::Inline { len, bytes } => &bytes[..*len as usize],
+            KeyBytes::Heap(b) => b,
+        }
+    }
+}
+
+// Hashed and compared as its bytes, so that the map is queried with the
+// borrowed bytes of the current row (`Borrow` requires it).
+impl Hash for KeyBytes {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state)
+    }
+}
+
+impl PartialEq for KeyBytes {
+    fn eq(&self, other: &KeyBytes) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for KeyBytes {}
+
+impl Borrow<[u8]> for KeyBytes {
+    fn borrow(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+/// The per-key state, indexed by the key's slot (a slot is reused once
+/// its key is freed).
 struct Keys {
-    /// Key (its fields' values, each as a `u32` length then its bytes)
-    /// to its slot, or [`DEAD`].
-    ids: FxHashMap<Box<[u8]>, u32>,
+    /// Key to its slot, or [`DEAD`].
+    ids: HashMap<KeyBytes, u32, RandomState>,
     /// The slots free for new keys.
     free: Vec<u32>,
     /// The instance of the key in each slot (a key closed by
-    /// [`KeyedOptions::end_key`] and seen again is a new instance).
+    /// [`KeyedOptions::end_key`] and seen again is a new instance), or
+    /// `u64::MAX` for a free slot.
     instance: Vec<u64>,
-    /// The key in each slot.
-    key: Vec<Box<[u8]>>,
+    /// The key in each slot (read when a key violates).
+    key: Vec<KeyBytes>,
     /// How many slots hold a live key.
     live: usize,
     /// How many key instances were created.
     created: u64,
-    /// The state of property `p` for key `k` at `k * properties + p`.
-    states: Vec<u32>,
-    /// The number of events of each key's slice.
-    events: Vec<u64>,
-    /// The last `keep` events of each key's slice, `(index, line)` then
-    /// the atoms' bits (`words`) each, in a ring (the slot of event `n` is
-    /// `n % keep`).
-    recent: Vec<u64>,
+    /// Each slot's record, `stride` words: the number of events of the
+    /// key's slice; the state of each property (a `u32` in a word); then
+    /// the last `keep` events of its slice, `(index, line)` then the
+    /// atoms' bits (`words`) each, in a ring (the slot of event `e` is `e
+    /// % keep`).
+    records: Vec<u64>,
+    /// The words of a record.
+    stride: usize,
+}
+
+impl Keys {
+    /// How many slots there are (live or free).
+    fn slots(&self) -> usize {
+        self.instance.len()
+    }
 }
 
 /// Runs properties on each key's slice of a trace (see the [module
@@ -248,15 +320,14 @@ impl KeyedChecker {
             by: by.iter().map(|s| s.to_string()).collect(),
             options: keyed,
             keys: Keys {
-                ids: FxHashMap::default(),
+                ids: HashMap::default(),
                 free: Vec::new(),
                 instance: Vec::new(),
                 key: Vec::new(),
                 live: 0,
                 created: 0,
-                states: Vec::new(),
-                events: Vec::new(),
-                recent: Vec::new(),
+                records: Vec::new(),
+                stride: 0,
             },
             broadcast: Vec::new(),
             violations: Vec::new(),
@@ -366,6 +437,7 @@ impl KeyedChecker {
                 })?;
         }
         self.words = bound.words;
+        self.keys.stride = 1 + self.checker.runs().len() + self.keep * (2 + self.words);
         self.shown.clear();
         for r in self.checker.runs() {
             for &(_, id) in &r.fields {
@@ -391,9 +463,7 @@ impl KeyedChecker {
         self.keys.key.clear();
         self.keys.live = 0;
         self.keys.created = 0;
-        self.keys.states.clear();
-        self.keys.events.clear();
-        self.keys.recent.clear();
+        self.keys.records.clear();
         self.broadcast.clear();
         self.violations.clear();
         self.violated.clear();
@@ -456,7 +526,7 @@ impl KeyedChecker {
                         let at = reader.position();
                         let values: Vec<String> =
                             shown.iter().map(|&id| cell_text(reader.cell(id))).collect();
-                        for k in 0..self.keys.events.len() as u32 {
+                        for k in 0..self.keys.slots() as u32 {
                             if self.keys.instance[k as usize] != u64::MAX {
                                 self.step(k, &at, &bits, &|i| values[i].clone(), on_violation);
                             }
@@ -474,8 +544,8 @@ impl KeyedChecker {
                 self.events -= 1;
                 return Err(e);
             }
-            let k = match self.keys.ids.get(key.as_slice()) {
-                Some(&k) => k,
+            let k = match self.keys.ids.get(key.as_slice()).copied() {
+                Some(k) => k,
                 None => {
                     if let Some(limit) = self.options.key_limit {
                         if self.keys.live >= limit {
@@ -525,27 +595,26 @@ impl KeyedChecker {
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) -> u32 {
         let n = self.checker.runs().len();
+        let stride = self.keys.stride;
+        let bytes = KeyBytes::new(key);
         let k = match self.keys.free.pop() {
             Some(k) => {
-                let ku = k as usize;
-                self.keys.states[ku * n..(ku + 1) * n].fill(0);
-                self.keys.events[ku] = 0;
-                self.keys.key[ku] = key.into();
+                // No events, every run in its initial state (the ring's
+                // old entries are never read: there are no events).
+                let r = k as usize * stride;
+                self.keys.records[r..r + 1 + n].fill(0);
+                self.keys.key[k as usize] = bytes.clone();
                 k
             }
             None => {
-                let k = self.keys.events.len() as u32;
-                self.keys.states.extend(std::iter::repeat_n(0, n));
-                self.keys.events.push(0);
+                let k = self.keys.slots() as u32;
+                self.keys.records.extend(std::iter::repeat_n(0, stride));
                 self.keys.instance.push(0);
-                self.keys.key.push(key.into());
-                self.keys
-                    .recent
-                    .extend(std::iter::repeat_n(0, self.keep * (2 + self.words)));
+                self.keys.key.push(bytes.clone());
                 k
             }
         };
-        self.keys.ids.insert(key.into(), k);
+        self.keys.ids.insert(bytes, k);
         self.keys.instance[k as usize] = self.keys.created;
         self.keys.created += 1;
         self.keys.live += 1;
@@ -560,17 +629,18 @@ impl KeyedChecker {
     /// Whether no monitor of the key in slot `k` can report again.
     fn finished(&self, k: u32) -> bool {
         let n = self.checker.runs().len();
-        let states = &self.keys.states[k as usize * n..(k as usize + 1) * n];
-        states
-            .iter()
-            .zip(&self.safe)
-            .all(|(&s, safe)| s == DONE || safe.get(s as usize) == Some(&true))
+        let r = k as usize * self.keys.stride + 1;
+        let states = &self.keys.records[r..r + n];
+        states.iter().zip(&self.safe).all(|(&s, safe)| {
+            let s = s as u32;
+            s == DONE || safe.get(s as usize) == Some(&true)
+        })
     }
 
     /// Frees slot `k`.
     fn free(&mut self, k: u32) {
         self.keys.instance[k as usize] = u64::MAX;
-        self.keys.key[k as usize] = Box::default();
+        self.keys.key[k as usize] = KeyBytes::new(&[]);
         self.keys.free.push(k);
         self.keys.live -= 1;
     }
@@ -585,19 +655,20 @@ impl KeyedChecker {
         values: &dyn Fn(usize) -> String,
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) {
-        let ku = k as usize;
+        let n = self.checker.runs().len();
+        let record = k as usize * self.keys.stride;
+        let states = record + 1;
         // The event joins the key's recent events.
-        let stride = 2 + self.words;
-        let n_events = self.keys.events[ku];
-        let slot = (ku * self.keep + (n_events % self.keep as u64) as usize) * stride;
-        let entry = &mut self.keys.recent[slot..slot + stride];
+        let entry_words = 2 + self.words;
+        let n_events = self.keys.records[record];
+        let slot = states + n + (n_events % self.keep as u64) as usize * entry_words;
+        let entry = &mut self.keys.records[slot..slot + entry_words];
         entry[0] = at.index;
         entry[1] = at.line.unwrap_or(u64::MAX);
         entry[2..].copy_from_slice(bits);
-        self.keys.events[ku] = n_events + 1;
-        let n = self.checker.runs().len();
+        self.keys.records[record] = n_events + 1;
         for p in 0..n {
-            let s = self.keys.states[ku * n + p];
+            let s = self.keys.records[states + p] as u32;
             if s == DONE {
                 continue;
             }
@@ -611,12 +682,13 @@ impl KeyedChecker {
             };
             if target == VIOLATION {
                 self.violation(k, p, s, at, values, on_violation);
-                self.keys.states[ku * n + p] = if self.checker.options().all { 0 } else { DONE };
+                self.keys.records[states + p] =
+                    if self.checker.options().all { 0 } else { DONE }.into();
             } else if table.verdicts.get(target as usize) == Some(&Verdict::Satisfied) {
-                self.keys.states[ku * n + p] = DONE;
+                self.keys.records[states + p] = DONE.into();
                 self.satisfied[p] += 1;
             } else {
-                self.keys.states[ku * n + p] = target;
+                self.keys.records[states + p] = target.into();
             }
         }
     }
@@ -640,7 +712,7 @@ impl KeyedChecker {
                 self.violated
                     .insert((instance, p as u32), self.violations.len());
                 self.violations.push(KeyViolations {
-                    key: decode_key(&self.keys.key[k as usize]),
+                    key: decode_key(self.keys.key[k as usize].as_slice()),
                     property: p,
                     first: at.clone(),
                     count: 0,
@@ -675,14 +747,15 @@ impl KeyedChecker {
             })
             .collect();
         // The key's recent events, oldest first (the violating one last).
-        let ku = k as usize;
-        let stride = 2 + self.words;
-        let count = self.keys.events[ku];
+        let record = k as usize * self.keys.stride;
+        let ring = record + 1 + self.checker.runs().len();
+        let entry_words = 2 + self.words;
+        let count = self.keys.records[record];
         let len = count.min(self.keep as u64);
         let recent = (count - len..count)
             .map(|e| {
-                let slot = (ku * self.keep + (e % self.keep as u64) as usize) * stride;
-                let entry = &self.keys.recent[slot..slot + stride];
+                let slot = ring + (e % self.keep as u64) as usize * entry_words;
+                let entry = &self.keys.records[slot..slot + entry_words];
                 let pos = Position {
                     index: entry[0],
                     line: (entry[1] != u64::MAX).then_some(entry[1]),
@@ -1137,6 +1210,53 @@ mod tests {
             violations > 200 && errors > 20 && dead > 50 && ended > 20,
             "{violations} violations, {errors} errors, {dead} with keys dropped, {ended} with keys closed"
         );
+    }
+
+    /// Keys held inline in the map and keys on the heap (longer than
+    /// [`INLINE`] bytes with their length, at the boundary too) are told
+    /// apart and found again as short keys are: the same log with its keys
+    /// renamed to short ones gives the same report, keys renamed back.
+    #[test]
+    fn long_keys_are_checked_as_short_keys() {
+        let long: Vec<String> = [17, 18, 19, 40, 200]
+            .iter()
+            .flat_map(|&n| ["x".repeat(n), format!("{}y", "x".repeat(n - 1))])
+            .collect();
+        assert!(long.iter().any(|k| 4 + k.len() == INLINE));
+        assert!(long.iter().any(|k| 4 + k.len() == INLINE + 1));
+        let table = crate::MonitorTable::from_ltl("G(a -> X b)").unwrap();
+        let run = |names: &dyn Fn(usize) -> String| {
+            let mut rng = SplitMix64::new(7);
+            let mut log = String::from("k,a,b\n");
+            for _ in 0..2000 {
+                let r = rng.next_u64();
+                let (a, b) = ((r >> 8) & 1, u64::from((r >> 9) % 8 != 0));
+                log.push_str(&format!(
+                    "{},{a},{b}\n",
+                    names((r % long.len() as u64) as usize)
+                ));
+            }
+            let p = Property::new(
+                "p",
+                table.clone(),
+                vec![Expr::parse("a").unwrap(), Expr::parse("b").unwrap()],
+            );
+            let options = Options {
+                all: true,
+                ..Options::default()
+            };
+            let mut c = KeyedChecker::new(vec![p], options, &["k"], KeyedOptions::default());
+            c.run(&mut CsvReader::new("t.csv", log.as_bytes()).unwrap())
+                .unwrap()
+        };
+        let got = run(&|i| long[i].clone());
+        let mut want = run(&|i| format!("k{i}"));
+        for v in &mut want.violations {
+            v.key = vec![long[v.key[0][1..].parse::<usize>().unwrap()].clone()];
+        }
+        assert_eq!(got.keys, long.len() as u64);
+        assert!(got.violations.len() > 5, "{:?}", got.violations.len());
+        assert_eq!(got, want);
     }
 
     /// `key_limit` bounds the live keys: keys closed or whose monitors can
