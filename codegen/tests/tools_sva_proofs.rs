@@ -1,0 +1,357 @@
+//! Proofs of real designs nobody here wrote (examples/hardware/sva;
+//! scripts/install-sva-designs.sh installs them from PyPI): SymbiYosys,
+//! with the checkers `mongen --sv` makes of their concurrent assertions in
+//! place of the assertions (no commercial front end),
+//!
+//! * proves the assertions that hold in OpenHW's CV32E40P load-store unit
+//!   (the two on the bus's inputs assumed, `--assume`) and in lowRISC's
+//!   `prim_packer_fifo` (its other assertion refused, `--keep-going`, and
+//!   named in the project's header);
+//! * refutes a one-line mutation of each (a realistic bug) with the label of
+//!   the assertion it breaks;
+//!
+//! and Icarus simulates the load-store unit's checkers on random inputs:
+//! the cycles where they fail are those where `mongen check --sv` finds the
+//! violations in the waveform.
+//!
+//! The designs are copied into a scratch folder (the installed files are
+//! never written); only the file a mutation changes is a modified copy.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use common::{run, sby, scratch, text};
+
+/// A file of the designs scripts/install-sva-designs.sh unpacks (under
+/// `$MONGEN_SVA_DESIGNS` or ~/.local/share/mongen/sva-designs), as in
+/// tools_sva_designs.rs: missing, the test fails with the install command
+/// unless `MONGEN_SKIP_TOOLS` is set.
+fn design(file: &str) -> Option<PathBuf> {
+    let mut roots: Vec<PathBuf> = std::env::var_os("MONGEN_SVA_DESIGNS")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    if let Some(home) = std::env::var_os("HOME") {
+        roots.push(Path::new(&home).join(".local/share/mongen/sva-designs"));
+    }
+    if let Some(found) = roots.iter().map(|r| r.join(file)).find(|p| p.exists()) {
+        return Some(found);
+    }
+    if std::env::var_os("MONGEN_SKIP_TOOLS").is_some() {
+        eprintln!("SKIPPED: {file} not found and MONGEN_SKIP_TOOLS is set");
+        return None;
+    }
+    panic!("{file} is not installed; run scripts/install-sva-designs.sh");
+}
+
+fn mongen(dir: &Path, args: &[&str]) -> std::process::Output {
+    run(dir, Path::new(env!("CARGO_BIN_EXE_mongen")), args)
+}
+
+/// CV32E40P's RTL folder (the load-store unit, the OBI interface it
+/// instantiates, `include/cv32e40p_pkg.sv`).
+const CV32E40P_RTL: &str = "pythondata_cpu_cv32e40p/pythondata_cpu_cv32e40p/system_verilog/rtl";
+/// lowRISC's prim folder (`prim_packer_fifo.sv`, the `prim_assert.sv`
+/// macros it includes).
+const PRIM_RTL: &str =
+    "pythondata_cpu_ibex/pythondata_cpu_ibex/system_verilog/vendor/lowrisc_ip/ip/prim/rtl";
+
+/// Replaces the one line of `source` that contains `from` by `to`
+/// (`from` must be there exactly once).
+fn mutate(source: &str, from: &str, to: &str) -> String {
+    assert_eq!(
+        source.matches(from).count(),
+        1,
+        "`{from}` once in the design"
+    );
+    source.replace(from, to)
+}
+
+/// The header of a `.sby` project: the labels under `NOT CHECKED`, and the
+/// labels of the checkers the script requires (`select -assert-min 1
+/// t:LABEL_checker`).
+fn project_labels(sby: &str) -> (Vec<String>, Vec<String>) {
+    let mut left_out = Vec::new();
+    let mut lines = sby.lines();
+    if lines.any(|l| l.starts_with("# NOT CHECKED:")) {
+        // `# compile (--keep-going; ...`, then one label a line up to the
+        // usage lines.
+        for l in lines.skip(1) {
+            let Some(label) = l.strip_prefix("#   ") else {
+                break;
+            };
+            if label.starts_with("sby -f") {
+                break;
+            }
+            left_out.push(label.trim().to_string());
+        }
+    }
+    let checked = sby
+        .lines()
+        .filter_map(|l| l.strip_prefix("select -assert-min 1 t:"))
+        .map(|l| l.trim().strip_suffix("_checker").unwrap().to_string())
+        .collect();
+    (left_out, checked)
+}
+
+/// Runs both tasks of `NAME.sby` in `dir`; its log. Checks each task's
+/// verdict in the log and in its `status` file (`PASS 0 ...`, `FAIL 2
+/// ...`): both pass when `failing` is empty, else both fail and every
+/// failed assertion SymbiYosys names is in a checker `LABEL_chk` of a label
+/// of `failing`, and `must_fail` among them.
+fn prove(dir: &Path, sby: &Path, name: &str, failing: &[&str], must_fail: &str) -> String {
+    let o = run(dir, sby, &["-f", &format!("{name}.sby")]);
+    let log = text(&o);
+    let (verdict, status) = if failing.is_empty() {
+        ("PASS, rc=0", "PASS 0")
+    } else {
+        ("FAIL, rc=2", "FAIL 2")
+    };
+    for task in ["prove", "bmc"] {
+        let done = format!("[{name}_{task}] DONE ({verdict})");
+        assert!(log.contains(&done), "no {done}:\n{log}");
+        let file = dir.join(format!("{name}_{task}/status"));
+        let s = std::fs::read_to_string(&file).unwrap();
+        assert!(s.starts_with(status), "{}: {s}\n{log}", file.display());
+    }
+    if failing.is_empty() {
+        assert!(
+            log.contains(&format!(
+                "[{name}_prove] summary: successful proof by k-induction."
+            )),
+            "{log}"
+        );
+    }
+    // `summary:   failed assertion NAME_formal.dut.LABEL_chk.$assert$... at FILE:LINE`
+    let failed: BTreeSet<String> = log
+        .lines()
+        .filter_map(|l| l.split_once("summary:   failed assertion ").map(|x| x.1))
+        .map(|l| {
+            let chk = l
+                .split('.')
+                .find_map(|part| part.strip_suffix("_chk"))
+                .unwrap_or_else(|| panic!("not in a checker: {l}\n{log}"));
+            chk.to_string()
+        })
+        .collect();
+    for label in &failed {
+        assert!(failing.contains(&label.as_str()), "{label} failed:\n{log}");
+    }
+    assert_eq!(failed.is_empty(), failing.is_empty(), "{failed:?}\n{log}");
+    if !failing.is_empty() {
+        assert!(failed.contains(must_fail), "{failed:?}:\n{log}");
+    }
+    log
+}
+
+/// The load-store unit, the OBI interface and the package copied into a
+/// fresh folder, the unit mutated by `mutation`; `mongen compile --sv`
+/// writes the checkers `c.v` and the project `cv32e40p_load_store_unit.sby`.
+fn lsu_project(test: &str, rtl: &Path, mutation: Option<(&str, &str)>) -> PathBuf {
+    let dir = scratch(test);
+    std::fs::create_dir(dir.join("include")).unwrap();
+    std::fs::copy(
+        rtl.join("include/cv32e40p_pkg.sv"),
+        dir.join("include/cv32e40p_pkg.sv"),
+    )
+    .unwrap();
+    std::fs::copy(
+        rtl.join("cv32e40p_obi_interface.sv"),
+        dir.join("cv32e40p_obi_interface.sv"),
+    )
+    .unwrap();
+    let mut lsu = std::fs::read_to_string(rtl.join("cv32e40p_load_store_unit.sv")).unwrap();
+    if let Some((from, to)) = mutation {
+        lsu = mutate(&lsu, from, to);
+    }
+    std::fs::write(dir.join("cv32e40p_load_store_unit.sv"), lsu).unwrap();
+    let o = mongen(
+        &dir,
+        &[
+            "compile",
+            "--sv",
+            "cv32e40p_load_store_unit.sv",
+            "-D",
+            "CV32E40P_ASSERT_ON",
+            "-I",
+            "include",
+            "-t",
+            "verilog",
+            "--sby",
+            "cv32e40p_load_store_unit",
+            "--design",
+            "include/cv32e40p_pkg.sv",
+            "--design",
+            "cv32e40p_obi_interface.sv",
+            "--design",
+            "cv32e40p_load_store_unit.sv",
+            "-o",
+            "c.v",
+            "--assume",
+            "a_no_error",
+            "--assume",
+            "a_no_spurious_rvalid",
+            "--design-reset",
+            "rst_n",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    dir
+}
+
+/// The LSU's five assertions (under `CV32E40P_ASSERT_ON`): two constrain
+/// the bus (`a_no_error`: no bus or PMP error, which the unit does not
+/// support; `a_no_spurious_rvalid`: no response without an outstanding
+/// transaction) and are assumed; the three on the unit's counter of
+/// outstanding transactions and its address phase are proved by
+/// k-induction (the project's `prove`) and hold for 20 cycles (`bmc`).
+///
+/// The mutant issues a transaction with DEPTH = 2 already outstanding (the
+/// guard `cnt_q < DEPTH` of `trans_valid` written `<=` in the generate
+/// branch of the default `PULP_OBI = 0`): a third request is granted with
+/// the counter at DEPTH, which `a_no_transaction_count_overflow_1` forbids
+/// (and, a cycle later, `_0` sees the counter past DEPTH).
+#[test]
+fn symbiyosys_proves_the_cv32e40p_load_store_unit_and_refutes_its_mutant() {
+    let Some(sby) = sby() else { return };
+    let Some(rtl) = design(CV32E40P_RTL) else {
+        return;
+    };
+    let name = "cv32e40p_load_store_unit";
+    let dir = lsu_project("sva-proofs-lsu", &rtl, None);
+    let project = std::fs::read_to_string(dir.join(format!("{name}.sby"))).unwrap();
+    let (left_out, checked) = project_labels(&project);
+    assert!(left_out.is_empty(), "{project}");
+    assert!(!project.contains("NOT CHECKED"), "{project}");
+    assert!(
+        project.contains("satisfies 3 properties under 2 assumptions"),
+        "{project}"
+    );
+    assert_eq!(
+        checked,
+        [
+            "a_no_error",
+            "a_no_transaction_count_overflow_0",
+            "a_no_transaction_count_overflow_1",
+            "a_no_spurious_rvalid",
+            "a_address_phase_signals_defined"
+        ],
+        "{project}"
+    );
+    // The two on the bus are assumptions in their checkers.
+    let checkers = std::fs::read_to_string(dir.join("c.v")).unwrap();
+    for label in ["a_no_error", "a_no_spurious_rvalid"] {
+        assert!(
+            checkers.contains(&format!("\"{label}_checker: assumption ")),
+            "{label}: {checkers}"
+        );
+    }
+    prove(&dir, &sby, name, &[], "");
+
+    let mutant = lsu_project(
+        "sva-proofs-lsu-mutant",
+        &rtl,
+        Some((
+            "assign trans_valid = data_req_ex_i && (cnt_q < DEPTH);",
+            "assign trans_valid = data_req_ex_i && (cnt_q <= DEPTH);",
+        )),
+    );
+    prove(
+        &mutant,
+        &sby,
+        name,
+        &[
+            "a_no_transaction_count_overflow_1",
+            "a_no_transaction_count_overflow_0",
+        ],
+        "a_no_transaction_count_overflow_1",
+    );
+}
+
+/// `prim_packer_fifo.sv` copied into a fresh folder, mutated by
+/// `mutation`; `mongen compile --sv --keep-going` (lowRISC's macros from
+/// the installed folder, `-I`) writes the checkers and the project,
+/// exiting with 2 for the assertion it refuses.
+fn packer_project(test: &str, prim: &Path, mutation: Option<(&str, &str)>) -> (PathBuf, String) {
+    let dir = scratch(test);
+    let mut source = std::fs::read_to_string(prim.join("prim_packer_fifo.sv")).unwrap();
+    if let Some((from, to)) = mutation {
+        source = mutate(&source, from, to);
+    }
+    std::fs::write(dir.join("prim_packer_fifo.sv"), source).unwrap();
+    let include = prim.display().to_string();
+    let o = mongen(
+        &dir,
+        &[
+            "compile",
+            "--sv",
+            "prim_packer_fifo.sv",
+            "-I",
+            &include,
+            "-t",
+            "verilog",
+            "--sby",
+            "prim_packer_fifo",
+            "--design",
+            "prim_packer_fifo.sv",
+            "-o",
+            "c.v",
+            "--keep-going",
+            "--design-reset",
+            "rst_ni",
+        ],
+    );
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    (dir, t)
+}
+
+/// lowRISC's packer FIFO (defaults: 32-bit words in, 8-bit out, the
+/// unpacking branch): `ValidOPairedWithReadyI_A` (a valid output not taken
+/// and not cleared stays valid) is proved; `DataOStableWhenPending_A`
+/// (`$stable` of the 8-bit output after `$past`s) is refused, its automaton
+/// past the memory budget, and `--keep-going` writes the project without it,
+/// which the header names under `NOT CHECKED`.
+///
+/// The mutant drops the last byte whether or not it was read (`rready_i`
+/// forgotten in `clear_status` of the unpacking branch): valid and not
+/// ready, the output is no longer valid in the next cycle.
+#[test]
+fn symbiyosys_proves_lowrisc_prim_packer_fifo_and_refutes_its_mutant() {
+    let Some(sby) = sby() else { return };
+    let Some(prim) = design(PRIM_RTL) else {
+        return;
+    };
+    let name = "prim_packer_fifo";
+    let (dir, out) = packer_project("sva-proofs-packer", &prim, None);
+    let errors: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("mongen: error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{out}");
+    assert!(errors[0].contains("--max-memory"), "{out}");
+    assert!(errors[0].contains("$stable(rdata_o)") || errors[0].contains("##1 rvalid_o"));
+    let project = std::fs::read_to_string(dir.join(format!("{name}.sby"))).unwrap();
+    let (left_out, checked) = project_labels(&project);
+    assert_eq!(left_out, ["DataOStableWhenPending_A"], "{project}");
+    assert_eq!(checked, ["ValidOPairedWithReadyI_A"], "{project}");
+    prove(&dir, &sby, name, &[], "");
+
+    let (mutant, _) = packer_project(
+        "sva-proofs-packer-mutant",
+        &prim,
+        Some((
+            "assign clear_status = (rready_i && (depth_q == lsb_is_one)) || clr_q;",
+            "assign clear_status = (depth_q == lsb_is_one) || clr_q;",
+        )),
+    );
+    prove(
+        &mutant,
+        &sby,
+        name,
+        &["ValidOPairedWithReadyI_A"],
+        "ValidOPairedWithReadyI_A",
+    );
+}
