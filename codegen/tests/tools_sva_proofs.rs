@@ -19,10 +19,10 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use common::{run, sby, scratch, text};
+use common::{run, sby, scratch, text, tool};
 
 /// A file of the designs scripts/install-sva-designs.sh unpacks (under
 /// `$MONGEN_SVA_DESIGNS` or ~/.local/share/mongen/sva-designs), as in
@@ -354,4 +354,290 @@ fn symbiyosys_proves_lowrisc_prim_packer_fifo_and_refutes_its_mutant() {
         &["ValidOPairedWithReadyI_A"],
         "ValidOPairedWithReadyI_A",
     );
+}
+
+/// A checker module of a `-t verilog` file: its label and its input ports
+/// (name, width) but the clock.
+struct CheckerPorts {
+    label: String,
+    inputs: Vec<(String, u32)>,
+}
+
+/// The checker modules of `verilog`, in order.
+fn checker_ports(verilog: &str) -> Vec<CheckerPorts> {
+    let mut found = Vec::new();
+    let mut lines = verilog.lines();
+    while let Some(l) = lines.next() {
+        let Some(name) = l.strip_prefix("module ") else {
+            continue;
+        };
+        let label = name.split([' ', '(']).next().unwrap();
+        let label = label.strip_suffix("_checker").unwrap().to_string();
+        let mut inputs = Vec::new();
+        for port in lines.by_ref().take_while(|l| !l.starts_with(");")) {
+            let Some(decl) = port.trim().strip_prefix("input  wire ") else {
+                continue;
+            };
+            let decl = decl.trim_end_matches(',');
+            let (width, name) = match decl.strip_prefix('[') {
+                Some(r) => {
+                    let (msb, name) = r.split_once(":0] ").unwrap();
+                    (msb.parse::<u32>().unwrap() + 1, name)
+                }
+                None => (1, decl),
+            };
+            if name != "clk" {
+                inputs.push((name.to_string(), width));
+            }
+        }
+        found.push(CheckerPorts { label, inputs });
+    }
+    found
+}
+
+/// Cycles of the simulation, instances of each checker, cycles between
+/// the starts of two instances.
+const CYCLES: u32 = 3000;
+const STARTS: u32 = 12;
+const SPACING: u32 = 250;
+
+/// A testbench of `checkers`, with no design: the checkers' inputs are the
+/// testbench's registers, named as the design names the signals (so that
+/// `mongen check --sv` finds them in the dump, `$dumpvars(1, tb)`: the
+/// testbench's level only, where each name is plain), driven at the falling
+/// edge with random values in phases of 64 cycles (each signal changing
+/// with odds of its phase, from never to half the time). The LSU's
+/// checkers have no reset (its assertions have no `disable iff`): a
+/// checker reports only its first failure, its `violated` then sticky. So
+/// each checker is instantiated `STARTS` times, instance `j` clocked from
+/// cycle `j * SPACING` on (its clock gated at the falling edge); the
+/// testbench prints when each starts and, at every rising edge, each
+/// instance whose `fail` is 1. Signals that the properties read only
+/// through `$isunknown` get an unknown bit now and then; the others stay
+/// two-valued (an x in a comparison makes `fail` x, a verdict neither
+/// Icarus's `if` nor a two-valued reading of the dump decides alike).
+fn lsu_testbench(checkers: &[CheckerPorts], unknowable: &BTreeSet<String>) -> String {
+    let mut signals = BTreeMap::<&str, u32>::new();
+    for c in checkers {
+        for (name, width) in &c.inputs {
+            assert_eq!(*signals.entry(name).or_insert(*width), *width, "{name}");
+        }
+    }
+    let mut tb =
+        String::from("module tb;\n  reg clk = 0;\n  always #5 clk = ~clk;\n  integer cycle = 0;\n  integer seed = 7;\n");
+    tb.push_str(&format!("  reg [{}:0] started = 0;\n", STARTS - 1));
+    for (name, width) in &signals {
+        tb.push_str(&format!(
+            "  reg [{}:0] {name} = 0;\n  integer odds_{name} = 0;\n",
+            width - 1
+        ));
+    }
+    let mut watch = String::new();
+    for j in 0..STARTS {
+        let from = j * SPACING;
+        tb.push_str(&format!("  wire clk_{j} = clk & (cycle >= {from});\n"));
+        watch.push_str(&format!(
+            "    if (!started[{j}] && cycle >= {from}) begin\n      started[{j}] = 1;\n      $display(\"tb: start {j} %0t\", $time);\n    end\n"
+        ));
+        for c in checkers {
+            let l = &c.label;
+            let ports: String = c
+                .inputs
+                .iter()
+                .map(|(n, _)| format!(".{n}({n}), "))
+                .collect();
+            tb.push_str(&format!(
+                "  wire fail_{j}_{l};\n  {l}_checker c_{j}_{l} (.clk(clk_{j}), {ports}.violated(), .fail(fail_{j}_{l}));\n"
+            ));
+            watch.push_str(&format!(
+                "    if (cycle >= {from} && fail_{j}_{l}) $display(\"tb: fail {l} {j} %0t\", $time);\n"
+            ));
+        }
+    }
+    tb.push_str(&format!("  always @(posedge clk) begin\n{watch}  end\n"));
+    let mut drive = String::new();
+    for (name, width) in &signals {
+        drive.push_str(&format!(
+            "      if (cycle % 64 == 0) odds_{name} = $urandom(seed) % 9;\n"
+        ));
+        if unknowable.contains(*name) {
+            drive.push_str(&format!(
+                "      {name} = $urandom(seed);\n      if ($urandom(seed) % 64 < odds_{name}) {name}[$urandom(seed) % {width}] = 1'bx;\n"
+            ));
+        } else {
+            drive.push_str(&format!(
+                "      if ($urandom(seed) % 16 < odds_{name}) {name} = $urandom(seed);\n"
+            ));
+        }
+    }
+    tb.push_str(&format!(
+        "  initial begin
+    $dumpfile(\"tb.vcd\");
+    $dumpvars(1, tb);
+    for (cycle = 0; cycle < {CYCLES}; cycle++) begin
+      @(negedge clk);
+{drive}    end
+    $display(\"tb: done\");
+    $finish;
+  end
+endmodule
+"
+    ));
+    tb
+}
+
+/// Icarus simulates the load-store unit's checkers (the `-t verilog`
+/// file alone: Icarus 11 cannot read the design's SystemVerilog), each
+/// from 12 starting cycles, on random inputs; `mongen check --sv` reads the
+/// design's assertions and checks them on the waveform. For every
+/// assertion and every start, the checker fails at the first violation
+/// `check` reports from that start on, and nowhere else. (Each property is
+/// of one cycle, `a |-> b`: its violations are the cycles where it fails,
+/// whatever happened before.)
+#[test]
+fn icarus_simulates_the_lsu_checkers_and_mongen_check_sv_agrees() {
+    let Some(iverilog) = tool("iverilog", &[], "apt-get install -y iverilog") else {
+        return;
+    };
+    let vvp = tool("vvp", &[], "apt-get install -y iverilog").unwrap();
+    let Some(rtl) = design(CV32E40P_RTL) else {
+        return;
+    };
+    let dir = scratch("sva-proofs-lsu-sim");
+    std::fs::create_dir(dir.join("include")).unwrap();
+    for file in ["include/cv32e40p_pkg.sv", "cv32e40p_load_store_unit.sv"] {
+        std::fs::copy(rtl.join(file), dir.join(file)).unwrap();
+    }
+    let o = mongen(
+        &dir,
+        &[
+            "compile",
+            "--sv",
+            "cv32e40p_load_store_unit.sv",
+            "-D",
+            "CV32E40P_ASSERT_ON",
+            "-I",
+            "include",
+            "-t",
+            "verilog",
+            "-o",
+            "c.v",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let v = std::fs::read_to_string(dir.join("c.v")).unwrap();
+    assert_eq!(v.matches("No reset: ").count(), 5, "{v}");
+    let checkers = checker_ports(&v);
+    let labels: Vec<&str> = checkers.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "a_no_error",
+            "a_no_transaction_count_overflow_0",
+            "a_no_transaction_count_overflow_1",
+            "a_no_spurious_rvalid",
+            "a_address_phase_signals_defined"
+        ]
+    );
+    // The signals every proposition reads through `$isunknown` (the
+    // comment lists the propositions: `//     PROPOSITION -> ...`).
+    let propositions: Vec<&str> = v
+        .lines()
+        .filter_map(|l| l.strip_prefix("//     "))
+        .filter(|l| l.contains(" -> "))
+        .collect();
+    let unknowable: BTreeSet<String> = checkers
+        .iter()
+        .flat_map(|c| c.inputs.iter().map(|(n, _)| n.clone()))
+        .filter(|n| {
+            let reads = propositions.iter().filter(|p| p.contains(n.as_str()));
+            let mut reads = reads.peekable();
+            reads.peek().is_some() && reads.all(|p| p.starts_with(&format!("$isunknown({n}) ->")))
+        })
+        .collect();
+    assert_eq!(
+        unknowable.iter().collect::<Vec<_>>(),
+        ["data_addr_o", "data_atop_o", "data_be_o", "data_we_o"]
+    );
+    std::fs::write(dir.join("tb.v"), lsu_testbench(&checkers, &unknowable)).unwrap();
+    let o = run(
+        &dir,
+        &iverilog,
+        &["-g2012", "-DASSERTIONS", "-o", "sim", "tb.v", "c.v"],
+    );
+    assert!(o.status.success(), "iverilog:\n{}", text(&o));
+    let out = text(&run(&dir, &vvp, &["-n", "sim"]));
+    assert!(out.contains("tb: done"), "{out}");
+    let starts: Vec<u64> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("tb: start "))
+        .enumerate()
+        .map(|(j, l)| {
+            let (k, t) = l.split_once(' ').unwrap();
+            assert_eq!(k.parse::<usize>().unwrap(), j, "{out}");
+            t.parse().unwrap()
+        })
+        .collect();
+    assert_eq!(starts.len(), STARTS as usize, "{out}");
+    // (label, instance) -> the times its `fail` was 1.
+    let mut fails = BTreeMap::<(String, usize), Vec<u64>>::new();
+    for l in out.lines().filter_map(|l| l.strip_prefix("tb: fail ")) {
+        let mut f = l.split(' ');
+        let (label, j, t) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
+        fails
+            .entry((label.to_string(), j.parse().unwrap()))
+            .or_default()
+            .push(t.parse().unwrap());
+    }
+    let o = mongen(
+        &dir,
+        &[
+            "check",
+            "--sv",
+            "cv32e40p_load_store_unit.sv",
+            "-D",
+            "CV32E40P_ASSERT_ON",
+            "-I",
+            "include",
+            "--all",
+            "--max-reports",
+            "1000000",
+            "--json",
+            "tb.vcd",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let reports = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(reports.lines().count(), labels.len(), "{reports}");
+    let mut late = 0;
+    for line in reports.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        let label = r["property"].as_str().unwrap();
+        assert_eq!(r["events"].as_u64(), Some(u64::from(CYCLES)), "{label}");
+        let times: Vec<u64> = r["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["time"].as_u64().unwrap())
+            .collect();
+        let mut failing = 0;
+        for (j, &start) in starts.iter().enumerate() {
+            let first = times.iter().find(|&&t| t >= start).copied();
+            let simulated = fails.remove(&(label.to_string(), j)).unwrap_or_default();
+            assert_eq!(
+                first.into_iter().collect::<Vec<_>>(),
+                simulated,
+                "{label}, instance {j} from {start}: mongen check, then Icarus"
+            );
+            failing += usize::from(first.is_some());
+            late += usize::from(first.is_some_and(|t| t > start));
+        }
+        assert!(
+            failing >= 3,
+            "{label} fails too rarely to compare: {times:?}"
+        );
+    }
+    assert!(fails.is_empty(), "Icarus only: {fails:?}");
+    // Not only failures at the very first cycle of an instance.
+    assert!(late >= 5, "{late}");
 }
