@@ -348,6 +348,115 @@ fn symbiyosys_proves_lowrisc_prim_packer_fifo_and_refutes_its_mutant() {
     prove(&mutant, &sby, name, &["ValidOPairedWithReadyI_A"]);
 }
 
+/// PULP's common_cells folder in CVA6 (`src/counter.sv`,
+/// `src/delta_counter.sv`, and `formal/counter_properties.sv`, the formal
+/// properties PULP wrote for the commercial SymbiYosys: "the FOSS version
+/// won't work", says `formal/README.md`).
+const COMMON_CELLS: &str =
+    "pythondata_cpu_cva6/pythondata_cpu_cva6/system_verilog/common/submodules/common_cells";
+
+fn counter_project(test: &str, cells: &Path, mutation: Option<(&str, &str)>) -> PathBuf {
+    let dir = scratch(test);
+    for file in [
+        "src/counter.sv",
+        "src/delta_counter.sv",
+        "formal/counter_properties.sv",
+    ] {
+        let mut source = std::fs::read_to_string(cells.join(file)).unwrap();
+        if let (Some((from, to)), "src/delta_counter.sv") = (mutation, file) {
+            source = mutate(&source, from, to);
+        }
+        let name = Path::new(file).file_name().unwrap();
+        std::fs::write(dir.join(name), source).unwrap();
+    }
+    let o = mongen(
+        &dir,
+        &[
+            "compile",
+            "--sv",
+            "counter_properties.sv",
+            "-t",
+            "verilog",
+            "--sby",
+            "counter",
+            "--design",
+            "delta_counter.sv",
+            "--design",
+            "counter.sv",
+            "--design",
+            "counter_properties.sv",
+            "-o",
+            "c.v",
+            "--keep-going",
+        ],
+    );
+    let t = text(&o);
+    // Two assertions compare with `$past(q_o) + 1` (arithmetic on
+    // vectors): refused, and left out of the proof.
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    let errors: Vec<&str> = t
+        .lines()
+        .filter(|l| l.starts_with("mongen: error: "))
+        .collect();
+    assert_eq!(errors.len(), 2, "{t}");
+    assert!(
+        errors.iter().all(|e| e.contains("counter_properties.sv:5")),
+        "{t}"
+    );
+    dir
+}
+
+/// PULP's properties of its counter are in a module of their own, bound
+/// into the design (`bind counter counter_properties #(...) (.*)`), with
+/// an assumption (reset in the first cycle), six assertions and three
+/// covers, for a commercial front end. `--sby counter` instantiates them
+/// beside the counter with the checkers in place of the assertions:
+/// SymbiYosys proves the four it reads (clear, load, the two overflow
+/// flags), names the two it refuses, and reaches the three covers.
+///
+/// The mutant forgets a load while counting down (`load_i && !down_i`):
+/// the load property (`(load_i && !clear_i) |=> q_o == $past(d_i)`, the
+/// file's third, unlabelled: `counter_properties_3`) fails.
+#[test]
+fn symbiyosys_proves_pulp_counter_properties_bound_into_the_counter() {
+    let Some(sby) = sby() else { return };
+    let Some(cells) = design(COMMON_CELLS) else {
+        return;
+    };
+    let name = "counter_properties";
+    let dir = counter_project("sva-proofs-counter", &cells, None);
+    let project = std::fs::read_to_string(dir.join(format!("{name}.sby"))).unwrap();
+    assert!(
+        project.contains("module `counter` satisfies 4 properties under 1 assumption"),
+        "{project}"
+    );
+    assert!(
+        project.contains("reach the 3\n# covered sequences"),
+        "{project}"
+    );
+    assert!(project.contains("# NOT CHECKED: 2 properties"), "{project}");
+    let harness = std::fs::read_to_string(dir.join(format!("{name}_formal.sv"))).unwrap();
+    assert!(harness.contains("  counter_properties i_counter_properties (.clk_i(clk_i), "));
+    prove(&dir, &sby, name, &[]);
+    let o = run(&dir, &sby, &["-f", &format!("{name}.sby"), "cover"]);
+    let log = text(&o);
+    assert!(
+        log.contains(&format!("[{name}_cover] DONE (PASS, rc=0)")),
+        "{log}"
+    );
+    assert_eq!(log.matches("reached cover statement").count(), 3, "{log}");
+
+    let mutant = counter_project(
+        "sva-proofs-counter-mutant",
+        &cells,
+        Some((
+            "end else if (load_i) begin",
+            "end else if (load_i && !down_i) begin",
+        )),
+    );
+    prove(&mutant, &sby, name, &["counter_properties_3"]);
+}
+
 /// A checker module of a `-t verilog` file: its label and its input ports
 /// (name, width), clock and reset included.
 struct CheckerPorts {
