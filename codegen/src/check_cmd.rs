@@ -261,24 +261,43 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     let mut builder = Builder::new();
     builder.configure(config.clone());
     let mut monitors = Vec::new();
-    for (src, f, label) in properties_in {
-        let monitor = if args.lazy {
-            let m = LazyMonitor::new(&f, &config).map_err(|e| src.describe(&f, &e))?;
-            Engine::Lazy(Box::new(m.with_cache_capacity(args.lazy_cache << 20)))
+    // An --sv file's assertion whose monitor cannot be built (past a
+    // budget) is an error, as a refused one is: the others are checked.
+    let one_by_one = vunits.as_ref().is_some_and(|v| v.sv.is_some());
+    let count = properties_in.len();
+    let mut built_held = Vec::with_capacity(held.len());
+    for (k, (src, f, label)) in properties_in.into_iter().enumerate() {
+        let built = if args.lazy {
+            LazyMonitor::new(&f, &config)
+                .map(|m| Engine::Lazy(Box::new(m.with_cache_capacity(args.lazy_cache << 20))))
         } else {
-            let t = builder
-                .build_from_formula(&f)
-                .map_err(|e| src.describe(&f, &e))?;
-            if t.is_safety() == Some(false) && !args.quiet {
-                eprintln!(
-                    "mongen: warning: `{}` is not a safety property; only the bad prefixes of its safety closure are detected",
-                    escape(&label)
-                );
-            }
-            Engine::Eager(MonitorTable::from_dfa(t.dfa()))
+            builder.build_from_formula(&f).map(|t| {
+                if t.is_safety() == Some(false) && !args.quiet {
+                    eprintln!(
+                        "mongen: warning: `{}` is not a safety property; only the bad prefixes of its safety closure are detected",
+                        escape(&label)
+                    );
+                }
+                Engine::Eager(MonitorTable::from_dfa(t.dfa()))
+            })
         };
-        monitors.push((label, monitor));
+        match built {
+            Ok(monitor) => {
+                monitors.push((label, monitor));
+                built_held.push(held[k]);
+            }
+            Err(e) if one_by_one => {
+                run.error(&format!("`{}`: {}", escape(&label), src.describe(&f, &e)))
+            }
+            Err(e) => return Err(src.describe(&f, &e)),
+        }
     }
+    if monitors.is_empty() {
+        return Err(format!(
+            "none of the {count} assertions has a monitor to check"
+        ));
+    }
+    let held = built_held;
     let properties = bind(monitors, &args.defines)?;
     let options = Options {
         all: args.all,
