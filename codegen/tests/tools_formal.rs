@@ -451,22 +451,13 @@ fn verilator_honours_the_bind_file_and_yosys_is_stopped() {
 /// The design of examples/hardware/fifo: F4PGA's FIFO controller, from the
 /// technology libraries of the Yosys that scripts/install-sby.sh installs.
 fn f4pga_fifo() -> Option<PathBuf> {
-    let file = "quicklogic/qlf_k6n10f/ufifo_ctl.v";
-    let mut shares: Vec<PathBuf> = std::env::var_os("MONGEN_YOSYS_SHARE")
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
-    if let Some(home) = std::env::var_os("HOME") {
-        shares.push(Path::new(&home).join(".local/share/mongen/yosys-share"));
-    }
-    if let Some(found) = shares.iter().map(|s| s.join(file)).find(|p| p.is_file()) {
-        return Some(found);
-    }
-    if std::env::var_os("MONGEN_SKIP_TOOLS").is_some() {
-        eprintln!("SKIPPED: {file} not found and MONGEN_SKIP_TOOLS is set");
-        return None;
-    }
-    panic!("{file} (YoWASP's Yosys libraries) is not installed; run scripts/install-sby.sh");
+    common::installed(
+        "quicklogic/qlf_k6n10f/ufifo_ctl.v",
+        "MONGEN_YOSYS_SHARE",
+        "yosys-share",
+        " (YoWASP's Yosys libraries)",
+        "scripts/install-sby.sh",
+    )
 }
 
 /// A variant of the FIFO's read side, its failing assertions and its

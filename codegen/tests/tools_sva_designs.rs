@@ -11,29 +11,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{run, scratch, text, tool};
-
-/// A file of the designs scripts/install-sva-designs.sh unpacks (under
-/// `$MONGEN_SVA_DESIGNS` or ~/.local/share/mongen/sva-designs).
-fn design(file: &str) -> Option<PathBuf> {
-    let mut roots: Vec<PathBuf> = std::env::var_os("MONGEN_SVA_DESIGNS")
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
-    if let Some(home) = std::env::var_os("HOME") {
-        roots.push(Path::new(&home).join(".local/share/mongen/sva-designs"));
-    }
-    if let Some(found) = roots.iter().map(|r| r.join(file)).find(|p| p.is_file()) {
-        return Some(found);
-    }
-    if std::env::var_os("MONGEN_SKIP_TOOLS").is_some() {
-        eprintln!("SKIPPED: {file} not found and MONGEN_SKIP_TOOLS is set");
-        return None;
-    }
-    panic!("{file} is not installed; run scripts/install-sva-designs.sh");
-}
+use common::{run, scratch, sva_design as design, text, tool};
 
 const CV32E40P_FIFO: &str =
     "pythondata_cpu_cv32e40p/pythondata_cpu_cv32e40p/system_verilog/rtl/cv32e40p_fifo.sv";

@@ -22,29 +22,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use common::{first_after_each_reset, run, sby, scratch, text, tool};
-
-/// A file of the designs scripts/install-sva-designs.sh unpacks (under
-/// `$MONGEN_SVA_DESIGNS` or ~/.local/share/mongen/sva-designs), as in
-/// tools_sva_designs.rs: missing, the test fails with the install command
-/// unless `MONGEN_SKIP_TOOLS` is set.
-fn design(file: &str) -> Option<PathBuf> {
-    let mut roots: Vec<PathBuf> = std::env::var_os("MONGEN_SVA_DESIGNS")
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
-    if let Some(home) = std::env::var_os("HOME") {
-        roots.push(Path::new(&home).join(".local/share/mongen/sva-designs"));
-    }
-    if let Some(found) = roots.iter().map(|r| r.join(file)).find(|p| p.exists()) {
-        return Some(found);
-    }
-    if std::env::var_os("MONGEN_SKIP_TOOLS").is_some() {
-        eprintln!("SKIPPED: {file} not found and MONGEN_SKIP_TOOLS is set");
-        return None;
-    }
-    panic!("{file} is not installed; run scripts/install-sva-designs.sh");
-}
+use common::{first_after_each_reset, run, sby, scratch, sva_design as design, text, tool};
 
 fn mongen(dir: &Path, args: &[&str]) -> std::process::Output {
     run(dir, Path::new(env!("CARGO_BIN_EXE_mongen")), args)

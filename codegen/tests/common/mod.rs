@@ -262,3 +262,37 @@ pub fn first_after_each_reset(times: impl IntoIterator<Item = u64>, resets: &[u6
     }
     firsts
 }
+
+/// A file that a project script installs under `~/.local/share/mongen/DIR`
+/// (or under `$VAR`): missing, the test fails with the script to run,
+/// unless `MONGEN_SKIP_TOOLS` is set (then `None`: skipped on request).
+pub fn installed(file: &str, var: &str, dir: &str, what: &str, install: &str) -> Option<PathBuf> {
+    let mut roots: Vec<PathBuf> = std::env::var_os(var)
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    if let Some(home) = std::env::var_os("HOME") {
+        roots.push(Path::new(&home).join(".local/share/mongen").join(dir));
+    }
+    if let Some(found) = roots.iter().map(|r| r.join(file)).find(|p| p.exists()) {
+        return Some(found);
+    }
+    if std::env::var_os("MONGEN_SKIP_TOOLS").is_some() {
+        eprintln!("SKIPPED: {file} not found and MONGEN_SKIP_TOOLS is set");
+        return None;
+    }
+    panic!("{file}{what} is not installed; run {install}");
+}
+
+/// A file (or folder) of the real designs scripts/install-sva-designs.sh
+/// unpacks (under `$MONGEN_SVA_DESIGNS` or
+/// ~/.local/share/mongen/sva-designs).
+pub fn sva_design(file: &str) -> Option<PathBuf> {
+    installed(
+        file,
+        "MONGEN_SVA_DESIGNS",
+        "sva-designs",
+        "",
+        "scripts/install-sva-designs.sh",
+    )
+}

@@ -1437,4 +1437,45 @@ mod vector_tests {
         let e = parse_sva_with("{big, big, big} == $past(big)", &wide).unwrap_err();
         assert!(e.column() > 0, "{e}");
     }
+
+    /// A declared vector is `v != 0` as a condition (§12.4), but a
+    /// bitwise operator's operand is its value: `v & w` is 0 for 2'b01
+    /// and 2'b10, where both are nonzero. Those are refused, with the
+    /// column of the vector; `(v) == 1` compares the value.
+    #[test]
+    fn bitwise_operators_of_vectors_are_refused_not_read_as_conditions() {
+        let s = Signals::new()
+            .vector("v", 1, 0)
+            .vector("w", 1, 0)
+            .scalar("c")
+            .scalar("e");
+        for (text, col, op) in [
+            ("(v & w) |-> e", 2, "`&`"),
+            ("(c & w) |-> e", 6, "`&`"),
+            ("v | w |-> e", 1, "`|`"),
+            ("v ^ w |-> e", 1, "`^`"),
+            ("v ~^ c |-> e", 1, "`~^`"),
+            ("~v |-> e", 2, "`~`"),
+            ("(c ? v : w) |-> e", 6, "`?:`"),
+            ("(c ? 1'b1 : w) |-> e", 13, "`?:`"),
+        ] {
+            let e = parse_sva_with(text, &s).unwrap_err();
+            assert!(e.message().contains(op), "{text}: {e}");
+            assert!(e.message().contains("bitwise"), "{text}: {e}");
+            assert_eq!(e.column(), col, "{text}: {e}");
+        }
+        // Logical operators read conditions; a 1-bit operand is itself.
+        let ap = |text: &str| -> Vec<String> {
+            parse_sva_with(text, &s)
+                .unwrap()
+                .atomic_propositions()
+                .into_iter()
+                .collect()
+        };
+        assert!(ap("(v && w) & c |-> e").contains(&"w != 0".to_string()));
+        assert!(ap("!v |-> e").contains(&"v != 0".to_string()));
+        assert!(ap("~c & e").contains(&"c".to_string()));
+        assert!(ap("(v) == 1 |-> e").contains(&"v == 1".to_string()));
+        assert!(!ap("(v) == 1 |-> e").contains(&"v != 0".to_string()));
+    }
 }

@@ -262,6 +262,10 @@ pub(super) struct Parser<'a> {
     /// Inside `$isunknown(...)`: a vector is read as itself (its x and z
     /// bits), not as the condition that a bit is set.
     vectors_as_signals: bool,
+    /// How many declared vectors were read as conditions (`v` as
+    /// `v != 0`): an operand read while it grew is a vector's value
+    /// when it is that condition alone (see [`Parser::bare_vector`]).
+    widened: usize,
     /// Directives (`parse_sva_directive`): clocks and `disable iff` are
     /// read; otherwise they are errors.
     directive: bool,
@@ -301,6 +305,7 @@ impl<'a> Parser<'a> {
     ) -> Parser<'a> {
         Parser {
             vectors_as_signals: false,
+            widened: 0,
             cur: Cursor::new(input, tokens),
             directive,
             decls: HashMap::new(),
@@ -796,12 +801,20 @@ impl<'a> Parser<'a> {
         self.cur.enter(t.span)?;
         let r = (|| {
             let s = self.cur.peek().span;
+            let widened = self.widened;
             let a = self.boolean()?;
             let a = self.to_bool(a, self.span_from(s), "`?:`")?;
+            if self.bare_vector(&a, widened) {
+                return Err(self.bitwise_of_vector(self.span_from(s), "?:"));
+            }
             self.expect_sym(":", "`:`")?;
             let s = self.cur.peek().span;
+            let widened = self.widened;
             let b = self.boolean()?;
             let b = self.to_bool(b, self.span_from(s), "`?:`")?;
+            if self.bare_vector(&b, widened) {
+                return Err(self.bitwise_of_vector(self.span_from(s), "?:"));
+            }
             Ok(Node::Bool(Formula::or([
                 Formula::and([c.clone(), a]),
                 Formula::and([Formula::not(c), b]),
@@ -840,6 +853,7 @@ impl<'a> Parser<'a> {
             return self.bool_equality();
         }
         let start = self.cur.peek().span;
+        let lhs_widened = self.widened;
         let mut lhs = self.bool_binary(level + 1)?;
         let mut levels = 0;
         let r = loop {
@@ -848,16 +862,21 @@ impl<'a> Parser<'a> {
                 _ => break Ok(lhs),
             };
             let what = operator_name(op);
+            let bitwise = !matches!(op, "||" | "&&");
             let a = match self.to_bool(lhs, self.span_from(start), &what) {
                 Ok(a) => a,
                 Err(e) => break Err(e),
             };
+            if bitwise && self.bare_vector(&a, lhs_widened) {
+                break Err(self.bitwise_of_vector(self.span_from(start), op));
+            }
             let t = self.cur.next();
             if let Err(e) = self.cur.enter(t.span) {
                 break Err(e);
             }
             levels += 1;
             let s = self.cur.peek().span;
+            let rhs_widened = self.widened;
             let rhs = match self.bool_binary(level + 1) {
                 Ok(r) => r,
                 Err(e) => break Err(e),
@@ -866,6 +885,9 @@ impl<'a> Parser<'a> {
                 Ok(b) => b,
                 Err(e) => break Err(e),
             };
+            if bitwise && self.bare_vector(&b, rhs_widened) {
+                break Err(self.bitwise_of_vector(self.span_from(s), op));
+            }
             lhs = Node::Bool(match op {
                 "||" | "|" => Formula::or([a, b]),
                 "&&" | "&" => Formula::and([a, b]),
@@ -890,6 +912,7 @@ impl<'a> Parser<'a> {
     /// checkers read their inputs as 0 or 1.
     fn bool_equality(&mut self) -> Result<Node, ParseError> {
         let start = self.cur.peek().span;
+        let widened = self.widened;
         let lhs = self.bool_unary()?;
         let op = match self.cur.peek().kind {
             T::Sym(s @ ("==" | "!=" | "===" | "!==")) => s,
@@ -910,6 +933,14 @@ impl<'a> Parser<'a> {
         };
         let what = format!("`{op}`");
         let b = self.to_bool(lhs, self.span_from(start), &what)?;
+        // `(v) == 1` of a declared vector compares its value, not the
+        // condition `v != 0` that `(v)` alone reads as.
+        let b = if self.bare_vector(&b, widened) {
+            let name = b.ap_name().unwrap_or_default();
+            Formula::ap(name.strip_suffix(" != 0").unwrap_or(name))
+        } else {
+            b
+        };
         let op_token = self.cur.next();
         let c = self.cur.peek().clone();
         let value = match self.fill_literal()? {
@@ -944,6 +975,39 @@ impl<'a> Parser<'a> {
         }
         let equal = matches!(op, "==" | "===");
         Ok(Node::Bool(if equal == value { b } else { Formula::not(b) }))
+    }
+
+    /// Whether `f`, read while [`Parser::widened`] went past `before`,
+    /// is a declared vector read as a condition (`v` as `v != 0`) and
+    /// nothing more: its value is the vector, not one bit.
+    fn bare_vector(&self, f: &Formula, before: usize) -> bool {
+        self.widened > before
+            && f.ap_name().is_some_and(|n| {
+                n.strip_suffix(" != 0").is_some_and(|v| {
+                    matches!(
+                        self.signals.shape(v),
+                        Some(super::Shape { range: Some((m, l)), .. }) if m != l
+                    )
+                })
+            })
+    }
+
+    /// A bitwise operator (or `?:`) whose operand is a vector: its value
+    /// is a vector, which these Boolean expressions do not compute (`v &
+    /// w` is 0 for 2'b01 and 2'b10, where `v != 0 && w != 0` holds).
+    fn bitwise_of_vector(&self, at: Span, op: &str) -> ParseError {
+        let hint = match op {
+            "~" => "`!v` is `v == 0`; compare `v` with a constant otherwise",
+            "?:" => "choose conditions (`c ? v != 0 : w != 0`) or compare each vector",
+            _ => "for a condition on each write `v != 0 && w != 0`, or select bits (`v[0] & w[0]`)",
+        };
+        self.unsupported(
+            at,
+            format!(
+                "`{op}` of a vector is bitwise: its value is a vector, not one bit, and \
+                 vector arithmetic is not supported; {hint}"
+            ),
+        )
     }
 
     /// The Boolean expression `b` (one bit) compared by `op` with an
@@ -1486,12 +1550,16 @@ impl<'a> Parser<'a> {
                 self.started = true;
                 self.cur.enter(t.span)?;
                 let s = self.cur.peek().span;
+                let widened = self.widened;
                 self.tight = true;
                 let r = self.bool_unary();
                 self.tight = false;
                 self.cur.leave();
                 let n = r?;
                 match n {
+                    Node::Bool(b) if op == "~" && self.bare_vector(&b, widened) => {
+                        Err(self.bitwise_of_vector(self.span_from(s), op))
+                    }
                     Node::Bool(b) => Ok(Node::Bool(Formula::not(b))),
                     _ => Err(self.unsupported(
                         self.span_from(s),
@@ -2133,6 +2201,7 @@ impl<'a> Parser<'a> {
         }) = self.signals.shape(&name)
         {
             if m != l && !self.vectors_as_signals {
+                self.widened += 1;
                 return Ok(Node::Bool(Formula::ap(&format!("{name} != 0"))));
             }
         }
