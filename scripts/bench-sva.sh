@@ -29,10 +29,13 @@
 #    `fail` is the hand-written `bad` of the first violation (since the
 #    last reset when the checker has a reset port) and hand+flag's `fail`,
 #    else the script stops with the cycles where they differ.
-# 3. SymbiYosys: `mongen compile --sv ... --sby` on handshake.sv and on the
-#    CV32E40P FIFO, then `sby -f`, wall time and status (the FIFO's two
-#    properties constrain its inputs, so a proof with free inputs refutes
-#    them: the figure is the time to the counterexample). Needs
+# 3. SymbiYosys: `mongen compile --sv ... --sby` on handshake.sv, on the
+#    CV32E40P FIFO (its two properties constrain its inputs, so a proof
+#    with free inputs refutes them: the figure is the time to the
+#    counterexample), and on the proofs of real designs of
+#    codegen/tests/tools_sva_proofs.rs (the CV32E40P load-store unit,
+#    prim_packer_fifo, PULP's counter properties); then `sby -f`, wall
+#    time and the status of each task. Needs
 #    scripts/install-sby.sh; skipped with --no-sby or without sby.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -170,7 +173,11 @@ while IFS='|' read -r name mod src; do
   # Without a reset port mongen's flag is never cleared: after the first
   # violation there is nothing left to compare, so many short runs.
   sticky_clear=0 runs=50 cycles=400
-  grep -qx "$rst" <<<"$ports" && { sticky_clear=1 runs=1 cycles=20000; }
+  # (A reset port is one the checker's registers are reset by: a
+  # `disable iff` that became part of the formula leaves `rst_n` an
+  # input of the formula only, and the flag sticky.)
+  awk -v m="$mod" '$0 ~ "^module " m " " {on = 1} on {print} on && /^endmodule/ {exit}' "$T/m_$name.v" \
+    | grep -q -E "if \(!?$rst\)" && { sticky_clear=1 runs=1 cycles=20000; }
   sigs=$(grep -v -x -e "$clk" -e "$rst" -e "p_$rst" <<<"$ports")
   # tied: mongen's checker with its reset proposition p_RST on the reset,
   # as its harness connects it; hand_flag: the hand-written checker with
@@ -261,24 +268,31 @@ if [[ $SBY == 0 ]]; then
   echo "skipped (--no-sby, or sby not found: scripts/install-sby.sh)"
   exit 0
 fi
-printf '%-16s %6s %8s %10s  %s\n' design props depth "wall s" "status (tasks prove and bmc)"
-sby_run() { # name module file flags...
-  local name=$1 mod=$2 file=$3
-  shift 3
+printf '%-16s %6s %8s %10s  %s\n' design props depth "wall s" "status of the tasks (prove, bmc, cover)"
+sby_run() { # name module file "other design files" flags...
+  local name=$1 mod=$2 file=$3 others=$4
+  shift 4
   [[ -f $file ]] || { printf '%-16s %s\n' "$name" "not installed"; return; }
   mkdir -p "$T/sby_$name"
   cp "$file" "$T/sby_$name/"
-  local base
+  local base x
+  local designs=()
+  for x in $others; do
+    cp "$x" "$T/sby_$name/"
+    designs+=(--design "$(basename "$x")")
+  done
   base=$(basename "$file")
   (
     cd "$T/sby_$name"
-    "$M" compile -q --sv "$base" "$@" -t verilog --sby "$mod" --design "$base" --name "$name" -o checkers.v 2> mongen.log
+    # (--keep-going exits with 2 for the assertions it leaves out.)
+    "$M" compile -q --sv "$base" "$@" -t verilog --sby "$mod" "${designs[@]}" --design "$base" \
+      --name "$name" -o checkers.v 2> mongen.log || [[ -f $name.sby ]]
     props=$(grep -c '^module .*_checker' checkers.v)
     depth=$(awk '/^depth/ {print $2}' "$name.sby")
     t0=$(now)
     sby -f "$name.sby" > sby.log 2>&1 || true
     t1=$(now)
-    status=$(grep -o -E 'DONE \([A-Z]+' sby.log | tail -1 | sed 's/DONE (//' || true)
+    status=$(grep -o -E 'DONE \([A-Z]+' sby.log | sed 's/DONE (//' | sort | uniq -c | awk '{printf "%s%s x%s", sep, $2, $1; sep=", "}' || true)
     refuted=$(grep -m1 -o -E 'Assert failed in [^:]*' sby.log | sed 's/.*\.//' || true)
     if [[ -n $refuted ]]; then
       status="$status ($refuted, step $(grep -m1 -B1 -E 'BMC failed|Assert failed' sby.log | grep -o -E 'step [0-9]+' | head -1 | cut -d' ' -f2))"
@@ -286,5 +300,14 @@ sby_run() { # name module file flags...
     printf '%-16s %6s %8s %10.2f  %s\n' "$name" "$props" "$depth" "$(( (t1 - t0) / 1000000 ))e-3" "${status:-see sby.log}"
   )
 }
-sby_run handshake handshake "$HS" -D FORMAL
-sby_run cv32e40p_fifo cv32e40p_fifo "$CV32" -D CV32E40P_ASSERT_ON
+sby_run handshake handshake "$HS" "" -D FORMAL
+sby_run cv32e40p_fifo cv32e40p_fifo "$CV32" "" -D CV32E40P_ASSERT_ON
+# The proofs of codegen/tests/tools_sva_proofs.rs (examples/hardware/sva).
+CVRTL=$(dirname "$CV32")
+sby_run cv32e40p_lsu cv32e40p_load_store_unit "$CVRTL/cv32e40p_load_store_unit.sv" \
+  "$CVRTL/include/cv32e40p_pkg.sv $CVRTL/cv32e40p_obi_interface.sv" -D CV32E40P_ASSERT_ON \
+  --assume a_no_error --assume a_no_spurious_rvalid --design-reset rst_n
+sby_run prim_packer_fifo prim_packer_fifo "$PRIM/prim_packer_fifo.sv" "" -I "$PRIM" \
+  --keep-going --design-reset rst_ni
+sby_run counter counter "$CC/../formal/counter_properties.sv" "$CC/delta_counter.sv $CC/counter.sv" \
+  --keep-going
