@@ -86,10 +86,20 @@ pub(super) fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
                 .trim_start_matches(|c: char| c.is_ascii_digit())
                 .len();
         if digits > 0 && input[i + digits..].starts_with('\'') {
+            // `8'(x)` (lowRISC's `N'(1)` after its parameter's value).
+            let message = if input[i + digits + 1..].starts_with('(') {
+                format!(
+                    "`{}'(...)` is a size cast (IEEE 1800-2017 §6.24.1): its value is a \
+                     vector, and vector arithmetic is not supported",
+                    &input[i..i + digits]
+                )
+            } else {
+                LiteralError::Malformed.to_string()
+            };
             return Err(err(
                 start,
                 i + digits + 1,
-                ParseErrorKind::Unsupported(LiteralError::Malformed.to_string()),
+                ParseErrorKind::Unsupported(message),
             ));
         }
         if c.is_ascii_digit() {
