@@ -419,6 +419,16 @@ fn bound_properties(
         ));
     };
     let module = &bind.module;
+    // The checkers go into one module: every assertion must be in it.
+    if let Some(a) = read.assertions.iter().find(|a| &a.module != module) {
+        return Err(format!(
+            "--sby {design}: {shown} binds `{}` into it, but has assertions in `{}` too \
+             (line {}): the harness instantiates one bound module",
+            comment_safe(module),
+            comment_safe(&a.module),
+            a.location.line
+        ));
+    }
     if !read.modules.contains(module) {
         return Err(format!(
             "--sby {design}: {shown} binds `{}` into it, a module it does not declare",

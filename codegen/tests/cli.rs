@@ -1851,6 +1851,14 @@ fn sby_instantiates_the_properties_a_file_binds_into_the_design() {
         (
             props(
                 good_ports,
+                "bind dut dut_props i_props (.*);\nmodule other (input clk, a);\n  \
+                 o: assert property (@(posedge clk) a);\nendmodule",
+            ),
+            "has assertions in `other` too (line 9)",
+        ),
+        (
+            props(
+                good_ports,
                 "bind dut dut_props i_props (clk, rst_n, req, q);",
             ),
             "write `(.*)`",
