@@ -345,6 +345,9 @@ fn design_signals(files: &[PathBuf], module: &str, option: &str) -> Result<Vec<H
                 .map_err(|e| format!("--design {}:{e}", file.display()));
         }
     }
+    // (The module may come from a file: an escaped identifier holds any
+    // bytes.)
+    let module = mongen::emit::names::comment_safe(module);
     Err(format!(
         "{option} {module}: no module {module} in the --design files"
     ))
@@ -444,6 +447,8 @@ fn bound_properties(
     }
     let bound = design_signals(&args.design, module, "--sby")?;
     let mut ports = Vec::new();
+    // (An escaped identifier holds any bytes: shown safe on a terminal.)
+    let shown_module = comment_safe(module);
     for s in bound.iter().filter(|s| s.direction != Direction::Internal) {
         let port = comment_safe(&s.name);
         let Some(d) = design_ports
@@ -451,13 +456,13 @@ fn bound_properties(
             .find(|d| d.name == s.name && d.direction != Direction::Internal)
         else {
             return Err(format!(
-                "--sby {design}: `{module}` (bound into it by {shown}) has a port `{port}` that \
+                "--sby {design}: `{shown_module}` (bound into it by {shown}) has a port `{port}` that \
                  is not a port of {design}: the harness reaches the design's ports only"
             ));
         };
         if s.direction != Direction::Input {
             return Err(format!(
-                "--sby {design}: the port `{port}` of `{module}` is not an input: bound \
+                "--sby {design}: the port `{port}` of `{shown_module}` is not an input: bound \
                  properties read the design, they do not drive it"
             ));
         }
@@ -466,7 +471,7 @@ fn bound_properties(
         // must agree.
         if (s.msb, s.lsb, s.scalar) != (d.msb, d.lsb, d.scalar) {
             return Err(format!(
-                "--sby {design}: the port `{port}` of `{module}` differs in width from {design}'s \
+                "--sby {design}: the port `{port}` of `{shown_module}` differs in width from {design}'s \
                  with their default parameters, with which the harness instantiates both"
             ));
         }

@@ -1845,6 +1845,18 @@ fn sby_instantiates_the_properties_a_file_binds_into_the_design() {
     let at = copy.find("module dut_props").unwrap();
     assert!(copy[at..].contains("grows_checker grows_chk"), "{copy}");
     assert!(copy[at..].contains(".seen(seen)"), "{copy}");
+    // An escaped instance name (any bytes) does not reach the harness.
+    let o = run(&props(
+        good_ports,
+        "bind dut dut_props \\i*/\u{1b}[31m (.*);",
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let harness = std::fs::read_to_string(dir.join("dut_props_formal.sv")).unwrap();
+    assert!(
+        harness.contains("  dut_props bound_properties (.clk(clk), "),
+        "{harness}"
+    );
+    assert!(!harness.contains('\u{1b}'), "{harness}");
     // What the harness cannot do, refused with the reason.
     for (text, needle) in [
         (props(good_ports, ""), "binds no module into it"),

@@ -480,7 +480,13 @@ pub fn emit_formal_harness(
     let dut = fresh("dut");
     let init = fresh("f_init");
     let bound = opts.bound.as_ref().map(|b| {
-        let instance = fresh(&b.instance);
+        // The bind's instance name, when it is a plain identifier (an
+        // escaped one, as sv-parser gives it, holds any bytes).
+        let instance = if is_identifier(&b.instance) {
+            fresh(&b.instance)
+        } else {
+            fresh("bound_properties")
+        };
         let connections: Vec<String> = b
             .ports
             .iter()
