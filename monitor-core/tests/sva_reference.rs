@@ -681,7 +681,7 @@ proptest! {
 // bits 7 and 8; the front end reads them with their widths.
 
 /// Whether the atom `name` of the front end holds of letter `l`: the
-/// propositions `a` to `d`, bits `v[k]`, and comparisons `v != 0`, `v ==
+/// propositions `a` to `d`, bits `v[k]` and `i[k]`, and comparisons `v != 0`, `v ==
 /// 0`, `i == k` (read here by hand, not by the crate's atom module).
 fn vector_atom(name: &str, l: u64) -> bool {
     let v = (l >> 4) & 7;
@@ -693,6 +693,11 @@ fn vector_atom(name: &str, l: u64) -> bool {
         let k: u64 = k.parse().unwrap();
         assert!(k < 3, "{name}");
         return (v >> k) & 1 == 1;
+    }
+    if let Some(k) = name.strip_prefix("i[").and_then(|r| r.strip_suffix(']')) {
+        let k: u64 = k.parse().unwrap();
+        assert!(k < 2, "{name}");
+        return (i >> k) & 1 == 1;
     }
     match name {
         "v != 0" => v != 0,

@@ -1443,26 +1443,74 @@ mod vector_tests {
     /// and 2'b10, where both are nonzero. Those are refused, with the
     /// column of the vector; `(v) == 1` compares the value.
     #[test]
-    fn bitwise_operators_of_vectors_are_refused_not_read_as_conditions() {
+    fn bitwise_operators_of_vectors_compute_vectors() {
         let s = Signals::new()
             .vector("v", 1, 0)
             .vector("w", 1, 0)
             .scalar("c")
             .scalar("e");
-        for (text, col, op) in [
-            ("(v & w) |-> e", 2, "`&`"),
-            ("(c & w) |-> e", 6, "`&`"),
-            ("v | w |-> e", 1, "`|`"),
-            ("v ^ w |-> e", 1, "`^`"),
-            ("v ~^ c |-> e", 1, "`~^`"),
-            ("~v |-> e", 2, "`~`"),
-            ("(c ? v : w) |-> e", 6, "`?:`"),
-            ("(c ? 1'b1 : w) |-> e", 13, "`?:`"),
-        ] {
-            let e = parse_sva_with(text, &s).unwrap_err();
-            assert!(e.message().contains(op), "{text}: {e}");
-            assert!(e.message().contains("bitwise"), "{text}: {e}");
-            assert_eq!(e.column(), col, "{text}: {e}");
+        // The value of a Boolean formula over `v[i]`, `w[i]`, `c`.
+        fn eval(f: &Formula, v: u8, w: u8, c: bool) -> bool {
+            use crate::formula::Op;
+            let k = |i: usize| eval(f.child(i), v, w, c);
+            match f.op() {
+                Op::True => true,
+                Op::False => false,
+                Op::Not => !k(0),
+                Op::And => (0..f.children().len()).all(k),
+                Op::Or => (0..f.children().len()).any(k),
+                Op::Xor => k(0) != k(1),
+                Op::Equiv => k(0) == k(1),
+                Op::Implies => !k(0) || k(1),
+                Op::Ap => match f.ap_name().unwrap() {
+                    "c" => c,
+                    "v != 0" => v != 0,
+                    "w != 0" => w != 0,
+                    bit => {
+                        let (name, i) = bit.trim_end_matches(']').split_once('[').unwrap();
+                        let word = if name == "v" { v } else { w };
+                        word >> i.parse::<u8>().unwrap() & 1 == 1
+                    }
+                },
+                op => panic!("{op:?} in {f}"),
+            }
+        }
+        // Verilog's values (IEEE 1800-2017 §11.4.8: the 1-bit `c` is
+        // extended to the width of the vector).
+        type Value = fn(u8, u8, bool) -> bool;
+        let cases: &[(&str, Value)] = &[
+            ("(v & w) != 0", |v, w, _| v & w != 0),
+            ("v & w", |v, w, _| v & w != 0),
+            ("(c & w) == 1", |_, w, c| u8::from(c) & w == 1),
+            ("v | w", |v, w, _| v | w != 0),
+            ("v ^ w", |v, w, _| v ^ w != 0),
+            ("v ~^ c", |v, _, c| !(v ^ u8::from(c)) & 3 != 0),
+            ("~v", |v, _, _| !v & 3 != 0),
+            ("~v == 2'b10", |v, _, _| !v & 3 == 2),
+            ("(c ? v : w) == 2", |v, w, c| (if c { v } else { w }) == 2),
+            ("(c ? 1'b1 : w) == 1", |_, w, c| {
+                (if c { 1 } else { w }) == 1
+            }),
+            ("c ? v : w", |v, w, c| (if c { v } else { w }) != 0),
+            ("v + w == 3'd4", |v, w, _| v + w == 4),
+            ("v + w == 2'd0", |v, w, _| (v + w) & 3 == 0),
+            // 32 bits (the unsized 0): `v - w` wraps around to a large value.
+            ("v - w > 0", |v, w, _| v != w),
+            ("{v, w} == 4'b1001", |v, w, _| (v << 2 | w) == 9),
+        ];
+        for (text, value) in cases {
+            let f = parse_sva_with(text, &s).unwrap_or_else(|e| panic!("{text}: {e}"));
+            for v in 0..4 {
+                for w in 0..4 {
+                    for c in [false, true] {
+                        assert_eq!(
+                            eval(&f, v, w, c),
+                            value(v, w, c),
+                            "{text}: v={v} w={w} c={c}"
+                        );
+                    }
+                }
+            }
         }
         // Logical operators read conditions; a 1-bit operand is itself.
         let ap = |text: &str| -> Vec<String> {

@@ -14,6 +14,8 @@ use crate::formula::Formula;
 
 use super::Signals;
 
+mod vector;
+
 /// The largest number of tokens the instances of named sequences,
 /// properties and `let`s may expand to, all together.
 pub(super) const MAX_EXPANSION: usize = 100_000;
@@ -122,6 +124,20 @@ fn compare_vectors(a: &Vector, op: &str, b: &Vector) -> Formula {
         "<=" => Formula::not(less(&y, &x)),
         _ => Formula::not(less(&x, &y)),
     }
+}
+
+/// Whether `x op n` of a `w`-bit `x` (signed or not) may be decided by the
+/// width alone: `n` past the largest value, or, for an ordering, at either
+/// end of the range.
+fn at_the_ends(op: &str, n: u64, w: usize, signed: bool) -> bool {
+    let bits = if signed { w.saturating_sub(1) } else { w };
+    let max = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let ordering = matches!(op, "<" | "<=" | ">" | ">=");
+    n > max || (ordering && (n == max || (n == 0 && !signed)))
 }
 
 /// `$past(v, n)`: each bit `n` ticks before (0 before the first tick,
@@ -294,6 +310,8 @@ pub(super) struct Parser<'a> {
     tight: bool,
     /// The declared signals, whose widths vector expressions need.
     signals: &'a Signals,
+    /// What [`Parser::vector_expression_ahead`] found and spent.
+    scan: vector::Scan,
 }
 
 impl<'a> Parser<'a> {
@@ -319,6 +337,7 @@ impl<'a> Parser<'a> {
             default_disable: None,
             tight: false,
             signals,
+            scan: vector::Scan::default(),
         }
     }
 
@@ -800,21 +819,17 @@ impl<'a> Parser<'a> {
         let t = self.cur.next();
         self.cur.enter(t.span)?;
         let r = (|| {
+            // Here the value of `c ? a : b` is a condition (a comparison
+            // of it would be in parentheses, read as a vector
+            // expression): it is the condition of the branch taken, as
+            // extending a vector keeps it zero or not.
             let s = self.cur.peek().span;
-            let widened = self.widened;
             let a = self.boolean()?;
             let a = self.to_bool(a, self.span_from(s), "`?:`")?;
-            if self.bare_vector(&a, widened) {
-                return Err(self.bitwise_of_vector(self.span_from(s), "?:"));
-            }
             self.expect_sym(":", "`:`")?;
             let s = self.cur.peek().span;
-            let widened = self.widened;
             let b = self.boolean()?;
             let b = self.to_bool(b, self.span_from(s), "`?:`")?;
-            if self.bare_vector(&b, widened) {
-                return Err(self.bitwise_of_vector(self.span_from(s), "?:"));
-            }
             Ok(Node::Bool(Formula::or([
                 Formula::and([c.clone(), a]),
                 Formula::and([Formula::not(c), b]),
@@ -851,6 +866,9 @@ impl<'a> Parser<'a> {
         const LEVELS: &[&[&str]] = &[&["||"], &["&&"], &["|"], &["^", "~^", "^~"], &["&"]];
         if level == LEVELS.len() {
             return self.bool_equality();
+        }
+        if level == vector::BITWISE_OR_LEVEL && self.vector_expression_ahead()? {
+            return self.vector_boolean();
         }
         let start = self.cur.peek().span;
         let lhs_widened = self.widened;
@@ -2174,6 +2192,9 @@ impl<'a> Parser<'a> {
                 }
                 _ => return Err(self.unexpected(&rhs, "a number, a literal or an identifier")),
             };
+            if let Some(f) = self.compared_bit_by_bit(&name, op, &rhs, &value, at)? {
+                return Ok(Node::Bool(f));
+            }
             // `===` stays: the trace checker and Verilog read x and z
             // bits, where it differs from `==` (`atom::Comparison::CaseEq`).
             name = format!("{name} {op} {value}");
@@ -2206,6 +2227,55 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(Node::Bool(Formula::ap(&name)))
+    }
+
+    /// `name op value` (`value` the text of `rhs`) bit by bit, where the
+    /// proposition `name op value` would not say it to every back end:
+    /// two signals of different widths or signedness, a literal of
+    /// another width, a number at or past the ends of the signal's range
+    /// (the checkers' width rules refuse those as likely mistakes; SVA
+    /// defines them, §11.4.4, and the comparison of the bits is exact).
+    /// `None` when the proposition says it, or a width is not declared.
+    fn compared_bit_by_bit(
+        &self,
+        name: &str,
+        op: &str,
+        rhs: &Token,
+        value: &str,
+        at: Span,
+    ) -> Result<Option<Formula>, ParseError> {
+        let span = self.span_from(at);
+        let Some(lhs) = self.signal_vector(name, span)? else {
+            return Ok(None);
+        };
+        let w = lhs.bits.len();
+        let rhs = match &rhs.kind {
+            T::Word(_) => match self.signal_vector(value, span)? {
+                Some(v) if v.bits.len() != w || v.signed != lhs.signed => v,
+                _ => return Ok(None),
+            },
+            T::Literal(l) if l.width.is_some_and(|lw| lw as usize != w) => {
+                Vector::constant(l.value, l.width.unwrap_or(32) as usize, l.signed)
+            }
+            T::Literal(l) => {
+                let len = (64 - l.value.leading_zeros()).max(1) as usize;
+                let n = Vector::constant(
+                    l.value,
+                    l.width.map_or(len.max(32), |w| w as usize),
+                    l.signed,
+                );
+                if at_the_ends(op, l.value, w, lhs.signed) {
+                    n
+                } else {
+                    return Ok(None);
+                }
+            }
+            T::Num(n) if at_the_ends(op, *n, w, lhs.signed) => {
+                Vector::constant(*n, 32.max(65 - n.leading_zeros() as usize), true)
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(compare_vectors(&lhs, op, &rhs)))
     }
 
     /// `sig` followed by a bit-select `[i]` or a part-select `[msb:lsb]`.
