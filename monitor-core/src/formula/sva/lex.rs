@@ -85,21 +85,17 @@ pub(super) fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             - input[i..]
                 .trim_start_matches(|c: char| c.is_ascii_digit())
                 .len();
-        if digits > 0 && input[i + digits..].starts_with('\'') {
-            // `8'(x)` (lowRISC's `N'(1)` after its parameter's value).
-            let message = if input[i + digits + 1..].starts_with('(') {
-                format!(
-                    "`{}'(...)` is a size cast (IEEE 1800-2017 §6.24.1): its value is a \
-                     vector, and vector arithmetic is not supported",
-                    &input[i..i + digits]
-                )
-            } else {
-                LiteralError::Malformed.to_string()
-            };
+        // `8'(x)` is a size cast (lowRISC's `N'(1)` after its
+        // parameter's value): the number, then `'` and `(`, which vector
+        // expressions read.
+        if digits > 0
+            && input[i + digits..].starts_with('\'')
+            && !input[i + digits + 1..].starts_with('(')
+        {
             return Err(err(
                 start,
                 i + digits + 1,
-                ParseErrorKind::Unsupported(message),
+                ParseErrorKind::Unsupported(LiteralError::Malformed.to_string()),
             ));
         }
         if c.is_ascii_digit() {

@@ -723,9 +723,15 @@ impl Parser<'_> {
                     return (true, end, None)
                 }
                 T::Sym("{") if i >= bits_argument_until => return (true, end, None),
-                // A fill literal compared is read as the constant it is
-                // (`v == '0`); elsewhere it is as wide as its context.
-                T::Sym("'") if !(i > 0 && is_comparison(i - 1)) => return (true, end, None),
+                // `v == '0` is read as the constant it is; elsewhere a fill
+                // literal is as wide as its context, and `8'(x)` is a cast.
+                T::Sym("'")
+                    if !(i > 0
+                        && matches!(kind(i - 1), Some(T::Sym("==" | "!=" | "===" | "!==")))
+                        && matches!(kind(i + 1), Some(T::Num(0)))) =>
+                {
+                    return (true, end, None)
+                }
                 T::Word(w) if matches!(w.as_str(), "$signed" | "$unsigned") => {
                     return (true, end, None)
                 }
@@ -1066,6 +1072,9 @@ impl Parser<'_> {
         match &t.kind {
             T::Num(n) => {
                 self.cur.next();
+                if self.is_sym("'") && matches!(self.cur.peek2().kind, T::Sym("(")) {
+                    return self.size_cast(*n, t.span);
+                }
                 Ok(VExpr::Leaf(Leaf::Number(*n), t.span))
             }
             T::Literal(l) => {
@@ -1110,25 +1119,80 @@ impl Parser<'_> {
         }
     }
 
+    /// `n'(e)` after `n` (at `at`), a size cast (§6.24.1): the value `e`
+    /// would have assigned to `n` bits (computed on at least `n` bits,
+    /// then cut to `n`), its signedness passed through.
+    fn size_cast(&mut self, n: u64, at: Span) -> Result<VExpr, ParseError> {
+        self.cur.next();
+        let open = self.cur.next();
+        let e = self.v_full()?;
+        self.close_call("'(", open.span)?;
+        let span = self.span_from(at);
+        if n == 0 || n > MAX_ARITHMETIC_BITS as u64 {
+            return Err(self.cur.error(
+                span,
+                ParseErrorKind::Bound(format!(
+                    "a size cast to {n} bits: vector expressions compute on 1 to \
+                     {MAX_ARITHMETIC_BITS}"
+                )),
+            ));
+        }
+        if let Some((name, at)) = e.undeclared() {
+            return Err(self.vector_width_unknown(at, name));
+        }
+        let n = n as usize;
+        let signed = e.signed();
+        let mut bits = self.lower(e.bits(n.max(e.width()), signed))?;
+        bits.truncate(n);
+        Ok(VExpr::value(bits, signed, span))
+    }
+
     /// `{a, b}` or `{n{a, b}}` (§11.4.12): items by themselves, unsigned.
     fn v_concatenation(&mut self) -> Result<VExpr, ParseError> {
         let open = self.cur.next();
         let mut times = 1usize;
         let mut replicated = false;
-        if matches!(self.cur.peek().kind, T::Num(_)) && matches!(self.cur.peek2().kind, T::Sym("{"))
-        {
-            let T::Num(n) = self.cur.next().kind else {
-                unreachable!("peeked")
-            };
-            if n == 0 || n > MAX_BITS as u64 {
-                return Err(self.cur.error(
-                    self.span_from(open.span),
-                    ParseErrorKind::Bound(format!("a replication count from 1 to {MAX_BITS}")),
-                ));
+        // `{n{...}}`: a constant expression (`{WIDTH-1{1'b0}}` after the
+        // parameter's value) before an inner concatenation.
+        let pos = self.cur.pos;
+        let s = self.cur.peek().span;
+        if let Ok(count) = self.v_full() {
+            if self.is_sym("{") {
+                let span = self.span_from(s);
+                let value = count
+                    .own()
+                    .ok()
+                    .and_then(|v| constant_value(&v.bits).map(|b| (b, v.signed)));
+                let n = match value {
+                    Some((bits, signed)) if !(signed && bits.last() == Some(&true)) => bits
+                        .iter()
+                        .enumerate()
+                        .try_fold(0u64, |acc, (i, &b)| match (b, i < 64) {
+                            (false, _) => Some(acc),
+                            (true, true) => Some(acc | 1 << i),
+                            (true, false) => None,
+                        }),
+                    _ => None,
+                };
+                let Some(n) = n else {
+                    return Err(self.unsupported(
+                        span,
+                        "a replication count is a constant (IEEE 1800-2017 §11.4.12.1)",
+                    ));
+                };
+                if n == 0 || n > MAX_BITS as u64 {
+                    return Err(self.cur.error(
+                        span,
+                        ParseErrorKind::Bound(format!("a replication count from 1 to {MAX_BITS}")),
+                    ));
+                }
+                times = n as usize;
+                replicated = true;
+                self.cur.next();
             }
-            times = n as usize;
-            replicated = true;
-            self.cur.next();
+        }
+        if !replicated {
+            self.cur.seek(pos);
         }
         let mut bits: Vec<Formula> = Vec::new();
         let mut items = Vec::new();
