@@ -45,6 +45,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use super::arith;
 use super::number::{parse_decimal, Num, Scanned};
 use crate::formula::atom::{literal_len, Comparison, Literal, Select};
 
@@ -229,7 +230,7 @@ impl<'a> Cell<'a> {
         }
     }
 
-    fn select(&self, sel: Select) -> Result<Num<'a>, ValueError> {
+    pub(crate) fn select(&self, sel: Select) -> Result<Num<'a>, ValueError> {
         let (hi, lo) = match sel {
             Select::Bit(i) => (i, i),
             Select::Part(h, l) => (h, l),
@@ -277,6 +278,154 @@ pub enum Operand {
     Literal(Literal),
     /// `true`/`false`.
     Bool(bool),
+    /// Arithmetic (`cnt + 1`), compared with another term: only in
+    /// comparisons whose operands are both terms.
+    Term(Box<Term>),
+}
+
+/// A value computed from fields and constants (`cnt + 1`, `v & w`,
+/// `{a, b}`, `&v`, `$signed(d)`): Verilog's value on a waveform, the exact
+/// integer on a log (see the module doc).
+///
+/// ```
+/// use monitor_core::trace::expr::{BinaryOp, Expr, Operand, Term};
+///
+/// let Expr::Compare(Operand::Term(t), _, _) = Expr::parse("cnt + 1 > 3")? else { unreachable!() };
+/// assert!(matches!(*t, Term::Binary(_, BinaryOp::Add, _)));
+/// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    /// A field, a number, a literal or `true`/`false`.
+    Operand(Operand),
+    /// A unary operator.
+    Unary(UnaryOp, Box<Term>),
+    /// A binary operator.
+    Binary(Box<Term>, BinaryOp, Box<Term>),
+    /// `{a, b}`: the operands side by side, the first most significant.
+    Concat(Vec<Term>),
+    /// `{n{a, b}}`: `n` copies of the concatenation.
+    Replicate(u32, Vec<Term>),
+    /// `$signed(e)`: the bits of `e`, read as signed.
+    Signed(Box<Term>),
+    /// `$unsigned(e)`: the bits of `e`, read as unsigned.
+    Unsigned(Box<Term>),
+    /// A comparison or a Boolean operation: one bit, 1 when it holds.
+    Bool(Box<Expr>),
+}
+
+/// A unary operator of a [`Term`].
+///
+/// ```
+/// use monitor_core::trace::expr::{Expr, Term, UnaryOp};
+///
+/// let Expr::Value(Term::Unary(op, _)) = Expr::parse("~&v")? else { unreachable!() };
+/// assert_eq!(op, UnaryOp::Nand);
+/// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// `-e`.
+    Neg,
+    /// `+e`.
+    Plus,
+    /// `~e`, bitwise.
+    Not,
+    /// `&e`, reduction.
+    And,
+    /// `~&e`.
+    Nand,
+    /// `|e`.
+    Or,
+    /// `~|e`.
+    Nor,
+    /// `^e`.
+    Xor,
+    /// `~^e`, `^~e`.
+    Xnor,
+}
+
+/// A binary operator of a [`Term`].
+///
+/// ```
+/// use monitor_core::trace::expr::BinaryOp;
+///
+/// assert!(BinaryOp::AShr.is_shift() && !BinaryOp::Mod.is_shift());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `*`.
+    Mul,
+    /// `/` (truncating).
+    Div,
+    /// `%` (the sign of the dividend).
+    Mod,
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `<<`.
+    Shl,
+    /// `>>` (logical).
+    Shr,
+    /// `<<<`.
+    AShl,
+    /// `>>>` (arithmetic when the expression is signed).
+    AShr,
+    /// `&`, bitwise.
+    And,
+    /// `|`, bitwise.
+    Or,
+    /// `^`, bitwise.
+    Xor,
+    /// `~^`, `^~`, bitwise.
+    Xnor,
+}
+
+impl Term {
+    fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
+        match self {
+            Term::Operand(o) => o.visit(f),
+            Term::Unary(_, x) | Term::Signed(x) | Term::Unsigned(x) => x.visit(f),
+            Term::Binary(a, _, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Term::Concat(xs) | Term::Replicate(_, xs) => xs.iter().for_each(|x| x.visit(f)),
+            Term::Bool(e) => e.visit(f),
+        }
+    }
+
+    fn resolve<E>(&mut self, resolve: &mut impl FnMut(&str) -> Result<usize, E>) -> Result<(), E> {
+        match self {
+            Term::Operand(o) => o.resolve(resolve),
+            Term::Unary(_, x) | Term::Signed(x) | Term::Unsigned(x) => x.resolve(resolve),
+            Term::Binary(a, _, b) => {
+                a.resolve(resolve)?;
+                b.resolve(resolve)
+            }
+            Term::Concat(xs) | Term::Replicate(_, xs) => {
+                xs.iter_mut().try_for_each(|x| x.resolve(resolve))
+            }
+            Term::Bool(e) => e.resolve(resolve),
+        }
+    }
+}
+
+impl BinaryOp {
+    /// Whether it is a shift (whose right operand is self-determined).
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::BinaryOp;
+    ///
+    /// assert!(BinaryOp::Shl.is_shift());
+    /// ```
+    pub fn is_shift(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Shl | BinaryOp::Shr | BinaryOp::AShl | BinaryOp::AShr
+        )
+    }
 }
 
 /// A number written in an expression (`100`, `-2.5`, `1e-3`, `1_000`),
@@ -333,7 +482,7 @@ impl Number {
         self.int
     }
 
-    fn num(&self) -> Num<'_> {
+    pub(crate) fn num(&self) -> Num<'_> {
         match self.int {
             Some(i) => Num::Int(i),
             None => self.scanned.num(&self.text),
@@ -348,6 +497,25 @@ impl fmt::Display for Number {
 }
 
 impl Operand {
+    fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
+        match self {
+            Operand::Field(r) => f(r),
+            Operand::Term(t) => t.visit(f),
+            _ => {}
+        }
+    }
+
+    fn resolve<E>(&mut self, resolve: &mut impl FnMut(&str) -> Result<usize, E>) -> Result<(), E> {
+        match self {
+            Operand::Field(r) => {
+                r.id = resolve(&r.name)?;
+                Ok(())
+            }
+            Operand::Term(t) => t.resolve(resolve),
+            _ => Ok(()),
+        }
+    }
+
     /// The value of a constant number (or Verilog literal).
     fn number(&self) -> Option<Num<'_>> {
         match self {
@@ -387,6 +555,9 @@ pub enum Expr {
     And(Vec<Expr>),
     /// Disjunction.
     Or(Vec<Expr>),
+    /// A computed value as a proposition (`v & w`, `&v`, `cnt + 1`): it
+    /// holds when the value is not zero, as the condition of an `if`.
+    Value(Term),
 }
 
 /// A syntax error in an expression: the message and the byte column.
@@ -417,9 +588,18 @@ impl fmt::Display for ExprError {
 
 impl std::error::Error for ExprError {}
 
+/// How deeply parentheses and unary operators may nest.
+const MAX_DEPTH: usize = 200;
+
+/// How many operators of terms an expression may have (each is a node
+/// that evaluation recurses on).
+const MAX_OPERATORS: usize = 1000;
+
 struct Parser<'a> {
     s: &'a str,
     i: usize,
+    /// Operators of terms read so far.
+    ops: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -451,82 +631,424 @@ impl<'a> Parser<'a> {
         self.s[self.i..].starts_with(t)
     }
 
-    fn or(&mut self, depth: usize) -> Result<Expr, ExprError> {
-        let mut xs = vec![self.and(depth)?];
-        while self.eat("||") || (!self.peek_is("||") && self.eat("|")) {
-            xs.push(self.and(depth)?);
+    /// Counts an operator of a term: terms are bounded (their evaluation
+    /// recurses on them).
+    fn count(&mut self) -> Result<(), ExprError> {
+        self.ops += 1;
+        if self.ops > MAX_OPERATORS {
+            return self.err(format!(
+                "too many operators: at most {MAX_OPERATORS} in an expression"
+            ));
         }
-        Ok(if xs.len() == 1 {
-            xs.pop().expect("one")
-        } else {
-            Expr::Or(xs)
-        })
+        Ok(())
     }
 
-    fn and(&mut self, depth: usize) -> Result<Expr, ExprError> {
-        let mut xs = vec![self.unary(depth)?];
-        while self.eat("&&") || (!self.peek_is("&&") && self.eat("&")) {
-            xs.push(self.unary(depth)?);
+    /// `t`, an operand of arithmetic read from `at`: no string.
+    fn value(&mut self, t: Term, at: usize) -> Result<Term, ExprError> {
+        if let Term::Operand(Operand::Str(_)) = t {
+            self.i = at;
+            return self.err("a string in arithmetic: compare it with `==` or `!=`");
         }
-        Ok(if xs.len() == 1 {
-            xs.pop().expect("one")
-        } else {
-            Expr::And(xs)
-        })
+        Ok(t)
     }
 
-    fn unary(&mut self, depth: usize) -> Result<Expr, ExprError> {
-        if depth > 200 {
+    /// `a || b`.
+    fn or(&mut self, depth: usize) -> Result<Term, ExprError> {
+        let first = self.and(depth)?;
+        if !self.peek_is("||") {
+            return Ok(first);
+        }
+        let mut xs = vec![self.to_bool(first)?];
+        while self.eat("||") {
+            let t = self.and(depth)?;
+            xs.push(self.to_bool(t)?);
+        }
+        Ok(Term::Bool(Box::new(Expr::Or(xs))))
+    }
+
+    /// `a && b`.
+    fn and(&mut self, depth: usize) -> Result<Term, ExprError> {
+        let first = self.bit_or(depth)?;
+        if !self.peek_is("&&") {
+            return Ok(first);
+        }
+        let mut xs = vec![self.to_bool(first)?];
+        while self.eat("&&") {
+            let t = self.bit_or(depth)?;
+            xs.push(self.to_bool(t)?);
+        }
+        Ok(Term::Bool(Box::new(Expr::And(xs))))
+    }
+
+    /// A left-associative level of binary operators: `ops` (tried in
+    /// order; a `None` operator is refused) over `next`.
+    fn binary(
+        &mut self,
+        depth: usize,
+        ops: &[(&str, Option<BinaryOp>)],
+        not_before: &[&str],
+        next: fn(&mut Self, usize) -> Result<Term, ExprError>,
+    ) -> Result<Term, ExprError> {
+        self.ws();
+        let mut at = self.i;
+        let mut t = next(self, depth)?;
+        'more: loop {
+            if not_before.iter().any(|n| self.peek_is(n)) {
+                return Ok(t);
+            }
+            for (text, op) in ops {
+                if self.peek_is(text) {
+                    let Some(op) = op else {
+                        return self.err(format!("`{text}` is not supported"));
+                    };
+                    self.i += text.len();
+                    self.count()?;
+                    t = self.value(t, at)?;
+                    self.ws();
+                    at = self.i;
+                    let r = next(self, depth)?;
+                    let r = self.value(r, at)?;
+                    t = Term::Binary(Box::new(t), *op, Box::new(r));
+                    continue 'more;
+                }
+            }
+            return Ok(t);
+        }
+    }
+
+    fn bit_or(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(depth, &[("|", Some(BinaryOp::Or))], &["||"], Self::bit_xor)
+    }
+
+    fn bit_xor(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[
+                ("^~", Some(BinaryOp::Xnor)),
+                ("~^", Some(BinaryOp::Xnor)),
+                ("^", Some(BinaryOp::Xor)),
+            ],
+            &[],
+            Self::bit_and,
+        )
+    }
+
+    fn bit_and(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[("&", Some(BinaryOp::And))],
+            &["&&"],
+            Self::equality,
+        )
+    }
+
+    /// Equality and relational operators (two levels, as Verilog has
+    /// them).
+    fn equality(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.comparisons(
+            depth,
+            &[
+                ("===", Comparison::CaseEq),
+                ("!==", Comparison::CaseNe),
+                ("==", Comparison::Eq),
+                ("!=", Comparison::Ne),
+                ("=", Comparison::Eq),
+            ],
+            Self::relational,
+        )
+    }
+
+    fn relational(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.comparisons(
+            depth,
+            &[
+                ("<=", Comparison::Le),
+                (">=", Comparison::Ge),
+                ("<", Comparison::Lt),
+                (">", Comparison::Gt),
+            ],
+            Self::shift,
+        )
+    }
+
+    fn comparisons(
+        &mut self,
+        depth: usize,
+        ops: &[(&str, Comparison)],
+        next: fn(&mut Self, usize) -> Result<Term, ExprError>,
+    ) -> Result<Term, ExprError> {
+        let mut t = next(self, depth)?;
+        while let Some(&(_, op)) = ops.iter().find(|(text, _)| self.eat(text)) {
+            let r = next(self, depth)?;
+            let e = match (t, r) {
+                (Term::Operand(a), Term::Operand(b))
+                    if !matches!(a, Operand::Term(_)) && !matches!(b, Operand::Term(_)) =>
+                {
+                    Expr::Compare(a, op, b)
+                }
+                (a, b) => {
+                    if [&a, &b]
+                        .iter()
+                        .any(|t| matches!(t, Term::Operand(Operand::Str(_))))
+                    {
+                        return self.err("a string is compared with a computed value");
+                    }
+                    self.count()?;
+                    Expr::Compare(Operand::Term(Box::new(a)), op, Operand::Term(Box::new(b)))
+                }
+            };
+            t = Term::Bool(Box::new(e));
+        }
+        Ok(t)
+    }
+
+    fn shift(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[
+                ("<<<", Some(BinaryOp::AShl)),
+                (">>>", Some(BinaryOp::AShr)),
+                ("<<", Some(BinaryOp::Shl)),
+                (">>", Some(BinaryOp::Shr)),
+            ],
+            &[],
+            Self::additive,
+        )
+    }
+
+    fn additive(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[("+", Some(BinaryOp::Add)), ("-", Some(BinaryOp::Sub))],
+            &[],
+            Self::multiplicative,
+        )
+    }
+
+    fn multiplicative(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[
+                ("**", None),
+                ("*", Some(BinaryOp::Mul)),
+                ("/", Some(BinaryOp::Div)),
+                ("%", Some(BinaryOp::Mod)),
+            ],
+            &[],
+            Self::unary,
+        )
+    }
+
+    fn unary(&mut self, depth: usize) -> Result<Term, ExprError> {
+        if depth > MAX_DEPTH {
             return self.err("nested too deeply");
         }
         if self.peek_is("!=") {
             return self.err("expected an operand");
         }
-        if self.eat("!") || self.eat("~") {
-            return Ok(Expr::Not(Box::new(self.unary(depth + 1)?)));
+        if self.eat("!") {
+            let t = self.unary(depth + 1)?;
+            return Ok(Term::Bool(Box::new(Expr::Not(Box::new(self.to_bool(t)?)))));
         }
-        if self.eat("$isunknown") {
+        let rest = &self.s[self.i..];
+        // A sign before digits is the number's (`-5`), as it was before
+        // arithmetic, unless a based literal follows (`-4'd5`).
+        let signed_number = matches!(rest.as_bytes().first(), Some(b'-' | b'+'))
+            && rest[1..].starts_with(|d: char| d.is_ascii_digit())
+            && literal_len(&rest[1..]) == 0;
+        let op = if signed_number {
+            None
+        } else {
+            [
+                ("~&", UnaryOp::Nand),
+                ("~|", UnaryOp::Nor),
+                ("~^", UnaryOp::Xnor),
+                ("^~", UnaryOp::Xnor),
+                ("~", UnaryOp::Not),
+                ("^", UnaryOp::Xor),
+                ("-", UnaryOp::Neg),
+                ("+", UnaryOp::Plus),
+            ]
+            .into_iter()
+            .find(|(t, _)| rest.starts_with(t))
+            .or_else(|| {
+                [("&", UnaryOp::And), ("|", UnaryOp::Or)]
+                    .into_iter()
+                    .find(|(t, _)| rest.starts_with(t) && !rest[1..].starts_with(t))
+            })
+        };
+        if let Some((text, op)) = op {
+            self.i += text.len();
+            self.count()?;
+            self.ws();
+            let at = self.i;
+            let x = self.unary(depth + 1)?;
+            return Ok(Term::Unary(op, Box::new(self.value(x, at)?)));
+        }
+        self.primary(depth)
+    }
+
+    fn primary(&mut self, depth: usize) -> Result<Term, ExprError> {
+        if self.eat("(") {
+            let t = self.or(depth + 1)?;
+            if !self.eat(")") {
+                return self.err("expected `)`");
+            }
+            return Ok(t);
+        }
+        if self.eat("{") {
+            return self.concatenation(depth + 1);
+        }
+        let rest = &self.s[self.i..];
+        let function = ["$isunknown", "$signed", "$unsigned"]
+            .into_iter()
+            .find(|f| {
+                rest.starts_with(f)
+                    && !rest[f.len()..]
+                        .starts_with(|d: char| d.is_ascii_alphanumeric() || matches!(d, '_' | '$'))
+            });
+        if let Some(f) = function {
+            self.i += f.len();
             if !self.eat("(") {
                 return self.err("expected `(`");
             }
-            let Operand::Field(f) = self.operand()? else {
-                return self.err("`$isunknown` reads a field");
+            let t = if f == "$isunknown" {
+                let Operand::Field(r) = self.operand()? else {
+                    return self.err("`$isunknown` reads a field");
+                };
+                Term::Bool(Box::new(Expr::Unknown(r)))
+            } else {
+                self.count()?;
+                self.ws();
+                let at = self.i;
+                let x = self.or(depth + 1)?;
+                let x = Box::new(self.value(x, at)?);
+                if f == "$signed" {
+                    Term::Signed(x)
+                } else {
+                    Term::Unsigned(x)
+                }
             };
             if !self.eat(")") {
                 return self.err("expected `)`");
             }
-            return Ok(Expr::Unknown(f));
+            return Ok(t);
         }
-        if self.eat("(") {
-            let e = self.or(depth + 1)?;
-            if !self.eat(")") {
-                return self.err("expected `)`");
+        Ok(Term::Operand(self.operand()?))
+    }
+
+    /// After `{`: `a, b}` or `n{a, b}}`.
+    fn concatenation(&mut self, depth: usize) -> Result<Term, ExprError> {
+        if depth > MAX_DEPTH {
+            return self.err("nested too deeply");
+        }
+        self.count()?;
+        let first_at = self.i;
+        let first = self.item(depth)?;
+        if self.eat("{") {
+            let n = match &first {
+                Term::Operand(Operand::Number(n)) if !n.text.contains(['.', 'e', 'E']) => {
+                    n.int.and_then(|i| u32::try_from(i).ok())
+                }
+                Term::Operand(Operand::Literal(l)) => u32::try_from(l.value).ok(),
+                _ => None,
+            };
+            let Some(n) = n.filter(|n| (1..=arith::MAX_BITS).contains(n)) else {
+                self.i = first_at;
+                return self.err(format!(
+                    "a replication count is a constant from 1 to {}",
+                    arith::MAX_BITS
+                ));
+            };
+            let items = self.items(depth, None)?;
+            if !self.eat("}") {
+                return self.err("expected `}`");
             }
-            return Ok(e);
+            return Ok(Term::Replicate(n, items));
         }
-        let lhs = self.operand()?;
-        let op = [
-            ("===", Comparison::CaseEq),
-            ("!==", Comparison::CaseNe),
-            ("==", Comparison::Eq),
-            ("!=", Comparison::Ne),
-            ("<=", Comparison::Le),
-            (">=", Comparison::Ge),
-            ("<", Comparison::Lt),
-            (">", Comparison::Gt),
-            ("=", Comparison::Eq),
-        ]
-        .into_iter()
-        .find(|(t, _)| self.eat(t));
-        match (op, lhs) {
-            (Some((_, op)), lhs) => {
-                let rhs = self.operand()?;
-                Ok(Expr::Compare(lhs, op, rhs))
+        Ok(Term::Concat(self.items(depth, Some(first))?))
+    }
+
+    /// The items of a concatenation, after the first (if read) up to its
+    /// `}`.
+    fn items(&mut self, depth: usize, first: Option<Term>) -> Result<Vec<Term>, ExprError> {
+        let mut items = match first {
+            Some(t) => vec![t],
+            None => vec![self.item(depth)?],
+        };
+        while self.eat(",") {
+            items.push(self.item(depth)?);
+        }
+        if !self.eat("}") {
+            return self.err("expected `,` or `}`");
+        }
+        Ok(items)
+    }
+
+    /// An item of a concatenation: anything with a width.
+    fn item(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.ws();
+        let at = self.i;
+        let t = self.or(depth)?;
+        let no_width = match &t {
+            Term::Operand(Operand::Number(_)) => true,
+            Term::Operand(Operand::Literal(l)) => l.width.is_none(),
+            Term::Operand(Operand::Str(_)) => {
+                self.i = at;
+                return self.err("a string in a concatenation");
             }
-            (None, Operand::Field(f)) => Ok(Expr::Field(f)),
-            (None, Operand::Bool(b)) => Ok(Expr::Const(b)),
-            (None, _) => self.err("a value alone is not a Boolean: compare it (`x == 3`)"),
+            _ => false,
+        };
+        if no_width {
+            self.i = at;
+            return self.err("an unsized number in a concatenation: give it a width (`4'd3`)");
         }
+        Ok(t)
+    }
+
+    /// A term in a Boolean place (the whole expression, an operand of
+    /// `!`, `&&`, `||`): Boolean operators stay Boolean (their operands
+    /// one bit wide, or Booleans of a log); any other value holds when
+    /// it is not zero.
+    fn to_bool(&self, t: Term) -> Result<Expr, ExprError> {
+        /// One bit wide in Verilog, a Boolean in a log.
+        fn boolean(t: &Term) -> bool {
+            match t {
+                Term::Bool(_) | Term::Operand(Operand::Bool(_)) => true,
+                Term::Operand(Operand::Field(f)) => !matches!(f.select, Some(Select::Part(..))),
+                Term::Unary(UnaryOp::Not, x) => boolean(x),
+                Term::Binary(a, BinaryOp::And | BinaryOp::Or, b) => boolean(a) && boolean(b),
+                _ => false,
+            }
+        }
+        Ok(match t {
+            Term::Bool(e) => *e,
+            Term::Operand(Operand::Field(f)) => Expr::Field(f),
+            Term::Operand(Operand::Bool(b)) => Expr::Const(b),
+            Term::Operand(Operand::Term(t)) => self.to_bool(*t)?,
+            Term::Operand(_) => {
+                return self.err("a value alone is not a Boolean: compare it (`x == 3`)")
+            }
+            Term::Unary(UnaryOp::Not, x) if boolean(&x) => Expr::Not(Box::new(self.to_bool(*x)?)),
+            Term::Binary(a, op @ (BinaryOp::And | BinaryOp::Or), b)
+                if boolean(&a) && boolean(&b) =>
+            {
+                let (a, b) = (self.to_bool(*a)?, self.to_bool(*b)?);
+                match (op, a) {
+                    (BinaryOp::And, Expr::And(mut xs)) => {
+                        xs.push(b);
+                        Expr::And(xs)
+                    }
+                    (BinaryOp::And, a) => Expr::And(vec![a, b]),
+                    (_, Expr::Or(mut xs)) => {
+                        xs.push(b);
+                        Expr::Or(xs)
+                    }
+                    (_, a) => Expr::Or(vec![a, b]),
+                }
+            }
+            t => Expr::Value(t),
+        })
     }
 
     fn operand(&mut self) -> Result<Operand, ExprError> {
@@ -729,13 +1251,17 @@ impl Expr {
     /// # Ok::<(), monitor_core::trace::expr::ExprError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
-        let mut p = Parser { s: text, i: 0 };
-        let e = p.or(0)?;
+        let mut p = Parser {
+            s: text,
+            i: 0,
+            ops: 0,
+        };
+        let t = p.or(0)?;
         p.ws();
         if p.i < text.len() {
             return p.err("expected an operator or the end");
         }
-        Ok(e)
+        p.to_bool(t)
     }
 
     /// The names of the fields the expression reads, in order, once each.
@@ -775,15 +1301,13 @@ impl Expr {
         match self {
             Expr::Field(r) | Expr::Unknown(r) => f(r),
             Expr::Compare(a, _, b) => {
-                for o in [a, b] {
-                    if let Operand::Field(r) = o {
-                        f(r);
-                    }
-                }
+                a.visit(f);
+                b.visit(f);
             }
             Expr::Const(_) => {}
             Expr::Not(e) => e.visit(f),
             Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| x.visit(f)),
+            Expr::Value(t) => t.visit(f),
         }
     }
 
@@ -813,16 +1337,13 @@ impl Expr {
         match self {
             Expr::Field(r) | Expr::Unknown(r) => res(r),
             Expr::Compare(a, _, b) => {
-                for o in [a, b] {
-                    if let Operand::Field(r) = o {
-                        res(r)?;
-                    }
-                }
-                Ok(())
+                a.resolve(resolve)?;
+                b.resolve(resolve)
             }
             Expr::Const(_) => Ok(()),
             Expr::Not(e) => e.resolve(resolve),
             Expr::And(xs) | Expr::Or(xs) => xs.iter_mut().try_for_each(|x| x.resolve(resolve)),
+            Expr::Value(t) => t.resolve(resolve),
         }
     }
 
@@ -898,6 +1419,19 @@ impl Expr {
                     }
                 }
                 Ok(false)
+            }
+            Expr::Value(t) => arith::truth(t, cell),
+            Expr::Compare(a, op, b)
+                if matches!(a, Operand::Term(_)) || matches!(b, Operand::Term(_)) =>
+            {
+                fn term(o: &Operand) -> std::borrow::Cow<'_, Term> {
+                    match o {
+                        Operand::Term(t) => std::borrow::Cow::Borrowed(&**t),
+                        // Built by hand: the parser makes both operands terms.
+                        other => std::borrow::Cow::Owned(Term::Operand(other.clone())),
+                    }
+                }
+                arith::compare(&term(a), *op, &term(b), cell)
             }
             Expr::Compare(a, op, b) => {
                 let textual = matches!(a, Operand::Str(_)) || matches!(b, Operand::Str(_));
@@ -1038,7 +1572,9 @@ fn operand_num<'x, 'c: 'x>(
             }
             .map_err(|e| ValueError(format!("`{}`: {}", r.name, e.0)))
         }
-        Operand::Str(_) | Operand::Bool(_) => unreachable!("compared as text or Booleans"),
+        Operand::Str(_) | Operand::Bool(_) | Operand::Term(_) => {
+            unreachable!("compared as text, Booleans or terms")
+        }
         Operand::Number(..) | Operand::Literal(_) => Ok(o.number().expect("a constant number")),
     }
 }
@@ -1064,6 +1600,7 @@ fn operand_text<'x>(
         (Operand::Number(n), _) => Cow::Owned(n.int.map_or(n.text.clone(), |i| i.to_string())),
         (Operand::Literal(l), _) => Cow::Owned(l.value.to_string()),
         (Operand::Bool(b), _) => Cow::Owned(b.to_string()),
+        (Operand::Term(_), _) => unreachable!("a term is not compared with a string"),
     })
 }
 
