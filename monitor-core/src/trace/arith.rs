@@ -230,6 +230,12 @@ fn eval<'c>(
     let m = mask(ctx.w);
     Ok(match t {
         Term::Operand(Operand::Term(t)) => eval(t, cell, ctx)?,
+        // `-6` is `-(6)`: negated in the context's width, after the
+        // extension (zero-extension, in an unsigned context).
+        Term::Operand(Operand::Number(n)) if n.as_i128().is_some_and(|i| i < 0) => {
+            let i = verilog_int(n).expect("a Verilog integer");
+            u128::from(i.unsigned_abs()).wrapping_neg() & m
+        }
         Term::Operand(o) => {
             let (v, from) = leaf(o, cell)?;
             extend(v, from, ctx)
@@ -383,6 +389,29 @@ pub(crate) fn compare<'c>(
         };
         return Ok(holds(ord, op));
     }
+    // Two values compared without arithmetic: exactly, decimals too.
+    if let (Term::Operand(x), Term::Operand(y)) = (a, b) {
+        let num = |o: &Operand| -> Result<Option<i128>, ValueError> {
+            Ok(match o {
+                Operand::Literal(_) | Operand::Bool(_) => Some(integer_leaf(o, cell)?),
+                _ => None,
+            })
+        };
+        if !matches!(x, Operand::Term(_) | Operand::Bool(_))
+            && !matches!(y, Operand::Term(_) | Operand::Bool(_))
+        {
+            let (nx, ny) = (num(x)?, num(y)?);
+            let vx = match nx {
+                Some(i) => Num::Int(i),
+                None => super::expr::operand_num(x, cell)?,
+            };
+            let vy = match ny {
+                Some(i) => Num::Int(i),
+                None => super::expr::operand_num(y, cell)?,
+            };
+            return Ok(holds(vx.compare(vy), op));
+        }
+    }
     let (x, y) = (exact(a, cell)?, exact(b, cell)?);
     Ok(holds(x.cmp(&y), op))
 }
@@ -446,10 +475,7 @@ pub(crate) fn exact<'c>(
                 }
             }
             Operand::Number(n) => int(n.num(), &|| n.as_str().to_string())?,
-            Operand::Literal(_) | Operand::Bool(_) => {
-                let (v, ty) = leaf(o, cell)?;
-                integer(v, ty)?
-            }
+            Operand::Literal(_) | Operand::Bool(_) => integer_leaf(o, cell)?,
             Operand::Str(_) => unreachable!("no string in arithmetic"),
             Operand::Term(t) => exact(t, cell)?,
         },
@@ -503,6 +529,15 @@ pub(crate) fn exact<'c>(
         Term::Signed(x) | Term::Unsigned(x) => exact(x, cell)?,
         Term::Bool(e) => i128::from(e.eval(cell)?),
     })
+}
+
+/// The integer value of a literal or `true`/`false`.
+fn integer_leaf<'c>(
+    o: &Operand,
+    cell: &impl Fn(usize) -> Option<Cell<'c>>,
+) -> Result<i128, ValueError> {
+    let (v, ty) = leaf(o, cell)?;
+    integer(v, ty)
 }
 
 /// A reduction or a concatenation inside a log's arithmetic: computed as

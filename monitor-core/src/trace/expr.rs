@@ -588,6 +588,22 @@ impl fmt::Display for ExprError {
 
 impl std::error::Error for ExprError {}
 
+/// Whether a constant is signed in Verilog and compares differently there
+/// than by its value: a negative integer (`-1` is 2^32 - 1 against a
+/// 32-bit unsigned vector) or a signed literal (`4'shF` is -1 against
+/// another signed constant). Its comparisons are terms, which give
+/// Verilog's meaning on a waveform.
+fn verilog_signed(o: &Operand) -> bool {
+    match o {
+        Operand::Number(n) => {
+            n.int.is_some_and(|i| i < 0 && i >= i128::from(i32::MIN))
+                && !n.text.contains(['.', 'e', 'E'])
+        }
+        Operand::Literal(l) => l.signed,
+        _ => false,
+    }
+}
+
 /// How deeply parentheses and unary operators may nest.
 const MAX_DEPTH: usize = 200;
 
@@ -782,7 +798,10 @@ impl<'a> Parser<'a> {
             let r = next(self, depth)?;
             let e = match (t, r) {
                 (Term::Operand(a), Term::Operand(b))
-                    if !matches!(a, Operand::Term(_)) && !matches!(b, Operand::Term(_)) =>
+                    if !matches!(a, Operand::Term(_))
+                        && !matches!(b, Operand::Term(_))
+                        && (matches!(op, Comparison::CaseEq | Comparison::CaseNe)
+                            || !(verilog_signed(&a) || verilog_signed(&b))) =>
                 {
                     Expr::Compare(a, op, b)
                 }
@@ -943,8 +962,9 @@ impl<'a> Parser<'a> {
             return self.err("nested too deeply");
         }
         self.count()?;
+        self.ws();
         let first_at = self.i;
-        let first = self.item(depth)?;
+        let first = self.or(depth)?;
         if self.eat("{") {
             let n = match &first {
                 Term::Operand(Operand::Number(n)) if !n.text.contains(['.', 'e', 'E']) => {
@@ -966,6 +986,10 @@ impl<'a> Parser<'a> {
             }
             return Ok(Term::Replicate(n, items));
         }
+        let after = self.i;
+        self.i = first_at;
+        let first = self.sized(first)?;
+        self.i = after;
         Ok(Term::Concat(self.items(depth, Some(first))?))
     }
 
@@ -990,6 +1014,16 @@ impl<'a> Parser<'a> {
         self.ws();
         let at = self.i;
         let t = self.or(depth)?;
+        let end = self.i;
+        self.i = at;
+        let t = self.sized(t)?;
+        self.i = end;
+        Ok(t)
+    }
+
+    /// `t`, read at the current place, if it has a width.
+    fn sized(&mut self, t: Term) -> Result<Term, ExprError> {
+        let at = self.i;
         let no_width = match &t {
             Term::Operand(Operand::Number(_)) => true,
             Term::Operand(Operand::Literal(l)) => l.width.is_none(),
@@ -1026,9 +1060,11 @@ impl<'a> Parser<'a> {
             Term::Operand(Operand::Field(f)) => Expr::Field(f),
             Term::Operand(Operand::Bool(b)) => Expr::Const(b),
             Term::Operand(Operand::Term(t)) => self.to_bool(*t)?,
-            Term::Operand(_) => {
-                return self.err("a value alone is not a Boolean: compare it (`x == 3`)")
+            Term::Operand(Operand::Str(_)) => {
+                return self.err("a string alone is not a Boolean: compare it (`x == \"a\"`)")
             }
+            // A constant operand of `!`, `&&`, `||`: Verilog's truth.
+            t @ Term::Operand(_) => Expr::Value(t),
             Term::Unary(UnaryOp::Not, x) if boolean(&x) => Expr::Not(Box::new(self.to_bool(*x)?)),
             Term::Binary(a, op @ (BinaryOp::And | BinaryOp::Or), b)
                 if boolean(&a) && boolean(&b) =>
@@ -1260,6 +1296,10 @@ impl Expr {
         p.ws();
         if p.i < text.len() {
             return p.err("expected an operator or the end");
+        }
+        if let Term::Operand(Operand::Number(_) | Operand::Literal(_)) = t {
+            // Most likely a slip: a constant proposition is `true`.
+            return p.err("a value alone is not a Boolean: compare it (`x == 3`)");
         }
         p.to_bool(t)
     }
@@ -1558,7 +1598,7 @@ fn case_equal<'c>(
 }
 
 /// The number an operand of a numeric comparison stands for.
-fn operand_num<'x, 'c: 'x>(
+pub(crate) fn operand_num<'x, 'c: 'x>(
     o: &'x Operand,
     cell: &impl Fn(usize) -> Option<Cell<'c>>,
 ) -> Result<Num<'x>, ValueError> {
