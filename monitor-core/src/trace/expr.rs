@@ -1700,7 +1700,7 @@ mod tests {
         ]);
         let mut compared = 0;
         for op in ["==", "!=", "<", "<=", ">", ">="] {
-            for number in ["12", "-3", "2.5", "4'b0101", "1e3"] {
+            for number in ["12", "-2.5", "2.5", "4'b0101", "1e3"] {
                 for text in [format!("n {op} {number}"), format!("{number} {op} n")] {
                     let mut e = Expr::parse(&text).unwrap();
                     e.resolve(&mut |_: &str| Ok::<usize, ()>(0)).unwrap();
@@ -1719,6 +1719,23 @@ mod tests {
             }
         }
         assert!(compared > 500);
+        // A negative integer is signed in Verilog (`v > -3` is false of an
+        // 8-bit vector): a term, whose value on a log is the exact one.
+        for op in ["==", "!=", "<", "<=", ">", ">="] {
+            let e = Expr::parse(&format!("n {op} -3")).unwrap();
+            assert_eq!(FieldVsNumber::of(&e), None);
+            for cell in &cells {
+                let Ok(n) = cell.as_num() else { continue };
+                if matches!(cell, Cell::Bits(_)) {
+                    continue;
+                }
+                let want = compares(n.compare(Num::Int(-3)), Comparison::Eq);
+                let eq = eval("n == -3", &[("n", *cell)]);
+                assert_eq!(eq, Ok(want), "{cell:?}");
+            }
+        }
+        assert_eq!(eval("v > -3", &[("v", Cell::Bits(b"0101"))]), Ok(false));
+        assert_eq!(eval("v > -3", &[("v", Cell::Text("5"))]), Ok(true));
         for other in [
             "n",
             "n[1] < 2",
@@ -1898,5 +1915,176 @@ mod tests {
         );
         // Never the shared-number path, which reads numbers.
         assert_eq!(FieldVsNumber::of(&Expr::parse("r === 1").unwrap()), None);
+    }
+
+    /// Each operator on a waveform (Verilog's sizing and signedness) and
+    /// on a log (exact integers).
+    #[test]
+    fn arithmetic_per_operator() {
+        let wave = [
+            ("cnt", Cell::Bits(b"0011")),
+            ("v", Cell::Bits(b"1010")),
+            ("w", Cell::Bits(b"0110")),
+            ("a", Cell::Bits(b"1")),
+            ("b", Cell::Bits(b"0")),
+            ("d", Cell::Bits(b"1110")),
+        ];
+        for (text, want) in [
+            ("cnt + 1 <= 4", true),
+            ("cnt + 1 > 3", true),
+            ("cnt * 5 == 15", true),
+            ("v / 3 == 3 && v % 3 == 1", true),
+            ("v - w == 4", true),
+            ("w - v == -4", true),              // 32 bits: both sides 2^32 - 4
+            ("w[3:0] - v[3:0] == 4'd12", true), // 4 bits wrap
+            ("(v & w) != 0", true),
+            ("(v | w) == 4'b1110", true),
+            ("(v ^ w) == 4'b1100", true),
+            ("(v ~^ w) == 4'b0011", true),
+            ("v << 1 == 20", true), // 32-bit context: no wrap
+            ("(v << 1) == 5'd20", true),
+            ("{v, w} == 8'b1010_0110", true),
+            ("{2{a, b}} == 4'b1010", true),
+            ("&v", false),
+            ("|v", true),
+            ("^v", false),
+            ("~&v", true),
+            ("~|v", false),
+            ("~^v", true),
+            ("^~w", true),
+            ("~v == 4'b0101", true),
+            ("~a == 0", false), // ~a is 32 bits wide here
+            ("~a", false),
+            ("-cnt == -3", true),
+            ("$signed(d) < 0", true),
+            ("$signed(d) == -2", true),
+            ("$signed(d) >>> 1 == -1", true),
+            ("$signed(d) >> 1 == 7", false), // compared in 32 bits, signed
+            ("d >>> 1 == 7", true),
+            ("$unsigned($signed(d)) == 14", true),
+            // All operands 4 bits: 10 + 6 wraps to 0.
+            ("v[3:0] + w[3:0] >= 4'd9", false),
+            ("v[3:0] + w[3:0] >= 9", true), // 32 bits
+            ("v + w", false), // its own width, 4 bits: 16 wraps to 0
+            ("v + w + 0", true),
+            ("(a > b) + (v > w) == 2", true),
+            ("!(cnt + 1 > 3)", false),
+            ("a & !b", true),
+            ("8'shFF == -1", true),
+            ("8'shFF < 0", true),
+            ("v > -1", false), // unsigned: -1 is 2^32 - 1
+            ("$signed(v) > -7", true),
+        ] {
+            assert_eq!(eval(text, &wave), Ok(want), "{text}");
+        }
+        let log = [
+            ("latency_ms", Cell::Text("250")),
+            ("queue_ms", Cell::Text("120")),
+            ("n", Cell::Int(-7)),
+            ("f", Cell::Text("2.5")),
+            ("s", Cell::Text("abc")),
+            ("ok", Cell::Text("true")),
+        ];
+        for (text, want) in [
+            ("latency_ms - queue_ms > 100", true),
+            ("latency_ms - queue_ms - 200 < 0", true), // no wrap
+            ("n / 2 == -3 && n % 2 == -1", true),      // truncating, as Verilog
+            ("n >> 1 == -4", true),
+            ("(n & 3) == 1", true),
+            ("~n == 6", true),
+            ("-n * 3 == 21", true),
+            ("ok + 1 == 2", true),
+            ("$signed(n) == -7", true),
+            ("n + 8'shFF == -8", true),
+            ("n > -8", true),
+            ("f > -1", true),
+        ] {
+            assert_eq!(eval(text, &log), Ok(want), "{text}");
+        }
+        for (text, why) in [
+            ("latency_ms / (queue_ms - 120) > 1", "division by zero"),
+            ("latency_ms % 0 == 1", "division by zero"),
+            ("f + 1 > 3", "`f`: 2.5 is not an integer"),
+            ("s + 1 > 3", "`s`: \"abc\" is not a number"),
+            (
+                "n * 170141183460469231731687303715884105727 > 0",
+                "overflows",
+            ),
+            ("{n, n} == 0", "no bit width"),
+            ("n << -1 == 0", "negative"),
+        ] {
+            let e = eval(text, &log).unwrap_err();
+            assert!(e.0.contains(why), "{text}: {e}");
+        }
+        let x = [
+            ("x", Cell::Bits(b"01x1")),
+            ("big", Cell::Bits(&[b'1'; 130])),
+        ];
+        for (text, why) in [
+            ("x + 1 > 3", "unknown (x/z)"),
+            ("big + 1 > 3", "at most 128 bits"),
+        ] {
+            let e = eval(text, &x).unwrap_err();
+            assert!(e.0.contains(why), "{text}: {e}");
+        }
+        assert!(Expr::parse("a + 1 > 3").unwrap().has_terms());
+        assert!(!Expr::parse("a > 3 && b").unwrap().has_terms());
+    }
+
+    #[test]
+    fn arithmetic_syntax_errors() {
+        for (text, at, why) in [
+            ("a ** 2 > 1", 2, "`**` is not supported"),
+            ("{a, 3} == 0", 4, "unsized number in a concatenation"),
+            ("{a{b}} == 0", 1, "replication count"),
+            ("a + \"x\" > 0", 4, "a string in arithmetic"),
+            (
+                "a + b == \"x\"",
+                12,
+                "a string is compared with a computed value",
+            ),
+            ("{a, b == 0", 10, "expected `,` or `}`"),
+            ("$signed(a > 0", 13, "expected `)`"),
+        ] {
+            let e = Expr::parse(text).unwrap_err();
+            assert!(e.message.contains(why), "{text}: {e}");
+            assert_eq!(e.at, at, "{text}: {e}");
+        }
+        let long = vec!["a"; 1200].join(" + ");
+        let e = Expr::parse(&format!("{long} > 0")).unwrap_err();
+        assert!(e.message.contains("too many operators"), "{e}");
+        assert!(Expr::parse(&format!("{}a{}", "-(".repeat(500), ")".repeat(500))).is_err());
+        assert!(Expr::parse(&format!("{}a > 0", "~".repeat(100_000))).is_err());
+        assert!(Expr::parse(&format!("{}a{} > 0", "{".repeat(5000), "}".repeat(5000))).is_err());
+    }
+
+    proptest::proptest! {
+        /// Arithmetic on log integers is i128 arithmetic, exactly.
+        #[test]
+        fn log_arithmetic_is_exact(
+            a in proptest::prelude::any::<i64>(),
+            b in proptest::prelude::any::<i64>(),
+            c in -1000i64..1000,
+            op in 0usize..5,
+        ) {
+            let (x, y) = (i128::from(a), i128::from(b));
+            let (sym, v) = match op {
+                0 => ("+", x + y),
+                1 => ("-", x - y),
+                2 => ("*", x * y),
+                3 if y != 0 => ("/", x / y),
+                3 | 4 if y == 0 => ("+", x + y),
+                _ => ("%", x % y),
+            };
+            let (ta, tb) = (a.to_string(), b.to_string());
+            let cells = [("a", Cell::Text(&ta)), ("b", Cell::Text(&tb))];
+            let c = i128::from(c) * 1_000_000_000_000_000_000;
+            let text = format!("a {sym} b > {c}");
+            proptest::prop_assert_eq!(eval(&text, &cells), Ok(v > c), "{}", text);
+            let json = serde_json::json!({"a": a, "b": b});
+            let cells = [("a", Cell::Json(&json["a"])), ("b", Cell::Json(&json["b"]))];
+            let text = format!("a {sym} b == {v}");
+            proptest::prop_assert_eq!(eval(&text, &cells), Ok(true), "{}", text);
+        }
     }
 }
