@@ -19,6 +19,73 @@
 //! their exact binary value. `inf`, `NaN` and exponents beyond ±10^15 are
 //! no numbers: comparing them is an error.
 //!
+//! # Arithmetic
+//!
+//! Terms ([`Term`]) have Verilog's operators, with its precedence (IEEE
+//! 1800-2017 Table 11-2, highest first): unary `+ - ~ !` and the
+//! reductions `& ~& | ~| ^ ~^ ^~`; `* / %`; `+ -`; `<< >> <<< >>>`;
+//! `< <= > >=`; `== != === !==`; `&`; `^ ~^ ^~`; `|`; `&&`; `||`. Also
+//! `{a, b}`, `{n{a, b}}` (items have widths: no unsized number),
+//! `$signed(e)`, `$unsigned(e)` and parentheses; `**` is refused. A term
+//! standing where a Boolean is read (the whole proposition, an operand of
+//! `!`, `&&`, `||`) holds when its value is not zero, as the condition of
+//! an `if`; `&`, `|` and `~` of one-bit operands (fields, comparisons) are
+//! `&&`, `||` and `!`, as before. At most 1000 operators and 200 nested
+//! parentheses or unary operators: deeper input is an error.
+//!
+//! An atom (a comparison, or a term read as a Boolean) has one of two
+//! meanings, chosen per event from what its operands are:
+//!
+//! * **Verilog's**, when every operand is a Verilog value: a waveform's
+//!   vector (unsigned, its width), a Verilog literal (`4'd5`, `8'shFF`), an
+//!   unsized integer of 32 signed bits, `true`/`false` (one bit). Widths
+//!   and signedness are IEEE 1364-2005 §5.4–5.5's: operands are extended
+//!   to the context's width (the widest operand of the expression and of
+//!   the other side of a comparison), sign-extended only when all are
+//!   signed, and the arithmetic is modulo 2^width; comparisons,
+//!   reductions, concatenations and selects are unsigned; a shift amount,
+//!   an item of a concatenation and the argument of `$signed` are
+//!   self-determined. `-6` is `-(6)`: in an unsigned context it is
+//!   2^width - 6, so `v > -1` is false of an unsigned `v` (and such a
+//!   comparison with a negative integer or a signed literal is a term).
+//!   Values are computed in at most 128 bits; a wider vector or
+//!   concatenation is an error.
+//! * **Exact** integers (`i128`), when an operand is a log's value (text,
+//!   JSON, a data frame's cell, a `real`) or a number with a fraction or an
+//!   exponent: `latency_ms - queue_ms > 100` never wraps. A vector reads as
+//!   its unsigned value, a signed literal as its signed one, `$signed` and
+//!   `$unsigned` of a Verilog value as Verilog reads it (of a log value, as
+//!   it is). `/` truncates and `%` takes the dividend's sign (as Verilog
+//!   and Rust); `~`, `&`, `|`, `^` are two's complement; `>>` is an
+//!   arithmetic shift. An overflow of `i128`, a fraction (`2.5`: decimals
+//!   are compared exactly, not computed with), a text that is no number,
+//!   and a concatenation or reduction of a log value (it has no width) are
+//!   errors naming the value. Comparisons without arithmetic
+//!   (`temp > -0.5`) stay exact on decimals.
+//!
+//! Division by zero, and `x` or `z` bits in arithmetic, make Verilog's
+//! value `x`: an error, as an `x` in a comparison is today (the checker
+//! then reports it, or ignores it where the monitors do not depend on the
+//! proposition), never a guessed verdict.
+//!
+//! ```
+//! use monitor_core::trace::expr::{Cell, Expr};
+//!
+//! let value = |text: &str, cnt: Cell<'_>| {
+//!     let mut e = Expr::parse(text).unwrap();
+//!     e.resolve(&mut |_| Ok::<usize, ()>(0)).unwrap();
+//!     e.eval(&|_| Some(cnt))
+//! };
+//! // A 4-bit vector: 3 + 13 wraps to 0 in 4 bits, not in 32.
+//! assert_eq!(value("cnt + 4'd13 >= 4'd13", Cell::Bits(b"0011")), Ok(false));
+//! assert_eq!(value("cnt + 13 >= 13", Cell::Bits(b"0011")), Ok(true));
+//! // A log's number: exact.
+//! assert_eq!(value("cnt + 4'd13 >= 4'd13", Cell::Text("3")), Ok(true));
+//! assert_eq!(value("$signed(cnt) < 0", Cell::Bits(b"1101")), Ok(true));
+//! assert_eq!(value("&cnt", Cell::Bits(b"1111")), Ok(true));
+//! assert!(value("cnt / 0 > 1", Cell::Text("3")).is_err());
+//! ```
+//!
 //! ```
 //! use monitor_core::trace::expr::{Cell, Expr};
 //!
