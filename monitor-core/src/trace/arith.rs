@@ -147,7 +147,7 @@ fn leaf<'c>(
         }
         Operand::Bool(b) => Ok((u128::from(*b), Ty { w: 1, s: false })),
         Operand::Str(_) => unreachable!("no string in arithmetic"),
-        Operand::Term(t) => own(t, cell).map(|(v, ty)| (v, ty)),
+        Operand::Term(t) => own(t, cell),
     }
 }
 

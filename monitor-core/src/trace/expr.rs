@@ -2032,7 +2032,7 @@ mod tests {
             // All operands 4 bits: 10 + 6 wraps to 0.
             ("v[3:0] + w[3:0] >= 4'd9", false),
             ("v[3:0] + w[3:0] >= 9", true), // 32 bits
-            ("v + w", false), // its own width, 4 bits: 16 wraps to 0
+            ("v + w", false),               // its own width, 4 bits: 16 wraps to 0
             ("v + w + 0", true),
             ("(a > b) + (v > w) == 2", true),
             ("!(cnt + 1 > 3)", false),
