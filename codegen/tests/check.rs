@@ -238,8 +238,15 @@ fn bad_input_is_a_clear_error() {
         (
             "l.csv",
             b"a\n1\n",
-            &["-f", "G \"a-b\""],
-            "bind it with --define a-b=EXPR",
+            &["-f", "G \"a#b\""],
+            "bind it with --define a#b=EXPR",
+        ),
+        // `a-b` is arithmetic, of columns `a` and `b`.
+        (
+            "l2.csv",
+            b"a\n1\n",
+            &["-f", "G \"a-b > 0\""],
+            "no column `b` (the columns are: a)",
         ),
         (
             "m.csv",

@@ -360,8 +360,15 @@ impl Bound {
     ) -> Result<(), TraceError> {
         bits.iter_mut().for_each(|w| *w = 0);
         let mut numbers = [None; NUMBER_FIELDS];
-        for (n, &id) in numbers.iter_mut().zip(&self.number_fields) {
-            *n = reader.cell(id).and_then(|c| c.as_num().ok());
+        let mut vectors = [false; NUMBER_FIELDS];
+        for ((n, v), &id) in numbers
+            .iter_mut()
+            .zip(&mut vectors)
+            .zip(&self.number_fields)
+        {
+            let cell = reader.cell(id);
+            *v = matches!(cell, Some(Cell::Bits(_)));
+            *n = cell.and_then(|c| c.as_num().ok());
         }
         for (k, a) in self.atoms.iter().enumerate() {
             let general = || {
@@ -386,6 +393,9 @@ impl Bound {
                     None => Err(format!("no field `{field}` in this event")),
                 },
                 FastAtom::Number(c, slot) => match numbers[*slot] {
+                    // A vector against a negative integer: Verilog's
+                    // comparison, the general evaluation's.
+                    Some(_) if c.not_for_vectors && vectors[*slot] => general(),
                     Some(n) => Ok(c.holds(n)),
                     // Missing or not a number: the general evaluation
                     // says why.

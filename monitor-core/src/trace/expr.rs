@@ -19,6 +19,73 @@
 //! their exact binary value. `inf`, `NaN` and exponents beyond ±10^15 are
 //! no numbers: comparing them is an error.
 //!
+//! # Arithmetic
+//!
+//! Terms ([`Term`]) have Verilog's operators, with its precedence (IEEE
+//! 1800-2017 Table 11-2, highest first): unary `+ - ~ !` and the
+//! reductions `& ~& | ~| ^ ~^ ^~`; `* / %`; `+ -`; `<< >> <<< >>>`;
+//! `< <= > >=`; `== != === !==`; `&`; `^ ~^ ^~`; `|`; `&&`; `||`. Also
+//! `{a, b}`, `{n{a, b}}` (items have widths: no unsized number),
+//! `$signed(e)`, `$unsigned(e)` and parentheses; `**` is refused. A term
+//! standing where a Boolean is read (the whole proposition, an operand of
+//! `!`, `&&`, `||`) holds when its value is not zero, as the condition of
+//! an `if`; `&`, `|` and `~` of one-bit operands (fields, comparisons) are
+//! `&&`, `||` and `!`, as before. At most 1000 operators and 200 nested
+//! parentheses or unary operators: deeper input is an error.
+//!
+//! An atom (a comparison, or a term read as a Boolean) has one of two
+//! meanings, chosen per event from what its operands are:
+//!
+//! * **Verilog's**, when every operand is a Verilog value: a waveform's
+//!   vector (unsigned, its width), a Verilog literal (`4'd5`, `8'shFF`), an
+//!   unsized integer of 32 signed bits, `true`/`false` (one bit). Widths
+//!   and signedness are IEEE 1364-2005 §5.4–5.5's: operands are extended
+//!   to the context's width (the widest operand of the expression and of
+//!   the other side of a comparison), sign-extended only when all are
+//!   signed, and the arithmetic is modulo 2^width; comparisons,
+//!   reductions, concatenations and selects are unsigned; a shift amount,
+//!   an item of a concatenation and the argument of `$signed` are
+//!   self-determined. `-6` is `-(6)`: in an unsigned context it is
+//!   2^width - 6, so `v > -1` is false of an unsigned `v` (and such a
+//!   comparison with a negative integer or a signed literal is a term).
+//!   Values are computed in at most 128 bits; a wider vector or
+//!   concatenation is an error.
+//! * **Exact** integers (`i128`), when an operand is a log's value (text,
+//!   JSON, a data frame's cell, a `real`) or a number with a fraction or an
+//!   exponent: `latency_ms - queue_ms > 100` never wraps. A vector reads as
+//!   its unsigned value, a signed literal as its signed one, `$signed` and
+//!   `$unsigned` of a Verilog value as Verilog reads it (of a log value, as
+//!   it is). `/` truncates and `%` takes the dividend's sign (as Verilog
+//!   and Rust); `~`, `&`, `|`, `^` are two's complement; `>>` is an
+//!   arithmetic shift. An overflow of `i128`, a fraction (`2.5`: decimals
+//!   are compared exactly, not computed with), a text that is no number,
+//!   and a concatenation or reduction of a log value (it has no width) are
+//!   errors naming the value. Comparisons without arithmetic
+//!   (`temp > -0.5`) stay exact on decimals.
+//!
+//! Division by zero, and `x` or `z` bits in arithmetic, make Verilog's
+//! value `x`: an error, as an `x` in a comparison is today (the checker
+//! then reports it, or ignores it where the monitors do not depend on the
+//! proposition), never a guessed verdict.
+//!
+//! ```
+//! use monitor_core::trace::expr::{Cell, Expr};
+//!
+//! let value = |text: &str, cnt: Cell<'_>| {
+//!     let mut e = Expr::parse(text).unwrap();
+//!     e.resolve(&mut |_| Ok::<usize, ()>(0)).unwrap();
+//!     e.eval(&|_| Some(cnt))
+//! };
+//! // A 4-bit vector: 3 + 13 wraps to 0 in 4 bits, not in 32.
+//! assert_eq!(value("cnt + 4'd13 >= 4'd13", Cell::Bits(b"0011")), Ok(false));
+//! assert_eq!(value("cnt + 13 >= 13", Cell::Bits(b"0011")), Ok(true));
+//! // A log's number: exact.
+//! assert_eq!(value("cnt + 4'd13 >= 4'd13", Cell::Text("3")), Ok(true));
+//! assert_eq!(value("$signed(cnt) < 0", Cell::Bits(b"1101")), Ok(true));
+//! assert_eq!(value("&cnt", Cell::Bits(b"1111")), Ok(true));
+//! assert!(value("cnt / 0 > 1", Cell::Text("3")).is_err());
+//! ```
+//!
 //! ```
 //! use monitor_core::trace::expr::{Cell, Expr};
 //!
@@ -45,6 +112,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use super::arith;
 use super::number::{parse_decimal, Num, Scanned};
 use crate::formula::atom::{literal_len, Comparison, Literal, Select};
 
@@ -229,7 +297,7 @@ impl<'a> Cell<'a> {
         }
     }
 
-    fn select(&self, sel: Select) -> Result<Num<'a>, ValueError> {
+    pub(crate) fn select(&self, sel: Select) -> Result<Num<'a>, ValueError> {
         let (hi, lo) = match sel {
             Select::Bit(i) => (i, i),
             Select::Part(h, l) => (h, l),
@@ -277,6 +345,154 @@ pub enum Operand {
     Literal(Literal),
     /// `true`/`false`.
     Bool(bool),
+    /// Arithmetic (`cnt + 1`), compared with another term: only in
+    /// comparisons whose operands are both terms.
+    Term(Box<Term>),
+}
+
+/// A value computed from fields and constants (`cnt + 1`, `v & w`,
+/// `{a, b}`, `&v`, `$signed(d)`): Verilog's value on a waveform, the exact
+/// integer on a log (see the module doc).
+///
+/// ```
+/// use monitor_core::trace::expr::{BinaryOp, Expr, Operand, Term};
+///
+/// let Expr::Compare(Operand::Term(t), _, _) = Expr::parse("cnt + 1 > 3")? else { unreachable!() };
+/// assert!(matches!(*t, Term::Binary(_, BinaryOp::Add, _)));
+/// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    /// A field, a number, a literal or `true`/`false`.
+    Operand(Operand),
+    /// A unary operator.
+    Unary(UnaryOp, Box<Term>),
+    /// A binary operator.
+    Binary(Box<Term>, BinaryOp, Box<Term>),
+    /// `{a, b}`: the operands side by side, the first most significant.
+    Concat(Vec<Term>),
+    /// `{n{a, b}}`: `n` copies of the concatenation.
+    Replicate(u32, Vec<Term>),
+    /// `$signed(e)`: the bits of `e`, read as signed.
+    Signed(Box<Term>),
+    /// `$unsigned(e)`: the bits of `e`, read as unsigned.
+    Unsigned(Box<Term>),
+    /// A comparison or a Boolean operation: one bit, 1 when it holds.
+    Bool(Box<Expr>),
+}
+
+/// A unary operator of a [`Term`].
+///
+/// ```
+/// use monitor_core::trace::expr::{Expr, Term, UnaryOp};
+///
+/// let Expr::Value(Term::Unary(op, _)) = Expr::parse("~&v")? else { unreachable!() };
+/// assert_eq!(op, UnaryOp::Nand);
+/// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// `-e`.
+    Neg,
+    /// `+e`.
+    Plus,
+    /// `~e`, bitwise.
+    Not,
+    /// `&e`, reduction.
+    And,
+    /// `~&e`.
+    Nand,
+    /// `|e`.
+    Or,
+    /// `~|e`.
+    Nor,
+    /// `^e`.
+    Xor,
+    /// `~^e`, `^~e`.
+    Xnor,
+}
+
+/// A binary operator of a [`Term`].
+///
+/// ```
+/// use monitor_core::trace::expr::BinaryOp;
+///
+/// assert!(BinaryOp::AShr.is_shift() && !BinaryOp::Mod.is_shift());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `*`.
+    Mul,
+    /// `/` (truncating).
+    Div,
+    /// `%` (the sign of the dividend).
+    Mod,
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `<<`.
+    Shl,
+    /// `>>` (logical).
+    Shr,
+    /// `<<<`.
+    AShl,
+    /// `>>>` (arithmetic when the expression is signed).
+    AShr,
+    /// `&`, bitwise.
+    And,
+    /// `|`, bitwise.
+    Or,
+    /// `^`, bitwise.
+    Xor,
+    /// `~^`, `^~`, bitwise.
+    Xnor,
+}
+
+impl Term {
+    fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
+        match self {
+            Term::Operand(o) => o.visit(f),
+            Term::Unary(_, x) | Term::Signed(x) | Term::Unsigned(x) => x.visit(f),
+            Term::Binary(a, _, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Term::Concat(xs) | Term::Replicate(_, xs) => xs.iter().for_each(|x| x.visit(f)),
+            Term::Bool(e) => e.visit(f),
+        }
+    }
+
+    fn resolve<E>(&mut self, resolve: &mut impl FnMut(&str) -> Result<usize, E>) -> Result<(), E> {
+        match self {
+            Term::Operand(o) => o.resolve(resolve),
+            Term::Unary(_, x) | Term::Signed(x) | Term::Unsigned(x) => x.resolve(resolve),
+            Term::Binary(a, _, b) => {
+                a.resolve(resolve)?;
+                b.resolve(resolve)
+            }
+            Term::Concat(xs) | Term::Replicate(_, xs) => {
+                xs.iter_mut().try_for_each(|x| x.resolve(resolve))
+            }
+            Term::Bool(e) => e.resolve(resolve),
+        }
+    }
+}
+
+impl BinaryOp {
+    /// Whether it is a shift (whose right operand is self-determined).
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::BinaryOp;
+    ///
+    /// assert!(BinaryOp::Shl.is_shift());
+    /// ```
+    pub fn is_shift(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Shl | BinaryOp::Shr | BinaryOp::AShl | BinaryOp::AShr
+        )
+    }
 }
 
 /// A number written in an expression (`100`, `-2.5`, `1e-3`, `1_000`),
@@ -333,7 +549,7 @@ impl Number {
         self.int
     }
 
-    fn num(&self) -> Num<'_> {
+    pub(crate) fn num(&self) -> Num<'_> {
         match self.int {
             Some(i) => Num::Int(i),
             None => self.scanned.num(&self.text),
@@ -348,6 +564,25 @@ impl fmt::Display for Number {
 }
 
 impl Operand {
+    fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
+        match self {
+            Operand::Field(r) => f(r),
+            Operand::Term(t) => t.visit(f),
+            _ => {}
+        }
+    }
+
+    fn resolve<E>(&mut self, resolve: &mut impl FnMut(&str) -> Result<usize, E>) -> Result<(), E> {
+        match self {
+            Operand::Field(r) => {
+                r.id = resolve(&r.name)?;
+                Ok(())
+            }
+            Operand::Term(t) => t.resolve(resolve),
+            _ => Ok(()),
+        }
+    }
+
     /// The value of a constant number (or Verilog literal).
     fn number(&self) -> Option<Num<'_>> {
         match self {
@@ -387,6 +622,9 @@ pub enum Expr {
     And(Vec<Expr>),
     /// Disjunction.
     Or(Vec<Expr>),
+    /// A computed value as a proposition (`v & w`, `&v`, `cnt + 1`): it
+    /// holds when the value is not zero, as the condition of an `if`.
+    Value(Term),
 }
 
 /// A syntax error in an expression: the message and the byte column.
@@ -417,9 +655,34 @@ impl fmt::Display for ExprError {
 
 impl std::error::Error for ExprError {}
 
+/// Whether a constant is signed in Verilog and compares differently there
+/// than by its value: a negative integer (`-1` is 2^32 - 1 against a
+/// 32-bit unsigned vector) or a signed literal (`4'shF` is -1 against
+/// another signed constant). Its comparisons are terms, which give
+/// Verilog's meaning on a waveform.
+fn verilog_signed(o: &Operand) -> bool {
+    match o {
+        Operand::Number(n) => {
+            n.int.is_some_and(|i| i < 0 && i >= i128::from(i32::MIN))
+                && !n.text.contains(['.', 'e', 'E'])
+        }
+        Operand::Literal(l) => l.signed,
+        _ => false,
+    }
+}
+
+/// How deeply parentheses and unary operators may nest.
+const MAX_DEPTH: usize = 200;
+
+/// How many operators of terms an expression may have (each is a node
+/// that evaluation recurses on).
+const MAX_OPERATORS: usize = 1000;
+
 struct Parser<'a> {
     s: &'a str,
     i: usize,
+    /// Operators of terms read so far.
+    ops: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -451,82 +714,444 @@ impl<'a> Parser<'a> {
         self.s[self.i..].starts_with(t)
     }
 
-    fn or(&mut self, depth: usize) -> Result<Expr, ExprError> {
-        let mut xs = vec![self.and(depth)?];
-        while self.eat("||") || (!self.peek_is("||") && self.eat("|")) {
-            xs.push(self.and(depth)?);
+    /// Counts an operator of a term: terms are bounded (their evaluation
+    /// recurses on them).
+    fn count(&mut self) -> Result<(), ExprError> {
+        self.ops += 1;
+        if self.ops > MAX_OPERATORS {
+            return self.err(format!(
+                "too many operators: at most {MAX_OPERATORS} in an expression"
+            ));
         }
-        Ok(if xs.len() == 1 {
-            xs.pop().expect("one")
-        } else {
-            Expr::Or(xs)
-        })
+        Ok(())
     }
 
-    fn and(&mut self, depth: usize) -> Result<Expr, ExprError> {
-        let mut xs = vec![self.unary(depth)?];
-        while self.eat("&&") || (!self.peek_is("&&") && self.eat("&")) {
-            xs.push(self.unary(depth)?);
+    /// `t`, an operand of arithmetic read from `at`: no string.
+    fn value(&mut self, t: Term, at: usize) -> Result<Term, ExprError> {
+        if let Term::Operand(Operand::Str(_)) = t {
+            self.i = at;
+            return self.err("a string in arithmetic: compare it with `==` or `!=`");
         }
-        Ok(if xs.len() == 1 {
-            xs.pop().expect("one")
-        } else {
-            Expr::And(xs)
-        })
+        Ok(t)
     }
 
-    fn unary(&mut self, depth: usize) -> Result<Expr, ExprError> {
-        if depth > 200 {
+    /// `a || b`.
+    fn or(&mut self, depth: usize) -> Result<Term, ExprError> {
+        let first = self.and(depth)?;
+        if !self.peek_is("||") {
+            return Ok(first);
+        }
+        let mut xs = vec![self.to_bool(first)?];
+        while self.eat("||") {
+            let t = self.and(depth)?;
+            xs.push(self.to_bool(t)?);
+        }
+        Ok(Term::Bool(Box::new(Expr::Or(xs))))
+    }
+
+    /// `a && b`.
+    fn and(&mut self, depth: usize) -> Result<Term, ExprError> {
+        let first = self.bit_or(depth)?;
+        if !self.peek_is("&&") {
+            return Ok(first);
+        }
+        let mut xs = vec![self.to_bool(first)?];
+        while self.eat("&&") {
+            let t = self.bit_or(depth)?;
+            xs.push(self.to_bool(t)?);
+        }
+        Ok(Term::Bool(Box::new(Expr::And(xs))))
+    }
+
+    /// A left-associative level of binary operators: `ops` (tried in
+    /// order; a `None` operator is refused) over `next`.
+    fn binary(
+        &mut self,
+        depth: usize,
+        ops: &[(&str, Option<BinaryOp>)],
+        not_before: &[&str],
+        next: fn(&mut Self, usize) -> Result<Term, ExprError>,
+    ) -> Result<Term, ExprError> {
+        self.ws();
+        let mut at = self.i;
+        let mut t = next(self, depth)?;
+        'more: loop {
+            if not_before.iter().any(|n| self.peek_is(n)) {
+                return Ok(t);
+            }
+            for (text, op) in ops {
+                if self.peek_is(text) {
+                    let Some(op) = op else {
+                        return self.err(format!("`{text}` is not supported"));
+                    };
+                    self.i += text.len();
+                    self.count()?;
+                    t = self.value(t, at)?;
+                    self.ws();
+                    at = self.i;
+                    let r = next(self, depth)?;
+                    let r = self.value(r, at)?;
+                    t = Term::Binary(Box::new(t), *op, Box::new(r));
+                    continue 'more;
+                }
+            }
+            return Ok(t);
+        }
+    }
+
+    fn bit_or(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(depth, &[("|", Some(BinaryOp::Or))], &["||"], Self::bit_xor)
+    }
+
+    fn bit_xor(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[
+                ("^~", Some(BinaryOp::Xnor)),
+                ("~^", Some(BinaryOp::Xnor)),
+                ("^", Some(BinaryOp::Xor)),
+            ],
+            &[],
+            Self::bit_and,
+        )
+    }
+
+    fn bit_and(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[("&", Some(BinaryOp::And))],
+            &["&&"],
+            Self::equality,
+        )
+    }
+
+    /// Equality and relational operators (two levels, as Verilog has
+    /// them).
+    fn equality(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.comparisons(
+            depth,
+            &[
+                ("===", Comparison::CaseEq),
+                ("!==", Comparison::CaseNe),
+                ("==", Comparison::Eq),
+                ("!=", Comparison::Ne),
+                ("=", Comparison::Eq),
+            ],
+            Self::relational,
+        )
+    }
+
+    fn relational(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.comparisons(
+            depth,
+            &[
+                ("<=", Comparison::Le),
+                (">=", Comparison::Ge),
+                ("<", Comparison::Lt),
+                (">", Comparison::Gt),
+            ],
+            Self::shift,
+        )
+    }
+
+    fn comparisons(
+        &mut self,
+        depth: usize,
+        ops: &[(&str, Comparison)],
+        next: fn(&mut Self, usize) -> Result<Term, ExprError>,
+    ) -> Result<Term, ExprError> {
+        let mut t = next(self, depth)?;
+        while let Some(&(_, op)) = ops.iter().find(|(text, _)| self.eat(text)) {
+            let r = next(self, depth)?;
+            let e = match (t, r) {
+                (Term::Operand(a), Term::Operand(b))
+                    if !matches!(a, Operand::Term(_))
+                        && !matches!(b, Operand::Term(_))
+                        && (matches!(op, Comparison::CaseEq | Comparison::CaseNe)
+                            || !(verilog_signed(&a) || verilog_signed(&b))) =>
+                {
+                    Expr::Compare(a, op, b)
+                }
+                (a, b) => {
+                    if [&a, &b]
+                        .iter()
+                        .any(|t| matches!(t, Term::Operand(Operand::Str(_))))
+                    {
+                        return self.err("a string is compared with a computed value");
+                    }
+                    self.count()?;
+                    Expr::Compare(Operand::Term(Box::new(a)), op, Operand::Term(Box::new(b)))
+                }
+            };
+            t = Term::Bool(Box::new(e));
+        }
+        Ok(t)
+    }
+
+    fn shift(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[
+                ("<<<", Some(BinaryOp::AShl)),
+                (">>>", Some(BinaryOp::AShr)),
+                ("<<", Some(BinaryOp::Shl)),
+                (">>", Some(BinaryOp::Shr)),
+            ],
+            &[],
+            Self::additive,
+        )
+    }
+
+    fn additive(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[("+", Some(BinaryOp::Add)), ("-", Some(BinaryOp::Sub))],
+            &[],
+            Self::multiplicative,
+        )
+    }
+
+    fn multiplicative(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.binary(
+            depth,
+            &[
+                ("**", None),
+                ("*", Some(BinaryOp::Mul)),
+                ("/", Some(BinaryOp::Div)),
+                ("%", Some(BinaryOp::Mod)),
+            ],
+            &[],
+            Self::unary,
+        )
+    }
+
+    fn unary(&mut self, depth: usize) -> Result<Term, ExprError> {
+        if depth > MAX_DEPTH {
             return self.err("nested too deeply");
         }
         if self.peek_is("!=") {
             return self.err("expected an operand");
         }
-        if self.eat("!") || self.eat("~") {
-            return Ok(Expr::Not(Box::new(self.unary(depth + 1)?)));
+        if self.eat("!") {
+            let t = self.unary(depth + 1)?;
+            return Ok(Term::Bool(Box::new(Expr::Not(Box::new(self.to_bool(t)?)))));
         }
-        if self.eat("$isunknown") {
+        let rest = &self.s[self.i..];
+        // A sign before digits is the number's (`-5`), as it was before
+        // arithmetic, unless a based literal follows (`-4'd5`).
+        let signed_number = matches!(rest.as_bytes().first(), Some(b'-' | b'+'))
+            && rest[1..].starts_with(|d: char| d.is_ascii_digit())
+            && literal_len(&rest[1..]) == 0;
+        let op = if signed_number {
+            None
+        } else {
+            [
+                ("~&", UnaryOp::Nand),
+                ("~|", UnaryOp::Nor),
+                ("~^", UnaryOp::Xnor),
+                ("^~", UnaryOp::Xnor),
+                ("~", UnaryOp::Not),
+                ("^", UnaryOp::Xor),
+                ("-", UnaryOp::Neg),
+                ("+", UnaryOp::Plus),
+            ]
+            .into_iter()
+            .find(|(t, _)| rest.starts_with(t))
+            .or_else(|| {
+                [("&", UnaryOp::And), ("|", UnaryOp::Or)]
+                    .into_iter()
+                    .find(|(t, _)| rest.starts_with(t) && !rest[1..].starts_with(t))
+            })
+        };
+        if let Some((text, op)) = op {
+            self.i += text.len();
+            self.count()?;
+            self.ws();
+            let at = self.i;
+            let x = self.unary(depth + 1)?;
+            return Ok(Term::Unary(op, Box::new(self.value(x, at)?)));
+        }
+        self.primary(depth)
+    }
+
+    fn primary(&mut self, depth: usize) -> Result<Term, ExprError> {
+        if self.eat("(") {
+            let t = self.or(depth + 1)?;
+            if !self.eat(")") {
+                return self.err("expected `)`");
+            }
+            return Ok(t);
+        }
+        if self.eat("{") {
+            return self.concatenation(depth + 1);
+        }
+        let rest = &self.s[self.i..];
+        let function = ["$isunknown", "$signed", "$unsigned"]
+            .into_iter()
+            .find(|f| {
+                rest.starts_with(f)
+                    && !rest[f.len()..]
+                        .starts_with(|d: char| d.is_ascii_alphanumeric() || matches!(d, '_' | '$'))
+            });
+        if let Some(f) = function {
+            self.i += f.len();
             if !self.eat("(") {
                 return self.err("expected `(`");
             }
-            let Operand::Field(f) = self.operand()? else {
-                return self.err("`$isunknown` reads a field");
+            let t = if f == "$isunknown" {
+                let Operand::Field(r) = self.operand()? else {
+                    return self.err("`$isunknown` reads a field");
+                };
+                Term::Bool(Box::new(Expr::Unknown(r)))
+            } else {
+                self.count()?;
+                self.ws();
+                let at = self.i;
+                let x = self.or(depth + 1)?;
+                let x = Box::new(self.value(x, at)?);
+                if f == "$signed" {
+                    Term::Signed(x)
+                } else {
+                    Term::Unsigned(x)
+                }
             };
             if !self.eat(")") {
                 return self.err("expected `)`");
             }
-            return Ok(Expr::Unknown(f));
+            return Ok(t);
         }
-        if self.eat("(") {
-            let e = self.or(depth + 1)?;
-            if !self.eat(")") {
-                return self.err("expected `)`");
+        Ok(Term::Operand(self.operand()?))
+    }
+
+    /// After `{`: `a, b}` or `n{a, b}}`.
+    fn concatenation(&mut self, depth: usize) -> Result<Term, ExprError> {
+        if depth > MAX_DEPTH {
+            return self.err("nested too deeply");
+        }
+        self.count()?;
+        self.ws();
+        let first_at = self.i;
+        let first = self.or(depth)?;
+        if self.eat("{") {
+            let n = match &first {
+                Term::Operand(Operand::Number(n)) if !n.text.contains(['.', 'e', 'E']) => {
+                    n.int.and_then(|i| u32::try_from(i).ok())
+                }
+                Term::Operand(Operand::Literal(l)) => u32::try_from(l.value).ok(),
+                _ => None,
+            };
+            let Some(n) = n.filter(|n| (1..=arith::MAX_BITS).contains(n)) else {
+                self.i = first_at;
+                return self.err(format!(
+                    "a replication count is a constant from 1 to {}",
+                    arith::MAX_BITS
+                ));
+            };
+            let items = self.items(depth, None)?;
+            if !self.eat("}") {
+                return self.err("expected `}`");
             }
-            return Ok(e);
+            return Ok(Term::Replicate(n, items));
         }
-        let lhs = self.operand()?;
-        let op = [
-            ("===", Comparison::CaseEq),
-            ("!==", Comparison::CaseNe),
-            ("==", Comparison::Eq),
-            ("!=", Comparison::Ne),
-            ("<=", Comparison::Le),
-            (">=", Comparison::Ge),
-            ("<", Comparison::Lt),
-            (">", Comparison::Gt),
-            ("=", Comparison::Eq),
-        ]
-        .into_iter()
-        .find(|(t, _)| self.eat(t));
-        match (op, lhs) {
-            (Some((_, op)), lhs) => {
-                let rhs = self.operand()?;
-                Ok(Expr::Compare(lhs, op, rhs))
+        let after = self.i;
+        self.i = first_at;
+        let first = self.sized(first)?;
+        self.i = after;
+        Ok(Term::Concat(self.items(depth, Some(first))?))
+    }
+
+    /// The items of a concatenation, after the first (if read) up to its
+    /// `}`.
+    fn items(&mut self, depth: usize, first: Option<Term>) -> Result<Vec<Term>, ExprError> {
+        let mut items = match first {
+            Some(t) => vec![t],
+            None => vec![self.item(depth)?],
+        };
+        while self.eat(",") {
+            items.push(self.item(depth)?);
+        }
+        if !self.eat("}") {
+            return self.err("expected `,` or `}`");
+        }
+        Ok(items)
+    }
+
+    /// An item of a concatenation: anything with a width.
+    fn item(&mut self, depth: usize) -> Result<Term, ExprError> {
+        self.ws();
+        let at = self.i;
+        let t = self.or(depth)?;
+        let end = self.i;
+        self.i = at;
+        let t = self.sized(t)?;
+        self.i = end;
+        Ok(t)
+    }
+
+    /// `t`, read at the current place, if it has a width.
+    fn sized(&mut self, t: Term) -> Result<Term, ExprError> {
+        let at = self.i;
+        let no_width = match &t {
+            Term::Operand(Operand::Number(_)) => true,
+            Term::Operand(Operand::Literal(l)) => l.width.is_none(),
+            Term::Operand(Operand::Str(_)) => {
+                self.i = at;
+                return self.err("a string in a concatenation");
             }
-            (None, Operand::Field(f)) => Ok(Expr::Field(f)),
-            (None, Operand::Bool(b)) => Ok(Expr::Const(b)),
-            (None, _) => self.err("a value alone is not a Boolean: compare it (`x == 3`)"),
+            _ => false,
+        };
+        if no_width {
+            self.i = at;
+            return self.err("an unsized number in a concatenation: give it a width (`4'd3`)");
         }
+        Ok(t)
+    }
+
+    /// A term in a Boolean place (the whole expression, an operand of
+    /// `!`, `&&`, `||`): Boolean operators stay Boolean (their operands
+    /// one bit wide, or Booleans of a log); any other value holds when
+    /// it is not zero.
+    fn to_bool(&self, t: Term) -> Result<Expr, ExprError> {
+        /// One bit wide in Verilog, a Boolean in a log.
+        fn boolean(t: &Term) -> bool {
+            match t {
+                Term::Bool(_) | Term::Operand(Operand::Bool(_)) => true,
+                Term::Operand(Operand::Field(f)) => !matches!(f.select, Some(Select::Part(..))),
+                Term::Unary(UnaryOp::Not, x) => boolean(x),
+                Term::Binary(a, BinaryOp::And | BinaryOp::Or, b) => boolean(a) && boolean(b),
+                _ => false,
+            }
+        }
+        Ok(match t {
+            Term::Bool(e) => *e,
+            Term::Operand(Operand::Field(f)) => Expr::Field(f),
+            Term::Operand(Operand::Bool(b)) => Expr::Const(b),
+            Term::Operand(Operand::Term(t)) => self.to_bool(*t)?,
+            Term::Operand(Operand::Str(_)) => {
+                return self.err("a string alone is not a Boolean: compare it (`x == \"a\"`)")
+            }
+            // A constant operand of `!`, `&&`, `||`: Verilog's truth.
+            t @ Term::Operand(_) => Expr::Value(t),
+            Term::Unary(UnaryOp::Not, x) if boolean(&x) => Expr::Not(Box::new(self.to_bool(*x)?)),
+            Term::Binary(a, op @ (BinaryOp::And | BinaryOp::Or), b)
+                if boolean(&a) && boolean(&b) =>
+            {
+                let (a, b) = (self.to_bool(*a)?, self.to_bool(*b)?);
+                match (op, a) {
+                    (BinaryOp::And, Expr::And(mut xs)) => {
+                        xs.push(b);
+                        Expr::And(xs)
+                    }
+                    (BinaryOp::And, a) => Expr::And(vec![a, b]),
+                    (_, Expr::Or(mut xs)) => {
+                        xs.push(b);
+                        Expr::Or(xs)
+                    }
+                    (_, a) => Expr::Or(vec![a, b]),
+                }
+            }
+            t => Expr::Value(t),
+        })
     }
 
     fn operand(&mut self) -> Result<Operand, ExprError> {
@@ -664,6 +1289,11 @@ pub(crate) struct FieldVsNumber {
     number: Number,
     /// Whether the field is the left operand.
     field_first: bool,
+    /// Whether the number is a negative integer, which Verilog compares
+    /// differently with a vector (`v > -1` is false): then only a field
+    /// that is no vector is read from its number; a vector is the general
+    /// evaluation's.
+    pub(crate) not_for_vectors: bool,
 }
 
 impl FieldVsNumber {
@@ -686,6 +1316,20 @@ impl FieldVsNumber {
             Operand::Field(r) if r.select.is_none() => Some(r.id),
             _ => None,
         };
+        // A comparison with a negative integer is a term (for Verilog's
+        // meaning on vectors); on other values it is the exact comparison.
+        if let Expr::Compare(Operand::Term(a), op, Operand::Term(b)) = e {
+            let plain = |t: &Term| match t {
+                Term::Operand(o @ (Operand::Field(_) | Operand::Number(_))) => Some(o.clone()),
+                _ => None,
+            };
+            let (a, b) = (plain(a)?, plain(b)?);
+            let c = FieldVsNumber::of(&Expr::Compare(a, *op, b))?;
+            return Some(FieldVsNumber {
+                not_for_vectors: true,
+                ..c
+            });
+        }
         match e {
             // Case equality reads unknown bits, which have no number.
             Expr::Compare(_, Comparison::CaseEq | Comparison::CaseNe, _) => None,
@@ -695,12 +1339,14 @@ impl FieldVsNumber {
                     op: *op,
                     number,
                     field_first: true,
+                    not_for_vectors: false,
                 }),
                 (_, _, Some(number), Some(id)) => Some(FieldVsNumber {
                     id,
                     op: *op,
                     number,
                     field_first: false,
+                    not_for_vectors: false,
                 }),
                 _ => None,
             },
@@ -729,13 +1375,21 @@ impl Expr {
     /// # Ok::<(), monitor_core::trace::expr::ExprError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
-        let mut p = Parser { s: text, i: 0 };
-        let e = p.or(0)?;
+        let mut p = Parser {
+            s: text,
+            i: 0,
+            ops: 0,
+        };
+        let t = p.or(0)?;
         p.ws();
         if p.i < text.len() {
             return p.err("expected an operator or the end");
         }
-        Ok(e)
+        if let Term::Operand(Operand::Number(_) | Operand::Literal(_)) = t {
+            // Most likely a slip: a constant proposition is `true`.
+            return p.err("a value alone is not a Boolean: compare it (`x == 3`)");
+        }
+        p.to_bool(t)
     }
 
     /// The names of the fields the expression reads, in order, once each.
@@ -775,15 +1429,13 @@ impl Expr {
         match self {
             Expr::Field(r) | Expr::Unknown(r) => f(r),
             Expr::Compare(a, _, b) => {
-                for o in [a, b] {
-                    if let Operand::Field(r) = o {
-                        f(r);
-                    }
-                }
+                a.visit(f);
+                b.visit(f);
             }
             Expr::Const(_) => {}
             Expr::Not(e) => e.visit(f),
             Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| x.visit(f)),
+            Expr::Value(t) => t.visit(f),
         }
     }
 
@@ -813,16 +1465,13 @@ impl Expr {
         match self {
             Expr::Field(r) | Expr::Unknown(r) => res(r),
             Expr::Compare(a, _, b) => {
-                for o in [a, b] {
-                    if let Operand::Field(r) = o {
-                        res(r)?;
-                    }
-                }
-                Ok(())
+                a.resolve(resolve)?;
+                b.resolve(resolve)
             }
             Expr::Const(_) => Ok(()),
             Expr::Not(e) => e.resolve(resolve),
             Expr::And(xs) | Expr::Or(xs) => xs.iter_mut().try_for_each(|x| x.resolve(resolve)),
+            Expr::Value(t) => t.resolve(resolve),
         }
     }
 
@@ -898,6 +1547,19 @@ impl Expr {
                     }
                 }
                 Ok(false)
+            }
+            Expr::Value(t) => arith::truth(t, cell),
+            Expr::Compare(a, op, b)
+                if matches!(a, Operand::Term(_)) || matches!(b, Operand::Term(_)) =>
+            {
+                fn term(o: &Operand) -> std::borrow::Cow<'_, Term> {
+                    match o {
+                        Operand::Term(t) => std::borrow::Cow::Borrowed(&**t),
+                        // Built by hand: the parser makes both operands terms.
+                        other => std::borrow::Cow::Owned(Term::Operand(other.clone())),
+                    }
+                }
+                arith::compare(&term(a), *op, &term(b), cell)
             }
             Expr::Compare(a, op, b) => {
                 let textual = matches!(a, Operand::Str(_)) || matches!(b, Operand::Str(_));
@@ -1024,7 +1686,7 @@ fn case_equal<'c>(
 }
 
 /// The number an operand of a numeric comparison stands for.
-fn operand_num<'x, 'c: 'x>(
+pub(crate) fn operand_num<'x, 'c: 'x>(
     o: &'x Operand,
     cell: &impl Fn(usize) -> Option<Cell<'c>>,
 ) -> Result<Num<'x>, ValueError> {
@@ -1038,7 +1700,9 @@ fn operand_num<'x, 'c: 'x>(
             }
             .map_err(|e| ValueError(format!("`{}`: {}", r.name, e.0)))
         }
-        Operand::Str(_) | Operand::Bool(_) => unreachable!("compared as text or Booleans"),
+        Operand::Str(_) | Operand::Bool(_) | Operand::Term(_) => {
+            unreachable!("compared as text, Booleans or terms")
+        }
         Operand::Number(..) | Operand::Literal(_) => Ok(o.number().expect("a constant number")),
     }
 }
@@ -1064,6 +1728,7 @@ fn operand_text<'x>(
         (Operand::Number(n), _) => Cow::Owned(n.int.map_or(n.text.clone(), |i| i.to_string())),
         (Operand::Literal(l), _) => Cow::Owned(l.value.to_string()),
         (Operand::Bool(b), _) => Cow::Owned(b.to_string()),
+        (Operand::Term(_), _) => unreachable!("a term is not compared with a string"),
     })
 }
 
@@ -1123,7 +1788,7 @@ mod tests {
         ]);
         let mut compared = 0;
         for op in ["==", "!=", "<", "<=", ">", ">="] {
-            for number in ["12", "-3", "2.5", "4'b0101", "1e3"] {
+            for number in ["12", "-2.5", "2.5", "4'b0101", "1e3"] {
                 for text in [format!("n {op} {number}"), format!("{number} {op} n")] {
                     let mut e = Expr::parse(&text).unwrap();
                     e.resolve(&mut |_: &str| Ok::<usize, ()>(0)).unwrap();
@@ -1141,7 +1806,30 @@ mod tests {
                 }
             }
         }
-        assert!(compared > 500);
+        // A negative integer is signed in Verilog (`v > -3` is false of an
+        // 8-bit vector): a term, whose value on a log is the exact one.
+        for op in ["==", "!=", "<", "<=", ">", ">="] {
+            for text in [format!("n {op} -3"), format!("-3 {op} n")] {
+                let mut e = Expr::parse(&text).unwrap();
+                e.resolve(&mut |_: &str| Ok::<usize, ()>(0)).unwrap();
+                let fast = FieldVsNumber::of(&e).expect("a field against a number");
+                assert!(fast.not_for_vectors);
+                for cell in &cells {
+                    let slow = e.eval(&|_| Some(*cell));
+                    match cell.as_num() {
+                        Ok(_) if matches!(cell, Cell::Bits(_)) => {}
+                        Ok(n) => {
+                            assert_eq!(Ok(fast.holds(n)), slow, "{text} at {cell:?}");
+                            compared += 1;
+                        }
+                        Err(_) => assert!(slow.is_err(), "{text} at {cell:?}"),
+                    }
+                }
+            }
+        }
+        assert!(compared > 600);
+        assert_eq!(eval("v > -3", &[("v", Cell::Bits(b"0101"))]), Ok(false));
+        assert_eq!(eval("v > -3", &[("v", Cell::Text("5"))]), Ok(true));
         for other in [
             "n",
             "n[1] < 2",
@@ -1321,5 +2009,176 @@ mod tests {
         );
         // Never the shared-number path, which reads numbers.
         assert_eq!(FieldVsNumber::of(&Expr::parse("r === 1").unwrap()), None);
+    }
+
+    /// Each operator on a waveform (Verilog's sizing and signedness) and
+    /// on a log (exact integers).
+    #[test]
+    fn arithmetic_per_operator() {
+        let wave = [
+            ("cnt", Cell::Bits(b"0011")),
+            ("v", Cell::Bits(b"1010")),
+            ("w", Cell::Bits(b"0110")),
+            ("a", Cell::Bits(b"1")),
+            ("b", Cell::Bits(b"0")),
+            ("d", Cell::Bits(b"1110")),
+        ];
+        for (text, want) in [
+            ("cnt + 1 <= 4", true),
+            ("cnt + 1 > 3", true),
+            ("cnt * 5 == 15", true),
+            ("v / 3 == 3 && v % 3 == 1", true),
+            ("v - w == 4", true),
+            ("w - v == -4", true),              // 32 bits: both sides 2^32 - 4
+            ("w[3:0] - v[3:0] == 4'd12", true), // 4 bits wrap
+            ("(v & w) != 0", true),
+            ("(v | w) == 4'b1110", true),
+            ("(v ^ w) == 4'b1100", true),
+            ("(v ~^ w) == 4'b0011", true),
+            ("v << 1 == 20", true), // 32-bit context: no wrap
+            ("(v << 1) == 5'd20", true),
+            ("{v, w} == 8'b1010_0110", true),
+            ("{2{a, b}} == 4'b1010", true),
+            ("&v", false),
+            ("|v", true),
+            ("^v", false),
+            ("~&v", true),
+            ("~|v", false),
+            ("~^v", true),
+            ("^~w", true),
+            ("~v == 4'b0101", true),
+            ("~a == 0", false), // ~a is 32 bits wide here
+            ("~a", false),
+            ("-cnt == -3", true),
+            ("$signed(d) < 0", true),
+            ("$signed(d) == -2", true),
+            ("$signed(d) >>> 1 == -1", true),
+            ("$signed(d) >> 1 == 7", false), // compared in 32 bits, signed
+            ("d >>> 1 == 7", true),
+            ("$unsigned($signed(d)) == 14", true),
+            // All operands 4 bits: 10 + 6 wraps to 0.
+            ("v[3:0] + w[3:0] >= 4'd9", false),
+            ("v[3:0] + w[3:0] >= 9", true), // 32 bits
+            ("v + w", false),               // its own width, 4 bits: 16 wraps to 0
+            ("v + w + 0", true),
+            ("(a > b) + (v > w) == 2", true),
+            ("!(cnt + 1 > 3)", false),
+            ("a & !b", true),
+            ("8'shFF == -1", true),
+            ("8'shFF < 0", true),
+            ("v > -1", false), // unsigned: -1 is 2^32 - 1
+            ("$signed(v) > -7", true),
+        ] {
+            assert_eq!(eval(text, &wave), Ok(want), "{text}");
+        }
+        let log = [
+            ("latency_ms", Cell::Text("250")),
+            ("queue_ms", Cell::Text("120")),
+            ("n", Cell::Int(-7)),
+            ("f", Cell::Text("2.5")),
+            ("s", Cell::Text("abc")),
+            ("ok", Cell::Text("true")),
+        ];
+        for (text, want) in [
+            ("latency_ms - queue_ms > 100", true),
+            ("latency_ms - queue_ms - 200 < 0", true), // no wrap
+            ("n / 2 == -3 && n % 2 == -1", true),      // truncating, as Verilog
+            ("n >> 1 == -4", true),
+            ("(n & 3) == 1", true),
+            ("~n == 6", true),
+            ("-n * 3 == 21", true),
+            ("ok + 1 == 2", true),
+            ("$signed(n) == -7", true),
+            ("n + 8'shFF == -8", true),
+            ("n > -8", true),
+            ("f > -1", true),
+        ] {
+            assert_eq!(eval(text, &log), Ok(want), "{text}");
+        }
+        for (text, why) in [
+            ("latency_ms / (queue_ms - 120) > 1", "division by zero"),
+            ("latency_ms % 0 == 1", "division by zero"),
+            ("f + 1 > 3", "`f`: 2.5 is not an integer"),
+            ("s + 1 > 3", "`s`: \"abc\" is not a number"),
+            (
+                "n * 170141183460469231731687303715884105727 > 0",
+                "overflows",
+            ),
+            ("{n, n} == 0", "no bit width"),
+            ("n << -1 == 0", "negative"),
+        ] {
+            let e = eval(text, &log).unwrap_err();
+            assert!(e.0.contains(why), "{text}: {e}");
+        }
+        let x = [
+            ("x", Cell::Bits(b"01x1")),
+            ("big", Cell::Bits(&[b'1'; 130])),
+        ];
+        for (text, why) in [
+            ("x + 1 > 3", "unknown (x/z)"),
+            ("big + 1 > 3", "at most 128 bits"),
+        ] {
+            let e = eval(text, &x).unwrap_err();
+            assert!(e.0.contains(why), "{text}: {e}");
+        }
+        assert!(Expr::parse("a + 1 > 3").unwrap().has_terms());
+        assert!(!Expr::parse("a > 3 && b").unwrap().has_terms());
+    }
+
+    #[test]
+    fn arithmetic_syntax_errors() {
+        for (text, at, why) in [
+            ("a ** 2 > 1", 2, "`**` is not supported"),
+            ("{a, 3} == 0", 4, "unsized number in a concatenation"),
+            ("{a{b}} == 0", 1, "replication count"),
+            ("a + \"x\" > 0", 4, "a string in arithmetic"),
+            (
+                "a + b == \"x\"",
+                12,
+                "a string is compared with a computed value",
+            ),
+            ("{a, b == 0", 10, "expected `,` or `}`"),
+            ("$signed(a > 0", 13, "expected `)`"),
+        ] {
+            let e = Expr::parse(text).unwrap_err();
+            assert!(e.message.contains(why), "{text}: {e}");
+            assert_eq!(e.at, at, "{text}: {e}");
+        }
+        let long = vec!["a"; 1200].join(" + ");
+        let e = Expr::parse(&format!("{long} > 0")).unwrap_err();
+        assert!(e.message.contains("too many operators"), "{e}");
+        assert!(Expr::parse(&format!("{}a{}", "-(".repeat(500), ")".repeat(500))).is_err());
+        assert!(Expr::parse(&format!("{}a > 0", "~".repeat(100_000))).is_err());
+        assert!(Expr::parse(&format!("{}a{} > 0", "{".repeat(5000), "}".repeat(5000))).is_err());
+    }
+
+    proptest::proptest! {
+        /// Arithmetic on log integers is i128 arithmetic, exactly.
+        #[test]
+        fn log_arithmetic_is_exact(
+            a in proptest::prelude::any::<i64>(),
+            b in proptest::prelude::any::<i64>(),
+            c in -1000i64..1000,
+            op in 0usize..5,
+        ) {
+            let (x, y) = (i128::from(a), i128::from(b));
+            let (sym, v) = match op {
+                0 => ("+", x + y),
+                1 => ("-", x - y),
+                2 => ("*", x * y),
+                3 if y != 0 => ("/", x / y),
+                3 | 4 if y == 0 => ("+", x + y),
+                _ => ("%", x % y),
+            };
+            let (ta, tb) = (a.to_string(), b.to_string());
+            let cells = [("a", Cell::Text(&ta)), ("b", Cell::Text(&tb))];
+            let c = i128::from(c) * 1_000_000_000_000_000_000;
+            let text = format!("a {sym} b > {c}");
+            proptest::prop_assert_eq!(eval(&text, &cells), Ok(v > c), "{}", text);
+            let json = serde_json::json!({"a": a, "b": b});
+            let cells = [("a", Cell::Json(&json["a"])), ("b", Cell::Json(&json["b"]))];
+            let text = format!("a {sym} b == {v}");
+            proptest::prop_assert_eq!(eval(&text, &cells), Ok(true), "{}", text);
+        }
     }
 }

@@ -14,6 +14,7 @@
 //! The chunk summaries that let a long trace be checked in parallel are
 //! [`runtime::Summary`](crate::runtime::Summary).
 
+mod arith;
 pub mod check;
 pub mod chunked;
 pub mod expr;
