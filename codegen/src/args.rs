@@ -766,6 +766,12 @@ pub(crate) struct CheckArgs {
     /// are freed after it, and a later row of that key starts anew.
     #[arg(long, value_name = "EXPR", requires = "by")]
     pub(crate) end_key: Option<String>,
+    /// Show these fields at each event of a violation's explanation
+    /// (repeatable; JSON Lines: dotted paths; VCD: signals), such as a
+    /// request id or a time stamp; a field absent from an event is shown
+    /// as absent there.
+    #[arg(long, value_name = "FIELD[,FIELD...]", value_delimiter = ',')]
+    pub(crate) show: Vec<String>,
 }
 
 /// What `check --by` does with rows without a key.

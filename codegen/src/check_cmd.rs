@@ -304,9 +304,13 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         max_reports: args.max_reports,
         ..Options::default()
     };
+    if let Some(f) = args.show.iter().find(|f| f.is_empty()) {
+        return Err(format!("--show `{f}`: a field has a name"));
+    }
     // --by checks each key apart, with its own checker.
     let keyed_properties = (!args.by.is_empty()).then(|| properties.clone());
     let mut checker = Checker::new(properties, options);
+    checker.set_show(args.show.clone());
     let clock = match &args.clock {
         None => None,
         Some(c) => Some(match c.rsplit_once(':') {
@@ -649,15 +653,60 @@ pub(crate) fn violation_text(out: &mut String, v: &ViolationReport) {
             .collect();
         let _ = writeln!(out, "  values: {}", values.join(", "));
     }
-    for (p, held) in &v.recent {
+    for (k, (p, held)) in v.recent.iter().enumerate() {
         let mark = if *p == v.at { "  <- violation" } else { "" };
         let held = if held.is_empty() {
             "(no proposition holds)".to_string()
         } else {
             escape(&held.join(", ")).into_owned()
         };
-        let _ = writeln!(out, "    {p}: {held}{mark}");
+        let shown = match v.shown.get(k) {
+            Some(fields) if !fields.is_empty() => format!("  [{}]", shown_label(fields)),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "    {p}: {held}{shown}{mark}");
     }
+}
+
+/// Whether a name or a value reads plainly in `field=value`: it is not
+/// empty, and it is letters, digits, `_-./@+#` and `also` (otherwise it
+/// is written as a JSON string).
+fn plain(value: &str, also: &str) -> bool {
+    !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-./@+#".contains(c) || also.contains(c))
+}
+
+/// A name or a value as `field=value` writes it: plainly when it is
+/// letters, digits and `_-./@+#`, otherwise as a JSON string (`"Ann
+/// Lee"`), with the characters a terminal acts on escaped.
+pub(crate) fn quoted(s: &str) -> String {
+    quoted_with(s, "")
+}
+
+/// [`quoted`], with the characters of `also` plain too.
+fn quoted_with(s: &str, also: &str) -> String {
+    if plain(s, also) {
+        s.to_string()
+    } else {
+        escape_json(&serde_json::Value::String(s.to_string()).to_string()).into_owned()
+    }
+}
+
+/// The fields shown at an event (--show), as `ts=10:00:02, user="Ann
+/// Lee"` (a colon is plain here, for times: the list ends at `]`); a
+/// field absent from the event is `user=(absent)` (a value that reads
+/// `(absent)` is quoted).
+fn shown_label(fields: &[(String, Option<String>)]) -> String {
+    fields
+        .iter()
+        .map(|(f, v)| match v {
+            Some(v) => format!("{}={}", quoted_with(f, ":"), quoted_with(v, ":")),
+            None => format!("{}=(absent)", quoted_with(f, ":")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The note of a lazy monitor whose verdicts became informative.

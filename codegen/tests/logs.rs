@@ -1,0 +1,227 @@
+//! `mongen check` on service logs: the fields shown with violations
+//! (`--show`), checked against the lines of the file they name.
+
+mod common;
+use common::{mongen, scratch, text};
+
+use std::path::Path;
+
+use serde_json::Value;
+
+/// A log of `n` rows (`ts,id,session,a`), `a` set on pairs of rows now and
+/// then (which violates `G(a -> X !a)`), in CSV and in JSON Lines (where
+/// the id is at `req.id`, and absent from every third row).
+fn service_log(n: usize) -> (String, String) {
+    let mut csv = String::from("ts,id,session,a\n");
+    let mut jsonl = String::new();
+    for i in 0..n {
+        let a = u8::from(i % 997 < 2 || i % 1409 == 5);
+        let (ts, id, session) = (
+            format!("T{i:07}"),
+            format!("r{}", i * 7),
+            format!("s{}", i % 13),
+        );
+        csv.push_str(&format!("{ts},{id},{session},{a}\n"));
+        let req = if i % 3 == 0 {
+            String::new()
+        } else {
+            format!(", \"req\": {{\"id\": \"{id}\"}}")
+        };
+        jsonl.push_str(&format!(
+            "{{\"ts\": \"{ts}\", \"session\": \"{session}\", \"a\": {a}{req}}}\n"
+        ));
+    }
+    (csv, jsonl)
+}
+
+/// The line `line` (from 1) of `text`.
+fn line_of(text: &str, line: u64) -> &str {
+    text.lines()
+        .nth(line as usize - 1)
+        .expect("a line of the file")
+}
+
+/// Checks every explanation line of a text report (`    line N: ...
+/// [ts=..., id=...]`) against line N of the CSV log; returns how many.
+fn check_text_lines(report: &str, csv: &str) -> usize {
+    let mut checked = 0;
+    for l in report.lines() {
+        let Some(rest) = l.trim_start().strip_prefix("line ") else {
+            continue;
+        };
+        let (n, rest) = rest.split_once(':').expect("line N:");
+        let n: u64 = n.parse().unwrap();
+        let shown = rest
+            .split_once("  [")
+            .and_then(|(_, s)| s.split_once(']'))
+            .unwrap_or_else(|| panic!("no shown fields: {l}"))
+            .0;
+        let cells: Vec<&str> = line_of(csv, n).split(',').collect();
+        assert_eq!(shown, format!("ts={}, id={}", cells[0], cells[1]), "{l}");
+        checked += 1;
+    }
+    checked
+}
+
+fn write(dir: &Path, name: &str, contents: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p.display().to_string()
+}
+
+/// The fields shown at each event of each explanation are those of its
+/// line, on one core and on two (the log cut in chunks, whose last events
+/// carry their fields to the explanations of the next chunk), in text and
+/// in JSON, with and without --by.
+#[test]
+fn shown_fields_are_those_of_each_events_line() {
+    let dir = scratch("logs-show");
+    // About 2 MB: several chunks of 1 MiB.
+    let (csv, jsonl) = service_log(80_000);
+    let csv_path = write(&dir, "log.csv", &csv);
+    let jsonl_path = write(&dir, "log.jsonl", &jsonl);
+    let p = ["-f", "G(a -> X !a)", "--all", "--max-reports", "1000"];
+    let run = |extra: &[&str], file: &str| {
+        let mut args = vec!["check"];
+        args.extend_from_slice(&p);
+        args.extend_from_slice(extra);
+        args.push(file);
+        let o = mongen(&args);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let one = run(&["-j", "1", "--show", "ts,id"], &csv_path);
+    let two = run(&["-j", "2", "--show", "ts", "--show", "id"], &csv_path);
+    assert_eq!(one, two, "one core and two");
+    let checked = check_text_lines(&one, &csv);
+    assert!(checked > 200, "{checked} lines checked:\n{one}");
+    // The same fields without --show: the same report, less the fields.
+    let plain = run(&["-j", "2"], &csv_path);
+    let stripped: String = one
+        .lines()
+        .map(|l| match l.split_once("  [") {
+            Some((head, tail)) => {
+                let mark = tail.split_once(']').unwrap().1;
+                format!("{head}{mark}\n")
+            }
+            None => format!("{l}\n"),
+        })
+        .collect();
+    assert_eq!(stripped, plain);
+
+    // JSON Lines, in JSON: `shown` at the violation (its own line) and at
+    // each recent event; `req.id` null where it is absent.
+    for jobs in ["1", "2"] {
+        let out = run(&["--json", "-j", jobs, "--show", "ts,req.id"], &jsonl_path);
+        let r: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        let violations = r["violations"].as_array().unwrap();
+        assert!(violations.len() > 60, "{}", violations.len());
+        let mut absent = 0;
+        for v in violations {
+            let events = v["recent"].as_array().unwrap();
+            assert_eq!(v["shown"], events.last().unwrap()["shown"]);
+            for e in events {
+                let row: Value =
+                    serde_json::from_str(line_of(&jsonl, e["line"].as_u64().unwrap())).unwrap();
+                let id = row.get("req").map_or(Value::Null, |r| r["id"].clone());
+                absent += usize::from(id.is_null());
+                assert_eq!(
+                    e["shown"],
+                    serde_json::json!({"ts": row["ts"], "req.id": id})
+                );
+            }
+        }
+        assert!(absent > 50, "{absent}");
+    }
+
+    // --by: a key's explanation shows its own events, with their fields.
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G !a",
+        "--all",
+        "--max-reports",
+        "1000",
+        "--by",
+        "session",
+        "--show",
+        "ts,id,session",
+        &csv_path,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let mut lines = 0;
+    let mut key = String::new();
+    for l in out.lines() {
+        if let Some(k) = l.strip_prefix("  session=") {
+            key = k.split_once(':').unwrap().0.to_string();
+        }
+        let Some(rest) = l.trim_start().strip_prefix("line ") else {
+            continue;
+        };
+        let n: u64 = rest.split_once(':').unwrap().0.parse().unwrap();
+        let cells: Vec<&str> = line_of(&csv, n).split(',').collect();
+        assert!(
+            l.contains(&format!(
+                "[ts={}, id={}, session={key}]",
+                cells[0], cells[1]
+            )),
+            "{l} (line {n}: {cells:?})"
+        );
+        assert_eq!(cells[2], key, "{l}");
+        lines += 1;
+    }
+    assert!(lines > 500, "{lines}: {out}");
+}
+
+/// A field the trace has not is an error that names it (a misspelt
+/// column); in a VCD waveform, a signal's value at each cycle is shown.
+#[test]
+fn shown_fields_of_csv_columns_and_vcd_signals() {
+    let dir = scratch("logs-show-vcd");
+    let csv = write(&dir, "log.csv", "ts,a\n1,0\n2,1\n");
+    let o = mongen(&["check", "-f", "G !a", "--show", "ts,tz", &csv]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--show tz: no column `tz` (the columns are: ts, a)"),
+        "{}",
+        text(&o)
+    );
+    let o = mongen(&["check", "-f", "G !a", "--show", "", &csv]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--show ``: a field has a name"),
+        "{}",
+        text(&o)
+    );
+    let vcd = write(
+        &dir,
+        "t.vcd",
+        "$timescale 1ns $end\n$scope module tb $end\n$var wire 1 ! clk $end\n\
+         $var wire 1 \" b $end\n$var wire 4 $ count $end\n$upscope $end\n$enddefinitions $end\n\
+         #0\n0!\n0\"\nb0000 $\n#5\n1!\n#10\n0!\nb0011 $\n#12\n1\"\n#15\n1!\n#20\n0!\nb1x01 $\n#25\n1!\n",
+    );
+    let o = mongen(&[
+        "check", "-f", "G !b", "--clock", "clk", "--show", "count", &vcd,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    // Sampled at each rising edge, with the values just before it.
+    assert!(
+        t.contains("time 5 (cycle 0): (no proposition holds)  [count=0000]"),
+        "{t}"
+    );
+    assert!(
+        t.contains("time 15 (cycle 1): b  [count=0011]  <- violation"),
+        "{t}"
+    );
+    let o = mongen(&[
+        "check", "-f", "G !b", "--clock", "clk", "--show", "cnt", &vcd,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--show cnt: no signal `cnt`"),
+        "{}",
+        text(&o)
+    );
+}
