@@ -772,6 +772,12 @@ pub(crate) struct CheckArgs {
     /// as absent there.
     #[arg(long, value_name = "FIELD[,FIELD...]", value_delimiter = ',')]
     pub(crate) show: Vec<String>,
+    /// One line per trace and property with its counts (events,
+    /// violations; with --by, keys and keys violated), no explanation:
+    /// for checks over many files. With --json, one object each, without
+    /// `violations`.
+    #[arg(long, conflicts_with = "follow")]
+    pub(crate) summary: bool,
 }
 
 /// What `check --by` does with rows without a key.

@@ -571,15 +571,39 @@ fn report(run: &mut Run, args: &CheckArgs, name: &str, reports: &[Report], compl
     let three = args.verdicts == 3;
     for r in reports {
         if args.json {
-            let json = if complete {
+            let mut json = if complete {
                 report_json(name, r, three)
             } else {
                 partial_report_json(name, r, three)
             };
+            if args.summary {
+                summary_json(&mut json, r);
+            }
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
+        } else if args.summary {
+            // The first line of the report: its counts, no explanation.
+            let counts = Report {
+                violations: Vec::new(),
+                ..r.clone()
+            };
+            text(&mut run.out, name, &counts, three, complete);
         } else {
             text(&mut run.out, name, r, three, complete);
         }
+    }
+}
+
+/// A report object of `--json` as `--summary` writes it: without the
+/// explained `violations`, with where the first one happened.
+fn summary_json(json: &mut serde_json::Value, r: &Report) {
+    if let Some(o) = json.as_object_mut() {
+        o.remove("violations");
+        o.insert(
+            "first_violation".into(),
+            r.first_violation
+                .as_ref()
+                .map_or(serde_json::Value::Null, mongen::trace_report::position_json),
+        );
     }
 }
 

@@ -225,3 +225,103 @@ fn shown_fields_of_csv_columns_and_vcd_signals() {
         text(&o)
     );
 }
+
+/// `--summary` writes, per trace and property, the first line of its
+/// report (the counts) and nothing else; in JSON, the report's object
+/// without `violations` (and `top`), with the first violation's position;
+/// the exit status is that of the full report.
+#[test]
+fn a_summary_is_each_reports_counts() {
+    let dir = scratch("logs-summary");
+    let (csv, jsonl) = service_log(20_000);
+    let quiet: String = csv.replace(",1\n", ",0\n");
+    let files = [
+        write(&dir, "a.csv", &csv),
+        write(&dir, "b.jsonl", &jsonl),
+        write(&dir, "quiet.csv", &quiet),
+    ];
+    let props = ["-f", "G(a -> X !a)", "-f", "G !a", "--show", "ts"];
+    for (mode, key_lines) in [
+        (&[][..], false),
+        (&["--all"][..], false),
+        (&["--all", "--by", "session"][..], true),
+    ] {
+        let run = |extra: &[&str], files: &[String]| {
+            let mut args = vec!["check"];
+            args.extend_from_slice(&props);
+            args.extend_from_slice(mode);
+            args.extend_from_slice(extra);
+            args.extend(files.iter().map(String::as_str));
+            mongen(&args)
+        };
+        let full = run(&[], &files);
+        let summary = run(&["--summary"], &files);
+        assert_eq!(full.status.code(), Some(1), "{}", text(&full));
+        assert_eq!(summary.status.code(), Some(1), "{}", text(&summary));
+        let full_text = String::from_utf8(full.stdout).unwrap();
+        let summary_text = String::from_utf8(summary.stdout).unwrap();
+        // Each trace's property lines: those that start with the trace's
+        // name and a property (a keyed report's last line has no property).
+        let firsts: Vec<&str> = full_text
+            .lines()
+            .filter(|l| files.iter().any(|f| l.starts_with(&format!("{f}: `"))))
+            .collect();
+        assert_eq!(firsts.len(), 6, "{full_text}");
+        assert_eq!(summary_text.lines().collect::<Vec<_>>(), firsts, "{mode:?}");
+        if key_lines {
+            assert!(summary_text.contains("violated by "), "{summary_text}");
+        }
+        // Only the quiet file: every property holds, status 0.
+        let o = run(&["--summary"], &files[2..]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 2);
+
+        let full = run(&["--json"], &files);
+        let summary = run(&["--json", "--summary"], &files);
+        assert_eq!(summary.status.code(), Some(1), "{}", text(&summary));
+        let objects = |o: &std::process::Output| -> Vec<Value> {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect()
+        };
+        let (full, summary) = (objects(&full), objects(&summary));
+        assert_eq!(full.len(), 6);
+        for (mut f, s) in full.into_iter().zip(summary) {
+            let o = f.as_object_mut().unwrap();
+            let violations = o.remove("violations").unwrap();
+            if key_lines {
+                o.remove("top");
+            } else {
+                let first = violations.get(0).map_or(Value::Null, |v| {
+                    serde_json::json!({"index": v["index"], "line": v["line"], "time": v["time"]})
+                });
+                o.insert("first_violation".into(), first);
+            }
+            assert_eq!(f, s, "{mode:?}");
+        }
+    }
+    // A trace that cannot be read: the error, the others summarized,
+    // status 2.
+    let bad = write(
+        &dir,
+        "bad.csv",
+        "ts,id,session,a\nT1,r1,s1,0\nT2,r2,s1,maybe\n",
+    );
+    let o = mongen(&["check", "--summary", "-f", "G !a", &bad, &files[2]]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("bad.csv: `G!a`: holds (1 event read before the error, no violation)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("quiet.csv: `G!a`: holds (20000 events read, no violation)"),
+        "{t}"
+    );
+    assert!(t.contains("bad.csv, line 3: `a`: "), "{t}");
+    // --summary reports at the end: not with --follow.
+    let o = mongen(&["check", "--summary", "--follow", "-f", "G !a", &bad]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("cannot be used with"), "{}", text(&o));
+}

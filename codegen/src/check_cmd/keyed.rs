@@ -203,6 +203,12 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
             if !complete {
                 json["complete"] = false.into();
             }
+            if args.summary {
+                if let Some(o) = json.as_object_mut() {
+                    o.remove("violations");
+                    o.remove("top");
+                }
+            }
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
             continue;
         }
@@ -239,6 +245,10 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
                 String::new()
             }
         );
+        if args.summary {
+            // The counts only.
+            continue;
+        }
         let mut unexplained = 0u64;
         for v in r.violations.iter().filter(|v| v.property == p) {
             let _ = write!(
@@ -279,7 +289,7 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
             let _ = writeln!(out, "  top violators: {}", names.join(", "));
         }
     }
-    if !args.json {
+    if !args.json && !args.summary {
         let unkeyed = match (r.unkeyed, args.unkeyed) {
             (0, _) => String::new(),
             (n, UnkeyedRows::Broadcast) => {
