@@ -690,7 +690,8 @@ pub(crate) struct CheckArgs {
     #[arg(value_name = "TRACE", required = true)]
     pub(crate) traces: Vec<PathBuf>,
     /// The traces' format (default: from the extension: .csv, .jsonl,
-    /// .ndjson, .json, .vcd).
+    /// .ndjson, .json, .vcd; each may be followed by .gz or .zst, a
+    /// compressed trace).
     #[arg(long, value_enum)]
     pub(crate) format: Option<TraceFormat>,
     /// VCD: sample the signals at the edges of this clock, with the values

@@ -25,7 +25,7 @@ use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Fo
 mod input;
 mod keyed;
 
-use input::{Follow, Progress};
+use input::{Compression, Follow, Progress};
 
 /// A clock signal and its sampling edge.
 type ClockSpec = (String, Edge);
@@ -532,6 +532,14 @@ pub(crate) fn open_input(
 ) -> Option<(Box<dyn Read + Send>, Option<Progress>)> {
     // The bar lives until the trace is checked (and clears itself).
     let mut progress = None;
+    let compression = (name != "-").then(|| Compression::of(path)).flatten();
+    if let (Some(c), true) = (compression, args.follow) {
+        run.error(&format!(
+            "{shown}: --follow reads a plain file as it grows, not {} data",
+            c.name()
+        ));
+        return None;
+    }
     let mut input: Box<dyn Read + Send> = if name == "-" {
         // Standard input, followed or not, ends when it is closed.
         Box::new(io::stdin())
@@ -553,7 +561,10 @@ pub(crate) fn open_input(
             // A pipe or a device has no end to wait past.
             Some(_) if args.follow => Box::new(Follow::new(file, path)),
             Some(size) => {
-                progress = Progress::new(name, size, format != TraceFormat::Vcd);
+                // The bar counts the bytes of the file; the line ends
+                // counted there are not the events of a compressed one.
+                let lines = format != TraceFormat::Vcd && compression.is_none();
+                progress = Progress::new(name, size, lines);
                 Box::new(file)
             }
             _ => Box::new(file),
@@ -561,6 +572,17 @@ pub(crate) fn open_input(
     };
     if let Some(p) = &progress {
         input = Box::new(p.wrap(input));
+    }
+    if let Some(c) = compression {
+        // (Read in a stream: chunked checking (-j) cuts the bytes it
+        // decompresses, as it does a plain file's.)
+        input = match c.decoder(input) {
+            Ok(d) => Box::new(d),
+            Err(e) => {
+                run.error(&format!("cannot read {shown} ({} data): {e}", c.name()));
+                return None;
+            }
+        };
     }
     Some((input, progress))
 }
@@ -612,7 +634,13 @@ pub(crate) fn format_of(path: &Path) -> Result<TraceFormat, String> {
     if name == "-" {
         return Err("standard input: give its format with --format csv|jsonl|vcd".into());
     }
-    match path
+    // A compressed trace's format is the extension before (`.csv.gz`).
+    let compression = Compression::of(path);
+    let inner = match (compression, path.file_stem()) {
+        (Some(_), Some(stem)) => Path::new(stem),
+        _ => path,
+    };
+    match inner
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
@@ -622,7 +650,11 @@ pub(crate) fn format_of(path: &Path) -> Result<TraceFormat, String> {
         Some("jsonl" | "ndjson" | "json") => Ok(TraceFormat::Jsonl),
         Some("vcd") => Ok(TraceFormat::Vcd),
         _ => Err(format!(
-            "{name}: unknown trace format (the extension is not .csv, .jsonl, .ndjson, .json or .vcd); give it with --format csv|jsonl|vcd"
+            "{name}: unknown trace format (the extension is not .csv, .jsonl, .ndjson, .json or .vcd{}); give it with --format csv|jsonl|vcd",
+            match compression {
+                Some(c) => format!(" before the {} one", c.name()),
+                None => ", each perhaps followed by .gz, .zst or .zstd".into(),
+            }
         )),
     }
 }

@@ -325,3 +325,204 @@ fn a_summary_is_each_reports_counts() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("cannot be used with"), "{}", text(&o));
 }
+
+/// `file` compressed by the real tool (`gzip` or `zstd`) into `out`.
+fn compress(tool: &Path, file: &str, out: &str) {
+    let o = std::process::Command::new(tool)
+        .args(["-c", "-q", file])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", tool.display()));
+    assert!(o.status.success(), "{}", text(&o));
+    std::fs::write(out, o.stdout).unwrap();
+}
+
+/// A trace compressed by gzip or zstd (`log.csv.gz`, `log.jsonl.zst`,
+/// `t.vcd.gz`) is checked as the plain file is, in one pass and in chunks
+/// (which cut the decompressed bytes), with --by and --lazy; a file cut
+/// short or damaged is an error naming it, after the report of the events
+/// before it (the same on one core and on two); --follow is refused.
+#[test]
+fn compressed_traces_are_read_as_the_plain_files() {
+    let Some(gzip) = common::tool("gzip", &[], "apt-get install -y gzip") else {
+        return;
+    };
+    let Some(zstd) = common::tool("zstd", &[], "apt-get install -y zstd") else {
+        return;
+    };
+    let dir = scratch("logs-compressed");
+    // About 5 MB of CSV: several batches of chunks.
+    let (csv, jsonl) = service_log(200_000);
+    let vcd = "$timescale 1ns $end\n$scope module tb $end\n$var wire 1 ! clk $end\n\
+               $var wire 1 \" a $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n0\"\n\
+               #5\n1!\n#10\n0!\n1\"\n#15\n1!\n#20\n0!\n#25\n1!\n#30\n0!\n0\"\n#35\n1!\n";
+    let plain = [
+        write(&dir, "log.csv", &csv),
+        write(&dir, "log.jsonl", &jsonl),
+        write(&dir, "t.vcd", vcd),
+    ];
+    let modes: [&[&str]; 5] = [
+        &["-j", "1"],
+        &["-j", "2"],
+        &["--lazy"],
+        &["--by", "session", "--show", "ts"],
+        &["--summary", "--json"],
+    ];
+    let mut compared = 0;
+    for (tool, ext) in [(&gzip, "gz"), (&zstd, "zst")] {
+        for file in &plain {
+            let packed = format!("{file}.{ext}");
+            compress(tool, file, &packed);
+            let is_vcd = file.ends_with(".vcd");
+            for mode in modes {
+                if is_vcd && mode.contains(&"--by") {
+                    continue;
+                }
+                let run = |f: &str| {
+                    let mut args = vec!["check", "-f", "G(a -> X !a)", "--all"];
+                    if is_vcd {
+                        args.extend(["--clock", "clk"]);
+                    }
+                    args.extend_from_slice(mode);
+                    args.push(f);
+                    mongen(&args)
+                };
+                let (want, got) = (run(file), run(&packed));
+                assert_eq!(
+                    got.status.code(),
+                    want.status.code(),
+                    "{packed} {mode:?}: {}",
+                    text(&got)
+                );
+                assert_eq!(
+                    String::from_utf8_lossy(&got.stdout),
+                    String::from_utf8_lossy(&want.stdout).replace(file.as_str(), &packed),
+                    "{packed} {mode:?}"
+                );
+                assert!(got.stderr.is_empty(), "{}", text(&got));
+                compared += 1;
+            }
+            if is_vcd {
+                continue;
+            }
+            // Cut short, and damaged in the middle: an error naming the
+            // file, after the events before it, on one core as on two.
+            let bytes = std::fs::read(&packed).unwrap();
+            let base = Path::new(&packed).file_name().unwrap().to_str().unwrap();
+            let cut = write_bytes(&dir, &format!("cut-{base}"), &bytes[..bytes.len() * 2 / 3]);
+            let mut flipped = bytes.clone();
+            let mid = flipped.len() / 2;
+            flipped[mid] ^= 0x5a;
+            let bad = write_bytes(&dir, &format!("bad-{base}"), &flipped);
+            for damaged in [&cut, &bad] {
+                let run = |jobs: &str| {
+                    mongen(&[
+                        "check",
+                        "--summary",
+                        "-j",
+                        jobs,
+                        "-f",
+                        "G(a -> X !a)",
+                        "--all",
+                        damaged,
+                    ])
+                };
+                let (one, two) = (run("1"), run("2"));
+                assert_eq!(one.status.code(), Some(2), "{}", text(&one));
+                assert_eq!(
+                    one.stdout,
+                    two.stdout,
+                    "{damaged}: {}\n{}",
+                    text(&one),
+                    text(&two)
+                );
+                assert_eq!(one.stderr, two.stderr, "{damaged}");
+                let t = text(&one);
+                let name = Path::new(damaged).file_name().unwrap().to_str().unwrap();
+                let kind = if ext == "gz" { "gzip" } else { "zstd" };
+                let corrupt = format!("the {kind} data is corrupt or truncated");
+                // The error names the file (JSON Lines: and the line).
+                assert!(t.contains(&format!("error: {damaged}")), "{t}");
+                if damaged == &cut {
+                    // Most of the file was read and checked before the error.
+                    assert!(t.contains(&corrupt), "{t}");
+                    assert!(t.contains("events read before the error"), "{t}");
+                } else {
+                    // Damaged data may decompress to lines that are not
+                    // the format's before its checksum fails: an error at
+                    // that line then.
+                    assert!(
+                        t.contains(&corrupt) || t.contains(&format!("{name}, line ")),
+                        "{t}"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 2 * (3 * 5 - 1));
+    // Several gzip members, one after the other (`cat a.gz b.gz`): the
+    // lines of both.
+    let gz = |f: &str| {
+        let o = std::process::Command::new(&gzip)
+            .args(["-c", f])
+            .output()
+            .unwrap();
+        o.stdout
+    };
+    let two = write_bytes(
+        &dir,
+        "two.jsonl.gz",
+        &[gz(&plain[1]), gz(&plain[1])].concat(),
+    );
+    let o = mongen(&[
+        "check",
+        "--summary",
+        "-f",
+        "G !zz",
+        "--define",
+        "zz=ts == \"never\"",
+        &two,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("(400000 events read, no violation)"),
+        "{}",
+        text(&o)
+    );
+    // Not followed; not a format of its own.
+    let o = mongen(&[
+        "check",
+        "--follow",
+        "-f",
+        "G !a",
+        &format!("{}.gz", plain[0]),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--follow reads a plain file as it grows, not gzip data"),
+        "{}",
+        text(&o)
+    );
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G !a",
+        &write_bytes(&dir, "log.gz", &gz(&plain[0])),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("unknown trace format"), "{}", text(&o));
+    let o = mongen(&[
+        "check",
+        "--format",
+        "csv",
+        "-f",
+        "G(a -> X !a)",
+        &dir.join("log.gz").display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+}
+
+fn write_bytes(dir: &Path, name: &str, contents: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p.display().to_string()
+}

@@ -902,7 +902,11 @@ pub fn check_lines<R: Read>(
     }
     if format == LineFormat::Jsonl {
         // A byte-order mark at the start of the file (only there).
-        fill(&mut buf, BOM.len(), &mut eof)?;
+        // (An error reading it is at line 1, as one pass says.)
+        fill(&mut buf, BOM.len(), &mut eof).map_err(|e| TraceError {
+            at: Some("line 1".into()),
+            ..e
+        })?;
         if buf.starts_with(BOM) {
             buf.drain(..BOM.len());
         }
@@ -929,8 +933,19 @@ pub fn check_lines<R: Read>(
         Chunking::Bytes(n) => n.max(1).saturating_mul(4 * threads),
         Chunking::Lines(_) => 1 << 20,
     };
+    // An error reading the input (a compressed file cut short): the whole
+    // lines read before it are checked, as one pass checks them, then the
+    // error is returned.
+    let mut failed: Option<TraceError> = None;
     loop {
-        fill(&mut buf, target, &mut eof)?;
+        if failed.is_none() {
+            if let Err(e) = fill(&mut buf, target, &mut eof) {
+                let whole = last_cut(format, &buf).unwrap_or(0);
+                buf.truncate(whole);
+                eof = true;
+                failed = Some(e);
+            }
+        }
         // The batch ends at the last line end (or the end of the input).
         let end = if eof {
             buf.len()
@@ -950,9 +965,16 @@ pub fn check_lines<R: Read>(
         }
         let batch = &buf[..end];
         if format == LineFormat::Csv && memchr::memchr(b'"', batch).is_some() {
-            // Quoted fields may hold line breaks: the rest in one pass.
-            let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
-            return one_pass(check, format, source, headers, rest);
+            // Quoted fields may hold line breaks: the rest in one pass
+            // (after an error, only the lines before it).
+            let rest = std::io::Cursor::new(std::mem::take(&mut buf));
+            return match failed {
+                Some(e) => {
+                    one_pass(check, format, source, headers, rest)?;
+                    Err(e)
+                }
+                None => one_pass(check, format, source, headers, rest.chain(input)),
+            };
         }
         let chunks = cut(format, batch, chunking);
         let pieces: Vec<ChunkSummary> = {
@@ -998,7 +1020,16 @@ pub fn check_lines<R: Read>(
         }
         buf.drain(..end);
     }
-    Ok(check.finish())
+    match failed {
+        // JSON Lines reads line by line: one pass says the error is at
+        // the line it was reading (CSV's reader says no line).
+        Some(e) if format == LineFormat::Jsonl => Err(TraceError {
+            at: Some(format!("line {}", check.line)),
+            ..e
+        }),
+        Some(e) => Err(e),
+        None => Ok(check.finish()),
+    }
 }
 
 /// Checks the rest of a log, from where `check` is, in one pass.
@@ -1301,6 +1332,95 @@ mod tests {
         }
         assert!(compared > 2000, "{compared}");
         assert!(errors > 4, "{errors}");
+    }
+
+    /// A reader of `bytes` that fails after them (a compressed file cut
+    /// short), in blocks of `block` bytes.
+    struct FailingAfter<'a> {
+        bytes: &'a [u8],
+        block: usize,
+    }
+
+    impl Read for FailingAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.bytes.is_empty() {
+                return Err(std::io::Error::other("the data is cut short"));
+            }
+            let n = self.block.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// An input that fails part way is an error, after the whole lines
+    /// read before it are checked, as one pass checks them: the reports so
+    /// far are those of one pass, whatever the chunks and threads.
+    #[test]
+    fn an_input_error_comes_after_the_lines_before_it() {
+        let mut rng = SplitMix64::new(0xe4);
+        let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 7).seed(5);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut compared = 0;
+        for i in 0..40 {
+            let mut props = random_properties(&mut gen, i);
+            let len = 1 + (rng.next_u64() % 3000) as usize;
+            let (csv, jsonl) = log(&mut rng, len, None, false);
+            let block = 1 + (rng.next_u64() % 5000) as usize;
+            for format in [LineFormat::Csv, LineFormat::Jsonl] {
+                let text = if format == LineFormat::Csv {
+                    csv.as_bytes()
+                } else {
+                    // JSON reads b by its path.
+                    for p in &mut props {
+                        for e in &mut p.bindings {
+                            if *e == Expr::parse("b").unwrap() {
+                                *e = Expr::parse("x.b").unwrap();
+                            }
+                        }
+                    }
+                    jsonl.as_bytes()
+                };
+                let cut = 8 + (rng.next_u64() % (text.len() as u64 - 8)) as usize;
+                let input = || FailingAfter {
+                    bytes: &text[..cut],
+                    block,
+                };
+                for options in option_sets() {
+                    let mut checker = Checker::new(props.clone(), options);
+                    let e = match format {
+                        LineFormat::Csv => {
+                            CsvReader::new("t", input()).and_then(|mut r| checker.run(&mut r))
+                        }
+                        LineFormat::Jsonl => checker
+                            .run(&mut JsonlReader::new("t", std::io::BufReader::new(input()))),
+                    }
+                    .unwrap_err();
+                    assert!(e.message.contains("cut short"), "{e}");
+                    let want = checker.reports_so_far();
+                    for chunking in [
+                        Chunking::Lines(3),
+                        Chunking::Bytes(100),
+                        Chunking::Bytes(1 << 20),
+                    ] {
+                        let got = pool
+                            .install(|| check_lines(&mut checker, format, "t", input(), chunking))
+                            .unwrap_err();
+                        assert_eq!(got, e, "{format:?} cut at {cut}, {chunking:?}");
+                        assert_eq!(
+                            checker.reports_so_far(),
+                            want,
+                            "{format:?} cut at {cut}, {chunking:?}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 400, "{compared}");
     }
 
     /// The fields shown at each event of each explanation are those of
