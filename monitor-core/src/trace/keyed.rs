@@ -571,7 +571,8 @@ impl KeyedChecker {
                         for k in 0..self.keys.slots() as u32 {
                             if self.keys.instance[k as usize] != u64::MAX {
                                 let values = |i: usize| values[i].clone();
-                                self.step(k, &at, &bits, &values, &show, on_violation);
+                                self.keep_shown(k, &show);
+                                self.step(k, &at, &bits, &values, on_violation);
                             }
                         }
                         self.broadcast.push(Broadcast {
@@ -615,8 +616,9 @@ impl KeyedChecker {
                 let values = |i: usize| cell_text(reader.cell(shown[i]));
                 if self.show_count > 0 {
                     bound.shown_values(&*reader, &mut show);
+                    self.keep_shown(k, &show);
                 }
-                self.step(k, &at, &bits, &values, &show, on_violation);
+                self.step(k, &at, &bits, &values, on_violation);
             }
             if ends {
                 // (A dead key is forgotten too: its next row starts anew.)
@@ -670,7 +672,8 @@ impl KeyedChecker {
         let broadcast = std::mem::take(&mut self.broadcast);
         for b in &broadcast {
             let values = |i: usize| b.values[i].clone();
-            self.step(k, &b.at, &b.bits, &values, &b.show, on_violation);
+            self.keep_shown(k, &b.show);
+            self.step(k, &b.at, &b.bits, &values, on_violation);
         }
         self.broadcast = broadcast;
         k
@@ -695,16 +698,28 @@ impl KeyedChecker {
         self.keys.live -= 1;
     }
 
+    /// Keeps `show`, the texts of the fields shown with `set_show` at the
+    /// event key `k` is about to step on, in the slot of its ring that
+    /// [`KeyedChecker::step`] gives the event (apart from `step`, which
+    /// stays as lean as without shown fields).
+    fn keep_shown(&mut self, k: u32, show: &[Option<String>]) {
+        let c = self.show_count;
+        if c == 0 {
+            return;
+        }
+        let n_events = self.keys.records[k as usize * self.keys.stride];
+        let at = (k as usize * self.keep + (n_events % self.keep as u64) as usize) * c;
+        self.show_ring[at..at + c].clone_from_slice(show);
+    }
+
     /// Steps the runs of key `k` on the event at `at` whose atoms are
-    /// `bits`; `values(i)` is the text of field `shown[i]` there, `show`
-    /// the texts of the fields shown with `set_show`.
+    /// `bits`; `values(i)` is the text of field `shown[i]` there.
     fn step(
         &mut self,
         k: u32,
         at: &Position,
         bits: &[u64],
         values: &dyn Fn(usize) -> String,
-        show: &[Option<String>],
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) {
         let n = self.checker.runs().len();
@@ -718,11 +733,6 @@ impl KeyedChecker {
         entry[0] = at.index;
         entry[1] = at.line.unwrap_or(u64::MAX);
         entry[2..].copy_from_slice(bits);
-        if self.show_count > 0 {
-            let c = self.show_count;
-            let at = (k as usize * self.keep + (n_events % self.keep as u64) as usize) * c;
-            self.show_ring[at..at + c].clone_from_slice(show);
-        }
         self.keys.records[record] = n_events + 1;
         for p in 0..n {
             let s = self.keys.records[states + p] as u32;
