@@ -3,8 +3,8 @@
 # and a C compiler (for the never claims), NuSMV 2.5.4 (for the SMV observers, built by
 # install-nusmv.sh into ~/.local), Icarus Verilog, Verilator, Yosys, g++ and
 # SystemC (for the hardware checkers), SymbiYosys and z3 (install-sby.sh),
-# the real designs with concurrent SVA (install-sva-designs.sh),
-# and a Java runtime (for Spark, in the Python package's tests).
+# the real designs with concurrent SVA (install-sva-designs.sh), gzip and
+# zstd (for compressed traces), and a Java runtime (for Spark, in the Python package's tests).
 # Idempotent: what is there is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,9 @@ command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)
 command -v verilator >/dev/null 2>&1 || missing+=(verilator)
 command -v yosys >/dev/null 2>&1 || missing+=(yosys)
 [[ -e /usr/include/systemc ]] || missing+=(libsystemc-dev)
+# Compressed traces (mongen check log.csv.gz, log.jsonl.zst).
+command -v gzip >/dev/null 2>&1 || missing+=(gzip)
+command -v zstd >/dev/null 2>&1 || missing+=(zstd)
 # A Java runtime (17 or later) for the Python package's tests on a local
 # Spark (pyspark from PyPI).
 java_major=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1 || true)

@@ -690,7 +690,8 @@ pub(crate) struct CheckArgs {
     #[arg(value_name = "TRACE", required = true)]
     pub(crate) traces: Vec<PathBuf>,
     /// The traces' format (default: from the extension: .csv, .jsonl,
-    /// .ndjson, .json, .vcd).
+    /// .ndjson, .json, .vcd; each may be followed by .gz or .zst, a
+    /// compressed trace).
     #[arg(long, value_enum)]
     pub(crate) format: Option<TraceFormat>,
     /// VCD: sample the signals at the edges of this clock, with the values
@@ -766,6 +767,18 @@ pub(crate) struct CheckArgs {
     /// are freed after it, and a later row of that key starts anew.
     #[arg(long, value_name = "EXPR", requires = "by")]
     pub(crate) end_key: Option<String>,
+    /// Show these fields at each event of a violation's explanation
+    /// (repeatable; JSON Lines: dotted paths; VCD: signals), such as a
+    /// request id or a time stamp; a field absent from an event is shown
+    /// as absent there.
+    #[arg(long, value_name = "FIELD[,FIELD...]", value_delimiter = ',')]
+    pub(crate) show: Vec<String>,
+    /// One line per trace and property with its counts (events,
+    /// violations; with --by, keys and keys violated), no explanation:
+    /// for checks over many files. With --json, one object each, without
+    /// `violations`.
+    #[arg(long, conflicts_with = "follow")]
+    pub(crate) summary: bool,
 }
 
 /// What `check --by` does with rows without a key.

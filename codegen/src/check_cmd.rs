@@ -25,7 +25,7 @@ use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Fo
 mod input;
 mod keyed;
 
-use input::{Follow, Progress};
+use input::{Compression, Follow, Progress};
 
 /// A clock signal and its sampling edge.
 type ClockSpec = (String, Edge);
@@ -304,9 +304,13 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         max_reports: args.max_reports,
         ..Options::default()
     };
+    if let Some(f) = args.show.iter().find(|f| f.is_empty()) {
+        return Err(format!("--show `{f}`: a field has a name"));
+    }
     // --by checks each key apart, with its own checker.
     let keyed_properties = (!args.by.is_empty()).then(|| properties.clone());
     let mut checker = Checker::new(properties, options);
+    checker.set_show(args.show.clone());
     let clock = match &args.clock {
         None => None,
         Some(c) => Some(match c.rsplit_once(':') {
@@ -528,6 +532,14 @@ pub(crate) fn open_input(
 ) -> Option<(Box<dyn Read + Send>, Option<Progress>)> {
     // The bar lives until the trace is checked (and clears itself).
     let mut progress = None;
+    let compression = (name != "-").then(|| Compression::of(path)).flatten();
+    if let (Some(c), true) = (compression, args.follow) {
+        run.error(&format!(
+            "{shown}: --follow reads a plain file as it grows, not {} data",
+            c.name()
+        ));
+        return None;
+    }
     let mut input: Box<dyn Read + Send> = if name == "-" {
         // Standard input, followed or not, ends when it is closed.
         Box::new(io::stdin())
@@ -549,7 +561,10 @@ pub(crate) fn open_input(
             // A pipe or a device has no end to wait past.
             Some(_) if args.follow => Box::new(Follow::new(file, path)),
             Some(size) => {
-                progress = Progress::new(name, size, format != TraceFormat::Vcd);
+                // The bar counts the bytes of the file; the line ends
+                // counted there are not the events of a compressed one.
+                let lines = format != TraceFormat::Vcd && compression.is_none();
+                progress = Progress::new(name, size, lines);
                 Box::new(file)
             }
             _ => Box::new(file),
@@ -557,6 +572,17 @@ pub(crate) fn open_input(
     };
     if let Some(p) = &progress {
         input = Box::new(p.wrap(input));
+    }
+    if let Some(c) = compression {
+        // (Read in a stream: chunked checking (-j) cuts the bytes it
+        // decompresses, as it does a plain file's.)
+        input = match c.decoder(input) {
+            Ok(d) => Box::new(d),
+            Err(e) => {
+                run.error(&format!("cannot read {shown} ({} data): {e}", c.name()));
+                return None;
+            }
+        };
     }
     Some((input, progress))
 }
@@ -567,15 +593,39 @@ fn report(run: &mut Run, args: &CheckArgs, name: &str, reports: &[Report], compl
     let three = args.verdicts == 3;
     for r in reports {
         if args.json {
-            let json = if complete {
+            let mut json = if complete {
                 report_json(name, r, three)
             } else {
                 partial_report_json(name, r, three)
             };
+            if args.summary {
+                summary_json(&mut json, r);
+            }
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
+        } else if args.summary {
+            // The first line of the report: its counts, no explanation.
+            let counts = Report {
+                violations: Vec::new(),
+                ..r.clone()
+            };
+            text(&mut run.out, name, &counts, three, complete);
         } else {
             text(&mut run.out, name, r, three, complete);
         }
+    }
+}
+
+/// A report object of `--json` as `--summary` writes it: without the
+/// explained `violations`, with where the first one happened.
+fn summary_json(json: &mut serde_json::Value, r: &Report) {
+    if let Some(o) = json.as_object_mut() {
+        o.remove("violations");
+        o.insert(
+            "first_violation".into(),
+            r.first_violation
+                .as_ref()
+                .map_or(serde_json::Value::Null, mongen::trace_report::position_json),
+        );
     }
 }
 
@@ -584,7 +634,13 @@ pub(crate) fn format_of(path: &Path) -> Result<TraceFormat, String> {
     if name == "-" {
         return Err("standard input: give its format with --format csv|jsonl|vcd".into());
     }
-    match path
+    // A compressed trace's format is the extension before (`.csv.gz`).
+    let compression = Compression::of(path);
+    let inner = match (compression, path.file_stem()) {
+        (Some(_), Some(stem)) => Path::new(stem),
+        _ => path,
+    };
+    match inner
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
@@ -594,7 +650,11 @@ pub(crate) fn format_of(path: &Path) -> Result<TraceFormat, String> {
         Some("jsonl" | "ndjson" | "json") => Ok(TraceFormat::Jsonl),
         Some("vcd") => Ok(TraceFormat::Vcd),
         _ => Err(format!(
-            "{name}: unknown trace format (the extension is not .csv, .jsonl, .ndjson, .json or .vcd); give it with --format csv|jsonl|vcd"
+            "{name}: unknown trace format (the extension is not .csv, .jsonl, .ndjson, .json or .vcd{}); give it with --format csv|jsonl|vcd",
+            match compression {
+                Some(c) => format!(" before the {} one", c.name()),
+                None => ", each perhaps followed by .gz, .zst or .zstd".into(),
+            }
         )),
     }
 }
@@ -649,15 +709,60 @@ pub(crate) fn violation_text(out: &mut String, v: &ViolationReport) {
             .collect();
         let _ = writeln!(out, "  values: {}", values.join(", "));
     }
-    for (p, held) in &v.recent {
+    for (k, (p, held)) in v.recent.iter().enumerate() {
         let mark = if *p == v.at { "  <- violation" } else { "" };
         let held = if held.is_empty() {
             "(no proposition holds)".to_string()
         } else {
             escape(&held.join(", ")).into_owned()
         };
-        let _ = writeln!(out, "    {p}: {held}{mark}");
+        let shown = match v.shown.get(k) {
+            Some(fields) if !fields.is_empty() => format!("  [{}]", shown_label(fields)),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "    {p}: {held}{shown}{mark}");
     }
+}
+
+/// Whether a name or a value reads plainly in `field=value`: it is not
+/// empty, and it is letters, digits, `_-./@+#` and `also` (otherwise it
+/// is written as a JSON string).
+fn plain(value: &str, also: &str) -> bool {
+    !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-./@+#".contains(c) || also.contains(c))
+}
+
+/// A name or a value as `field=value` writes it: plainly when it is
+/// letters, digits and `_-./@+#`, otherwise as a JSON string (`"Ann
+/// Lee"`), with the characters a terminal acts on escaped.
+pub(crate) fn quoted(s: &str) -> String {
+    quoted_with(s, "")
+}
+
+/// [`quoted`], with the characters of `also` plain too.
+fn quoted_with(s: &str, also: &str) -> String {
+    if plain(s, also) {
+        s.to_string()
+    } else {
+        escape_json(&serde_json::Value::String(s.to_string()).to_string()).into_owned()
+    }
+}
+
+/// The fields shown at an event (--show), as `ts=10:00:02, user="Ann
+/// Lee"` (a colon is plain here, for times: the list ends at `]`); a
+/// field absent from the event is `user=(absent)` (a value that reads
+/// `(absent)` is quoted).
+fn shown_label(fields: &[(String, Option<String>)]) -> String {
+    fields
+        .iter()
+        .map(|(f, v)| match v {
+            Some(v) => format!("{}={}", quoted_with(f, ":"), quoted_with(v, ":")),
+            None => format!("{}=(absent)", quoted_with(f, ":")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The note of a lazy monitor whose verdicts became informative.

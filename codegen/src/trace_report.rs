@@ -175,9 +175,13 @@ pub fn violation_json(v: &ViolationReport) -> serde_json::Value {
     let recent: Vec<serde_json::Value> = v
         .recent
         .iter()
-        .map(|(p, held)| {
+        .enumerate()
+        .map(|(k, (p, held))| {
             let mut o = position_json(p);
             o["holds"] = held.clone().into();
+            if let Some(fields) = v.shown.get(k) {
+                o["shown"] = shown_json(fields);
+            }
             o
         })
         .collect();
@@ -186,8 +190,34 @@ pub fn violation_json(v: &ViolationReport) -> serde_json::Value {
     o["after"] = v.after.clone().into();
     o["letters"] = v.letters.clone().into();
     o["values"] = values.into();
+    // The violating event is the last of `recent`.
+    if let Some(fields) = v.shown.last() {
+        o["shown"] = shown_json(fields);
+    }
     o["recent"] = recent.into();
     o
+}
+
+/// The fields shown at an event (`--show`): an object of each field's
+/// text, `null` where the event has no such field.
+///
+/// ```
+/// use mongen::trace_report::shown_json;
+///
+/// let fields = [("ts".to_string(), Some("12".to_string())), ("user".to_string(), None)];
+/// assert_eq!(shown_json(&fields), serde_json::json!({"ts": "12", "user": null}));
+/// ```
+pub fn shown_json(fields: &[(String, Option<String>)]) -> serde_json::Value {
+    fields
+        .iter()
+        .map(|(f, v)| {
+            (
+                f.clone(),
+                v.clone().map_or(serde_json::Value::Null, Into::into),
+            )
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 /// A violation as it happens (`mongen check --follow`).

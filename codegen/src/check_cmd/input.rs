@@ -1,5 +1,5 @@
-//! The input of `mongen check`: following a growing file (`--follow`) and
-//! a progress bar on standard error.
+//! The input of `mongen check`: compressed traces (gzip, zstd), following
+//! a growing file (`--follow`) and a progress bar on standard error.
 
 use std::fmt;
 use std::fs::File;
@@ -199,4 +199,124 @@ impl<R: Read> Read for Counted<R> {
 /// The number of `\n` in `bytes`.
 fn line_ends(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
+/// The compression of a trace, told by its name's last extension
+/// (`log.csv.gz`, `log.jsonl.zst`); the format is then told by the
+/// extension before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// `.gz`: gzip (RFC 1952), one member or several one after another
+    /// (as `cat a.gz b.gz` and parallel compressors write them).
+    Gzip,
+    /// `.zst`, `.zstd`: Zstandard (RFC 8878), one frame or several.
+    Zstd,
+}
+
+impl Compression {
+    /// The compression that `path`'s last extension names, if any.
+    pub fn of(path: &Path) -> Option<Compression> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "gz" => Some(Compression::Gzip),
+            "zst" | "zstd" => Some(Compression::Zstd),
+            _ => None,
+        }
+    }
+
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+        }
+    }
+
+    /// The bytes `input` decompresses to. Data that is not of this
+    /// compression, corrupt or cut short is an error when it is read,
+    /// never a shorter input (see [`Decoded`]).
+    pub fn decoder(self, input: Box<dyn Read + Send>) -> io::Result<Decoded> {
+        let inner: Box<dyn Read + Send> = match self {
+            Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(input)),
+            Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(input)?),
+        };
+        Ok(Decoded {
+            inner,
+            compression: self,
+        })
+    }
+}
+
+/// Decompressed bytes. An error of the compressed data says what it is
+/// (`the gzip data is corrupt or truncated: ...`), and is of no kind a
+/// reader reads as its own (`InvalidData` reads as invalid UTF-8 in JSON
+/// Lines).
+pub struct Decoded {
+    inner: Box<dyn Read + Send>,
+    compression: Compression,
+}
+
+impl Read for Decoded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            return match self.inner.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(io::Error::other(format!(
+                    "the {} data is corrupt or truncated: {e}",
+                    self.compression.name()
+                ))),
+                ok => ok,
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(c: Compression, bytes: Vec<u8>) -> io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        c.decoder(Box::new(io::Cursor::new(bytes)))?
+            .read_to_end(&mut out)?;
+        Ok(out)
+    }
+
+    /// Every cut of a compressed file short of its end is an error, never
+    /// a shorter input; several members (frames) are read one after the
+    /// other.
+    #[test]
+    fn cut_compressed_data_is_an_error_and_members_follow_each_other() {
+        use std::io::Write;
+        let text: Vec<u8> = (0..5000)
+            .flat_map(|i| format!("{i},s{},{}\n", i % 17, i % 3).into_bytes())
+            .collect();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(&text).unwrap();
+        let gz = gz.finish().unwrap();
+        // With a checksum of the content, as the `zstd` tool writes it.
+        let mut zst = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        zst.include_checksum(true).unwrap();
+        zst.write_all(&text).unwrap();
+        let zst = zst.finish().unwrap();
+        for (c, bytes) in [(Compression::Gzip, gz), (Compression::Zstd, zst)] {
+            assert_eq!(read_all(c, bytes.clone()).unwrap(), text, "{c:?}");
+            let twice = [bytes.clone(), bytes.clone()].concat();
+            assert_eq!(read_all(c, twice).unwrap(), [&text[..], &text[..]].concat());
+            for cut in (1..bytes.len()).step_by(7).chain([bytes.len() - 1]) {
+                let e = read_all(c, bytes[..cut].to_vec())
+                    .expect_err(&format!("{c:?} cut at {cut} of {}", bytes.len()));
+                assert_ne!(e.kind(), io::ErrorKind::InvalidData, "{c:?} {cut}: {e}");
+                assert!(
+                    e.to_string().contains("corrupt or truncated"),
+                    "{c:?} {cut}: {e}"
+                );
+            }
+            // A flipped byte in the middle: an error, whatever it breaks.
+            let mut bad = bytes.clone();
+            let mid = bad.len() / 2;
+            bad[mid] ^= 0x55;
+            assert!(read_all(c, bad).is_err(), "{c:?}");
+        }
+    }
 }

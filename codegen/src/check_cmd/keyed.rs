@@ -11,7 +11,7 @@ use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeye
 use monitor_core::trace::reader::{CsvReader, JsonlReader};
 use monitor_core::trace::{escape, escape_json};
 
-use super::{at, emit_now, format_of, open_input, violation_text};
+use super::{at, emit_now, format_of, open_input, quoted, violation_text};
 use crate::{CheckArgs, Run, TraceFormat, UnkeyedRows};
 
 /// How many of the keys with the most violations the summary names.
@@ -45,6 +45,7 @@ pub(super) fn check(
         },
     };
     let mut checker = KeyedChecker::new(properties, options, &by, keyed);
+    checker.set_show(args.show.clone());
     let mut violated = false;
     for path in &args.traces {
         let name = path.display().to_string();
@@ -110,27 +111,12 @@ pub(super) fn check(
     Ok(violated)
 }
 
-/// Whether a key's value reads plainly in `field=value` (otherwise it is
-/// written as a JSON string).
-fn plain(value: &str) -> bool {
-    !value.is_empty()
-        && value
-            .chars()
-            .all(|c| c.is_alphanumeric() || "_-./@+#".contains(c))
-}
-
 /// A key as the text reports write it: `session=s42`, several fields
 /// joined by commas, and a name or a value that is empty or holds other
 /// characters than letters, digits and `_-./@+#` written as a JSON string
 /// (`user="Ann Lee"`), with the characters a terminal acts on escaped.
 pub(crate) fn key_label(by: &[String], key: &[String]) -> String {
-    let quote = |s: &str| {
-        if plain(s) {
-            s.to_string()
-        } else {
-            escape_json(&serde_json::Value::String(s.to_string()).to_string()).into_owned()
-        }
-    };
+    let quote = quoted;
     by.iter()
         .zip(key)
         .map(|(f, v)| format!("{}={}", quote(f), quote(v)))
@@ -217,6 +203,12 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
             if !complete {
                 json["complete"] = false.into();
             }
+            if args.summary {
+                if let Some(o) = json.as_object_mut() {
+                    o.remove("violations");
+                    o.remove("top");
+                }
+            }
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
             continue;
         }
@@ -253,6 +245,10 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
                 String::new()
             }
         );
+        if args.summary {
+            // The counts only.
+            continue;
+        }
         let mut unexplained = 0u64;
         for v in r.violations.iter().filter(|v| v.property == p) {
             let _ = write!(
@@ -293,7 +289,7 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
             let _ = writeln!(out, "  top violators: {}", names.join(", "));
         }
     }
-    if !args.json {
+    if !args.json && !args.summary {
         let unkeyed = match (r.unkeyed, args.unkeyed) {
             (0, _) => String::new(),
             (n, UnkeyedRows::Broadcast) => {

@@ -213,6 +213,12 @@ pub struct ViolationReport {
     /// The events before it (at most [`Options::context`]), with the
     /// propositions that held, and the violating event last.
     pub recent: Vec<(Position, Vec<String>)>,
+    /// The fields asked to be shown ([`Checker::set_show`]) at each event
+    /// of `recent`, in its order (the violating event last): each field's
+    /// name and its text there (a JSON string without its quotes, any
+    /// other value as JSON writes it), `None` where the event has no such
+    /// field. Empty when no field is shown.
+    pub shown: Vec<Vec<(String, Option<String>)>>,
 }
 
 /// The outcome of one property on one trace.
@@ -317,6 +323,9 @@ pub struct Checker {
     /// The last events, for explanations.
     ring: Ring,
     events: u64,
+    /// The fields shown at the events of explanations
+    /// ([`Checker::set_show`]).
+    show: Vec<String>,
 }
 
 /// The propositions of all properties bound to the fields of one reader:
@@ -332,6 +341,8 @@ pub(crate) struct Bound {
     reset: Option<Expr>,
     /// The fields, in the order they were resolved.
     fields: Vec<String>,
+    /// The reader's ids of the fields shown ([`Checker::set_show`]).
+    pub(crate) show: Vec<usize>,
     /// How many `u64` words the atoms' bits take.
     pub(crate) words: usize,
 }
@@ -446,6 +457,17 @@ impl Bound {
         }
     }
 
+    /// Sets `values` to the texts of the fields shown at the reader's
+    /// current event ([`shown_text`]).
+    pub(crate) fn shown_values<R: Reader + ?Sized>(
+        &self,
+        reader: &R,
+        values: &mut Vec<Option<String>>,
+    ) {
+        values.clear();
+        values.extend(self.show.iter().map(|&id| shown_text(reader.cell(id))));
+    }
+
     /// Whether a reset expression is bound.
     pub(crate) fn has_reset(&self) -> bool {
         self.reset.is_some()
@@ -460,9 +482,13 @@ impl Bound {
     }
 }
 
-/// The last events of a trace (position, atoms), for explanations.
+/// The last events of a trace (position, atoms), for explanations, and
+/// the texts of the fields shown at them (when some are: see
+/// [`Checker::set_show`]).
 struct Ring {
     entries: Vec<(Position, Vec<u64>)>,
+    /// The shown fields' texts at each entry (empty when none is shown).
+    shown: Vec<Vec<Option<String>>>,
     next: usize,
     len: usize,
 }
@@ -471,9 +497,30 @@ impl Ring {
     fn new(keep: usize, words: usize) -> Ring {
         Ring {
             entries: vec![(Position::default(), vec![0; words]); keep],
+            shown: Vec::new(),
             next: 0,
             len: 0,
         }
+    }
+
+    /// The shown fields' texts of the entry pushed last, to be set.
+    fn last_shown(&mut self) -> &mut Vec<Option<String>> {
+        let keep = self.entries.len();
+        if self.shown.len() != keep {
+            self.shown = vec![Vec::new(); keep];
+        }
+        &mut self.shown[(self.next + keep - 1) % keep]
+    }
+
+    /// Oldest first, with the shown fields' texts (empty when none is
+    /// shown).
+    fn iter_shown(&self) -> impl Iterator<Item = (&(Position, Vec<u64>), &[Option<String>])> {
+        let keep = self.entries.len();
+        (0..self.len).map(move |i| {
+            let slot = (self.next + keep - self.len + i) % keep;
+            let shown = self.shown.get(slot).map_or(&[][..], Vec::as_slice);
+            (&self.entries[slot], shown)
+        })
     }
 
     fn clear(&mut self) {
@@ -576,7 +623,55 @@ impl Checker {
             lanes,
             ring,
             events: 0,
+            show: Vec::new(),
         }
+    }
+
+    /// Shows the fields `show` (a CSV column, a JSON Lines dotted path, a
+    /// VCD signal) at each event of the explanation of a violation
+    /// ([`ViolationReport::shown`]): the context of a violation, such as
+    /// a session, a request id or a time stamp. A field that the trace
+    /// has not (an unknown column or signal) is an error when the trace
+    /// is read; a field absent from one event (JSON Lines) is shown as
+    /// absent there.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::JsonlReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G !err")?;
+    /// let props = vec![Property::new("G !err", table, vec![Expr::parse("err")?])];
+    /// let mut checker = Checker::new(props, Options::default());
+    /// checker.set_show(vec!["req.id".into(), "user".into()]);
+    /// let log = "{\"err\": false, \"req\": {\"id\": 7}, \"user\": \"ann\"}\n{\"err\": true, \"req\": {\"id\": 8}}\n";
+    /// let reports = checker.run(&mut JsonlReader::new("log", log.as_bytes()))?;
+    /// let v = &reports[0].violations[0];
+    /// // One list per event of the explanation, the violating one last.
+    /// assert_eq!(v.shown.len(), v.recent.len());
+    /// let last = v.shown.last().unwrap();
+    /// assert_eq!(last[0], ("req.id".to_string(), Some("8".to_string())));
+    /// assert_eq!(last[1], ("user".to_string(), None)); // absent here
+    /// assert_eq!(v.shown[0][1].1.as_deref(), Some("ann"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_show(&mut self, show: Vec<String>) {
+        self.show = show;
+    }
+
+    /// The fields shown ([`Checker::set_show`]).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options};
+    ///
+    /// let mut checker = Checker::new(Vec::new(), Options::default());
+    /// assert!(checker.show().is_empty());
+    /// checker.set_show(vec!["ts".into()]);
+    /// assert_eq!(checker.show(), ["ts"]);
+    /// ```
+    pub fn show(&self) -> &[String] {
+        &self.show
     }
 
     /// Holds every monitor in its initial state at the events where
@@ -768,6 +863,10 @@ impl Checker {
                 *id = resolve(f).map_err(unknown)?;
             }
         }
+        let mut show = Vec::with_capacity(self.show.len());
+        for f in &self.show {
+            show.push(resolve(f).map_err(|m| unknown(format!("--show {f}: {m}")))?);
+        }
         Ok(Bound {
             words: atoms.len().div_ceil(64).max(1),
             atoms,
@@ -776,6 +875,7 @@ impl Checker {
             names: self.atom_names.clone(),
             reset,
             fields,
+            show,
         })
     }
 
@@ -793,6 +893,7 @@ impl Checker {
             ring,
             options,
             events,
+            show,
             ..
         } = self;
         let mut bits = vec![0u64; bound.words];
@@ -853,6 +954,9 @@ impl Checker {
                 }
             }
             ring.push(reader.position(), &bits);
+            if !bound.show.is_empty() {
+                bound.shown_values(&*reader, ring.last_shown());
+            }
             // Every property steps; the rare events (a violation, a good
             // prefix) come back to be reported.
             let mut on_verdict = |r: &mut Run, verdict| match verdict {
@@ -864,7 +968,7 @@ impl Checker {
                         .get_or_insert_with(|| reader.position());
                     let limit = if options.all { options.max_reports } else { 1 };
                     if r.report.violations.len() < limit {
-                        let v = explain(r, &*reader, ring.iter());
+                        let v = explain(r, &*reader, ring, show);
                         on_violation(&r.report.property, &v);
                         r.report.violations.push(v);
                     }
@@ -1058,11 +1162,21 @@ impl Checker {
     }
 
     /// Records events read elsewhere (in a summarized piece): `n` more
-    /// events, and the last ones for explanations.
-    pub(crate) fn skip<'a>(&mut self, n: u64, last: impl Iterator<Item = (Position, &'a [u64])>) {
+    /// events, and the last ones for explanations (with the texts of the
+    /// fields shown at them, when some are).
+    pub(crate) fn skip<'a>(
+        &mut self,
+        n: u64,
+        last: impl Iterator<Item = (Position, &'a [u64], &'a [Option<String>])>,
+    ) {
         self.events += n;
-        for (at, bits) in last {
+        for (at, bits, shown) in last {
             self.ring.push(at, bits);
+            if !self.show.is_empty() {
+                let slot = self.ring.last_shown();
+                slot.clear();
+                slot.extend_from_slice(shown);
+            }
         }
     }
 
@@ -1434,10 +1548,11 @@ pub(crate) fn cell_text(cell: Option<Cell<'_>>) -> String {
 }
 
 /// The report of a violation that just happened.
-fn explain<'a, R: Reader + ?Sized>(
+fn explain<R: Reader + ?Sized>(
     r: &mut Run,
     reader: &R,
-    recent: impl Iterator<Item = &'a (Position, Vec<u64>)>,
+    ring: &Ring,
+    show: &[String],
 ) -> ViolationReport {
     let (explanation, after, letters) = match &mut r.monitor {
         Engine::Eager(table) => {
@@ -1459,7 +1574,8 @@ fn explain<'a, R: Reader + ?Sized>(
         .iter()
         .map(|(name, id)| (name.clone(), cell_text(reader.cell(*id))))
         .collect();
-    let recent = recent
+    let recent = ring
+        .iter()
         .map(|(pos, bits)| {
             let held: Vec<String> = r
                 .atoms
@@ -1471,6 +1587,13 @@ fn explain<'a, R: Reader + ?Sized>(
             (pos.clone(), held)
         })
         .collect();
+    let shown = if show.is_empty() {
+        Vec::new()
+    } else {
+        ring.iter_shown()
+            .map(|(_, values)| shown_pairs(show, values))
+            .collect()
+    };
     ViolationReport {
         at: reader.position(),
         explanation,
@@ -1478,7 +1601,36 @@ fn explain<'a, R: Reader + ?Sized>(
         letters,
         values,
         recent,
+        shown,
     }
+}
+
+/// The shown fields `show` paired with their texts `values` at one event
+/// (absent where `values` has none: an event kept before the fields were
+/// shown).
+pub(crate) fn shown_pairs(
+    show: &[String],
+    values: &[Option<String>],
+) -> Vec<(String, Option<String>)> {
+    show.iter()
+        .enumerate()
+        .map(|(i, f)| (f.clone(), values.get(i).cloned().flatten()))
+        .collect()
+}
+
+/// The text of a field shown at an event ([`Checker::set_show`]): a JSON
+/// string without its quotes, any other value as JSON writes it; `None`
+/// where the event has no such field.
+pub(crate) fn shown_text(cell: Option<Cell<'_>>) -> Option<String> {
+    Some(match cell? {
+        Cell::Text(s) => s.to_string(),
+        Cell::Json(serde_json::Value::String(s)) => s.clone(),
+        Cell::Json(v) => v.to_string(),
+        Cell::Bits(b) => String::from_utf8_lossy(b).into_owned(),
+        Cell::Real(x) => x.to_string(),
+        Cell::Bool(b) => b.to_string(),
+        Cell::Int(i) => i.to_string(),
+    })
 }
 
 #[cfg(test)]

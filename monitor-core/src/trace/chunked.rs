@@ -103,10 +103,13 @@ pub struct ChunkSummary {
     /// The last events (position within the chunk, atoms), for
     /// explanations of later violations.
     tail: Vec<(Position, Vec<u64>)>,
+    /// The texts of the fields shown ([`Checker::set_show`]) at each
+    /// event of `tail`; empty when none is shown.
+    tail_shown: Vec<Vec<Option<String>>>,
 }
 
 /// The first bytes of [`ChunkSummary::to_bytes`].
-const MAGIC: &[u8; 8] = b"mgchunk1";
+const MAGIC: &[u8; 8] = b"mgchunk2";
 
 impl ChunkSummary {
     /// The number of events of the chunk.
@@ -207,6 +210,20 @@ impl ChunkSummary {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
+        out.extend_from_slice(&(self.tail_shown.len() as u64).to_le_bytes());
+        for values in &self.tail_shown {
+            out.extend_from_slice(&(values.len() as u64).to_le_bytes());
+            for v in values {
+                match v {
+                    Some(text) => {
+                        out.push(1);
+                        out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+                        out.extend_from_slice(text.as_bytes());
+                    }
+                    None => out.push(0),
+                }
+            }
+        }
         out
     }
 
@@ -278,6 +295,21 @@ impl ChunkSummary {
                 .collect::<Option<Vec<u64>>>()?;
             tail.push((Position { index, line, time }, bits));
         }
+        let n = count(&mut b)?;
+        let mut tail_shown = Vec::with_capacity(n);
+        for _ in 0..n {
+            let fields = count(&mut b)?;
+            let mut values = Vec::with_capacity(fields);
+            for _ in 0..fields {
+                values.push(if flag(&mut b)? {
+                    let len = count(&mut b)?;
+                    Some(String::from_utf8(take(&mut b, len)?.to_vec()).ok()?)
+                } else {
+                    None
+                });
+            }
+            tail_shown.push(values);
+        }
         let [summaries, restarting] = lists;
         b.is_empty().then_some(ChunkSummary {
             events,
@@ -286,6 +318,7 @@ impl ChunkSummary {
             summaries,
             restarting,
             tail,
+            tail_shown,
         })
     }
 }
@@ -488,6 +521,7 @@ impl<'c> ChunkedCheck<'c> {
             summaries: vec![None; n],
             restarting: Vec::new(),
             tail: Vec::new(),
+            tail_shown: Vec::new(),
         };
         if !self.summarizes() {
             return unreadable;
@@ -502,6 +536,10 @@ impl<'c> ChunkedCheck<'c> {
         let keep = checker.context() + 1;
         let mut positions: std::collections::VecDeque<Position> =
             std::collections::VecDeque::with_capacity(keep);
+        // The shown fields' texts at the events of `positions`.
+        let show = !bound.show.is_empty();
+        let mut shown: std::collections::VecDeque<Vec<Option<String>>> =
+            std::collections::VecDeque::with_capacity(if show { keep } else { 0 });
         let mut bits = vec![0u64; words];
         let mut events = 0u64;
         loop {
@@ -519,6 +557,16 @@ impl<'c> ChunkedCheck<'c> {
                 positions.pop_front();
             }
             positions.push_back(reader.position());
+            if show {
+                // (The oldest entry's vector is reused.)
+                let mut values = if shown.len() == keep {
+                    shown.pop_front().unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                bound.shown_values(&reader, &mut values);
+                shown.push_back(values);
+            }
         }
         let mut summaries: Vec<Option<Summary>> = vec![None; n];
         let mut restarts: Vec<Option<Summary>> = vec![None; if restarting { n } else { 0 }];
@@ -554,6 +602,7 @@ impl<'c> ChunkedCheck<'c> {
             summaries,
             restarting: restarts,
             tail,
+            tail_shown: shown.into(),
         }
     }
 
@@ -614,6 +663,12 @@ impl<'c> ChunkedCheck<'c> {
         if !summary.readable || summary.summaries.len() != self.checker.len() {
             return false;
         }
+        // A summary without the texts of the fields shown (made by a
+        // checker that shows none) cannot stand for the chunk's events in
+        // an explanation.
+        if !self.bound.show.is_empty() && summary.tail_shown.len() != summary.tail.len() {
+            return false;
+        }
         // Where each property's monitor is after the chunk, if nothing
         // happens to any of them in it.
         let mut ends = Vec::new();
@@ -636,13 +691,14 @@ impl<'c> ChunkedCheck<'c> {
             self.checker.set_state(i, q);
         }
         let (index, line) = (self.index, self.line);
-        let tail = summary.tail.iter().map(|(at, bits)| {
+        let tail = summary.tail.iter().enumerate().map(|(k, (at, bits))| {
             let at = Position {
                 index: at.index + index,
                 line: at.line.map(|l| l + line - 1),
                 time: at.time,
             };
-            (at, bits.as_slice())
+            let shown = summary.tail_shown.get(k).map_or(&[][..], Vec::as_slice);
+            (at, bits.as_slice(), shown)
         });
         self.checker.skip(summary.events, tail);
         self.index += summary.events;
@@ -846,7 +902,11 @@ pub fn check_lines<R: Read>(
     }
     if format == LineFormat::Jsonl {
         // A byte-order mark at the start of the file (only there).
-        fill(&mut buf, BOM.len(), &mut eof)?;
+        // (An error reading it is at line 1, as one pass says.)
+        fill(&mut buf, BOM.len(), &mut eof).map_err(|e| TraceError {
+            at: Some("line 1".into()),
+            ..e
+        })?;
         if buf.starts_with(BOM) {
             buf.drain(..BOM.len());
         }
@@ -873,8 +933,19 @@ pub fn check_lines<R: Read>(
         Chunking::Bytes(n) => n.max(1).saturating_mul(4 * threads),
         Chunking::Lines(_) => 1 << 20,
     };
+    // An error reading the input (a compressed file cut short): the whole
+    // lines read before it are checked, as one pass checks them, then the
+    // error is returned.
+    let mut failed: Option<TraceError> = None;
     loop {
-        fill(&mut buf, target, &mut eof)?;
+        if failed.is_none() {
+            if let Err(e) = fill(&mut buf, target, &mut eof) {
+                let whole = last_cut(format, &buf).unwrap_or(0);
+                buf.truncate(whole);
+                eof = true;
+                failed = Some(e);
+            }
+        }
         // The batch ends at the last line end (or the end of the input).
         let end = if eof {
             buf.len()
@@ -894,9 +965,16 @@ pub fn check_lines<R: Read>(
         }
         let batch = &buf[..end];
         if format == LineFormat::Csv && memchr::memchr(b'"', batch).is_some() {
-            // Quoted fields may hold line breaks: the rest in one pass.
-            let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
-            return one_pass(check, format, source, headers, rest);
+            // Quoted fields may hold line breaks: the rest in one pass
+            // (after an error, only the lines before it).
+            let rest = std::io::Cursor::new(std::mem::take(&mut buf));
+            return match failed {
+                Some(e) => {
+                    one_pass(check, format, source, headers, rest)?;
+                    Err(e)
+                }
+                None => one_pass(check, format, source, headers, rest.chain(input)),
+            };
         }
         let chunks = cut(format, batch, chunking);
         let pieces: Vec<ChunkSummary> = {
@@ -942,7 +1020,16 @@ pub fn check_lines<R: Read>(
         }
         buf.drain(..end);
     }
-    Ok(check.finish())
+    match failed {
+        // JSON Lines reads line by line: one pass says the error is at
+        // the line it was reading (CSV's reader says no line).
+        Some(e) if format == LineFormat::Jsonl => Err(TraceError {
+            at: Some(format!("line {}", check.line)),
+            ..e
+        }),
+        Some(e) => Err(e),
+        None => Ok(check.finish()),
+    }
 }
 
 /// Checks the rest of a log, from where `check` is, in one pass.
@@ -1170,6 +1257,16 @@ mod tests {
                         }
                     }
                     let mut checker = Checker::new(props, options);
+                    // Every other round shows fields (a JSON path absent
+                    // from every event too): the chunks' last events carry
+                    // them to the explanations.
+                    let show = i % 2 == 0;
+                    if show {
+                        checker.set_show(match format {
+                            LineFormat::Csv => vec!["n".into(), "c".into()],
+                            LineFormat::Jsonl => vec!["n".into(), "x.b".into(), "zz".into()],
+                        });
+                    }
                     let want = match format {
                         LineFormat::Csv => CsvReader::new("t", text.as_bytes())
                             .and_then(|mut r| checker.run(&mut r)),
@@ -1177,6 +1274,9 @@ mod tests {
                             checker.run(&mut JsonlReader::new("t", text.as_bytes()))
                         }
                     };
+                    if show {
+                        shown_rows(&checker.reports_so_far(), text, format);
+                    }
                     // A damaged value is an error if a property reads it.
                     errors += usize::from(want.is_err());
                     assert!(want.is_ok() || damage.is_some(), "{want:?}");
@@ -1234,6 +1334,127 @@ mod tests {
         assert!(errors > 4, "{errors}");
     }
 
+    /// A reader of `bytes` that fails after them (a compressed file cut
+    /// short), in blocks of `block` bytes.
+    struct FailingAfter<'a> {
+        bytes: &'a [u8],
+        block: usize,
+    }
+
+    impl Read for FailingAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.bytes.is_empty() {
+                return Err(std::io::Error::other("the data is cut short"));
+            }
+            let n = self.block.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// An input that fails part way is an error, after the whole lines
+    /// read before it are checked, as one pass checks them: the reports so
+    /// far are those of one pass, whatever the chunks and threads.
+    #[test]
+    fn an_input_error_comes_after_the_lines_before_it() {
+        let mut rng = SplitMix64::new(0xe4);
+        let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 7).seed(5);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut compared = 0;
+        for i in 0..40 {
+            let mut props = random_properties(&mut gen, i);
+            let len = 1 + (rng.next_u64() % 3000) as usize;
+            let (csv, jsonl) = log(&mut rng, len, None, false);
+            let block = 1 + (rng.next_u64() % 5000) as usize;
+            for format in [LineFormat::Csv, LineFormat::Jsonl] {
+                let text = if format == LineFormat::Csv {
+                    csv.as_bytes()
+                } else {
+                    // JSON reads b by its path.
+                    for p in &mut props {
+                        for e in &mut p.bindings {
+                            if *e == Expr::parse("b").unwrap() {
+                                *e = Expr::parse("x.b").unwrap();
+                            }
+                        }
+                    }
+                    jsonl.as_bytes()
+                };
+                let cut = 8 + (rng.next_u64() % (text.len() as u64 - 8)) as usize;
+                let input = || FailingAfter {
+                    bytes: &text[..cut],
+                    block,
+                };
+                for options in option_sets() {
+                    let mut checker = Checker::new(props.clone(), options);
+                    let e = match format {
+                        LineFormat::Csv => {
+                            CsvReader::new("t", input()).and_then(|mut r| checker.run(&mut r))
+                        }
+                        LineFormat::Jsonl => checker
+                            .run(&mut JsonlReader::new("t", std::io::BufReader::new(input()))),
+                    }
+                    .unwrap_err();
+                    assert!(e.message.contains("cut short"), "{e}");
+                    let want = checker.reports_so_far();
+                    for chunking in [
+                        Chunking::Lines(3),
+                        Chunking::Bytes(100),
+                        Chunking::Bytes(1 << 20),
+                    ] {
+                        let got = pool
+                            .install(|| check_lines(&mut checker, format, "t", input(), chunking))
+                            .unwrap_err();
+                        assert_eq!(got, e, "{format:?} cut at {cut}, {chunking:?}");
+                        assert_eq!(
+                            checker.reports_so_far(),
+                            want,
+                            "{format:?} cut at {cut}, {chunking:?}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 400, "{compared}");
+    }
+
+    /// The fields shown at each event of each explanation are those of
+    /// the event's line in `text` (a log of [`log`]; every explanation
+    /// shows `n`, then for CSV `c`, for JSON Lines `x.b` and `zz`, which
+    /// no event has).
+    fn shown_rows(reports: &[Report], text: &str, format: LineFormat) {
+        let lines: Vec<&str> = text.lines().collect();
+        for v in reports.iter().flat_map(|r| &r.violations) {
+            assert_eq!(v.shown.len(), v.recent.len());
+            for ((at, _), shown) in v.recent.iter().zip(&v.shown) {
+                let line = lines[at.line.unwrap() as usize - 1];
+                let want: Vec<(String, Option<String>)> = match format {
+                    LineFormat::Csv => {
+                        let cells: Vec<&str> = line.split(',').collect();
+                        vec![
+                            ("n".into(), Some(cells[3].to_string())),
+                            ("c".into(), Some(cells[2].trim_matches('"').to_string())),
+                        ]
+                    }
+                    LineFormat::Jsonl => {
+                        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+                        vec![
+                            ("n".into(), Some(row["n"].to_string())),
+                            ("x.b".into(), Some(row["x"]["b"].to_string())),
+                            ("zz".into(), None),
+                        ]
+                    }
+                };
+                assert_eq!(shown, &want, "{at:?} {line}");
+            }
+        }
+    }
+
     #[test]
     fn a_property_jumps_over_the_chunks_where_nothing_happens() {
         // Chunks where the property is not violated are not read again:
@@ -1280,6 +1501,48 @@ mod tests {
         assert_eq!(r[0].violations[0].recent.len(), 5);
     }
 
+    /// A summary made by a checker that shows no field cannot stand for
+    /// its chunk's events in the explanation of a checker that shows some:
+    /// the chunk is read instead, and the fields are shown.
+    #[test]
+    fn a_summary_without_the_shown_fields_is_read_again() {
+        let table = MonitorTable::from_ltl("G(a -> X !a)").unwrap();
+        let props = vec![Property::new("p", table, vec![Expr::parse("a").unwrap()])];
+        let headers: Vec<String> = vec!["a".into(), "id".into()];
+        let empty = || CsvReader::with_headers("t", headers.clone(), &[][..], 0, 2);
+        let chunks = ["0,x\n1,y\n", "1,z\n0,w\n"];
+        let mut worker = Checker::new(props.clone(), Options::default());
+        let w = ChunkedCheck::new(&mut worker, &mut empty()).unwrap();
+        let summaries: Vec<ChunkSummary> = chunks
+            .iter()
+            .map(|c| w.summarize(UnquotedCsv::new("t", &headers, c.as_bytes(), 0, 1), 2))
+            .collect();
+        let mut checker = Checker::new(props, Options::default());
+        checker.set_show(vec!["id".into()]);
+        let mut check = ChunkedCheck::new(&mut checker, &mut empty())
+            .unwrap()
+            .starting_at_line(2);
+        let mut read = Vec::new();
+        for (c, s) in chunks.iter().zip(&summaries) {
+            if check.skip(s) {
+                read.push(false);
+                continue;
+            }
+            read.push(true);
+            let (index, line) = (check.index(), check.line());
+            let mut r = CsvReader::with_headers("t", headers.clone(), c.as_bytes(), index, line);
+            check.read(&mut r, s.lines).unwrap();
+        }
+        assert_eq!(read, [true, true]);
+        let reports = check.finish();
+        let ids: Vec<_> = reports[0].violations[0]
+            .shown
+            .iter()
+            .map(|f| f[0].1.clone().unwrap())
+            .collect();
+        assert_eq!(ids, ["x", "y", "z"]);
+    }
+
     /// Chunks summarized elsewhere (by other checkers, through bytes) and
     /// combined in order give the reports of one pass, and the plan made
     /// from the summaries names exactly the chunks that are read.
@@ -1306,10 +1569,22 @@ mod tests {
             }
             let headers: Vec<String> = header.split(',').map(String::from).collect();
             for options in option_sets() {
-                let want = Checker::new(props.clone(), options)
+                // Odd rounds show fields, which the summaries carry.
+                let show = |c: &mut Checker| {
+                    if i % 2 == 1 {
+                        c.set_show(vec!["n".into(), "c".into()]);
+                    }
+                };
+                let mut one_pass = Checker::new(props.clone(), options);
+                show(&mut one_pass);
+                let want = one_pass
                     .run(&mut CsvReader::new("t", csv.as_bytes()).unwrap())
                     .unwrap();
+                if i % 2 == 1 {
+                    shown_rows(&want, &csv, LineFormat::Csv);
+                }
                 let mut worker = Checker::new(props.clone(), options);
+                show(&mut worker);
                 let empty = || CsvReader::with_headers("t", headers.clone(), &[][..], 0, 2);
                 let w = ChunkedCheck::new(&mut worker, &mut empty()).unwrap();
                 let summaries: Vec<ChunkSummary> = chunks
@@ -1327,6 +1602,7 @@ mod tests {
                     })
                     .collect();
                 let mut checker = Checker::new(props.clone(), options);
+                show(&mut checker);
                 let mut check = ChunkedCheck::new(&mut checker, &mut empty())
                     .unwrap()
                     .starting_at_line(2);

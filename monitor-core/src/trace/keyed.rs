@@ -48,7 +48,7 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::FxHashMap;
 
 use super::check::{
-    atom_bit, cell_text, Bound, Checker, Engine, Options, Property, ViolationReport,
+    atom_bit, cell_text, shown_pairs, Bound, Checker, Engine, Options, Property, ViolationReport,
 };
 use super::expr::Cell;
 use super::reader::{Position, Reader, TraceError};
@@ -150,6 +150,8 @@ struct Broadcast {
     bits: Vec<u64>,
     /// The text of each field shown in explanations (`Keyed::shown`).
     values: Vec<String>,
+    /// The texts of the fields shown with `set_show`.
+    show: Vec<Option<String>>,
 }
 
 /// How many bytes of a key [`KeyBytes`] holds without an allocation.
@@ -271,6 +273,12 @@ pub struct KeyedChecker {
     /// The reader's ids of the fields explanations show (those the
     /// properties read), once each.
     shown: Vec<usize>,
+    /// How many fields are shown with [`KeyedChecker::set_show`].
+    show_count: usize,
+    /// The texts of those fields at the events of each slot's ring
+    /// (`keep * show_count` per slot, in the ring's order); empty when
+    /// none is shown, so that keys cost nothing more then.
+    show_ring: Vec<Option<String>>,
 }
 
 impl KeyedChecker {
@@ -340,7 +348,36 @@ impl KeyedChecker {
             keep: options.context + 1,
             words: 1,
             shown: Vec::new(),
+            show_count: 0,
+            show_ring: Vec::new(),
         }
+    }
+
+    /// Shows the fields `show` at each event of the explanation of a
+    /// violation, as [`Checker::set_show`] does; the events are the
+    /// key's. Each live key then keeps the texts of these fields at its
+    /// last events.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// checker.set_show(vec!["ts".into()]);
+    /// let log = "ts,user,err\n10,ann,0\n11,bob,0\n12,ann,1\n";
+    /// let report = checker.run(&mut CsvReader::new("log", log.as_bytes())?)?;
+    /// let v = &report.violations[0].reports[0];
+    /// // ann's events only: lines 2 and 4.
+    /// let ts: Vec<_> = v.shown.iter().map(|f| f[0].1.clone().unwrap()).collect();
+    /// assert_eq!(ts, ["10", "12"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_show(&mut self, show: Vec<String>) {
+        self.checker.set_show(show);
     }
 
     /// The key fields.
@@ -438,6 +475,8 @@ impl KeyedChecker {
         }
         self.words = bound.words;
         self.keys.stride = 1 + self.checker.runs().len() + self.keep * (2 + self.words);
+        self.show_count = bound.show.len();
+        self.show_ring.clear();
         self.shown.clear();
         for r in self.checker.runs() {
             for &(_, id) in &r.fields {
@@ -484,6 +523,8 @@ impl KeyedChecker {
         let mut bits = vec![0u64; bound.words];
         let mut key: Vec<u8> = Vec::new();
         let shown = self.shown.clone();
+        // The texts of the fields shown at the current event.
+        let mut show: Vec<Option<String>> = Vec::new();
         while reader.advance()? {
             self.events += 1;
             key.clear();
@@ -526,15 +567,19 @@ impl KeyedChecker {
                         let at = reader.position();
                         let values: Vec<String> =
                             shown.iter().map(|&id| cell_text(reader.cell(id))).collect();
+                        bound.shown_values(&*reader, &mut show);
                         for k in 0..self.keys.slots() as u32 {
                             if self.keys.instance[k as usize] != u64::MAX {
-                                self.step(k, &at, &bits, &|i| values[i].clone(), on_violation);
+                                let values = |i: usize| values[i].clone();
+                                self.keep_shown(k, &show);
+                                self.step(k, &at, &bits, &values, on_violation);
                             }
                         }
                         self.broadcast.push(Broadcast {
                             at,
                             bits: bits.clone(),
                             values,
+                            show: show.clone(),
                         });
                         continue;
                     }
@@ -569,6 +614,10 @@ impl KeyedChecker {
             if k != DEAD {
                 let at = reader.position();
                 let values = |i: usize| cell_text(reader.cell(shown[i]));
+                if self.show_count > 0 {
+                    bound.shown_values(&*reader, &mut show);
+                    self.keep_shown(k, &show);
+                }
                 self.step(k, &at, &bits, &values, on_violation);
             }
             if ends {
@@ -609,6 +658,8 @@ impl KeyedChecker {
             None => {
                 let k = self.keys.slots() as u32;
                 self.keys.records.extend(std::iter::repeat_n(0, stride));
+                self.show_ring
+                    .resize((k as usize + 1) * self.keep * self.show_count, None);
                 self.keys.instance.push(0);
                 self.keys.key.push(bytes.clone());
                 k
@@ -620,7 +671,9 @@ impl KeyedChecker {
         self.keys.live += 1;
         let broadcast = std::mem::take(&mut self.broadcast);
         for b in &broadcast {
-            self.step(k, &b.at, &b.bits, &|i| b.values[i].clone(), on_violation);
+            let values = |i: usize| b.values[i].clone();
+            self.keep_shown(k, &b.show);
+            self.step(k, &b.at, &b.bits, &values, on_violation);
         }
         self.broadcast = broadcast;
         k
@@ -643,6 +696,20 @@ impl KeyedChecker {
         self.keys.key[k as usize] = KeyBytes::new(&[]);
         self.keys.free.push(k);
         self.keys.live -= 1;
+    }
+
+    /// Keeps `show`, the texts of the fields shown with `set_show` at the
+    /// event key `k` is about to step on, in the slot of its ring that
+    /// [`KeyedChecker::step`] gives the event (apart from `step`, which
+    /// stays as lean as without shown fields).
+    fn keep_shown(&mut self, k: u32, show: &[Option<String>]) {
+        let c = self.show_count;
+        if c == 0 {
+            return;
+        }
+        let n_events = self.keys.records[k as usize * self.keys.stride];
+        let at = (k as usize * self.keep + (n_events % self.keep as u64) as usize) * c;
+        self.show_ring[at..at + c].clone_from_slice(show);
     }
 
     /// Steps the runs of key `k` on the event at `at` whose atoms are
@@ -771,6 +838,18 @@ impl KeyedChecker {
                 (pos, held)
             })
             .collect();
+        let show = self.checker.show();
+        let c = self.show_count;
+        let shown = if c == 0 {
+            Vec::new()
+        } else {
+            (count - len..count)
+                .map(|e| {
+                    let at = (k as usize * self.keep + (e % self.keep as u64) as usize) * c;
+                    shown_pairs(show, &self.show_ring[at..at + c])
+                })
+                .collect()
+        };
         let v = ViolationReport {
             at: at.clone(),
             explanation: why.to_string(),
@@ -778,6 +857,7 @@ impl KeyedChecker {
             letters: why.letters.to_string(),
             values: shown_values,
             recent,
+            shown,
         };
         on_violation(&self.violations[i].key, &r.report.property, &v);
         self.violations[i].reports.push(v);
@@ -1128,6 +1208,7 @@ mod tests {
         let mut rng = SplitMix64::new(30);
         let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(30).with_past();
         let (mut violations, mut errors, mut dead, mut ended) = (0, 0, 0, 0);
+        let mut shown_checked = 0;
         for round in 0..600u64 {
             let mut formulas = Vec::new();
             while formulas.len() < 1 + (round % 3) as usize {
@@ -1170,6 +1251,16 @@ mod tests {
                     key_limit: Some(KEYS.len()),
                 },
             );
+            // Some rounds show the key field and `c` (and, in JSON, a
+            // field no row has) at the explanations' events.
+            let show = round % 4 == 3;
+            if show {
+                checker.set_show(if csv {
+                    vec![by.into(), "c".into()]
+                } else {
+                    vec![by.into(), "c".into(), "zz".into()]
+                });
+            }
             let got = if csv {
                 checker.run(&mut CsvReader::new("t.csv", text.as_bytes()).unwrap())
             } else {
@@ -1178,6 +1269,35 @@ mod tests {
             let names: Vec<&str> = formulas.iter().map(|(n, _)| n.as_str()).collect();
             let ctx = format!("{names:?} {unkeyed:?} {options:?} on\n{text}");
             let first_missing = rows.iter().position(|r| r.0.is_none());
+            if show {
+                // Each event's shown fields are those of its row.
+                for e in checker.report().violations.iter().flat_map(|v| &v.reports) {
+                    assert_eq!(e.shown.len(), e.recent.len(), "{ctx}");
+                    for ((at, _), shown) in e.recent.iter().zip(&e.shown) {
+                        let i = lines.iter().position(|&l| Some(l) == at.line).unwrap();
+                        let (key, letter) = rows[i];
+                        let session = match key {
+                            Some(k) => Some(k.to_string()),
+                            None if csv => Some(String::new()),
+                            // As `write` writes a row without a key.
+                            None => match (round + i as u64) % 3 {
+                                0 => None,
+                                1 => Some("null".into()),
+                                _ => Some(String::new()),
+                            },
+                        };
+                        let mut want = vec![
+                            (by.to_string(), session),
+                            ("c".to_string(), Some(((letter >> 2) & 1).to_string())),
+                        ];
+                        if !csv {
+                            want.push(("zz".to_string(), None));
+                        }
+                        assert_eq!(shown, &want, "{ctx}");
+                        shown_checked += 1;
+                    }
+                }
+            }
             match (unkeyed, first_missing) {
                 (Unkeyed::Error, Some(m)) => {
                     let e = got.expect_err(&ctx);
@@ -1207,8 +1327,8 @@ mod tests {
             }
         }
         assert!(
-            violations > 200 && errors > 20 && dead > 50 && ended > 20,
-            "{violations} violations, {errors} errors, {dead} with keys dropped, {ended} with keys closed"
+            violations > 200 && errors > 20 && dead > 50 && ended > 20 && shown_checked > 100,
+            "{violations} violations, {errors} errors, {dead} with keys dropped, {ended} with keys closed, {shown_checked} events shown"
         );
     }
 
