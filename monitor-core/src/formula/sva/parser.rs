@@ -88,13 +88,7 @@ fn compare_vectors(a: &Vector, op: &str, b: &Vector) -> Formula {
     let w = a.bits.len().max(b.bits.len()).max(1);
     let mut x = a.extended(w, signed);
     let mut y = b.extended(w, signed);
-    let equal = || {
-        Formula::and(
-            x.iter()
-                .zip(&y)
-                .map(|(p, q)| Formula::equiv(p.clone(), q.clone())),
-        )
-    };
+    let equal = || Formula::and(x.iter().zip(&y).map(|(p, q)| iff(p.clone(), q.clone())));
     match op {
         "==" | "===" => return equal(),
         "!=" | "!==" => return Formula::not(equal()),
@@ -114,7 +108,7 @@ fn compare_vectors(a: &Vector, op: &str, b: &Vector) -> Formula {
             t.push(Formula::not(p[i].clone()));
             t.push(q[i].clone());
             terms.push(Formula::and(t));
-            same_above.push(Formula::equiv(p[i].clone(), q[i].clone()));
+            same_above.push(iff(p[i].clone(), q[i].clone()));
         }
         Formula::or(terms)
     };
@@ -138,6 +132,39 @@ fn at_the_ends(op: &str, n: u64, w: usize, signed: bool) -> bool {
     };
     let ordering = matches!(op, "<" | "<=" | ">" | ">=");
     n > max || (ordering && (n == max || (n == 0 && !signed)))
+}
+
+/// `a <-> b`, with constants folded (the bits of constants and of
+/// extended operands are constants).
+fn iff(a: Formula, b: Formula) -> Formula {
+    use crate::formula::Op;
+    match (a.op(), b.op()) {
+        (Op::True, _) => b,
+        (_, Op::True) => a,
+        (Op::False, _) => Formula::not(b),
+        (_, Op::False) => Formula::not(a),
+        _ if a == b => Formula::tt(),
+        _ => Formula::equiv(a, b),
+    }
+}
+
+/// `$rose(v)`, `$fell(v)` (of the least significant bit, §16.9.3),
+/// `$stable(v)` or `$changed(v)` (of every bit).
+fn sampled_change(f: &str, v: &Vector) -> Formula {
+    let lsb = v.bits.first().cloned().unwrap_or_else(Formula::ff);
+    let stable = || {
+        Formula::and(
+            v.bits
+                .iter()
+                .map(|b| Formula::equiv(b.clone(), Formula::yesterday(b.clone()))),
+        )
+    };
+    match f {
+        "$rose" => Formula::and([lsb.clone(), Formula::not(Formula::yesterday(lsb))]),
+        "$fell" => Formula::and([Formula::not(lsb.clone()), Formula::yesterday(lsb)]),
+        "$stable" => stable(),
+        _ => Formula::not(stable()),
+    }
 }
 
 /// `$past(v, n)`: each bit `n` ticks before (0 before the first tick,
@@ -2513,6 +2540,24 @@ impl<'a> Parser<'a> {
         open: Span,
         tight: bool,
     ) -> Result<Node, ParseError> {
+        let n = self.sampled_ticks(f, &v, span, open)?;
+        Ok(Node::Bool(match f {
+            "$past" | "$sampled" => self.vector_comparison(past(v, n), tight)?,
+            _ => sampled_change(f, &v),
+        }))
+    }
+
+    /// After the argument `v` (at `span`) of the sampled-value function
+    /// `f` opened at `open`: the number of ticks of `$past` (0 for the
+    /// others) and `)`; a value wider than a monitor remembers, and a
+    /// clocking event, are refused.
+    fn sampled_ticks(
+        &mut self,
+        f: &str,
+        v: &Vector,
+        span: Span,
+        open: Span,
+    ) -> Result<u32, ParseError> {
         let remembered = match f {
             "$sampled" => 0,
             "$rose" | "$fell" => 1,
@@ -2541,21 +2586,7 @@ impl<'a> Parser<'a> {
             0
         };
         self.close_call(f, open)?;
-        let lsb = v.bits.first().cloned().unwrap_or_else(Formula::ff);
-        let stable = || {
-            Formula::and(
-                v.bits
-                    .iter()
-                    .map(|b| Formula::equiv(b.clone(), Formula::yesterday(b.clone()))),
-            )
-        };
-        Ok(Node::Bool(match f {
-            "$past" | "$sampled" => self.vector_comparison(past(v.clone(), n), tight)?,
-            "$rose" => Formula::and([lsb.clone(), Formula::not(Formula::yesterday(lsb))]),
-            "$fell" => Formula::and([Formula::not(lsb.clone()), Formula::yesterday(lsb)]),
-            "$stable" => stable(),
-            _ => Formula::not(stable()),
-        }))
+        Ok(n)
     }
 
     fn close_call(&mut self, f: &str, open: Span) -> Result<(), ParseError> {

@@ -29,7 +29,7 @@ use crate::formula::parse::{ParseError, ParseErrorKind};
 use crate::formula::psl::T;
 use crate::formula::{Formula, Op};
 
-use super::{compare_vectors, past, Node, Parser, Vector, KEYWORDS, MAX_BITS, MAX_PAST_BITS};
+use super::{compare_vectors, past, sampled_change, Node, Parser, Vector, KEYWORDS, MAX_BITS};
 
 /// The widest operation (in bits) a vector expression may compute: the
 /// formula of each bit of a sum grows with the bits below it, of a
@@ -1305,46 +1305,8 @@ impl Parser<'_> {
             return Ok(VExpr::value(v.bits, f == "$signed", self.span_from(at)));
         }
         let v = self.lower(e.own())?;
-        let remembered = match f {
-            "$sampled" => 0,
-            "$rose" | "$fell" => 1,
-            _ => v.bits.len(),
-        };
-        if remembered > MAX_PAST_BITS {
-            return Err(self.cur.error(
-                arg,
-                ParseErrorKind::Bound(format!(
-                    "`{f}` of {} bits: a monitor remembers every bit of its past value (at most \
-                     {MAX_PAST_BITS} here)",
-                    v.bits.len()
-                )),
-            ));
-        }
-        let n = if f == "$past" {
-            self.past_ticks()?
-        } else {
-            if self.is_sym(",") {
-                let c = self.cur.peek().span;
-                return Err(self.unsupported(
-                    c,
-                    format!(
-                        "`{f}` with a clocking event is not supported (a second clock, IEEE \
-                         1800-2017 §16.9.3)"
-                    ),
-                ));
-            }
-            0
-        };
-        self.close_call(f, open.span)?;
+        let n = self.sampled_ticks(f, &v, arg, open.span)?;
         let span = self.span_from(at);
-        let lsb = v.bits.first().cloned().unwrap_or_else(Formula::ff);
-        let stable = || {
-            Formula::and(
-                v.bits
-                    .iter()
-                    .map(|b| Formula::equiv(b.clone(), Formula::yesterday(b.clone()))),
-            )
-        };
         Ok(match f {
             "$past" | "$sampled" => {
                 let p = past(v, n);
@@ -1353,16 +1315,7 @@ impl Parser<'_> {
                     None => VExpr::Leaf(Leaf::Value(p), span),
                 }
             }
-            "$rose" => VExpr::bit(
-                Formula::and([lsb.clone(), not(Formula::yesterday(lsb))]),
-                span,
-            ),
-            "$fell" => VExpr::bit(
-                Formula::and([not(lsb.clone()), Formula::yesterday(lsb)]),
-                span,
-            ),
-            "$stable" => VExpr::bit(stable(), span),
-            _ => VExpr::bit(not(stable()), span),
+            _ => VExpr::bit(sampled_change(f, &v), span),
         })
     }
 }
