@@ -131,6 +131,19 @@
 //! | `$past(v, n) == v`, `v != $past(v)`, `$past(v) < 3`, `$past(v) === '1` | bit by bit, the narrower operand extended, signed when both are (§11.4.4, §11.4.5) |
 //! | `$stable(v)`, `$changed(v)` | every bit (§16.9.3) |
 //! | `$rose(v)`, `$fell(v)` | the least significant bit (§16.9.3) |
+//! | `cnt + 1 > 3`, `(v & w) != 0`, `q == $past(q) + 1'b1`, `{a, b}`, `8'(e)`, `v inside {1, [4:6]}` | Verilog's value, sized as §11.6 and §11.8 say, bit by bit |
+//!
+//! Operators on vectors (`+ - * / % & | ^ ~^ ~ << >> <<< >>> ?:`, unary
+//! `-`, concatenation and replication, size casts, `$signed`,
+//! `$unsigned`, `$countones` as a number, `inside`) are read by a
+//! vector expression parser (`parser/vector.rs`): the operands of an
+//! operation and of a comparison take the widest width, an unsized number
+//! is 32 bits and signed, an operation is signed only when every operand
+//! is, an operand is sign-extended only in a signed operation, and each
+//! bit of the value is a formula of the signals' bits (a ripple-carry
+//! adder, shift-and-add products, long division by a constant, a barrel
+//! shifter). Division and modulo are by a nonzero constant, `**` is
+//! refused, and an operation is at most 128 bits wide.
 //!
 //! Without a declaration, a signal in a sampled-value function is read as
 //! 1-bit (`$rose(v)` is `v` nonzero, not its least significant bit), and
@@ -146,8 +159,8 @@
 //! than one clock or clocks that do not cover the property (§16.13), a
 //! clocking argument or gating expression of `$past` and its kin
 //! (§16.9.3), recursive properties (§16.12.17), `expect` (§16.17),
-//! `.triggered` (§16.9.11) and `.matched` (§16.13.6), `dist`, `inside`,
-//! arithmetic on vectors, and a second `disable iff`.
+//! `.triggered` (§16.9.11) and `.matched` (§16.13.6), `dist`, and a
+//! second `disable iff`.
 //!
 //! ```
 //! use monitor_core::formula::{parse_psl, sva::{parse_sva, parse_sva_directive}};
@@ -1155,7 +1168,14 @@ mod tests {
         has(err("count + 1 == 3"), "vector");
         has(err("a ##N b"), "number");
         has(err("a[*3:1]"), "empty range");
-        has(err("a ##1 b inside {1, 2}"), "inside");
+        has(
+            err("a ##1 b inside {x, 2}"),
+            "the width of `b` is not known",
+        );
+        assert_eq!(
+            parse_sva("b inside {1, [3:4]}").unwrap(),
+            ltl("\"b == 1\" | (\"b >= 3\" & \"b <= 4\")")
+        );
         has(derr("assert (a);"), "immediate");
         assert_eq!(err("").kind(), &ParseErrorKind::Empty);
         assert_eq!(err("a ##1").column(), 6);
@@ -1498,6 +1518,12 @@ mod vector_tests {
             // 32 bits (the unsized 0): `v - w` wraps around to a large value.
             ("v - w > 0", |v, w, _| v != w),
             ("{v, w} == 4'b1001", |v, w, _| (v << 2 | w) == 9),
+            ("v inside {1, [3:3]}", |v, _, _| v == 1 || v == 3),
+            ("w inside {[2:1]} || c", |_, _, c| c),
+            ("(v + w) inside {[4:5], 0}", |v, w, _| {
+                matches!(v + w, 0 | 4 | 5)
+            }),
+            ("c -> v inside {w}", |v, w, c| !c || v == w),
         ];
         for (text, value) in cases {
             let f = parse_sva_with(text, &s).unwrap_or_else(|e| panic!("{text}: {e}"));

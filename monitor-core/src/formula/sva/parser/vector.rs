@@ -601,7 +601,8 @@ impl Parser<'_> {
         // Where the operand ends, or `None` if it holds a sequence.
         let mut depth = 0usize;
         let mut end = tokens.len();
-        // `?:` inside parentheses: a value, which may be a vector.
+        // `?:` inside parentheses (a value, which may be a vector), or
+        // `inside`: read here.
         let mut conditional = false;
         for (i, t) in tokens.iter().enumerate() {
             match &t.kind {
@@ -632,6 +633,8 @@ impl Parser<'_> {
                     }
                     depth -= 1;
                 }
+                // `v inside {...}` is a comparison (§11.4.13).
+                T::Word(w) if w == "inside" => conditional = true,
                 T::Word(w) if KEYWORDS.contains(&w.as_str()) => {
                     if depth > 0 {
                         return (false, i + 1, None);
@@ -908,6 +911,13 @@ impl Parser<'_> {
         let mut lhs = self.v_binary(level + 1)?;
         let mut levels = 0;
         let r = loop {
+            if LEVELS[level].contains(&"<") && self.is_word("inside") {
+                lhs = match self.v_inside(lhs, start) {
+                    Ok(e) => e,
+                    Err(e) => break Err(e),
+                };
+                continue;
+            }
             let op = match self.cur.peek().kind {
                 T::Sym(s) if LEVELS[level].contains(&s) => s,
                 _ => break Ok(lhs),
@@ -929,6 +939,71 @@ impl Parser<'_> {
         for _ in 0..levels {
             self.cur.leave();
         }
+        r
+    }
+
+    /// `e inside {a, [lo:hi], ...}` after `e` (from `start`, §11.4.13):
+    /// `e` equals an item or lies in a range (`lo <= e && e <= hi`, empty
+    /// when `lo > hi`), each compared with `e` as `==` and `<=` compare.
+    fn v_inside(&mut self, e: VExpr, start: Span) -> Result<VExpr, ParseError> {
+        let t = self.cur.next();
+        self.cur.enter(t.span)?;
+        let r = (|| {
+            self.expect_sym("{", "`{` and the items")?;
+            let mut any = Vec::new();
+            loop {
+                let s = self.cur.peek().span;
+                let holds = if self.is_sym("[") {
+                    self.cur.next();
+                    let lo = self.v_full()?;
+                    self.expect_sym(":", "`:`")?;
+                    let hi = self.v_full()?;
+                    self.expect_sym("]", "`]`")?;
+                    let span = self.span_from(s);
+                    match (&e, &lo, &hi) {
+                        // A signal whose width is not declared, between
+                        // numbers: the propositions `s >= lo`, `s <= hi`.
+                        (
+                            VExpr::Leaf(Leaf::Signal { text, bits: None }, _),
+                            VExpr::Leaf(Leaf::Number(lo), _),
+                            VExpr::Leaf(Leaf::Number(hi), _),
+                        ) => Formula::and([
+                            Formula::ap(&format!("{text} >= {lo}")),
+                            Formula::ap(&format!("{text} <= {hi}")),
+                        ]),
+                        _ => {
+                            self.sized_operands(&e, &lo, span)?;
+                            self.sized_operands(&e, &hi, span)?;
+                            Formula::and([
+                                self.lower(compare(&lo, "<=", &e))?,
+                                self.lower(compare(&e, "<=", &hi))?,
+                            ])
+                        }
+                    }
+                } else {
+                    let item = self.v_full()?;
+                    match (&e, &item) {
+                        (
+                            VExpr::Leaf(Leaf::Signal { text, bits: None }, _),
+                            VExpr::Leaf(Leaf::Number(n), _),
+                        ) => Formula::ap(&format!("{text} == {n}")),
+                        _ => {
+                            self.sized_operands(&e, &item, self.span_from(s))?;
+                            self.lower(compare(&e, "==", &item))?
+                        }
+                    }
+                };
+                any.push(holds);
+                if self.is_sym(",") {
+                    self.cur.next();
+                    continue;
+                }
+                self.expect_sym("}", "`,` or `}`")?;
+                break;
+            }
+            Ok(VExpr::bit(Formula::or(any), self.span_from(start)))
+        })();
+        self.cur.leave();
         r
     }
 
