@@ -511,8 +511,25 @@ impl<R: Read> Reader for CsvReader<R> {
 /// The index of column `name`.
 fn column(headers: &[String], name: &str) -> Result<usize, String> {
     headers.iter().position(|h| h == name).ok_or_else(|| {
+        // `Fail` in an LTL formula is `F ail`, as in Spot: a column whose
+        // name is `name` after such operators is what was meant.
+        let meant = headers.iter().find(|h| {
+            h.len() > name.len()
+                && h.ends_with(name)
+                && h[..h.len() - name.len()]
+                    .chars()
+                    .all(|c| "FGXOHYZ".contains(c))
+        });
+        let hint = match meant {
+            Some(h) => format!(
+                "; in LTL, `{h}` reads as `{} {name}` (as in Spot, an upper-case F, G, X, O, \
+                 H, Y or Z that begins a name is an operator): write \"{h}\" in double quotes",
+                &h[..h.len() - name.len()]
+            ),
+            None => String::new(),
+        };
         format!(
-            "no column `{name}` (the columns are: {})",
+            "no column `{name}` (the columns are: {}){hint}",
             headers.join(", ")
         )
     })
@@ -1805,6 +1822,17 @@ fn signal_cell(s: &Signal) -> Cell<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_column_read_as_an_operator_and_a_name_is_named() {
+        let headers = ["event".to_string(), "Fail".to_string()];
+        let e = super::column(&headers, "ail").unwrap_err();
+        assert!(e.contains("`Fail` reads as `F ail`"), "{e}");
+        assert!(e.contains("write \"Fail\" in double quotes"), "{e}");
+        let e = super::column(&headers, "vent").unwrap_err();
+        assert!(!e.contains("reads as"), "{e}");
+        assert_eq!(super::column(&headers, "Fail"), Ok(1));
+    }
+
     use super::*;
 
     /// What a reader reads: per event, its fields and position, or the
