@@ -134,8 +134,21 @@ fn at_the_ends(op: &str, n: u64, w: usize, signed: bool) -> bool {
     n > max || (ordering && (n == max || (n == 0 && !signed)))
 }
 
-/// `a <-> b`, with constants folded (the bits of constants and of
-/// extended operands are constants).
+/// `a ^ b`, with constants folded (the bits of constants and of extended
+/// operands are constants).
+fn xor(a: Formula, b: Formula) -> Formula {
+    use crate::formula::Op;
+    match (a.op(), b.op()) {
+        (Op::False, _) => b,
+        (_, Op::False) => a,
+        (Op::True, _) => Formula::not(b),
+        (_, Op::True) => Formula::not(a),
+        _ if a == b => Formula::ff(),
+        _ => Formula::xor(a, b),
+    }
+}
+
+/// `a <-> b`, with constants folded.
 fn iff(a: Formula, b: Formula) -> Formula {
     use crate::formula::Op;
     match (a.op(), b.op()) {
@@ -180,11 +193,19 @@ fn past(v: Vector, n: u32) -> Vector {
     }
 }
 
-/// The bits of an unsigned number, with a 0 above (an unsized decimal
-/// number is signed and 32 bits wide or more: its value is kept).
+/// An unsized decimal number: signed, 32 bits wide (§5.7.1), or as wide
+/// as its value needs with a 0 above.
 fn number_vector(n: u64) -> Vector {
     let len = (64 - n.leading_zeros()) as usize;
-    Vector::constant(n, len + 1, true)
+    Vector::constant(n, (len + 1).max(32), true)
+}
+
+/// A based literal: as wide as written, or 32 bits (or its value's
+/// width) when unsized (§5.7.1).
+fn literal_vector(l: &crate::formula::atom::Literal) -> Vector {
+    let len = (64 - l.value.leading_zeros()).max(1) as usize;
+    let w = l.width.map_or(len.max(32), |w| w as usize);
+    Vector::constant(l.value, w, l.signed)
 }
 
 /// What an operand is: the operators that apply, and how it becomes a
@@ -1037,6 +1058,22 @@ impl<'a> Parser<'a> {
             })
     }
 
+    /// An operator on vectors (`op`, at `at`) that the 1-bit reading of
+    /// Boolean expressions meets: vector expressions go to
+    /// [`Parser::vector_boolean`], but for those that hold an instance of
+    /// a named sequence, property or `let`
+    /// ([`Parser::vector_expression_ahead`]).
+    fn vector_operator_beside_instance(&self, at: Span, op: &str) -> ParseError {
+        self.unsupported(
+            at,
+            format!(
+                "`{op}` is an operator on vectors: vector expressions are read where they hold \
+                 no instance of a named sequence, property or `let` (write the expression in \
+                 its place)"
+            ),
+        )
+    }
+
     /// A bitwise operator (or `?:`) whose operand is a vector: its value
     /// is a vector, which these Boolean expressions do not compute (`v &
     /// w` is 0 for 2'b01 and 2'b10, where `v != 0 && w != 0` holds).
@@ -1049,8 +1086,9 @@ impl<'a> Parser<'a> {
         self.unsupported(
             at,
             format!(
-                "`{op}` of a vector is bitwise: its value is a vector, not one bit, and \
-                 vector arithmetic is not supported; {hint}"
+                "`{op}` of a vector is bitwise: its value is a vector, not one bit; vector \
+                 expressions are read where they hold no instance of a named sequence, \
+                 property or `let` (write the expression in its place); {hint}"
             ),
         )
     }
@@ -1444,9 +1482,7 @@ impl<'a> Parser<'a> {
             }
             T::Literal(l) => {
                 self.cur.next();
-                let len = (64 - l.value.leading_zeros()).max(1);
-                let w = l.width.unwrap_or(len) as usize;
-                Ok((Vector::constant(l.value, w, l.signed), t.span))
+                Ok((literal_vector(l), t.span))
             }
             T::Sym("(") => {
                 self.cur.next();
@@ -1617,14 +1653,9 @@ impl<'a> Parser<'a> {
                 self.started = true;
                 self.reduction(op)
             }
-            T::Sym(op @ ("+" | "-" | "*" | "/" | "%" | "<<" | ">>" | "'")) => Err(self
-                .unsupported(
-                    t.span,
-                    format!(
-                        "`{op}` is an operator on vectors: expressions are 1-bit here (compare a \
-                         vector with a constant, `count == 3`, to get a Boolean)"
-                    ),
-                )),
+            T::Sym(op @ ("+" | "-" | "*" | "/" | "%" | "<<" | ">>" | "'")) => {
+                Err(self.vector_operator_beside_instance(t.span, op))
+            }
             _ => self.primary(),
         }
     }
@@ -2231,13 +2262,7 @@ impl<'a> Parser<'a> {
         }
         if let T::Sym(op @ ("+" | "-" | "*" | "/" | "%" | "<<" | ">>")) = self.cur.peek().kind {
             let t = self.cur.peek().clone();
-            return Err(self.unsupported(
-                t.span,
-                format!(
-                    "`{op}` is arithmetic on vectors: expressions are 1-bit here (compare a vector \
-                     with a constant, `count == 3`, to get a Boolean)"
-                ),
-            ));
+            return Err(self.vector_operator_beside_instance(t.span, op));
         }
         // A declared vector as a condition is true when a bit is set
         // (IEEE 1800-2017 §12.4): the comparison says so to every back
@@ -2281,25 +2306,13 @@ impl<'a> Parser<'a> {
                 Some(v) if v.bits.len() != w || v.signed != lhs.signed => v,
                 _ => return Ok(None),
             },
-            T::Literal(l) if l.width.is_some_and(|lw| lw as usize != w) => {
-                Vector::constant(l.value, l.width.unwrap_or(32) as usize, l.signed)
+            T::Literal(l)
+                if l.width.is_some_and(|lw| lw as usize != w)
+                    || at_the_ends(op, l.value, w, lhs.signed) =>
+            {
+                literal_vector(l)
             }
-            T::Literal(l) => {
-                let len = (64 - l.value.leading_zeros()).max(1) as usize;
-                let n = Vector::constant(
-                    l.value,
-                    l.width.map_or(len.max(32), |w| w as usize),
-                    l.signed,
-                );
-                if at_the_ends(op, l.value, w, lhs.signed) {
-                    n
-                } else {
-                    return Ok(None);
-                }
-            }
-            T::Num(n) if at_the_ends(op, *n, w, lhs.signed) => {
-                Vector::constant(*n, 32.max(65 - n.leading_zeros() as usize), true)
-            }
+            T::Num(n) if at_the_ends(op, *n, w, lhs.signed) => number_vector(*n),
             _ => return Ok(None),
         };
         Ok(Some(compare_vectors(&lhs, op, &rhs)))

@@ -29,7 +29,10 @@ use crate::formula::parse::{ParseError, ParseErrorKind};
 use crate::formula::psl::T;
 use crate::formula::{Formula, Op};
 
-use super::{compare_vectors, past, sampled_change, Node, Parser, Vector, KEYWORDS, MAX_BITS};
+use super::{
+    compare_vectors, literal_vector, number_vector, past, sampled_change, xor, Node, Parser,
+    Vector, KEYWORDS, MAX_BITS,
+};
 
 /// The widest operation (in bits) a vector expression may compute: the
 /// formula of each bit of a sum grows with the bits below it, of a
@@ -44,8 +47,6 @@ enum Leaf {
     Signal { text: String, bits: Option<Vector> },
     /// An unsized decimal number: 32 bits, signed (§5.7.1).
     Number(u64),
-    /// A based literal's value.
-    Literal { value: Vector },
     /// `'0` or `'1`: every bit of the context's width (§5.7.1).
     Fill(bool),
     /// A value computed: a comparison, a reduction, `$past(...)`, a
@@ -107,15 +108,14 @@ impl VExpr {
 
     /// The width the expression has by itself (§11.6.1, Table 11-21). A
     /// signal whose width is not declared is one bit here: only the
-    /// bitwise operators reach it ([`VExpr::needs_widths`]).
+    /// bitwise operators reach it (the others refuse it, see
+    /// [`VExpr::undeclared`]).
     fn width(&self) -> usize {
         match self {
             VExpr::Leaf(l, _) => match l {
                 Leaf::Signal { bits, .. } => bits.as_ref().map_or(1, |v| v.bits.len()),
-                Leaf::Number(n) => 32.max(65 - n.leading_zeros() as usize),
-                Leaf::Literal { value, .. }
-                | Leaf::Value(value)
-                | Leaf::PastUndeclared { value, .. } => value.bits.len(),
+                Leaf::Number(n) => number_vector(*n).bits.len(),
+                Leaf::Value(value) | Leaf::PastUndeclared { value, .. } => value.bits.len(),
                 Leaf::Fill(_) => 1,
             },
             VExpr::Unary(_, e) => e.width(),
@@ -130,9 +130,7 @@ impl VExpr {
             VExpr::Leaf(l, _) => match l {
                 Leaf::Signal { bits, .. } => bits.as_ref().is_some_and(|v| v.signed),
                 Leaf::Number(_) => true,
-                Leaf::Literal { value, .. }
-                | Leaf::Value(value)
-                | Leaf::PastUndeclared { value, .. } => value.signed,
+                Leaf::Value(value) | Leaf::PastUndeclared { value, .. } => value.signed,
                 Leaf::Fill(_) => false,
             },
             VExpr::Unary(_, e) => e.signed(),
@@ -178,18 +176,10 @@ impl VExpr {
         Ok(match self {
             VExpr::Leaf(l, _) => {
                 let v = match l {
-                    Leaf::Signal {
-                        text,
-                        bits: Some(v),
-                    } => {
-                        let _ = text;
-                        v.clone()
-                    }
+                    Leaf::Signal { bits: Some(v), .. } => v.clone(),
                     Leaf::Signal { text, bits: None } => Vector::of(vec![Formula::ap(text)], false),
-                    Leaf::Number(n) => Vector::constant(*n, self.width(), true),
-                    Leaf::Literal { value, .. }
-                    | Leaf::Value(value)
-                    | Leaf::PastUndeclared { value, .. } => value.clone(),
+                    Leaf::Number(n) => number_vector(*n),
+                    Leaf::Value(value) | Leaf::PastUndeclared { value, .. } => value.clone(),
                     Leaf::Fill(b) => Vector {
                         bits: Vec::new(),
                         signed: false,
@@ -205,10 +195,7 @@ impl VExpr {
                 match op {
                     Unary::Plus => x,
                     Unary::Not => x.into_iter().map(not).collect(),
-                    Unary::Neg => {
-                        let inverted: Vec<Formula> = x.into_iter().map(not).collect();
-                        add(&inverted, &vec![Formula::ff(); w], Formula::tt())
-                    }
+                    Unary::Neg => negate(&x),
                 }
             }
             VExpr::Binary(op, a, b) => {
@@ -266,11 +253,7 @@ impl VExpr {
                 };
                 shift(x, &amount, *op == Shift::Left, fill)
             }
-            VExpr::Cond(c, a, b) => {
-                let x = a.bits(w, signed)?;
-                let y = b.bits(w, signed)?;
-                x.into_iter().zip(y).map(|(p, q)| mux(c, p, q)).collect()
-            }
+            VExpr::Cond(c, a, b) => choose(c, a.bits(w, signed)?, b.bits(w, signed)?),
         })
     }
 
@@ -296,19 +279,6 @@ fn not(f: Formula) -> Formula {
     Formula::not(f)
 }
 
-/// `a ^ b`, with constants folded (the upper bits of extended operands
-/// are constants).
-fn xor(a: Formula, b: Formula) -> Formula {
-    match (a.op(), b.op()) {
-        (Op::False, _) => b,
-        (_, Op::False) => a,
-        (Op::True, _) => not(b),
-        (_, Op::True) => not(a),
-        _ if a == b => Formula::ff(),
-        _ => Formula::xor(a, b),
-    }
-}
-
 /// `c ? a : b` on one bit.
 fn mux(c: &Formula, a: Formula, b: Formula) -> Formula {
     if a == b {
@@ -324,6 +294,11 @@ fn mux(c: &Formula, a: Formula, b: Formula) -> Formula {
 /// carry is written with the previous carry once, `a & b | (a | b) &
 /// c`, so that each bit's formula grows linearly as a tree too.
 fn add(a: &[Formula], b: &[Formula], carry: Formula) -> Vec<Formula> {
+    add_with_carry(a, b, carry).0
+}
+
+/// [`add`], and the carry out of the most significant bit.
+fn add_with_carry(a: &[Formula], b: &[Formula], carry: Formula) -> (Vec<Formula>, Formula) {
     let mut c = carry;
     let mut out = Vec::with_capacity(a.len());
     for (p, q) in a.iter().zip(b) {
@@ -333,7 +308,18 @@ fn add(a: &[Formula], b: &[Formula], carry: Formula) -> Vec<Formula> {
             Formula::and([Formula::or([p.clone(), q.clone()]), c]),
         ]);
     }
-    out
+    (out, c)
+}
+
+/// `-v` in two's complement at the width of `v`: `~v + 1`.
+fn negate(v: &[Formula]) -> Vec<Formula> {
+    let inverted: Vec<Formula> = v.iter().cloned().map(not).collect();
+    add(&inverted, &vec![Formula::ff(); v.len()], Formula::tt())
+}
+
+/// `c ? a : b`, bit by bit.
+fn choose(c: &Formula, a: Vec<Formula>, b: Vec<Formula>) -> Vec<Formula> {
+    a.into_iter().zip(b).map(|(p, q)| mux(c, p, q)).collect()
 }
 
 /// `a * b` modulo two to the width: shift and add.
@@ -393,13 +379,6 @@ fn divide(x: &[Formula], d: &[bool], signed: bool) -> (Vec<Formula>, Vec<Formula
     } else {
         Formula::ff()
     };
-    let negate = |v: &[Formula]| -> Vec<Formula> {
-        let inverted: Vec<Formula> = v.iter().cloned().map(not).collect();
-        add(&inverted, &vec![Formula::ff(); v.len()], Formula::tt())
-    };
-    let choose = |c: &Formula, a: Vec<Formula>, b: Vec<Formula>| -> Vec<Formula> {
-        a.into_iter().zip(b).map(|(p, q)| mux(c, p, q)).collect()
-    };
     // |x|: x, or its negation when signed and negative.
     let magnitude = if signed {
         choose(&sign, negate(x), x.to_vec())
@@ -417,16 +396,7 @@ fn divide(x: &[Formula], d: &[bool], signed: bool) -> (Vec<Formula>, Vec<Formula
         rem.pop();
         rem.insert(0, magnitude[i].clone());
         // rem - d, and whether it does not borrow (rem >= d).
-        let mut c = Formula::tt();
-        let mut diff = Vec::with_capacity(w + 1);
-        for (p, q) in rem.iter().zip(&not_dw) {
-            diff.push(xor(xor(p.clone(), q.clone()), c.clone()));
-            c = Formula::or([
-                Formula::and([p.clone(), q.clone()]),
-                Formula::and([Formula::or([p.clone(), q.clone()]), c]),
-            ]);
-        }
-        let ge = c;
+        let (diff, ge) = add_with_carry(&rem, &not_dw, Formula::tt());
         quotient[i] = ge.clone();
         rem = choose(&ge, diff, rem);
     }
@@ -505,17 +475,13 @@ fn compare(a: &VExpr, op: &str, b: &VExpr) -> Result<Formula, Refusal> {
 
 /// The truth of `e` as a condition: its value is not zero (§12.4).
 fn truth(e: &VExpr) -> Result<Formula, Refusal> {
-    match e {
-        VExpr::Leaf(Leaf::Signal { text, bits: None }, _) => Ok(Formula::ap(text)),
-        VExpr::Leaf(
-            Leaf::Signal {
-                text,
-                bits: Some(v),
-            },
-            _,
-        ) if v.bits.len() > 1 => Ok(Formula::ap(&format!("{text} != 0"))),
-        _ => Ok(Formula::or(e.own()?.bits)),
+    if let VExpr::Leaf(Leaf::Signal { text, bits: None }, _) = e {
+        return Ok(Formula::ap(text));
     }
+    if let Some(text) = e.wide_signal() {
+        return Ok(Formula::ap(&format!("{text} != 0")));
+    }
+    Ok(Formula::or(e.own()?.bits))
 }
 
 /// The scans of [`Parser::vector_expression_ahead`]: an operand whose
@@ -536,6 +502,25 @@ pub(in crate::formula::sva) struct Scan {
 /// beyond a fixed allowance.
 const SCAN_PER_TOKEN: usize = 64;
 const SCAN_ALLOWANCE: usize = 1_000_000;
+
+/// The index of the bracket that closes the one at `open` (`(`, `[` or
+/// `{`), before `end`.
+fn closing(tokens: &[crate::formula::psl::Token], open: usize, end: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, t) in tokens.iter().enumerate().take(end).skip(open) {
+        match t.kind {
+            T::Sym("(" | "[" | "{") => depth += 1,
+            T::Sym(")" | "]" | "}") => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
 
 /// The binary operators of vector expressions by precedence, loosest
 /// first (IEEE 1800-2017 Table 11-2).
@@ -695,21 +680,19 @@ impl Parser<'_> {
             if !(w == "$past" || w == "$sampled") || !matches!(kind(i + 1), Some(T::Sym("("))) {
                 continue;
             }
-            let mut depth = 0usize;
-            let mut comma = false;
-            for (j, t) in tokens.iter().enumerate().take(end).skip(i + 1) {
-                match t.kind {
-                    T::Sym("(" | "[" | "{") => depth += 1,
-                    T::Sym(")" | "]" | "}") => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
+            let close = closing(tokens, i + 1, end).unwrap_or(end);
+            // The first comma of the call's own level, past its argument.
+            let mut j = i + 2;
+            while j < close {
+                match tokens[j].kind {
+                    T::Sym("(" | "[" | "{") => j = closing(tokens, j, close).unwrap_or(close),
+                    T::Sym(",") => {
+                        skipped[j..close].fill(true);
+                        break;
                     }
-                    T::Sym(",") if depth == 1 => comma = true,
                     _ => {}
                 }
-                skipped[j] = comma;
+                j += 1;
             }
         }
         // Inside the argument of `$onehot(...)` and its kin, `{a, b}`
@@ -746,21 +729,9 @@ impl Parser<'_> {
                         "$countones" | "$onehot" | "$onehot0" | "$isunknown"
                     ) =>
                 {
-                    let mut depth = 0usize;
-                    let mut close = None;
-                    for (j, t) in tokens.iter().enumerate().take(end).skip(i + 1) {
-                        match t.kind {
-                            T::Sym("(" | "[" | "{") => depth += 1,
-                            T::Sym(")" | "]" | "}") => {
-                                depth = depth.saturating_sub(1);
-                                if depth == 0 {
-                                    close = Some(j);
-                                    break;
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
+                    let close = matches!(kind(i + 1), Some(T::Sym("(")))
+                        .then(|| closing(tokens, i + 1, end))
+                        .flatten();
                     if let Some(p) = close {
                         bits_argument_until = p;
                         if w == "$countones"
@@ -890,6 +861,11 @@ impl Parser<'_> {
                 return Err(self.vector_width_unknown(at, name));
             }
         }
+        self.bounded(a, b, span)
+    }
+
+    /// The operation on `a` and `b` (at `span`) is not too wide.
+    fn bounded(&self, a: &VExpr, b: &VExpr, span: Span) -> Result<(), ParseError> {
         let w = a.width().max(b.width());
         if w > MAX_ARITHMETIC_BITS {
             return Err(self.cur.error(
@@ -1045,10 +1021,7 @@ impl Parser<'_> {
             "|" | "^" | "~^" | "^~" | "&" => {
                 // A 1-bit Boolean (a signal not declared) may be an
                 // operand: its width is one.
-                let w = a.width().max(b.width());
-                if w > MAX_ARITHMETIC_BITS {
-                    self.sized_operands(&a, &b, span)?;
-                }
+                self.bounded(&a, &b, span)?;
                 let kind = match op {
                     "|" => Binary::Or,
                     "&" => Binary::And,
@@ -1154,11 +1127,7 @@ impl Parser<'_> {
             }
             T::Literal(l) => {
                 self.cur.next();
-                let len = (64 - l.value.leading_zeros()).max(1) as usize;
-                // An unsized based literal is 32 bits wide (§5.7.1).
-                let w = l.width.map_or(len.max(32), |w| w as usize);
-                let value = Vector::constant(l.value, w, l.signed);
-                Ok(VExpr::Leaf(Leaf::Literal { value }, t.span))
+                Ok(VExpr::Leaf(Leaf::Value(literal_vector(l)), t.span))
             }
             T::Sym("(") => {
                 self.cur.next();
