@@ -1525,6 +1525,11 @@ mod vector_tests {
             }),
             ("c -> v inside {w}", |v, w, c| !c || v == w),
         ];
+        // Costs are bounded: a long chain of products is refused, not
+        // built.
+        let chain = format!("v{} == 3", " * v".repeat(400));
+        let e = parse_sva_with(&chain, &s).unwrap_err();
+        assert!(e.message().contains("bit operations"), "{e}");
         for (text, value) in cases {
             let f = parse_sva_with(text, &s).unwrap_or_else(|e| panic!("{text}: {e}"));
             for v in 0..4 {

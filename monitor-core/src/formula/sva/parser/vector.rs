@@ -39,6 +39,12 @@ use super::{
 /// product with their square.
 pub(super) const MAX_ARITHMETIC_BITS: usize = 128;
 
+/// The bit operations the vector expressions of a property may cost
+/// (an operation on `w` bits costs `w`, a product or a quotient `w²`, `w`
+/// at least 32, the width of an unsized number): the formulas, and the
+/// monitor's construction, grow with them.
+const MAX_VECTOR_COST: usize = 250_000;
+
 /// An operand of a vector expression as written.
 #[derive(Clone, Debug)]
 enum Leaf {
@@ -484,7 +490,8 @@ fn truth(e: &VExpr) -> Result<Formula, Refusal> {
     Ok(Formula::or(e.own()?.bits))
 }
 
-/// The scans of [`Parser::vector_expression_ahead`]: an operand whose
+/// What the vector expressions of a property cost ([`Parser::charge`]), and
+/// the scans of [`Parser::vector_expression_ahead`]: an operand whose
 /// tokens hold no vector operation and no sequence has none in any part
 /// either, so the parts are not scanned again (nested parentheses would
 /// scan in quadratic time); the tokens all scans read are bounded.
@@ -496,6 +503,9 @@ pub(in crate::formula::sva) struct Scan {
     clear: Option<(usize, usize, usize)>,
     /// The tokens read by all scans.
     read: usize,
+    /// The bit operations of the vector expressions read
+    /// ([`Parser::charge`]).
+    cost: usize,
 }
 
 /// Tokens all scans may read, per token of the input and expansions,
@@ -983,6 +993,23 @@ impl Parser<'_> {
         r
     }
 
+    /// Counts the cost of an operation on `w` bits (`squared` for a
+    /// product or a quotient) at `span`, refused past [`MAX_VECTOR_COST`].
+    fn charge(&mut self, w: usize, squared: bool, span: Span) -> Result<(), ParseError> {
+        let w = w.max(32);
+        self.scan.cost += if squared { w * w } else { w };
+        if self.scan.cost > MAX_VECTOR_COST {
+            return Err(self.cur.error(
+                span,
+                ParseErrorKind::Bound(format!(
+                    "vector expressions of more than {MAX_VECTOR_COST} bit operations (a \
+                     product or a quotient of w bits costs w², another operation w)"
+                )),
+            ));
+        }
+        Ok(())
+    }
+
     /// `a op b` read (`op` at `at`, the whole from `start`).
     fn v_operation(
         &mut self,
@@ -993,6 +1020,11 @@ impl Parser<'_> {
         at: Span,
     ) -> Result<VExpr, ParseError> {
         let span = self.span_from(start);
+        self.charge(
+            a.width().max(b.width()),
+            matches!(op, "*" | "/" | "%"),
+            span,
+        )?;
         let boxed = |a, b| (Box::new(a), Box::new(b));
         Ok(match op {
             "||" | "&&" => {
