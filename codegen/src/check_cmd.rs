@@ -24,8 +24,10 @@ use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Fo
 
 mod input;
 mod keyed;
+mod totals;
 
 use input::{Compression, Follow, Progress};
+use totals::Totals;
 
 /// A clock signal and its sampling edge.
 type ClockSpec = (String, Edge);
@@ -418,6 +420,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         return Err("--follow follows one trace".into());
     }
     let mut violated = false;
+    let mut totals = Totals::default();
     for path in &args.traces {
         let name = path.display().to_string();
         // The name as messages show it (a file name may hold anything).
@@ -508,13 +511,18 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             Err(e) => {
                 let so_far = reports_before_error(&mut checker);
                 report(run, args, &name, &so_far, false);
+                totals.add(&so_far, false);
                 violated |= so_far.iter().any(|r| r.verdict == Verdict::Violated);
                 run.error(&e.to_string());
                 continue;
             }
         };
         report(run, args, &name, &reports, complete);
+        totals.add(&reports, complete);
         violated |= reports.iter().any(|r| r.verdict == Verdict::Violated);
+    }
+    if args.summary {
+        totals.write(run, args.json);
     }
     Ok(violated)
 }

@@ -195,7 +195,7 @@ fn by_equals_each_key_checked_alone() {
     let dir = scratch("oracle");
     let mut rng = SplitMix64::new(3030);
     let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(3030).with_past();
-    let (mut violations, mut errors) = (0, 0);
+    let (mut violations, mut errors, mut piped_checked) = (0, 0, 0);
     for round in 0..60u64 {
         let formulas: Vec<String> = (0..1 + round % 3)
             .map(|_| gen.next_formula().to_spot())
@@ -263,7 +263,38 @@ fn by_equals_each_key_checked_alone() {
             got.1.clear();
         }
         assert_eq!(got, want, "{ctx}");
+        // The same trace on standard input (read once, each key keeping
+        // its last events) gives the report of the file (read again to
+        // explain): the same keys, counts and explanations.
+        if round % 3 == 0 {
+            let mut piped = args.clone();
+            piped.pop();
+            piped.extend(["--format", if csv { "csv" } else { "jsonl" }, "-"]);
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mongen"))
+                .args(&piped)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            use std::io::Write as _;
+            child.stdin.take().unwrap().write_all(contents.as_bytes()).unwrap();
+            let p = child.wait_with_output().unwrap();
+            assert_eq!(p.status.code(), o.status.code(), "{ctx}\n{}", text(&p));
+            let strip = |o: &Output| -> Vec<Value> {
+                json_lines(o)
+                    .into_iter()
+                    .map(|mut r| {
+                        r.as_object_mut().unwrap().remove("trace");
+                        r
+                    })
+                    .collect()
+            };
+            assert_eq!(strip(&p), strip(&o), "standard input: {ctx}");
+            piped_checked += 1;
+        }
     }
+    assert!(piped_checked > 10, "{piped_checked}");
     assert!(
         violations > 40 && errors > 5,
         "{violations} violations, {errors} errors"

@@ -267,14 +267,30 @@ fn a_summary_is_each_reports_counts() {
             .filter(|l| files.iter().any(|f| l.starts_with(&format!("{f}: `"))))
             .collect();
         assert_eq!(firsts.len(), 6, "{full_text}");
-        assert_eq!(summary_text.lines().collect::<Vec<_>>(), firsts, "{mode:?}");
+        // Then, over several traces, a total per property.
+        let (per_trace, totals): (Vec<&str>, Vec<&str>) =
+            summary_text.lines().partition(|l| !l.starts_with("total: "));
+        assert_eq!(per_trace, firsts, "{mode:?}");
+        assert_eq!(totals.len(), 2, "{summary_text}");
+        assert!(
+            totals[1].starts_with("total: `G!a`: violated in 2 of 3 traces"),
+            "{summary_text}"
+        );
         if key_lines {
             assert!(summary_text.contains("violated by "), "{summary_text}");
         }
-        // Only the quiet file: every property holds, status 0.
+        // Only the quiet file: every property holds, status 0 (one trace:
+        // no total).
         let o = run(&["--summary"], &files[2..]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 2);
+        let quiet = [files[2].clone(), files[2].clone()];
+        let o = run(&["--summary"], &quiet);
+        let t = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            t.contains("total: `G!a`: holds on 2 traces") && t.contains("(40000 events read, no violation)"),
+            "{t}"
+        );
 
         let full = run(&["--json"], &files);
         let summary = run(&["--json", "--summary"], &files);
@@ -285,8 +301,26 @@ fn a_summary_is_each_reports_counts() {
                 .map(|l| serde_json::from_str(l).unwrap())
                 .collect()
         };
-        let (full, summary) = (objects(&full), objects(&summary));
+        let (full, mut summary) = (objects(&full), objects(&summary));
         assert_eq!(full.len(), 6);
+        // The totals: the sums of the traces' counts, per property.
+        let totals = summary.split_off(6);
+        assert_eq!(totals.len(), 2, "{totals:?}");
+        for (p, total) in totals.iter().enumerate() {
+            let of: Vec<&Value> = full.iter().skip(p).step_by(2).collect();
+            let sum = |field: &str| of.iter().map(|o| o[field].as_u64().unwrap()).sum::<u64>();
+            let violated = of.iter().filter(|o| o["verdict"] == "violated").count() as u64;
+            assert_eq!(total["trace"], Value::Null);
+            assert_eq!(total["property"], of[0]["property"]);
+            assert_eq!(total["traces"], 3);
+            assert_eq!(total["traces_violated"], violated, "{total}");
+            assert_eq!(total["events"], sum("events"), "{total}");
+            assert_eq!(total["violation_count"], sum("violation_count"), "{total}");
+            if key_lines {
+                assert_eq!(total["keys"], sum("keys"), "{total}");
+                assert_eq!(total["keys_violated"], sum("keys_violated"), "{total}");
+            }
+        }
         for (mut f, s) in full.into_iter().zip(summary) {
             let o = f.as_object_mut().unwrap();
             let violations = o.remove("violations").unwrap();
@@ -320,6 +354,10 @@ fn a_summary_is_each_reports_counts() {
         "{t}"
     );
     assert!(t.contains("bad.csv, line 3: `a`: "), "{t}");
+    assert!(
+        t.contains("total: `G!a`: holds on 2 traces (20001 events read, no violation); 1 trace not read to its end"),
+        "{t}"
+    );
     // --summary reports at the end: not with --follow.
     let o = mongen(&["check", "--summary", "--follow", "-f", "G !a", &bad]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));

@@ -11,6 +11,7 @@ use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeye
 use monitor_core::trace::reader::{CsvReader, JsonlReader};
 use monitor_core::trace::{escape, escape_json};
 
+use super::totals::Totals;
 use super::{at, emit_now, format_of, open_input, quoted, violation_text};
 use crate::{CheckArgs, Run, TraceFormat, UnkeyedRows};
 
@@ -43,10 +44,10 @@ pub(super) fn check(
             Some(e) => Some(Expr::parse(e).map_err(|m| format!("--end-key {e}: {m}"))?),
             None => None,
         },
+        explain_later: false,
     };
-    let mut checker = KeyedChecker::new(properties, options, &by, keyed);
-    checker.set_show(args.show.clone());
     let mut violated = false;
+    let mut totals = Totals::default();
     for path in &args.traces {
         let name = path.display().to_string();
         let shown = escape(&name).into_owned();
@@ -59,6 +60,23 @@ pub(super) fn check(
                 "{shown}: --by is for CSV and JSON Lines, not VCD waveforms"
             ));
         }
+        // A file that can be read again: its keys keep no events, and the
+        // violations to explain are explained by a second reading of the
+        // keys that violated, as far as the last one explained (the
+        // summary explains none).
+        let again = !args.follow
+            && name != "-"
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+        let mut checker = KeyedChecker::new(
+            properties.clone(),
+            options,
+            &by,
+            KeyedOptions {
+                explain_later: again,
+                ..keyed.clone()
+            },
+        );
+        checker.set_show(args.show.clone());
         let Some((input, progress)) = open_input(args, path, &name, &shown, format, run) else {
             continue;
         };
@@ -93,22 +111,72 @@ pub(super) fn check(
             }
         };
         drop(progress);
-        let (report, complete) = match result {
-            Ok(report) => (report, true),
-            Err(e) => {
-                let so_far = checker.report();
-                if so_far.events > 0 {
-                    write_report(run, args, &name, &so_far, false);
-                }
-                violated |= !so_far.violations.is_empty();
-                run.error(&e.to_string());
-                continue;
-            }
+        let (mut report, error) = match result {
+            Ok(report) => (report, None),
+            Err(e) => (checker.report(), Some(e)),
         };
-        write_report(run, args, &name, &report, complete);
+        if again && !args.summary && !report.violations.is_empty() {
+            let explained =
+                explain(args, run, path, &name, &shown, format, &mut checker, &mut report);
+            if let (Err(e), None) = (explained, &error) {
+                // The trace changed, or cannot be opened again: the counts
+                // stand, unexplained. (After an error in the trace, the
+                // second reading stops at it too.)
+                run.error(&format!(
+                    "{e} (reading the trace again to explain its violations)"
+                ));
+            }
+        }
         violated |= !report.violations.is_empty();
+        match error {
+            None => {
+                write_report(run, args, &name, &report, true);
+                totals.add_keyed(&report, true);
+            }
+            Some(e) => {
+                // What was read before bad input is reported: its
+                // violations are facts.
+                if report.events > 0 {
+                    write_report(run, args, &name, &report, false);
+                    totals.add_keyed(&report, false);
+                }
+                run.error(&e.to_string());
+            }
+        }
+    }
+    if args.summary {
+        totals.write(run, args.json);
     }
     Ok(violated)
+}
+
+/// Explains the violations of `report` by reading the trace at `path`
+/// again ([`KeyedChecker::explain`]).
+#[allow(clippy::too_many_arguments)]
+fn explain(
+    args: &CheckArgs,
+    run: &mut Run,
+    path: &std::path::Path,
+    name: &str,
+    shown: &str,
+    format: TraceFormat,
+    checker: &mut KeyedChecker,
+    report: &mut KeyedReport,
+) -> Result<(), String> {
+    let Some((input, progress)) = open_input(args, path, name, shown, format, run) else {
+        return Ok(());
+    };
+    let result = match format {
+        TraceFormat::Csv => {
+            CsvReader::new(name, input).and_then(|mut r| checker.explain(&mut r, report))
+        }
+        _ => {
+            let mut r = JsonlReader::new(name, BufReader::with_capacity(1 << 16, input));
+            checker.explain(&mut r, report)
+        }
+    };
+    drop(progress);
+    result.map_err(|e| e.to_string())
 }
 
 /// A key as the text reports write it: `session=s42`, several fields

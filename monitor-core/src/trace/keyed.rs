@@ -12,11 +12,14 @@
 //! The state of a key is one word per property (a state of its
 //! deterministic monitor), its event count, and the last events of its
 //! slice for explanations, side by side in one record so that an event
-//! touches few cache lines; the keys are interned in a hash map whose
-//! buckets hold short keys inline, hashed with SipHash under random keys
-//! (keys come from logs, which an adversary may write). A violation
-//! reports the line of the file, and its explanation draws on that key's
-//! events only.
+//! touches few cache lines; the keys are interned in a hash table of slot
+//! numbers (4 bytes a key), each key's text held once, inline up to 22
+//! bytes, hashed with SipHash under random keys (keys come from logs,
+//! which an adversary may write). A violation reports the line of the
+//! file, and its explanation draws on that key's events only. With
+//! [`KeyedOptions::explain_later`] a key keeps no events: the
+//! explanations come from a second reading of the violating keys' events
+//! ([`KeyedChecker::explain`]).
 //!
 //! ```
 //! use monitor_core::trace::check::{Options, Property};
@@ -40,11 +43,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::borrow::Borrow;
 use std::collections::hash_map::RandomState;
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::collections::HashSet;
+use std::hash::BuildHasher;
 
+use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 
 use super::check::{
@@ -82,16 +85,19 @@ pub struct KeyedOptions {
     /// freed, and a later row of the same key starts a new slice (a new
     /// session of the same id).
     pub end_key: Option<super::expr::Expr>,
+    /// Keep no events for explanations while checking: a key then costs
+    /// its monitors' states and its text alone, and the violations of
+    /// [`KeyedChecker::run`] come without explanations (`reports` empty),
+    /// which [`KeyedChecker::explain`] adds by reading the trace (a file)
+    /// again, as far as the last violation explained, following the
+    /// violating keys only. `false` (the default): one reading, each key
+    /// keeping its last [`Options::context`] events.
+    pub explain_later: bool,
 }
 
 /// A state that marks a run that is decided for its key (violated
 /// without restarting, or satisfied for good): it steps no more.
 const DONE: u32 = u32::MAX - 1;
-
-/// The slot of a key whose monitors can never report again (each one
-/// decided, or in a state with no path to a violation): its rows are
-/// read and skipped, and it holds no monitor state.
-const DEAD: u32 = u32::MAX;
 
 /// The violations of one property on one key's slice.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,33 +195,16 @@ impl KeyBytes {
     }
 }
 
-// Hashed and compared as its bytes, so that the map is queried with the
-// borrowed bytes of the current row (`Borrow` requires it).
-impl Hash for KeyBytes {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_slice().hash(state)
-    }
-}
-
-impl PartialEq for KeyBytes {
-    fn eq(&self, other: &KeyBytes) -> bool {
-        self.as_slice() == other.as_slice()
-    }
-}
-
-impl Eq for KeyBytes {}
-
-impl Borrow<[u8]> for KeyBytes {
-    fn borrow(&self) -> &[u8] {
-        self.as_slice()
-    }
-}
-
 /// The per-key state, indexed by the key's slot (a slot is reused once
 /// its key is freed).
 struct Keys {
-    /// Key to its slot, or [`DEAD`].
-    ids: HashMap<KeyBytes, u32, RandomState>,
+    /// The slot of each live key, found by the key's hash and text
+    /// (`key[slot]`).
+    ids: HashTable<u32>,
+    /// The keys whose monitors can never report again: their rows are
+    /// read and skipped, and they hold no slot.
+    dead: HashTable<KeyBytes>,
+    hasher: RandomState,
     /// The slots free for new keys.
     free: Vec<u32>,
     /// The instance of the key in each slot (a key closed by
@@ -242,6 +231,53 @@ impl Keys {
     /// How many slots there are (live or free).
     fn slots(&self) -> usize {
         self.instance.len()
+    }
+
+    fn hash(&self, key: &[u8]) -> u64 {
+        self.hasher.hash_one(key)
+    }
+
+    /// The slot of a live key.
+    fn find(&self, hash: u64, key: &[u8]) -> Option<u32> {
+        self.ids
+            .find(hash, |&k| self.key[k as usize].as_slice() == key)
+            .copied()
+    }
+
+    /// Whether the key is dead (see [`Keys::dead`]).
+    fn is_dead(&self, hash: u64, key: &[u8]) -> bool {
+        self.dead.find(hash, |d| d.as_slice() == key).is_some()
+    }
+
+    /// Interns the key in slot `k`.
+    fn insert(&mut self, hash: u64, k: u32) {
+        let Keys {
+            ids, key, hasher, ..
+        } = self;
+        ids.insert_unique(hash, k, |&k| hasher.hash_one(key[k as usize].as_slice()));
+    }
+
+    /// Forgets the live key in slot `k` (its slot is freed by the caller).
+    fn remove(&mut self, hash: u64, k: u32) {
+        if let Ok(e) = self.ids.find_entry(hash, |&s| s == k) {
+            e.remove();
+        }
+    }
+
+    /// Forgets a dead key.
+    fn remove_dead(&mut self, hash: u64, key: &[u8]) {
+        if let Ok(e) = self.dead.find_entry(hash, |d| d.as_slice() == key) {
+            e.remove();
+        }
+    }
+
+    /// Makes the key in slot `k` dead (its slot is freed by the caller).
+    fn kill(&mut self, hash: u64, k: u32) {
+        self.remove(hash, k);
+        let bytes = std::mem::replace(&mut self.key[k as usize], KeyBytes::new(&[]));
+        let hasher = &self.hasher;
+        self.dead
+            .insert_unique(hash, bytes, |d| hasher.hash_one(d.as_slice()));
     }
 }
 
@@ -279,6 +315,11 @@ pub struct KeyedChecker {
     /// (`keep * show_count` per slot, in the ring's order); empty when
     /// none is shown, so that keys cost nothing more then.
     show_ring: Vec<Option<String>>,
+    /// While explaining ([`KeyedChecker::explain`]): the keys followed
+    /// (their bytes as interned), and how many violations of each
+    /// property are to be explained, after which the reading stops.
+    only: Option<HashSet<Box<[u8]>>>,
+    targets: Vec<usize>,
 }
 
 impl KeyedChecker {
@@ -322,13 +363,20 @@ impl KeyedChecker {
                 Engine::Lazy(_) => Vec::new(),
             })
             .collect();
+        let keep = if keyed.explain_later {
+            0
+        } else {
+            options.context + 1
+        };
         let checker = Checker::new(properties, options);
         KeyedChecker {
             checker,
             by: by.iter().map(|s| s.to_string()).collect(),
             options: keyed,
             keys: Keys {
-                ids: HashMap::default(),
+                ids: HashTable::new(),
+                dead: HashTable::new(),
+                hasher: RandomState::new(),
                 free: Vec::new(),
                 instance: Vec::new(),
                 key: Vec::new(),
@@ -345,11 +393,13 @@ impl KeyedChecker {
             satisfied: vec![0; n],
             events: 0,
             unkeyed: 0,
-            keep: options.context + 1,
+            keep,
             words: 1,
             shown: Vec::new(),
             show_count: 0,
             show_ring: Vec::new(),
+            only: None,
+            targets: Vec::new(),
         }
     }
 
@@ -497,6 +547,7 @@ impl KeyedChecker {
 
     fn begin(&mut self) {
         self.keys.ids.clear();
+        self.keys.dead.clear();
         self.keys.free.clear();
         self.keys.instance.clear();
         self.keys.key.clear();
@@ -525,7 +576,7 @@ impl KeyedChecker {
         let shown = self.shown.clone();
         // The texts of the fields shown at the current event.
         let mut show: Vec<Option<String>> = Vec::new();
-        while reader.advance()? {
+        while !self.explained_all() && reader.advance()? {
             self.events += 1;
             key.clear();
             let mut missing = None;
@@ -585,12 +636,21 @@ impl KeyedChecker {
                     }
                 }
             }
+            if self
+                .only
+                .as_ref()
+                .is_some_and(|only| !only.contains(key.as_slice()))
+            {
+                continue;
+            }
             if let Err(e) = bound.eval(reader, &mut bits) {
                 self.events -= 1;
                 return Err(e);
             }
-            let k = match self.keys.ids.get(key.as_slice()).copied() {
-                Some(k) => k,
+            let hash = self.keys.hash(&key);
+            let k = match self.keys.find(hash, &key) {
+                Some(k) => Some(k),
+                None if self.keys.is_dead(hash, &key) => None,
                 None => {
                     if let Some(limit) = self.options.key_limit {
                         if self.keys.live >= limit {
@@ -601,7 +661,7 @@ impl KeyedChecker {
                             )));
                         }
                     }
-                    self.new_key(&key, on_violation)
+                    Some(self.new_key(hash, &key, on_violation))
                 }
             };
             let ends = match end_key {
@@ -611,7 +671,7 @@ impl KeyedChecker {
                 })?,
                 None => false,
             };
-            if k != DEAD {
+            if let Some(k) = k {
                 let at = reader.position();
                 let values = |i: usize| cell_text(reader.cell(shown[i]));
                 if self.show_count > 0 {
@@ -620,17 +680,21 @@ impl KeyedChecker {
                 }
                 self.step(k, &at, &bits, &values, on_violation);
             }
-            if ends {
-                // (A dead key is forgotten too: its next row starts anew.)
-                self.keys.ids.remove(key.as_slice());
-                if k != DEAD {
+            match k {
+                Some(k) if ends => {
+                    self.keys.remove(hash, k);
                     self.free(k);
                 }
-            } else if k != DEAD && self.finished(k) {
-                // Its monitors can never report again: only the key stays,
-                // so that its later rows are not taken for a new key.
-                *self.keys.ids.get_mut(key.as_slice()).expect("interned") = DEAD;
-                self.free(k);
+                // (A dead key is forgotten too: its next row starts anew.)
+                None if ends => self.keys.remove_dead(hash, &key),
+                Some(k) if self.finished(k) => {
+                    // Its monitors can never report again: only the key
+                    // stays, so that its later rows are not taken for a
+                    // new key.
+                    self.keys.kill(hash, k);
+                    self.free(k);
+                }
+                _ => {}
             }
         }
         Ok(())
@@ -640,6 +704,7 @@ impl KeyedChecker {
     /// so far.
     fn new_key(
         &mut self,
+        hash: u64,
         key: &[u8],
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) -> u32 {
@@ -652,7 +717,7 @@ impl KeyedChecker {
                 // old entries are never read: there are no events).
                 let r = k as usize * stride;
                 self.keys.records[r..r + 1 + n].fill(0);
-                self.keys.key[k as usize] = bytes.clone();
+                self.keys.key[k as usize] = bytes;
                 k
             }
             None => {
@@ -661,11 +726,11 @@ impl KeyedChecker {
                 self.show_ring
                     .resize((k as usize + 1) * self.keep * self.show_count, None);
                 self.keys.instance.push(0);
-                self.keys.key.push(bytes.clone());
+                self.keys.key.push(bytes);
                 k
             }
         };
-        self.keys.ids.insert(bytes, k);
+        self.keys.insert(hash, k);
         self.keys.instance[k as usize] = self.keys.created;
         self.keys.created += 1;
         self.keys.live += 1;
@@ -704,7 +769,7 @@ impl KeyedChecker {
     /// stays as lean as without shown fields).
     fn keep_shown(&mut self, k: u32, show: &[Option<String>]) {
         let c = self.show_count;
-        if c == 0 {
+        if c == 0 || self.keep == 0 {
             return;
         }
         let n_events = self.keys.records[k as usize * self.keys.stride];
@@ -726,13 +791,15 @@ impl KeyedChecker {
         let record = k as usize * self.keys.stride;
         let states = record + 1;
         // The event joins the key's recent events.
-        let entry_words = 2 + self.words;
         let n_events = self.keys.records[record];
-        let slot = states + n + (n_events % self.keep as u64) as usize * entry_words;
-        let entry = &mut self.keys.records[slot..slot + entry_words];
-        entry[0] = at.index;
-        entry[1] = at.line.unwrap_or(u64::MAX);
-        entry[2..].copy_from_slice(bits);
+        if self.keep > 0 {
+            let entry_words = 2 + self.words;
+            let slot = states + n + (n_events % self.keep as u64) as usize * entry_words;
+            let entry = &mut self.keys.records[slot..slot + entry_words];
+            entry[0] = at.index;
+            entry[1] = at.line.unwrap_or(u64::MAX);
+            entry[2..].copy_from_slice(bits);
+        }
         self.keys.records[record] = n_events + 1;
         for p in 0..n {
             let s = self.keys.records[states + p] as u32;
@@ -795,7 +862,11 @@ impl KeyedChecker {
         } else {
             options.max_reports.max(1)
         };
-        if self.violations[i].reports.len() >= limit || self.explained[p] >= budget {
+        if self.keep == 0
+            || self.violations[i].reports.len() >= limit
+            || self.explained[p] >= budget
+        {
+            // (Without kept events, explained by a second reading.)
             return;
         }
         self.explained[p] += 1;
@@ -861,6 +932,99 @@ impl KeyedChecker {
         };
         on_violation(&self.violations[i].key, &r.report.property, &v);
         self.violations[i].reports.push(v);
+    }
+
+    /// Whether, while explaining, every violation to be explained has
+    /// been.
+    fn explained_all(&self) -> bool {
+        self.only.is_some() && self.explained.iter().zip(&self.targets).all(|(e, t)| e >= t)
+    }
+
+    /// Adds the explanations to `report`, the report of
+    /// [`KeyedChecker::run`] with [`KeyedOptions::explain_later`] on the
+    /// trace that `reader` reads again from its start: the trace is read
+    /// as far as the last violation to be explained, and only the events
+    /// of the keys that violated are followed (each keeping its last
+    /// events), so that the explanations are those one reading with kept
+    /// events gives. Afterwards [`KeyedChecker::report`] is the report of
+    /// this second reading.
+    ///
+    /// # Errors
+    ///
+    /// As [`KeyedChecker::run`] (the trace changed since, or cannot be
+    /// read again); the violations explained before the error keep their
+    /// explanations.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let options = KeyedOptions { explain_later: true, ..KeyedOptions::default() };
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], options);
+    /// let log = "user,err\nann,0\nbob,0\nann,1\n";
+    /// let mut report = checker.run(&mut CsvReader::new("log", log.as_bytes())?)?;
+    /// assert!(report.violations[0].reports.is_empty());
+    /// checker.explain(&mut CsvReader::new("log", log.as_bytes())?, &mut report)?;
+    /// // ann's events: lines 2 and 4.
+    /// let lines: Vec<_> = report.violations[0].reports[0].recent.iter().map(|(p, _)| p.line).collect();
+    /// assert_eq!(lines, [Some(2), Some(4)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        report: &mut KeyedReport,
+    ) -> Result<(), TraceError> {
+        let options = self.checker.options();
+        let budget = if options.all {
+            options.max_reports
+        } else {
+            options.max_reports.max(1)
+        };
+        // The first `budget` violations of each property are explained.
+        let mut targets = vec![0usize; report.properties.len()];
+        for v in &report.violations {
+            let t = &mut targets[v.property];
+            *t = (*t).saturating_add(usize::try_from(v.count).unwrap_or(usize::MAX));
+        }
+        targets.iter_mut().for_each(|t| *t = (*t).min(budget));
+        if targets.iter().all(|&t| t == 0) {
+            return Ok(());
+        }
+        let only = report
+            .violations
+            .iter()
+            .map(|v| {
+                let mut bytes = Vec::new();
+                for field in &v.key {
+                    bytes.extend_from_slice(&(field.len() as u32).to_le_bytes());
+                    bytes.extend_from_slice(field.as_bytes());
+                }
+                bytes.into_boxed_slice()
+            })
+            .collect();
+        let keep = std::mem::replace(&mut self.keep, self.checker.options().context + 1);
+        self.only = Some(only);
+        self.targets = targets;
+        let result = self.run(reader);
+        self.keep = keep;
+        self.only = None;
+        // The explained violations, by key, property and first position.
+        let mut explained: std::collections::HashMap<(&[String], usize, u64), &[ViolationReport]> =
+            std::collections::HashMap::new();
+        for v in &self.violations {
+            explained.insert((&v.key, v.property, v.first.index), &v.reports);
+        }
+        for v in &mut report.violations {
+            if let Some(r) = explained.get(&(v.key.as_slice(), v.property, v.first.index)) {
+                v.reports = r.to_vec();
+            }
+        }
+        result.map(|_| ())
     }
 
     /// The report of the events read so far (after an error in the trace:
@@ -1241,31 +1405,39 @@ mod tests {
             let end: Option<fn(u64) -> bool> = closing.then_some(|l: u64| l & 6 == 6);
             let end_key = closing
                 .then(|| Expr::parse(if csv { "b == 1 & c == 1" } else { "b & c" }).unwrap());
-            let mut checker = KeyedChecker::new(
-                props(&formulas),
-                options,
-                &[by],
-                KeyedOptions {
-                    unkeyed,
-                    end_key,
-                    key_limit: Some(KEYS.len()),
-                },
-            );
             // Some rounds show the key field and `c` (and, in JSON, a
             // field no row has) at the explanations' events.
             let show = round % 4 == 3;
-            if show {
-                checker.set_show(if csv {
-                    vec![by.into(), "c".into()]
-                } else {
-                    vec![by.into(), "c".into(), "zz".into()]
-                });
-            }
-            let got = if csv {
-                checker.run(&mut CsvReader::new("t.csv", text.as_bytes()).unwrap())
-            } else {
-                checker.run(&mut JsonlReader::new("t.jsonl", text.as_bytes()))
+            let checker_of = |explain_later: bool| {
+                let mut checker = KeyedChecker::new(
+                    props(&formulas),
+                    options,
+                    &[by],
+                    KeyedOptions {
+                        unkeyed,
+                        end_key: end_key.clone(),
+                        key_limit: Some(KEYS.len()),
+                        explain_later,
+                    },
+                );
+                if show {
+                    checker.set_show(if csv {
+                        vec![by.into(), "c".into()]
+                    } else {
+                        vec![by.into(), "c".into(), "zz".into()]
+                    });
+                }
+                checker
             };
+            let mut checker = checker_of(false);
+            let run = |checker: &mut KeyedChecker| {
+                if csv {
+                    checker.run(&mut CsvReader::new("t.csv", text.as_bytes()).unwrap())
+                } else {
+                    checker.run(&mut JsonlReader::new("t.jsonl", text.as_bytes()))
+                }
+            };
+            let got = run(&mut checker);
             let names: Vec<&str> = formulas.iter().map(|(n, _)| n.as_str()).collect();
             let ctx = format!("{names:?} {unkeyed:?} {options:?} on\n{text}");
             let first_missing = rows.iter().position(|r| r.0.is_none());
@@ -1313,6 +1485,20 @@ mod tests {
                     let want = brute_force(&rows, csv, &formulas, options, unkeyed, end);
                     violations += want.0.len();
                     assert_eq!(keyed(&got), want, "{ctx}");
+                    // Without kept events, explained by a second reading:
+                    // the same report.
+                    let mut later = checker_of(true);
+                    let mut report = run(&mut later).unwrap();
+                    let explain = |later: &mut KeyedChecker, report: &mut KeyedReport| {
+                        if csv {
+                            let mut r = CsvReader::new("t.csv", text.as_bytes()).unwrap();
+                            later.explain(&mut r, report)
+                        } else {
+                            later.explain(&mut JsonlReader::new("t.jsonl", text.as_bytes()), report)
+                        }
+                    };
+                    explain(&mut later, &mut report).unwrap();
+                    assert_eq!(report, got, "explained later: {ctx}");
                     let keys = rows
                         .iter()
                         .filter_map(|r| r.0)
