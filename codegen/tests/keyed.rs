@@ -278,7 +278,12 @@ fn by_equals_each_key_checked_alone() {
                 .spawn()
                 .unwrap();
             use std::io::Write as _;
-            child.stdin.take().unwrap().write_all(contents.as_bytes()).unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(contents.as_bytes())
+                .unwrap();
             let p = child.wait_with_output().unwrap();
             assert_eq!(p.status.code(), o.status.code(), "{ctx}\n{}", text(&p));
             let strip = |o: &Output| -> Vec<Value> {

@@ -268,8 +268,9 @@ fn a_summary_is_each_reports_counts() {
             .collect();
         assert_eq!(firsts.len(), 6, "{full_text}");
         // Then, over several traces, a total per property.
-        let (per_trace, totals): (Vec<&str>, Vec<&str>) =
-            summary_text.lines().partition(|l| !l.starts_with("total: "));
+        let (per_trace, totals): (Vec<&str>, Vec<&str>) = summary_text
+            .lines()
+            .partition(|l| !l.starts_with("total: "));
         assert_eq!(per_trace, firsts, "{mode:?}");
         assert_eq!(totals.len(), 2, "{summary_text}");
         assert!(
@@ -288,7 +289,8 @@ fn a_summary_is_each_reports_counts() {
         let o = run(&["--summary"], &quiet);
         let t = String::from_utf8(o.stdout).unwrap();
         assert!(
-            t.contains("total: `G!a`: holds on 2 traces") && t.contains("(40000 events read, no violation)"),
+            t.contains("total: `G!a`: holds on 2 traces")
+                && t.contains("(40000 events read, no violation)"),
             "{t}"
         );
 

@@ -170,8 +170,14 @@ fn vcd_vectors_against_negative_integers_are_verilog_comparisons() {
     assert_eq!(v("wire 1", "b0", "x < -1"), Ok(true));
     assert_eq!(v("wire 1", "b0", "x > -1"), Ok(false));
     assert_eq!(v("wire 8", "b11111111", "x == -1"), Ok(false));
-    assert_eq!(v("wire 32", &format!("b{}", "1".repeat(32)), "x == -1"), Ok(true));
-    assert_eq!(v("wire 40", &format!("b{}", "1".repeat(40)), "x == -1"), Ok(true));
+    assert_eq!(
+        v("wire 32", &format!("b{}", "1".repeat(32)), "x == -1"),
+        Ok(true)
+    );
+    assert_eq!(
+        v("wire 40", &format!("b{}", "1".repeat(40)), "x == -1"),
+        Ok(true)
+    );
     assert_eq!(v("wire 1", "b0", "x > -1.0"), Ok(true));
     assert_eq!(v("wire 1", "b0", "x > -1e0"), Ok(true));
     assert!(v("wire 200", "b0", "x > -1").is_err());

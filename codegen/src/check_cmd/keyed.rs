@@ -64,9 +64,8 @@ pub(super) fn check(
         // violations to explain are explained by a second reading of the
         // keys that violated, as far as the last one explained (the
         // summary explains none).
-        let again = !args.follow
-            && name != "-"
-            && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+        let again =
+            !args.follow && name != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
         let mut checker = KeyedChecker::new(
             properties.clone(),
             options,
@@ -116,8 +115,16 @@ pub(super) fn check(
             Err(e) => (checker.report(), Some(e)),
         };
         if again && !args.summary && !report.violations.is_empty() {
-            let explained =
-                explain(args, run, path, &name, &shown, format, &mut checker, &mut report);
+            let explained = explain(
+                args,
+                run,
+                path,
+                &name,
+                &shown,
+                format,
+                &mut checker,
+                &mut report,
+            );
             if let (Err(e), None) = (explained, &error) {
                 // The trace changed, or cannot be opened again: the counts
                 // stand, unexplained. (After an error in the trace, the

@@ -937,7 +937,12 @@ impl KeyedChecker {
     /// Whether, while explaining, every violation to be explained has
     /// been.
     fn explained_all(&self) -> bool {
-        self.only.is_some() && self.explained.iter().zip(&self.targets).all(|(e, t)| e >= t)
+        self.only.is_some()
+            && self
+                .explained
+                .iter()
+                .zip(&self.targets)
+                .all(|(e, t)| e >= t)
     }
 
     /// Adds the explanations to `report`, the report of
