@@ -1,10 +1,12 @@
 //! The reports of `mongen check`, shared by the command line and the
 //! Python package: a property's verdict over one trace as a JSON object
-//! (`mongen check --json`), and the propositions of monitors bound to
+//! (`mongen check --json`), the same by key (`mongen check --by --json`,
+//! `mongen.check(..., by=...)`), and the propositions of monitors bound to
 //! expressions over a trace's fields (`--define`).
 
 use monitor_core::trace::check::{Checker, Engine, Property, Report, ViolationReport};
 use monitor_core::trace::expr::{Expr, FieldRef};
+use monitor_core::trace::keyed::{KeyViolations, KeyedProperty, KeyedReport};
 use monitor_core::trace::reader::Position;
 use monitor_core::Verdict;
 
@@ -325,4 +327,156 @@ pub fn partial_report_json(trace: &str, r: &Report, three: bool) -> serde_json::
     let mut json = report_json(trace, r, three);
     json["complete"] = serde_json::Value::Bool(false);
     json
+}
+
+/// How many of the keys with the most violations a keyed report names
+/// (`top`).
+pub const TOP_VIOLATORS: usize = 5;
+
+/// A key as a JSON object of field to value.
+///
+/// ```
+/// use mongen::trace_report::key_json;
+///
+/// let by = ["host".to_string(), "pid".to_string()];
+/// let key = ["db1".to_string(), "42".to_string()];
+/// assert_eq!(key_json(&by, &key), serde_json::json!({"host": "db1", "pid": "42"}));
+/// ```
+pub fn key_json(by: &[String], key: &[String]) -> serde_json::Value {
+    by.iter()
+        .zip(key)
+        .map(|(f, v)| (f.clone(), serde_json::Value::String(v.clone())))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// The keys of property `p` with the most violations, most first (and
+/// first violated first among equals), at most [`TOP_VIOLATORS`].
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, keyed::*, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::top_violators;
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let options = Options { all: true, ..Options::default() };
+/// let mut checker = KeyedChecker::new(vec![p], options, &["k"], KeyedOptions::default());
+/// let log = "k,a\nx,1\ny,1\ny,1\n";
+/// let report = checker.run(&mut CsvReader::new("t.csv", log.as_bytes())?)?;
+/// let top: Vec<_> = top_violators(&report, 0).iter().map(|v| (v.key[0].as_str(), v.count)).collect();
+/// assert_eq!(top, [("y", 2), ("x", 1)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn top_violators(report: &KeyedReport, p: usize) -> Vec<&KeyViolations> {
+    let mut v: Vec<_> = report
+        .violations
+        .iter()
+        .filter(|v| v.property == p)
+        .collect();
+    v.sort_by(|a, b| {
+        b.count
+            .cmp(&a.count)
+            .then(a.first.index.cmp(&b.first.index))
+    });
+    v.truncate(TOP_VIOLATORS);
+    v
+}
+
+/// The word for a property's verdict over all keys: `violated` when some
+/// key violated it; with three verdicts `satisfied` when every key (and
+/// at least one) satisfied it for good, else `undecided`; with two,
+/// `holds`.
+///
+/// ```
+/// use monitor_core::trace::keyed::KeyedProperty;
+/// use mongen::trace_report::keyed_verdict_word;
+///
+/// let p = KeyedProperty { name: "p".into(), keys_violated: 0, keys_satisfied: 2, violation_count: 0 };
+/// assert_eq!(keyed_verdict_word(&p, 2, true), "satisfied");
+/// assert_eq!(keyed_verdict_word(&p, 3, true), "undecided");
+/// assert_eq!(keyed_verdict_word(&p, 3, false), "holds");
+/// ```
+pub fn keyed_verdict_word(p: &KeyedProperty, keys: u64, three: bool) -> &'static str {
+    if p.keys_violated > 0 {
+        "violated"
+    } else if three && p.keys_satisfied == keys && keys > 0 {
+        "satisfied"
+    } else if three {
+        "undecided"
+    } else {
+        "holds"
+    }
+}
+
+/// The reports of a keyed check of one trace, one per property, as
+/// `mongen check --by --json` writes them: the key fields (`by`), the
+/// counts of events, rows without a key, keys, keys violated and
+/// satisfied, and violations, each violating key (`key`, `first`, its
+/// count, its violations explained) and the top violators; with
+/// `"complete": false` when `complete` is false (the events read before
+/// an error).
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, keyed::*, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::keyed_report_json;
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["k"], KeyedOptions::default());
+/// let report = checker.run(&mut CsvReader::new("t.csv", "k,a\nx,0\ny,1\n".as_bytes())?)?;
+/// let r = &keyed_report_json("t.csv", &report, false, true)[0];
+/// assert_eq!((r["keys"].as_u64(), r["keys_violated"].as_u64()), (Some(2), Some(1)));
+/// assert_eq!(r["violations"][0]["key"], serde_json::json!({"k": "y"}));
+/// assert_eq!(r["violations"][0]["first"]["line"], 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn keyed_report_json(
+    trace: &str,
+    r: &KeyedReport,
+    three: bool,
+    complete: bool,
+) -> Vec<serde_json::Value> {
+    r.properties
+        .iter()
+        .enumerate()
+        .map(|(p, prop)| {
+            let violations: Vec<serde_json::Value> = r
+                .violations
+                .iter()
+                .filter(|v| v.property == p)
+                .map(|v| {
+                    serde_json::json!({
+                        "key": key_json(&r.by, &v.key),
+                        "first": position_json(&v.first),
+                        "violation_count": v.count,
+                        "violations": v.reports.iter().map(violation_json).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            let top: Vec<serde_json::Value> = top_violators(r, p)
+                .iter()
+                .map(|v| {
+                    serde_json::json!({"key": key_json(&r.by, &v.key), "violation_count": v.count})
+                })
+                .collect();
+            let mut json = serde_json::json!({
+                "trace": trace,
+                "property": prop.name,
+                "by": r.by,
+                "verdict": keyed_verdict_word(prop, r.keys, three),
+                "events": r.events,
+                "unkeyed": r.unkeyed,
+                "keys": r.keys,
+                "keys_violated": prop.keys_violated,
+                "keys_satisfied": prop.keys_satisfied,
+                "violation_count": prop.violation_count,
+                "violations": violations,
+                "top": top,
+            });
+            if !complete {
+                json["complete"] = false.into();
+            }
+            json
+        })
+        .collect()
 }

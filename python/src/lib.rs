@@ -13,7 +13,9 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::ArrowError;
 use mongen::emit::json::JsonOptions;
 use mongen::emit::{Backend, Common, Target, UnknownTarget};
-use mongen::trace_report::{bind, partial_report_json, report_json, reports_before_error};
+use mongen::trace_report::{
+    bind, keyed_report_json, partial_report_json, report_json, reports_before_error,
+};
 use monitor_core::automaton::BadPrefixDfa;
 use monitor_core::formula::{
     parse, parse_psl, parse_sva_directive, ClockEdge, DirectiveKind, Formula,
@@ -21,7 +23,9 @@ use monitor_core::formula::{
 use monitor_core::runtime::Cursor;
 use monitor_core::trace::check::{Checker, Engine, Options, Property, Report};
 use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chunking, LineFormat};
-use monitor_core::trace::reader::{Edge, Reader, TraceError, VcdReader};
+use monitor_core::trace::expr::Expr;
+use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
+use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Reader, TraceError, VcdReader};
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 use pyo3::create_exception;
@@ -480,6 +484,87 @@ impl TraceChecker {
         }
     }
 
+    /// A checker of these properties on each key's slice of a trace
+    /// (`mongen check --by`): `by` the key fields, `unkeyed` what a row
+    /// without a key is ("error", "broadcast" or "skip"), `key_limit` the
+    /// most live keys, `end_key` an expression that closes its key.
+    fn keyed_checker(
+        &self,
+        by: &[String],
+        unkeyed: &str,
+        key_limit: Option<usize>,
+        end_key: Option<&str>,
+    ) -> PyResult<KeyedChecker> {
+        if by.is_empty() {
+            return Err(PyValueError::new_err(
+                "by: give a key field (a column name) or a list of them",
+            ));
+        }
+        if by.iter().any(String::is_empty) {
+            return Err(PyValueError::new_err(
+                "by: a key field has a name, not \"\"",
+            ));
+        }
+        let unkeyed = match unkeyed {
+            "error" => Unkeyed::Error,
+            "broadcast" => Unkeyed::Broadcast,
+            "skip" => Unkeyed::Skip,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unkeyed is \"error\", \"broadcast\" or \"skip\", not {other:?}"
+                )))
+            }
+        };
+        let end_key = match end_key {
+            Some(e) => {
+                Some(Expr::parse(e).map_err(|m| PyValueError::new_err(format!("end_key: {m}")))?)
+            }
+            None => None,
+        };
+        let by: Vec<&str> = by.iter().map(String::as_str).collect();
+        Ok(KeyedChecker::new(
+            self.properties.clone(),
+            self.options,
+            &by,
+            KeyedOptions {
+                unkeyed,
+                key_limit,
+                end_key,
+            },
+        ))
+    }
+
+    /// The reports of a keyed check (JSON text), as `mongen check --by
+    /// --json` writes them.
+    fn keyed_reports(&self, source: &str, report: &KeyedReport, complete: bool) -> Vec<String> {
+        keyed_report_json(source, report, self.three, complete)
+            .iter()
+            .map(|r| r.to_string())
+            .collect()
+    }
+
+    /// A keyed check's error as a `TraceReadError` that carries `before`
+    /// and the reports of the events read before it (none when it came
+    /// before the first event), in the words of `mongen.check`.
+    fn keyed_error(
+        &self,
+        py: Python<'_>,
+        checker: &KeyedChecker,
+        source: &str,
+        e: TraceError,
+        mut before: Vec<String>,
+    ) -> PyErr {
+        let so_far = checker.report();
+        if so_far.events > 0 {
+            before.extend(self.keyed_reports(source, &so_far, false));
+        }
+        let e = TraceError {
+            message: keyed_words(&e.message),
+            ..e
+        };
+        trace_error_with(py, e, before)
+    }
+
     /// The reports of the events read before an error (`"complete":
     /// false`), as `mongen check --json` writes them.
     fn partial_reports(&self, source: &str, reports: &[Report]) -> Vec<String> {
@@ -510,6 +595,26 @@ fn trace_error_with(py: Python<'_>, e: TraceError, reports: Vec<String>) -> PyEr
         return set;
     }
     err
+}
+
+/// A keyed checker's message in the words of `mongen.check`'s arguments:
+/// the checker names the options of `mongen check` (`--by`, `--unkeyed
+/// broadcast`, `--key-limit 2`, `--end-key`), which a Python caller did not
+/// write.
+fn keyed_words(message: &str) -> String {
+    let message = if let Some(rest) = message.strip_prefix("--by ") {
+        format!("by={rest}")
+    } else if let Some(rest) = message.strip_prefix("--end-key: ") {
+        format!("end_key: {rest}")
+    } else {
+        message.to_string()
+    };
+    message
+        .replace("(--by)", "(by=)")
+        .replace("--unkeyed broadcast", "unkeyed=\"broadcast\"")
+        .replace("--unkeyed skip", "unkeyed=\"skip\"")
+        .replace("(--key-limit ", "(key_limit=")
+        .replace("with --end-key", "with end_key=")
 }
 
 /// The Arrow stream of an object that exports one (`__arrow_c_stream__`:
@@ -788,6 +893,82 @@ impl TraceChecker {
                 let so_far = reports_before_error(&mut checker);
                 Err(trace_error_with(py, e, self.partial_reports(name, &so_far)))
             }
+        }
+    }
+
+    /// Checks each key's slice of trace files (CSV, JSON Lines; `mongen
+    /// check --by`): one report (JSON text) per trace and property, as
+    /// `mongen check --by --json` writes them.
+    #[pyo3(signature = (traces, format, by, unkeyed, key_limit, end_key))]
+    #[allow(clippy::too_many_arguments)]
+    fn check_files_by(
+        &self,
+        py: Python<'_>,
+        traces: Vec<String>,
+        format: Option<String>,
+        by: Vec<String>,
+        unkeyed: &str,
+        key_limit: Option<usize>,
+        end_key: Option<&str>,
+    ) -> PyResult<Vec<String>> {
+        let mut checker = self.keyed_checker(&by, unkeyed, key_limit, end_key)?;
+        let mut out = Vec::new();
+        for path in &traces {
+            let kind = trace_format(path, format.as_deref())?;
+            if kind == "vcd" {
+                return Err(PyValueError::new_err(format!(
+                    "{path}: by= is for CSV and JSON Lines files and Arrow data, not VCD waveforms"
+                )));
+            }
+            if self.clock.is_some() {
+                return Err(PyValueError::new_err(self.clock_refused(path)));
+            }
+            let file = File::open(path).map_err(|e| {
+                PyErr::new::<pyo3::exceptions::PyOSError, _>(format!("cannot read {path}: {e}"))
+            })?;
+            // One pass, without the GIL (as `mongen check --by`).
+            let result = py.detach(|| match kind {
+                "csv" => CsvReader::new(path, file).and_then(|mut r| checker.run(&mut r)),
+                _ => checker.run(&mut JsonlReader::new(
+                    path,
+                    BufReader::with_capacity(1 << 16, file),
+                )),
+            });
+            match result {
+                Ok(report) => out.extend(self.keyed_reports(path, &report, true)),
+                Err(e) => return Err(self.keyed_error(py, &checker, path, e, out)),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Checks each key's slice of Arrow data (rows are events, in order;
+    /// `mongen check --by`): one report (JSON text) per property, as
+    /// `mongen check --by --json` writes them, the trace named `name`.
+    #[pyo3(signature = (data, name, time, by, unkeyed, key_limit, end_key))]
+    #[allow(clippy::too_many_arguments)]
+    fn check_arrow_by(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        name: &str,
+        time: Option<&str>,
+        by: Vec<String>,
+        unkeyed: &str,
+        key_limit: Option<usize>,
+        end_key: Option<&str>,
+    ) -> PyResult<Vec<String>> {
+        self.no_clock(name)?;
+        let mut checker = self.keyed_checker(&by, unkeyed, key_limit, end_key)?;
+        let stream = arrow_stream(data)?;
+        let names = column_names(&stream);
+        let result = py.detach(|| {
+            let mut r = ArrowReader::new(name, names, stream, 0).with_time(time)?;
+            checker.run(&mut r)
+        });
+        match result {
+            Ok(report) => Ok(self.keyed_reports(name, &report, true)),
+            Err(e) => Err(self.keyed_error(py, &checker, name, e, Vec::new())),
         }
     }
 

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::io::BufReader;
 
-use mongen::trace_report::{position_json, violation_json};
+use mongen::trace_report::{key_json, keyed_report_json, keyed_verdict_word, top_violators};
 use monitor_core::trace::check::{Options, Property, ViolationReport};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
@@ -14,9 +14,6 @@ use monitor_core::trace::{escape, escape_json};
 use super::totals::Totals;
 use super::{at, emit_now, format_of, open_input, quoted, violation_text};
 use crate::{CheckArgs, Run, TraceFormat, UnkeyedRows};
-
-/// How many of the keys with the most violations the summary names.
-const TOP: usize = 5;
 
 /// Checks every trace of `args` with `--by`: whether some property was
 /// violated by some key.
@@ -199,32 +196,6 @@ pub(crate) fn key_label(by: &[String], key: &[String]) -> String {
         .join(",")
 }
 
-/// A key as a JSON object of field to value.
-fn key_json(by: &[String], key: &[String]) -> serde_json::Value {
-    by.iter()
-        .zip(key)
-        .map(|(f, v)| (f.clone(), serde_json::Value::String(v.clone())))
-        .collect::<serde_json::Map<_, _>>()
-        .into()
-}
-
-/// The keys of property `p` with the most violations, most first (and
-/// first violated first among equals).
-fn top(report: &KeyedReport, p: usize) -> Vec<&monitor_core::trace::keyed::KeyViolations> {
-    let mut v: Vec<_> = report
-        .violations
-        .iter()
-        .filter(|v| v.property == p)
-        .collect();
-    v.sort_by(|a, b| {
-        b.count
-            .cmp(&a.count)
-            .then(a.first.index.cmp(&b.first.index))
-    });
-    v.truncate(TOP);
-    v
-}
-
 fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -233,51 +204,8 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, complete: bool) {
     let three = args.verdicts == 3;
     let by = r.by.join(",");
-    for (p, prop) in r.properties.iter().enumerate() {
-        let verdict = if prop.keys_violated > 0 {
-            "violated"
-        } else if three && prop.keys_satisfied == r.keys && r.keys > 0 {
-            "satisfied"
-        } else if three {
-            "undecided"
-        } else {
-            "holds"
-        };
-        if args.json {
-            let violations: Vec<serde_json::Value> = r
-                .violations
-                .iter()
-                .filter(|v| v.property == p)
-                .map(|v| {
-                    serde_json::json!({
-                        "key": key_json(&r.by, &v.key),
-                        "first": position_json(&v.first),
-                        "violation_count": v.count,
-                        "violations": v.reports.iter().map(violation_json).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            let top: Vec<serde_json::Value> = top(r, p)
-                .iter()
-                .map(|v| serde_json::json!({"key": key_json(&r.by, &v.key), "violation_count": v.count}))
-                .collect();
-            let mut json = serde_json::json!({
-                "trace": name,
-                "property": prop.name,
-                "by": r.by,
-                "verdict": verdict,
-                "events": r.events,
-                "unkeyed": r.unkeyed,
-                "keys": r.keys,
-                "keys_violated": prop.keys_violated,
-                "keys_satisfied": prop.keys_satisfied,
-                "violation_count": prop.violation_count,
-                "violations": violations,
-                "top": top,
-            });
-            if !complete {
-                json["complete"] = false.into();
-            }
+    if args.json {
+        for mut json in keyed_report_json(name, r, three, complete) {
             if args.summary {
                 if let Some(o) = json.as_object_mut() {
                     o.remove("violations");
@@ -285,8 +213,11 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
                 }
             }
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
-            continue;
         }
+        return;
+    }
+    for (p, prop) in r.properties.iter().enumerate() {
+        let verdict = keyed_verdict_word(prop, r.keys, three);
         let out = &mut run.out;
         let (trace, property) = (escape(name), escape(&prop.name));
         let events = format!(
@@ -357,14 +288,14 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
             );
         }
         if prop.violation_count > prop.keys_violated {
-            let names: Vec<String> = top(r, p)
+            let names: Vec<String> = top_violators(r, p)
                 .iter()
                 .map(|v| format!("{} ({})", key_label(&r.by, &v.key), v.count))
                 .collect();
             let _ = writeln!(out, "  top violators: {}", names.join(", "));
         }
     }
-    if !args.json && !args.summary {
+    if !args.summary {
         let unkeyed = match (r.unkeyed, args.unkeyed) {
             (0, _) => String::new(),
             (n, UnkeyedRows::Broadcast) => {

@@ -217,6 +217,20 @@ def _paths(traces: Any) -> List[str]:
     )
 
 
+def _key_fields(by: Any) -> Optional[List[str]]:
+    """The key fields of by=: a name, or a list of them (None: no key)."""
+    if by is None:
+        return None
+    fields = [by] if isinstance(by, str) else by
+    if (
+        not isinstance(fields, (list, tuple))
+        or not fields
+        or not all(isinstance(f, str) for f in fields)
+    ):
+        raise TypeError(f"by: a field name or a list of them (at least one), not {by!r}")
+    return list(fields)
+
+
 CheckerKey = Tuple[
     Tuple[str, ...],
     Tuple[Tuple[str, str], ...],
@@ -279,6 +293,10 @@ def check(
     max_memory: Optional[int] = None,
     *,
     sva: bool = False,
+    by: Union[None, str, Sequence[str]] = None,
+    unkeyed: str = "error",
+    key_limit: Optional[int] = None,
+    end_key: Optional[str] = None,
 ) -> List[Dict[str, Any]]:
     """Checks properties over traces; returns one report per trace and
     property, as `mongen check --json` writes them: {"trace", "property",
@@ -317,7 +335,47 @@ def check(
     raises TraceReadError (a ValueError) whose ``reports`` are what was
     read before: the earlier traces whole, then this trace's events before
     the error, marked ``"complete": False``.
+
+    by (a column or field name, or a list of them; JSON Lines: dotted
+    paths) checks each key's events apart, as `mongen check --by`: the key
+    of a row is the tuple of those fields' values (as text: the integer 7
+    and the string "7" are one key), each key has its own run of every
+    property, started at its first row, and each property is checked on
+    each key's rows alone, in the data's order. The reports are those of
+    `mongen check --by --json`, one per trace and property: {"trace",
+    "property", "by", "verdict", "events", "unkeyed", "keys",
+    "keys_violated", "keys_satisfied", "violation_count", "violations":
+    [{"key": {field: value}, "first": {"index", "line", "time"},
+    "violation_count", "violations": [...]}], "top": [...]}; positions are
+    those of the whole trace (the row's index, the file's line) and an
+    explanation shows that key's events only. max_reports bounds the
+    violations explained per property over all keys. A row whose key field
+    is missing, null or empty is, as unkeyed says, an error
+    (TraceReadError naming its line or event, "error", the default), sent
+    to every key ("broadcast": the keys seen so far read it at once, a key
+    first seen later reads every such row before its own first row), or
+    dropped ("skip"). key_limit: at most that many live keys (one more is
+    a TraceReadError); end_key: an expression over the fields (as in
+    defines) that closes its key after the row where it holds (a later
+    row of the key starts it anew). by= reads CSV and JSON Lines files and
+    Arrow data in one pass (not VCD waveforms).
+
+    by= and `mongen.spark.check(df, ..., partition_by=...)` slice alike and
+    report the same keys violated and the same counts; they differ in
+    order and in what they return: Spark sorts the rows by key, then by
+    order_by, and returns the violations as a DataFrame (up to max_reports
+    per key, indices within the key's trace), while by= keeps the data's
+    order (sort it first to match) and returns the reports above. A row
+    with a null or empty key is a key of its own for partition_by, and
+    unkeyed's to decide for by=.
     """
+    keys = _key_fields(by)
+    if keys is None and (unkeyed != "error" or key_limit is not None or end_key is not None):
+        raise ValueError("unkeyed, key_limit and end_key are for keyed checking: give by=")
+    if key_limit is not None and (
+        isinstance(key_limit, bool) or not isinstance(key_limit, int) or key_limit < 0
+    ):
+        raise ValueError(f"key_limit is a number of keys (an int >= 0), not {key_limit!r}")
     checker = _trace_checker(
         _checker_key(
             properties, defines, psl, verdicts, all, max_reports, max_states, max_memory, sva
@@ -336,7 +394,18 @@ def check(
         if time is not None:
             raise ValueError("time is for Arrow data (files have their own)")
     try:
-        if data is not None:
+        if keys is not None:
+            if clock is not None:
+                raise ValueError("clock is for VCD waveforms, which by= does not read")
+            if data is not None:
+                reports = checker.check_arrow_by(
+                    data, name, time, keys, unkeyed, key_limit, end_key
+                )
+            else:
+                reports = checker.check_files_by(
+                    _paths(traces), format, keys, unkeyed, key_limit, end_key
+                )
+        elif data is not None:
             reports = checker.check_arrow(data, name, time)
         else:
             reports = checker.check_files(_paths(traces), format, clock)

@@ -53,6 +53,25 @@ class TraceChecker:
         self, traces: List[str], format: Optional[str], clock: Optional[str]
     ) -> List[str]: ...
     def check_arrow(self, data: Any, name: str, time: Optional[str]) -> List[str]: ...
+    def check_files_by(
+        self,
+        traces: List[str],
+        format: Optional[str],
+        by: List[str],
+        unkeyed: str,
+        key_limit: Optional[int],
+        end_key: Optional[str],
+    ) -> List[str]: ...
+    def check_arrow_by(
+        self,
+        data: Any,
+        name: str,
+        time: Optional[str],
+        by: List[str],
+        unkeyed: str,
+        key_limit: Optional[int],
+        end_key: Optional[str],
+    ) -> List[str]: ...
     def summarize(self, data: Any) -> bytes: ...
     def combine(
         self,

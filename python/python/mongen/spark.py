@@ -26,7 +26,10 @@ By key: the DataFrame is repartitioned by the key and sorted within
 partitions; every key's events are checked as one trace on the executor
 that holds them, and the violations come back as a DataFrame with the key
 columns, the property, the event's index in its trace (from 0), the
-`order_by` columns of the violating event and the explanation.
+`order_by` columns of the violating event and the explanation. This is
+`mongen.check(..., by=...)` (and `mongen check --by`) on a DataFrame: the
+same slices, the same keys violated with the same counts, but each key's
+events sorted by `order_by` here, where by= keeps the data's order.
 
 Executors need the `mongen` wheel (and pyarrow) installed, like any
 Python dependency of a Spark job.
@@ -104,6 +107,16 @@ def check(
     in the order of order_by, are a trace; returns a Spark DataFrame of
     the violations reported in detail (the key columns, "property",
     "index", the order_by columns that are not keys, "explanation").
+
+    partition_by slices as `mongen.check(data, properties, by=...)` does
+    (and `mongen check --by`): each key's events are checked alone, and
+    on rows already in order both report the same keys violated with the
+    same counts. Here the rows are sorted by the key, then by order_by,
+    and the violations come back as rows (up to max_reports per key, the
+    index within the key's trace); by= keeps the data's order, returns the
+    reports of `mongen check --by --json` (max_reports over all keys) and
+    leaves rows without a key to its unkeyed=, where a null or empty key
+    is a key of its own here.
 
     defines, psl, sva, verdicts, all, max_reports, max_states and max_memory
     (the byte budget of each property's construction, default 1 GiB) are
