@@ -530,6 +530,9 @@ impl TraceChecker {
                 unkeyed,
                 key_limit,
                 end_key,
+                // Arrow data and files alike are read once, each key
+                // keeping its last events for explanations.
+                explain_later: false,
             },
         ))
     }
