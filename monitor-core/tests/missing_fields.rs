@@ -36,8 +36,11 @@ const TEXTS: [&str; 6] = [
     "TIMEOUT",
 ];
 
-/// Regexes with what they mean, written without a regex.
-const REGEXES: [(&str, fn(&str) -> bool); 5] = [
+/// Whether a text matches, written without a regex.
+type Meaning = fn(&str) -> bool;
+
+/// Regexes with what they mean.
+const REGEXES: [(&str, Meaning); 5] = [
     ("^api", |t| t.starts_with("api")),
     ("out$", |t| t.ends_with("out")),
     ("t.me", |t| {

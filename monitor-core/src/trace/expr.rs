@@ -85,9 +85,9 @@
 //!     e.eval(&|_| msg)
 //! };
 //! let timeout = Some(Cell::Text("upstream timeout"));
-//! assert_eq!(value("msg matches /time.?out$/ && msg not in ['ok']", timeout), Ok(true));
-//! assert_eq!(value("msg != 'ok'", None), Ok(false));
-//! assert_eq!(value("!(msg == 'ok') && msg == null", Some(Cell::Text(""))), Ok(true));
+//! assert_eq!(value(r#"msg matches /time.?out$/ && msg not in ["ok"]"#, timeout), Ok(true));
+//! assert_eq!(value(r#"msg != "ok""#, None), Ok(false));
+//! assert_eq!(value(r#"!(msg == "ok") && msg == null"#, Some(Cell::Text(""))), Ok(true));
 //! ```
 //!
 //! Division by zero, and `x` or `z` bits in arithmetic, make Verilog's
@@ -1892,12 +1892,12 @@ impl Expr {
     /// use monitor_core::trace::expr::{Cell, Expr};
     ///
     /// let fields = ["latency", "level"];
-    /// let mut index = |n: &str| fields.iter().position(|f| *f == n).ok_or(());
     /// let event = serde_json::json!({"latency": 250, "level": "ERROR"});
     /// let login = serde_json::json!({"level": "INFO"});
     /// let value = |text: &str, event: &serde_json::Value| {
     ///     let mut e = Expr::parse(text).unwrap();
-    ///     e.resolve(&mut index).unwrap();
+    ///     e.resolve(&mut |n| fields.iter().position(|f| *f == n).ok_or(()))
+    ///         .unwrap();
     ///     e.eval(&|id| event.get(fields[id]).map(Cell::Json))
     /// };
     /// assert_eq!(value("latency > 100 && level == \"ERROR\"", &event), Ok(true));
