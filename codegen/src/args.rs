@@ -686,6 +686,12 @@ pub(crate) struct CheckArgs {
     /// ("latency > 100" in quotes).
     #[arg(long = "define", value_name = "NAME=EXPR", value_parser = parse_define)]
     pub(crate) defines: Vec<(String, String)>,
+    /// CSV and JSON Lines: a missing field (an empty cell, a JSON key
+    /// absent from the line, `null`) in a proposition is an error naming
+    /// the line. Without it, a missing field is SQL's NULL: a comparison
+    /// or a Boolean reading it is false (`has(x)`, `x == null` test it).
+    #[arg(long)]
+    pub(crate) strict_fields: bool,
     /// The traces ('-' for standard input, with --format).
     #[arg(value_name = "TRACE", required = true)]
     pub(crate) traces: Vec<PathBuf>,

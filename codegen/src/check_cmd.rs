@@ -304,6 +304,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     let options = Options {
         all: args.all,
         max_reports: args.max_reports,
+        strict_fields: args.strict_fields,
         ..Options::default()
     };
     if let Some(f) = args.show.iter().find(|f| f.is_empty()) {

@@ -216,10 +216,12 @@ fn bad_input_is_a_clear_error() {
             &["-f", "G a"],
             "line 2: expected a JSON object",
         ),
+        // A missing field is an error only with --strict-fields (without
+        // it, `a` is false there: see `missing_fields_are_null`).
         (
             "h.jsonl",
             b"{\"a\": true}\n{\"b\": 1}\n",
-            &["-f", "G a"],
+            &["-f", "G a", "--strict-fields"],
             "line 2: no field `a` in this event",
         ),
         ("i.txt", b"a\n1\n", &["-f", "G a"], "unknown trace format"),
@@ -277,6 +279,126 @@ fn bad_input_is_a_clear_error() {
     );
     let o = mongen(&["check", "x.csv"]);
     assert!(text(&o).contains("no property given"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 30, item 5: on a service log whose login lines have no
+/// `latency_ms`, a comparison with it is false there (SQL's NULL), the run
+/// goes on; `--strict-fields` keeps the error.
+#[test]
+fn missing_fields_are_null() {
+    let dir = scratch("null");
+    let log = file(
+        &dir,
+        "service.jsonl",
+        b"{\"event\": \"login\", \"user\": \"ann\"}\n\
+          {\"event\": \"request\", \"user\": \"ann\", \"latency_ms\": 120, \"path\": \"/api/cart\"}\n\
+          {\"event\": \"request\", \"user\": \"bob\", \"latency_ms\": null, \"path\": \"/health\"}\n\
+          {\"event\": \"error\", \"user\": \"bob\", \"msg\": \"upstream timeout after 5s\", \"status\": 504}\n",
+    );
+    let csv = file(
+        &dir,
+        "service.csv",
+        b"event,latency_ms,flag\nlogin,,\nrequest,120,1\nrequest,7000,0\n",
+    );
+    let check = |args: &[&str], trace: &str| {
+        let mut a = vec!["check"];
+        a.extend_from_slice(args);
+        a.push(trace);
+        mongen(&a)
+    };
+    // Holds: the login line's `latency_ms > 5000` is false, not an error.
+    let o = check(&["-f", "G !\"latency_ms > 5000\""], &log);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // `!=` is false too; `has` and `== null` ask.
+    for holds in [
+        "G(\"has(latency_ms)\" -> \"latency_ms != 0\")",
+        "G(\"latency_ms == null\" | \"latency_ms < 5000\")",
+        "G(\"latency_ms != null\" <-> \"has(latency_ms)\")",
+        "G(\"path starts_with '/api'\" -> \"latency_ms in [120, 130]\")",
+    ] {
+        let o = check(&["-f", holds], &log);
+        assert_eq!(o.status.code(), Some(0), "{holds}: {}", text(&o));
+    }
+    let o = check(&["-f", "G \"latency_ms != 0\""], &log);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("line 1"), "{}", text(&o));
+    // Text operators.
+    let o = check(
+        &[
+            "-f",
+            "G !err",
+            "--define",
+            "err=msg contains \"timeout\" && status in [502, 503, 504] && user not in [\"ann\"]",
+        ],
+        &log,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("line 4"), "{}", text(&o));
+    let o = check(
+        &["-f", "G !\"msg matches /time.?out after [0-9]+s$/\""],
+        &log,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("line 4"), "{}", text(&o));
+    // --strict-fields: today's errors, naming the line.
+    let o = check(&["-f", "G !\"latency_ms > 5000\"", "--strict-fields"], &log);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "line 1: proposition `latency_ms > 5000`: no field `latency_ms` in this event"
+        ),
+        "{}",
+        text(&o)
+    );
+    // CSV: an empty cell is missing; a Boolean field missing is false.
+    let o = check(&["-f", "G(\"latency_ms > 5000\" -> !flag)"], &csv);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = check(&["-f", "G !flag", "-j", "1"], &csv);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("line 3"), "{}", text(&o));
+    let o = check(
+        &["-f", "G(\"latency_ms > 5000\" -> !flag)", "--strict-fields"],
+        &csv,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("line 2"), "{}", text(&o));
+    assert!(text(&o).contains("\"\" is not a number"), "{}", text(&o));
+    // --by: keys are read as before, a missing key is --unkeyed's.
+    let o = check(&["-f", "G !\"latency_ms > 5000\"", "--by", "user"], &log);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = check(&["-f", "G !\"latency_ms > 5000\"", "--by", "path"], &log);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--unkeyed"), "{}", text(&o));
+    // Bad expressions: a caret at the fault.
+    for (define, want) in [
+        (
+            "e=msg matches /time(out/",
+            "in `msg matches /time(out/`, column 13: not a regex: unclosed group\n  msg matches \
+             /time(out/\n              ^",
+        ),
+        ("e=msg matches /\\w{3000}/", "the bound: simplify it"),
+        (
+            "e=status in []",
+            "in `status in []`, column 12: an empty list",
+        ),
+        (
+            "e=status > null",
+            "column 10: `null` is compared with a field by `==` or `!=`",
+        ),
+        (
+            "e=msg contains 5",
+            "column 14: `contains` takes a string in quotes",
+        ),
+    ] {
+        let o = check(&["-f", "G !e", "--define", define], &log);
+        assert_eq!(o.status.code(), Some(2), "{define}: {}", text(&o));
+        assert!(
+            text(&o).contains(want),
+            "{define}: expected `{want}` in\n{}",
+            text(&o)
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -75,16 +75,20 @@ fn property(formula: &str, bindings: &[(&str, &str)]) -> Property {
 /// field: the reports show all that was read, and every chunk is read
 /// again by the checker), and ones over Booleans, violated now and then
 /// (most chunks are skipped with their summaries), stopping at the first
-/// violation or counting them all.
+/// violation or counting them all, a missing field being an error or
+/// NULL.
 fn checkers() -> Vec<Checker> {
     let every = "a == \"\" || a != \"\" || b == \"\" || b != \"\" || c == \"\" || c != \"\"";
     vec![
         Checker::new(
             vec![property("G !p", &[("p", every)])],
+            // Strict: a missing field is an error, as a row of the wrong
+            // width is (as NULL, `a == ""` would be false of it).
             Options {
                 all: true,
                 max_reports: usize::MAX,
                 context: 2,
+                strict_fields: true,
             },
         ),
         Checker::new(
@@ -100,6 +104,7 @@ fn checkers() -> Vec<Checker> {
                 all: true,
                 max_reports: 2,
                 context: 1,
+                strict_fields: true,
             },
         ),
     ]

@@ -149,9 +149,11 @@ def test_column_types():
     assert first("G !p", defines={"p": "price > 5.5"}) == 5
     [r] = mongen.check(table, "G !late", defines={"late": "ts >= 500"}, time="ts")
     assert r["violations"][0]["time"] == 500
-    # A null is an absent field: an error if the property reads it there.
-    with pytest.raises(ValueError, match="event 2: proposition `x9`: no field `x`"):
-        mongen.check(table, "G !x9", defines={"x9": "x > 9"})
+    # A null is a missing field, SQL's NULL: a comparison reading it is
+    # false there, and `has` tells.
+    assert first("G !x9", defines={"x9": "x > 9"}) is None
+    assert first("G x0", defines={"x0": "x > 0"}) == 2
+    assert first("G h", defines={"h": "has(x)"}) == 2
 
 
 def test_arrow_errors():

@@ -159,8 +159,12 @@ def test_by_key_with_the_key_in_order_by_and_errors_naming_the_key(spark):
                    partition_by="session")
     assert out.columns == ["session", "property", "index", "ts", "explanation"]
     assert [tuple(r)[:4] for r in out.collect()] == [("s1", "Ga", 1, 1)]
-    with pytest.raises(Exception, match="session=s2, event 1: no field `a` in this event"):
-        ms.check(df, "G a", order_by="ts", partition_by="session").collect()
+    # A null is a missing field, SQL's NULL: `a` is false there.
+    out = ms.check(df, "G a", order_by="ts", partition_by="session")
+    assert sorted(tuple(r)[:4] for r in out.collect()) == [("s1", "Ga", 1, 1), ("s2", "Ga", 1, 1)]
+    with pytest.raises(Exception, match="session=s2, event 1: proposition `e`: "):
+        ms.check(df, "G !e", order_by="ts", partition_by="session",
+                 defines={"e": 'session == "s2" && ts > 0 && ts / 0 > 1'}).collect()
 
 
 def test_sva(spark):

@@ -348,7 +348,7 @@ fn self_determined<'c>(
             let (v, ty) = own(x, cell)?;
             (v, Ty { w: ty.w, s: false })
         }
-        Term::Bool(e) => (u128::from(e.eval(cell)?), Ty { w: 1, s: false }),
+        Term::Bool(e) => (u128::from(e.eval_strict(cell)?), Ty { w: 1, s: false }),
         other => own(other, cell)?,
     })
 }
@@ -527,7 +527,7 @@ pub(crate) fn exact<'c>(
         }
         // A log value has no width to reinterpret.
         Term::Signed(x) | Term::Unsigned(x) => exact(x, cell)?,
-        Term::Bool(e) => i128::from(e.eval(cell)?),
+        Term::Bool(e) => i128::from(e.eval_strict(cell)?),
     })
 }
 

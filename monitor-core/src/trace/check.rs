@@ -23,7 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::expr::{Cell, Expr, FieldVsNumber};
+use super::expr::{is_missing, Cell, Expr, FieldVsNumber};
 use super::reader::{Position, Reader, TraceError};
 use crate::lazy::LazyMonitor;
 use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
@@ -185,6 +185,11 @@ pub struct Options {
     pub max_reports: usize,
     /// How many events before a violation are shown.
     pub context: usize,
+    /// Whether a missing field (absent, an empty cell, JSON's `null`) in a
+    /// proposition is an error ([`Expr::eval_strict`]) rather than SQL's
+    /// NULL, which makes the atom reading it false ([`Expr::eval`], the
+    /// default).
+    pub strict_fields: bool,
 }
 
 impl Default for Options {
@@ -193,6 +198,7 @@ impl Default for Options {
             all: false,
             max_reports: 10,
             context: 4,
+            strict_fields: false,
         }
     }
 }
@@ -345,6 +351,8 @@ pub(crate) struct Bound {
     pub(crate) show: Vec<usize>,
     /// How many `u64` words the atoms' bits take.
     pub(crate) words: usize,
+    /// [`Options::strict_fields`].
+    strict: bool,
 }
 
 /// The ways to evaluate an atom, the common ones first.
@@ -383,11 +391,13 @@ impl Bound {
         }
         for (k, a) in self.atoms.iter().enumerate() {
             let general = || {
-                a.eval(&|id| reader.cell(id))
+                self.value(a, reader)
                     .map_err(|e| format!("proposition `{}`: {e}", self.names[k]))
             };
             let value = match &self.fast[k] {
                 FastAtom::Plain(id, field) => match reader.cell(*id) {
+                    // NULL: false.
+                    cell if !self.strict && is_missing(cell) => Ok(false),
                     Some(cell) => {
                         cell.truth()
                             .ok_or(())
@@ -436,7 +446,7 @@ impl Bound {
         let mut unknown = Vec::new();
         for (k, a) in self.atoms.iter().enumerate() {
             let cell = |id| reader.cell(id);
-            match a.eval(&cell) {
+            match self.value(a, reader) {
                 Ok(true) => bits[k / 64] |= 1 << (k % 64),
                 Ok(false) => {}
                 Err(_) if a.reads_unknown(&cell) => unknown.push(k),
@@ -452,8 +462,24 @@ impl Bound {
     #[inline]
     fn in_reset<R: Reader + ?Sized>(&self, reader: &R) -> bool {
         match &self.reset {
-            Some(r) => r.eval(&|id| reader.cell(id)).unwrap_or(true),
+            Some(r) => self.value(r, reader).unwrap_or(true),
             None => false,
+        }
+    }
+
+    /// The value of `e` (bound to the reader's fields) at the reader's
+    /// current event, a missing field being NULL or an error
+    /// ([`Options::strict_fields`]).
+    #[inline]
+    pub(crate) fn value<R: Reader + ?Sized>(
+        &self,
+        e: &Expr,
+        reader: &R,
+    ) -> Result<bool, super::expr::ValueError> {
+        if self.strict {
+            e.eval_strict(&|id| reader.cell(id))
+        } else {
+            e.eval(&|id| reader.cell(id))
         }
     }
 
@@ -868,6 +894,7 @@ impl Checker {
             show.push(resolve(f).map_err(|m| unknown(format!("--show {f}: {m}")))?);
         }
         Ok(Bound {
+            strict: self.options.strict_fields,
             words: atoms.len().div_ceil(64).max(1),
             atoms,
             fast,

@@ -1196,6 +1196,7 @@ mod tests {
                 all: true,
                 max_reports: 3,
                 context: 2,
+                strict_fields: true,
             },
         ]
     }

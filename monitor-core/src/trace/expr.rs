@@ -63,6 +63,33 @@
 //!   errors naming the value. Comparisons without arithmetic
 //!   (`temp > -0.5`) stay exact on decimals.
 //!
+//! # Text, lists and missing fields
+//!
+//! `msg contains "timeout"`, `path starts_with "/api"`, `f ends_with
+//! ".gz"`, `msg matches /time.?out/` ([`TextTest`]) read a field's text;
+//! `status in [500, 503]` is `status == 500 || status == 503`, `x not in
+//! [...]` is `x != ... && ...`, and the strings of a list compare by text.
+//! They bind like `<`.
+//!
+//! A field is missing ([`is_missing`]) where an event has no value for it:
+//! then, as SQL's NULL in a `WHERE` clause, every atom that reads it is
+//! false ([`Expr::eval`]); `has(x)`, `x == null` and `x != null` ask
+//! whether it is. [`Expr::eval_strict`] makes it an error instead.
+//!
+//! ```
+//! use monitor_core::trace::expr::{Cell, Expr};
+//!
+//! let value = |text: &str, msg: Option<Cell<'_>>| {
+//!     let mut e = Expr::parse(text).unwrap();
+//!     e.resolve(&mut |_| Ok::<usize, ()>(0)).unwrap();
+//!     e.eval(&|_| msg)
+//! };
+//! let timeout = Some(Cell::Text("upstream timeout"));
+//! assert_eq!(value(r#"msg matches /time.?out$/ && msg not in ["ok"]"#, timeout), Ok(true));
+//! assert_eq!(value(r#"msg != "ok""#, None), Ok(false));
+//! assert_eq!(value(r#"!(msg == "ok") && msg == null"#, Some(Cell::Text(""))), Ok(true));
+//! ```
+//!
 //! Division by zero, and `x` or `z` bits in arithmetic, make Verilog's
 //! value `x`: an error, as an `x` in a comparison is today (the checker
 //! then reports it, or ignores it where the monitors do not depend on the
@@ -167,6 +194,33 @@ fn shown(c: &Cell<'_>) -> String {
         Cell::Real(r) => r.to_string(),
         Cell::Bool(b) => b.to_string(),
         Cell::Int(i) => i.to_string(),
+    }
+}
+
+/// Whether a field's value is missing, SQL's NULL: a field the event does
+/// not have (`None`: a JSON key absent from the line, an Arrow null), an
+/// empty or blank text (an empty CSV cell) or JSON's `null`. A JSON string
+/// `""` is present (a string, empty); a waveform's signal is never missing
+/// (unknown bits are `x`).
+///
+/// In [`Expr::eval`], an atom that reads a missing field is false;
+/// `has(x)` is `!is_missing(x)`.
+///
+/// ```
+/// use monitor_core::trace::expr::{is_missing, Cell};
+///
+/// assert!(is_missing(None));
+/// assert!(is_missing(Some(Cell::Text(""))));
+/// assert!(is_missing(Some(Cell::Json(&serde_json::Value::Null))));
+/// assert!(!is_missing(Some(Cell::Json(&serde_json::json!("")))));
+/// assert!(!is_missing(Some(Cell::Text("0"))));
+/// ```
+#[inline]
+pub fn is_missing(cell: Option<Cell<'_>>) -> bool {
+    match cell {
+        None | Some(Cell::Json(serde_json::Value::Null)) => true,
+        Some(Cell::Text(t)) => t.bytes().all(|b| b.is_ascii_whitespace()),
+        Some(_) => false,
     }
 }
 
@@ -450,16 +504,18 @@ pub enum BinaryOp {
 }
 
 impl Term {
-    fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
+    fn visit(&self, with_has: bool, f: &mut impl FnMut(&FieldRef)) {
         match self {
-            Term::Operand(o) => o.visit(f),
-            Term::Unary(_, x) | Term::Signed(x) | Term::Unsigned(x) => x.visit(f),
+            Term::Operand(o) => o.visit(with_has, f),
+            Term::Unary(_, x) | Term::Signed(x) | Term::Unsigned(x) => x.visit(with_has, f),
             Term::Binary(a, _, b) => {
-                a.visit(f);
-                b.visit(f);
+                a.visit(with_has, f);
+                b.visit(with_has, f);
             }
-            Term::Concat(xs) | Term::Replicate(_, xs) => xs.iter().for_each(|x| x.visit(f)),
-            Term::Bool(e) => e.visit(f),
+            Term::Concat(xs) | Term::Replicate(_, xs) => {
+                xs.iter().for_each(|x| x.visit(with_has, f))
+            }
+            Term::Bool(e) => e.visit_fields(with_has, f),
         }
     }
 
@@ -564,10 +620,10 @@ impl fmt::Display for Number {
 }
 
 impl Operand {
-    fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
+    fn visit(&self, with_has: bool, f: &mut impl FnMut(&FieldRef)) {
         match self {
             Operand::Field(r) => f(r),
-            Operand::Term(t) => t.visit(f),
+            Operand::Term(t) => t.visit(with_has, f),
             _ => {}
         }
     }
@@ -625,7 +681,87 @@ pub enum Expr {
     /// A computed value as a proposition (`v & w`, `&v`, `cnt + 1`): it
     /// holds when the value is not zero, as the condition of an `if`.
     Value(Term),
+    /// `has(x)`, `x != null`: whether the field is present ([`is_missing`]
+    /// says when it is not); `x == null` is its negation.
+    Has(FieldRef),
+    /// A test of a field's text: `msg contains "timeout"`, `path
+    /// starts_with "/api"`, `msg matches /time.?out/`, and the strings of
+    /// `level in ["WARN", "ERROR"]`.
+    Text(FieldRef, TextTest),
 }
+
+/// What [`Expr::Text`] tests of a field's text (a CSV cell, a JSON string
+/// without its quotes, any other JSON value as JSON writes it).
+///
+/// ```
+/// use monitor_core::trace::expr::{Expr, TextTest};
+///
+/// let Expr::Text(f, TextTest::StartsWith(p)) = Expr::parse("path starts_with \"/api\"")? else {
+///     unreachable!()
+/// };
+/// assert_eq!((f.name.as_str(), p.as_str()), ("path", "/api"));
+/// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextTest {
+    /// `contains "s"`.
+    Contains(String),
+    /// `starts_with "s"`.
+    StartsWith(String),
+    /// `ends_with "s"`.
+    EndsWith(String),
+    /// `matches /re/`: the regex matches somewhere in the text (anchor it
+    /// with `^` and `$` for the whole text).
+    Matches(Pattern),
+    /// `in ["a", "b"]`: the text is one of the strings (the strings of a
+    /// list; its numbers are compared as `==` compares them).
+    OneOf(Vec<String>),
+    /// `not in ["a", "b"]`: the text is none of the strings (as `!=` each;
+    /// false of a missing field, as `!=` is).
+    NoneOf(Vec<String>),
+}
+
+/// A regex of `matches`, compiled once, when the expression is parsed,
+/// within [`REGEX_SIZE_LIMIT`]; matched in time linear in the text.
+///
+/// ```
+/// use monitor_core::trace::expr::{Expr, TextTest};
+///
+/// let Expr::Text(_, TextTest::Matches(re)) = Expr::parse("msg matches /time\\/?out/")? else {
+///     unreachable!()
+/// };
+/// assert_eq!(re.as_str(), "time/?out");
+/// assert!(re.is_match("a timeout") && re.is_match("time/out") && !re.is_match("time"));
+/// # Ok::<(), monitor_core::trace::expr::ExprError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    regex: regex::Regex,
+}
+
+impl Pattern {
+    /// The regex, as `regex` reads it (`\/` written in the expression is
+    /// `/`).
+    pub fn as_str(&self) -> &str {
+        self.regex.as_str()
+    }
+
+    /// Whether it matches somewhere in `text`.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+/// How large a regex of `matches` may compile (bytes of its automaton,
+/// `regex::RegexBuilder::size_limit`): a larger one (`\w{1000}` and the
+/// like) is refused when the expression is parsed.
+pub const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// A syntax error in an expression: the message and the byte column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -860,9 +996,233 @@ impl<'a> Parser<'a> {
         ops: &[(&str, Comparison)],
         next: fn(&mut Self, usize) -> Result<Term, ExprError>,
     ) -> Result<Term, ExprError> {
+        let relational = ops.iter().any(|(_, op)| *op == Comparison::Lt);
+        self.ws();
+        let at = self.i;
         let mut t = next(self, depth)?;
-        while let Some(&(_, op)) = ops.iter().find(|(text, _)| self.eat(text)) {
+        loop {
+            // `in`, `contains`, ...: at the level of `<`.
+            if relational {
+                if let Some(word) = self.word_operator() {
+                    t = self.word_comparison(t, at, word)?;
+                    continue;
+                }
+            }
+            let Some(&(_, op)) = ops.iter().find(|(text, _)| self.eat(text)) else {
+                break;
+            };
+            if matches!(op, Comparison::Eq | Comparison::Ne) && self.keyword("null") {
+                let Term::Operand(Operand::Field(r @ FieldRef { select: None, .. })) = t else {
+                    self.i = at;
+                    return self.err("`null` is compared with a field: `x == null`, `x != null`");
+                };
+                let has = Expr::Has(r);
+                t = Term::Bool(Box::new(if op == Comparison::Eq {
+                    Expr::Not(Box::new(has))
+                } else {
+                    has
+                }));
+                continue;
+            }
             let r = next(self, depth)?;
+            t = Term::Bool(Box::new(self.comparison(t, op, r)?));
+        }
+        Ok(t)
+    }
+
+    /// Whether the word `w` (not the start of a longer name) is next; if
+    /// it is, it is read.
+    fn keyword(&mut self, w: &str) -> bool {
+        self.ws();
+        let rest = &self.s[self.i..];
+        let whole = rest.starts_with(w)
+            && !rest[w.len()..]
+                .starts_with(|d: char| d.is_ascii_alphanumeric() || matches!(d, '_' | '.' | '$'));
+        if whole {
+            self.i += w.len();
+        }
+        whole
+    }
+
+    /// An operator written as a word (`in`, `not in`, `contains`,
+    /// `starts_with`, `ends_with`, `matches`), read if it is next.
+    fn word_operator(&mut self) -> Option<&'static str> {
+        let at = self.i;
+        if self.keyword("not") {
+            if self.keyword("in") {
+                return Some("not in");
+            }
+            self.i = at;
+            return None;
+        }
+        ["in", "contains", "starts_with", "ends_with", "matches"]
+            .into_iter()
+            .find(|w| self.keyword(w))
+    }
+
+    /// `t word ...`, `t` read from `at`.
+    // Out of line: `comparisons` is on the path of every nested
+    // parenthesis, and its frame bounds how deep they may nest.
+    #[inline(never)]
+    fn word_comparison(&mut self, t: Term, at: usize, word: &str) -> Result<Term, ExprError> {
+        if word == "in" || word == "not in" {
+            return self.list(t, at, word == "not in");
+        }
+        let Term::Operand(Operand::Field(r @ FieldRef { select: None, .. })) = t else {
+            self.i = at;
+            return self.err(format!(
+                "`{word}` reads a field's text: `msg {word} {}`",
+                if word == "matches" { "/re/" } else { "\"a\"" }
+            ));
+        };
+        self.ws();
+        let test = if word == "matches" {
+            TextTest::Matches(self.regex()?)
+        } else {
+            let string_at = self.i;
+            let Operand::Str(text) = self.operand()? else {
+                self.i = string_at;
+                return self.err(format!("`{word}` takes a string in quotes"));
+            };
+            match word {
+                "contains" => TextTest::Contains(text),
+                "starts_with" => TextTest::StartsWith(text),
+                _ => TextTest::EndsWith(text),
+            }
+        };
+        Ok(Term::Bool(Box::new(Expr::Text(r, test))))
+    }
+
+    /// After `in` (`not in`, `negated`): `[a, b, ...]`, constants; `t`
+    /// read from `at` is one of them, compared as `==` compares (strings
+    /// by text).
+    #[inline(never)]
+    fn list(&mut self, t: Term, at: usize, negated: bool) -> Result<Term, ExprError> {
+        if !self.eat("[") {
+            return self.err("expected a list: `[1, 2]`, `[\"a\", \"b\"]`");
+        }
+        if self.peek_is("]") {
+            return self.err("an empty list: `x in [1, 2]`");
+        }
+        let mut numbers = Vec::new();
+        let mut strings = Vec::new();
+        loop {
+            self.ws();
+            let item_at = self.i;
+            match self.operand()? {
+                Operand::Str(s) => strings.push(s),
+                o @ (Operand::Number(_) | Operand::Literal(_)) => numbers.push((o, item_at)),
+                _ => {
+                    self.i = item_at;
+                    return self.err("a list holds numbers and strings in quotes");
+                }
+            }
+            if self.eat("]") {
+                break;
+            }
+            if !self.eat(",") {
+                return self.err("expected `,` or `]`");
+            }
+        }
+        // Each number is a comparison, as `==` would be: a computed value
+        // on the left is copied to each (and counted, since the copies are
+        // evaluated).
+        let plain = matches!(t, Term::Operand(Operand::Field(_)));
+        let end = self.i;
+        let op = if negated {
+            Comparison::Ne
+        } else {
+            Comparison::Eq
+        };
+        let mut xs = Vec::new();
+        for (n, item_at) in numbers {
+            if !plain {
+                self.count()?;
+            }
+            self.i = item_at;
+            xs.push(self.comparison(t.clone(), op, Term::Operand(n))?);
+        }
+        if !strings.is_empty() {
+            let Term::Operand(Operand::Field(r @ FieldRef { select: None, .. })) = t else {
+                self.i = at;
+                return self.err("strings in a list are compared with a field's text");
+            };
+            xs.push(Expr::Text(
+                r,
+                if negated {
+                    TextTest::NoneOf(strings)
+                } else {
+                    TextTest::OneOf(strings)
+                },
+            ));
+        }
+        self.i = end;
+        Ok(Term::Bool(Box::new(match xs.len() {
+            1 => xs.pop().expect("one"),
+            _ if negated => Expr::And(xs),
+            _ => Expr::Or(xs),
+        })))
+    }
+
+    /// After `matches`: `/re/` (`\/` is a `/` of the regex), compiled.
+    #[inline(never)]
+    fn regex(&mut self) -> Result<Pattern, ExprError> {
+        let start = self.i;
+        if !self.s[start..].starts_with('/') {
+            return self.err("expected a regex between slashes: `msg matches /time.?out/`");
+        }
+        let mut source = String::new();
+        let mut chars = self.s[start + 1..].char_indices();
+        let mut end = None;
+        while let Some((k, c)) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some((_, '/')) => source.push('/'),
+                    Some((_, e)) => {
+                        source.push('\\');
+                        source.push(e);
+                    }
+                    None => break,
+                },
+                '/' => {
+                    end = Some(start + 1 + k + 1);
+                    break;
+                }
+                c => source.push(c),
+            }
+        }
+        let Some(end) = end else {
+            return self.err("this regex is never closed: end it with `/`");
+        };
+        match regex::RegexBuilder::new(&source)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .build()
+        {
+            Ok(regex) => {
+                self.i = end;
+                Ok(Pattern { regex })
+            }
+            Err(regex::Error::CompiledTooBig(limit)) => self.err(format!(
+                "this regex compiles to more than {limit} bytes, the bound: simplify it"
+            )),
+            Err(e) => {
+                // `regex` explains on several lines, the last one naming
+                // the fault.
+                let why = e.to_string();
+                let why = why
+                    .lines()
+                    .rev()
+                    .find_map(|l| l.trim().strip_prefix("error: "))
+                    .unwrap_or(why.trim());
+                self.err(format!("not a regex: {why}"))
+            }
+        }
+    }
+
+    /// The comparison `t op r` (the operands of arithmetic, or of
+    /// Verilog's signed reading, make a comparison of terms).
+    fn comparison(&mut self, t: Term, op: Comparison, r: Term) -> Result<Expr, ExprError> {
+        {
             let e = match (t, r) {
                 (Term::Operand(a), Term::Operand(b))
                     if !matches!(a, Operand::Term(_))
@@ -883,9 +1243,8 @@ impl<'a> Parser<'a> {
                     Expr::Compare(Operand::Term(Box::new(a)), op, Operand::Term(Box::new(b)))
                 }
             };
-            t = Term::Bool(Box::new(e));
+            Ok(e)
         }
-        Ok(t)
     }
 
     fn shift(&mut self, depth: usize) -> Result<Term, ExprError> {
@@ -984,6 +1343,24 @@ impl<'a> Parser<'a> {
         }
         if self.eat("{") {
             return self.concatenation(depth + 1);
+        }
+        let at = self.i;
+        if self.keyword("has") {
+            if !self.eat("(") {
+                // A field named `has`.
+                self.i = at;
+            } else {
+                self.ws();
+                let arg = self.i;
+                let Operand::Field(r @ FieldRef { select: None, .. }) = self.operand()? else {
+                    self.i = arg;
+                    return self.err("`has` reads a field: `has(latency_ms)`");
+                };
+                if !self.eat(")") {
+                    return self.err("expected `)`");
+                }
+                return Ok(Term::Bool(Box::new(Expr::Has(r))));
+            }
         }
         let rest = &self.s[self.i..];
         let function = ["$isunknown", "$signed", "$unsigned"]
@@ -1229,6 +1606,13 @@ impl<'a> Parser<'a> {
             match name.as_str() {
                 "true" | "TRUE" => return Ok(Operand::Bool(true)),
                 "false" | "FALSE" => return Ok(Operand::Bool(false)),
+                "null" => {
+                    self.i = start;
+                    return self.err(
+                        "`null` is compared with a field by `==` or `!=`: `x == null` holds \
+                         when `x` is missing",
+                    );
+                }
                 _ => {}
             }
             let select = self.select()?;
@@ -1426,17 +1810,34 @@ impl Expr {
     }
 
     fn visit(&self, f: &mut impl FnMut(&FieldRef)) {
+        self.visit_fields(true, f);
+    }
+
+    /// Visits the fields read, those of `has` only with `with_has`.
+    fn visit_fields(&self, with_has: bool, f: &mut impl FnMut(&FieldRef)) {
         match self {
-            Expr::Field(r) | Expr::Unknown(r) => f(r),
+            Expr::Has(r) if with_has => f(r),
+            Expr::Has(_) => {}
+            Expr::Field(r) | Expr::Unknown(r) | Expr::Text(r, _) => f(r),
             Expr::Compare(a, _, b) => {
-                a.visit(f);
-                b.visit(f);
+                a.visit(with_has, f);
+                b.visit(with_has, f);
             }
             Expr::Const(_) => {}
-            Expr::Not(e) => e.visit(f),
-            Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| x.visit(f)),
-            Expr::Value(t) => t.visit(f),
+            Expr::Not(e) => e.visit_fields(with_has, f),
+            Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| x.visit_fields(with_has, f)),
+            Expr::Value(t) => t.visit(with_has, f),
         }
+    }
+
+    /// Whether the atom reads a missing field ([`is_missing`]), but in
+    /// `has`.
+    fn reads_missing<'c>(&self, cell: &impl Fn(usize) -> Option<Cell<'c>>) -> bool {
+        let mut missing = false;
+        self.visit_fields(false, &mut |r: &FieldRef| {
+            missing = missing || is_missing(cell(r.id));
+        });
+        missing
     }
 
     /// Gives every field the reader's index, `resolve(name)`.
@@ -1463,7 +1864,7 @@ impl Expr {
             Ok(())
         };
         match self {
-            Expr::Field(r) | Expr::Unknown(r) => res(r),
+            Expr::Field(r) | Expr::Unknown(r) | Expr::Has(r) | Expr::Text(r, _) => res(r),
             Expr::Compare(a, _, b) => {
                 a.resolve(resolve)?;
                 b.resolve(resolve)
@@ -1478,6 +1879,67 @@ impl Expr {
     /// Evaluates the expression; `cell(id)` reads field `id` of the event
     /// (`None`: the event has no such field).
     ///
+    /// A missing field ([`is_missing`]: absent, empty, `null`) is SQL's
+    /// NULL in a `WHERE` clause: an atom that reads one — a comparison
+    /// (`!=` too), arithmetic in it, a field read as a Boolean, `in`,
+    /// `contains` and the other text tests, `$isunknown` — is false,
+    /// whatever else it reads. `!`, `&&` and `||` then combine true and
+    /// false: `!(x > 5)` holds where `x` is missing. `has(x)` and
+    /// `x == null` ask whether it is. [`Expr::eval_strict`] makes a
+    /// missing field an error instead.
+    ///
+    /// ```
+    /// use monitor_core::trace::expr::{Cell, Expr};
+    ///
+    /// let fields = ["latency", "level"];
+    /// let event = serde_json::json!({"latency": 250, "level": "ERROR"});
+    /// let login = serde_json::json!({"level": "INFO"});
+    /// let value = |text: &str, event: &serde_json::Value| {
+    ///     let mut e = Expr::parse(text).unwrap();
+    ///     e.resolve(&mut |n| fields.iter().position(|f| *f == n).ok_or(()))
+    ///         .unwrap();
+    ///     e.eval(&|id| event.get(fields[id]).map(Cell::Json))
+    /// };
+    /// assert_eq!(value("latency > 100 && level == \"ERROR\"", &event), Ok(true));
+    /// assert_eq!(value("latency > 100", &login), Ok(false));
+    /// assert_eq!(value("latency != 100", &login), Ok(false));
+    /// assert_eq!(value("!(latency > 100)", &login), Ok(true));
+    /// assert_eq!(value("latency == null && !has(latency)", &login), Ok(true));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn eval<'c>(&self, cell: &impl Fn(usize) -> Option<Cell<'c>>) -> Result<bool, ValueError> {
+        match self {
+            Expr::Const(b) => Ok(*b),
+            Expr::Has(r) => Ok(!is_missing(cell(r.id))),
+            Expr::Not(e) => Ok(!e.eval(cell)?),
+            Expr::And(xs) => {
+                for x in xs {
+                    if !x.eval(cell)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Expr::Or(xs) => {
+                for x in xs {
+                    if x.eval(cell)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            // An atom: what it nests (a comparison inside arithmetic)
+            // reads no missing field once it is evaluated.
+            atom if atom.reads_missing(cell) => Ok(false),
+            atom => atom.eval_strict(cell),
+        }
+    }
+
+    /// Evaluates the expression as [`Expr::eval`] does, but a missing
+    /// field is no NULL: an absent field is an error, an empty text or a
+    /// JSON `null` is the value it is (`""` is no number, and compares as
+    /// text). `has(x)` and `x == null` are the same.
+    ///
     /// ```
     /// use monitor_core::trace::expr::{Cell, Expr, ValueError};
     ///
@@ -1487,13 +1949,17 @@ impl Expr {
     ///     .unwrap();
     /// let event = serde_json::json!({"latency": 250, "level": "ERROR"});
     /// let get = |id: usize| event.get(fields[id]).map(Cell::Json);
-    /// assert_eq!(e.eval(&get), Ok(true));
+    /// assert_eq!(e.eval_strict(&get), Ok(true));
     /// let short = serde_json::json!({"latency": 250});
     /// let get = |id: usize| short.get(fields[id]).map(Cell::Json);
-    /// assert_eq!(e.eval(&get), Err(ValueError("no field `level` in this event".into())));
+    /// assert_eq!(e.eval_strict(&get), Err(ValueError("no field `level` in this event".into())));
+    /// assert_eq!(e.eval(&get), Ok(false));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn eval<'c>(&self, cell: &impl Fn(usize) -> Option<Cell<'c>>) -> Result<bool, ValueError> {
+    pub fn eval_strict<'c>(
+        &self,
+        cell: &impl Fn(usize) -> Option<Cell<'c>>,
+    ) -> Result<bool, ValueError> {
         let get = |r: &FieldRef| {
             cell(r.id).ok_or_else(|| ValueError(format!("no field `{}` in this event", r.name)))
         };
@@ -1531,10 +1997,10 @@ impl Expr {
                     ))
                 }
             }
-            Expr::Not(e) => Ok(!e.eval(cell)?),
+            Expr::Not(e) => Ok(!e.eval_strict(cell)?),
             Expr::And(xs) => {
                 for x in xs {
-                    if !x.eval(cell)? {
+                    if !x.eval_strict(cell)? {
                         return Ok(false);
                     }
                 }
@@ -1542,13 +2008,36 @@ impl Expr {
             }
             Expr::Or(xs) => {
                 for x in xs {
-                    if x.eval(cell)? {
+                    if x.eval_strict(cell)? {
                         return Ok(true);
                     }
                 }
                 Ok(false)
             }
             Expr::Value(t) => arith::truth(t, cell),
+            Expr::Has(r) => Ok(!is_missing(cell(r.id))),
+            Expr::Text(r, test) => {
+                let c = get(r)?;
+                if let Cell::Bits(bits) = c {
+                    return Err(in_field(
+                        r,
+                        ValueError(format!(
+                            "{} is a {}-bit vector, not text: compare it with numbers",
+                            shown(&c),
+                            bits.len()
+                        )),
+                    ));
+                }
+                let text = c.as_text();
+                Ok(match test {
+                    TextTest::Contains(s) => text.contains(s.as_str()),
+                    TextTest::StartsWith(s) => text.starts_with(s.as_str()),
+                    TextTest::EndsWith(s) => text.ends_with(s.as_str()),
+                    TextTest::Matches(p) => p.is_match(&text),
+                    TextTest::OneOf(xs) => xs.iter().any(|x| *x == text),
+                    TextTest::NoneOf(xs) => xs.iter().all(|x| *x != text),
+                })
+            }
             Expr::Compare(a, op, b)
                 if matches!(a, Operand::Term(_)) || matches!(b, Operand::Term(_)) =>
             {
@@ -1584,7 +2073,7 @@ impl Expr {
                     let truth = |o: &Operand| -> Result<bool, ValueError> {
                         match o {
                             Operand::Bool(b) => Ok(*b),
-                            Operand::Field(r) => Expr::Field(r.clone()).eval(cell),
+                            Operand::Field(r) => Expr::Field(r.clone()).eval_strict(cell),
                             Operand::Number(Number { int: Some(i), .. }) if *i == 0 || *i == 1 => {
                                 Ok(*i == 1)
                             }
@@ -1746,7 +2235,7 @@ mod tests {
                 .ok_or_else(|| format!("no {n}"))
         })
         .unwrap();
-        e.eval(&|id| fields.get(id).map(|(_, c)| *c))
+        e.eval_strict(&|id| fields.get(id).map(|(_, c)| *c))
     }
 
     /// The shared-number path gives what the evaluation gives, in every
@@ -1794,7 +2283,13 @@ mod tests {
                     e.resolve(&mut |_: &str| Ok::<usize, ()>(0)).unwrap();
                     let fast = FieldVsNumber::of(&e).expect("a field against a number");
                     for cell in &cells {
-                        let slow = e.eval(&|_| Some(*cell));
+                        let slow = e.eval_strict(&|_| Some(*cell));
+                        // NULL: false, whatever the operator.
+                        if is_missing(Some(*cell)) {
+                            assert_eq!(e.eval(&|_| Some(*cell)), Ok(false), "{text} at {cell:?}");
+                        } else {
+                            assert_eq!(e.eval(&|_| Some(*cell)), slow, "{text} at {cell:?}");
+                        }
                         match cell.as_num() {
                             Ok(n) => {
                                 assert_eq!(Ok(fast.holds(n)), slow, "{text} at {cell:?}");
@@ -1815,7 +2310,7 @@ mod tests {
                 let fast = FieldVsNumber::of(&e).expect("a field against a number");
                 assert!(fast.not_for_vectors);
                 for cell in &cells {
-                    let slow = e.eval(&|_| Some(*cell));
+                    let slow = e.eval_strict(&|_| Some(*cell));
                     match cell.as_num() {
                         Ok(_) if matches!(cell, Cell::Bits(_)) => {}
                         Ok(n) => {
@@ -2150,6 +2645,148 @@ mod tests {
         assert!(Expr::parse(&format!("{}a{}", "-(".repeat(500), ")".repeat(500))).is_err());
         assert!(Expr::parse(&format!("{}a > 0", "~".repeat(100_000))).is_err());
         assert!(Expr::parse(&format!("{}a{} > 0", "{".repeat(5000), "}".repeat(5000))).is_err());
+    }
+
+    /// The value of `text` where the fields are `fields`, a missing field
+    /// being NULL.
+    fn lenient(text: &str, fields: &[(&str, Option<Cell<'_>>)]) -> Result<bool, ValueError> {
+        let mut e = Expr::parse(text).unwrap();
+        e.resolve(&mut |n: &str| {
+            fields
+                .iter()
+                .position(|(f, _)| *f == n)
+                .ok_or_else(|| format!("no {n}"))
+        })
+        .unwrap();
+        e.eval(&|id| fields.get(id).and_then(|(_, c)| *c))
+    }
+
+    #[test]
+    fn a_missing_field_is_null() {
+        let null = json!(null);
+        for missing in [
+            None,
+            Some(Cell::Text("")),
+            Some(Cell::Text(" ")),
+            Some(Cell::Json(&null)),
+        ] {
+            let at = |text: &str| lenient(text, &[("x", missing), ("y", Some(Cell::Text("4")))]);
+            for op in ["==", "!=", "<", "<=", ">", ">=", "===", "!=="] {
+                assert_eq!(at(&format!("x {op} 4")), Ok(false), "{op} {missing:?}");
+                assert_eq!(at(&format!("4 {op} x")), Ok(false), "{op} {missing:?}");
+                assert_eq!(at(&format!("x {op} y")), Ok(false), "{op} {missing:?}");
+            }
+            assert_eq!(at("x != \"a\""), Ok(false));
+            assert_eq!(at("x + y > 0 || x - y < 0"), Ok(false));
+            assert_eq!(at("x / 0 > 1"), Ok(false));
+            assert_eq!(at("x"), Ok(false));
+            assert_eq!(at("!x"), Ok(true));
+            assert_eq!(at("!(x > 5)"), Ok(true));
+            assert_eq!(
+                at("x in [1, 2] || x not in [1, 2] || x in ['a'] || x not in ['a']"),
+                Ok(false)
+            );
+            assert_eq!(
+                at("x contains '' || x starts_with '' || x ends_with '' || x matches /.*/"),
+                Ok(false)
+            );
+            assert_eq!(at("$isunknown(x)"), Ok(false));
+            assert_eq!(at("has(x) || x != null"), Ok(false));
+            assert_eq!(at("!has(x) && x == null && has(y) && y != null"), Ok(true));
+            // `has` is never NULL, also in arithmetic.
+            assert_eq!(at("has(x) + y == 4"), Ok(true));
+            assert_eq!(at("(x > 1) + y == 4"), Ok(false));
+            assert_eq!(at("y > 3 && !(x < 3)"), Ok(true));
+        }
+        // Present: a JSON "" is a string.
+        let empty = json!("");
+        let at = |text: &str| lenient(text, &[("x", Some(Cell::Json(&empty)))]);
+        assert_eq!(at("has(x) && x == '' && x != null"), Ok(true));
+        // Strict: as before.
+        let strict = |text: &str, c: Option<Cell<'_>>| {
+            let mut e = Expr::parse(text).unwrap();
+            e.resolve(&mut |_: &str| Ok::<usize, ()>(0)).unwrap();
+            e.eval_strict(&|_| c)
+        };
+        assert_eq!(
+            strict("x > 1", None),
+            Err(ValueError("no field `x` in this event".into()))
+        );
+        assert_eq!(
+            strict("x > 1", Some(Cell::Text(""))),
+            Err(ValueError("`x`: \"\" is not a number".into()))
+        );
+        assert_eq!(strict("x != 'a'", Some(Cell::Text(""))), Ok(true));
+        assert_eq!(strict("x == null", Some(Cell::Text(""))), Ok(true));
+        assert_eq!(strict("has(x)", None), Ok(false));
+    }
+
+    #[test]
+    fn text_operators_and_lists() {
+        let msg = json!("upstream timeout after 5s");
+        let code = json!(503);
+        let fields = |m| [("msg", Some(m)), ("code", Some(Cell::Json(&code)))];
+        let at = |text: &str| lenient(text, &fields(Cell::Json(&msg)));
+        assert_eq!(at("msg contains \"timeout\""), Ok(true));
+        assert_eq!(
+            at("msg starts_with 'upstream' && msg ends_with '5s'"),
+            Ok(true)
+        );
+        assert_eq!(at("msg starts_with 'timeout'"), Ok(false));
+        assert_eq!(at("msg matches /time.?out after [0-9]+s$/"), Ok(true));
+        assert_eq!(at("msg matches /^timeout/"), Ok(false));
+        assert_eq!(at("code in [500, 502, 503] && code not in [404]"), Ok(true));
+        assert_eq!(at("code in [500.0, 503e0]"), Ok(true));
+        assert_eq!(at("code not in [503, 504]"), Ok(false));
+        assert_eq!(at("code in ['503'] && code contains '50'"), Ok(true));
+        assert_eq!(at("msg in ['a', 'upstream timeout after 5s']"), Ok(true));
+        assert_eq!(at("code + 1 in [504]"), Ok(true));
+        // Bind like `<`: tighter than `==` and `&&`.
+        assert_eq!(at("code in [503] == true"), Ok(true));
+        // `!` binds tighter, as in `!x > 5`.
+        assert_eq!(at("!(msg contains 'x')"), Ok(true));
+        assert!(Expr::parse("!msg contains 'x'").is_err());
+        // A waveform's vector: no text; `in` with numbers in the width.
+        let v = |text: &str| lenient(text, &[("v", Some(Cell::Bits(b"0101")))]);
+        assert!(v("v contains '1'").unwrap_err().0.contains("not text"));
+        assert!(v("v in ['0101']").unwrap_err().0.contains("not text"));
+        assert_eq!(v("v in [5, 6]"), Ok(true));
+        assert_eq!(v("v in [4'd5]"), Ok(true));
+        // A negative integer is 32 signed bits, as in `v == -11`.
+        assert_eq!(v("v in [-11]"), Ok(false));
+        assert_eq!(v("v == -11"), Ok(false));
+        assert_eq!(v("v in [4'sb0101]"), v("v == 4'sb0101"));
+    }
+
+    #[test]
+    fn new_syntax_errors_have_a_caret() {
+        for (text, message, at) in [
+            ("x in []", "an empty list", 6),
+            ("x in 3", "expected a list", 5),
+            ("x in [1, y]", "a list holds", 9),
+            ("x in [1 2]", "expected `,` or `]`", 8),
+            ("x + 1 in ['a']", "strings in a list", 0),
+            ("x contains 3", "takes a string", 11),
+            ("x[2] contains 'a'", "reads a field's text", 0),
+            ("x + 1 starts_with 'a'", "reads a field's text", 0),
+            ("x matches 'a'", "between slashes", 10),
+            ("x matches /a(/", "not a regex", 10),
+            ("x matches /ab", "never closed", 10),
+            ("x matches /\\w{2000}/", "bytes, the bound", 10),
+            ("x > null", "`null` is compared", 4),
+            ("x + 1 == null", "`null` is compared with a field", 0),
+            ("has(3)", "`has` reads a field", 4),
+            ("has( x[1] )", "`has` reads a field", 5),
+            ("has(x", "expected `)`", 5),
+            ("x not 3", "expected an operator", 2),
+        ] {
+            let e = Expr::parse(text).unwrap_err();
+            assert!(e.message.contains(message), "{text}: {e}");
+            assert_eq!(e.at, at, "{text}: {e}");
+        }
+        // Fields named like the words.
+        let e = Expr::parse("has && in_flight && not_ready && null_count > 1").unwrap();
+        assert_eq!(e.fields(), ["has", "in_flight", "not_ready", "null_count"]);
     }
 
     proptest::proptest! {

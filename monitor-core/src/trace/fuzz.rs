@@ -81,6 +81,37 @@ proptest! {
         }
     }
 
+    /// The words of `in`, the text operators, `has` and `null`, in any
+    /// order, evaluated on missing, text and vector fields.
+    #[test]
+    fn random_text_expressions_never_panic(
+        tokens in prop::collection::vec(prop::sample::select(&[
+            "x", "y", " in ", " not in ", " not ", "[", "]", ",", " contains ",
+            " starts_with ", " ends_with ", " matches ", "/", "/a(/", "/t.*o/", "\\/",
+            "has(", "has", "null", " == ", " != ", " < ", "'a'", "\"b", "1", "-3", "2.5",
+            "(", ")", " && ", " || ", "!", "4'b01", "\\", " + ", "x[1]", "$isunknown(",
+        ][..]), 0..14),
+    ) {
+        let text: String = tokens.concat();
+        if let Ok(mut e) = Expr::parse(&text) {
+            let _ = e.resolve(&mut |n: &str| Ok::<usize, ()>(usize::from(n == "y")));
+            let null = serde_json::Value::Null;
+            let word = serde_json::json!("timeout");
+            for cell in [
+                None,
+                Some(super::expr::Cell::Text("")),
+                Some(super::expr::Cell::Text("a")),
+                Some(super::expr::Cell::Json(&null)),
+                Some(super::expr::Cell::Json(&word)),
+                Some(super::expr::Cell::Bits(b"1x0")),
+                Some(super::expr::Cell::Int(-3)),
+            ] {
+                let _ = e.eval(&|id| if id == 0 { cell } else { Some(super::expr::Cell::Text("1")) });
+                let _ = e.eval_strict(&|_| cell);
+            }
+        }
+    }
+
     #[test]
     fn random_expressions_never_panic(text in "[a-z0-9!&|()<>=\\[\\]:'\" .bdh_x-]{0,40}") {
         if let Ok(e) = Expr::parse(&text) {

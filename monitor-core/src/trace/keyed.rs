@@ -665,7 +665,7 @@ impl KeyedChecker {
                 }
             };
             let ends = match end_key {
-                Some(e) => e.eval(&|id| reader.cell(id)).map_err(|m| {
+                Some(e) => bound.value(e, &*reader).map_err(|m| {
                     self.events -= 1;
                     reader.error_here(format!("--end-key: {m}"))
                 })?,
@@ -1399,6 +1399,7 @@ mod tests {
                 all: round % 2 == 0,
                 max_reports: 10_000,
                 context: (round % 5) as usize,
+                strict_fields: round % 4 == 1,
             };
             let csv = round % 3 != 2;
             let unkeyed =
