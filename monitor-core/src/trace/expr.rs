@@ -1912,22 +1912,8 @@ impl Expr {
             Expr::Const(b) => Ok(*b),
             Expr::Has(r) => Ok(!is_missing(cell(r.id))),
             Expr::Not(e) => Ok(!e.eval(cell)?),
-            Expr::And(xs) => {
-                for x in xs {
-                    if !x.eval(cell)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-            Expr::Or(xs) => {
-                for x in xs {
-                    if x.eval(cell)? {
-                        return Ok(true);
-                    }
-                }
-                Ok(false)
-            }
+            Expr::And(xs) => junction(xs, true, |x| x.eval(cell)),
+            Expr::Or(xs) => junction(xs, false, |x| x.eval(cell)),
             // An atom: what it nests (a comparison inside arithmetic)
             // reads no missing field once it is evaluated.
             atom if atom.reads_missing(cell) => Ok(false),
@@ -1998,22 +1984,8 @@ impl Expr {
                 }
             }
             Expr::Not(e) => Ok(!e.eval_strict(cell)?),
-            Expr::And(xs) => {
-                for x in xs {
-                    if !x.eval_strict(cell)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-            Expr::Or(xs) => {
-                for x in xs {
-                    if x.eval_strict(cell)? {
-                        return Ok(true);
-                    }
-                }
-                Ok(false)
-            }
+            Expr::And(xs) => junction(xs, true, |x| x.eval_strict(cell)),
+            Expr::Or(xs) => junction(xs, false, |x| x.eval_strict(cell)),
             Expr::Value(t) => arith::truth(t, cell),
             Expr::Has(r) => Ok(!is_missing(cell(r.id))),
             Expr::Text(r, test) => {
@@ -2194,6 +2166,22 @@ pub(crate) fn operand_num<'x, 'c: 'x>(
         }
         Operand::Number(..) | Operand::Literal(_) => Ok(o.number().expect("a constant number")),
     }
+}
+
+/// `xs` joined by `&&` (`and`) or `||`, each evaluated by `value` in
+/// order, stopping at the first that decides (its error, if it has one,
+/// is the result: those after it are not read).
+fn junction(
+    xs: &[Expr],
+    and: bool,
+    value: impl Fn(&Expr) -> Result<bool, ValueError>,
+) -> Result<bool, ValueError> {
+    for x in xs {
+        if value(x)? != and {
+            return Ok(!and);
+        }
+    }
+    Ok(and)
 }
 
 /// The text of a compared operand; `cell` is the value of a field operand.
