@@ -746,6 +746,11 @@ fn plain(value: &str, also: &str) -> bool {
 /// A name or a value as `field=value` writes it: plainly when it is
 /// letters, digits and `_-./@+#`, otherwise as a JSON string (`"Ann
 /// Lee"`), with the characters a terminal acts on escaped.
+/// `n` and the noun for its count: `1 key`, `3 keys`.
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub(crate) fn quoted(s: &str) -> String {
     quoted_with(s, "")
 }

@@ -12,7 +12,7 @@ use monitor_core::trace::reader::{CsvReader, JsonlReader};
 use monitor_core::trace::{escape, escape_json};
 
 use super::totals::Totals;
-use super::{at, emit_now, format_of, open_input, quoted, violation_text};
+use super::{at, emit_now, format_of, open_input, plural, quoted, violation_text};
 use crate::{CheckArgs, Run, TraceFormat, UnkeyedRows};
 
 /// Checks every trace of `args` with `--by`: whether some property was
@@ -194,10 +194,6 @@ pub(crate) fn key_label(by: &[String], key: &[String]) -> String {
         .map(|(f, v)| format!("{}={}", quote(f), quote(v)))
         .collect::<Vec<_>>()
         .join(",")
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Writes the report of one trace.

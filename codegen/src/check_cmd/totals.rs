@@ -10,6 +10,7 @@ use monitor_core::trace::keyed::KeyedReport;
 use monitor_core::trace::{escape, escape_json};
 use monitor_core::Verdict;
 
+use super::plural;
 use crate::Run;
 
 /// One property's counts over the traces checked so far.
@@ -144,8 +145,4 @@ impl Totals {
             };
         }
     }
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }

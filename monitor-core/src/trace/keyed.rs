@@ -582,10 +582,7 @@ impl KeyedChecker {
             let mut missing = None;
             for (f, &id) in self.by.iter().zip(key_ids) {
                 match key_text(reader.cell(id)) {
-                    Some(text) if !text.is_empty() => {
-                        key.extend_from_slice(&(text.len() as u32).to_le_bytes());
-                        key.extend_from_slice(text.as_bytes());
-                    }
+                    Some(text) if !text.is_empty() => encode_key_field(&mut key, &text),
                     Some(_) => {
                         missing = Some(format!("the key field `{f}` (--by) is empty"));
                         break;
@@ -856,15 +853,9 @@ impl KeyedChecker {
             }
         };
         self.violations[i].count += 1;
-        // At most `max_reports` explained per property (over all keys).
-        let budget = if options.all {
-            options.max_reports
-        } else {
-            options.max_reports.max(1)
-        };
         if self.keep == 0
             || self.violations[i].reports.len() >= limit
-            || self.explained[p] >= budget
+            || self.explained[p] >= self.explanation_budget()
         {
             // (Without kept events, explained by a second reading.)
             return;
@@ -934,6 +925,17 @@ impl KeyedChecker {
         self.violations[i].reports.push(v);
     }
 
+    /// How many violations of each property are explained, over all keys:
+    /// `max_reports` (at least one without [`Options::all`]).
+    fn explanation_budget(&self) -> usize {
+        let options = self.checker.options();
+        if options.all {
+            options.max_reports
+        } else {
+            options.max_reports.max(1)
+        }
+    }
+
     /// Whether, while explaining, every violation to be explained has
     /// been.
     fn explained_all(&self) -> bool {
@@ -984,12 +986,7 @@ impl KeyedChecker {
         reader: &mut R,
         report: &mut KeyedReport,
     ) -> Result<(), TraceError> {
-        let options = self.checker.options();
-        let budget = if options.all {
-            options.max_reports
-        } else {
-            options.max_reports.max(1)
-        };
+        let budget = self.explanation_budget();
         // The first `budget` violations of each property are explained.
         let mut targets = vec![0usize; report.properties.len()];
         for v in &report.violations {
@@ -1006,8 +1003,7 @@ impl KeyedChecker {
             .map(|v| {
                 let mut bytes = Vec::new();
                 for field in &v.key {
-                    bytes.extend_from_slice(&(field.len() as u32).to_le_bytes());
-                    bytes.extend_from_slice(field.as_bytes());
+                    encode_key_field(&mut bytes, field);
                 }
                 bytes.into_boxed_slice()
             })
@@ -1166,6 +1162,13 @@ fn key_text(cell: Option<Cell<'_>>) -> Option<std::borrow::Cow<'_, str>> {
         Cell::Bool(b) => Some(Cow::Owned(b.to_string())),
         Cell::Int(i) => Some(Cow::Owned(i.to_string())),
     }
+}
+
+/// Appends a key field's value to an interned key: its length (a `u32`),
+/// then its bytes; read back by [`decode_key`].
+fn encode_key_field(key: &mut Vec<u8>, value: &str) {
+    key.extend_from_slice(&(value.len() as u32).to_le_bytes());
+    key.extend_from_slice(value.as_bytes());
 }
 
 /// The fields' values of an interned key.
