@@ -5,6 +5,7 @@
 //! expressions over a trace's fields (`--define`).
 
 use monitor_core::trace::check::{Checker, Engine, Property, Report, ViolationReport};
+use monitor_core::trace::escape;
 use monitor_core::trace::expr::{Expr, FieldRef};
 use monitor_core::trace::keyed::{KeyViolations, KeyedProperty, KeyedReport};
 use monitor_core::trace::reader::Position;
@@ -52,11 +53,15 @@ pub fn bind(
                 used[k] = true;
             }
             let text = def.map_or(ap, |k| defines[k].1.as_str());
-            let e = field_or_expression(text).map_err(|e| match def {
-                Some(_) => format!("--define {ap}: {e}"),
-                None => format!(
-                    "`{label}`: the proposition `{ap}` is neither a field nor an expression over fields; bind it with --define {ap}=EXPR ({e})"
-                ),
+            let e = field_or_expression(text).map_err(|e| {
+                // (Names as the user wrote them: shown escaped.)
+                let (label, ap) = (escape(&label), escape(ap));
+                match def {
+                    Some(_) => format!("--define {ap}: {e}"),
+                    None => format!(
+                        "`{label}`: the proposition `{ap}` is neither a field nor an expression over fields; bind it with --define {ap}=EXPR ({e})"
+                    ),
+                }
             })?;
             bindings.push(e);
         }

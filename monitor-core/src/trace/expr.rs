@@ -774,17 +774,20 @@ pub struct ExprError {
     pub at: usize,
 }
 
+// The text comes from the user's command line or file: it is shown with
+// the characters a terminal acts on escaped (`super::escape`), the caret
+// under the escaped text, the column counted in the text as written.
 impl fmt::Display for ExprError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let col = self.text[..self.at.min(self.text.len())].chars().count();
+        let before = self.text.get(..self.at).unwrap_or(&self.text);
+        let col = before.chars().count();
+        let text = super::escape(&self.text);
         write!(
             f,
-            "in `{}`, column {}: {}\n  {}\n  {}^",
-            self.text,
+            "in `{text}`, column {}: {}\n  {text}\n  {}^",
             col + 1,
-            self.message,
-            self.text,
-            " ".repeat(col)
+            super::escape(&self.message),
+            " ".repeat(super::escape(before).chars().count())
         )
     }
 }
@@ -2213,6 +2216,23 @@ fn operand_text<'x>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// An expression's error shows its text with the characters a
+    /// terminal acts on escaped, the caret under the escaped text and the
+    /// column counted as written.
+    #[test]
+    fn errors_show_hostile_text_escaped() {
+        let e = Expr::parse("a\u{1b}[31m\nb > ?").unwrap_err().to_string();
+        assert!(!e.contains('\u{1b}'), "{e:?}");
+        let lines: Vec<&str> = e.lines().collect();
+        assert_eq!(lines.len(), 3, "{e:?}");
+        assert_eq!(lines[1], "  a\\u{1b}[31m\\nb > ?");
+        let caret = lines[2].find('^').unwrap();
+        assert!(caret > 2 && caret < lines[1].len(), "{e:?}");
+        // A plain text is shown as before.
+        let e = Expr::parse("x > ?").unwrap_err().to_string();
+        assert_eq!(e.lines().nth(2), Some("      ^"), "{e:?}");
+    }
 
     fn eval(text: &str, fields: &[(&str, Cell<'_>)]) -> Result<bool, ValueError> {
         let mut e = Expr::parse(text).unwrap();
