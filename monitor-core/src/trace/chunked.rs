@@ -859,200 +859,350 @@ pub fn check_lines<R: Read>(
     checker: &mut Checker,
     format: LineFormat,
     source: &str,
-    mut input: R,
+    input: R,
     chunking: Chunking,
 ) -> Result<Vec<Report>, TraceError> {
-    let io_error = |e: std::io::Error| TraceError {
-        source: source.to_string(),
-        at: None,
-        message: e.to_string(),
-    };
-    // CSV: the header row, read by the `csv` crate as one pass reads it
-    // (a byte-order mark, blank lines, quotes, any line end), which gives
-    // back what it read ahead.
-    let mut headers = Vec::new();
-    let mut line = 1;
-    let mut buf: Vec<u8> = Vec::new();
-    let mut drop_lf = false;
-    if format == LineFormat::Csv {
-        let (h, l, cr, rest, _) = CsvReader::new(source, &mut input)?.into_rest();
-        (headers, line, drop_lf, buf) = (h, l, cr, rest);
+    let log = LineLog::open(format, source, input)?;
+    let mut check = ChunkedCheck::new(checker, &mut *log.reader(&[], 0, log.line()))?
+        .starting_at_line(log.line());
+    log.check(&mut check, chunking)?;
+    Ok(check.finish())
+}
+
+/// A check that the chunk driver ([`LineLog::check`]) runs over a log of
+/// lines: each chunk is digested on rayon's pool, in any order, by
+/// [`LineCheck::digest`] on the check's [`LineCheck::shared`] part (which
+/// is all a digest reads), then the digests are applied in order; what a
+/// digest cannot settle is read again, in order, in one pass
+/// ([`LineCheck::read`]).
+pub(crate) trait LineCheck {
+    /// What a digest reads: the fields bound, the options.
+    type Shared: Sync;
+    /// What one chunk comes to.
+    type Digest: Send;
+
+    /// The part the digests read.
+    fn shared(&self) -> &Self::Shared;
+
+    /// Whether chunks can be digested at all (if not, the log is read in
+    /// one pass).
+    fn digests(&self) -> bool;
+
+    /// Digests a chunk read by `reader` (its events counted from 0 and its
+    /// lines from 1), which ends `lines` lines.
+    fn digest<R: Reader>(shared: &Self::Shared, reader: R, lines: u64) -> Self::Digest;
+
+    /// Applies the digest of the next chunk (`chunk`, its bytes). `None`:
+    /// the chunk is done; `Some(line)`: the chunk is to be read in one
+    /// pass from its line `line` (counted from 1) on, [`LineCheck::index`]
+    /// and [`LineCheck::line`] being those of that line's first event.
+    fn apply(&mut self, digest: Self::Digest, chunk: &[u8]) -> Option<u64>;
+
+    /// Reads on in one pass: `reader` numbers its events from
+    /// [`LineCheck::index`] and its lines from [`LineCheck::line`], and
+    /// ends `lines` lines (0 where that is not known: the rest of the
+    /// log).
+    fn read<R: Reader + ?Sized>(&mut self, reader: &mut R, lines: u64) -> Result<(), TraceError>;
+
+    /// The index of the next event.
+    fn index(&self) -> u64;
+
+    /// The line of the next event.
+    fn line(&self) -> u64;
+}
+
+impl LineCheck for ChunkedCheck<'_> {
+    type Shared = Self;
+    type Digest = ChunkSummary;
+
+    fn shared(&self) -> &Self {
+        self
     }
-    let mut eof = false;
-    // Reads until `buf` holds `want` bytes or the input ends.
-    let mut fill = |buf: &mut Vec<u8>, want: usize, eof: &mut bool| -> Result<(), TraceError> {
+
+    fn digests(&self) -> bool {
+        self.summarizes()
+    }
+
+    fn digest<R: Reader>(check: &Self, reader: R, lines: u64) -> ChunkSummary {
+        check.summarize_with(reader, lines, false)
+    }
+
+    fn apply(&mut self, summary: ChunkSummary, _: &[u8]) -> Option<u64> {
+        (!self.skip(&summary)).then_some(1)
+    }
+
+    fn read<R: Reader + ?Sized>(&mut self, reader: &mut R, lines: u64) -> Result<(), TraceError> {
+        ChunkedCheck::read(self, reader, lines)
+    }
+
+    fn index(&self) -> u64 {
+        self.index
+    }
+
+    fn line(&self) -> u64 {
+        self.line
+    }
+}
+
+/// A log of lines (CSV, JSON Lines) opened for chunked checking: its
+/// header row read (CSV) and its byte-order mark dropped (JSON Lines), as
+/// one pass reads them, the bytes read ahead kept.
+pub(crate) struct LineLog<'s, R> {
+    format: LineFormat,
+    source: &'s str,
+    /// The CSV header row.
+    headers: Vec<String>,
+    /// The line of the first event.
+    line: u64,
+    /// Bytes read, not yet checked.
+    buf: Vec<u8>,
+    eof: bool,
+    input: R,
+}
+
+impl<'s, R: Read> LineLog<'s, R> {
+    /// Opens a log: reads its header row (CSV) or byte-order mark (JSON
+    /// Lines).
+    pub(crate) fn open(
+        format: LineFormat,
+        source: &'s str,
+        mut input: R,
+    ) -> Result<LineLog<'s, R>, TraceError> {
+        // CSV: the header row, read by the `csv` crate as one pass reads it
+        // (a byte-order mark, blank lines, quotes, any line end), which
+        // gives back what it read ahead.
+        let (mut headers, mut line, mut drop_lf, mut buf) = (Vec::new(), 1, false, Vec::new());
+        if format == LineFormat::Csv {
+            let (h, l, cr, rest, _) = CsvReader::new(source, &mut input)?.into_rest();
+            (headers, line, drop_lf, buf) = (h, l, cr, rest);
+        }
+        let mut log = LineLog {
+            format,
+            source,
+            headers,
+            line,
+            buf,
+            eof: false,
+            input,
+        };
+        if drop_lf {
+            // The header ended at a `\r` that was the last byte read: a
+            // `\n` after it belongs to the same line end.
+            log.fill(1)?;
+            if log.buf.first() == Some(&b'\n') {
+                log.buf.remove(0);
+            }
+        }
+        if format == LineFormat::Jsonl {
+            // A byte-order mark at the start of the file (only there).
+            // (An error reading it is at line 1, as one pass says.)
+            log.fill(BOM.len()).map_err(|e| TraceError {
+                at: Some("line 1".into()),
+                ..e
+            })?;
+            if log.buf.starts_with(BOM) {
+                log.buf.drain(..BOM.len());
+            }
+        }
+        Ok(log)
+    }
+
+    /// The line of the first event.
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// A one-pass reader of `bytes`, whole lines of the log, whose first
+    /// event has index `index` and is on line `line` (for an empty
+    /// `bytes`: a reader of the log's fields, to bind them).
+    pub(crate) fn reader<'b>(
+        &self,
+        bytes: &'b [u8],
+        index: u64,
+        line: u64,
+    ) -> Box<dyn Reader + 'b> {
+        match self.format {
+            LineFormat::Csv => Box::new(CsvReader::with_headers(
+                self.source,
+                self.headers.clone(),
+                bytes,
+                index,
+                line,
+            )),
+            LineFormat::Jsonl => {
+                Box::new(JsonlReader::starting_at(self.source, bytes, index, line))
+            }
+        }
+    }
+
+    /// Reads until `buf` holds `want` bytes or the input ends.
+    fn fill(&mut self, want: usize) -> Result<(), TraceError> {
         let mut block = [0u8; 1 << 16];
-        while buf.len() < want && !*eof {
-            match input.read(&mut block) {
-                Ok(0) => *eof = true,
-                Ok(n) => buf.extend_from_slice(&block[..n]),
+        while self.buf.len() < want && !self.eof {
+            match self.input.read(&mut block) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.buf.extend_from_slice(&block[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_error(e)),
+                Err(e) => {
+                    return Err(TraceError {
+                        source: self.source.to_string(),
+                        at: None,
+                        message: e.to_string(),
+                    })
+                }
             }
         }
         Ok(())
-    };
-    if drop_lf {
-        // The header ended at a `\r` that was the last byte read: a `\n`
-        // after it belongs to the same line end.
-        fill(&mut buf, 1, &mut eof)?;
-        if buf.first() == Some(&b'\n') {
-            buf.remove(0);
+    }
+
+    /// Checks the log with `check`, in chunks on rayon's pool (see the
+    /// [module documentation](self)).
+    pub(crate) fn check<C: LineCheck>(
+        mut self,
+        check: &mut C,
+        chunking: Chunking,
+    ) -> Result<(), TraceError> {
+        let format = self.format;
+        if !check.digests() {
+            // One pass.
+            let rest = std::io::Cursor::new(std::mem::take(&mut self.buf)).chain(self.input);
+            return one_pass(check, format, self.source, self.headers, rest);
         }
-    }
-    if format == LineFormat::Jsonl {
-        // A byte-order mark at the start of the file (only there).
-        // (An error reading it is at line 1, as one pass says.)
-        fill(&mut buf, BOM.len(), &mut eof).map_err(|e| TraceError {
-            at: Some("line 1".into()),
-            ..e
-        })?;
-        if buf.starts_with(BOM) {
-            buf.drain(..BOM.len());
-        }
-    }
-    let mut check = match format {
-        LineFormat::Csv => ChunkedCheck::new(
-            checker,
-            &mut CsvReader::with_headers(source, headers.clone(), &[][..], 0, line),
-        )?,
-        LineFormat::Jsonl => ChunkedCheck::new(
-            checker,
-            &mut JsonlReader::starting_at(source, &[][..], 0, 1),
-        )?,
-    }
-    .starting_at_line(line);
-    if !check.summarizes() {
-        // Held monitors, or lazy ones (no table to summarize with): one
-        // pass.
-        let rest = std::io::Cursor::new(buf).chain(input);
-        return one_pass(check, format, source, headers, rest);
-    }
-    let threads = rayon::current_num_threads().max(1);
-    let target = match chunking {
-        Chunking::Bytes(n) => n.max(1).saturating_mul(4 * threads),
-        Chunking::Lines(_) => 1 << 20,
-    };
-    // An error reading the input (a compressed file cut short): the whole
-    // lines read before it are checked, as one pass checks them, then the
-    // error is returned.
-    let mut failed: Option<TraceError> = None;
-    loop {
-        if failed.is_none() {
-            if let Err(e) = fill(&mut buf, target, &mut eof) {
-                let whole = last_cut(format, &buf).unwrap_or(0);
-                buf.truncate(whole);
-                eof = true;
-                failed = Some(e);
-            }
-        }
-        // The batch ends at the last line end (or the end of the input).
-        let end = if eof {
-            buf.len()
-        } else {
-            match last_cut(format, &buf) {
-                Some(end) => end,
-                None => {
-                    // A line longer than a batch: the rest in one pass, in
-                    // constant memory.
-                    let rest = std::io::Cursor::new(std::mem::take(&mut buf)).chain(input);
-                    return one_pass(check, format, source, headers, rest);
-                }
-            }
+        let threads = rayon::current_num_threads().max(1);
+        let target = match chunking {
+            Chunking::Bytes(n) => n.max(1).saturating_mul(4 * threads),
+            Chunking::Lines(_) => 1 << 20,
         };
-        if end == 0 {
-            break;
-        }
-        let batch = &buf[..end];
-        if format == LineFormat::Csv && memchr::memchr(b'"', batch).is_some() {
-            // Quoted fields may hold line breaks: the rest in one pass
-            // (after an error, only the lines before it).
-            let rest = std::io::Cursor::new(std::mem::take(&mut buf));
-            return match failed {
-                Some(e) => {
-                    one_pass(check, format, source, headers, rest)?;
-                    Err(e)
+        // An error reading the input (a compressed file cut short): the
+        // whole lines read before it are checked, as one pass checks them,
+        // then the error is returned.
+        let mut failed: Option<TraceError> = None;
+        loop {
+            if failed.is_none() {
+                if let Err(e) = self.fill(target) {
+                    let whole = last_cut(format, &self.buf).unwrap_or(0);
+                    self.buf.truncate(whole);
+                    self.eof = true;
+                    failed = Some(e);
                 }
-                None => one_pass(check, format, source, headers, rest.chain(input)),
-            };
-        }
-        let chunks = cut(format, batch, chunking);
-        let pieces: Vec<ChunkSummary> = {
-            let check = &check;
-            let headers = &headers;
-            chunks
-                .par_iter()
-                .map(|r| {
-                    let bytes = &batch[r.clone()];
-                    let lines = lines_of(format, bytes);
-                    match format {
-                        LineFormat::Csv => check.summarize_with(
-                            UnquotedCsv::new(source, headers, bytes, 0, 1),
-                            lines,
-                            false,
-                        ),
-                        LineFormat::Jsonl => check.summarize_with(
-                            JsonlReader::starting_at(source, bytes, 0, 1),
-                            lines,
-                            false,
-                        ),
+            }
+            // The batch ends at the last line end (or the end of the input).
+            let end = if self.eof {
+                self.buf.len()
+            } else {
+                match last_cut(format, &self.buf) {
+                    Some(end) => end,
+                    None => {
+                        // A line longer than a batch: the rest in one pass,
+                        // in constant memory.
+                        let rest =
+                            std::io::Cursor::new(std::mem::take(&mut self.buf)).chain(self.input);
+                        return one_pass(check, format, self.source, self.headers, rest);
                     }
-                })
-                .collect()
-        };
-        for (range, piece) in chunks.iter().zip(pieces) {
-            if check.skip(&piece) {
-                continue;
+                }
+            };
+            if end == 0 {
+                break;
             }
-            // Read again, in order, by the checker itself.
-            let bytes = &batch[range.clone()];
-            let (index, line) = (check.index, check.line);
-            match format {
-                LineFormat::Csv => check.read(
-                    &mut CsvReader::with_headers(source, headers.clone(), bytes, index, line),
-                    piece.lines,
-                )?,
-                LineFormat::Jsonl => check.read(
-                    &mut JsonlReader::starting_at(source, bytes, index, line),
-                    piece.lines,
-                )?,
+            let batch = &self.buf[..end];
+            if format == LineFormat::Csv && memchr::memchr(b'"', batch).is_some() {
+                // Quoted fields may hold line breaks: the rest in one pass
+                // (after an error, only the lines before it).
+                let rest = std::io::Cursor::new(std::mem::take(&mut self.buf));
+                return match failed {
+                    Some(e) => {
+                        one_pass(check, format, self.source, self.headers, rest)?;
+                        Err(e)
+                    }
+                    None => one_pass(
+                        check,
+                        format,
+                        self.source,
+                        self.headers,
+                        rest.chain(self.input),
+                    ),
+                };
             }
+            let chunks = cut(format, batch, chunking);
+            let digests: Vec<C::Digest> = {
+                let shared = check.shared();
+                let (source, headers) = (self.source, &self.headers);
+                chunks
+                    .par_iter()
+                    .map(|r| {
+                        let bytes = &batch[r.clone()];
+                        let lines = lines_of(format, bytes);
+                        match format {
+                            LineFormat::Csv => C::digest(
+                                shared,
+                                UnquotedCsv::new(source, headers, bytes, 0, 1),
+                                lines,
+                            ),
+                            LineFormat::Jsonl => C::digest(
+                                shared,
+                                JsonlReader::starting_at(source, bytes, 0, 1),
+                                lines,
+                            ),
+                        }
+                    })
+                    .collect()
+            };
+            for (range, digest) in chunks.iter().zip(digests) {
+                let bytes = &batch[range.clone()];
+                let Some(from) = check.apply(digest, bytes) else {
+                    continue;
+                };
+                // Read again, in order, in one pass.
+                let rest = &bytes[line_start(format, bytes, from)..];
+                let mut reader = self.reader(rest, check.index(), check.line());
+                check.read(&mut *reader, lines_of(format, rest))?;
+            }
+            self.buf.drain(..end);
         }
-        buf.drain(..end);
-    }
-    match failed {
-        // JSON Lines reads line by line: one pass says the error is at
-        // the line it was reading (CSV's reader says no line).
-        Some(e) if format == LineFormat::Jsonl => Err(TraceError {
-            at: Some(format!("line {}", check.line)),
-            ..e
-        }),
-        Some(e) => Err(e),
-        None => Ok(check.finish()),
+        match failed {
+            // JSON Lines reads line by line: one pass says the error is at
+            // the line it was reading (CSV's reader says no line).
+            Some(e) if format == LineFormat::Jsonl => Err(TraceError {
+                at: Some(format!("line {}", check.line())),
+                ..e
+            }),
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 }
 
 /// Checks the rest of a log, from where `check` is, in one pass.
-fn one_pass<R: Read>(
-    mut check: ChunkedCheck<'_>,
+fn one_pass<C: LineCheck, R: Read>(
+    check: &mut C,
     format: LineFormat,
     source: &str,
     headers: Vec<String>,
     rest: R,
-) -> Result<Vec<Report>, TraceError> {
-    let (index, line) = (check.index, check.line);
+) -> Result<(), TraceError> {
+    let (index, line) = (check.index(), check.line());
     match format {
         LineFormat::Csv => {
             let mut r = CsvReader::with_headers(source, headers, rest, index, line);
-            check.read(&mut r, 0)?;
+            check.read(&mut r, 0)
         }
         LineFormat::Jsonl => {
             let rest = std::io::BufReader::with_capacity(1 << 16, rest);
             let mut r = JsonlReader::starting_at(source, rest, index, line);
-            check.read(&mut r, 0)?;
+            check.read(&mut r, 0)
         }
     }
-    Ok(check.finish())
+}
+
+/// Where line `line` (counted from 1) of `bytes`, whole lines of the
+/// format, starts.
+pub(crate) fn line_start(format: LineFormat, bytes: &[u8], line: u64) -> usize {
+    match line.checked_sub(2) {
+        None => 0,
+        Some(n) => cuts(format, bytes, 0, true)
+            .nth(usize::try_from(n).unwrap_or(usize::MAX))
+            .unwrap_or(bytes.len()),
+    }
 }
 
 /// The UTF-8 byte-order mark.
