@@ -358,6 +358,15 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     } else {
         reset
     };
+    let pool = match args.jobs {
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n.into())
+                .build()
+                .map_err(|e| format!("--jobs {n}: {e}"))?,
+        ),
+        None => None,
+    };
     if let Some(properties) = keyed_properties {
         if clock.is_some() || reset.is_some() {
             return Err(format!(
@@ -372,7 +381,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         if args.lazy {
             return Err("--by runs monitors built whole: leave out --lazy".into());
         }
-        return keyed::check(args, run, properties, options);
+        return keyed::check(args, run, properties, options, pool.as_ref());
     }
     let mut async_reset = None;
     let mut async_condition = None;
@@ -408,15 +417,6 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
             checker.set_held_in_reset(i, h);
         }
     }
-    let pool = match args.jobs {
-        Some(n) => Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n.into())
-                .build()
-                .map_err(|e| format!("--jobs {n}: {e}"))?,
-        ),
-        None => None,
-    };
     if args.follow && args.traces.len() > 1 {
         return Err("--follow follows one trace".into());
     }

@@ -6,6 +6,7 @@ use std::io::BufReader;
 
 use mongen::trace_report::{key_json, keyed_report_json, keyed_verdict_word, top_violators};
 use monitor_core::trace::check::{Options, Property, ViolationReport};
+use monitor_core::trace::chunked::{Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
 use monitor_core::trace::reader::{CsvReader, JsonlReader};
@@ -22,6 +23,7 @@ pub(super) fn check(
     run: &mut Run,
     properties: Vec<Property>,
     options: Options,
+    pool: Option<&rayon::ThreadPool>,
 ) -> Result<bool, String> {
     if args.follow && args.traces.len() > 1 {
         return Err("--follow follows one trace".into());
@@ -98,7 +100,22 @@ pub(super) fn check(
             }
             emit_now(&s);
         };
+        let lines = match format {
+            TraceFormat::Csv => LineFormat::Csv,
+            _ => LineFormat::Jsonl,
+        };
         let result = match format {
+            // On all cores (or -j N): chunks read and their keys hashed
+            // in parallel, the keys' monitors stepped in order.
+            _ if !args.follow && pool.is_none_or(|p| p.current_num_threads() > 1) => {
+                let go = || {
+                    checker.run_lines_reporting(lines, &name, input, Chunking::default(), &mut live)
+                };
+                match pool {
+                    Some(p) => p.install(go),
+                    None => go(),
+                }
+            }
             TraceFormat::Csv => CsvReader::new(&name, input)
                 .and_then(|mut r| checker.run_reporting(&mut r, &mut live)),
             _ => {

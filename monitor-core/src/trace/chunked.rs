@@ -877,12 +877,19 @@ pub fn check_lines<R: Read>(
 /// ([`LineCheck::read`]).
 pub(crate) trait LineCheck {
     /// What a digest reads: the fields bound, the options.
-    type Shared: Sync;
+    type Shared: Sync + Send;
     /// What one chunk comes to.
     type Digest: Send;
 
     /// The part the digests read.
     fn shared(&self) -> &Self::Shared;
+
+    /// The part the digests read, apart from the check, if applying
+    /// digests changes nothing a digest reads: then the next batch is
+    /// digested while a batch is applied.
+    fn detached(&self) -> Option<std::sync::Arc<Self::Shared>> {
+        None
+    }
 
     /// Whether chunks can be digested at all (if not, the log is read in
     /// one pass).
@@ -1021,18 +1028,12 @@ impl<'s, R: Read> LineLog<'s, R> {
         index: u64,
         line: u64,
     ) -> Box<dyn Reader + 'b> {
-        match self.format {
-            LineFormat::Csv => Box::new(CsvReader::with_headers(
-                self.source,
-                self.headers.clone(),
-                bytes,
-                index,
-                line,
-            )),
-            LineFormat::Jsonl => {
-                Box::new(JsonlReader::starting_at(self.source, bytes, index, line))
-            }
-        }
+        line_reader(self.format, self.source, &self.headers, bytes, index, line)
+    }
+
+    /// The CSV header row (empty for JSON Lines).
+    pub(crate) fn headers(&self) -> &[String] {
+        &self.headers
     }
 
     /// Reads until `buf` holds `want` bytes or the input ends.
@@ -1056,7 +1057,9 @@ impl<'s, R: Read> LineLog<'s, R> {
     }
 
     /// Checks the log with `check`, in chunks on rayon's pool (see the
-    /// [module documentation](self)).
+    /// [module documentation](self)). A check whose digests read nothing
+    /// that applying changes ([`LineCheck::detached`]) has each batch's
+    /// chunks digested while the previous batch's digests are applied.
     pub(crate) fn check<C: LineCheck>(
         mut self,
         check: &mut C,
@@ -1068,6 +1071,7 @@ impl<'s, R: Read> LineLog<'s, R> {
             let rest = std::io::Cursor::new(std::mem::take(&mut self.buf)).chain(self.input);
             return one_pass(check, format, self.source, self.headers, rest);
         }
+        let detached = check.detached();
         let threads = rayon::current_num_threads().max(1);
         let target = match chunking {
             Chunking::Bytes(n) => n.max(1).saturating_mul(4 * threads),
@@ -1077,6 +1081,8 @@ impl<'s, R: Read> LineLog<'s, R> {
         // whole lines read before it are checked, as one pass checks them,
         // then the error is returned.
         let mut failed: Option<TraceError> = None;
+        // A batch digested, not yet applied (with a detached check).
+        let mut pending: Option<Batch<C::Digest>> = None;
         loop {
             if failed.is_none() {
                 if let Err(e) = self.fill(target) {
@@ -1095,6 +1101,7 @@ impl<'s, R: Read> LineLog<'s, R> {
                     None => {
                         // A line longer than a batch: the rest in one pass,
                         // in constant memory.
+                        self.shape().apply(check, pending.take())?;
                         let rest =
                             std::io::Cursor::new(std::mem::take(&mut self.buf)).chain(self.input);
                         return one_pass(check, format, self.source, self.headers, rest);
@@ -1104,11 +1111,14 @@ impl<'s, R: Read> LineLog<'s, R> {
             if end == 0 {
                 break;
             }
-            let batch = &self.buf[..end];
-            if format == LineFormat::Csv && memchr::memchr(b'"', batch).is_some() {
+            let rest = self.buf.split_off(end);
+            let bytes = std::mem::replace(&mut self.buf, rest);
+            if format == LineFormat::Csv && memchr::memchr(b'"', &bytes).is_some() {
                 // Quoted fields may hold line breaks: the rest in one pass
                 // (after an error, only the lines before it).
-                let rest = std::io::Cursor::new(std::mem::take(&mut self.buf));
+                self.shape().apply(check, pending.take())?;
+                let rest = std::io::Cursor::new(bytes)
+                    .chain(std::io::Cursor::new(std::mem::take(&mut self.buf)));
                 return match failed {
                     Some(e) => {
                         one_pass(check, format, self.source, self.headers, rest)?;
@@ -1123,42 +1133,39 @@ impl<'s, R: Read> LineLog<'s, R> {
                     ),
                 };
             }
-            let chunks = cut(format, batch, chunking);
-            let digests: Vec<C::Digest> = {
-                let shared = check.shared();
-                let (source, headers) = (self.source, &self.headers);
-                chunks
-                    .par_iter()
-                    .map(|r| {
-                        let bytes = &batch[r.clone()];
-                        let lines = lines_of(format, bytes);
-                        match format {
-                            LineFormat::Csv => C::digest(
-                                shared,
-                                UnquotedCsv::new(source, headers, bytes, 0, 1),
-                                lines,
-                            ),
-                            LineFormat::Jsonl => C::digest(
-                                shared,
-                                JsonlReader::starting_at(source, bytes, 0, 1),
-                                lines,
-                            ),
-                        }
-                    })
-                    .collect()
-            };
-            for (range, digest) in chunks.iter().zip(digests) {
-                let bytes = &batch[range.clone()];
-                let Some(from) = check.apply(digest, bytes) else {
-                    continue;
-                };
-                // Read again, in order, in one pass.
-                let rest = &bytes[line_start(format, bytes, from)..];
-                let mut reader = self.reader(rest, check.index(), check.line());
-                check.read(&mut *reader, lines_of(format, rest))?;
+            let chunks = cut(format, &bytes, chunking);
+            match &detached {
+                Some(shared) => {
+                    let before = pending.take();
+                    let shape = self.shape();
+                    let mut digests = Vec::new();
+                    // The digests on the pool, the batch before applied on
+                    // this thread (the check may not be sent to another).
+                    let applied = rayon::in_place_scope(|scope| {
+                        scope.spawn(|_| digests = shape.digest::<C>(shared, &bytes, &chunks));
+                        shape.apply(check, before)
+                    });
+                    applied?;
+                    pending = Some(Batch {
+                        bytes,
+                        chunks,
+                        digests,
+                    });
+                }
+                None => {
+                    let digests = self.shape().digest::<C>(check.shared(), &bytes, &chunks);
+                    self.shape().apply(
+                        check,
+                        Some(Batch {
+                            bytes,
+                            chunks,
+                            digests,
+                        }),
+                    )?;
+                }
             }
-            self.buf.drain(..end);
         }
+        self.shape().apply(check, pending.take())?;
         match failed {
             // JSON Lines reads line by line: one pass says the error is at
             // the line it was reading (CSV's reader says no line).
@@ -1169,6 +1176,112 @@ impl<'s, R: Read> LineLog<'s, R> {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// The format, name and header row of the log.
+    fn shape(&self) -> LineShape<'_> {
+        LineShape {
+            format: self.format,
+            source: self.source,
+            headers: &self.headers,
+        }
+    }
+}
+
+/// What reading a piece of a log needs: its format, name and header row.
+#[derive(Clone, Copy)]
+struct LineShape<'a> {
+    format: LineFormat,
+    source: &'a str,
+    headers: &'a [String],
+}
+
+impl LineShape<'_> {
+    /// Digests the chunks of a batch, on rayon's pool.
+    fn digest<C: LineCheck>(
+        &self,
+        shared: &C::Shared,
+        bytes: &[u8],
+        chunks: &[std::ops::Range<usize>],
+    ) -> Vec<C::Digest> {
+        let (format, source, headers) = (self.format, self.source, self.headers);
+        chunks
+            .par_iter()
+            .map(|r| {
+                let bytes = &bytes[r.clone()];
+                let lines = lines_of(format, bytes);
+                match format {
+                    LineFormat::Csv => C::digest(
+                        shared,
+                        UnquotedCsv::new(source, headers, bytes, 0, 1),
+                        lines,
+                    ),
+                    LineFormat::Jsonl => {
+                        C::digest(shared, JsonlReader::starting_at(source, bytes, 0, 1), lines)
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Applies a batch's digests in order, reading in one pass what they
+    /// leave.
+    fn apply<C: LineCheck>(
+        &self,
+        check: &mut C,
+        batch: Option<Batch<C::Digest>>,
+    ) -> Result<(), TraceError> {
+        let Some(batch) = batch else {
+            return Ok(());
+        };
+        for (range, digest) in batch.chunks.iter().zip(batch.digests) {
+            let bytes = &batch.bytes[range.clone()];
+            let Some(from) = check.apply(digest, bytes) else {
+                continue;
+            };
+            // Read again, in order, in one pass.
+            let rest = &bytes[line_start(self.format, bytes, from)..];
+            let mut reader = line_reader(
+                self.format,
+                self.source,
+                self.headers,
+                rest,
+                check.index(),
+                check.line(),
+            );
+            check.read(&mut *reader, lines_of(self.format, rest))?;
+        }
+        Ok(())
+    }
+}
+
+/// A batch of chunks and their digests.
+struct Batch<D> {
+    bytes: Vec<u8>,
+    chunks: Vec<std::ops::Range<usize>>,
+    digests: Vec<D>,
+}
+
+/// A one-pass reader of `bytes`, whole lines of a log of the format with
+/// the header row `headers` (CSV), whose first event has index `index`
+/// and is on line `line`.
+pub(crate) fn line_reader<'b>(
+    format: LineFormat,
+    source: &str,
+    headers: &[String],
+    bytes: &'b [u8],
+    index: u64,
+    line: u64,
+) -> Box<dyn Reader + 'b> {
+    match format {
+        LineFormat::Csv => Box::new(CsvReader::with_headers(
+            source,
+            headers.to_vec(),
+            bytes,
+            index,
+            line,
+        )),
+        LineFormat::Jsonl => Box::new(JsonlReader::starting_at(source, bytes, index, line)),
     }
 }
 

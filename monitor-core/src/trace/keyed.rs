@@ -53,6 +53,7 @@ use rustc_hash::FxHashMap;
 use super::check::{
     atom_bit, cell_text, shown_pairs, Bound, Checker, Engine, Options, Property, ViolationReport,
 };
+use super::chunked::{line_reader, line_start, Chunking, LineCheck, LineFormat, LineLog};
 use super::expr::Cell;
 use super::reader::{Position, Reader, TraceError};
 use crate::runtime::{Cursor, VIOLATION};
@@ -504,9 +505,123 @@ impl KeyedChecker {
         mut on_violation: impl FnMut(&[String], &str, &ViolationReport),
     ) -> Result<KeyedReport, TraceError> {
         self.begin();
+        let binding = self.bind(reader)?;
+        self.feed(reader, &binding, &mut on_violation)?;
+        Ok(self.report())
+    }
+
+    /// [`KeyedChecker::run`] on a log of lines (CSV, JSON Lines) read from
+    /// `input`, in chunks on rayon's pool: each chunk's keys are read and
+    /// hashed and its events' atoms evaluated on any core, then the keys'
+    /// monitors are stepped in order. The report, errors included, is that
+    /// of [`KeyedChecker::run`] (one pass) on the same log; the parts a
+    /// chunk cannot settle by itself (a row without a key under
+    /// [`Unkeyed::Error`], a new key over the limit, an event that cannot
+    /// be read or evaluated, and a CSV log with quotes, as in
+    /// [`check_lines`](super::chunked::check_lines)) are read in one pass.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::chunked::{Chunking, LineFormat};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G(resp -> Y req)")?;
+    /// // (The propositions in the table's order.)
+    /// let bindings = (0..2).map(|i| Expr::parse(table.table().proposition(i))).collect::<Result<_, _>>()?;
+    /// let p = Property::new("answered", table, bindings);
+    /// let mut log = String::from("session,req,resp\n");
+    /// for i in 0..10_000 {
+    ///     let s = i % 100;
+    ///     log.push_str(&format!("s{s},{},{}\n", (i / 100 + 1) % 2, (i / 100) % 2));
+    /// }
+    /// log.push_str("s7,0,1\n"); // s7 answers no request
+    /// let by = ["session"];
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &by, KeyedOptions::default());
+    /// let chunked = checker.run_lines(LineFormat::Csv, "log.csv", log.as_bytes(), Chunking::Bytes(4096))?;
+    /// assert_eq!(chunked.violations[0].key, ["s7"]);
+    /// assert_eq!(chunked.violations[0].first.line, Some(10_002));
+    /// // The report of one pass.
+    /// let whole = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(chunked, whole);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_lines<R: std::io::Read>(
+        &mut self,
+        format: LineFormat,
+        source: &str,
+        input: R,
+        chunking: Chunking,
+    ) -> Result<KeyedReport, TraceError> {
+        self.run_lines_reporting(format, source, input, chunking, |_, _, _| {})
+    }
+
+    /// [`KeyedChecker::run_lines`], calling `on_violation(key, property,
+    /// violation)` for each violation explained, in order (after the
+    /// chunk it is in is checked).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::chunked::{Chunking, LineFormat};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// let log = "{\"user\": \"ann\", \"err\": false}\n{\"user\": \"bob\", \"err\": true}\n";
+    /// let mut seen = Vec::new();
+    /// checker.run_lines_reporting(LineFormat::Jsonl, "log", log.as_bytes(), Chunking::Lines(1), |key, _, v| {
+    ///     seen.push((key.to_vec(), v.at.line, v.values.clone()))
+    /// })?;
+    /// assert_eq!(seen, [(vec!["bob".to_string()], Some(2), vec![("err".to_string(), "true".to_string())])]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_lines_reporting<R: std::io::Read>(
+        &mut self,
+        format: LineFormat,
+        source: &str,
+        input: R,
+        chunking: Chunking,
+        mut on_violation: impl FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<KeyedReport, TraceError> {
+        self.begin();
+        let log = LineLog::open(format, source, input)?;
+        let binding = self.bind(&mut *log.reader(&[], 0, log.line()))?;
+        let shared = KeyedShared {
+            binding,
+            by: self.by.clone(),
+            hasher: self.keys.hasher.clone(),
+            unkeyed: self.options.unkeyed,
+            shown: self.shown.clone(),
+        };
+        let mut lines = KeyedLines {
+            line: log.line(),
+            headers: log.headers().to_vec(),
+            checker: self,
+            shared: std::sync::Arc::new(shared),
+            on_violation: &mut on_violation,
+            index: 0,
+            format,
+            source: source.to_string(),
+        };
+        log.check(&mut lines, chunking)?;
+        Ok(self.report())
+    }
+
+    /// Binds the properties, the key fields and `end_key` to the fields
+    /// of `reader`, and sizes the keys' records.
+    fn bind<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<KeyedBinding, TraceError> {
         let bound = self.checker.bind(reader)?;
+        // The fields resolved after the properties', in order (resolved
+        // again, in the same order, by each reader of a piece of the same
+        // trace, so that their ids are the same).
+        let mut replay = Vec::new();
         let mut key_ids = Vec::with_capacity(self.by.len());
         for f in &self.by {
+            replay.push(f.clone());
             let id = reader.resolve(f).map_err(|m| TraceError {
                 source: reader.source().to_string(),
                 at: None,
@@ -516,12 +631,15 @@ impl KeyedChecker {
         }
         let mut end_key = self.options.end_key.clone();
         if let Some(e) = &mut end_key {
-            e.resolve(&mut |f| reader.resolve(f))
-                .map_err(|m| TraceError {
-                    source: reader.source().to_string(),
-                    at: None,
-                    message: format!("--end-key: {m}"),
-                })?;
+            e.resolve(&mut |f| {
+                replay.push(f.to_string());
+                reader.resolve(f)
+            })
+            .map_err(|m| TraceError {
+                source: reader.source().to_string(),
+                at: None,
+                message: format!("--end-key: {m}"),
+            })?;
         }
         self.words = bound.words;
         self.keys.stride = 1 + self.checker.runs().len() + self.keep * (2 + self.words);
@@ -535,14 +653,12 @@ impl KeyedChecker {
                 }
             }
         }
-        self.feed(
-            reader,
-            &bound,
-            &key_ids,
-            end_key.as_ref(),
-            &mut on_violation,
-        )?;
-        Ok(self.report())
+        Ok(KeyedBinding {
+            bound,
+            key_ids,
+            end_key,
+            replay,
+        })
     }
 
     fn begin(&mut self) {
@@ -566,11 +682,15 @@ impl KeyedChecker {
     fn feed<R: Reader + ?Sized>(
         &mut self,
         reader: &mut R,
-        bound: &Bound,
-        key_ids: &[usize],
-        end_key: Option<&super::expr::Expr>,
+        binding: &KeyedBinding,
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) -> Result<(), TraceError> {
+        let KeyedBinding {
+            bound,
+            key_ids,
+            end_key,
+            ..
+        } = binding;
         let mut bits = vec![0u64; bound.words];
         let mut key: Vec<u8> = Vec::new();
         let shown = self.shown.clone();
@@ -579,28 +699,11 @@ impl KeyedChecker {
         while !self.explained_all() && reader.advance()? {
             self.events += 1;
             key.clear();
-            let mut missing = None;
-            for (f, &id) in self.by.iter().zip(key_ids) {
-                match key_text(reader.cell(id)) {
-                    Some(text) if !text.is_empty() => encode_key_field(&mut key, &text),
-                    Some(_) => {
-                        missing = Some(format!("the key field `{f}` (--by) is empty"));
-                        break;
-                    }
-                    None => {
-                        missing = Some(format!("no key field `{f}` (--by) in this event"));
-                        break;
-                    }
-                }
-            }
-            if let Some(why) = missing {
+            if let Err(why) = read_key(&*reader, &self.by, key_ids, &mut key) {
                 match self.options.unkeyed {
                     Unkeyed::Error => {
                         self.events -= 1;
-                        return Err(reader.error_here(format!(
-                            "{why}: every row needs a key (or give --unkeyed broadcast, to send \
-                             such rows to every key, or --unkeyed skip)"
-                        )));
+                        return Err(reader.error_here(unkeyed_error(&why)));
                     }
                     Unkeyed::Skip => {
                         self.unkeyed += 1;
@@ -612,23 +715,10 @@ impl KeyedChecker {
                             return Err(e);
                         }
                         self.unkeyed += 1;
-                        let at = reader.position();
                         let values: Vec<String> =
                             shown.iter().map(|&id| cell_text(reader.cell(id))).collect();
                         bound.shown_values(&*reader, &mut show);
-                        for k in 0..self.keys.slots() as u32 {
-                            if self.keys.instance[k as usize] != u64::MAX {
-                                let values = |i: usize| values[i].clone();
-                                self.keep_shown(k, &show);
-                                self.step(k, &at, &bits, &values, on_violation);
-                            }
-                        }
-                        self.broadcast.push(Broadcast {
-                            at,
-                            bits: bits.clone(),
-                            values,
-                            show: show.clone(),
-                        });
+                        self.broadcast_row(reader.position(), &bits, values, &show, on_violation);
                         continue;
                     }
                 }
@@ -645,20 +735,11 @@ impl KeyedChecker {
                 return Err(e);
             }
             let hash = self.keys.hash(&key);
-            let k = match self.keys.find(hash, &key) {
-                Some(k) => Some(k),
-                None if self.keys.is_dead(hash, &key) => None,
-                None => {
-                    if let Some(limit) = self.options.key_limit {
-                        if self.keys.live >= limit {
-                            self.events -= 1;
-                            return Err(reader.error_here(format!(
-                                "a new key, and {limit} keys are live already (--key-limit {limit}): \
-                                 raise the limit, or free keys with --end-key"
-                            )));
-                        }
-                    }
-                    Some(self.new_key(hash, &key, on_violation))
+            let k = match self.lookup(hash, &key, on_violation) {
+                Ok(k) => k,
+                Err(message) => {
+                    self.events -= 1;
+                    return Err(reader.error_here(message));
                 }
             };
             let ends = match end_key {
@@ -677,24 +758,83 @@ impl KeyedChecker {
                 }
                 self.step(k, &at, &bits, &values, on_violation);
             }
-            match k {
-                Some(k) if ends => {
-                    self.keys.remove(hash, k);
-                    self.free(k);
-                }
-                // (A dead key is forgotten too: its next row starts anew.)
-                None if ends => self.keys.remove_dead(hash, &key),
-                Some(k) if self.finished(k) => {
-                    // Its monitors can never report again: only the key
-                    // stays, so that its later rows are not taken for a
-                    // new key.
-                    self.keys.kill(hash, k);
-                    self.free(k);
-                }
-                _ => {}
-            }
+            self.after_event(k, hash, &key, ends);
         }
         Ok(())
+    }
+
+    /// Sends a row without a key to every live key, and keeps it for the
+    /// keys seen later (`values`: the texts of the fields `shown`; `show`:
+    /// those of the fields shown with `set_show`).
+    fn broadcast_row(
+        &mut self,
+        at: Position,
+        bits: &[u64],
+        values: Vec<String>,
+        show: &[Option<String>],
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) {
+        for k in 0..self.keys.slots() as u32 {
+            if self.keys.instance[k as usize] != u64::MAX {
+                let values = |i: usize| values[i].clone();
+                self.keep_shown(k, show);
+                self.step(k, &at, bits, &values, on_violation);
+            }
+        }
+        self.broadcast.push(Broadcast {
+            at,
+            bits: bits.to_vec(),
+            values,
+            show: show.to_vec(),
+        });
+    }
+
+    /// The slot of the key `key` (its hash `hash`): a live key's, a new
+    /// one's (its runs started), or `None` for a dead key; or the error
+    /// of a new key beyond [`KeyedOptions::key_limit`] (nothing changed).
+    fn lookup(
+        &mut self,
+        hash: u64,
+        key: &[u8],
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<Option<u32>, String> {
+        if let Some(k) = self.keys.find(hash, key) {
+            return Ok(Some(k));
+        }
+        if self.keys.is_dead(hash, key) {
+            return Ok(None);
+        }
+        if let Some(limit) = self.options.key_limit {
+            if self.keys.live >= limit {
+                return Err(format!(
+                    "a new key, and {limit} keys are live already (--key-limit {limit}): \
+                     raise the limit, or free keys with --end-key"
+                ));
+            }
+        }
+        Ok(Some(self.new_key(hash, key, on_violation)))
+    }
+
+    /// After the event of key `key` (in slot `k`, `None` if dead): frees
+    /// the key if the event ends it, or if its monitors can never report
+    /// again.
+    fn after_event(&mut self, k: Option<u32>, hash: u64, key: &[u8], ends: bool) {
+        match k {
+            Some(k) if ends => {
+                self.keys.remove(hash, k);
+                self.free(k);
+            }
+            // (A dead key is forgotten too: its next row starts anew.)
+            None if ends => self.keys.remove_dead(hash, key),
+            Some(k) if self.finished(k) => {
+                // Its monitors can never report again: only the key
+                // stays, so that its later rows are not taken for a
+                // new key.
+                self.keys.kill(hash, k);
+                self.free(k);
+            }
+            _ => {}
+        }
     }
 
     /// Interns a new key: its runs start, and replay the rows broadcast
@@ -1146,6 +1286,348 @@ fn never_violated(table: &crate::runtime::Table<'_>) -> Vec<bool> {
     live.iter().map(|b| !b).collect()
 }
 
+/// The fields of a keyed run, bound to the readers of one trace.
+struct KeyedBinding {
+    /// The properties' atoms.
+    bound: Bound,
+    /// The key fields' ids.
+    key_ids: Vec<usize>,
+    /// [`KeyedOptions::end_key`], resolved.
+    end_key: Option<super::expr::Expr>,
+    /// The fields resolved after the properties' (the key fields, then
+    /// those of `end_key`), in order.
+    replay: Vec<String>,
+}
+
+impl KeyedBinding {
+    /// Resolves the fields on another reader of the same trace (a piece
+    /// of it), in the order they were bound, so that their ids are the
+    /// same there.
+    fn attach<R: Reader + ?Sized>(&self, reader: &mut R) {
+        self.bound.attach(reader);
+        for f in &self.replay {
+            let _ = reader.resolve(f);
+        }
+    }
+}
+
+/// Appends the key of the reader's event to `key` (see
+/// [`encode_key_field`]), or says which key field is missing or empty.
+fn read_key<R: Reader + ?Sized>(
+    reader: &R,
+    by: &[String],
+    key_ids: &[usize],
+    key: &mut Vec<u8>,
+) -> Result<(), String> {
+    for (f, &id) in by.iter().zip(key_ids) {
+        match key_text(reader.cell(id)) {
+            Some(text) if !text.is_empty() => encode_key_field(key, &text),
+            Some(_) => return Err(format!("the key field `{f}` (--by) is empty")),
+            None => return Err(format!("no key field `{f}` (--by) in this event")),
+        }
+    }
+    Ok(())
+}
+
+/// The error of a row without a key, `why` saying which field.
+fn unkeyed_error(why: &str) -> String {
+    format!(
+        "{why}: every row needs a key (or give --unkeyed broadcast, to send such rows to every \
+         key, or --unkeyed skip)"
+    )
+}
+
+/// What a chunk's digest reads: the binding, and how keys are read.
+struct KeyedShared {
+    binding: KeyedBinding,
+    by: Vec<String>,
+    hasher: RandomState,
+    unkeyed: Unkeyed,
+    /// The reader's ids of the fields explanations show.
+    shown: Vec<usize>,
+}
+
+/// What an event of a chunk is, as its digest found it.
+#[derive(Clone, Copy)]
+enum DigestKind {
+    /// A row with a key; whether it ends its key (`end_key`).
+    Keyed { ends: bool },
+    /// A row without a key, to be broadcast (its atoms evaluated).
+    Broadcast,
+    /// A row without a key, not evaluated (an error, or skipped).
+    Unkeyed,
+}
+
+/// One event of a chunk's digest.
+struct DigestEvent {
+    /// Where it is in the chunk (index from 0, line from 1).
+    at: Position,
+    /// Its key's hash (under [`Keys::hasher`]).
+    hash: u64,
+    /// Where its key ends in [`KeyedDigest::keys`] (it starts where the
+    /// previous event's ends).
+    key_end: usize,
+    kind: DigestKind,
+}
+
+/// A chunk of a log read, its events' keys found and hashed and their
+/// atoms evaluated, on any core: what is left to do in order is to look
+/// the keys up and step their monitors.
+///
+/// (A chunk summary from every state per key, as [`ChunkSummary`] is for
+/// one trace, would cost a run from every state per key in the chunk,
+/// while in an interleaved log most keys have a few events in a chunk:
+/// each key's letters, in order, are the smaller summary.)
+///
+/// [`ChunkSummary`]: super::chunked::ChunkSummary
+struct KeyedDigest {
+    events: Vec<DigestEvent>,
+    /// The events' keys, one after the other.
+    keys: Vec<u8>,
+    /// The events' atoms (`words` each; zero for a row not evaluated).
+    bits: Vec<u64>,
+    /// For each broadcast row, the texts of the fields explanations show.
+    values: Vec<String>,
+    /// The texts of the fields shown with `set_show`, at each event
+    /// evaluated (keyed or broadcast), when some are shown.
+    show: Vec<Option<String>>,
+    /// Whether the digest stopped before the chunk's end: the next event
+    /// could not be read or evaluated (the chunk is read in one pass from
+    /// it, which says why).
+    stopped: bool,
+    /// The chunk's number of line ends.
+    lines: u64,
+}
+
+/// Keyed checking of a log of lines, in chunks on rayon's pool.
+struct KeyedLines<'k, 'f> {
+    checker: &'k mut KeyedChecker,
+    shared: std::sync::Arc<KeyedShared>,
+    on_violation: &'f mut dyn FnMut(&[String], &str, &ViolationReport),
+    /// The index and line of the next event.
+    index: u64,
+    line: u64,
+    /// To read a line of a chunk again (the fields of a violation).
+    format: LineFormat,
+    source: String,
+    headers: Vec<String>,
+}
+
+impl LineCheck for KeyedLines<'_, '_> {
+    type Shared = KeyedShared;
+    type Digest = KeyedDigest;
+
+    fn shared(&self) -> &KeyedShared {
+        &self.shared
+    }
+
+    fn detached(&self) -> Option<std::sync::Arc<KeyedShared>> {
+        // A digest reads the fields bound and the options, which applying
+        // does not change.
+        Some(self.shared.clone())
+    }
+
+    fn digests(&self) -> bool {
+        // (While explaining, the keys followed are few: one pass.)
+        self.checker.only.is_none()
+    }
+
+    fn digest<R: Reader>(shared: &KeyedShared, mut reader: R, lines: u64) -> KeyedDigest {
+        let KeyedBinding {
+            bound,
+            key_ids,
+            end_key,
+            ..
+        } = &shared.binding;
+        shared.binding.attach(&mut reader);
+        // (Sized for the chunk's lines at once: growing them took a tenth
+        // of the time.)
+        let lines_hint = usize::try_from(lines).unwrap_or(0);
+        let key_bytes = shared.by.len() * 16;
+        let mut d = KeyedDigest {
+            events: Vec::with_capacity(lines_hint),
+            keys: Vec::with_capacity(lines_hint * key_bytes),
+            bits: Vec::with_capacity(lines_hint * bound.words),
+            values: Vec::new(),
+            show: Vec::new(),
+            stopped: false,
+            lines,
+        };
+        let words = bound.words;
+        let mut bits = vec![0u64; words];
+        let mut show = Vec::new();
+        loop {
+            match reader.advance() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(_) => {
+                    d.stopped = true;
+                    break;
+                }
+            }
+            let start = d.keys.len();
+            let at = reader.position();
+            let kind = if read_key(&reader, &shared.by, key_ids, &mut d.keys).is_err() {
+                d.keys.truncate(start);
+                if shared.unkeyed != Unkeyed::Broadcast {
+                    d.bits.extend(std::iter::repeat_n(0, words));
+                    d.events.push(DigestEvent {
+                        at,
+                        hash: 0,
+                        key_end: start,
+                        kind: DigestKind::Unkeyed,
+                    });
+                    continue;
+                }
+                if bound.eval(&reader, &mut bits).is_err() {
+                    d.stopped = true;
+                    break;
+                }
+                d.values
+                    .extend(shared.shown.iter().map(|&id| cell_text(reader.cell(id))));
+                DigestKind::Broadcast
+            } else {
+                let ends = match end_key {
+                    Some(e) => bound.value(e, &reader).ok(),
+                    None => Some(false),
+                };
+                let (Some(ends), Ok(())) = (ends, bound.eval(&reader, &mut bits)) else {
+                    d.keys.truncate(start);
+                    d.stopped = true;
+                    break;
+                };
+                DigestKind::Keyed { ends }
+            };
+            if !bound.show.is_empty() {
+                bound.shown_values(&reader, &mut show);
+                d.show.append(&mut show);
+            }
+            d.bits.extend_from_slice(&bits);
+            d.events.push(DigestEvent {
+                at,
+                hash: shared.hasher.hash_one(&d.keys[start..]),
+                key_end: d.keys.len(),
+                kind,
+            });
+        }
+        d
+    }
+
+    fn apply(&mut self, d: KeyedDigest, chunk: &[u8]) -> Option<u64> {
+        let (index, line) = (self.index, self.line);
+        let words = self.shared.binding.bound.words;
+        let show_count = self.shared.binding.bound.show.len();
+        let checker = &mut *self.checker;
+        let on_violation = &mut *self.on_violation;
+        let (mut key_start, mut values_at, mut show_at) = (0, 0, 0);
+        // The chunk is read in one pass from event `i` on (nothing of it
+        // was done).
+        let from = |i: usize, this: &mut (u64, u64)| {
+            let next_line = match i.checked_sub(1) {
+                None => 1,
+                Some(p) => d.events[p].at.line.map_or(1, |l| l + 1),
+            };
+            *this = (index + i as u64, line + next_line - 1);
+            Some(next_line)
+        };
+        let mut here = (index, line);
+        for (i, e) in d.events.iter().enumerate() {
+            let key = &d.keys[key_start..e.key_end];
+            key_start = e.key_end;
+            let bits = &d.bits[i * words..(i + 1) * words];
+            let at = Position {
+                index: e.at.index + index,
+                line: e.at.line.map(|l| l + line - 1),
+                time: e.at.time,
+            };
+            let show = match e.kind {
+                DigestKind::Unkeyed => &[][..],
+                _ => {
+                    show_at += show_count;
+                    &d.show[show_at - show_count..show_at]
+                }
+            };
+            match e.kind {
+                DigestKind::Unkeyed if checker.options.unkeyed == Unkeyed::Error => {
+                    let r = from(i, &mut here);
+                    (self.index, self.line) = here;
+                    return r;
+                }
+                DigestKind::Unkeyed => {
+                    checker.events += 1;
+                    checker.unkeyed += 1;
+                }
+                DigestKind::Broadcast => {
+                    let n = self.shared.shown.len();
+                    let values = d.values[values_at..values_at + n].to_vec();
+                    values_at += n;
+                    checker.events += 1;
+                    checker.unkeyed += 1;
+                    checker.broadcast_row(at, bits, values, show, on_violation);
+                }
+                DigestKind::Keyed { ends } => {
+                    let Ok(k) = checker.lookup(e.hash, key, on_violation) else {
+                        // Over the key limit: one pass says so.
+                        let r = from(i, &mut here);
+                        (self.index, self.line) = here;
+                        return r;
+                    };
+                    checker.events += 1;
+                    if let Some(k) = k {
+                        // The fields of the event, for the explanation of
+                        // a violation: its line read again.
+                        let (format, source, headers) = (self.format, &self.source, &self.headers);
+                        let binding = &self.shared.binding;
+                        let shown = &self.shared.shown;
+                        let rel = e.at.line.unwrap_or(1);
+                        let values = |f: usize| {
+                            let start = line_start(format, chunk, rel);
+                            let mut r = line_reader(format, source, headers, &chunk[start..], 0, 1);
+                            binding.attach(&mut *r);
+                            match r.advance() {
+                                Ok(true) => cell_text(r.cell(shown[f])),
+                                _ => String::new(),
+                            }
+                        };
+                        if show_count > 0 {
+                            checker.keep_shown(k, show);
+                        }
+                        checker.step(k, &at, bits, &values, on_violation);
+                    }
+                    checker.after_event(k, e.hash, key, ends);
+                }
+            }
+        }
+        if d.stopped {
+            let r = from(d.events.len(), &mut here);
+            (self.index, self.line) = here;
+            return r;
+        }
+        self.index = index + d.events.len() as u64;
+        self.line = line + d.lines;
+        None
+    }
+
+    fn read<R: Reader + ?Sized>(&mut self, reader: &mut R, lines: u64) -> Result<(), TraceError> {
+        self.shared.binding.attach(reader);
+        let before = self.checker.events;
+        let result = self
+            .checker
+            .feed(reader, &self.shared.binding, &mut *self.on_violation);
+        self.index += self.checker.events - before;
+        self.line += lines;
+        result
+    }
+
+    fn index(&self) -> u64 {
+        self.index
+    }
+
+    fn line(&self) -> u64 {
+        self.line
+    }
+}
+
 /// The text of a key field's value: a CSV cell as written, a JSON string's
 /// characters, any other JSON value as JSON writes it (so the number `1`
 /// and the string `"1"` are the same key); `None` for a missing field or
@@ -1524,6 +2006,150 @@ mod tests {
         assert!(
             violations > 200 && errors > 20 && dead > 50 && ended > 20 && shown_checked > 100,
             "{violations} violations, {errors} errors, {dead} with keys dropped, {ended} with keys closed, {shown_checked} events shown"
+        );
+    }
+
+    /// Keyed checking in chunks on several threads gives the report (and
+    /// the errors, and the violations reported as they happen) of one
+    /// pass, whatever the chunk sizes and thread counts: random
+    /// properties on random interleavings, rows without a key in each
+    /// mode, key limits, keys closed, fields shown, damaged rows.
+    #[test]
+    fn chunked_keyed_checking_equals_one_pass() {
+        let mut rng = SplitMix64::new(31);
+        let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(31).with_past();
+        let (mut compared, mut failed, mut parallel, mut violated) = (0, 0, 0, 0);
+        // Keys a CSV file writes without quotes (with quotes, a CSV log
+        // is read in one pass).
+        let plain: Vec<&str> = KEYS
+            .iter()
+            .copied()
+            .filter(|k| !k.contains([',', '"', '\n', ' ']))
+            .collect();
+        for round in 0..400u64 {
+            let mut formulas = Vec::new();
+            while formulas.len() < 1 + (round % 3) as usize {
+                let f = gen.next_formula();
+                if let Some(t) = monitor_of(&f, round % 4 == 1) {
+                    formulas.push((f.to_spot(), t));
+                }
+            }
+            let csv = round % 3 != 2;
+            let keys: &[&str] = if csv && round % 2 == 0 { &plain } else { KEYS };
+            let nkeys = 1 + (rng.next_u64() % keys.len() as u64) as usize;
+            let missing_rate = rng.next_u64() % 3;
+            let rows: Vec<Row> = (0..rng.next_u64() % 120)
+                .map(|_| {
+                    let r = rng.next_u64();
+                    let key = (r % 16 >= missing_rate).then(|| keys[(r >> 8) as usize % nkeys]);
+                    (key, (r >> 16) & 7)
+                })
+                .collect();
+            let options = Options {
+                all: round % 2 == 0,
+                max_reports: (rng.next_u64() % 4) as usize,
+                context: (round % 4) as usize,
+                strict_fields: round % 5 == 1,
+            };
+            let (mut text, _) = write(&rows.iter().collect::<Vec<_>>(), csv, round);
+            if round % 5 == 3 && !rows.is_empty() {
+                // A damaged row somewhere: a value that is not a Boolean,
+                // or (JSON) a line cut short.
+                let at = text
+                    .match_indices('\n')
+                    .map(|(i, _)| i + 1)
+                    .nth((rng.next_u64() % rows.len() as u64) as usize)
+                    .unwrap_or(text.len());
+                let bad = match (csv, round % 2) {
+                    (true, _) => "1,s1,maybe,1\n",
+                    (false, 0) => {
+                        "{\"ctx\": {\"session\": \"s1\"}, \"a\": 1, \"b\": \"maybe\", \"c\": 1}\n"
+                    }
+                    (false, _) => "{\"ctx\": {\"sess\n",
+                };
+                text.insert_str(at, bad);
+            }
+            let unkeyed =
+                [Unkeyed::Error, Unkeyed::Broadcast, Unkeyed::Skip][(rng.next_u64() % 3) as usize];
+            let by = if csv { "session" } else { "ctx.session" };
+            let end_key = (round % 3 == 1)
+                .then(|| Expr::parse(if csv { "b == 1 & c == 1" } else { "b & c" }).unwrap());
+            let key_limit = (round % 4 == 0).then(|| 1 + (rng.next_u64() % 4) as usize);
+            let show = round % 4 == 3;
+            let checker = || {
+                let mut checker = KeyedChecker::new(
+                    props(&formulas),
+                    options,
+                    &[by],
+                    KeyedOptions {
+                        unkeyed,
+                        end_key: end_key.clone(),
+                        key_limit,
+                        explain_later: false,
+                    },
+                );
+                if show {
+                    checker.set_show(vec![by.into(), "c".into()]);
+                }
+                checker
+            };
+            let format = if csv {
+                LineFormat::Csv
+            } else {
+                LineFormat::Jsonl
+            };
+            let mut one = checker();
+            let mut one_seen = Vec::new();
+            let want = if csv {
+                CsvReader::new("t", text.as_bytes()).and_then(|mut r| {
+                    one.run_reporting(&mut r, |k, p, v| {
+                        one_seen.push((k.to_vec(), p.to_string(), v.clone()))
+                    })
+                })
+            } else {
+                one.run_reporting(&mut JsonlReader::new("t", text.as_bytes()), |k, p, v| {
+                    one_seen.push((k.to_vec(), p.to_string(), v.clone()))
+                })
+            };
+            for _ in 0..3 {
+                let chunking = match rng.next_u64() % 3 {
+                    0 => Chunking::Lines(1 + (rng.next_u64() % 12) as usize),
+                    1 => Chunking::Bytes(1 + (rng.next_u64() % 300) as usize),
+                    _ => Chunking::default(),
+                };
+                let threads = 1 + (rng.next_u64() % 3) as usize;
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let mut chunked = checker();
+                let mut seen = Vec::new();
+                let got = pool.install(|| {
+                    chunked.run_lines_reporting(
+                        format,
+                        "t",
+                        text.as_bytes(),
+                        chunking,
+                        |k, p, v| seen.push((k.to_vec(), p.to_string(), v.clone())),
+                    )
+                });
+                let names: Vec<&str> = formulas.iter().map(|(n, _)| n.as_str()).collect();
+                let ctx = format!(
+                    "{names:?} {unkeyed:?} {options:?} limit {key_limit:?} {chunking:?} \
+                     {threads} threads on\n{text}"
+                );
+                assert_eq!(got, want, "{ctx}");
+                assert_eq!(chunked.report(), one.report(), "{ctx}");
+                assert_eq!(seen, one_seen, "{ctx}");
+                compared += 1;
+                failed += usize::from(want.is_err());
+                violated += usize::from(!one.report().violations.is_empty());
+                parallel += usize::from(!csv || !text.contains('"'));
+            }
+        }
+        assert!(
+            compared > 1000 && failed > 100 && violated > 300 && parallel > 500,
+            "{compared} compared, {failed} failed, {violated} violated, {parallel} parallel"
         );
     }
 
