@@ -263,6 +263,17 @@ fn by_equals_each_key_checked_alone() {
             got.1.clear();
         }
         assert_eq!(got, want, "{ctx}");
+        // One pass (-j 1) and three threads report the same, errors
+        // included.
+        if round % 2 == 1 {
+            for jobs in ["1", "3"] {
+                let mut j = args.clone();
+                j.splice(1..1, ["-j", jobs]);
+                let p = mongen(&j);
+                assert_eq!(p.status.code(), o.status.code(), "-j {jobs}: {ctx}");
+                assert_eq!(text(&p), text(&o), "-j {jobs}: {ctx}");
+            }
+        }
         // The same trace on standard input (read once, each key keeping
         // its last events) gives the report of the file (read again to
         // explain): the same keys, counts and explanations.
