@@ -138,6 +138,7 @@ pub(super) fn check(
                 format,
                 &mut checker,
                 &mut report,
+                pool,
             );
             if let (Err(e), None) = (explained, &error) {
                 // The trace changed, or cannot be opened again: the counts
@@ -183,11 +184,23 @@ fn explain(
     format: TraceFormat,
     checker: &mut KeyedChecker,
     report: &mut KeyedReport,
+    pool: Option<&rayon::ThreadPool>,
 ) -> Result<(), String> {
     let Some((input, progress)) = open_input(args, path, name, shown, format, run) else {
         return Ok(());
     };
+    let lines = match format {
+        TraceFormat::Csv => LineFormat::Csv,
+        _ => LineFormat::Jsonl,
+    };
     let result = match format {
+        _ if pool.is_none_or(|p| p.current_num_threads() > 1) => {
+            let go = || checker.explain_lines(lines, name, input, Chunking::default(), report);
+            match pool {
+                Some(p) => p.install(go),
+                None => go(),
+            }
+        }
         TraceFormat::Csv => {
             CsvReader::new(name, input).and_then(|mut r| checker.explain(&mut r, report))
         }

@@ -899,6 +899,12 @@ pub(crate) trait LineCheck {
     /// lines from 1), which ends `lines` lines.
     fn digest<R: Reader>(shared: &Self::Shared, reader: R, lines: u64) -> Self::Digest;
 
+    /// Whether the check needs no more of the log: the driver stops
+    /// reading it.
+    fn done(&self) -> bool {
+        false
+    }
+
     /// Applies the digest of the next chunk (`chunk`, its bytes). `None`:
     /// the chunk is done; `Some(line)`: the chunk is to be read in one
     /// pass from its line `line` (counted from 1) on, [`LineCheck::index`]
@@ -1084,6 +1090,11 @@ impl<'s, R: Read> LineLog<'s, R> {
         // A batch digested, not yet applied (with a detached check).
         let mut pending: Option<Batch<C::Digest>> = None;
         loop {
+            if check.done() {
+                // (What is left of the log, and an error reading it, does
+                // not matter.)
+                return Ok(());
+            }
             if failed.is_none() {
                 if let Err(e) = self.fill(target) {
                     let whole = last_cut(format, &self.buf).unwrap_or(0);
@@ -1167,6 +1178,7 @@ impl<'s, R: Read> LineLog<'s, R> {
         }
         self.shape().apply(check, pending.take())?;
         match failed {
+            _ if check.done() => Ok(()),
             // JSON Lines reads line by line: one pass says the error is at
             // the line it was reading (CSV's reader says no line).
             Some(e) if format == LineFormat::Jsonl => Err(TraceError {
@@ -1235,6 +1247,9 @@ impl LineShape<'_> {
             return Ok(());
         };
         for (range, digest) in batch.chunks.iter().zip(batch.digests) {
+            if check.done() {
+                break;
+            }
             let bytes = &batch.bytes[range.clone()];
             let Some(from) = check.apply(digest, bytes) else {
                 continue;

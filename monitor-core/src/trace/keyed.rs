@@ -1126,6 +1126,49 @@ impl KeyedChecker {
         reader: &mut R,
         report: &mut KeyedReport,
     ) -> Result<(), TraceError> {
+        self.explain_with(report, |checker| checker.run(reader))
+    }
+
+    /// [`KeyedChecker::explain`] on a log of lines read from `input`, in
+    /// chunks on rayon's pool as [`KeyedChecker::run_lines`] reads it
+    /// (and, as `explain`, only as far as the last violation explained).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::chunked::{Chunking, LineFormat};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let options = KeyedOptions { explain_later: true, ..KeyedOptions::default() };
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], options);
+    /// let log = "user,err\nann,0\nbob,0\nann,1\n";
+    /// let mut report = checker.run_lines(LineFormat::Csv, "log", log.as_bytes(), Chunking::Lines(1))?;
+    /// checker.explain_lines(LineFormat::Csv, "log", log.as_bytes(), Chunking::Lines(1), &mut report)?;
+    /// let lines: Vec<_> = report.violations[0].reports[0].recent.iter().map(|(p, _)| p.line).collect();
+    /// assert_eq!(lines, [Some(2), Some(4)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain_lines<R: std::io::Read>(
+        &mut self,
+        format: LineFormat,
+        source: &str,
+        input: R,
+        chunking: Chunking,
+        report: &mut KeyedReport,
+    ) -> Result<(), TraceError> {
+        self.explain_with(report, |checker| {
+            checker.run_lines(format, source, input, chunking)
+        })
+    }
+
+    /// [`KeyedChecker::explain`], the trace read again by `run`.
+    fn explain_with(
+        &mut self,
+        report: &mut KeyedReport,
+        run: impl FnOnce(&mut KeyedChecker) -> Result<KeyedReport, TraceError>,
+    ) -> Result<(), TraceError> {
         let budget = self.explanation_budget();
         // The first `budget` violations of each property are explained.
         let mut targets = vec![0usize; report.properties.len()];
@@ -1151,7 +1194,7 @@ impl KeyedChecker {
         let keep = std::mem::replace(&mut self.keep, self.checker.options().context + 1);
         self.only = Some(only);
         self.targets = targets;
-        let result = self.run(reader);
+        let result = run(self);
         self.keep = keep;
         self.only = None;
         // The explained violations, by key, property and first position.
@@ -1428,8 +1471,11 @@ impl LineCheck for KeyedLines<'_, '_> {
     }
 
     fn digests(&self) -> bool {
-        // (While explaining, the keys followed are few: one pass.)
-        self.checker.only.is_none()
+        true
+    }
+
+    fn done(&self) -> bool {
+        self.checker.explained_all()
     }
 
     fn digest<R: Reader>(shared: &KeyedShared, mut reader: R, lines: u64) -> KeyedDigest {
@@ -1532,6 +1578,11 @@ impl LineCheck for KeyedLines<'_, '_> {
         };
         let mut here = (index, line);
         for (i, e) in d.events.iter().enumerate() {
+            if checker.explained_all() {
+                // (Explaining: every violation to explain is; the driver
+                // stops at `done`.)
+                break;
+            }
             let key = &d.keys[key_start..e.key_end];
             key_start = e.key_end;
             let bits = &d.bits[i * words..(i + 1) * words];
@@ -1564,6 +1615,15 @@ impl LineCheck for KeyedLines<'_, '_> {
                     checker.events += 1;
                     checker.unkeyed += 1;
                     checker.broadcast_row(at, bits, values, show, on_violation);
+                }
+                DigestKind::Keyed { .. }
+                    if checker
+                        .only
+                        .as_ref()
+                        .is_some_and(|only| !only.contains(key)) =>
+                {
+                    // (While explaining: a key not followed.)
+                    checker.events += 1;
                 }
                 DigestKind::Keyed { ends } => {
                     let Ok(k) = checker.lookup(e.hash, key, on_violation) else {
@@ -2019,6 +2079,7 @@ mod tests {
         let mut rng = SplitMix64::new(31);
         let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(31).with_past();
         let (mut compared, mut failed, mut parallel, mut violated) = (0, 0, 0, 0);
+        let mut explained = 0;
         // Keys a CSV file writes without quotes (with quotes, a CSV log
         // is read in one pass).
         let plain: Vec<&str> = KEYS
@@ -2141,6 +2202,33 @@ mod tests {
                 assert_eq!(got, want, "{ctx}");
                 assert_eq!(chunked.report(), one.report(), "{ctx}");
                 assert_eq!(seen, one_seen, "{ctx}");
+                if let Ok(want) = &want {
+                    // Explained by a second reading, in chunks too: the
+                    // same report.
+                    let mut later = KeyedChecker::new(
+                        props(&formulas),
+                        options,
+                        &[by],
+                        KeyedOptions {
+                            unkeyed,
+                            end_key: end_key.clone(),
+                            key_limit,
+                            explain_later: true,
+                        },
+                    );
+                    if show {
+                        later.set_show(vec![by.into(), "c".into()]);
+                    }
+                    let mut report = pool
+                        .install(|| later.run_lines(format, "t", text.as_bytes(), chunking))
+                        .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                    pool.install(|| {
+                        later.explain_lines(format, "t", text.as_bytes(), chunking, &mut report)
+                    })
+                    .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                    assert_eq!(&report, want, "explained later: {ctx}");
+                    explained += usize::from(!want.violations.is_empty());
+                }
                 compared += 1;
                 failed += usize::from(want.is_err());
                 violated += usize::from(!one.report().violations.is_empty());
@@ -2148,8 +2236,9 @@ mod tests {
             }
         }
         assert!(
-            compared > 1000 && failed > 100 && violated > 300 && parallel > 500,
-            "{compared} compared, {failed} failed, {violated} violated, {parallel} parallel"
+            compared > 1000 && failed > 100 && violated > 300 && parallel > 500 && explained > 200,
+            "{compared} compared, {failed} failed, {violated} violated, {parallel} parallel, \
+             {explained} explained later"
         );
     }
 
