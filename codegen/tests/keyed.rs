@@ -307,7 +307,7 @@ fn by_equals_each_key_checked_alone() {
 }
 
 /// `--by --lazy` (one lazy monitor per property, its cache shared by the
-/// keys, here emptied at every new transition) reports what checking each
+/// keys, here emptied as often as it may be) reports what checking each
 /// key's events alone with `--lazy` reports: the same violations, counts,
 /// explanations (the lazy monitor's) and keys satisfied.
 #[test]

@@ -88,7 +88,8 @@ fn run(checker: &mut KeyedChecker, text: &str) -> KeyedReport {
 }
 
 /// The oracle: keyed checking with lazy monitors whose caches are
-/// emptied at (almost) every new transition reports what it reports with
+/// emptied as often as they may be (a cache of 0 bytes: once per as many
+/// new transitions as live keys) reports what it reports with
 /// the eager monitors, but for the explanations' texts, which are those
 /// of lazy monitors with a roomy cache (no renumbering); explained later
 /// (a second reading of the violating keys), the same again.
@@ -130,8 +131,8 @@ fn keyed_lazy_reports_are_the_eager_ones() {
             ..Options::default()
         };
         let end_key = (round % 5 == 0).then(|| Expr::parse("end").unwrap());
-        // A cache of 0 bytes is emptied at every new transition; one of a
-        // few KiB, every few.
+        // A cache of 0 bytes is emptied as often as it may be; one of a few
+        // KiB, every few transitions.
         let capacity = [0, 4 << 10, 64 << 10][(round % 3) as usize];
         let checker = |lazy: Option<usize>, explain_later: bool| {
             let props = formulas
@@ -215,7 +216,7 @@ fn keyed_lazy_reports_are_the_eager_ones() {
     assert!(
         compared.iter().all(|&n| n > 60)
             && violations > 2000
-            && clears > 5_000
+            && clears > 1_000
             && dropped > 100
             && satisfied > 100,
         "{compared:?} compared, {violations} violations, {clears} cache clears, \
@@ -224,7 +225,7 @@ fn keyed_lazy_reports_are_the_eager_ones() {
 }
 
 /// A key's state survives the emptying of the cache: with a cache emptied
-/// at every new transition, two interleaved keys of a counter-like
+/// as often as it may be, two interleaved keys of a counter-like
 /// property keep their places.
 #[test]
 fn keys_keep_their_states_across_cache_clears() {
