@@ -378,9 +378,6 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 }
             ));
         }
-        if args.lazy {
-            return Err("--by runs monitors built whole: leave out --lazy".into());
-        }
         return keyed::check(args, run, properties, options, pool.as_ref());
     }
     let mut async_reset = None;
@@ -782,12 +779,19 @@ fn shown_label(fields: &[(String, Option<String>)]) -> String {
 /// The note of a lazy monitor whose verdicts became informative.
 fn inexact_text(out: &mut String, r: &Report) {
     if let Some(p) = &r.inexact_at {
-        let _ = writeln!(
-            out,
-            "  note: from {} on, violations are reported at their first informative bad prefix (deciding exact verdicts lazily went beyond --max-states)",
-            at(p)
-        );
+        inexact_note(out, p, "");
     }
+}
+
+/// The note of a lazy monitor whose verdicts became informative at `p`;
+/// `whose` says whose verdicts, if not the trace's (with --by: every
+/// key's, the monitor being shared).
+fn inexact_note(out: &mut String, p: &Position, whose: &str) {
+    let _ = writeln!(
+        out,
+        "  note: from {} on, {whose}violations are reported at their first informative bad prefix (deciding exact verdicts lazily went beyond --max-states)",
+        at(p)
+    );
 }
 
 fn text(out: &mut String, trace: &str, r: &Report, three: bool, complete: bool) {

@@ -277,12 +277,27 @@ pub fn report_json(trace: &str, r: &Report, three: bool) -> serde_json::Value {
         "violations": violations,
         "satisfied_at": r.satisfied_at.as_ref().map(position_json),
         "inexact_at": r.inexact_at.as_ref().map(position_json),
-        "lazy": r.lazy.map(|s| serde_json::json!({
-            "states_built": s.states_built,
-            "transitions_built": s.transitions_built,
-            "cache_clears": s.cache_clears,
-            "peak_memory": s.peak_memory,
-        })),
+        "lazy": r.lazy.as_ref().map(lazy_json),
+    })
+}
+
+/// What a lazy monitor built, as `--json` writes it (`lazy`).
+///
+/// ```
+/// use monitor_core::lazy::LazyMonitor;
+///
+/// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+/// m.step(0b01);
+/// let json = mongen::trace_report::lazy_json(&m.stats());
+/// assert_eq!((json["states_built"].as_u64(), json["cache_clears"].as_u64()), (Some(2), Some(0)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn lazy_json(s: &monitor_core::lazy::LazyStats) -> serde_json::Value {
+    serde_json::json!({
+        "states_built": s.states_built,
+        "transitions_built": s.transitions_built,
+        "cache_clears": s.cache_clears,
+        "peak_memory": s.peak_memory,
     })
 }
 

@@ -317,6 +317,90 @@ fn by_equals_each_key_checked_alone() {
     );
 }
 
+/// `--by --lazy` (one lazy monitor per property, its cache shared by the
+/// keys, here emptied as often as it may be) reports what checking each
+/// key's events alone with `--lazy` reports: the same violations, counts,
+/// explanations (the lazy monitor's) and keys satisfied.
+#[test]
+fn lazy_by_equals_each_key_checked_alone_lazily() {
+    let dir = scratch("lazy-oracle");
+    let mut rng = SplitMix64::new(3031);
+    let mut violations = 0;
+    let mut round = 0u64;
+    while round < 30 {
+        // Formulas of the lazy monitors' fragment (syntactic safety).
+        let formulas: Vec<String> = (0..1 + round % 2)
+            .map(|_| {
+                RandomLtl::new(&["a", "b", "c"], 6)
+                    .with_past()
+                    .weight(monitor_core::formula::Op::F, 0)
+                    .weight(monitor_core::formula::Op::U, 0)
+                    .weight(monitor_core::formula::Op::M, 0)
+                    .weight(monitor_core::formula::Op::Equiv, 0)
+                    .weight(monitor_core::formula::Op::Xor, 0)
+                    .weight(monitor_core::formula::Op::G, 2)
+                    .seed(rng.next_u64())
+                    .next_formula()
+                    .to_spot()
+            })
+            .collect();
+        let nkeys = 1 + (rng.next_u64() % KEYS.len() as u64) as usize;
+        let rows: Vec<Row> = (0..5 + rng.next_u64() % 40)
+            .map(|_| {
+                let r = rng.next_u64();
+                (Some(KEYS[(r >> 8) as usize % nkeys]), (r >> 16) & 7)
+            })
+            .collect();
+        let csv = round % 3 != 2;
+        let (contents, _) = write(&rows.iter().collect::<Vec<_>>(), csv);
+        let trace = file(&dir, if csv { "t.csv" } else { "t.jsonl" }, &contents);
+        let mut common: Vec<&str> = vec![
+            "check",
+            "--lazy",
+            "--lazy-cache",
+            "0",
+            "--max-reports",
+            "1000",
+            "-q",
+        ];
+        for f in &formulas {
+            common.extend(["-f", f]);
+        }
+        if round % 2 == 0 {
+            common.push("--all");
+        }
+        if round % 4 == 1 {
+            common.extend(["--verdicts", "3"]);
+        }
+        let mut args = common.clone();
+        args.extend([
+            "--by",
+            if csv { "session" } else { "id.session" },
+            "--json",
+            &trace,
+        ]);
+        let o = mongen(&args);
+        if text(&o).contains("lazy monitors take syntactic safety formulas") {
+            continue;
+        }
+        let ctx = format!("{args:?} on\n{contents}\n{}", text(&o));
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{ctx}");
+        let want = brute_force(&dir, &rows, csv, &common, false);
+        let mut got = keyed(&json_lines(&o));
+        if want.1.is_empty() {
+            got.1.clear();
+        }
+        assert_eq!(got, want, "{ctx}");
+        for r in json_lines(&o) {
+            assert!(r["lazy"]["cache_clears"].as_u64().unwrap() > 0, "{ctx}");
+            assert!(r["inexact_at"].is_null(), "{ctx}");
+        }
+        violations += want.0.len();
+        round += 1;
+    }
+    assert!(violations > 20, "{violations} violations");
+}
+
 /// The text report names each key (quoted when it needs it), the line of
 /// its violation, an explanation from the key's own events, the summary
 /// of keys; --json gives the key as an object.
@@ -459,8 +543,24 @@ fn rows_without_a_key_and_refusals() {
         "{}",
         text(&o)
     );
-    let o = mongen(&["check", "-f", "G !e", "--by", "u.id", "--lazy", &trace]);
-    assert!(text(&o).contains("leave out --lazy"), "{}", text(&o));
+    // With a lazy monitor: the same report.
+    let o = mongen(&[
+        "check",
+        "-f",
+        "G !e",
+        "--by",
+        "u.id",
+        "--unkeyed",
+        "skip",
+        "--lazy",
+        &trace,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("holds for 2 keys (by u.id)"),
+        "{}",
+        text(&o)
+    );
     let vcd = file(
         &dir,
         "t.vcd",

@@ -101,6 +101,14 @@ pub struct LazyMonitor {
     /// Set when a transition could not be built within the byte budget
     /// (even from an emptied cache): the monitor reads no more letters.
     failed: Option<BuildError>,
+    /// The runs kept outside the monitor at the last emptying of the
+    /// cache, and the transitions built since: the cache is emptied again
+    /// only once they are as many as those runs, so that the pass over the
+    /// runs an emptying makes costs at most one step per transition built
+    /// (the cache may then hold, beyond its capacity, a transition per
+    /// run, where a run holds a state of its own anyway).
+    runs_at_clear: u64,
+    built_since_clear: u64,
 }
 
 /// What a [`LazyMonitor`] has done so far.
@@ -206,6 +214,8 @@ impl LazyMonitor {
             },
             inexact_from: None,
             failed: None,
+            runs_at_clear: 0,
+            built_since_clear: 0,
         };
         m.note_search();
         Ok(m)
@@ -447,7 +457,7 @@ impl LazyMonitor {
         // every explanation made `--lazy --all` quadratic in the
         // violations.)
         if !self.dfa.restore_budget() {
-            let kept = self.restart(&[from, to]);
+            let kept = self.restart(&[from, to], &mut NoRuns);
             self.violated_at = Some((kept[0], kept[1], position));
         }
         if self.dfa.out_of_memory() {
@@ -568,28 +578,42 @@ impl LazyMonitor {
     /// Builds the transition of the current state on `letter` (the
     /// current and start states may be renumbered if the cache is
     /// emptied).
-    ///
-    /// A transition over the byte budget is built again from an emptied
-    /// cache (the budget then holds only the states the run needs); if it
-    /// is over the budget from there too, the monitor stops (`None`).
     #[cold]
     #[inline(never)]
     fn build(&mut self, letter: u64) -> Option<u32> {
+        self.build_from(self.current, letter, &mut NoRuns)
+            .map(|(_, t)| t)
+    }
+
+    /// Builds the transition of state `from` on `letter`; returns the new
+    /// number of `from` and the target. When the cache is emptied, the
+    /// start and current states, `from`, the target and the states of
+    /// `runs` are kept, `runs` given their new numbers.
+    ///
+    /// A transition over the byte budget is built again from an emptied
+    /// cache (the budget then holds only the states the runs need); if it
+    /// is over the budget from there too, the monitor stops (`None`).
+    fn build_from(
+        &mut self,
+        mut from: u32,
+        letter: u64,
+        runs: &mut dyn RunStates,
+    ) -> Option<(u32, u32)> {
         let dfa = &mut self.dfa;
         let mut before = dfa.len();
-        let mut t = dfa.successor(self.current, letter);
+        let mut t = dfa.successor(from, letter);
         if dfa.out_of_memory() {
             // Whatever was computed since the budget refused is wrong:
             // dropped with the cache, built again.
             self.stats.cache_clears += 1;
-            self.restart(&[]);
+            from = self.restart(&[from], runs)[0];
             let dfa = &mut self.dfa;
             if dfa.out_of_memory() {
                 self.failed = Some(BuildError::out_of_memory(dfa.max_memory()));
                 return None;
             }
             before = dfa.len();
-            t = dfa.successor(self.current, letter);
+            t = dfa.successor(from, letter);
             if dfa.out_of_memory() {
                 self.failed = Some(BuildError::out_of_memory(dfa.max_memory()));
                 return None;
@@ -601,47 +625,273 @@ impl LazyMonitor {
         self.stats.states_built += added as u64;
         if let Some(rows) = &mut self.dense {
             rows.resize(dfa.len() << self.props, UNKNOWN);
-            rows[(self.current as usize) << self.props | letter as usize] = t;
+            rows[(from as usize) << self.props | letter as usize] = t;
         } else {
-            self.sparse.insert((self.current, letter), t);
+            self.sparse.insert((from, letter), t);
         }
         self.note_search();
         let memory = self.memory();
         self.stats.peak_memory = self.stats.peak_memory.max(memory);
-        if memory <= self.capacity {
-            return Some(t);
+        self.built_since_clear += 1;
+        if memory <= self.capacity || self.built_since_clear < self.runs_at_clear {
+            return Some((from, t));
         }
-        // Full: start over with the states the run needs.
+        // Full: start over with the states the runs need.
         self.stats.cache_clears += 1;
-        let kept = self.restart(&[t]);
+        let kept = self.restart(&[from, t], runs);
         if self.dfa.out_of_memory() {
             self.failed = Some(BuildError::out_of_memory(self.dfa.max_memory()));
             return None;
         }
-        Some(kept[0])
+        Some((kept[0], kept[1]))
     }
 
-    /// Empties the cache but for the start and current states and
-    /// `more`; returns the new numbers of `more`.
-    fn restart(&mut self, more: &[u32]) -> Vec<u32> {
+    /// Empties the cache but for the start and current states, `more`
+    /// and the states of `runs` (whose runs get their new numbers);
+    /// returns the new numbers of `more`. The start state stays state 0.
+    fn restart(&mut self, more: &[u32], runs: &mut dyn RunStates) -> Vec<u32> {
+        let old_len = self.dfa.len();
         let mut keep = vec![self.start, self.current];
         keep.extend_from_slice(more);
+        // The runs' states, once each (many runs share a few states).
+        let mut seen = vec![false; old_len];
+        keep.iter().for_each(|&q| seen[q as usize] = true);
+        let fixed = keep.len();
+        let mut count = 0u64;
+        runs.for_each_state(&mut |q| {
+            count += 1;
+            if !std::mem::replace(&mut seen[*q as usize], true) {
+                keep.push(*q);
+            }
+        });
+        self.runs_at_clear = count;
+        self.built_since_clear = 0;
         let dfa = &mut self.dfa;
         let kept = dfa.restart(&keep);
         self.start = kept[0];
         self.current = kept[1];
+        // (The runs in the states of `keep`'s first entries are renumbered
+        // too.)
+        let mut renumber = vec![UNKNOWN; old_len];
+        for (&old, &new) in keep.iter().zip(&kept) {
+            renumber[old as usize] = new;
+        }
+        runs.for_each_state(&mut |q| *q = renumber[*q as usize]);
         self.sparse = FxHashMap::default();
         if let Some(rows) = &mut self.dense {
             rows.clear();
             rows.resize(dfa.len() << self.props, UNKNOWN);
         }
-        kept[2..].to_vec()
+        kept[2..fixed].to_vec()
     }
 
     fn note_search(&mut self) {
         if self.inexact_from.is_none() && self.dfa.gave_up() {
             self.inexact_from = Some(self.total);
         }
+    }
+}
+
+/// The states of runs that one [`LazyMonitor`] steps but does not hold
+/// ([`LazyMonitor::step_run`]): the runs of one property on many keys of
+/// a log share its cache, each run holding its state as a `u32`. When the
+/// cache is emptied, the states the runs are in are kept, and the runs
+/// get their new numbers.
+///
+/// ```
+/// use monitor_core::lazy::RunStates;
+///
+/// // Runs in a map, the finished ones left out.
+/// struct Sessions(Vec<Option<u32>>);
+/// impl RunStates for Sessions {
+///     fn for_each_state(&mut self, f: &mut dyn FnMut(&mut u32)) {
+///         self.0.iter_mut().flatten().for_each(f);
+///     }
+/// }
+/// let mut s = Sessions(vec![Some(3), None, Some(5)]);
+/// s.for_each_state(&mut |q| *q += 1);
+/// assert_eq!(s.0, [Some(4), None, Some(6)]);
+/// ```
+pub trait RunStates {
+    /// Calls `f` on the state of every run that may step again, which `f`
+    /// may rewrite. An emptying of the cache calls it twice (to collect
+    /// the states, then to renumber them): both calls visit the same runs.
+    fn for_each_state(&mut self, f: &mut dyn FnMut(&mut u32));
+}
+
+impl RunStates for Vec<u32> {
+    fn for_each_state(&mut self, f: &mut dyn FnMut(&mut u32)) {
+        self.iter_mut().for_each(f);
+    }
+}
+
+/// No runs but the monitor's own.
+struct NoRuns;
+
+impl RunStates for NoRuns {
+    fn for_each_state(&mut self, _: &mut dyn FnMut(&mut u32)) {}
+}
+
+/// One step of a run kept outside its [`LazyMonitor`]
+/// ([`LazyMonitor::step_run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunStep {
+    /// The state stepped from, renumbered if the cache was emptied.
+    pub from: u32,
+    /// The state the letter led to. When it is violated, a state to
+    /// explain the violation with ([`LazyMonitor::explain_run`]), not to
+    /// step from.
+    pub to: u32,
+    /// The verdict of `to`.
+    pub verdict: Verdict,
+}
+
+impl LazyMonitor {
+    /// The state every run kept outside the monitor starts in (the cache
+    /// keeps it, as state 0, when it is emptied).
+    ///
+    /// ```
+    /// use monitor_core::lazy::LazyMonitor;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(a -> X b)")?;
+    /// let step = m.step_run(LazyMonitor::START, 0b01, &mut Vec::new()).unwrap();
+    /// assert_eq!(step.from, LazyMonitor::START);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const START: u32 = 0;
+
+    /// Steps a run kept outside the monitor, in state `from`, on `letter`
+    /// (as [`LazyMonitor::step`] does its own run); the monitor's own run
+    /// does not move. Many runs share the monitor's cache (one run per
+    /// key of a log): when a new transition fills it, it is emptied but
+    /// for the states of `runs` (all the runs that may step again, this
+    /// one included or not), which get their new numbers, as does `from`
+    /// in the step returned. Since that is a pass over the runs, it is
+    /// done once at most per as many new transitions as there were runs
+    /// (the cache holding, between, up to one transition per run beyond
+    /// its capacity). A run starts in [`LazyMonitor::START`], and
+    /// stops at a violation (or starts again from `START`).
+    ///
+    /// `None` when the monitor stopped: a transition that cannot be built
+    /// within the byte budget ([`LazyMonitor::error`]).
+    ///
+    /// ```
+    /// use monitor_core::lazy::LazyMonitor;
+    /// use monitor_core::Verdict;
+    ///
+    /// // Two runs in a cache emptied at every new transition.
+    /// let mut m = LazyMonitor::from_ltl("G(a -> X b)")?.with_cache_capacity(0);
+    /// let (a, b) = (0b01, 0b10);
+    /// let mut runs = vec![LazyMonitor::START; 2];
+    /// for (run, letter) in [(0, a), (1, b), (0, b), (1, a), (1, 0)] {
+    ///     let step = m.step_run(runs[run], letter, &mut runs).unwrap();
+    ///     if step.verdict == Verdict::Violated {
+    ///         let why = m.explain_run(step, 4, &mut runs);
+    ///         assert_eq!((run, why.letters.as_str()), (1, "!b"));
+    ///         runs[run] = LazyMonitor::START;
+    ///     } else {
+    ///         runs[run] = step.to;
+    ///     }
+    /// }
+    /// assert!(m.stats().cache_clears >= 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn step_run(
+        &mut self,
+        from: u32,
+        letter: u64,
+        runs: &mut dyn RunStates,
+    ) -> Option<RunStep> {
+        if self.failed.is_some() {
+            return None;
+        }
+        let letter = letter & self.mask;
+        let known = match &self.dense {
+            Some(rows) => rows[(from as usize) << self.props | letter as usize],
+            None => self.sparse.get(&(from, letter)).copied().unwrap_or(UNKNOWN),
+        };
+        let (from, to) = if known == UNKNOWN {
+            self.build_run(from, letter, runs)?
+        } else {
+            (from, known)
+        };
+        self.total += 1;
+        Some(RunStep {
+            from,
+            to,
+            verdict: self.dfa.state(to).verdict,
+        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn build_run(
+        &mut self,
+        from: u32,
+        letter: u64,
+        runs: &mut dyn RunStates,
+    ) -> Option<(u32, u32)> {
+        self.build_from(from, letter, runs)
+    }
+
+    /// Why the step `step` of a run kept outside the monitor violated the
+    /// property ([`LazyMonitor::step_run`]), as [`LazyMonitor::violation`]
+    /// explains the monitor's own run; `position` is the violating
+    /// letter's index in that run. Explaining may empty the cache: `runs`
+    /// are the runs that may step again, renumbered then.
+    ///
+    /// ```
+    /// use monitor_core::lazy::LazyMonitor;
+    /// use monitor_core::Verdict;
+    ///
+    /// let mut m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// let mut runs = Vec::new();
+    /// let s = m.step_run(LazyMonitor::START, 0b01, &mut runs).unwrap();
+    /// let v = m.step_run(s.to, 0b00, &mut runs).unwrap();
+    /// assert_eq!(v.verdict, Verdict::Violated);
+    /// let why = m.explain_run(v, 1, &mut runs);
+    /// assert_eq!((why.position, why.letters.as_str()), (1, "!ack"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain_run(
+        &mut self,
+        step: RunStep,
+        position: u64,
+        runs: &mut dyn RunStates,
+    ) -> LazyViolation {
+        let why = self.explain(step.from, step.to, position);
+        // As in `violation`: back into the byte budget, or start over.
+        if !self.dfa.restore_budget() {
+            self.restart(&[], runs);
+        }
+        if self.dfa.out_of_memory() {
+            self.failed = Some(BuildError::out_of_memory(self.dfa.max_memory()));
+        }
+        why
+    }
+
+    /// Whether state `q` (of a run kept outside the monitor,
+    /// [`LazyMonitor::step_run`]) can never report again, so that its run
+    /// can stop: no continuation violates the property, nor, with three
+    /// verdicts, satisfies it for good (or it is satisfied already).
+    /// Decided once per state, by searches bounded as those of exact
+    /// verdicts are (over the bound: `false`); they never make the
+    /// verdicts informative.
+    ///
+    /// ```
+    /// use monitor_core::lazy::LazyMonitor;
+    ///
+    /// // After `a`, `b` is never required again.
+    /// let mut m = LazyMonitor::from_ltl("a | G(b -> X c)")?;
+    /// assert!(!m.never_violated(LazyMonitor::START));
+    /// let s = m.step_run(LazyMonitor::START, 0b001, &mut Vec::new()).unwrap();
+    /// assert_eq!(m.propositions(), ["a", "b", "c"]);
+    /// assert!(m.never_violated(s.to));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn never_violated(&mut self, q: u32) -> bool {
+        self.dfa.never_violated(q)
     }
 }
 

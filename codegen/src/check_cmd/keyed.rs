@@ -4,16 +4,18 @@
 use std::fmt::Write as _;
 use std::io::BufReader;
 
-use mongen::trace_report::{key_json, keyed_report_json, keyed_verdict_word, top_violators};
+use mongen::trace_report::{
+    key_json, keyed_report_json, keyed_verdict_word, lazy_json, position_json, top_violators,
+};
 use monitor_core::trace::check::{Options, Property, ViolationReport};
 use monitor_core::trace::chunked::{Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
-use monitor_core::trace::reader::{CsvReader, JsonlReader};
+use monitor_core::trace::reader::{CsvReader, JsonlReader, Position};
 use monitor_core::trace::{escape, escape_json};
 
 use super::totals::Totals;
-use super::{at, emit_now, format_of, open_input, plural, quoted, violation_text};
+use super::{at, emit_now, format_of, inexact_note, open_input, plural, quoted, violation_text};
 use crate::{CheckArgs, Run, TraceFormat, UnkeyedRows};
 
 /// Checks every trace of `args` with `--by`: whether some property was
@@ -152,14 +154,14 @@ pub(super) fn check(
         violated |= !report.violations.is_empty();
         match error {
             None => {
-                write_report(run, args, &name, &report, true);
+                write_report(run, args, &name, &report, &checker, true);
                 totals.add_keyed(&report, true);
             }
             Some(e) => {
                 // What was read before bad input is reported: its
                 // violations are facts.
                 if report.events > 0 {
-                    write_report(run, args, &name, &report, false);
+                    write_report(run, args, &name, &report, &checker, false);
                     totals.add_keyed(&report, false);
                 }
                 run.error(&e.to_string());
@@ -213,6 +215,14 @@ fn explain(
     result.map_err(|e| e.to_string())
 }
 
+/// The note of a lazy monitor whose verdicts became informative at
+/// `at` (the monitor is shared by the keys: theirs all did).
+fn inexact_text(out: &mut String, at: &Option<Position>) {
+    if let Some(p) = at {
+        inexact_note(out, p, "every key's ");
+    }
+}
+
 /// A key as the text reports write it: `session=s42`, several fields
 /// joined by commas, and a name or a value that is empty or holds other
 /// characters than letters, digits and `_-./@+#` written as a JSON string
@@ -226,12 +236,32 @@ pub(crate) fn key_label(by: &[String], key: &[String]) -> String {
         .join(",")
 }
 
-/// Writes the report of one trace.
-fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, complete: bool) {
+/// Writes the report of one trace; `checker` tells what its lazy
+/// monitors did (`--lazy`).
+fn write_report(
+    run: &mut Run,
+    args: &CheckArgs,
+    name: &str,
+    r: &KeyedReport,
+    checker: &KeyedChecker,
+    complete: bool,
+) {
     let three = args.verdicts == 3;
     let by = r.by.join(",");
+    let (inexact, lazy) = (checker.inexact_at(), checker.lazy_stats());
     if args.json {
-        for mut json in keyed_report_json(name, r, three, complete) {
+        for (p, mut json) in keyed_report_json(name, r, three, complete)
+            .into_iter()
+            .enumerate()
+        {
+            if let (Some(o), Some(stats)) = (json.as_object_mut(), &lazy[p]) {
+                // As a trace's report with --lazy.
+                o.insert(
+                    "inexact_at".into(),
+                    inexact[p].as_ref().map(position_json).into(),
+                );
+                o.insert("lazy".into(), lazy_json(stats));
+            }
             if args.summary {
                 if let Some(o) = json.as_object_mut() {
                     o.remove("violations");
@@ -262,6 +292,7 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
                 out,
                 "{trace}: `{property}`: {verdict} for {keys}{satisfied}; no violation; {events}"
             );
+            inexact_text(out, &inexact[p]);
             continue;
         }
         let _ = writeln!(
@@ -279,6 +310,7 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
         );
         if args.summary {
             // The counts only.
+            inexact_text(out, &inexact[p]);
             continue;
         }
         let mut unexplained = 0u64;
@@ -320,6 +352,7 @@ fn write_report(run: &mut Run, args: &CheckArgs, name: &str, r: &KeyedReport, co
                 .collect();
             let _ = writeln!(out, "  top violators: {}", names.join(", "));
         }
+        inexact_text(&mut run.out, &inexact[p]);
     }
     if !args.summary {
         let unkeyed = match (r.unkeyed, args.unkeyed) {

@@ -49,6 +49,9 @@ enum Goal {
     Live,
     /// The empty clause: the clause can become `false`.
     Falsify,
+    /// The empty cube (a cycle does not count): the cube can become
+    /// `true`, an informative good prefix.
+    Satisfy,
 }
 
 /// The steps through decision diagrams a search may take per state of the
@@ -92,6 +95,9 @@ pub(crate) struct LazyState {
     pub(crate) node: Node,
     pub(crate) mem: u32,
     pub(crate) verdict: Verdict,
+    /// Whether no word leads from the state to a violation, once
+    /// [`LazyDfa::never_violated`] decided it.
+    pub(crate) safe: Option<bool>,
 }
 
 /// The derivative automaton of one formula, built on demand.
@@ -124,6 +130,9 @@ pub(crate) struct LazyDfa {
     /// (`Falsify`): whether the goal is reachable.
     live: FxHashMap<(Node, u32), bool>,
     falsifiable: FxHashMap<(Node, u32), bool>,
+    /// Whether a cube can become `true` (searched for keyed runs that can
+    /// stop, [`LazyDfa::never_violated`]).
+    satisfiable: FxHashMap<(Node, u32), bool>,
     /// Expansions of states, cubes and clauses (over the letter and the
     /// next obligations).
     composed: FxHashMap<(Node, u32), Node>,
@@ -165,6 +174,7 @@ impl LazyDfa {
             index: FxHashMap::default(),
             live: FxHashMap::default(),
             falsifiable: FxHashMap::default(),
+            satisfiable: FxHashMap::default(),
             composed: FxHashMap::default(),
             by_letter: FxHashMap::default(),
             searches: 0,
@@ -232,7 +242,11 @@ impl LazyDfa {
         // slot (~20); memo entries ~24-48 bytes.
         self.mgr.len() * 64
             + self.states.len() * 48
-            + (self.live.len() + self.falsifiable.len() + self.composed.len()) * 32
+            + (self.live.len()
+                + self.falsifiable.len()
+                + self.satisfiable.len()
+                + self.composed.len())
+                * 32
             + self.ex.cached() * 64
     }
 
@@ -243,7 +257,12 @@ impl LazyDfa {
         }
         let verdict = self.classify(node, mem);
         let q = self.states.len() as u32;
-        self.states.push(LazyState { node, mem, verdict });
+        self.states.push(LazyState {
+            node,
+            mem,
+            verdict,
+            safe: None,
+        });
         self.index.insert((node, mem), q);
         q
     }
@@ -278,6 +297,44 @@ impl LazyDfa {
             }
         }
         Verdict::Undecided
+    }
+
+    /// Whether no word leads state `q` to a violation (its formula can
+    /// never become `false`: none of its clauses reaches the empty
+    /// clause) nor, with three verdicts, to a satisfied state, decided
+    /// once per state; `false` when a search is over budget. The searches
+    /// never make the monitor informative: they only tell which runs can
+    /// stop. (With exact verdicts, a state no word violates is universal:
+    /// satisfied itself with three verdicts, which needs no search.)
+    ///
+    /// A search that the byte budget refused midway answers `false`
+    /// without remembering it: the next transition built finds the
+    /// manager exhausted and starts over ([`LazyDfa::out_of_memory`]).
+    pub(crate) fn never_violated(&mut self, q: u32) -> bool {
+        let LazyState {
+            node,
+            mem,
+            verdict,
+            safe,
+        } = self.states[q as usize];
+        if let Some(safe) = safe {
+            return safe;
+        }
+        let safe = if verdict == Verdict::Violated || node == Node::FALSE {
+            false
+        } else if verdict == Verdict::Satisfied || node == Node::TRUE {
+            true
+        } else if self.three && self.exact {
+            false
+        } else {
+            self.search(node, mem, Goal::Falsify) == Some(false)
+                && (!self.three || self.search(node, mem, Goal::Satisfy) == Some(false))
+        };
+        if self.out_of_memory() {
+            return false;
+        }
+        self.states[q as usize].safe = Some(safe);
+        safe
     }
 
     /// The successor of state `q` on `letter` (bit `i` for proposition
@@ -448,7 +505,7 @@ impl LazyDfa {
     ) -> Option<Option<Key>> {
         let base = self.ex.base();
         let (target, keep) = match goal {
-            Goal::Live => (Node::TRUE, true),
+            Goal::Live | Goal::Satisfy => (Node::TRUE, true),
             Goal::Falsify => (Node::FALSE, false),
         };
         loop {
@@ -459,7 +516,7 @@ impl LazyDfa {
                 it.part += 1;
                 it.mem = next_mem;
                 let x = match goal {
-                    Goal::Live => self.mgr.and(it.composed, guard),
+                    Goal::Live | Goal::Satisfy => self.mgr.and(it.composed, guard),
                     Goal::Falsify => {
                         let outside = self.mgr.not(guard);
                         self.mgr.or(it.composed, outside)
@@ -519,7 +576,7 @@ impl LazyDfa {
 
     fn search_from(&mut self, root: Key, goal: Goal, budget: &mut usize) -> Option<bool> {
         let reached = |n: Node| match goal {
-            Goal::Live => n == Node::TRUE,
+            Goal::Live | Goal::Satisfy => n == Node::TRUE,
             Goal::Falsify => n == Node::FALSE,
         };
         if reached(root.0) {
@@ -528,6 +585,7 @@ impl LazyDfa {
         let memo = |s: &Self, k: &Key| match goal {
             Goal::Live => s.live.get(k).copied(),
             Goal::Falsify => s.falsifiable.get(k).copied(),
+            Goal::Satisfy => s.satisfiable.get(k).copied(),
         };
         if let Some(r) = memo(self, &root) {
             return Some(r);
@@ -578,12 +636,18 @@ impl LazyDfa {
                 match goal {
                     Goal::Live => self.live.insert(*k, true),
                     Goal::Falsify => self.falsifiable.insert(*k, true),
+                    Goal::Satisfy => self.satisfiable.insert(*k, true),
                 };
             }
-        } else if goal == Goal::Falsify {
-            // The whole search failed: nothing it met can become false.
+        } else if goal != Goal::Live {
+            // The whole search failed: nothing it met can reach the goal.
+            let memo = if goal == Goal::Falsify {
+                &mut self.falsifiable
+            } else {
+                &mut self.satisfiable
+            };
             for k in visited {
-                self.falsifiable.insert(k, false);
+                memo.insert(k, false);
             }
         }
         Some(success)
@@ -656,6 +720,7 @@ impl LazyDfa {
         self.index.clear();
         self.live.clear();
         self.falsifiable.clear();
+        self.satisfiable.clear();
         self.composed.clear();
         self.by_letter.clear();
         let mut memo = FxHashMap::default();

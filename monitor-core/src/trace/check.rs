@@ -1221,6 +1221,12 @@ impl Checker {
     pub(crate) fn runs(&self) -> &[Run] {
         &self.runs
     }
+
+    /// The runs, to step from outside (keyed checking steps each key's
+    /// runs of lazy monitors through the one monitor).
+    pub(crate) fn runs_mut(&mut self) -> &mut [Run] {
+        &mut self.runs
+    }
 }
 
 /// The properties' runs laid out for speed: the state, transition table

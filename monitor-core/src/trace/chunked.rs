@@ -905,11 +905,12 @@ pub(crate) trait LineCheck {
         false
     }
 
-    /// Applies the digest of the next chunk (`chunk`, its bytes). `None`:
+    /// Applies the digest of the next chunk (`chunk`, its bytes) (or
+    /// fails, as one pass would at the same event). `None`:
     /// the chunk is done; `Some(line)`: the chunk is to be read in one
     /// pass from its line `line` (counted from 1) on, [`LineCheck::index`]
     /// and [`LineCheck::line`] being those of that line's first event.
-    fn apply(&mut self, digest: Self::Digest, chunk: &[u8]) -> Option<u64>;
+    fn apply(&mut self, digest: Self::Digest, chunk: &[u8]) -> Result<Option<u64>, TraceError>;
 
     /// Reads on in one pass: `reader` numbers its events from
     /// [`LineCheck::index`] and its lines from [`LineCheck::line`], and
@@ -940,8 +941,8 @@ impl LineCheck for ChunkedCheck<'_> {
         check.summarize_with(reader, lines, false)
     }
 
-    fn apply(&mut self, summary: ChunkSummary, _: &[u8]) -> Option<u64> {
-        (!self.skip(&summary)).then_some(1)
+    fn apply(&mut self, summary: ChunkSummary, _: &[u8]) -> Result<Option<u64>, TraceError> {
+        Ok((!self.skip(&summary)).then_some(1))
     }
 
     fn read<R: Reader + ?Sized>(&mut self, reader: &mut R, lines: u64) -> Result<(), TraceError> {
@@ -1251,7 +1252,7 @@ impl LineShape<'_> {
                 break;
             }
             let bytes = &batch.bytes[range.clone()];
-            let Some(from) = check.apply(digest, bytes) else {
+            let Some(from) = check.apply(digest, bytes)? else {
                 continue;
             };
             // Read again, in order, in one pass.

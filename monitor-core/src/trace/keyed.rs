@@ -56,6 +56,7 @@ use super::check::{
 use super::chunked::{line_reader, line_start, Chunking, LineCheck, LineFormat, LineLog};
 use super::expr::Cell;
 use super::reader::{Position, Reader, TraceError};
+use crate::lazy::{RunStates, RunStep};
 use crate::runtime::{Cursor, VIOLATION};
 use crate::Verdict;
 
@@ -321,16 +322,22 @@ pub struct KeyedChecker {
     /// property are to be explained, after which the reading stops.
     only: Option<HashSet<Box<[u8]>>>,
     targets: Vec<usize>,
+    /// Why a lazy monitor stopped at the event just stepped (a transition
+    /// over the byte budget): the check stops with this error.
+    stopped: Option<String>,
 }
 
 impl KeyedChecker {
     /// A checker of `properties` on each key of the fields `by` (JSON
     /// Lines: dotted paths).
     ///
+    /// A lazy monitor ([`Engine::Lazy`]) runs every key of its property
+    /// in its one cache, each key holding its state (see
+    /// [`LazyMonitor::step_run`](crate::lazy::LazyMonitor::step_run)).
+    ///
     /// # Panics
     ///
-    /// If a property has a lazy monitor (keyed checking runs the tables
-    /// of monitors built whole) or `by` is empty.
+    /// If `by` is empty.
     ///
     /// ```
     /// use monitor_core::trace::check::{Options, Property};
@@ -350,12 +357,6 @@ impl KeyedChecker {
         keyed: KeyedOptions,
     ) -> KeyedChecker {
         assert!(!by.is_empty(), "keyed checking needs a key field");
-        assert!(
-            properties
-                .iter()
-                .all(|p| matches!(p.monitor, Engine::Eager(_))),
-            "keyed checking runs monitors built whole"
-        );
         let n = properties.len();
         let safe = properties
             .iter()
@@ -401,6 +402,7 @@ impl KeyedChecker {
             show_ring: Vec::new(),
             only: None,
             targets: Vec::new(),
+            stopped: None,
         }
     }
 
@@ -718,7 +720,11 @@ impl KeyedChecker {
                         let values: Vec<String> =
                             shown.iter().map(|&id| cell_text(reader.cell(id))).collect();
                         bound.shown_values(&*reader, &mut show);
-                        self.broadcast_row(reader.position(), &bits, values, &show, on_violation);
+                        let at = reader.position();
+                        if let Some(m) = self.broadcast_row(at, &bits, values, &show, on_violation)
+                        {
+                            return Err(reader.error_here(m));
+                        }
                         continue;
                     }
                 }
@@ -757,6 +763,9 @@ impl KeyedChecker {
                     self.keep_shown(k, &show);
                 }
                 self.step(k, &at, &bits, &values, on_violation);
+                if let Some(m) = self.take_stopped() {
+                    return Err(reader.error_here(m));
+                }
             }
             self.after_event(k, hash, &key, ends);
         }
@@ -765,7 +774,8 @@ impl KeyedChecker {
 
     /// Sends a row without a key to every live key, and keeps it for the
     /// keys seen later (`values`: the texts of the fields `shown`; `show`:
-    /// those of the fields shown with `set_show`).
+    /// those of the fields shown with `set_show`); or why a lazy monitor
+    /// stopped at it.
     fn broadcast_row(
         &mut self,
         at: Position,
@@ -773,7 +783,7 @@ impl KeyedChecker {
         values: Vec<String>,
         show: &[Option<String>],
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
-    ) {
+    ) -> Option<String> {
         for k in 0..self.keys.slots() as u32 {
             if self.keys.instance[k as usize] != u64::MAX {
                 let values = |i: usize| values[i].clone();
@@ -781,12 +791,16 @@ impl KeyedChecker {
                 self.step(k, &at, bits, &values, on_violation);
             }
         }
+        if let Some(m) = self.take_stopped() {
+            return Some(m);
+        }
         self.broadcast.push(Broadcast {
             at,
             bits: bits.to_vec(),
             values,
             show: show.to_vec(),
         });
+        None
     }
 
     /// The slot of the key `key` (its hash `hash`): a live key's, a new
@@ -944,7 +958,10 @@ impl KeyedChecker {
                 continue;
             }
             let r = &self.checker.runs()[p];
-            let table = r.table().expect("keyed runs are eager").table();
+            let Some(table) = r.table().map(|t| t.table()) else {
+                self.step_lazy(k, p, s, at, bits, values, on_violation);
+                continue;
+            };
             let target = if r.atoms.len() <= 64 {
                 table.next(s, r.letter(bits))
             } else {
@@ -952,7 +969,7 @@ impl KeyedChecker {
                 table.next_with(s, wide.as_slice())
             };
             if target == VIOLATION {
-                self.violation(k, p, s, at, values, on_violation);
+                self.violation(k, p, s, VIOLATION, at, values, on_violation);
                 self.keys.records[states + p] =
                     if self.checker.options().all { 0 } else { DONE }.into();
             } else if table.verdicts.get(target as usize) == Some(&Verdict::Satisfied) {
@@ -964,12 +981,16 @@ impl KeyedChecker {
         }
     }
 
-    /// Records the violation of property `p` by key `k` from state `from`.
+    /// Records the violation of property `p` by key `k` from state `from`
+    /// (to [`VIOLATION`], or, for a lazy monitor, to its violating state
+    /// `to`).
+    #[allow(clippy::too_many_arguments)]
     fn violation(
         &mut self,
         k: u32,
         p: usize,
         from: u32,
+        to: u32,
         at: &Position,
         values: &dyn Fn(usize) -> String,
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
@@ -1001,12 +1022,8 @@ impl KeyedChecker {
             return;
         }
         self.explained[p] += 1;
+        let (explanation, after, letters) = self.explain_transition(k, p, from, to);
         let r = &self.checker.runs()[p];
-        let table = r.table().expect("keyed runs are eager").table();
-        let mut cursor = Cursor::new();
-        cursor.enter(&table, from);
-        cursor.enter(&table, VIOLATION);
-        let why = cursor.violation(&table).expect("violated");
         let shown_values = r
             .fields
             .iter()
@@ -1054,15 +1071,187 @@ impl KeyedChecker {
         };
         let v = ViolationReport {
             at: at.clone(),
-            explanation: why.to_string(),
-            after: why.after.to_string(),
-            letters: why.letters.to_string(),
+            explanation,
+            after,
+            letters,
             values: shown_values,
             recent,
             shown,
         };
         on_violation(&self.violations[i].key, &r.report.property, &v);
         self.violations[i].reports.push(v);
+    }
+
+    /// Steps the run of lazy property `p` of key `k`, in state `from`, on
+    /// the event at `at` (see [`KeyedChecker::step`]): the key's state is
+    /// a state of the monitor's cache, which every key of the property
+    /// shares, and which renumbers the live keys' states when it empties.
+    /// (Apart from `step`, which stays as lean for eager monitors.)
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn step_lazy(
+        &mut self,
+        k: u32,
+        p: usize,
+        from: u32,
+        at: &Position,
+        bits: &[u64],
+        values: &dyn Fn(usize) -> String,
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) {
+        let stride = self.keys.stride;
+        let slot = k as usize * stride + 1 + p;
+        let KeyedChecker { checker, keys, .. } = self;
+        let r = &mut checker.runs_mut()[p];
+        let letter = r.letter(bits);
+        let Engine::Lazy(m) = &mut r.monitor else {
+            unreachable!("an eager run steps through its table")
+        };
+        let mut live = LiveRuns {
+            records: &mut keys.records,
+            instance: &keys.instance,
+            stride,
+            offset: 1 + p,
+        };
+        let Some(step) = m.step_run(from, letter, &mut live) else {
+            let e = m.error().expect("a stopped monitor's error");
+            self.stopped = Some(format!(
+                "the lazy monitor of `{}` stopped: {e} for one transition (raise --max-memory)",
+                r.report.property
+            ));
+            return;
+        };
+        if m.inexact_from().is_some() && r.report.inexact_at.is_none() {
+            r.report.inexact_at = Some(at.clone());
+        }
+        match step.verdict {
+            Verdict::Violated => {
+                self.violation(k, p, step.from, step.to, at, values, on_violation);
+                self.keys.records[slot] = if self.checker.options().all { 0 } else { DONE }.into();
+            }
+            Verdict::Satisfied => {
+                self.keys.records[slot] = DONE.into();
+                self.satisfied[p] += 1;
+            }
+            // A state no continuation violates: the run stops (so that
+            // the key can be dropped, as with eager monitors).
+            Verdict::Undecided if m.never_violated(step.to) => {
+                self.keys.records[slot] = DONE.into();
+            }
+            Verdict::Undecided => self.keys.records[slot] = step.to.into(),
+        }
+    }
+
+    /// The explanation, the word after and the violating letters of the
+    /// violation of property `p` by key `k`, from state `from` to `to`.
+    fn explain_transition(
+        &mut self,
+        k: u32,
+        p: usize,
+        from: u32,
+        to: u32,
+    ) -> (String, String, String) {
+        let stride = self.keys.stride;
+        let KeyedChecker { checker, keys, .. } = self;
+        // The violating event's index in the key's slice.
+        let position = keys.records[k as usize * stride].saturating_sub(1);
+        match &mut checker.runs_mut()[p].monitor {
+            Engine::Eager(table) => {
+                let table = table.table();
+                let mut cursor = Cursor::new();
+                cursor.enter(&table, from);
+                cursor.enter(&table, VIOLATION);
+                let why = cursor.violation(&table).expect("violated");
+                (
+                    why.to_string(),
+                    why.after.to_string(),
+                    why.letters.to_string(),
+                )
+            }
+            Engine::Lazy(m) => {
+                let step = RunStep {
+                    from,
+                    to,
+                    verdict: Verdict::Violated,
+                };
+                let mut live = LiveRuns {
+                    records: &mut keys.records,
+                    instance: &keys.instance,
+                    stride,
+                    offset: 1 + p,
+                };
+                let why = m.explain_run(step, position, &mut live);
+                (why.to_string(), String::new(), why.letters)
+            }
+        }
+    }
+
+    /// Lazy monitors: per property, what its monitor built, over every
+    /// key (`None` for a monitor built whole).
+    ///
+    /// ```
+    /// use monitor_core::lazy::LazyMonitor;
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    ///
+    /// let m = LazyMonitor::from_ltl("G(req -> X ack)")?;
+    /// let p = Property::lazy("answered", m, vec![Expr::parse("req")?, Expr::parse("ack")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["s"], KeyedOptions::default());
+    /// let log = "s,req,ack\ns1,1,0\ns2,1,0\ns1,0,1\ns2,0,0\n";
+    /// let report = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(report.violations[0].first.line, Some(5));
+    /// // One automaton for both keys: the start state, the one after
+    /// // `req`, and the violation.
+    /// assert_eq!(checker.lazy_stats()[0].unwrap().states_built, 3);
+    /// assert_eq!(checker.inexact_at()[0], None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn lazy_stats(&self) -> Vec<Option<crate::lazy::LazyStats>> {
+        self.checker
+            .runs()
+            .iter()
+            .map(|r| match &r.monitor {
+                Engine::Lazy(m) => Some(m.stats()),
+                Engine::Eager(_) => None,
+            })
+            .collect()
+    }
+
+    /// Lazy monitors: per property, the first event (of any key) from
+    /// which its verdicts may be informative rather than exact (a search
+    /// for an exact verdict went over the state limit there: the monitor,
+    /// shared by the keys, reports violations from then on at their first
+    /// informative bad prefix, never wrongly, never sooner than the exact
+    /// monitor); `None` while they are exact, and for monitors built whole.
+    ///
+    /// ```
+    /// use monitor_core::lazy::LazyMonitor;
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    ///
+    /// let m = LazyMonitor::from_ltl("G !err")?;
+    /// let p = Property::lazy("G !err", m, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["s"], KeyedOptions::default());
+    /// checker.run(&mut CsvReader::new("log.csv", "s,err\ns1,0\n".as_bytes())?)?;
+    /// assert_eq!(checker.inexact_at(), [None]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn inexact_at(&self) -> Vec<Option<Position>> {
+        self.checker
+            .runs()
+            .iter()
+            .map(|r| r.report.inexact_at.clone())
+            .collect()
+    }
+
+    /// Why a lazy monitor stopped at the event just stepped, if one did
+    /// (taken: reported once).
+    fn take_stopped(&mut self) -> Option<String> {
+        self.stopped.take()
     }
 
     /// How many violations of each property are explained, over all keys:
@@ -1259,6 +1448,33 @@ impl KeyedChecker {
             live: self.keys.live as u64,
             events: self.events,
             unkeyed: self.unkeyed,
+        }
+    }
+}
+
+/// The states of the live keys' runs of one lazy property, for its
+/// monitor to keep and renumber when it empties its cache.
+struct LiveRuns<'a> {
+    records: &'a mut [u64],
+    instance: &'a [u64],
+    stride: usize,
+    /// Where the property's state is in a record.
+    offset: usize,
+}
+
+impl RunStates for LiveRuns<'_> {
+    fn for_each_state(&mut self, f: &mut dyn FnMut(&mut u32)) {
+        for (k, &instance) in self.instance.iter().enumerate() {
+            if instance == u64::MAX {
+                continue;
+            }
+            let word = &mut self.records[k * self.stride + self.offset];
+            let mut q = *word as u32;
+            if q == DONE {
+                continue;
+            }
+            f(&mut q);
+            *word = q.into();
         }
     }
 }
@@ -1559,7 +1775,7 @@ impl LineCheck for KeyedLines<'_, '_> {
         d
     }
 
-    fn apply(&mut self, d: KeyedDigest, chunk: &[u8]) -> Option<u64> {
+    fn apply(&mut self, d: KeyedDigest, chunk: &[u8]) -> Result<Option<u64>, TraceError> {
         let (index, line) = (self.index, self.line);
         let words = self.shared.binding.bound.words;
         let show_count = self.shared.binding.bound.show.len();
@@ -1574,7 +1790,13 @@ impl LineCheck for KeyedLines<'_, '_> {
                 Some(p) => d.events[p].at.line.map_or(1, |l| l + 1),
             };
             *this = (index + i as u64, line + next_line - 1);
-            Some(next_line)
+            Ok(Some(next_line))
+        };
+        // A lazy monitor that stopped (out of memory) at the event `at`.
+        let stopped = |at: &Position, message: String| TraceError {
+            source: self.source.clone(),
+            at: Some(at.to_string()),
+            message,
         };
         let mut here = (index, line);
         for (i, e) in d.events.iter().enumerate() {
@@ -1614,7 +1836,10 @@ impl LineCheck for KeyedLines<'_, '_> {
                     values_at += n;
                     checker.events += 1;
                     checker.unkeyed += 1;
-                    checker.broadcast_row(at, bits, values, show, on_violation);
+                    let here = at.clone();
+                    if let Some(m) = checker.broadcast_row(at, bits, values, show, on_violation) {
+                        return Err(stopped(&here, m));
+                    }
                 }
                 DigestKind::Keyed { .. }
                     if checker
@@ -1653,6 +1878,9 @@ impl LineCheck for KeyedLines<'_, '_> {
                             checker.keep_shown(k, show);
                         }
                         checker.step(k, &at, bits, &values, on_violation);
+                        if let Some(m) = checker.take_stopped() {
+                            return Err(stopped(&at, m));
+                        }
                     }
                     checker.after_event(k, e.hash, key, ends);
                 }
@@ -1665,7 +1893,7 @@ impl LineCheck for KeyedLines<'_, '_> {
         }
         self.index = index + d.events.len() as u64;
         self.line = line + d.lines;
-        None
+        Ok(None)
     }
 
     fn read<R: Reader + ?Sized>(&mut self, reader: &mut R, lines: u64) -> Result<(), TraceError> {
