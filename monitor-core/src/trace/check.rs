@@ -23,7 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::expr::{is_missing, Cell, Expr, FieldVsNumber};
+use super::expr::{is_missing, Cell, Expr, FieldVsNumber, FieldVsText};
 use super::reader::{Position, Reader, TraceError};
 use crate::lazy::LazyMonitor;
 use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
@@ -362,6 +362,8 @@ enum FastAtom {
     /// A field compared with a number, the field's number being
     /// `number_fields[slot]`'s.
     Number(FieldVsNumber, usize),
+    /// A field's text compared with strings.
+    Text(FieldVsText),
     /// Any other expression.
     General,
 }
@@ -421,6 +423,15 @@ impl Bound {
                     // Missing or not a number: the general evaluation
                     // says why.
                     None => general(),
+                },
+                FastAtom::Text(t) => match reader.cell(t.id) {
+                    // NULL: false.
+                    cell if !self.strict && is_missing(cell) => Ok(false),
+                    Some(Cell::Text(text)) => Ok(t.holds(text)),
+                    Some(Cell::Json(serde_json::Value::String(text))) => Ok(t.holds(text)),
+                    // Absent (strict), or a value the general evaluation
+                    // writes as text or refuses.
+                    _ => general(),
                 },
                 FastAtom::General => general(),
             };
@@ -859,13 +870,14 @@ impl Checker {
         for a in &mut atoms {
             a.resolve(&mut resolve).map_err(unknown)?;
         }
-        // Most propositions are a field read as a Boolean, or compared with
-        // a number: read them directly, each number once.
+        // Most propositions are a field read as a Boolean, compared with a
+        // number or with strings: read them directly, each number once.
         let mut number_fields = Vec::new();
         let fast = atoms
             .iter()
-            .map(|a| match a {
-                Expr::Field(f) if f.select.is_none() => FastAtom::Plain(f.id, f.name.clone()),
+            .map(|a| match (a, FieldVsText::of(a)) {
+                (Expr::Field(f), _) if f.select.is_none() => FastAtom::Plain(f.id, f.name.clone()),
+                (_, Some(t)) => FastAtom::Text(t),
                 _ => match FieldVsNumber::of(a) {
                     Some(c) => match number_fields.iter().position(|&id| id == c.id) {
                         Some(slot) => FastAtom::Number(c, slot),
@@ -2061,5 +2073,51 @@ mod tests {
             "{e}"
         );
         assert!(e.message.ends_with("at most 6 are read both ways"), "{e}");
+    }
+
+    /// The string tests of a whole field are read from its text
+    /// (`tests/text_atoms.rs` checks that path against the general one);
+    /// a selected field or a string against a string is the general
+    /// evaluation's.
+    #[test]
+    fn a_field_against_strings_is_a_text_atom() {
+        let texts = [
+            "x == \"a\"",
+            "\"a\" <= x",
+            "x !== \"a\"",
+            "x in [\"a\", \"b\"]",
+            "x not in [\"a\"]",
+            "x contains \"a\"",
+            "x matches /a/",
+        ];
+        let general = [
+            "x[0] == \"1\"",
+            "\"a\" == \"a\"",
+            "x in [1, \"a\"]",
+            "!(x == \"a\")",
+        ];
+        let table = MonitorTable::from_ltl("p").unwrap();
+        let bindings = texts
+            .iter()
+            .chain(&general)
+            .map(|t| Expr::parse(t).unwrap());
+        let properties = bindings
+            .map(|b| Property::new("p", table.clone(), vec![b]))
+            .collect();
+        let mut c = Checker::new(properties, Options::default());
+        let bound = c
+            .bind(&mut CsvReader::new("t.csv", "x\n".as_bytes()).unwrap())
+            .unwrap();
+        let kinds: Vec<bool> = bound
+            .fast
+            .iter()
+            .map(|f| matches!(f, FastAtom::Text(_)))
+            .collect();
+        let want: Vec<bool> = texts
+            .iter()
+            .map(|_| true)
+            .chain(general.iter().map(|_| false))
+            .collect();
+        assert_eq!(kinds, want);
     }
 }

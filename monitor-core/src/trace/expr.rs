@@ -721,6 +721,20 @@ pub enum TextTest {
     NoneOf(Vec<String>),
 }
 
+impl TextTest {
+    /// Whether the test holds of a field's text.
+    fn holds(&self, text: &str) -> bool {
+        match self {
+            TextTest::Contains(s) => text.contains(s.as_str()),
+            TextTest::StartsWith(s) => text.starts_with(s.as_str()),
+            TextTest::EndsWith(s) => text.ends_with(s.as_str()),
+            TextTest::Matches(p) => p.is_match(text),
+            TextTest::OneOf(xs) => xs.iter().any(|x| x == text),
+            TextTest::NoneOf(xs) => xs.iter().all(|x| x != text),
+        }
+    }
+}
+
 /// A regex of `matches`, compiled once, when the expression is parsed,
 /// within [`REGEX_SIZE_LIMIT`]; matched in time linear in the text.
 ///
@@ -1749,6 +1763,76 @@ impl FieldVsNumber {
     }
 }
 
+/// A whole field's text compared with strings: `event == "request"`,
+/// `level in ["WARN", "ERROR"]`, `msg contains "timeout"`, the common atoms
+/// of logs. When the field is text (a CSV cell, a JSON string),
+/// [`FieldVsText::holds`] of its text is exactly what [`Expr::eval`] and
+/// [`Expr::eval_strict`] compute (once a missing field is taken care of);
+/// any other value (a JSON number, a waveform's bits) is the general
+/// evaluation's, which says how it reads as text or why it does not.
+#[derive(Clone, Debug)]
+pub(crate) struct FieldVsText {
+    /// The field's index.
+    pub(crate) id: usize,
+    test: FieldTextTest,
+}
+
+/// What [`FieldVsText`] tests of the field's text.
+#[derive(Clone, Debug)]
+enum FieldTextTest {
+    /// A comparison with a string, the field on the left
+    /// (`field_first`) or on the right: text is ordered by its bytes.
+    Compare {
+        op: Comparison,
+        text: String,
+        field_first: bool,
+    },
+    /// `in`, `contains` and the other tests of [`Expr::Text`].
+    Test(TextTest),
+}
+
+impl FieldVsText {
+    /// The test `e` is, if it is one of a whole field's text with strings.
+    pub(crate) fn of(e: &Expr) -> Option<FieldVsText> {
+        let compare = |r: &FieldRef, op: &Comparison, text: &str, field_first| {
+            r.select.is_none().then(|| FieldVsText {
+                id: r.id,
+                test: FieldTextTest::Compare {
+                    op: *op,
+                    text: text.to_string(),
+                    field_first,
+                },
+            })
+        };
+        match e {
+            Expr::Compare(Operand::Field(r), op, Operand::Str(s)) => compare(r, op, s, true),
+            Expr::Compare(Operand::Str(s), op, Operand::Field(r)) => compare(r, op, s, false),
+            Expr::Text(r, test) if r.select.is_none() => Some(FieldVsText {
+                id: r.id,
+                test: FieldTextTest::Test(test.clone()),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The test's value where the field's text is `text` (a CSV cell, a
+    /// JSON string; a missing one is the caller's).
+    #[inline]
+    pub(crate) fn holds(&self, text: &str) -> bool {
+        match &self.test {
+            FieldTextTest::Compare {
+                op,
+                text: s,
+                field_first,
+            } => {
+                let o = text.cmp(s.as_str());
+                compares(if *field_first { o } else { o.reverse() }, *op)
+            }
+            FieldTextTest::Test(t) => t.holds(text),
+        }
+    }
+}
+
 impl Expr {
     /// Parses an expression.
     ///
@@ -2003,15 +2087,7 @@ impl Expr {
                         )),
                     ));
                 }
-                let text = c.as_text();
-                Ok(match test {
-                    TextTest::Contains(s) => text.contains(s.as_str()),
-                    TextTest::StartsWith(s) => text.starts_with(s.as_str()),
-                    TextTest::EndsWith(s) => text.ends_with(s.as_str()),
-                    TextTest::Matches(p) => p.is_match(&text),
-                    TextTest::OneOf(xs) => xs.iter().any(|x| *x == text),
-                    TextTest::NoneOf(xs) => xs.iter().all(|x| *x != text),
-                })
+                Ok(test.holds(&c.as_text()))
             }
             Expr::Compare(a, op, b)
                 if matches!(a, Operand::Term(_)) || matches!(b, Operand::Term(_)) =>
