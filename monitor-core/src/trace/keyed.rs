@@ -1386,14 +1386,22 @@ impl KeyedChecker {
         let result = run(self);
         self.keep = keep;
         self.only = None;
-        // The explained violations, by key, property and first position.
-        let mut explained: std::collections::HashMap<(&[String], usize, u64), &[ViolationReport]> =
+        // The explained violations, by key, property and first position,
+        // in order: two instances of a key (closed by `end_key` and seen
+        // again) may violate first at the same row broadcast, and both
+        // readings meet them in the same order.
+        type Explained<'a> = std::collections::VecDeque<&'a [ViolationReport]>;
+        let mut explained: std::collections::HashMap<(&[String], usize, u64), Explained<'_>> =
             std::collections::HashMap::new();
         for v in &self.violations {
-            explained.insert((&v.key, v.property, v.first.index), &v.reports);
+            explained
+                .entry((&v.key, v.property, v.first.index))
+                .or_default()
+                .push_back(&v.reports);
         }
         for v in &mut report.violations {
-            if let Some(r) = explained.get(&(v.key.as_slice(), v.property, v.first.index)) {
+            let at = (v.key.as_slice(), v.property, v.first.index);
+            if let Some(r) = explained.get_mut(&at).and_then(|r| r.pop_front()) {
                 v.reports = r.to_vec();
             }
         }
