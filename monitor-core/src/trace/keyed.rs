@@ -2373,7 +2373,7 @@ mod tests {
                 .then(|| Expr::parse(if csv { "b == 1 & c == 1" } else { "b & c" }).unwrap());
             let key_limit = (round % 4 == 0).then(|| 1 + (rng.next_u64() % 4) as usize);
             let show = round % 4 == 3;
-            let checker = || {
+            let checker = |explain_later: bool| {
                 let mut checker = KeyedChecker::new(
                     props(&formulas),
                     options,
@@ -2382,7 +2382,7 @@ mod tests {
                         unkeyed,
                         end_key: end_key.clone(),
                         key_limit,
-                        explain_later: false,
+                        explain_later,
                     },
                 );
                 if show {
@@ -2395,7 +2395,7 @@ mod tests {
             } else {
                 LineFormat::Jsonl
             };
-            let mut one = checker();
+            let mut one = checker(false);
             let mut one_seen = Vec::new();
             let want = if csv {
                 CsvReader::new("t", text.as_bytes()).and_then(|mut r| {
@@ -2419,7 +2419,7 @@ mod tests {
                     .num_threads(threads)
                     .build()
                     .unwrap();
-                let mut chunked = checker();
+                let mut chunked = checker(false);
                 let mut seen = Vec::new();
                 let got = pool.install(|| {
                     chunked.run_lines_reporting(
@@ -2441,20 +2441,7 @@ mod tests {
                 if let Ok(want) = &want {
                     // Explained by a second reading, in chunks too: the
                     // same report.
-                    let mut later = KeyedChecker::new(
-                        props(&formulas),
-                        options,
-                        &[by],
-                        KeyedOptions {
-                            unkeyed,
-                            end_key: end_key.clone(),
-                            key_limit,
-                            explain_later: true,
-                        },
-                    );
-                    if show {
-                        later.set_show(vec![by.into(), "c".into()]);
-                    }
+                    let mut later = checker(true);
                     let mut report = pool
                         .install(|| later.run_lines(format, "t", text.as_bytes(), chunking))
                         .unwrap_or_else(|e| panic!("{ctx}: {e}"));
