@@ -1791,14 +1791,11 @@ impl LineCheck for KeyedLines<'_, '_> {
         let on_violation = &mut *self.on_violation;
         let (mut key_start, mut values_at, mut show_at) = (0, 0, 0);
         // The chunk is read in one pass from event `i` on (nothing of it
-        // was done).
-        let from = |i: usize, this: &mut (u64, u64)| {
-            let next_line = match i.checked_sub(1) {
-                None => 1,
-                Some(p) => d.events[p].at.line.map_or(1, |l| l + 1),
-            };
-            *this = (index + i as u64, line + next_line - 1);
-            Ok(Some(next_line))
+        // was done): the line it starts on, in the chunk.
+        let events = &d.events;
+        let resume = |i: usize| match i.checked_sub(1) {
+            None => 1,
+            Some(p) => events[p].at.line.map_or(1, |l| l + 1),
         };
         // A lazy monitor that stopped (out of memory) at the event `at`.
         let stopped = |at: &Position, message: String| TraceError {
@@ -1806,7 +1803,6 @@ impl LineCheck for KeyedLines<'_, '_> {
             at: Some(at.to_string()),
             message,
         };
-        let mut here = (index, line);
         for (i, e) in d.events.iter().enumerate() {
             if checker.explained_all() {
                 // (Explaining: every violation to explain is; the driver
@@ -1830,9 +1826,9 @@ impl LineCheck for KeyedLines<'_, '_> {
             };
             match e.kind {
                 DigestKind::Unkeyed if checker.options.unkeyed == Unkeyed::Error => {
-                    let r = from(i, &mut here);
-                    (self.index, self.line) = here;
-                    return r;
+                    let from = resume(i);
+                    (self.index, self.line) = (index + i as u64, line + from - 1);
+                    return Ok(Some(from));
                 }
                 DigestKind::Unkeyed => {
                     checker.events += 1;
@@ -1861,9 +1857,9 @@ impl LineCheck for KeyedLines<'_, '_> {
                 DigestKind::Keyed { ends } => {
                     let Ok(k) = checker.lookup(e.hash, key, on_violation) else {
                         // Over the key limit: one pass says so.
-                        let r = from(i, &mut here);
-                        (self.index, self.line) = here;
-                        return r;
+                        let from = resume(i);
+                        (self.index, self.line) = (index + i as u64, line + from - 1);
+                        return Ok(Some(from));
                     };
                     checker.events += 1;
                     if let Some(k) = k {
@@ -1895,9 +1891,10 @@ impl LineCheck for KeyedLines<'_, '_> {
             }
         }
         if d.stopped {
-            let r = from(d.events.len(), &mut here);
-            (self.index, self.line) = here;
-            return r;
+            let n = d.events.len();
+            let from = resume(n);
+            (self.index, self.line) = (index + n as u64, line + from - 1);
+            return Ok(Some(from));
         }
         self.index = index + d.events.len() as u64;
         self.line = line + d.lines;
