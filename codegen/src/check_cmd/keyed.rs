@@ -108,8 +108,10 @@ pub(super) fn check(
         };
         let result = match format {
             // On all cores (or -j N): chunks read and their keys hashed
-            // in parallel, the keys' monitors stepped in order.
-            _ if !args.follow && pool.is_none_or(|p| p.current_num_threads() > 1) => {
+            // in parallel, the keys' monitors stepped in order. (On one
+            // core too: the keys of a batch known before their monitors
+            // are stepped, the loads of the lookups start ahead.)
+            _ if !args.follow => {
                 let go = || {
                     checker.run_lines_reporting(lines, &name, input, Chunking::default(), &mut live)
                 };

@@ -10,12 +10,13 @@
 //! those created later, which first replay it) or skipped.
 //!
 //! The state of a key is one word per property (a state of its
-//! deterministic monitor), its event count, and the last events of its
-//! slice for explanations, side by side in one record so that an event
-//! touches few cache lines; the keys are interned in a hash table of slot
-//! numbers (4 bytes a key), each key's text held once, inline up to 22
-//! bytes, hashed with SipHash under random keys (keys come from logs,
-//! which an adversary may write). A violation reports the line of the
+//! deterministic monitor), its event count, its text (inline up to 23
+//! bytes) and the last events of its slice for explanations, side by side
+//! in one record so that an event touches few cache lines; the keys are
+//! found by a table of slot numbers (8 bytes a bucket, at most three
+//! quarters full), hashed with SipHash under random keys (keys come from
+//! logs, which an adversary may write). Read in chunks, a key's bucket
+//! and record are fetched some events before its event is stepped. A violation reports the line of the
 //! file, and its explanation draws on that key's events only. With
 //! [`KeyedOptions::explain_later`] a key keeps no events: the
 //! explanations come from a second reading of the violating keys' events
@@ -49,6 +50,9 @@ use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
+
+mod slots;
+use slots::{prefetch, SlotTable};
 
 use super::check::{
     atom_bit, cell_text, shown_pairs, Bound, Checker, Engine, Options, Property, ViolationReport,
@@ -202,7 +206,7 @@ impl KeyBytes {
 struct Keys {
     /// The slot of each live key, found by the key's hash and text
     /// (`key[slot]`).
-    ids: HashTable<u32>,
+    ids: SlotTable,
     /// The keys whose monitors can never report again: their rows are
     /// read and skipped, and they hold no slot.
     dead: HashTable<KeyBytes>,
@@ -213,20 +217,46 @@ struct Keys {
     /// [`KeyedOptions::end_key`] and seen again is a new instance), or
     /// `u64::MAX` for a free slot.
     instance: Vec<u64>,
-    /// The key in each slot (read when a key violates).
-    key: Vec<KeyBytes>,
+    /// The bytes of the keys longer than their record holds
+    /// ([`key_words`]), by slot.
+    long: FxHashMap<u32, Box<[u8]>>,
     /// How many slots hold a live key.
     live: usize,
     /// How many key instances were created.
     created: u64,
     /// Each slot's record, `stride` words: the number of events of the
-    /// key's slice; the state of each property (a `u32` in a word); then
-    /// the last `keep` events of its slice, `(index, line)` then the
-    /// atoms' bits (`words`) each, in a ring (the slot of event `e` is `e
-    /// % keep`).
+    /// key's slice; the state of each property (a `u32` in a word); the
+    /// key ([`key_words`], at `key_at`); then the last `keep` events of
+    /// its slice, `(index, line)` then the atoms' bits (`words`) each, in
+    /// a ring (at `ring_at`; the slot of event `e` is `e % keep`). The key
+    /// is in its record so that an event's lookup and step read the same
+    /// cache lines.
     records: Vec<u64>,
     /// The words of a record.
     stride: usize,
+    /// Where the key and the ring are in a record.
+    key_at: usize,
+    ring_at: usize,
+}
+
+/// How many words of a record hold its key.
+const KEY_WORDS: usize = 3;
+
+/// The first byte of a key's words when the key is longer than they hold.
+const LONG_KEY: u8 = u8::MAX;
+
+/// A key as its record holds it: its length (or [`LONG_KEY`] beyond 23
+/// bytes) in the first byte, then its first 23 bytes, zero padded. Equal
+/// words are equal keys up to 23 bytes; longer keys are compared whole
+/// ([`Keys::long`]).
+fn key_words(key: &[u8]) -> [u64; KEY_WORDS] {
+    let mut bytes = [0u8; KEY_WORDS * 8];
+    let n = key.len().min(bytes.len() - 1);
+    bytes[0] = if key.len() == n { n as u8 } else { LONG_KEY };
+    bytes[1..1 + n].copy_from_slice(&key[..n]);
+    std::array::from_fn(|i| {
+        u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes"))
+    })
 }
 
 impl Keys {
@@ -241,9 +271,57 @@ impl Keys {
 
     /// The slot of a live key.
     fn find(&self, hash: u64, key: &[u8]) -> Option<u32> {
-        self.ids
-            .find(hash, |&k| self.key[k as usize].as_slice() == key)
-            .copied()
+        let words = key_words(key);
+        let long = words[0] as u8 == LONG_KEY;
+        self.ids.find(hash, |k| {
+            let at = k as usize * self.stride + self.key_at;
+            self.records[at..at + KEY_WORDS] == words
+                && (!long || self.long.get(&k).is_some_and(|b| **b == *key))
+        })
+    }
+
+    /// The bytes of the key in slot `k`.
+    fn key(&self, k: u32) -> Vec<u8> {
+        let at = k as usize * self.stride + self.key_at;
+        let bytes: Vec<u8> = self.records[at..at + KEY_WORDS]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        match bytes[0] {
+            LONG_KEY => self.long.get(&k).map_or_else(Vec::new, |b| b.to_vec()),
+            n => bytes[1..1 + n as usize].to_vec(),
+        }
+    }
+
+    /// Puts `key` in slot `k`'s record.
+    fn set_key(&mut self, k: u32, key: &[u8]) {
+        let words = key_words(key);
+        let at = k as usize * self.stride + self.key_at;
+        self.records[at..at + KEY_WORDS].copy_from_slice(&words);
+        if words[0] as u8 == LONG_KEY {
+            self.long.insert(k, key.into());
+        }
+    }
+
+    /// Starts loading what a lookup of `hash` reads first: its bucket.
+    fn prefetch_bucket(&self, hash: u64) {
+        self.ids.prefetch(hash);
+    }
+
+    /// Starts loading what a lookup of `hash` and the step of its key
+    /// read next (its bucket loaded already, by `prefetch_bucket` some
+    /// events before): the key's bytes and its record.
+    fn prefetch_record(&self, hash: u64) {
+        let Some(k) = self.ids.peek(hash) else {
+            return;
+        };
+        // The count, the states and the key (one or two cache lines).
+        let record = k as usize * self.stride;
+        for word in [record, record + self.key_at + KEY_WORDS - 1] {
+            if let Some(w) = self.records.get(word) {
+                prefetch(w);
+            }
+        }
     }
 
     /// Whether the key is dead (see [`Keys::dead`]).
@@ -253,17 +331,12 @@ impl Keys {
 
     /// Interns the key in slot `k`.
     fn insert(&mut self, hash: u64, k: u32) {
-        let Keys {
-            ids, key, hasher, ..
-        } = self;
-        ids.insert_unique(hash, k, |&k| hasher.hash_one(key[k as usize].as_slice()));
+        self.ids.insert(hash, k);
     }
 
     /// Forgets the live key in slot `k` (its slot is freed by the caller).
     fn remove(&mut self, hash: u64, k: u32) {
-        if let Ok(e) = self.ids.find_entry(hash, |&s| s == k) {
-            e.remove();
-        }
+        self.ids.remove(hash, k);
     }
 
     /// Forgets a dead key.
@@ -276,7 +349,7 @@ impl Keys {
     /// Makes the key in slot `k` dead (its slot is freed by the caller).
     fn kill(&mut self, hash: u64, k: u32) {
         self.remove(hash, k);
-        let bytes = std::mem::replace(&mut self.key[k as usize], KeyBytes::new(&[]));
+        let bytes = KeyBytes::new(&self.key(k));
         let hasher = &self.hasher;
         self.dead
             .insert_unique(hash, bytes, |d| hasher.hash_one(d.as_slice()));
@@ -376,16 +449,18 @@ impl KeyedChecker {
             by: by.iter().map(|s| s.to_string()).collect(),
             options: keyed,
             keys: Keys {
-                ids: HashTable::new(),
+                ids: SlotTable::default(),
                 dead: HashTable::new(),
                 hasher: RandomState::new(),
                 free: Vec::new(),
                 instance: Vec::new(),
-                key: Vec::new(),
+                long: FxHashMap::default(),
                 live: 0,
                 created: 0,
                 records: Vec::new(),
                 stride: 0,
+                key_at: 0,
+                ring_at: 0,
             },
             broadcast: Vec::new(),
             violations: Vec::new(),
@@ -644,7 +719,9 @@ impl KeyedChecker {
             })?;
         }
         self.words = bound.words;
-        self.keys.stride = 1 + self.checker.runs().len() + self.keep * (2 + self.words);
+        self.keys.key_at = 1 + self.checker.runs().len();
+        self.keys.ring_at = self.keys.key_at + KEY_WORDS;
+        self.keys.stride = self.keys.ring_at + self.keep * (2 + self.words);
         self.show_count = bound.show.len();
         self.show_ring.clear();
         self.shown.clear();
@@ -668,7 +745,7 @@ impl KeyedChecker {
         self.keys.dead.clear();
         self.keys.free.clear();
         self.keys.instance.clear();
-        self.keys.key.clear();
+        self.keys.long.clear();
         self.keys.live = 0;
         self.keys.created = 0;
         self.keys.records.clear();
@@ -861,14 +938,12 @@ impl KeyedChecker {
     ) -> u32 {
         let n = self.checker.runs().len();
         let stride = self.keys.stride;
-        let bytes = KeyBytes::new(key);
         let k = match self.keys.free.pop() {
             Some(k) => {
                 // No events, every run in its initial state (the ring's
                 // old entries are never read: there are no events).
                 let r = k as usize * stride;
                 self.keys.records[r..r + 1 + n].fill(0);
-                self.keys.key[k as usize] = bytes;
                 k
             }
             None => {
@@ -877,10 +952,10 @@ impl KeyedChecker {
                 self.show_ring
                     .resize((k as usize + 1) * self.keep * self.show_count, None);
                 self.keys.instance.push(0);
-                self.keys.key.push(bytes);
                 k
             }
         };
+        self.keys.set_key(k, key);
         self.keys.insert(hash, k);
         self.keys.instance[k as usize] = self.keys.created;
         self.keys.created += 1;
@@ -909,7 +984,7 @@ impl KeyedChecker {
     /// Frees slot `k`.
     fn free(&mut self, k: u32) {
         self.keys.instance[k as usize] = u64::MAX;
-        self.keys.key[k as usize] = KeyBytes::new(&[]);
+        self.keys.long.remove(&k);
         self.keys.free.push(k);
         self.keys.live -= 1;
     }
@@ -945,7 +1020,8 @@ impl KeyedChecker {
         let n_events = self.keys.records[record];
         if self.keep > 0 {
             let entry_words = 2 + self.words;
-            let slot = states + n + (n_events % self.keep as u64) as usize * entry_words;
+            let slot =
+                record + self.keys.ring_at + (n_events % self.keep as u64) as usize * entry_words;
             let entry = &mut self.keys.records[slot..slot + entry_words];
             entry[0] = at.index;
             entry[1] = at.line.unwrap_or(u64::MAX);
@@ -1004,7 +1080,7 @@ impl KeyedChecker {
                 self.violated
                     .insert((instance, p as u32), self.violations.len());
                 self.violations.push(KeyViolations {
-                    key: decode_key(self.keys.key[k as usize].as_slice()),
+                    key: decode_key(&self.keys.key(k)),
                     property: p,
                     first: at.clone(),
                     count: 0,
@@ -1034,7 +1110,7 @@ impl KeyedChecker {
             .collect();
         // The key's recent events, oldest first (the violating one last).
         let record = k as usize * self.keys.stride;
-        let ring = record + 1 + self.checker.runs().len();
+        let ring = record + self.keys.ring_at;
         let entry_words = 2 + self.words;
         let count = self.keys.records[record];
         let len = count.min(self.keep as u64);
@@ -1625,10 +1701,12 @@ enum DigestKind {
     Unkeyed,
 }
 
-/// One event of a chunk's digest.
+/// One event of a chunk's digest (its index in the chunk is its index in
+/// [`KeyedDigest::events`]; 32 bytes, as a batch holds a digest for each
+/// of its hundreds of thousands of rows).
 struct DigestEvent {
-    /// Where it is in the chunk (index from 0, line from 1).
-    at: Position,
+    /// Its line in the chunk, from 1.
+    line: u64,
     /// Its key's hash (under [`Keys::hasher`]).
     hash: u64,
     /// Where its key ends in [`KeyedDigest::keys`] (it starts where the
@@ -1737,12 +1815,15 @@ impl LineCheck for KeyedLines<'_, '_> {
             }
             let start = d.keys.len();
             let at = reader.position();
+            debug_assert_eq!(at.index, d.events.len() as u64);
+            // (A reader of lines knows each row's line.)
+            let line = at.line.unwrap_or_default();
             let kind = if read_key(&reader, &shared.by, key_ids, &mut d.keys).is_err() {
                 d.keys.truncate(start);
                 if shared.unkeyed != Unkeyed::Broadcast {
                     d.bits.extend(std::iter::repeat_n(0, words));
                     d.events.push(DigestEvent {
-                        at,
+                        line,
                         hash: 0,
                         key_end: start,
                         kind: DigestKind::Unkeyed,
@@ -1774,7 +1855,7 @@ impl LineCheck for KeyedLines<'_, '_> {
             }
             d.bits.extend_from_slice(&bits);
             d.events.push(DigestEvent {
-                at,
+                line,
                 hash: shared.hasher.hash_one(&d.keys[start..]),
                 key_end: d.keys.len(),
                 kind,
@@ -1795,7 +1876,7 @@ impl LineCheck for KeyedLines<'_, '_> {
         let events = &d.events;
         let resume = |i: usize| match i.checked_sub(1) {
             None => 1,
-            Some(p) => events[p].at.line.map_or(1, |l| l + 1),
+            Some(p) => events[p].line + 1,
         };
         // A lazy monitor that stopped (out of memory) at the event `at`.
         let stopped = |at: &Position, message: String| TraceError {
@@ -1803,7 +1884,25 @@ impl LineCheck for KeyedLines<'_, '_> {
             at: Some(at.to_string()),
             message,
         };
+        // The loads of an event's lookup and step are started some events
+        // before it (see `slots`): its bucket `FAR` events before, then,
+        // the bucket loaded, its key and record `NEAR` events before.
+        const FAR: usize = 16;
+        const NEAR: usize = 8;
+        let keyed = |e: &DigestEvent| matches!(e.kind, DigestKind::Keyed { .. });
+        for e in d.events.iter().take(FAR).filter(|e| keyed(e)) {
+            checker.keys.prefetch_bucket(e.hash);
+        }
+        for e in d.events.iter().take(NEAR).filter(|e| keyed(e)) {
+            checker.keys.prefetch_record(e.hash);
+        }
         for (i, e) in d.events.iter().enumerate() {
+            if let Some(far) = d.events.get(i + FAR).filter(|e| keyed(e)) {
+                checker.keys.prefetch_bucket(far.hash);
+            }
+            if let Some(near) = d.events.get(i + NEAR).filter(|e| keyed(e)) {
+                checker.keys.prefetch_record(near.hash);
+            }
             if checker.explained_all() {
                 // (Explaining: every violation to explain is; the driver
                 // stops at `done`.)
@@ -1813,9 +1912,9 @@ impl LineCheck for KeyedLines<'_, '_> {
             key_start = e.key_end;
             let bits = &d.bits[i * words..(i + 1) * words];
             let at = Position {
-                index: e.at.index + index,
-                line: e.at.line.map(|l| l + line - 1),
-                time: e.at.time,
+                index: i as u64 + index,
+                line: Some(e.line + line - 1),
+                time: None,
             };
             let show = match e.kind {
                 DigestKind::Unkeyed => &[][..],
@@ -1868,7 +1967,7 @@ impl LineCheck for KeyedLines<'_, '_> {
                         let (format, source, headers) = (self.format, &self.source, &self.headers);
                         let binding = &self.shared.binding;
                         let shown = &self.shared.shown;
-                        let rel = e.at.line.unwrap_or(1);
+                        let rel = e.line;
                         let values = |f: usize| {
                             let start = line_start(format, chunk, rel);
                             let mut r = line_reader(format, source, headers, &chunk[start..], 0, 1);
@@ -2468,12 +2567,17 @@ mod tests {
     /// renamed to short ones gives the same report, keys renamed back.
     #[test]
     fn long_keys_are_checked_as_short_keys() {
-        let long: Vec<String> = [17, 18, 19, 40, 200]
+        let long: Vec<String> = [17, 18, 19, 20, 40, 200]
             .iter()
             .flat_map(|&n| ["x".repeat(n), format!("{}y", "x".repeat(n - 1))])
             .collect();
-        assert!(long.iter().any(|k| 4 + k.len() == INLINE));
-        assert!(long.iter().any(|k| 4 + k.len() == INLINE + 1));
+        // Keys at the limits of a dead key's inline bytes and of a
+        // record's, and beyond (their encoding has 4 bytes of length).
+        let in_record = KEY_WORDS * 8 - 1;
+        for limit in [INLINE, in_record] {
+            assert!(long.iter().any(|k| 4 + k.len() == limit));
+            assert!(long.iter().any(|k| 4 + k.len() == limit + 1));
+        }
         let table = crate::MonitorTable::from_ltl("G(a -> X b)").unwrap();
         let run = |names: &dyn Fn(usize) -> String| {
             let mut rng = SplitMix64::new(7);
