@@ -91,9 +91,9 @@ pub struct KeyedOptions {
     /// its monitors' states and its text alone, and the violations of
     /// [`KeyedChecker::run`] come without explanations (`reports` empty),
     /// which [`KeyedChecker::explain`] adds by reading the trace (a file)
-    /// again, as far as the last violation explained, following the
-    /// violating keys only. `false` (the default): one reading, each key
-    /// keeping its last [`Options::context`] events.
+    /// again, as far as the last violation explained, following only the
+    /// keys whose violations it explains. `false` (the default): one
+    /// reading, each key keeping its last [`Options::context`] events.
     pub explain_later: bool,
 }
 
@@ -1342,9 +1342,9 @@ impl KeyedChecker {
     /// [`KeyedChecker::run`] with [`KeyedOptions::explain_later`] on the
     /// trace that `reader` reads again from its start: the trace is read
     /// as far as the last violation to be explained, and only the events
-    /// of the keys that violated are followed (each keeping its last
-    /// events), so that the explanations are those one reading with kept
-    /// events gives. Afterwards [`KeyedChecker::report`] is the report of
+    /// of the keys whose violations are explained are followed (each
+    /// keeping its last events), so that the explanations are those one
+    /// reading with kept events gives. Afterwards [`KeyedChecker::report`] is the report of
     /// this second reading.
     ///
     /// # Errors
@@ -1431,9 +1431,21 @@ impl KeyedChecker {
         if targets.iter().all(|&t| t == 0) {
             return Ok(());
         }
+        // The keys followed: those of the first `budget` (key instance,
+        // property) violated of each property, in the order of their first
+        // violations. The first `budget` violations of a property are
+        // theirs (a violation of another key would come after its key's
+        // first), so that a key whose violations will not be explained
+        // keeps no events in this reading.
+        let mut listed = vec![0usize; report.properties.len()];
         let only = report
             .violations
             .iter()
+            .filter(|v| {
+                let n = &mut listed[v.property];
+                *n += 1;
+                *n <= budget
+            })
             .map(|v| {
                 let mut bytes = Vec::new();
                 for field in &v.key {
