@@ -428,13 +428,61 @@ pub fn keyed_verdict_word(p: &KeyedProperty, keys: u64, three: bool) -> &'static
     }
 }
 
+/// The counts of a keyed check of one trace, one object per property, as
+/// `mongen check --by --summary --json` writes them: the key fields
+/// (`by`), the counts of events, rows without a key, keys, keys violated
+/// and satisfied, and violations; with `"complete": false` when
+/// `complete` is false (the events read before an error). No key is
+/// named: [`keyed_report_json`] adds the violating keys.
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, keyed::*, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::keyed_counts_json;
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["k"], KeyedOptions::default());
+/// checker.set_counts_only(true);
+/// let report = checker.run(&mut CsvReader::new("t.csv", "k,a\nx,0\ny,1\n".as_bytes())?)?;
+/// let r = &keyed_counts_json("t.csv", &report, false, true)[0];
+/// assert_eq!((r["keys"].as_u64(), r["keys_violated"].as_u64()), (Some(2), Some(1)));
+/// assert_eq!(r["verdict"], "violated");
+/// assert!(r.get("violations").is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn keyed_counts_json(
+    trace: &str,
+    r: &KeyedReport,
+    three: bool,
+    complete: bool,
+) -> Vec<serde_json::Value> {
+    r.properties
+        .iter()
+        .map(|prop| {
+            let mut json = serde_json::json!({
+                "trace": trace,
+                "property": prop.name,
+                "by": r.by,
+                "verdict": keyed_verdict_word(prop, r.keys, three),
+                "events": r.events,
+                "unkeyed": r.unkeyed,
+                "keys": r.keys,
+                "keys_violated": prop.keys_violated,
+                "keys_satisfied": prop.keys_satisfied,
+                "violation_count": prop.violation_count,
+            });
+            if !complete {
+                json["complete"] = false.into();
+            }
+            json
+        })
+        .collect()
+}
+
 /// The reports of a keyed check of one trace, one per property, as
-/// `mongen check --by --json` writes them: the key fields (`by`), the
-/// counts of events, rows without a key, keys, keys violated and
-/// satisfied, and violations, each violating key (`key`, `first`, its
-/// count, its violations explained) and the top violators; with
-/// `"complete": false` when `complete` is false (the events read before
-/// an error).
+/// `mongen check --by --json` writes them: the counts of
+/// [`keyed_counts_json`], each violating key (`key`, `first`, its count,
+/// its violations explained) and the top violators.
 ///
 /// ```
 /// # use monitor_core::trace::{check::*, expr::Expr, keyed::*, reader::CsvReader};
@@ -456,10 +504,10 @@ pub fn keyed_report_json(
     three: bool,
     complete: bool,
 ) -> Vec<serde_json::Value> {
-    r.properties
-        .iter()
+    keyed_counts_json(trace, r, three, complete)
+        .into_iter()
         .enumerate()
-        .map(|(p, prop)| {
+        .map(|(p, mut json)| {
             let violations: Vec<serde_json::Value> = r
                 .violations
                 .iter()
@@ -479,23 +527,8 @@ pub fn keyed_report_json(
                     serde_json::json!({"key": key_json(&r.by, &v.key), "violation_count": v.count})
                 })
                 .collect();
-            let mut json = serde_json::json!({
-                "trace": trace,
-                "property": prop.name,
-                "by": r.by,
-                "verdict": keyed_verdict_word(prop, r.keys, three),
-                "events": r.events,
-                "unkeyed": r.unkeyed,
-                "keys": r.keys,
-                "keys_violated": prop.keys_violated,
-                "keys_satisfied": prop.keys_satisfied,
-                "violation_count": prop.violation_count,
-                "violations": violations,
-                "top": top,
-            });
-            if !complete {
-                json["complete"] = false.into();
-            }
+            json["violations"] = violations.into();
+            json["top"] = top.into();
             json
         })
         .collect()

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use std::io::BufReader;
 
 use mongen::trace_report::{
-    key_json, keyed_report_json, keyed_verdict_word, lazy_json, position_json, top_violators,
+    key_json, keyed_counts_json, keyed_report_json, keyed_verdict_word, lazy_json, position_json,
+    top_violators,
 };
 use monitor_core::trace::check::{Options, Property, ViolationReport};
 use monitor_core::trace::chunked::{Chunking, LineFormat};
@@ -63,8 +64,10 @@ pub(super) fn check(
         }
         // A file that can be read again: its keys keep no events, and the
         // violations to explain are explained by a second reading of the
-        // keys that violated, as far as the last one explained (the
-        // summary explains none).
+        // keys that violated, as far as the last one explained. The
+        // summary explains none (and lists no key): its keys keep no
+        // events either, and a key that violated is forgotten once its
+        // monitors are done.
         let again =
             !args.follow && name != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
         let mut checker = KeyedChecker::new(
@@ -72,11 +75,12 @@ pub(super) fn check(
             options,
             &by,
             KeyedOptions {
-                explain_later: again,
+                explain_later: again || args.summary,
                 ..keyed.clone()
             },
         );
         checker.set_show(args.show.clone());
+        checker.set_counts_only(args.summary);
         let Some((input, progress)) = open_input(args, path, &name, &shown, format, run) else {
             continue;
         };
@@ -153,7 +157,7 @@ pub(super) fn check(
                 ));
             }
         }
-        violated |= !report.violations.is_empty();
+        violated |= report.properties.iter().any(|p| p.keys_violated > 0);
         match error {
             None => {
                 write_report(run, args, &name, &report, &checker, true);
@@ -252,10 +256,14 @@ fn write_report(
     let by = r.by.join(",");
     let (inexact, lazy) = (checker.inexact_at(), checker.lazy_stats());
     if args.json {
-        for (p, mut json) in keyed_report_json(name, r, three, complete)
-            .into_iter()
-            .enumerate()
-        {
+        // The summary's objects are the counts: the violating keys' are
+        // never built.
+        let objects = if args.summary {
+            keyed_counts_json(name, r, three, complete)
+        } else {
+            keyed_report_json(name, r, three, complete)
+        };
+        for (p, mut json) in objects.into_iter().enumerate() {
             if let (Some(o), Some(stats)) = (json.as_object_mut(), &lazy[p]) {
                 // As a trace's report with --lazy.
                 o.insert(
@@ -263,12 +271,6 @@ fn write_report(
                     inexact[p].as_ref().map(position_json).into(),
                 );
                 o.insert("lazy".into(), lazy_json(stats));
-            }
-            if args.summary {
-                if let Some(o) = json.as_object_mut() {
-                    o.remove("violations");
-                    o.remove("top");
-                }
             }
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
         }

@@ -44,7 +44,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::hash_map::RandomState;
+use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashSet;
 use std::hash::BuildHasher;
 
@@ -95,9 +95,9 @@ pub struct KeyedOptions {
     /// its monitors' states and its text alone, and the violations of
     /// [`KeyedChecker::run`] come without explanations (`reports` empty),
     /// which [`KeyedChecker::explain`] adds by reading the trace (a file)
-    /// again, as far as the last violation explained, following the
-    /// violating keys only. `false` (the default): one reading, each key
-    /// keeping its last [`Options::context`] events.
+    /// again, as far as the last violation explained, following only the
+    /// keys whose violations it explains. `false` (the default): one
+    /// reading, each key keeping its last [`Options::context`] events.
     pub explain_later: bool,
 }
 
@@ -365,10 +365,21 @@ pub struct KeyedChecker {
     keys: Keys,
     /// The rows without a key so far (with [`Unkeyed::Broadcast`]).
     broadcast: Vec<Broadcast>,
-    /// The violations, and where each (key instance, property) is among
-    /// them.
+    /// The violations (none when counting only).
     violations: Vec<KeyViolations>,
+    /// With [`Options::all`]: where each (key instance, property) violated
+    /// is among `violations` (any index when counting only, where the
+    /// entry says the key was counted). Without it a run is done at its
+    /// violation, so that each (key instance, property) violates once and
+    /// needs no entry.
     violated: FxHashMap<(u64, u32), usize>,
+    /// Whether the report keeps the counts only
+    /// ([`KeyedChecker::set_counts_only`]).
+    counts_only: bool,
+    /// Per property: how many (key instance, property) violated it, and
+    /// how many violations.
+    keys_violated: Vec<u64>,
+    violation_count: Vec<u64>,
     /// Per property: whether each state of its monitor can never lead to
     /// a violation.
     safe: Vec<Vec<bool>>,
@@ -465,6 +476,9 @@ impl KeyedChecker {
             broadcast: Vec::new(),
             violations: Vec::new(),
             violated: FxHashMap::default(),
+            counts_only: false,
+            keys_violated: vec![0; n],
+            violation_count: vec![0; n],
             safe,
             explained: vec![0; n],
             satisfied: vec![0; n],
@@ -506,6 +520,32 @@ impl KeyedChecker {
     /// ```
     pub fn set_show(&mut self, show: Vec<String>) {
         self.checker.set_show(show);
+    }
+
+    /// Keeps the counts only: the report's `violations` stay empty (its
+    /// properties' counts are the same), so that a violated key costs
+    /// nothing once its monitors are done, as for `mongen check
+    /// --summary`. The violations explained are still given to
+    /// `on_violation` ([`KeyedChecker::run_reporting`]) as they happen.
+    /// Off by default.
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// checker.set_counts_only(true);
+    /// let log = "user,err\nann,1\nbob,0\ncid,1\n";
+    /// let report = checker.run(&mut CsvReader::new("log", log.as_bytes())?)?;
+    /// assert_eq!((report.properties[0].keys_violated, report.violations.len()), (2, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_counts_only(&mut self, counts_only: bool) {
+        self.counts_only = counts_only;
     }
 
     /// The key fields.
@@ -752,6 +792,8 @@ impl KeyedChecker {
         self.broadcast.clear();
         self.violations.clear();
         self.violated.clear();
+        self.keys_violated.iter_mut().for_each(|e| *e = 0);
+        self.violation_count.iter_mut().for_each(|e| *e = 0);
         self.explained.iter_mut().for_each(|e| *e = 0);
         self.satisfied.iter_mut().for_each(|e| *e = 0);
         self.events = 0;
@@ -1071,29 +1113,41 @@ impl KeyedChecker {
         values: &dyn Fn(usize) -> String,
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) {
-        let options = self.checker.options();
-        let limit = if options.all { options.max_reports } else { 1 };
+        self.violation_count[p] += 1;
         let instance = self.keys.instance[k as usize];
-        let i = match self.violated.get(&(instance, p as u32)) {
-            Some(&i) => i,
+        let seen = if self.checker.options().all {
+            match self.violated.entry((instance, p as u32)) {
+                Entry::Occupied(e) => Some(*e.get()),
+                Entry::Vacant(e) => {
+                    e.insert(self.violations.len());
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let i = match seen {
+            Some(i) => (!self.counts_only).then_some(i),
             None => {
-                self.violated
-                    .insert((instance, p as u32), self.violations.len());
-                self.violations.push(KeyViolations {
-                    key: decode_key(&self.keys.key(k)),
-                    property: p,
-                    first: at.clone(),
-                    count: 0,
-                    reports: Vec::new(),
-                });
-                self.violations.len() - 1
+                self.keys_violated[p] += 1;
+                (!self.counts_only).then(|| {
+                    self.violations.push(KeyViolations {
+                        key: decode_key(&self.keys.key(k)),
+                        property: p,
+                        first: at.clone(),
+                        count: 0,
+                        reports: Vec::new(),
+                    });
+                    self.violations.len() - 1
+                })
             }
         };
-        self.violations[i].count += 1;
-        if self.keep == 0
-            || self.violations[i].reports.len() >= limit
-            || self.explained[p] >= self.explanation_budget()
-        {
+        if let Some(i) = i {
+            self.violations[i].count += 1;
+        }
+        // (A key's violations explained are at most `max_reports` with
+        // `all`, one without: the budget of the property bounds them.)
+        if self.keep == 0 || self.explained[p] >= self.explanation_budget() {
             // (Without kept events, explained by a second reading.)
             return;
         }
@@ -1154,8 +1208,16 @@ impl KeyedChecker {
             recent,
             shown,
         };
-        on_violation(&self.violations[i].key, &r.report.property, &v);
-        self.violations[i].reports.push(v);
+        match i {
+            Some(i) => {
+                on_violation(&self.violations[i].key, &r.report.property, &v);
+                self.violations[i].reports.push(v);
+            }
+            None => {
+                let key = decode_key(&self.keys.key(k));
+                on_violation(&key, &r.report.property, &v);
+            }
+        }
     }
 
     /// Steps the run of lazy property `p` of key `k`, in state `from`, on
@@ -1356,9 +1418,9 @@ impl KeyedChecker {
     /// [`KeyedChecker::run`] with [`KeyedOptions::explain_later`] on the
     /// trace that `reader` reads again from its start: the trace is read
     /// as far as the last violation to be explained, and only the events
-    /// of the keys that violated are followed (each keeping its last
-    /// events), so that the explanations are those one reading with kept
-    /// events gives. Afterwards [`KeyedChecker::report`] is the report of
+    /// of the keys whose violations are explained are followed (each
+    /// keeping its last events), so that the explanations are those one
+    /// reading with kept events gives. Afterwards [`KeyedChecker::report`] is the report of
     /// this second reading.
     ///
     /// # Errors
@@ -1445,9 +1507,21 @@ impl KeyedChecker {
         if targets.iter().all(|&t| t == 0) {
             return Ok(());
         }
+        // The keys followed: those of the first `budget` (key instance,
+        // property) violated of each property, in the order of their first
+        // violations. The first `budget` violations of a property are
+        // theirs (a violation of another key would come after its key's
+        // first), so that a key whose violations will not be explained
+        // keeps no events in this reading.
+        let mut listed = vec![0usize; report.properties.len()];
         let only = report
             .violations
             .iter()
+            .filter(|v| {
+                let n = &mut listed[v.property];
+                *n += 1;
+                *n <= budget
+            })
             .map(|v| {
                 let mut bytes = Vec::new();
                 for field in &v.key {
@@ -1503,31 +1577,22 @@ impl KeyedChecker {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn report(&self) -> KeyedReport {
-        let runs = self.checker.runs();
-        let mut properties: Vec<KeyedProperty> = runs
+        let properties = self
+            .checker
+            .runs()
             .iter()
-            .zip(&self.satisfied)
-            .map(|(r, &s)| KeyedProperty {
+            .enumerate()
+            .map(|(p, r)| KeyedProperty {
                 name: r.report.property.clone(),
-                keys_violated: 0,
-                keys_satisfied: s,
-                violation_count: 0,
-            })
-            .collect();
-        let violations = self
-            .violations
-            .iter()
-            .map(|v| {
-                let p = &mut properties[v.property];
-                p.keys_violated += 1;
-                p.violation_count += v.count;
-                v.clone()
+                keys_violated: self.keys_violated[p],
+                keys_satisfied: self.satisfied[p],
+                violation_count: self.violation_count[p],
             })
             .collect();
         KeyedReport {
             by: self.by.clone(),
             properties,
-            violations,
+            violations: self.violations.clone(),
             keys: self.keys.created,
             live: self.keys.live as u64,
             events: self.events,
