@@ -22,8 +22,10 @@ echo "[${SECONDS}s] == mongen as a library without the CLI (as the Python packag
 cargo check -p mongen --no-default-features --features trace
 echo "[${SECONDS}s] == cargo test"
 cargo test --workspace --release
-echo "[${SECONDS}s] == monitor-core's unit tests in a debug build (debug assertions on)"
-cargo test -p monitor-core --lib
+echo "[${SECONDS}s] == monitor-core's unit tests with debug assertions and overflow checks"
+# The `checked` profile (Cargo.toml): release with debug-assertions and
+# overflow-checks, the assertions of a debug build, optimized.
+cargo test -p monitor-core --lib --profile checked
 echo "[${SECONDS}s] == the Python package (python/: maturin wheel, pytest)"
 scripts/test-python.sh
 echo "[${SECONDS}s] == examples/hardware/run.sh (the arbiter example end to end)"

@@ -326,10 +326,20 @@ fn replay_is_bad_prefix(dfa: &BadPrefixDfa, states: &[State], defines: &[(&str, 
 }
 
 fn pan(dir: &Path, cc: &Path, flags: &[&str], run_args: &[&str]) -> String {
+    compile_pan(dir, cc, flags);
+    run_pan(dir, run_args)
+}
+
+/// Compiles the verifier `spin -a` wrote in `dir` (pan.c) to `dir/pan`.
+fn compile_pan(dir: &Path, cc: &Path, flags: &[&str]) {
     let mut args: Vec<&str> = flags.to_vec();
     args.extend(["-o", "pan", "pan.c"]);
     let out = common::run(dir, cc, &args);
     assert!(out.status.success(), "cc failed:\n{}", common::text(&out));
+}
+
+/// Runs the verifier compiled in `dir`; its report.
+fn run_pan(dir: &Path, run_args: &[&str]) -> String {
     common::text(&common::run(dir, &dir.join("pan"), run_args))
 }
 
@@ -438,6 +448,20 @@ fn spins_verdict(
     model: &str,
     pan_args: &[&str],
 ) -> bool {
+    spins_verdicts(dir, spin, cc, property, defines, model, &[pan_args])[0]
+}
+
+/// [`spins_verdict`] under each of `pan_args` (`pan -a` with them added):
+/// the verifier is compiled once, since they are run-time options.
+fn spins_verdicts(
+    dir: &Path,
+    spin: &Path,
+    cc: &Path,
+    property: &str,
+    defines: &[(&str, &str)],
+    model: &str,
+    pan_args: &[&[&str]],
+) -> Vec<bool> {
     // Spin has no #define on the command line: substitute the model
     // expressions, parenthesized (Spin accepts them in formulas).
     let f = parse(property)
@@ -463,9 +487,15 @@ fn spins_verdict(
         "spin -a (spin's claim for {ltl}):\n{}",
         common::text(&out)
     );
-    let mut args = vec!["-a", "-m1000000"];
-    args.extend_from_slice(pan_args);
-    errors(&pan(dir, cc, &[], &args)) > 0
+    compile_pan(dir, cc, &[]);
+    pan_args
+        .iter()
+        .map(|extra| {
+            let mut args = vec!["-a", "-m1000000"];
+            args.extend_from_slice(extra);
+            errors(&run_pan(dir, &args)) > 0
+        })
+        .collect()
 }
 
 /// Spin syntax, with quoted propositions as parenthesized expressions.
@@ -707,14 +737,16 @@ const LIVENESS: [(&str, &str); 25] = [
 ];
 
 /// Whether our Büchi claim for `property` finds an acceptance cycle in
-/// `model` (in `dir`) under `pan -a` (`pan_args` added).
-fn our_buchi_verdict(
+/// `model` (in `dir`) under `pan -a`, with each of `pan_args` added: the
+/// verifier is compiled once (they are run-time options), and each run's
+/// counterexample is replayed before the next run writes its own.
+fn our_buchi_verdicts(
     dir: &Path,
     spin: &Path,
     cc: &Path,
     property: &str,
-    pan_args: &[&str],
-) -> bool {
+    pan_args: &[&[&str]],
+) -> Vec<bool> {
     let f = parse(property).unwrap();
     let mut negation = Builder::new()
         .build_buchi_from_formula(&monitor_core::formula::Formula::not(f.clone()))
@@ -733,49 +765,53 @@ fn our_buchi_verdict(
         "spin -a:\n{}\n{claim}",
         common::text(&out)
     );
-    let mut args = vec!["-a", "-m1000000"];
-    args.extend_from_slice(pan_args);
-    let report = pan(dir, cc, &[], &args);
-    assert!(
-        report.contains("never claim         \t+ (monitor)"),
-        "{report}"
-    );
-    assert!(report.contains("acceptance   cycles \t+"), "{report}");
-    let violated = errors(&report) > 0;
-    if !violated {
-        return false;
-    }
-    let replay = common::run(
-        dir,
-        spin,
-        &["-t", "-p", "-g", "-N", "claim.pml", "model.pml"],
-    );
-    let replay = common::text(&replay);
-    if report.contains("assertion violated") {
-        // A letter into the state that accepts everything: the trail is a
-        // bad prefix of the property.
-        let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
+    compile_pan(dir, cc, &[]);
+    let verdict = |extra: &[&str]| -> bool {
+        let mut args = vec!["-a", "-m1000000"];
+        args.extend_from_slice(extra);
+        let report = run_pan(dir, &args);
         assert!(
-            replay_is_bad_prefix(&dfa, &trail_states(&replay), &[]),
-            "{property}: the trail is not a bad prefix\n{replay}"
+            report.contains("never claim         \t+ (monitor)"),
+            "{report}"
         );
-    } else {
-        assert!(report.contains("acceptance cycle"), "{report}");
-        // The acceptance cycle, replayed, is a lasso that violates the
-        // property by the brute-force evaluator.
-        let (states, cycle_at) = trail_lasso(&replay);
-        let aps: Vec<String> = f.atomic_propositions();
-        let letters: Vec<Vec<bool>> = states
-            .iter()
-            .map(|s| aps.iter().map(|ap| holds(ap, &[], s)).collect())
-            .collect();
-        let lasso = Lasso::new(letters[..cycle_at].to_vec(), letters[cycle_at..].to_vec());
-        assert!(
-            !eval::holds(&f, &aps, &lasso),
-            "{property}: the acceptance cycle satisfies it\n{replay}"
+        assert!(report.contains("acceptance   cycles \t+"), "{report}");
+        let violated = errors(&report) > 0;
+        if !violated {
+            return false;
+        }
+        let replay = common::run(
+            dir,
+            spin,
+            &["-t", "-p", "-g", "-N", "claim.pml", "model.pml"],
         );
-    }
-    violated
+        let replay = common::text(&replay);
+        if report.contains("assertion violated") {
+            // A letter into the state that accepts everything: the trail is a
+            // bad prefix of the property.
+            let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
+            assert!(
+                replay_is_bad_prefix(&dfa, &trail_states(&replay), &[]),
+                "{property}: the trail is not a bad prefix\n{replay}"
+            );
+        } else {
+            assert!(report.contains("acceptance cycle"), "{report}");
+            // The acceptance cycle, replayed, is a lasso that violates the
+            // property by the brute-force evaluator.
+            let (states, cycle_at) = trail_lasso(&replay);
+            let aps: Vec<String> = f.atomic_propositions();
+            let letters: Vec<Vec<bool>> = states
+                .iter()
+                .map(|s| aps.iter().map(|ap| holds(ap, &[], s)).collect())
+                .collect();
+            let lasso = Lasso::new(letters[..cycle_at].to_vec(), letters[cycle_at..].to_vec());
+            assert!(
+                !eval::holds(&f, &aps, &lasso),
+                "{property}: the acceptance cycle satisfies it\n{replay}"
+            );
+        }
+        violated
+    };
+    pan_args.iter().map(|extra| verdict(extra)).collect()
 }
 
 /// The states along the trail of an acceptance cycle (see `trail_states`)
@@ -810,26 +846,44 @@ fn buchi_claims_agree_with_spin_on_liveness() {
     let Some((spin, cc)) = common::spin() else {
         return;
     };
-    let (mut violated, mut held, mut fairness_matters) = (0, 0, 0);
-    for (i, (model, property)) in LIVENESS.iter().enumerate() {
-        let dir = common::scratch(&format!("spin-buchi{i}"));
-        std::fs::copy(common::model(model), dir.join("model.pml")).unwrap();
-        let mut verdicts = Vec::new();
-        for fairness in [&[][..], &["-f"][..]] {
-            let ctx = format!("{property} on {model} {fairness:?}");
-            let ours = our_buchi_verdict(&dir, &spin, &cc, property, fairness);
-            let theirs = spins_verdict(&dir, &spin, &cc, property, &[], "model.pml", fairness);
-            assert_eq!(ours, theirs, "{ctx}: spin's claim disagrees");
-            if ours {
-                violated += 1;
-            } else {
-                held += 1;
+    // The cases on two threads (each in its own folder): a case is Spin,
+    // cc and pan one after the other, so one thread left a core idle.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let worker = || {
+        let (mut violated, mut held, mut fairness_matters) = (0, 0, 0);
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some((model, property)) = LIVENESS.get(i) else {
+                return (violated, held, fairness_matters);
+            };
+            let dir = common::scratch(&format!("spin-buchi{i}"));
+            std::fs::copy(common::model(model), dir.join("model.pml")).unwrap();
+            let fairness = [&[][..], &["-f"][..]];
+            let ours = our_buchi_verdicts(&dir, &spin, &cc, property, &fairness);
+            let theirs = spins_verdicts(&dir, &spin, &cc, property, &[], "model.pml", &fairness);
+            for ((ours, theirs), fairness) in ours.iter().zip(&theirs).zip(fairness) {
+                let ctx = format!("{property} on {model} {fairness:?}");
+                assert_eq!(ours, theirs, "{ctx}: spin's claim disagrees");
+                if *ours {
+                    violated += 1;
+                } else {
+                    held += 1;
+                }
             }
-            verdicts.push(ours);
+            fairness_matters += usize::from(ours[0] != ours[1]);
+            let _ = std::fs::remove_dir_all(&dir);
         }
-        fairness_matters += usize::from(verdicts[0] != verdicts[1]);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
+    };
+    let (mut violated, mut held, mut fairness_matters) = (0, 0, 0);
+    std::thread::scope(|scope| {
+        let threads = [scope.spawn(worker), scope.spawn(worker)];
+        for thread in threads {
+            let (v, h, f) = thread.join().expect("a case failed (its panic is above)");
+            violated += v;
+            held += h;
+            fairness_matters += f;
+        }
+    });
     // Both verdicts occur, and weak fairness changes some, so that the
     // comparison means something.
     assert!(

@@ -14,7 +14,6 @@ import pytest
 import mongen
 from mongen import spark as ms
 from test_mongen import MONGEN, cli
-from test_spark import spark  # noqa: F401 (the fixture)
 
 #: Keys that need care: Unicode, quotes, separators, white space, a key
 #: that looks like a number, one longer than a map bucket holds inline.

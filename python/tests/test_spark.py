@@ -3,9 +3,7 @@ the whole DataFrame as one trace are those of `mongen.check` on the same
 events in order, for any partitioning; by key, each key's violations are
 those of checking its events alone."""
 
-import os
 import random
-import sys
 
 import pyarrow as pa
 import pytest
@@ -14,22 +12,7 @@ import mongen
 from mongen import spark as ms
 from test_arrow import ARROW_DEFINES, PROPERTIES, random_events
 
-os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-from pyspark.sql import SparkSession  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def spark():
-    s = (
-        SparkSession.builder.master("local[2]")
-        .appName("mongen-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "5")
-        .getOrCreate()
-    )
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
+# The `spark` fixture (one local Spark for the session) is in conftest.py.
 
 
 def frame(spark, events, shuffle_seed):
