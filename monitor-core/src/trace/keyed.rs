@@ -16,8 +16,9 @@
 //! found by a table of slot numbers (8 bytes a bucket, at most three
 //! quarters full), hashed with SipHash under random keys (keys come from
 //! logs, which an adversary may write). Read in chunks, a key's bucket
-//! and record are fetched some events before its event is stepped. A violation reports the line of the
-//! file, and its explanation draws on that key's events only. With
+//! and record are fetched some events before its event is stepped. A
+//! violation reports the line of the file, and its explanation draws on
+//! that key's events only. With
 //! [`KeyedOptions::explain_later`] a key keeps no events: the
 //! explanations come from a second reading of the violating keys' events
 //! ([`KeyedChecker::explain`]).
@@ -204,8 +205,8 @@ impl KeyBytes {
 /// The per-key state, indexed by the key's slot (a slot is reused once
 /// its key is freed).
 struct Keys {
-    /// The slot of each live key, found by the key's hash and text
-    /// (`key[slot]`).
+    /// The slot of each live key, found by the key's hash and text (in
+    /// the slot's record, [`Keys::records`]).
     ids: SlotTable,
     /// The keys whose monitors can never report again: their rows are
     /// read and skipped, and they hold no slot.
