@@ -14,8 +14,8 @@
 //! bytes) and the last events of its slice for explanations, side by side
 //! in one record so that an event touches few cache lines; the keys are
 //! found by a table of slot numbers (8 bytes a bucket, at most three
-//! quarters full), hashed with SipHash under random keys (keys come from
-//! logs, which an adversary may write). Read in chunks, a key's bucket
+//! quarters full), hashed with foldhash under a random seed (keys come
+//! from logs, which an adversary may write). Read in chunks, a key's bucket
 //! and record are fetched some events before its event is stepped. A
 //! violation reports the line of the file, and its explanation draws on
 //! that key's events only. With
@@ -45,7 +45,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::hash_map::{Entry, RandomState};
+use foldhash::fast::RandomState;
+use std::collections::hash_map::Entry;
 use std::collections::HashSet;
 use std::hash::BuildHasher;
 
@@ -463,7 +464,7 @@ impl KeyedChecker {
             keys: Keys {
                 ids: SlotTable::default(),
                 dead: HashTable::new(),
-                hasher: RandomState::new(),
+                hasher: RandomState::default(),
                 free: Vec::new(),
                 instance: Vec::new(),
                 long: FxHashMap::default(),
@@ -714,6 +715,7 @@ impl KeyedChecker {
             hasher: self.keys.hasher.clone(),
             unkeyed: self.options.unkeyed,
             shown: self.shown.clone(),
+            spare: Default::default(),
         };
         let mut lines = KeyedLines {
             line: log.line(),
@@ -1754,7 +1756,15 @@ struct KeyedShared {
     unkeyed: Unkeyed,
     /// The reader's ids of the fields explanations show.
     shown: Vec<usize>,
+    /// Digests applied, their buffers kept for the next chunks' (a
+    /// chunk's digest is megabytes: fresh ones each time cost the
+    /// kernel's mapping and zeroing of their pages).
+    spare: std::sync::Mutex<Vec<KeyedDigest>>,
 }
+
+/// How many applied digests [`KeyedShared::spare`] keeps (a batch has
+/// four chunks per core).
+const SPARE_DIGESTS: usize = 64;
 
 /// What an event of a chunk is, as its digest found it.
 #[derive(Clone, Copy)]
@@ -1791,6 +1801,7 @@ struct DigestEvent {
 /// each key's letters, in order, are the smaller summary.)
 ///
 /// [`ChunkSummary`]: super::chunked::ChunkSummary
+#[derive(Default)]
 struct KeyedDigest {
     events: Vec<DigestEvent>,
     /// The events' keys, one after the other.
@@ -1858,15 +1869,18 @@ impl LineCheck for KeyedLines<'_, '_> {
         // of the time.)
         let lines_hint = usize::try_from(lines).unwrap_or(0);
         let key_bytes = shared.by.len() * 16;
-        let mut d = KeyedDigest {
-            events: Vec::with_capacity(lines_hint),
-            keys: Vec::with_capacity(lines_hint * key_bytes),
-            bits: Vec::with_capacity(lines_hint * bound.words),
-            values: Vec::new(),
-            show: Vec::new(),
-            stopped: false,
-            lines,
-        };
+        let spare = shared.spare.lock().ok().and_then(|mut s| s.pop());
+        let mut d = spare.unwrap_or_default();
+        d.events.clear();
+        d.events.reserve(lines_hint);
+        d.keys.clear();
+        d.keys.reserve(lines_hint * key_bytes);
+        d.bits.clear();
+        d.bits.reserve(lines_hint * bound.words);
+        d.values.clear();
+        d.show.clear();
+        d.stopped = false;
+        d.lines = lines;
         let words = bound.words;
         let mut bits = vec![0u64; words];
         let mut show = Vec::new();
@@ -2063,6 +2077,11 @@ impl LineCheck for KeyedLines<'_, '_> {
         }
         self.index = index + d.events.len() as u64;
         self.line = line + d.lines;
+        if let Ok(mut spare) = self.shared.spare.lock() {
+            if spare.len() < SPARE_DIGESTS {
+                spare.push(d);
+            }
+        }
         Ok(None)
     }
 
