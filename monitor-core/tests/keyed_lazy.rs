@@ -4,6 +4,9 @@
 //! and random interleaved logs of many keys, with caches so small that
 //! they are emptied (and the keys' states renumbered) again and again.
 
+mod common;
+
+use common::interleaved_log;
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
 use monitor_core::formula::{parse, Formula, Op};
 use monitor_core::lazy::LazyMonitor;
@@ -64,24 +67,6 @@ fn without_texts(mut r: KeyedReport) -> KeyedReport {
     r
 }
 
-/// A random log: `rows` rows over `keys` keys (some rows without one),
-/// and the fields `a`, `b`, `c`, `end`.
-fn log(rng: &mut SplitMix64, rows: usize, keys: u64, missing: bool) -> String {
-    let mut text = String::from("k,a,b,c,end\n");
-    for _ in 0..rows {
-        let r = rng.next_u64();
-        let key = if missing && r % 17 == 0 {
-            String::new()
-        } else {
-            format!("k{}", (r >> 8) % keys)
-        };
-        let (a, b, c) = ((r >> 32) & 1, (r >> 33) & 1, (r >> 34) & 1);
-        let end = u64::from((r >> 40) % 23 == 0);
-        text.push_str(&format!("{key},{a},{b},{c},{end}\n"));
-    }
-    text
-}
-
 /// Checks `text` in one pass, or (half the logs) in chunks of a few rows
 /// on three threads, which gives the same report.
 fn run(checker: &mut KeyedChecker, text: &str) -> KeyedReport {
@@ -135,7 +120,7 @@ fn keyed_lazy_reports_are_the_eager_ones() {
         let keys = 1 + rng.next_u64() % 60;
         let rows = (rng.next_u64() % 400) as usize;
         let unkeyed = [Unkeyed::Skip, Unkeyed::Broadcast][(round / 4 % 2) as usize];
-        let text = log(&mut rng, rows, keys, true);
+        let text = interleaved_log(&mut rng, rows, keys, true);
         let options = Options {
             all: round % 2 == 1,
             max_reports: 10_000,
@@ -281,7 +266,7 @@ fn inexact_keyed_lazy_verdicts_are_late_never_wrong() {
         else {
             continue;
         };
-        let text = log(&mut rng, 300, 1 + round % 20, false);
+        let text = interleaved_log(&mut rng, 300, 1 + round % 20, false);
         let t = eager.table();
         let names: Vec<String> = (0..t.props as usize)
             .map(|i| t.proposition(i).to_string())
