@@ -341,3 +341,92 @@ fn want_with_texts(got: &KeyedReport, want: &KeyedReport) -> KeyedReport {
     }
     w
 }
+
+/// An inexact lazy monitor (its state budget too small for exact
+/// verdicts, so that it turns informative midway) explained later: the
+/// second reading of the violating keys gives the report of one reading
+/// with kept events, verdicts, positions and explanations alike.
+#[test]
+fn inexact_keyed_lazy_explained_later_is_explained_as_in_one_reading() {
+    let mut rng = SplitMix64::new(12);
+    let (mut inexact, mut explained, mut exact, mut compared) = (0, [0; 2], 0, 0);
+    for round in 0..200u64 {
+        let tight = Config::new().max_states(Some(1));
+        // As in `inexact_keyed_lazy_verdicts_are_late_never_wrong`: a bad
+        // prefix that a search of one state cannot see.
+        let f = if round % 2 == 0 {
+            let k = 1 + round / 2 % 6;
+            let x = "X ".repeat(k as usize);
+            parse(&format!("G(c -> ((a W b) & G !b & G(a -> {x}!a)))")).unwrap()
+        } else {
+            safety_leaning(&mut rng, 4 + (round % 9) as usize)
+        };
+        let Ok(lazy) = LazyMonitor::new(&f, &tight) else {
+            continue;
+        };
+        let text = interleaved_log(&mut rng, 300, 1 + round % 20, round % 3 == 0);
+        let options = Options {
+            all: round % 2 == 1,
+            max_reports: [1, 3, 10_000][(round % 3) as usize],
+            context: (round % 4) as usize,
+            ..Options::default()
+        };
+        let keyed = KeyedOptions {
+            unkeyed: [Unkeyed::Skip, Unkeyed::Broadcast][(round / 2 % 2) as usize],
+            end_key: (round % 5 == 0).then(|| Expr::parse("end").unwrap()),
+            ..KeyedOptions::default()
+        };
+        let checker = |explain_later: bool| {
+            let names = lazy.propositions().to_vec();
+            let p = Property::lazy(
+                "p",
+                lazy.clone().with_cache_capacity(2 << 10),
+                bindings(&names),
+            );
+            KeyedChecker::new(
+                vec![p],
+                options,
+                &["k"],
+                KeyedOptions {
+                    explain_later,
+                    ..keyed.clone()
+                },
+            )
+        };
+        let ctx = format!("{f} {options:?} {keyed:?} on\n{text}");
+        let mut one = checker(false);
+        let want = run(&mut one, &text);
+        let mut later = checker(true);
+        let mut got = run(&mut later, &text);
+        assert_eq!(later.inexact_at(), one.inexact_at(), "{ctx}");
+        later
+            .explain(
+                &mut CsvReader::new("t.csv", text.as_bytes()).unwrap(),
+                &mut got,
+            )
+            .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        assert_eq!(got, want, "explained later: {ctx}");
+        compared += 1;
+        let explained_keys = want.violations.iter().filter(|v| !v.reports.is_empty());
+        match one.inexact_at()[0].clone() {
+            Some(at) => {
+                inexact += 1;
+                // Violations explained from before the monitor turned
+                // informative and from after.
+                for v in explained_keys {
+                    explained[usize::from(v.first.index >= at.index)] += 1;
+                }
+            }
+            None => exact += explained_keys.count(),
+        }
+    }
+    eprintln!(
+        "{compared} compared, {inexact} inexact, {explained:?} keys explained before and after, \
+         {exact} exact"
+    );
+    assert!(
+        compared > 150 && inexact > 20 && explained.iter().all(|&n| n > 30) && exact > 300,
+        "{compared} compared, {inexact} inexact, {explained:?} keys explained before and \
+         after the monitor turned informative, {exact} with exact monitors"
+    );
+}
