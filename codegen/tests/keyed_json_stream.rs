@@ -4,7 +4,8 @@
 //! wrote it before), on random logs whose keys and shown fields hold
 //! quotes, backslashes, non-ASCII and characters a terminal acts on; and
 //! the memory it takes while writing is one key's, where the whole object
-//! takes memory in proportion to the keys.
+//! takes memory in proportion to the keys. The top violators, selected
+//! in one pass, are the first of the keys sorted.
 //!
 //! (One test in this binary: the counting allocator counts every
 //! thread's bytes.)
@@ -12,7 +13,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mongen::trace_report::{keyed_counts_json, keyed_report_json, write_keyed_report_json};
+use mongen::trace_report::{
+    keyed_counts_json, keyed_report_json, top_violators, write_keyed_report_json, TOP_VIOLATORS,
+};
 use monitor_core::formula::random::SplitMix64;
 use monitor_core::trace::check::{Options, Property};
 use monitor_core::trace::escape_json;
@@ -127,7 +130,7 @@ fn both(r: &KeyedReport, three: bool, complete: bool, lazy: bool) -> Vec<(String
 fn keyed_json_is_written_key_by_key_as_the_whole_object() {
     // The text: that of the whole object.
     let mut rng = SplitMix64::new(30);
-    let mut written_keys = 0;
+    let (mut written_keys, mut tied) = (0, 0);
     for round in 0..300u64 {
         let keys: Vec<String> = (0..1 + rng.below(12)).map(|_| text(&mut rng)).collect();
         let rows: Vec<_> = (0..rng.below(60))
@@ -148,9 +151,25 @@ fn keyed_json_is_written_key_by_key_as_the_whole_object() {
         for (written, whole) in both(&report, round % 3 == 0, round % 5 != 0, round % 4 == 3) {
             assert_eq!(written, whole, "{rows:?} {options:?}");
         }
+        // The top violators, selected in one pass: the first of the keys
+        // sorted by count (most first), then first violation.
+        for p in 0..report.properties.len() {
+            let mut want: Vec<_> = report
+                .violations
+                .iter()
+                .filter(|v| v.property == p)
+                .collect();
+            want.sort_by_key(|v| (std::cmp::Reverse(v.count), v.first.index));
+            want.truncate(TOP_VIOLATORS);
+            assert_eq!(top_violators(&report, p), want, "{rows:?} {options:?}");
+            tied += usize::from(want.windows(2).any(|w| w[0].count == w[1].count));
+        }
         written_keys += report.violations.len();
     }
-    assert!(written_keys > 1000, "{written_keys} violating keys written");
+    assert!(
+        written_keys > 1000 && tied > 100,
+        "{written_keys} violating keys written, {tied} top violators with ties"
+    );
 
     // The memory: one key's. Every key violates `G !a` at its second
     // event, explained (its two events, their fields shown).
