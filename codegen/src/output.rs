@@ -72,6 +72,17 @@ impl Run {
         });
     }
 
+    /// Writes `out` and then `write`'s text now (to the output's buffer),
+    /// instead of at the end: for reports much larger than what they are
+    /// made from (`check --by` of many violating keys), never held whole.
+    pub(crate) fn write_now(&mut self, write: impl FnOnce(&mut Stream) -> io::Result<()>) {
+        let pending = std::mem::take(&mut self.out);
+        self.output.write(|w| {
+            w.write_all(pending.as_bytes())?;
+            write(w)
+        });
+    }
+
     /// Writes `out` and then `write`'s text now, instead of at the end:
     /// for monitors written state by state (HOA, DOT, JSON), whose text
     /// can be much larger than the monitor. An error of the monitor's

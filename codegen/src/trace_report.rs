@@ -388,18 +388,20 @@ pub fn key_json(by: &[String], key: &[String]) -> serde_json::Value {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn top_violators(report: &KeyedReport, p: usize) -> Vec<&KeyViolations> {
-    let mut v: Vec<_> = report
-        .violations
-        .iter()
-        .filter(|v| v.property == p)
-        .collect();
-    v.sort_by(|a, b| {
-        b.count
-            .cmp(&a.count)
-            .then(a.first.index.cmp(&b.first.index))
-    });
-    v.truncate(TOP_VIOLATORS);
-    v
+    // A selection of the few best in one pass (as a stable sort of all
+    // the keys cut short, in O(1) memory beyond them): a key goes after
+    // the ones it does not beat, those listed before it among equals.
+    let mut top: Vec<&KeyViolations> = Vec::with_capacity(TOP_VIOLATORS + 1);
+    for v in report.violations.iter().filter(|v| v.property == p) {
+        let at = top.partition_point(|t| {
+            t.count > v.count || (t.count == v.count && t.first.index <= v.first.index)
+        });
+        if at < TOP_VIOLATORS {
+            top.insert(at, v);
+            top.truncate(TOP_VIOLATORS);
+        }
+    }
+    top
 }
 
 /// The word for a property's verdict over all keys: `violated` when some
@@ -512,24 +514,99 @@ pub fn keyed_report_json(
                 .violations
                 .iter()
                 .filter(|v| v.property == p)
-                .map(|v| {
-                    serde_json::json!({
-                        "key": key_json(&r.by, &v.key),
-                        "first": position_json(&v.first),
-                        "violation_count": v.count,
-                        "violations": v.reports.iter().map(violation_json).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            let top: Vec<serde_json::Value> = top_violators(r, p)
-                .iter()
-                .map(|v| {
-                    serde_json::json!({"key": key_json(&r.by, &v.key), "violation_count": v.count})
-                })
+                .map(|v| key_violations_json(&r.by, v))
                 .collect();
             json["violations"] = violations.into();
-            json["top"] = top.into();
+            json["top"] = top_json(r, p);
             json
         })
         .collect()
+}
+
+/// One violating key of a keyed report, as in its `violations`: the key,
+/// its first violation, its count and its violations explained.
+fn key_violations_json(by: &[String], v: &KeyViolations) -> serde_json::Value {
+    serde_json::json!({
+        "key": key_json(by, &v.key),
+        "first": position_json(&v.first),
+        "violation_count": v.count,
+        "violations": v.reports.iter().map(violation_json).collect::<Vec<_>>(),
+    })
+}
+
+/// The top violators of property `p`, as a keyed report's `top`.
+fn top_json(r: &KeyedReport, p: usize) -> serde_json::Value {
+    top_violators(r, p)
+        .iter()
+        .map(|v| serde_json::json!({"key": key_json(&r.by, &v.key), "violation_count": v.count}))
+        .collect::<Vec<_>>()
+        .into()
+}
+
+/// Writes the report of property `p` of a keyed check as `mongen check
+/// --by --json` does, on one line: `head` (the property's object of
+/// [`keyed_counts_json`], with any fields the caller adds) with the top
+/// violators and the violating keys, the characters a terminal acts on
+/// escaped ([`escape_json`](monitor_core::trace::escape_json)). The text
+/// is that of the [`keyed_report_json`] object, but each key's object is
+/// made and written in turn: the memory it takes is one key's, however
+/// many keys violated (the whole object of 10^5 keys took hundreds of
+/// megabytes).
+///
+/// # Errors
+///
+/// Those of `out`.
+///
+/// ```
+/// # use monitor_core::trace::{check::*, expr::Expr, keyed::*, reader::CsvReader};
+/// # use monitor_core::MonitorTable;
+/// use mongen::trace_report::{keyed_counts_json, keyed_report_json, write_keyed_report_json};
+///
+/// # let p = Property::new("G !a", MonitorTable::from_ltl("G !a")?, vec![Expr::parse("a")?]);
+/// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["k"], KeyedOptions::default());
+/// let report = checker.run(&mut CsvReader::new("t.csv", "k,a\nx,1\ny,0\nz,1\n".as_bytes())?)?;
+/// let head = &keyed_counts_json("t.csv", &report, false, true)[0];
+/// let mut out = Vec::new();
+/// write_keyed_report_json(&mut out, head, &report, 0)?;
+/// let whole = &keyed_report_json("t.csv", &report, false, true)[0];
+/// assert_eq!(String::from_utf8(out)?, format!("{whole}\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_keyed_report_json(
+    out: &mut impl std::io::Write,
+    head: &serde_json::Value,
+    r: &KeyedReport,
+    p: usize,
+) -> std::io::Result<()> {
+    use monitor_core::trace::escape_json;
+    let mut json = head.clone();
+    if let Some(o) = json.as_object_mut() {
+        o.insert("top".into(), top_json(r, p));
+        // Inserted last, and (serde_json's objects being sorted by name)
+        // the last name of a report: the object's text ends with it.
+        o.remove("violations");
+        o.insert("violations".into(), serde_json::Value::Array(Vec::new()));
+    }
+    let text = json.to_string();
+    let Some(open) = text.strip_suffix("[]}") else {
+        // (A head with a name after `violations`: written whole.)
+        let violations = r.violations.iter().filter(|v| v.property == p);
+        json["violations"] = violations
+            .map(|v| key_violations_json(&r.by, v))
+            .collect::<Vec<_>>()
+            .into();
+        return writeln!(out, "{}", escape_json(&json.to_string()));
+    };
+    out.write_all(escape_json(open).as_bytes())?;
+    out.write_all(b"[")?;
+    let mut first = true;
+    for v in r.violations.iter().filter(|v| v.property == p) {
+        if !first {
+            out.write_all(b",")?;
+        }
+        first = false;
+        let key = key_violations_json(&r.by, v).to_string();
+        out.write_all(escape_json(&key).as_bytes())?;
+    }
+    out.write_all(b"]}\n")
 }

@@ -5,6 +5,9 @@
 //! one pass and in chunks. (The full report is the one the keyed oracle
 //! tests compare with a brute-force slicer.)
 
+mod common;
+
+use common::interleaved_log;
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
 use monitor_core::trace::check::{Options, Property, ViolationReport};
 use monitor_core::trace::chunked::{Chunking, LineFormat};
@@ -12,24 +15,6 @@ use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
 use monitor_core::trace::reader::CsvReader;
 use monitor_core::MonitorTable;
-
-/// A random log: `rows` rows over `keys` keys (some rows without one),
-/// and the fields `a`, `b`, `c`, `end`.
-fn log(rng: &mut SplitMix64, rows: usize, keys: u64) -> String {
-    let mut text = String::from("k,a,b,c,end\n");
-    for _ in 0..rows {
-        let r = rng.next_u64();
-        let key = if r % 17 == 0 {
-            String::new()
-        } else {
-            format!("k{}", (r >> 8) % keys)
-        };
-        let (a, b, c) = ((r >> 32) & 1, (r >> 33) & 1, (r >> 34) & 1);
-        let end = u64::from((r >> 40) % 23 == 0);
-        text.push_str(&format!("{key},{a},{b},{c},{end}\n"));
-    }
-    text
-}
 
 /// What `on_violation` was given: the key, the property, the violation.
 type Seen = Vec<(Vec<String>, String, ViolationReport)>;
@@ -89,7 +74,7 @@ fn counting_only_reports_the_counts_of_the_full_report() {
                 .collect::<Vec<_>>()
         };
         let (rows, keys) = ((rng.next_u64() % 300) as usize, 1 + rng.next_u64() % 40);
-        let text = log(&mut rng, rows, keys);
+        let text = interleaved_log(&mut rng, rows, keys, true);
         let options = Options {
             all: round % 2 == 1,
             max_reports: (rng.next_u64() % 4) as usize,

@@ -4,6 +4,9 @@
 //! and random interleaved logs of many keys, with caches so small that
 //! they are emptied (and the keys' states renumbered) again and again.
 
+mod common;
+
+use common::interleaved_log;
 use monitor_core::formula::random::{RandomLtl, SplitMix64};
 use monitor_core::formula::{parse, Formula, Op};
 use monitor_core::lazy::LazyMonitor;
@@ -64,24 +67,6 @@ fn without_texts(mut r: KeyedReport) -> KeyedReport {
     r
 }
 
-/// A random log: `rows` rows over `keys` keys (some rows without one),
-/// and the fields `a`, `b`, `c`, `end`.
-fn log(rng: &mut SplitMix64, rows: usize, keys: u64, missing: bool) -> String {
-    let mut text = String::from("k,a,b,c,end\n");
-    for _ in 0..rows {
-        let r = rng.next_u64();
-        let key = if missing && r % 17 == 0 {
-            String::new()
-        } else {
-            format!("k{}", (r >> 8) % keys)
-        };
-        let (a, b, c) = ((r >> 32) & 1, (r >> 33) & 1, (r >> 34) & 1);
-        let end = u64::from((r >> 40) % 23 == 0);
-        text.push_str(&format!("{key},{a},{b},{c},{end}\n"));
-    }
-    text
-}
-
 /// Checks `text` in one pass, or (half the logs) in chunks of a few rows
 /// on three threads, which gives the same report.
 fn run(checker: &mut KeyedChecker, text: &str) -> KeyedReport {
@@ -135,7 +120,7 @@ fn keyed_lazy_reports_are_the_eager_ones() {
         let keys = 1 + rng.next_u64() % 60;
         let rows = (rng.next_u64() % 400) as usize;
         let unkeyed = [Unkeyed::Skip, Unkeyed::Broadcast][(round / 4 % 2) as usize];
-        let text = log(&mut rng, rows, keys, true);
+        let text = interleaved_log(&mut rng, rows, keys, true);
         let options = Options {
             all: round % 2 == 1,
             max_reports: 10_000,
@@ -281,7 +266,7 @@ fn inexact_keyed_lazy_verdicts_are_late_never_wrong() {
         else {
             continue;
         };
-        let text = log(&mut rng, 300, 1 + round % 20, false);
+        let text = interleaved_log(&mut rng, 300, 1 + round % 20, false);
         let t = eager.table();
         let names: Vec<String> = (0..t.props as usize)
             .map(|i| t.proposition(i).to_string())
@@ -355,4 +340,93 @@ fn want_with_texts(got: &KeyedReport, want: &KeyedReport) -> KeyedReport {
         }
     }
     w
+}
+
+/// An inexact lazy monitor (its state budget too small for exact
+/// verdicts, so that it turns informative midway) explained later: the
+/// second reading of the violating keys gives the report of one reading
+/// with kept events, verdicts, positions and explanations alike.
+#[test]
+fn inexact_keyed_lazy_explained_later_is_explained_as_in_one_reading() {
+    let mut rng = SplitMix64::new(12);
+    let (mut inexact, mut explained, mut exact, mut compared) = (0, [0; 2], 0, 0);
+    for round in 0..200u64 {
+        let tight = Config::new().max_states(Some(1));
+        // As in `inexact_keyed_lazy_verdicts_are_late_never_wrong`: a bad
+        // prefix that a search of one state cannot see.
+        let f = if round % 2 == 0 {
+            let k = 1 + round / 2 % 6;
+            let x = "X ".repeat(k as usize);
+            parse(&format!("G(c -> ((a W b) & G !b & G(a -> {x}!a)))")).unwrap()
+        } else {
+            safety_leaning(&mut rng, 4 + (round % 9) as usize)
+        };
+        let Ok(lazy) = LazyMonitor::new(&f, &tight) else {
+            continue;
+        };
+        let text = interleaved_log(&mut rng, 300, 1 + round % 20, round % 3 == 0);
+        let options = Options {
+            all: round % 2 == 1,
+            max_reports: [1, 3, 10_000][(round % 3) as usize],
+            context: (round % 4) as usize,
+            ..Options::default()
+        };
+        let keyed = KeyedOptions {
+            unkeyed: [Unkeyed::Skip, Unkeyed::Broadcast][(round / 2 % 2) as usize],
+            end_key: (round % 5 == 0).then(|| Expr::parse("end").unwrap()),
+            ..KeyedOptions::default()
+        };
+        let checker = |explain_later: bool| {
+            let names = lazy.propositions().to_vec();
+            let p = Property::lazy(
+                "p",
+                lazy.clone().with_cache_capacity(2 << 10),
+                bindings(&names),
+            );
+            KeyedChecker::new(
+                vec![p],
+                options,
+                &["k"],
+                KeyedOptions {
+                    explain_later,
+                    ..keyed.clone()
+                },
+            )
+        };
+        let ctx = format!("{f} {options:?} {keyed:?} on\n{text}");
+        let mut one = checker(false);
+        let want = run(&mut one, &text);
+        let mut later = checker(true);
+        let mut got = run(&mut later, &text);
+        assert_eq!(later.inexact_at(), one.inexact_at(), "{ctx}");
+        later
+            .explain(
+                &mut CsvReader::new("t.csv", text.as_bytes()).unwrap(),
+                &mut got,
+            )
+            .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        assert_eq!(got, want, "explained later: {ctx}");
+        compared += 1;
+        let explained_keys = want.violations.iter().filter(|v| !v.reports.is_empty());
+        match one.inexact_at()[0].clone() {
+            Some(at) => {
+                inexact += 1;
+                // Violations explained from before the monitor turned
+                // informative and from after.
+                for v in explained_keys {
+                    explained[usize::from(v.first.index >= at.index)] += 1;
+                }
+            }
+            None => exact += explained_keys.count(),
+        }
+    }
+    eprintln!(
+        "{compared} compared, {inexact} inexact, {explained:?} keys explained before and after, \
+         {exact} exact"
+    );
+    assert!(
+        compared > 150 && inexact > 20 && explained.iter().all(|&n| n > 30) && exact > 300,
+        "{compared} compared, {inexact} inexact, {explained:?} keys explained before and \
+         after the monitor turned informative, {exact} with exact monitors"
+    );
 }

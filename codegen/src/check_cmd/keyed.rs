@@ -2,11 +2,11 @@
 //! apart, and the reports that name the keys.
 
 use std::fmt::Write as _;
-use std::io::BufReader;
+use std::io::{self, BufReader};
 
 use mongen::trace_report::{
-    key_json, keyed_counts_json, keyed_report_json, keyed_verdict_word, lazy_json, position_json,
-    top_violators,
+    key_json, keyed_counts_json, keyed_verdict_word, lazy_json, position_json, top_violators,
+    write_keyed_report_json,
 };
 use monitor_core::trace::check::{Options, Property, ViolationReport};
 use monitor_core::trace::chunked::{Chunking, LineFormat};
@@ -117,7 +117,13 @@ pub(super) fn check(
             // are stepped, the loads of the lookups start ahead.)
             _ if !args.follow => {
                 let go = || {
-                    checker.run_lines_reporting(lines, &name, input, Chunking::default(), &mut live)
+                    checker.read_lines_reporting(
+                        lines,
+                        &name,
+                        input,
+                        Chunking::default(),
+                        &mut live,
+                    )
                 };
                 match pool {
                     Some(p) => p.install(go),
@@ -125,17 +131,16 @@ pub(super) fn check(
                 }
             }
             TraceFormat::Csv => CsvReader::new(&name, input)
-                .and_then(|mut r| checker.run_reporting(&mut r, &mut live)),
+                .and_then(|mut r| checker.read_reporting(&mut r, &mut live)),
             _ => {
                 let mut r = JsonlReader::new(&name, BufReader::with_capacity(1 << 16, input));
-                checker.run_reporting(&mut r, &mut live)
+                checker.read_reporting(&mut r, &mut live)
             }
         };
         drop(progress);
-        let (mut report, error) = match result {
-            Ok(report) => (report, None),
-            Err(e) => (checker.report(), Some(e)),
-        };
+        // Taken, not copied: the violating keys are held once.
+        let mut report = checker.take_report();
+        let error = result.err();
         if again && !args.summary && !report.violations.is_empty() {
             let explained = explain(
                 args,
@@ -160,14 +165,14 @@ pub(super) fn check(
         violated |= report.properties.iter().any(|p| p.keys_violated > 0);
         match error {
             None => {
-                write_report(run, args, &name, &report, &checker, true);
+                run.write_now(|w| write_report(w, args, &name, &report, &checker, true));
                 totals.add_keyed(&report, true);
             }
             Some(e) => {
                 // What was read before bad input is reported: its
                 // violations are facts.
                 if report.events > 0 {
-                    write_report(run, args, &name, &report, &checker, false);
+                    run.write_now(|w| write_report(w, args, &name, &report, &checker, false));
                     totals.add_keyed(&report, false);
                 }
                 run.error(&e.to_string());
@@ -223,10 +228,12 @@ fn explain(
 
 /// The note of a lazy monitor whose verdicts became informative at
 /// `at` (the monitor is shared by the keys: theirs all did).
-fn inexact_text(out: &mut String, at: &Option<Position>) {
+fn inexact_text(out: &mut impl io::Write, at: &Option<Position>) -> io::Result<()> {
+    let mut s = String::new();
     if let Some(p) = at {
-        inexact_note(out, p, "every key's ");
+        inexact_note(&mut s, p, "every key's ");
     }
+    out.write_all(s.as_bytes())
 }
 
 /// A key as the text reports write it: `session=s42`, several fields
@@ -243,27 +250,24 @@ pub(crate) fn key_label(by: &[String], key: &[String]) -> String {
 }
 
 /// Writes the report of one trace; `checker` tells what its lazy
-/// monitors did (`--lazy`).
+/// monitors did (`--lazy`). Each key's part is made and written in turn:
+/// the report of many violating keys is never held whole.
 fn write_report(
-    run: &mut Run,
+    out: &mut impl io::Write,
     args: &CheckArgs,
     name: &str,
     r: &KeyedReport,
     checker: &KeyedChecker,
     complete: bool,
-) {
+) -> io::Result<()> {
     let three = args.verdicts == 3;
     let by = r.by.join(",");
     let (inexact, lazy) = (checker.inexact_at(), checker.lazy_stats());
     if args.json {
-        // The summary's objects are the counts: the violating keys' are
-        // never built.
-        let objects = if args.summary {
-            keyed_counts_json(name, r, three, complete)
-        } else {
-            keyed_report_json(name, r, three, complete)
-        };
-        for (p, mut json) in objects.into_iter().enumerate() {
+        for (p, mut json) in keyed_counts_json(name, r, three, complete)
+            .into_iter()
+            .enumerate()
+        {
             if let (Some(o), Some(stats)) = (json.as_object_mut(), &lazy[p]) {
                 // As a trace's report with --lazy.
                 o.insert(
@@ -272,13 +276,18 @@ fn write_report(
                 );
                 o.insert("lazy".into(), lazy_json(stats));
             }
-            let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
+            if args.summary {
+                // The counts only: the violating keys' objects are never
+                // made.
+                writeln!(out, "{}", escape_json(&json.to_string()))?;
+            } else {
+                write_keyed_report_json(out, &json, r, p)?;
+            }
         }
-        return;
+        return Ok(());
     }
     for (p, prop) in r.properties.iter().enumerate() {
         let verdict = keyed_verdict_word(prop, r.keys, three);
-        let out = &mut run.out;
         let (trace, property) = (escape(name), escape(&prop.name));
         let events = format!(
             "{} read{}",
@@ -292,14 +301,14 @@ fn write_report(
             } else {
                 String::new()
             };
-            let _ = writeln!(
+            writeln!(
                 out,
                 "{trace}: `{property}`: {verdict} for {keys}{satisfied}; no violation; {events}"
-            );
-            inexact_text(out, &inexact[p]);
+            )?;
+            inexact_text(out, &inexact[p])?;
             continue;
         }
-        let _ = writeln!(
+        writeln!(
             out,
             "{trace}: `{property}`: violated by {} of {keys}{}; {events}",
             prop.keys_violated,
@@ -311,24 +320,24 @@ fn write_report(
             } else {
                 String::new()
             }
-        );
+        )?;
         if args.summary {
             // The counts only.
-            inexact_text(out, &inexact[p]);
+            inexact_text(out, &inexact[p])?;
             continue;
         }
         let mut unexplained = 0u64;
         for v in r.violations.iter().filter(|v| v.property == p) {
-            let _ = write!(
+            write!(
                 out,
                 "  {}: violated at {}",
                 key_label(&r.by, &v.key),
                 at(&v.first)
-            );
+            )?;
             if v.count > 1 {
-                let _ = write!(out, ", {}", plural(v.count, "violation", "violations"));
+                write!(out, ", {}", plural(v.count, "violation", "violations"))?;
             }
-            let _ = writeln!(out);
+            writeln!(out)?;
             unexplained += v.count - v.reports.len() as u64;
             for e in &v.reports {
                 let mut s = String::new();
@@ -338,25 +347,25 @@ fn write_report(
                 violation_text(&mut s, e);
                 // One level deeper than a property's own report.
                 for line in s.lines() {
-                    let _ = writeln!(out, "  {line}");
+                    writeln!(out, "  {line}")?;
                 }
             }
         }
         if unexplained > 0 && args.max_reports > 0 {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "  ({} not explained: raise --max-reports)",
                 plural(unexplained, "violation", "violations")
-            );
+            )?;
         }
         if prop.violation_count > prop.keys_violated {
             let names: Vec<String> = top_violators(r, p)
                 .iter()
                 .map(|v| format!("{} ({})", key_label(&r.by, &v.key), v.count))
                 .collect();
-            let _ = writeln!(out, "  top violators: {}", names.join(", "));
+            writeln!(out, "  top violators: {}", names.join(", "))?;
         }
-        inexact_text(&mut run.out, &inexact[p]);
+        inexact_text(out, &inexact[p])?;
     }
     if !args.summary {
         let unkeyed = match (r.unkeyed, args.unkeyed) {
@@ -370,14 +379,15 @@ fn write_report(
             (n, _) => format!("; {} without a key skipped", plural(n, "row", "rows")),
         };
         let violated = r.properties.iter().filter(|p| p.keys_violated > 0).count() as u64;
-        let _ = writeln!(
-            run.out,
+        writeln!(
+            out,
             "{}: {} (by {}){unkeyed}; {} of {} violated",
             escape(name),
             plural(r.keys, "key", "keys"),
             escape(&by),
             violated,
             plural(r.properties.len() as u64, "property", "properties"),
-        );
+        )?;
     }
+    Ok(())
 }

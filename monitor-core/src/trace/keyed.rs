@@ -621,12 +621,44 @@ impl KeyedChecker {
     pub fn run_reporting<R: Reader + ?Sized>(
         &mut self,
         reader: &mut R,
-        mut on_violation: impl FnMut(&[String], &str, &ViolationReport),
+        on_violation: impl FnMut(&[String], &str, &ViolationReport),
     ) -> Result<KeyedReport, TraceError> {
+        self.read_reporting(reader, on_violation)?;
+        Ok(self.report())
+    }
+
+    /// [`KeyedChecker::run_reporting`] without a copy of the report: the
+    /// checker keeps it, for [`KeyedChecker::take_report`] to take (a
+    /// report of many violating keys is then held once, not twice) or
+    /// [`KeyedChecker::report`] to copy.
+    ///
+    /// # Errors
+    ///
+    /// As [`KeyedChecker::run`].
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// let log = "user,err\nann,0\nbob,1\n";
+    /// checker.read_reporting(&mut CsvReader::new("log", log.as_bytes())?, |_, _, _| {})?;
+    /// let report = checker.take_report();
+    /// assert_eq!(report.violations[0].key, ["bob"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_reporting<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        mut on_violation: impl FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<(), TraceError> {
         self.begin();
         let binding = self.bind(reader)?;
-        self.feed(reader, &binding, &mut on_violation)?;
-        Ok(self.report())
+        self.feed(reader, &binding, &mut on_violation)
     }
 
     /// [`KeyedChecker::run`] on a log of lines (CSV, JSON Lines) read from
@@ -704,8 +736,44 @@ impl KeyedChecker {
         source: &str,
         input: R,
         chunking: Chunking,
-        mut on_violation: impl FnMut(&[String], &str, &ViolationReport),
+        on_violation: impl FnMut(&[String], &str, &ViolationReport),
     ) -> Result<KeyedReport, TraceError> {
+        self.read_lines_reporting(format, source, input, chunking, on_violation)?;
+        Ok(self.report())
+    }
+
+    /// [`KeyedChecker::run_lines_reporting`] without a copy of the report:
+    /// the checker keeps it, for [`KeyedChecker::take_report`] to take or
+    /// [`KeyedChecker::report`] to copy (as
+    /// [`KeyedChecker::read_reporting`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`KeyedChecker::run_lines`].
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::chunked::{Chunking, LineFormat};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// let log = "{\"user\": \"ann\", \"err\": true}\n{\"user\": \"bob\", \"err\": false}\n";
+    /// checker.read_lines_reporting(LineFormat::Jsonl, "log", log.as_bytes(), Chunking::Lines(1), |_, _, _| {})?;
+    /// let report = checker.take_report();
+    /// assert_eq!((report.keys, report.violations[0].key[0].as_str()), (2, "ann"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_lines_reporting<R: std::io::Read>(
+        &mut self,
+        format: LineFormat,
+        source: &str,
+        input: R,
+        chunking: Chunking,
+        mut on_violation: impl FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<(), TraceError> {
         self.begin();
         let log = LineLog::open(format, source, input)?;
         let binding = self.bind(&mut *log.reader(&[], 0, log.line()))?;
@@ -727,8 +795,7 @@ impl KeyedChecker {
             format,
             source: source.to_string(),
         };
-        log.check(&mut lines, chunking)?;
-        Ok(self.report())
+        log.check(&mut lines, chunking)
     }
 
     /// Binds the properties, the key fields and `end_key` to the fields
@@ -1456,7 +1523,9 @@ impl KeyedChecker {
         reader: &mut R,
         report: &mut KeyedReport,
     ) -> Result<(), TraceError> {
-        self.explain_with(report, |checker| checker.run(reader))
+        self.explain_with(report, |checker| {
+            checker.read_reporting(reader, |_, _, _| {})
+        })
     }
 
     /// [`KeyedChecker::explain`] on a log of lines read from `input`, in
@@ -1489,7 +1558,7 @@ impl KeyedChecker {
         report: &mut KeyedReport,
     ) -> Result<(), TraceError> {
         self.explain_with(report, |checker| {
-            checker.run_lines(format, source, input, chunking)
+            checker.read_lines_reporting(format, source, input, chunking, |_, _, _| {})
         })
     }
 
@@ -1497,7 +1566,7 @@ impl KeyedChecker {
     fn explain_with(
         &mut self,
         report: &mut KeyedReport,
-        run: impl FnOnce(&mut KeyedChecker) -> Result<KeyedReport, TraceError>,
+        run: impl FnOnce(&mut KeyedChecker) -> Result<(), TraceError>,
     ) -> Result<(), TraceError> {
         let budget = self.explanation_budget();
         // The first `budget` violations of each property are explained.
@@ -1558,7 +1627,7 @@ impl KeyedChecker {
                 v.reports = r.to_vec();
             }
         }
-        result.map(|_| ())
+        result
     }
 
     /// The report of the events read so far (after an error in the trace:
@@ -1580,6 +1649,42 @@ impl KeyedChecker {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn report(&self) -> KeyedReport {
+        let mut report = self.counts();
+        report.violations = self.violations.clone();
+        report
+    }
+
+    /// [`KeyedChecker::report`] without copying the violations: they are
+    /// moved out of the checker, which keeps the counts (its `report()`
+    /// then has the same counts and no violations, until the next run).
+    /// For a report of many violating keys, held once rather than twice
+    /// (after [`KeyedChecker::read_reporting`]).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// let log = "user,err\nann,1\nbob,1\n";
+    /// let copy = checker.run(&mut CsvReader::new("log", log.as_bytes())?)?;
+    /// let taken = checker.take_report();
+    /// assert_eq!(taken, copy);
+    /// assert!(checker.report().violations.is_empty());
+    /// assert_eq!(checker.report().properties, copy.properties);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn take_report(&mut self) -> KeyedReport {
+        let mut report = self.counts();
+        report.violations = std::mem::take(&mut self.violations);
+        report
+    }
+
+    /// The report of the events read so far, without its violations.
+    fn counts(&self) -> KeyedReport {
         let properties = self
             .checker
             .runs()
@@ -1595,7 +1700,7 @@ impl KeyedChecker {
         KeyedReport {
             by: self.by.clone(),
             properties,
-            violations: self.violations.clone(),
+            violations: Vec::new(),
             keys: self.keys.created,
             live: self.keys.live as u64,
             events: self.events,

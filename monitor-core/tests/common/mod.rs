@@ -52,3 +52,23 @@ pub const CONSTANTS_UNDER_ABORT: [&str; 11] = [
     "({true; true} |-> false) abort b",
     "(always (a -> next false)) abort b",
 ];
+
+/// A random interleaved log, the CSV of the keyed tests: `rows` rows
+/// over the keys `k0` to `k{keys - 1}` (with `missing`, about one row in
+/// 17 without a key), and the fields `a`, `b`, `c` (random bits) and
+/// `end` (true about one row in 23, to close a key).
+pub fn interleaved_log(rng: &mut SplitMix64, rows: usize, keys: u64, missing: bool) -> String {
+    let mut text = String::from("k,a,b,c,end\n");
+    for _ in 0..rows {
+        let r = rng.next_u64();
+        let key = if missing && r % 17 == 0 {
+            String::new()
+        } else {
+            format!("k{}", (r >> 8) % keys)
+        };
+        let (a, b, c) = ((r >> 32) & 1, (r >> 33) & 1, (r >> 34) & 1);
+        let end = u64::from((r >> 40) % 23 == 0);
+        text.push_str(&format!("{key},{a},{b},{c},{end}\n"));
+    }
+    text
+}
