@@ -2056,13 +2056,6 @@ impl LineCheck for KeyedLines<'_, '_> {
         let checker = &mut *self.checker;
         let on_violation = &mut *self.on_violation;
         let (mut key_start, mut values_at, mut show_at) = (0, 0, 0);
-        // The chunk is read in one pass from event `i` on (nothing of it
-        // was done): the line it starts on, in the chunk.
-        let events = &d.events;
-        let resume = |i: usize| match i.checked_sub(1) {
-            None => 1,
-            Some(p) => events[p].line + 1,
-        };
         // A lazy monitor that stopped (out of memory) at the event `at`.
         let stopped = |at: &Position, message: String| TraceError {
             source: self.source.clone(),
@@ -2081,103 +2074,111 @@ impl LineCheck for KeyedLines<'_, '_> {
         for e in d.events.iter().take(NEAR).filter(|e| keyed(e)) {
             checker.keys.prefetch_record(e.hash);
         }
-        for (i, e) in d.events.iter().enumerate() {
-            if let Some(far) = d.events.get(i + FAR).filter(|e| keyed(e)) {
-                checker.keys.prefetch_bucket(far.hash);
-            }
-            if let Some(near) = d.events.get(i + NEAR).filter(|e| keyed(e)) {
-                checker.keys.prefetch_record(near.hash);
-            }
-            if checker.explained_all() {
-                // (Explaining: every violation to explain is; the driver
-                // stops at `done`.)
-                break;
-            }
-            let key = &d.keys[key_start..e.key_end];
-            key_start = e.key_end;
-            let bits = &d.bits[i * words..(i + 1) * words];
-            let at = Position {
-                index: i as u64 + index,
-                line: Some(e.line + line - 1),
-                time: None,
-            };
-            let show = match e.kind {
-                DigestKind::Unkeyed => &[][..],
-                _ => {
-                    show_at += show_count;
-                    &d.show[show_at - show_count..show_at]
+        // The event from which the rest of the chunk is read in one pass
+        // (nothing of it done), if one is: an unkeyed row that is an
+        // error, a key over the limit, or the digest's stop.
+        let resume = 'events: {
+            for (i, e) in d.events.iter().enumerate() {
+                if let Some(far) = d.events.get(i + FAR).filter(|e| keyed(e)) {
+                    checker.keys.prefetch_bucket(far.hash);
                 }
-            };
-            match e.kind {
-                DigestKind::Unkeyed if checker.options.unkeyed == Unkeyed::Error => {
-                    let from = resume(i);
-                    (self.index, self.line) = (index + i as u64, line + from - 1);
-                    return Ok(Some(from));
+                if let Some(near) = d.events.get(i + NEAR).filter(|e| keyed(e)) {
+                    checker.keys.prefetch_record(near.hash);
                 }
-                DigestKind::Unkeyed => {
-                    checker.events += 1;
-                    checker.unkeyed += 1;
+                if checker.explained_all() {
+                    // (Explaining: every violation to explain is; the driver
+                    // stops at `done`.)
+                    break;
                 }
-                DigestKind::Broadcast => {
-                    let n = self.shared.shown.len();
-                    let values = d.values[values_at..values_at + n].to_vec();
-                    values_at += n;
-                    checker.events += 1;
-                    checker.unkeyed += 1;
-                    let here = at.clone();
-                    if let Some(m) = checker.broadcast_row(at, bits, values, show, on_violation) {
-                        return Err(stopped(&here, m));
+                let key = &d.keys[key_start..e.key_end];
+                key_start = e.key_end;
+                let bits = &d.bits[i * words..(i + 1) * words];
+                let at = Position {
+                    index: i as u64 + index,
+                    line: Some(e.line + line - 1),
+                    time: None,
+                };
+                let show = match e.kind {
+                    DigestKind::Unkeyed => &[][..],
+                    _ => {
+                        show_at += show_count;
+                        &d.show[show_at - show_count..show_at]
                     }
-                }
-                DigestKind::Keyed { .. }
-                    if checker
-                        .only
-                        .as_ref()
-                        .is_some_and(|only| !only.contains(key)) =>
-                {
-                    // (While explaining: a key not followed.)
-                    checker.events += 1;
-                }
-                DigestKind::Keyed { ends } => {
-                    let Ok(k) = checker.lookup(e.hash, key, on_violation) else {
-                        // Over the key limit: one pass says so.
-                        let from = resume(i);
-                        (self.index, self.line) = (index + i as u64, line + from - 1);
-                        return Ok(Some(from));
-                    };
-                    checker.events += 1;
-                    if let Some(k) = k {
-                        // The fields of the event, for the explanation of
-                        // a violation: its line read again.
-                        let (format, source, headers) = (self.format, &self.source, &self.headers);
-                        let binding = &self.shared.binding;
-                        let shown = &self.shared.shown;
-                        let rel = e.line;
-                        let values = |f: usize| {
-                            let start = line_start(format, chunk, rel);
-                            let mut r = line_reader(format, source, headers, &chunk[start..], 0, 1);
-                            binding.attach(&mut *r);
-                            match r.advance() {
-                                Ok(true) => cell_text(r.cell(shown[f])),
-                                _ => String::new(),
-                            }
+                };
+                match e.kind {
+                    DigestKind::Unkeyed if checker.options.unkeyed == Unkeyed::Error => {
+                        break 'events Some(i);
+                    }
+                    DigestKind::Unkeyed => {
+                        checker.events += 1;
+                        checker.unkeyed += 1;
+                    }
+                    DigestKind::Broadcast => {
+                        let n = self.shared.shown.len();
+                        let values = d.values[values_at..values_at + n].to_vec();
+                        values_at += n;
+                        checker.events += 1;
+                        checker.unkeyed += 1;
+                        let here = at.clone();
+                        if let Some(m) = checker.broadcast_row(at, bits, values, show, on_violation)
+                        {
+                            return Err(stopped(&here, m));
+                        }
+                    }
+                    DigestKind::Keyed { .. }
+                        if checker
+                            .only
+                            .as_ref()
+                            .is_some_and(|only| !only.contains(key)) =>
+                    {
+                        // (While explaining: a key not followed.)
+                        checker.events += 1;
+                    }
+                    DigestKind::Keyed { ends } => {
+                        let Ok(k) = checker.lookup(e.hash, key, on_violation) else {
+                            // Over the key limit: one pass says so.
+                            break 'events Some(i);
                         };
-                        if show_count > 0 {
-                            checker.keep_shown(k, show);
+                        checker.events += 1;
+                        if let Some(k) = k {
+                            // The fields of the event, for the explanation of
+                            // a violation: its line read again.
+                            let (format, source, headers) =
+                                (self.format, &self.source, &self.headers);
+                            let binding = &self.shared.binding;
+                            let shown = &self.shared.shown;
+                            let rel = e.line;
+                            let values = |f: usize| {
+                                let start = line_start(format, chunk, rel);
+                                let mut r =
+                                    line_reader(format, source, headers, &chunk[start..], 0, 1);
+                                binding.attach(&mut *r);
+                                match r.advance() {
+                                    Ok(true) => cell_text(r.cell(shown[f])),
+                                    _ => String::new(),
+                                }
+                            };
+                            if show_count > 0 {
+                                checker.keep_shown(k, show);
+                            }
+                            checker.step(k, &at, bits, &values, on_violation);
+                            if let Some(m) = checker.take_stopped() {
+                                return Err(stopped(&at, m));
+                            }
                         }
-                        checker.step(k, &at, bits, &values, on_violation);
-                        if let Some(m) = checker.take_stopped() {
-                            return Err(stopped(&at, m));
-                        }
+                        checker.after_event(k, e.hash, key, ends);
                     }
-                    checker.after_event(k, e.hash, key, ends);
                 }
             }
-        }
-        if d.stopped {
-            let n = d.events.len();
-            let from = resume(n);
-            (self.index, self.line) = (index + n as u64, line + from - 1);
+            d.stopped.then_some(d.events.len())
+        };
+        if let Some(i) = resume {
+            // The line it starts on, in the chunk.
+            let from = match i.checked_sub(1) {
+                None => 1,
+                Some(p) => d.events[p].line + 1,
+            };
+            (self.index, self.line) = (index + i as u64, line + from - 1);
             return Ok(Some(from));
         }
         self.index = index + d.events.len() as u64;
