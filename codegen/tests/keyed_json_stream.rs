@@ -10,8 +10,9 @@
 //! (One test in this binary: the counting allocator counts every
 //! thread's bytes.)
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+#[path = "../../monitor-core/tests/support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::peak_of;
 
 use mongen::trace_report::{
     keyed_counts_json, keyed_report_json, top_violators, write_keyed_report_json, TOP_VIOLATORS,
@@ -23,40 +24,6 @@ use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport};
 use monitor_core::trace::reader::JsonlReader;
 use monitor_core::MonitorTable;
-
-/// The system allocator, counting the bytes allocated now and their peak.
-struct Counting;
-
-static NOW: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            let now = NOW.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        NOW.fetch_sub(layout.size(), Ordering::Relaxed);
-        System.dealloc(p, layout)
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// The peak of the bytes allocated by `f` beyond those allocated before
-/// it, and its result.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let before = NOW.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let out = f();
-    (PEAK.load(Ordering::Relaxed) - before, out)
-}
 
 /// The properties checked: one violated at once, one a step later.
 fn properties() -> Vec<Property> {

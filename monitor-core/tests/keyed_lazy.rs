@@ -240,6 +240,20 @@ fn keys_keep_their_states_across_cache_clears() {
     assert!(checker.lazy_stats()[0].unwrap().cache_clears >= 3);
 }
 
+/// Round `round`'s formula for a monitor of one state: every other
+/// round, after `c`, `a` must hold for ever, but each `a` forbids `a` k
+/// letters later: `c` is a bad prefix, which a search of one state cannot
+/// see (as random formulas mostly can); else a random formula.
+fn hard_for_one_state(rng: &mut SplitMix64, round: u64) -> Formula {
+    if round % 2 == 0 {
+        let k = 1 + round / 2 % 6;
+        let x = "X ".repeat(k as usize);
+        parse(&format!("G(c -> ((a W b) & G !b & G(a -> {x}!a)))")).unwrap()
+    } else {
+        safety_leaning(rng, 4 + (round % 9) as usize)
+    }
+}
+
 /// With a state limit too small for exact verdicts, the shared monitor
 /// turns informative (for every key, from the event where a search gave
 /// up, which the checker tells): each key's violations are then reported
@@ -252,16 +266,7 @@ fn inexact_keyed_lazy_verdicts_are_late_never_wrong() {
     for round in 0..200u64 {
         let exact = Config::new();
         let tight = Config::new().max_states(Some(1));
-        // After `c`, `a` must hold for ever, but each `a` forbids `a` k
-        // letters later: `c` is a bad prefix, which a search of one state
-        // cannot see (as random formulas mostly can).
-        let f = if round % 2 == 0 {
-            let k = 1 + round / 2 % 6;
-            let x = "X ".repeat(k as usize);
-            parse(&format!("G(c -> ((a W b) & G !b & G(a -> {x}!a)))")).unwrap()
-        } else {
-            safety_leaning(&mut rng, 4 + (round % 9) as usize)
-        };
+        let f = hard_for_one_state(&mut rng, round);
         let (Some((eager, _)), Ok(lazy)) = (monitors(&f, &exact), LazyMonitor::new(&f, &tight))
         else {
             continue;
@@ -352,15 +357,7 @@ fn inexact_keyed_lazy_explained_later_is_explained_as_in_one_reading() {
     let (mut inexact, mut explained, mut exact, mut compared) = (0, [0; 2], 0, 0);
     for round in 0..200u64 {
         let tight = Config::new().max_states(Some(1));
-        // As in `inexact_keyed_lazy_verdicts_are_late_never_wrong`: a bad
-        // prefix that a search of one state cannot see.
-        let f = if round % 2 == 0 {
-            let k = 1 + round / 2 % 6;
-            let x = "X ".repeat(k as usize);
-            parse(&format!("G(c -> ((a W b) & G !b & G(a -> {x}!a)))")).unwrap()
-        } else {
-            safety_leaning(&mut rng, 4 + (round % 9) as usize)
-        };
+        let f = hard_for_one_state(&mut rng, round);
         let Ok(lazy) = LazyMonitor::new(&f, &tight) else {
             continue;
         };
