@@ -80,6 +80,7 @@ pub(super) fn check(
             },
         );
         checker.set_show(args.show.clone());
+        checker.set_time(args.time.clone(), args.time_order.into());
         checker.set_counts_only(args.summary);
         let Some((input, progress)) = open_input(args, path, &name, &shown, format, run) else {
             continue;
@@ -272,6 +273,9 @@ fn write_report(
                 );
                 o.insert("lazy".into(), lazy_json(stats));
             }
+            if args.time_order == crate::TimeOrderArg::Lenient {
+                json["late_events"] = r.late_events.into();
+            }
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
         }
         return;
@@ -281,9 +285,10 @@ fn write_report(
         let out = &mut run.out;
         let (trace, property) = (escape(name), escape(&prop.name));
         let events = format!(
-            "{} read{}",
+            "{} read{}{}",
             plural(r.events, "event", "events"),
-            if complete { "" } else { " before the error" }
+            if complete { "" } else { " before the error" },
+            super::late_text(r.late_events)
         );
         let keys = format!("{} (by {})", plural(r.keys, "key", "keys"), escape(&by));
         if prop.keys_violated == 0 {
