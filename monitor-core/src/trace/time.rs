@@ -341,7 +341,10 @@ fn number_nanos(text: &str, unit: Unit) -> Result<i64, String> {
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    let (whole, frac) = body.split_once('.').unwrap_or((body, ""));
+    let (whole, frac) = match body.bytes().position(|b| b == b'.') {
+        Some(k) => (&body[..k], &body[k + 1..]),
+        None => (body, ""),
+    };
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) {
         return Err(bad());
@@ -350,20 +353,25 @@ fn number_nanos(text: &str, unit: Unit) -> Result<i64, String> {
     let out_of_range = || {
         format!("the time `{text}` is out of range (at most ±292 years of nanoseconds around 0)")
     };
-    // Whole units, then the fraction: `frac` / 10^k of a unit must be a
-    // whole number of nanoseconds. In i128, with checks: no float.
-    let per = i128::from(unit.nanos());
-    let mut n: i128 = 0;
+    // Whole units (in a u64: a time of more is out of range anyway), then
+    // the fraction: `frac` / 10^k of a unit must be a whole number of
+    // nanoseconds. Exact integers, no float.
+    let mut w: u64 = 0;
     for b in whole.bytes() {
-        n = n
+        w = w
             .checked_mul(10)
-            .and_then(|n| n.checked_add(i128::from(b - b'0')))
-            .filter(|&n| n <= i128::from(i64::MAX))
+            .and_then(|w| w.checked_add(u64::from(b - b'0')))
             .ok_or_else(out_of_range)?;
     }
-    n = n.checked_mul(per).ok_or_else(out_of_range)?;
+    // Below 2^64 · 2^42: no overflow.
+    let per = i128::from(unit.nanos());
+    let mut n = i128::from(w) * per;
     if !frac.is_empty() {
-        if frac.len() > 30 {
+        // A unit is 2^a·3^b·5^c nanoseconds with a ≤ 13 and c ≤ 11: a
+        // fraction whose last digit is not 0 and that has more than 13
+        // digits is never a whole number of nanoseconds (and 10^13 times a
+        // unit fits an i128).
+        if frac.len() > 13 {
             return Err(finer(text));
         }
         let f: i128 = frac.parse().map_err(|_| bad())?;
