@@ -692,6 +692,20 @@ pub(crate) struct CheckArgs {
     /// or a Boolean reading it is false (`has(x)`, `x == null` test it).
     #[arg(long)]
     pub(crate) strict_fields: bool,
+    /// CSV and JSON Lines: each event's time is in FIELD, shown with each
+    /// event of a report. UNIT: integers or decimals in ns, us, ms, s
+    /// (the default) or m, h (`ts:ms`), or `rfc3339`: date-times with an
+    /// offset (2024-05-01T12:00:00.5Z). Without a unit, a number is in
+    /// seconds and other text a date-time. Times must not decrease (see
+    /// --time-order); a missing or unreadable time is an error. VCD
+    /// waveforms have their own times.
+    #[arg(long, value_name = "FIELD[:UNIT]", value_parser = parse_time_spec)]
+    pub(crate) time: Option<monitor_core::trace::time::TimeSpec>,
+    /// With --time: a time that goes back is an error naming the line and
+    /// both times (strict), or the event is taken at the time before it
+    /// and counted in the report (lenient).
+    #[arg(long, value_enum, value_name = "ORDER", default_value_t = TimeOrderArg::Strict, requires = "time")]
+    pub(crate) time_order: TimeOrderArg,
     /// The traces ('-' for standard input, with --format).
     #[arg(value_name = "TRACE", required = true)]
     pub(crate) traces: Vec<PathBuf>,
@@ -785,6 +799,29 @@ pub(crate) struct CheckArgs {
     /// `violations`.
     #[arg(long, conflicts_with = "follow")]
     pub(crate) summary: bool,
+}
+
+/// `--time FIELD[:UNIT]`.
+fn parse_time_spec(arg: &str) -> Result<monitor_core::trace::time::TimeSpec, String> {
+    monitor_core::trace::time::TimeSpec::parse(arg)
+}
+
+/// What `check --time` does with a time that goes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TimeOrderArg {
+    /// An error naming the line and both times.
+    Strict,
+    /// Take the event at the time before it, and count it.
+    Lenient,
+}
+
+impl From<TimeOrderArg> for monitor_core::trace::time::TimeOrder {
+    fn from(o: TimeOrderArg) -> Self {
+        match o {
+            TimeOrderArg::Strict => monitor_core::trace::time::TimeOrder::Strict,
+            TimeOrderArg::Lenient => monitor_core::trace::time::TimeOrder::Lenient,
+        }
+    }
 }
 
 /// What `check --by` does with rows without a key.

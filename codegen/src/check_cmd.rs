@@ -19,7 +19,7 @@ use monitor_core::{MonitorTable, Verdict};
 
 use super::cli_input::{file_spec, read_sources, Item, Language, Source};
 use super::vunit_input::{read_vunits, VunitProperties};
-use super::{CheckArgs, Run, TraceFormat};
+use super::{CheckArgs, Run, TimeOrderArg, TraceFormat};
 use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Formula};
 
 mod input;
@@ -314,6 +314,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     let keyed_properties = (!args.by.is_empty()).then(|| properties.clone());
     let mut checker = Checker::new(properties, options);
     checker.set_show(args.show.clone());
+    checker.set_time(args.time.clone(), args.time_order.into());
     let clock = match &args.clock {
         None => None,
         Some(c) => Some(match c.rsplit_once(':') {
@@ -435,6 +436,12 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 } else {
                     ""
                 }
+            ));
+        }
+        if args.time.is_some() && format == TraceFormat::Vcd {
+            return Err(format!(
+                "{shown}: --time reads times from a field of CSV and JSON Lines logs; a VCD \
+                 waveform has its own times (`#t` in its $timescale), shown with each event"
             ));
         }
         if args.follow && format == TraceFormat::Vcd {
@@ -607,6 +614,9 @@ fn report(run: &mut Run, args: &CheckArgs, name: &str, reports: &[Report], compl
             if args.summary {
                 summary_json(&mut json, r);
             }
+            if args.time_order == TimeOrderArg::Lenient {
+                json["late_events"] = r.late_events.into();
+            }
             let _ = writeln!(run.out, "{}", escape_json(&json.to_string()));
         } else if args.summary {
             // The first line of the report: its counts, no explanation.
@@ -666,12 +676,34 @@ pub(crate) fn format_of(path: &Path) -> Result<TraceFormat, String> {
 }
 
 /// Where an event is: lines say where in the file, with the index in the
-/// trace; time stamps come with their cycle.
+/// trace (and the time, with --time); time stamps come with their cycle.
 pub(crate) fn at(p: &Position) -> String {
-    match p.line {
-        Some(_) => format!("{p} (event {})", p.index),
+    match (p.line, p.timestamp) {
+        (Some(_), Some(t)) => format!("{p} (event {}, time {})", p.index, escape(&t.to_string())),
+        (Some(_), None) => format!("{p} (event {})", p.index),
+        (None, _) => p.to_string(),
+    }
+}
+
+/// An event of an explanation: its line (or VCD time), and its time with
+/// --time.
+pub(crate) fn event_label(p: &Position) -> String {
+    match p.timestamp {
+        Some(t) => format!("{p} (time {})", escape(&t.to_string())),
         None => p.to_string(),
     }
+}
+
+/// The events whose times went back (--time-order lenient), after the
+/// count of events read.
+pub(crate) fn late_text(late: u64) -> String {
+    if late == 0 {
+        return String::new();
+    }
+    format!(
+        ", {} taken at the time before (it went back)",
+        plural(late, "event", "events")
+    )
 }
 
 /// Writes `s` on standard output at once (a violation as it happens). A
@@ -726,7 +758,7 @@ pub(crate) fn violation_text(out: &mut String, v: &ViolationReport) {
             Some(fields) if !fields.is_empty() => format!("  [{}]", shown_label(fields)),
             _ => String::new(),
         };
-        let _ = writeln!(out, "    {p}: {held}{shown}{mark}");
+        let _ = writeln!(out, "    {}: {held}{shown}{mark}", event_label(p));
     }
 }
 
@@ -797,10 +829,11 @@ fn inexact_note(out: &mut String, p: &Position, whose: &str) {
 fn text(out: &mut String, trace: &str, r: &Report, three: bool, complete: bool) {
     let (trace, property) = (escape(trace), escape(&r.property));
     let events = format!(
-        "{} event{} read{}",
+        "{} event{} read{}{}",
         r.events,
         if r.events == 1 { "" } else { "s" },
-        if complete { "" } else { " before the error" }
+        if complete { "" } else { " before the error" },
+        late_text(r.late_events)
     );
     match r.verdict {
         Verdict::Violated => {

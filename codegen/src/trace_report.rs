@@ -146,16 +146,32 @@ pub fn verdict_word(r: &Report, three: bool) -> &'static str {
 }
 
 /// A position in a trace: its index, and its line or time when known.
+/// A VCD time is its number (in the dump's `$timescale`); a time read
+/// from a field (`--time`) is its text as written (a number in its unit,
+/// or an RFC 3339 date-time shown in UTC) in `time`, and exact
+/// nanoseconds in `time_ns` (since the epoch for date-times).
 ///
 /// ```
 /// use mongen::trace_report::position_json;
 /// use monitor_core::trace::reader::Position;
+/// use monitor_core::trace::time::{Time, TimeForm, Unit};
 ///
-/// let p = Position { index: 2, line: Some(4), time: None };
+/// let p = Position { index: 2, line: Some(4), time: None, timestamp: None };
 /// assert_eq!(position_json(&p), serde_json::json!({"index": 2, "line": 4, "time": null}));
+/// let t = Time { nanos: 1_500_000, form: TimeForm::Number(Unit::Ms) };
+/// let p = Position { timestamp: Some(t), ..p };
+/// assert_eq!(position_json(&p), serde_json::json!({"index": 2, "line": 4, "time": "1.5", "time_ns": 1_500_000}));
 /// ```
 pub fn position_json(p: &Position) -> serde_json::Value {
-    serde_json::json!({"index": p.index, "line": p.line, "time": p.time})
+    match p.timestamp {
+        Some(t) => serde_json::json!({
+            "index": p.index,
+            "line": p.line,
+            "time": t.to_string(),
+            "time_ns": t.nanos,
+        }),
+        None => serde_json::json!({"index": p.index, "line": p.line, "time": p.time}),
+    }
 }
 
 /// One violation, as in the report's `violations`.

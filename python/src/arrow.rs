@@ -263,6 +263,7 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> Reader for ArrowReader
             index: self.index,
             line: None,
             time,
+            timestamp: None,
         }
     }
 }

@@ -80,6 +80,7 @@ pub(super) fn check(
             },
         );
         checker.set_show(args.show.clone());
+        checker.set_time(args.time.clone(), args.time_order.into());
         checker.set_counts_only(args.summary);
         let Some((input, progress)) = open_input(args, path, &name, &shown, format, run) else {
             continue;
@@ -276,6 +277,9 @@ fn write_report(
                 );
                 o.insert("lazy".into(), lazy_json(stats));
             }
+            if args.time_order == crate::TimeOrderArg::Lenient {
+                json["late_events"] = r.late_events.into();
+            }
             if args.summary {
                 // The counts only: the violating keys' objects are never
                 // made.
@@ -290,9 +294,10 @@ fn write_report(
         let verdict = keyed_verdict_word(prop, r.keys, three);
         let (trace, property) = (escape(name), escape(&prop.name));
         let events = format!(
-            "{} read{}",
+            "{} read{}{}",
             plural(r.events, "event", "events"),
-            if complete { "" } else { " before the error" }
+            if complete { "" } else { " before the error" },
+            super::late_text(r.late_events)
         );
         let keys = format!("{} (by {})", plural(r.keys, "key", "keys"), escape(&by));
         if prop.keys_violated == 0 {

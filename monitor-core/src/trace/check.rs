@@ -25,6 +25,7 @@
 
 use super::expr::{is_missing, Cell, Expr, FieldVsNumber, FieldVsText};
 use super::reader::{Position, Reader, TraceError};
+use super::time::{Clock, TimeField, TimeOrder, TimeSpec, Timed};
 use crate::lazy::LazyMonitor;
 use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
 use crate::Verdict;
@@ -256,6 +257,11 @@ pub struct Report {
     pub inexact_at: Option<Position>,
     /// Lazy monitors: what the monitor built.
     pub lazy: Option<crate::lazy::LazyStats>,
+    /// With times ([`Checker::set_time`]) and
+    /// [`TimeOrder::Lenient`]: how many events' times went back (each
+    /// taken at the latest time before it). The same in every report of
+    /// a trace.
+    pub late_events: u64,
 }
 
 pub(crate) struct Run {
@@ -332,6 +338,11 @@ pub struct Checker {
     /// The fields shown at the events of explanations
     /// ([`Checker::set_show`]).
     show: Vec<String>,
+    /// The time field and what a time that goes back does
+    /// ([`Checker::set_time`]).
+    time: Option<(TimeSpec, TimeOrder)>,
+    /// The times read so far.
+    pub(crate) clock: Clock,
 }
 
 /// The propositions of all properties bound to the fields of one reader:
@@ -349,6 +360,8 @@ pub(crate) struct Bound {
     fields: Vec<String>,
     /// The reader's ids of the fields shown ([`Checker::set_show`]).
     pub(crate) show: Vec<usize>,
+    /// The time field ([`Checker::set_time`]).
+    pub(crate) time: Option<TimeField>,
     /// How many `u64` words the atoms' bits take.
     pub(crate) words: usize,
     /// [`Options::strict_fields`].
@@ -642,6 +655,7 @@ impl Checker {
                         events: 0,
                         inexact_at: None,
                         lazy: None,
+                        late_events: 0,
                     },
                     monitor: p.monitor,
                     cursor: Cursor::new(),
@@ -661,6 +675,8 @@ impl Checker {
             ring,
             events: 0,
             show: Vec::new(),
+            time: None,
+            clock: Clock::default(),
         }
     }
 
@@ -695,6 +711,50 @@ impl Checker {
     /// ```
     pub fn set_show(&mut self, show: Vec<String>) {
         self.show = show;
+    }
+
+    /// Reads each event's time from the field `time` names (a CSV
+    /// column, a JSON Lines path; see [`TimeSpec`]): the positions of the
+    /// reports have it ([`Position::timestamp`]). Times must not
+    /// decrease: one that goes back is an error at its event
+    /// ([`TimeOrder::Strict`]) or is taken at the latest time before it
+    /// and counted ([`TimeOrder::Lenient`], [`Report::late_events`]). A
+    /// missing, empty or unreadable time is an error at its event. `None`:
+    /// no times (the default).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::trace::time::{TimeOrder, TimeSpec};
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let table = MonitorTable::from_ltl("G !err")?;
+    /// let props = vec![Property::new("G !err", table, vec![Expr::parse("err")?])];
+    /// let mut checker = Checker::new(props, Options::default());
+    /// checker.set_time(Some(TimeSpec::parse("ts:ms")?), TimeOrder::Strict);
+    /// let log = "ts,err\n1000,0\n1250.5,1\n";
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// let at = reports[0].violations[0].at.timestamp.unwrap();
+    /// assert_eq!((at.nanos, at.to_string()), (1_250_500_000, "1250.5".to_string()));
+    /// // A time that goes back is an error naming both times.
+    /// let log = "ts,err\n1000,0\n999,0\n";
+    /// let e = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?).unwrap_err();
+    /// assert_eq!(e.at.as_deref(), Some("line 3"));
+    /// assert!(e.message.starts_with("the time goes back: 999 here, after 1000 at line 2"));
+    /// // Lenient: taken at 1000, and counted.
+    /// checker.set_time(Some(TimeSpec::parse("ts:ms")?), TimeOrder::Lenient);
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(reports[0].late_events, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_time(&mut self, time: Option<TimeSpec>, order: TimeOrder) {
+        self.time = time.map(|t| (t, order));
+    }
+
+    /// The time field and order ([`Checker::set_time`]).
+    pub fn time(&self) -> Option<(&TimeSpec, TimeOrder)> {
+        self.time.as_ref().map(|(t, o)| (t, *o))
     }
 
     /// The fields shown ([`Checker::set_show`]).
@@ -848,6 +908,7 @@ impl Checker {
         self.lanes.states.iter_mut().for_each(|s| *s = 0);
         self.ring.clear();
         self.events = 0;
+        self.clock = Clock::default();
     }
 
     /// Binds the propositions (and the fields shown in explanations) to
@@ -905,7 +966,17 @@ impl Checker {
         for f in &self.show {
             show.push(resolve(f).map_err(|m| unknown(format!("--show {f}: {m}")))?);
         }
+        let time = match &self.time {
+            Some((spec, order)) => Some(TimeField {
+                id: resolve(&spec.field)
+                    .map_err(|m| unknown(format!("--time {}: {m}", spec.field)))?,
+                format: spec.format,
+                order: *order,
+            }),
+            None => None,
+        };
         Ok(Bound {
+            time,
             strict: self.options.strict_fields,
             words: atoms.len().div_ceil(64).max(1),
             atoms,
@@ -921,6 +992,30 @@ impl Checker {
     /// Reads `reader` to its end, the monitors going on from where they
     /// are.
     pub(crate) fn feed<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        bound: &Bound,
+        on_violation: &mut dyn FnMut(&str, &ViolationReport),
+    ) -> Result<(), TraceError> {
+        let Some(field) = bound.time else {
+            return self.feed_events(reader, bound, on_violation);
+        };
+        // The clock goes on from where it is (the chunks of a log are
+        // read one after the other).
+        let mut clock = self.clock;
+        let mut timed = Timed {
+            inner: reader,
+            clock: &mut clock,
+            field,
+            now: None,
+        };
+        let fed = self.feed_events(&mut timed, bound, on_violation);
+        self.clock = clock;
+        fed
+    }
+
+    /// [`Checker::feed`], the times (if any) read by `reader`.
+    fn feed_events<R: Reader + ?Sized>(
         &mut self,
         reader: &mut R,
         bound: &Bound,
@@ -1112,11 +1207,12 @@ impl Checker {
 
     /// The reports, once the whole trace is read.
     pub(crate) fn finish(&mut self) -> Vec<Report> {
-        let events = self.events;
+        let (events, late) = (self.events, self.clock.late);
         self.runs
             .iter_mut()
             .map(|r| {
                 r.report.events = events;
+                r.report.late_events = late;
                 if let Engine::Lazy(m) = &r.monitor {
                     r.report.lazy = Some(m.stats());
                 }

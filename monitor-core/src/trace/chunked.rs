@@ -50,6 +50,7 @@ use rayon::prelude::*;
 
 use super::check::{Bound, Checker, Report};
 use super::reader::{line_ends, CsvReader, JsonlReader, Position, Reader, TraceError, UnquotedCsv};
+use super::time::{Clock, Time, TimeForm, Timed, Unit};
 use crate::runtime::Summary;
 
 /// The line-based formats.
@@ -106,10 +107,60 @@ pub struct ChunkSummary {
     /// The texts of the fields shown ([`Checker::set_show`]) at each
     /// event of `tail`; empty when none is shown.
     tail_shown: Vec<Vec<Option<String>>>,
+    /// With times ([`Checker::set_time`](super::check::Checker::set_time)):
+    /// the chunk's times read on their own (`None` without times).
+    times: Option<ChunkTimes>,
+}
+
+/// The times of a chunk, read from its first event on with nothing
+/// before it: what the chunk does to the clock when its first time is not
+/// before the latest time of the chunks before it (then no time of the
+/// chunk is compared with an earlier chunk's but the first). Otherwise the
+/// chunk is read again, after the others, to say which time goes back
+/// (strict) or to take its events at the times before (lenient).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ChunkTimes {
+    /// The first event's time (`None`: no event).
+    first: Option<Time>,
+    /// The latest time and its event's line within the chunk.
+    latest: Option<(Time, Option<u64>)>,
+    /// How many events went back within the chunk (lenient).
+    late: u64,
+}
+
+/// Writes an optional time: a flag, its nanoseconds, its form.
+fn put_time(out: &mut Vec<u8>, t: Option<Time>) {
+    let Some(t) = t else {
+        out.push(0);
+        return;
+    };
+    out.push(1);
+    out.extend_from_slice(&t.nanos.to_le_bytes());
+    out.push(match t.form {
+        TimeForm::Number(u) => Unit::ALL.iter().position(|&v| v == u).unwrap_or(0) as u8,
+        TimeForm::Rfc3339 => Unit::ALL.len() as u8,
+    });
+}
+
+/// Reads what [`put_time`] wrote.
+fn take_time(b: &mut &[u8]) -> Option<Option<Time>> {
+    use crate::runtime::summary::{take, take_u64};
+    match take(b, 1)? {
+        [0] => return Some(None),
+        [1] => {}
+        _ => return None,
+    }
+    let nanos = take_u64(b)? as i64;
+    let form = match usize::from(take(b, 1)?[0]) {
+        u if u < Unit::ALL.len() => TimeForm::Number(Unit::ALL[u]),
+        u if u == Unit::ALL.len() => TimeForm::Rfc3339,
+        _ => return None,
+    };
+    Some(Some(Time { nanos, form }))
 }
 
 /// The first bytes of [`ChunkSummary::to_bytes`].
-const MAGIC: &[u8; 8] = b"mgchunk2";
+const MAGIC: &[u8; 8] = b"mgchunk3";
 
 impl ChunkSummary {
     /// The number of events of the chunk.
@@ -205,6 +256,7 @@ impl ChunkSummary {
             out.extend_from_slice(&at.index.to_le_bytes());
             opt(&mut out, at.line);
             opt(&mut out, at.time);
+            put_time(&mut out, at.timestamp);
             out.extend_from_slice(&(bits.len() as u64).to_le_bytes());
             for w in bits {
                 out.extend_from_slice(&w.to_le_bytes());
@@ -222,6 +274,16 @@ impl ChunkSummary {
                     }
                     None => out.push(0),
                 }
+            }
+        }
+        match &self.times {
+            None => out.push(0),
+            Some(t) => {
+                out.push(1);
+                put_time(&mut out, t.first);
+                put_time(&mut out, t.latest.map(|(t, _)| t));
+                opt(&mut out, t.latest.and_then(|(_, line)| line));
+                out.extend_from_slice(&t.late.to_le_bytes());
             }
         }
         out
@@ -289,11 +351,20 @@ impl ChunkSummary {
             let index = take_u64(&mut b)?;
             let line = opt(&mut b)?;
             let time = opt(&mut b)?;
+            let timestamp = take_time(&mut b)?;
             let words = count(&mut b)?;
             let bits = (0..words)
                 .map(|_| take_u64(&mut b))
                 .collect::<Option<Vec<u64>>>()?;
-            tail.push((Position { index, line, time }, bits));
+            tail.push((
+                Position {
+                    index,
+                    line,
+                    time,
+                    timestamp,
+                },
+                bits,
+            ));
         }
         let n = count(&mut b)?;
         let mut tail_shown = Vec::with_capacity(n);
@@ -310,8 +381,22 @@ impl ChunkSummary {
             }
             tail_shown.push(values);
         }
+        let times = if flag(&mut b)? {
+            let first = take_time(&mut b)?;
+            let latest = take_time(&mut b)?;
+            let line = opt(&mut b)?;
+            let late = take_u64(&mut b)?;
+            Some(ChunkTimes {
+                first,
+                latest: latest.map(|t| (t, line)),
+                late,
+            })
+        } else {
+            None
+        };
         let [summaries, restarting] = lists;
         b.is_empty().then_some(ChunkSummary {
+            times,
             events,
             lines,
             readable,
@@ -512,6 +597,36 @@ impl<'c> ChunkedCheck<'c> {
         lines: u64,
         restarting: bool,
     ) -> ChunkSummary {
+        let Some(field) = self.bound.time else {
+            return self.summarize_events(&mut reader, lines, restarting);
+        };
+        // The chunk's times on their own, from a clock of its own.
+        let mut clock = Clock::default();
+        let mut timed = Timed {
+            inner: &mut reader,
+            clock: &mut clock,
+            field,
+            now: None,
+        };
+        let mut summary = self.summarize_events(&mut timed, lines, restarting);
+        if summary.readable {
+            summary.times = Some(ChunkTimes {
+                first: summary.times.and_then(|t| t.first),
+                latest: clock.latest,
+                late: clock.late,
+            });
+        }
+        summary
+    }
+
+    /// [`ChunkedCheck::summarize_with`], the times (if any) read by
+    /// `reader` (the first one kept in the summary's `times`).
+    fn summarize_events<R: Reader + ?Sized>(
+        &self,
+        reader: &mut R,
+        lines: u64,
+        restarting: bool,
+    ) -> ChunkSummary {
         let (checker, bound) = (&*self.checker, &self.bound);
         let n = checker.len();
         let unreadable = ChunkSummary {
@@ -522,11 +637,13 @@ impl<'c> ChunkedCheck<'c> {
             restarting: Vec::new(),
             tail: Vec::new(),
             tail_shown: Vec::new(),
+            times: None,
         };
         if !self.summarizes() {
             return unreadable;
         }
-        bound.attach(&mut reader);
+        bound.attach(reader);
+        let mut first_time: Option<Time> = None;
         let live: Vec<usize> = (0..n).filter(|&i| checker.state(i).is_some()).collect();
         // The atoms of every event, one after the other (`words` each); the
         // letters of one property at a time are made from them, so that the
@@ -549,7 +666,10 @@ impl<'c> ChunkedCheck<'c> {
                 Err(_) => return unreadable,
             }
             events += 1;
-            if bound.eval(&reader, &mut bits).is_err() {
+            if events == 1 {
+                first_time = reader.position().timestamp;
+            }
+            if bound.eval(&*reader, &mut bits).is_err() {
                 return unreadable;
             }
             all.extend_from_slice(&bits);
@@ -564,7 +684,7 @@ impl<'c> ChunkedCheck<'c> {
                 } else {
                     Vec::new()
                 };
-                bound.shown_values(&reader, &mut values);
+                bound.shown_values(&*reader, &mut values);
                 shown.push_back(values);
             }
         }
@@ -603,6 +723,11 @@ impl<'c> ChunkedCheck<'c> {
             restarting: restarts,
             tail,
             tail_shown: shown.into(),
+            times: Some(ChunkTimes {
+                first: first_time,
+                latest: None,
+                late: 0,
+            }),
         }
     }
 
@@ -669,6 +794,18 @@ impl<'c> ChunkedCheck<'c> {
         if !self.bound.show.is_empty() && summary.tail_shown.len() != summary.tail.len() {
             return false;
         }
+        // With times: a chunk whose first time is before the latest so far
+        // is read again (see `ChunkTimes`).
+        let times = match (self.bound.time, &summary.times) {
+            (None, _) => None,
+            (Some(_), None) => return false,
+            (Some(_), Some(t)) => {
+                if goes_back(t, &self.checker.clock) {
+                    return false;
+                }
+                Some(*t)
+            }
+        };
         // Where each property's monitor is after the chunk, if nothing
         // happens to any of them in it.
         let mut ends = Vec::new();
@@ -696,11 +833,19 @@ impl<'c> ChunkedCheck<'c> {
                 index: at.index + index,
                 line: at.line.map(|l| l + line - 1),
                 time: at.time,
+                timestamp: at.timestamp,
             };
             let shown = summary.tail_shown.get(k).map_or(&[][..], Vec::as_slice);
             (at, bits.as_slice(), shown)
         });
         self.checker.skip(summary.events, tail);
+        if let Some(t) = times {
+            let clock = &mut self.checker.clock;
+            if let Some((latest, at)) = t.latest {
+                clock.latest = Some((latest, at.map(|l| l + line - 1)));
+            }
+            clock.late += t.late;
+        }
         self.index += summary.events;
         self.line += summary.lines;
         true
@@ -776,11 +921,26 @@ impl<'c> ChunkedCheck<'c> {
             .map(|i| self.checker.state(i))
             .collect();
         let mut need = vec![false; summaries.len()];
+        let mut clock = self.checker.clock;
         for (k, c) in summaries.iter().enumerate() {
             let list = if all { &c.restarting } else { &c.summaries };
             if !c.readable || list.len() != states.len() {
                 need[k] = true;
                 break;
+            }
+            if self.bound.time.is_some() {
+                let Some(t) = &c.times else {
+                    need[k] = true;
+                    break;
+                };
+                // Read again, the chunk leaves the latest time the later of
+                // the two (or stops at an error).
+                need[k] |= goes_back(t, &clock);
+                if let Some((latest, _)) = t.latest {
+                    if clock.latest.is_none_or(|(l, _)| l.nanos <= latest.nanos) {
+                        clock.latest = Some((latest, None));
+                    }
+                }
             }
             for (i, state) in states.iter_mut().enumerate() {
                 let Some(q) = *state else { continue };
@@ -830,6 +990,15 @@ impl<'c> ChunkedCheck<'c> {
     /// ```
     pub fn finish(self) -> Vec<Report> {
         self.checker.finish()
+    }
+}
+
+/// Whether the first time of a chunk (`times`) goes back from the latest
+/// time before it (`clock`).
+fn goes_back(times: &ChunkTimes, clock: &Clock) -> bool {
+    match (times.first, clock.latest) {
+        (Some(first), Some((latest, _))) => first.nanos < latest.nanos,
+        _ => false,
     }
 }
 
@@ -1515,6 +1684,131 @@ mod tests {
             props.push(Property::new(&f.to_spot(), table, bindings));
         }
         props
+    }
+
+    /// Times that go back, at chunk boundaries or inside chunks, give the
+    /// error (strict) or the times and counts (lenient) of one pass, for
+    /// every chunk size and thread count; and the times reported are the
+    /// running maximum of the times written, computed apart.
+    #[test]
+    fn times_across_chunks_are_those_of_one_pass() {
+        use crate::trace::time::{TimeOrder, TimeSpec};
+        let mut rng = SplitMix64::new(0x71u64);
+        let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 6).seed(5);
+        let pools: Vec<rayon::ThreadPool> = [1, 2, 3]
+            .iter()
+            .map(|&t| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .unwrap()
+            })
+            .collect();
+        let (mut went_back, mut late_seen) = (0, 0);
+        for i in 0..40 {
+            let props = random_properties(&mut gen, i);
+            let len = 1 + (rng.next_u64() % 200) as usize;
+            let (csv, jsonl) = log(&mut rng, len, None, false);
+            // A time column: mostly steps of 0 to 2 ms, and on some logs a
+            // few steps back.
+            let backs = i % 3;
+            let mut t: i64 = 1_000;
+            let mut times = Vec::new();
+            for _ in 0..len {
+                let r = rng.next_u64();
+                t += if backs > 0 && r % 40 < backs as u64 {
+                    -(((r >> 8) % 5) as i64)
+                } else {
+                    ((r >> 8) % 3) as i64
+                };
+                times.push(t);
+            }
+            let mut rows = csv.lines();
+            let mut csv_t = format!("ts,{}\n", rows.next().unwrap());
+            let mut k = 0;
+            for row in rows {
+                if row.is_empty() {
+                    csv_t.push('\n');
+                    continue;
+                }
+                csv_t.push_str(&format!(
+                    "{}.{:03},{row}\n",
+                    times[k] / 1000,
+                    times[k] % 1000
+                ));
+                k += 1;
+            }
+            let jsonl_t: String = jsonl
+                .lines()
+                .zip(&times)
+                .map(|(l, t)| format!("{{\"ts\": {t}, {}\n", &l[1..]))
+                .collect();
+            for order in [TimeOrder::Strict, TimeOrder::Lenient] {
+                for options in option_sets() {
+                    for (format, text, spec) in [
+                        (LineFormat::Csv, &csv_t, "ts"),
+                        (LineFormat::Jsonl, &jsonl_t, "ts:ms"),
+                    ] {
+                        let mut props = props.clone();
+                        if format == LineFormat::Jsonl {
+                            for p in &mut props {
+                                for e in &mut p.bindings {
+                                    if *e == Expr::parse("b").unwrap() {
+                                        *e = Expr::parse("x.b").unwrap();
+                                    }
+                                }
+                            }
+                        }
+                        let mut checker = Checker::new(props, options);
+                        checker.set_time(Some(TimeSpec::parse(spec).unwrap()), order);
+                        let want = match format {
+                            LineFormat::Csv => CsvReader::new("t", text.as_bytes())
+                                .and_then(|mut r| checker.run(&mut r)),
+                            LineFormat::Jsonl => {
+                                checker.run(&mut JsonlReader::new("t", text.as_bytes()))
+                            }
+                        };
+                        let so_far = checker.reports_so_far();
+                        went_back += usize::from(want.is_err());
+                        if let Ok(reports) = &want {
+                            late_seen += usize::from(reports.iter().any(|r| r.late_events > 0));
+                            // The times reported: the running maximum.
+                            for r in reports {
+                                for v in &r.violations {
+                                    for (at, _) in &v.recent {
+                                        let k = at.index as usize;
+                                        let max = times[..=k].iter().max().unwrap();
+                                        assert_eq!(at.timestamp.unwrap().nanos, max * 1_000_000);
+                                    }
+                                }
+                            }
+                        }
+                        for pool in &pools {
+                            for chunking in [
+                                Chunking::Lines(1),
+                                Chunking::Lines(2),
+                                Chunking::Lines(7),
+                                Chunking::Bytes(100),
+                                Chunking::Bytes(3),
+                            ] {
+                                let got = pool.install(|| {
+                                    check_lines(
+                                        &mut checker,
+                                        format,
+                                        "t",
+                                        text.as_bytes(),
+                                        chunking,
+                                    )
+                                });
+                                assert_eq!(got, want, "{format:?} {chunking:?} {order:?}\n{text}");
+                                assert_eq!(checker.reports_so_far(), so_far);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(went_back > 10 && late_seen > 10, "{went_back} {late_seen}");
     }
 
     #[test]

@@ -62,6 +62,7 @@ use super::check::{
 use super::chunked::{line_reader, line_start, Chunking, LineCheck, LineFormat, LineLog};
 use super::expr::Cell;
 use super::reader::{Position, Reader, TraceError};
+use super::time::{Clock, TimeOrder, TimeSpec, Timed};
 use crate::lazy::{RunStates, RunStep};
 use crate::runtime::{Cursor, VIOLATION};
 use crate::Verdict;
@@ -156,6 +157,10 @@ pub struct KeyedReport {
     pub events: u64,
     /// How many rows had no key (broadcast or skipped).
     pub unkeyed: u64,
+    /// With times ([`KeyedChecker::set_time`]) and
+    /// [`TimeOrder::Lenient`](super::time::TimeOrder::Lenient): how many
+    /// events' times went back (each taken at the latest time before it).
+    pub late_events: u64,
 }
 
 /// A row without a key, kept to be replayed to the keys seen later.
@@ -868,9 +873,59 @@ impl KeyedChecker {
         self.satisfied.iter_mut().for_each(|e| *e = 0);
         self.events = 0;
         self.unkeyed = 0;
+        self.checker.clock = Clock::default();
+    }
+
+    /// Reads each event's time, as [`Checker::set_time`] does: the
+    /// violations' positions have it. With times, a log of lines is read
+    /// in one pass ([`KeyedChecker::run_lines`] digests no chunk).
+    ///
+    /// ```
+    /// use monitor_core::trace::check::{Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::trace::time::{TimeOrder, TimeSpec};
+    /// use monitor_core::MonitorTable;
+    ///
+    /// let p = Property::new("G !err", MonitorTable::from_ltl("G !err")?, vec![Expr::parse("err")?]);
+    /// let mut checker = KeyedChecker::new(vec![p], Options::default(), &["user"], KeyedOptions::default());
+    /// checker.set_time(Some(TimeSpec::parse("ts")?), TimeOrder::Lenient);
+    /// let log = "ts,user,err\n5,ann,0\n4,bob,1\n";
+    /// let report = checker.run(&mut CsvReader::new("log", log.as_bytes())?)?;
+    /// let at = report.violations[0].reports[0].at.timestamp.unwrap();
+    /// assert_eq!((at.to_string(), report.late_events), ("5".to_string(), 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_time(&mut self, time: Option<TimeSpec>, order: TimeOrder) {
+        self.checker.set_time(time, order);
     }
 
     fn feed<R: Reader + ?Sized>(
+        &mut self,
+        reader: &mut R,
+        binding: &KeyedBinding,
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<(), TraceError> {
+        let Some(field) = binding.bound.time else {
+            return self.feed_events(reader, binding, on_violation);
+        };
+        // The clock goes on from where it is (chunks read in one pass one
+        // after the other).
+        let mut clock = self.checker.clock;
+        let mut timed = Timed {
+            inner: reader,
+            clock: &mut clock,
+            field,
+            now: None,
+        };
+        let fed = self.feed_events(&mut timed, binding, on_violation);
+        self.checker.clock = clock;
+        fed
+    }
+
+    /// [`KeyedChecker::feed`], the times (if any) read by `reader`.
+    fn feed_events<R: Reader + ?Sized>(
         &mut self,
         reader: &mut R,
         binding: &KeyedBinding,
@@ -1246,6 +1301,7 @@ impl KeyedChecker {
                     index: entry[0],
                     line: (entry[1] != u64::MAX).then_some(entry[1]),
                     time: None,
+                    timestamp: None,
                 };
                 let held: Vec<String> = r
                     .atoms
@@ -1705,6 +1761,7 @@ impl KeyedChecker {
             live: self.keys.live as u64,
             events: self.events,
             unkeyed: self.unkeyed,
+            late_events: self.checker.clock.late,
         }
     }
 }
@@ -1955,7 +2012,8 @@ impl LineCheck for KeyedLines<'_, '_> {
     }
 
     fn digests(&self) -> bool {
-        true
+        // Times are ordered across the whole log: read in one pass.
+        self.shared.binding.bound.time.is_none()
     }
 
     fn done(&self) -> bool {
@@ -2097,6 +2155,7 @@ impl LineCheck for KeyedLines<'_, '_> {
                     index: i as u64 + index,
                     line: Some(e.line + line - 1),
                     time: None,
+                    timestamp: None,
                 };
                 let show = match e.kind {
                     DigestKind::Unkeyed => &[][..],

@@ -4,6 +4,7 @@
 //! * [`expr`]: what a proposition means over the fields of an event
 //!   (`latency > 100`, `level == "ERROR"`, `data[3]`);
 //! * [`reader`]: the formats, read one event at a time;
+//! * [`time`]: the events' times (`--time FIELD`), exact nanoseconds;
 //! * [`check`]: several monitors over a trace in one pass, with
 //!   explained violations;
 //! * [`keyed`]: one monitor per key (a session, a request) in an
@@ -22,6 +23,7 @@ pub mod keyed;
 mod number;
 pub mod parallel;
 pub mod reader;
+pub mod time;
 
 #[cfg(test)]
 mod fuzz;

@@ -4,6 +4,7 @@ use std::fmt;
 use std::io::{BufRead, Read};
 
 use super::expr::{Cell, Expr};
+use super::time::Time;
 
 /// Where an event is in its trace.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -12,8 +13,13 @@ pub struct Position {
     pub index: u64,
     /// The line of the file (CSV and JSON Lines; 1-based).
     pub line: Option<u64>,
-    /// The time stamp, as written in the dump (VCD).
+    /// The time stamp, as written in the dump (VCD: in its `$timescale`),
+    /// or a data frame's integer time column.
     pub time: Option<u64>,
+    /// The event's time from its time field
+    /// ([`Checker::set_time`](super::check::Checker::set_time),
+    /// `--time FIELD`): exact nanoseconds, and the form it was written in.
+    pub timestamp: Option<Time>,
 }
 
 impl fmt::Display for Position {
@@ -504,6 +510,7 @@ impl<R: Read> Reader for CsvReader<R> {
             index: self.index,
             line: Some(self.line),
             time: None,
+            timestamp: None,
         }
     }
 }
@@ -678,6 +685,7 @@ impl Reader for UnquotedCsv<'_> {
             index: self.index,
             line: Some(self.line),
             time: None,
+            timestamp: None,
         }
     }
 }
@@ -1070,6 +1078,7 @@ impl<R: BufRead> Reader for JsonlReader<R> {
             index: self.index,
             line: Some(self.line_no),
             time: None,
+            timestamp: None,
         }
     }
 }
@@ -1804,6 +1813,7 @@ impl<R: BufRead> Reader for VcdReader<R> {
             index: self.index,
             line: None,
             time: Some(self.event_time),
+            timestamp: None,
         }
     }
 
