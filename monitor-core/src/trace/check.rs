@@ -25,7 +25,7 @@
 
 use super::expr::{is_missing, Cell, Expr, FieldVsNumber, FieldVsText};
 use super::reader::{Position, Reader, TraceError};
-use super::time::{Clock, TimeField, TimeOrder, TimeSpec, Timed};
+use super::time::{Clock, TimeField, TimeFormat, TimeOrder, TimeSpec, Timed};
 use crate::lazy::LazyMonitor;
 use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
 use crate::Verdict;
@@ -968,8 +968,18 @@ impl Checker {
         }
         let time = match &self.time {
             Some((spec, order)) => Some(TimeField {
-                id: resolve(&spec.field)
-                    .map_err(|m| unknown(format!("--time {}: {m}", spec.field)))?,
+                id: resolve(&spec.field).map_err(|m| {
+                    // `ts:fortnight`: a field named whole, since what
+                    // follows its colon is no unit; most likely a typo.
+                    let units = match spec.field.rsplit_once(':') {
+                        Some((_, unit)) if spec.format == TimeFormat::Auto => format!(
+                            "; or, if `{unit}` is meant as a unit, it is none of \
+                             ns, us, ms, s, m, h, rfc3339"
+                        ),
+                        _ => String::new(),
+                    };
+                    unknown(format!("--time {}: {m}{units}", spec.field))
+                })?,
                 format: spec.format,
                 order: *order,
             }),
