@@ -1686,6 +1686,19 @@ mod tests {
         props
     }
 
+    /// Thread pools of 1, 2 and 3 threads, to check in chunks on each.
+    fn pools_of_1_to_3_threads() -> Vec<rayon::ThreadPool> {
+        [1, 2, 3]
+            .iter()
+            .map(|&t| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .unwrap()
+            })
+            .collect()
+    }
+
     /// Times that go back, at chunk boundaries or inside chunks, give the
     /// error (strict) or the times and counts (lenient) of one pass, for
     /// every chunk size and thread count; and the times reported are the
@@ -1695,15 +1708,7 @@ mod tests {
         use crate::trace::time::{TimeOrder, TimeSpec};
         let mut rng = SplitMix64::new(0x71u64);
         let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 6).seed(5);
-        let pools: Vec<rayon::ThreadPool> = [1, 2, 3]
-            .iter()
-            .map(|&t| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build()
-                    .unwrap()
-            })
-            .collect();
+        let pools = pools_of_1_to_3_threads();
         let (mut went_back, mut late_seen) = (0, 0);
         for i in 0..40 {
             let props = random_properties(&mut gen, i);
@@ -1817,15 +1822,7 @@ mod tests {
         let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 7)
             .seed(11)
             .with_past();
-        let pools: Vec<rayon::ThreadPool> = [1, 2, 3]
-            .iter()
-            .map(|&t| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build()
-                    .unwrap()
-            })
-            .collect();
+        let pools = pools_of_1_to_3_threads();
         let (mut compared, mut errors) = (0, 0);
         for i in 0..50 {
             let props = random_properties(&mut gen, i);
