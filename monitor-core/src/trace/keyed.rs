@@ -158,7 +158,7 @@ pub struct KeyedReport {
     /// How many rows had no key (broadcast or skipped).
     pub unkeyed: u64,
     /// With times ([`KeyedChecker::set_time`]) and
-    /// [`TimeOrder::Lenient`](super::time::TimeOrder::Lenient): how many
+    /// [`TimeOrder::Lenient`]: how many
     /// events' times went back (each taken at the latest time before it).
     pub late_events: u64,
 }

@@ -12,7 +12,7 @@
 //!   as the time before it.
 //!
 //! [`Checker::set_time`](super::check::Checker::set_time) reads the times
-//! of a trace; they are in every [`Position`](super::reader::Position) of
+//! of a trace; they are in every [`Position`] of
 //! its reports ([`Position::timestamp`](super::reader::Position::timestamp)).
 //!
 //! # Why nanoseconds in an `i64`
