@@ -1824,10 +1824,16 @@ impl FieldVsText {
                 op,
                 text: s,
                 field_first,
-            } => {
-                let o = text.cmp(s.as_str());
-                compares(if *field_first { o } else { o.reverse() }, *op)
-            }
+            } => match op {
+                // (Equality first: most texts differ in length, and then
+                // no bytes are compared; ordering calls memcmp each time.)
+                Comparison::Eq | Comparison::CaseEq => text == s,
+                Comparison::Ne | Comparison::CaseNe => text != s,
+                _ => {
+                    let o = text.cmp(s.as_str());
+                    compares(if *field_first { o } else { o.reverse() }, *op)
+                }
+            },
             FieldTextTest::Test(t) => t.holds(text),
         }
     }
