@@ -598,24 +598,38 @@ impl<'a> UnquotedCsv<'a> {
     }
 }
 
-/// Appends the offsets of the commas of `bytes` to `out`, in order.
-///
-/// Eight bytes at a time, in a `u64`: a log's line is a few dozen bytes,
-/// too short for a vectorized search (`memchr_iter`) to pay for its
-/// set-up, and a byte at a time was most of the cost of reading one.
+/// The length of the record `bytes` starts with (up to its first `\n` or
+/// `\r`, or all of `bytes`), its commas' offsets appended to `out`: one
+/// pass, eight bytes at a time, where a search for the line end
+/// (`memchr2`, set up anew for each record of a few dozen bytes) and then
+/// for the commas took two.
 #[inline]
-fn commas(bytes: &[u8], out: &mut Vec<usize>) {
+fn record_commas(bytes: &[u8], out: &mut Vec<usize>) -> usize {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const COMMAS: u64 = 0x2c2c_2c2c_2c2c_2c2c;
+    const NEWLINES: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    const RETURNS: u64 = 0x0d0d_0d0d_0d0d_0d0d;
+    // The high bit of each byte of `w` that is zero, and of no other:
+    // adding 0x7f carries into the high bit of a byte whose low bits are
+    // not all zero, and `| w` sets it for a byte whose own high bit is
+    // set (no carry crosses a byte).
+    let zeros = |w: u64| !(((w & LOW7) + LOW7) | w | LOW7);
     let mut words = bytes.chunks_exact(8);
     let mut base = 0;
     for word in &mut words {
-        let w = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ COMMAS;
-        // The high bit of each byte that is zero in `w` (a comma), and of
-        // no other: adding 0x7f carries into the high bit of a byte
-        // whose low bits are not all zero, and `| w` sets it for a byte
-        // whose own high bit is set (no carry crosses a byte).
-        let mut found = !(((w & LOW7) + LOW7) | w | LOW7);
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let ends = zeros(w ^ NEWLINES) | zeros(w ^ RETURNS);
+        let mut found = zeros(w ^ COMMAS);
+        if ends != 0 {
+            // The commas before the first line end, then the end.
+            let end = ends.trailing_zeros() as usize / 8;
+            found &= (1u64 << (end * 8)).wrapping_sub(1);
+            while found != 0 {
+                out.push(base + found.trailing_zeros() as usize / 8);
+                found &= found - 1;
+            }
+            return base + end;
+        }
         while found != 0 {
             out.push(base + found.trailing_zeros() as usize / 8);
             found &= found - 1;
@@ -623,10 +637,13 @@ fn commas(bytes: &[u8], out: &mut Vec<usize>) {
         base += 8;
     }
     for (k, &b) in words.remainder().iter().enumerate() {
-        if b == b',' {
-            out.push(base + k);
+        match b {
+            b'\n' | b'\r' => return base + k,
+            b',' => out.push(base + k),
+            _ => {}
         }
     }
+    bytes.len()
 }
 
 impl Reader for UnquotedCsv<'_> {
@@ -657,15 +674,14 @@ impl Reader for UnquotedCsv<'_> {
             return Ok(false);
         }
         let start = self.at;
-        let end = memchr::memchr2(b'\n', b'\r', &bytes[start..]).map_or(bytes.len(), |n| start + n);
+        self.ends.clear();
+        let end = start + record_commas(&bytes[start..], &mut self.ends);
         self.at = end;
         self.record = match self.text {
             Some(text) => &text[start..end],
             None => std::str::from_utf8(&bytes[start..end])
                 .map_err(|_| self.error_here("invalid UTF-8".to_string()))?,
         };
-        self.ends.clear();
-        commas(self.record.as_bytes(), &mut self.ends);
         self.ends.push(self.record.len());
         if self.ends.len() != self.headers.len() {
             return Err(self.error_here(width_error(self.ends.len(), self.headers.len())));
@@ -1931,19 +1947,22 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The commas found eight bytes at a time are those found one at a
-        /// time, whatever the other bytes (high bits set, a comma's
-        /// neighbours `+` and `-`, zeros).
+        /// A record's end and commas found eight bytes at a time are those
+        /// found one byte at a time, whatever the other bytes.
         #[test]
-        fn commas_are_found_a_word_at_a_time(
+        fn record_ends_and_commas_are_found_a_word_at_a_time(
             bytes in proptest::collection::vec(
-                proptest::sample::select(vec![b',', b'+', b'-', 0, 0x2d, 0xac, 0x7f, 0xff, b'a']),
+                proptest::sample::select(vec![
+                    b',', b'\n', b'\r', b'+', b'-', 0, 0x0b, 0x8a, 0x8d, 0xac, 0x7f, 0xff, b'a',
+                ]),
                 0..40,
             ),
         ) {
             let mut found = Vec::new();
-            commas(&bytes, &mut found);
-            let want: Vec<usize> = (0..bytes.len()).filter(|&k| bytes[k] == b',').collect();
+            let end = record_commas(&bytes, &mut found);
+            let want_end = bytes.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(bytes.len());
+            let want: Vec<usize> = (0..want_end).filter(|&k| bytes[k] == b',').collect();
+            proptest::prop_assert_eq!(end, want_end);
             proptest::prop_assert_eq!(found, want);
         }
     }
