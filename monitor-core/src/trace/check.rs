@@ -24,6 +24,7 @@
 //! ```
 
 use super::expr::{is_missing, Cell, Expr, FieldVsNumber, FieldVsText};
+use super::number::Num;
 use super::reader::{Position, Reader, TraceError};
 use super::time::{Clock, TimeField, TimeFormat, TimeOrder, TimeSpec, Timed};
 use crate::lazy::LazyMonitor;
@@ -393,6 +394,10 @@ impl Bound {
         bits: &mut [u64],
     ) -> Result<(), TraceError> {
         bits.iter_mut().for_each(|w| *w = 0);
+        if self.number_fields.is_empty() {
+            // (Most logs' atoms compare texts: no numbers to set up.)
+            return self.eval_atoms(reader, bits, &[], &[]);
+        }
         let mut numbers = [None; NUMBER_FIELDS];
         let mut vectors = [false; NUMBER_FIELDS];
         for ((n, v), &id) in numbers
@@ -404,6 +409,20 @@ impl Bound {
             *v = matches!(cell, Some(Cell::Bits(_)));
             *n = cell.and_then(|c| c.as_num().ok());
         }
+        self.eval_atoms(reader, bits, &numbers, &vectors)
+    }
+
+    /// [`Bound::eval`] once the numbers of the fields compared with
+    /// numbers are read: `numbers[slot]` (`None` if not a number) and
+    /// whether it is a vector's, `vectors[slot]`.
+    #[inline(always)]
+    fn eval_atoms<R: Reader + ?Sized>(
+        &self,
+        reader: &R,
+        bits: &mut [u64],
+        numbers: &[Option<Num<'_>>],
+        vectors: &[bool],
+    ) -> Result<(), TraceError> {
         for (k, a) in self.atoms.iter().enumerate() {
             let general = || {
                 self.value(a, reader)
