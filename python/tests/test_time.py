@@ -356,3 +356,66 @@ def strip_keyed(report):
         return x
 
     return drop(r)
+
+
+def chunked_check(table, cuts, time, time_order, **kwargs):
+    """The reports of Spark's one-trace path without Spark: the table's
+    chunks (cut at `cuts`) summarized apart, then combined in order, the
+    chunks read again fetched from here."""
+    from mongen import _checker_key, _trace_checker
+
+    key = _checker_key(
+        PROPS,
+        None,
+        False,
+        2,
+        kwargs.get("all", False),
+        kwargs.get("max_reports", 10),
+        None,
+    )
+    checker = _trace_checker(key)
+    bounds = [0, *cuts, table.num_rows]
+    chunks = [table.slice(a, b - a) for a, b in zip(bounds, bounds[1:])]
+    summaries = [checker.summarize(c, time, time_order) for c in chunks]
+    reports = checker.combine(
+        table.column_names,
+        summaries,
+        lambda wanted: {k: chunks[k] for k in wanted},
+        "<data>",
+        time,
+        time_order,
+        table.slice(0, 0),
+    )
+    return [json.loads(r) for r in reports]
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        lambda ms: pa.array(ms, pa.int64()),
+        lambda ms: pa.array(ms, pa.timestamp("ms", tz="America/New_York")),
+    ],
+)
+def test_order_across_chunks(column):
+    """Spark's summaries carry their chunks' times: a time that goes back
+    at a chunk's first event, or within it, is the error (strict) or the
+    count (lenient) of checking the whole table at once."""
+    rng = random.Random(11)
+    for k in range(12):
+        events = random_timed(rng, rng.randrange(4, 120), rng.randrange(0, 3))
+        n = len(events["ts"])
+        table = pa.table({**events, "ts": column(events["ts"])})
+        time = "ts:ms" if pa.types.is_integer(table.schema.field("ts").type) else "ts"
+        # Cuts where times go back, and anywhere.
+        backs = [i for i in range(1, n) if events["ts"][i] < events["ts"][i - 1]]
+        cuts = sorted(set(backs[:1] + rng.sample(range(1, n), min(3, n - 1))))
+        for order in ("strict", "lenient"):
+            try:
+                want = mongen.check(table, PROPS, all=True, time=time, time_order=order)
+            except mongen.TraceReadError as e:
+                with pytest.raises(ValueError) as got:
+                    chunked_check(table, cuts, time, order, all=True)
+                assert str(got.value) == str(e), (k, cuts)
+                continue
+            got = chunked_check(table, cuts, time, order, all=True)
+            assert got == want, (k, cuts, order)
