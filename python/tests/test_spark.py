@@ -186,7 +186,10 @@ def test_times_from_order_by(spark):
     micros = sorted(rng.sample(range(-(10**15), 10**15), n))
     epoch = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
     moments = [epoch + dt.timedelta(microseconds=u) for u in micros]
-    rows = [(moments[t], micros[t], *(events[c][t] for c in ("a", "b", "c", "n", "level"))) for t in range(n)]
+    rows = [
+        (moments[t], micros[t], *(events[c][t] for c in ("a", "b", "c", "n", "level")))
+        for t in range(n)
+    ]
     random.Random(1).shuffle(rows)
     spark.conf.set("spark.sql.shuffle.partitions", "4")
     df = spark.createDataFrame(
@@ -209,6 +212,23 @@ def test_times_from_order_by(spark):
     assert all("time_ns" not in v for r in untimed for v in r["violations"])
     with pytest.raises(ValueError, match="order_by's first column"):
         ms.check(df, PROPERTIES, order_by="us", time="ts", **kwargs)
+    # By key, times read (a null one would be an error) and the
+    # violations' ts column the events' times.
+    keyed = ms.check(df, PROPERTIES, order_by="ts", partition_by="level", **kwargs)
+    got = sorted((r["level"], r["property"], r["index"], r["ts"]) for r in keyed.collect())
+    want = []
+    for level in sorted(set(events["level"])):
+        idx = [t for t in range(n) if events["level"][t] == level]
+        stamps_of = pa.array([micros[t] for t in idx], pa.timestamp("us", tz="UTC"))
+        table = pa.table({"ts": stamps_of, **{c: [events[c][t] for t in idx] for c in events}})
+        for r in mongen.check(table, PROPERTIES, time="ts", **kwargs):
+            for v in r["violations"]:
+                want.append((level, r["property"], v["index"], v["time_ns"] // 1000))
+    # Spark collects naive datetimes in the local zone, which timestamp()
+    # reads back to the instant (a float of seconds, exact to the
+    # microsecond within these ±31 years).
+    as_micros = [(lv, p, i, round(ts.timestamp() * 10**6)) for lv, p, i, ts in got]
+    assert len(want) > 5 and sorted(as_micros) == sorted(want)
     spark.conf.set("spark.sql.shuffle.partitions", "5")
     # A null time: an error naming its event (Spark sorts it first).
     nulls = spark.createDataFrame([(moments[0], True), (None, True)], "ts timestamp, a boolean")
