@@ -186,6 +186,9 @@ def test_bad_time_columns():
         mongen.check(table, "G a", time="ts")
     [partial] = e.value.reports
     assert (partial["complete"], partial["events"]) == (False, 1)
+    # A waveform has its own times.
+    with pytest.raises(ValueError, match=r"a VCD waveform has its own times"):
+        mongen.check("w.vcd", "G a", time="ts")
     # Durations count their unit, shown as numbers of it.
     table = pa.table({"ts": pa.array([5, 7], pa.duration("ms")), "a": [True, False]})
     [r] = mongen.check(table, "G a", time="ts")
