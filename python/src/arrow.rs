@@ -7,9 +7,10 @@ use std::ops::Range;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int64Type, UInt64Type};
 use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_schema::{ArrowError, DataType};
+use arrow_schema::{ArrowError, DataType, Schema, TimeUnit};
 use monitor_core::trace::expr::Cell;
 use monitor_core::trace::reader::{Position, Reader, TraceError};
+use monitor_core::trace::time::{TimeFormat, TimeSpec, Unit};
 
 /// A column of the current batch, in the few types the checker reads.
 enum Column {
@@ -116,8 +117,6 @@ pub struct ArrowReader<I> {
     /// Which columns were resolved (and are converted in each batch).
     wanted: Vec<bool>,
     columns: Vec<Option<Column>>,
-    /// The column whose integer values are the events' times.
-    time: Option<usize>,
     /// Rows of the current batch, and the current row.
     rows: Range<usize>,
     row: usize,
@@ -147,23 +146,11 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> ArrowReader<I> {
             batches,
             wanted: vec![false; n],
             columns: (0..n).map(|_| None).collect(),
-            time: None,
             rows: 0..0,
             row: 0,
             index,
             started: false,
         }
-    }
-
-    /// Takes the events' times (reported with violations) from column
-    /// `time`, if given, whose values are integers (time stamps count
-    /// their units).
-    pub fn with_time(mut self, time: Option<&str>) -> Result<ArrowReader<I>, TraceError> {
-        if let Some(name) = time {
-            let k = self.resolve(name).map_err(|m| self.error(m))?;
-            self.time = Some(k);
-        }
-        Ok(self)
     }
 
     fn error(&self, message: String) -> TraceError {
@@ -190,20 +177,11 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> ArrowReader<I> {
             }
             for (k, wanted) in self.wanted.iter().enumerate() {
                 self.columns[k] = if *wanted {
-                    let c = Column::of(batch.column(k)).map_err(|e| TraceError {
+                    Some(Column::of(batch.column(k)).map_err(|e| TraceError {
                         source: self.source.clone(),
                         at: None,
                         message: format!("column `{}`: {e}", self.names[k]),
-                    })?;
-                    let integers = matches!(c, Column::Int(_) | Column::UInt(..) | Column::Null);
-                    if self.time == Some(k) && !integers {
-                        return Err(self.error(format!(
-                            "the time column `{}` holds {}, not integers or time stamps",
-                            self.names[k],
-                            batch.column(k).data_type()
-                        )));
-                    }
-                    Some(c)
+                    })?)
                 } else {
                     None
                 };
@@ -252,18 +230,106 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> Reader for ArrowReader
         self.columns.get(id)?.as_ref()?.cell(self.row)
     }
 
+    /// The event's index; its time, when the checker reads one
+    /// ([`time_spec`]), is added by the checker.
     fn position(&self) -> Position {
-        let time = self.time.and_then(|t| match self.cell(t) {
-            Some(Cell::Int(i)) => u64::try_from(i).ok(),
-            // An unsigned time beyond i64 (a UInt64 column).
-            Some(Cell::Text(t)) => t.parse().ok(),
-            _ => None,
-        });
         Position {
             index: self.index,
             line: None,
-            time,
+            time: None,
             timestamp: None,
         }
     }
+}
+
+/// The unit an Arrow time unit counts.
+fn unit_of(unit: &TimeUnit) -> Unit {
+    match unit {
+        TimeUnit::Second => Unit::S,
+        TimeUnit::Millisecond => Unit::Ms,
+        TimeUnit::Microsecond => Unit::Us,
+        TimeUnit::Nanosecond => Unit::Ns,
+    }
+}
+
+/// The events' times of Arrow data: `time` (`FIELD` or `FIELD:FORMAT`,
+/// as `mongen check --time` reads it) over the column of that name in
+/// `schema`, whose type decides what its values are:
+///
+/// * time stamps (`timestamp[us, tz=Europe/Paris]`, any unit, any zone or
+///   none) are date-times: their integers count their own unit since the
+///   epoch in UTC (Arrow's rule, the zone being only how they are shown;
+///   one without a zone is taken as UTC), shown in RFC 3339 in UTC, as
+///   `--time FIELD:rfc3339` shows a log's. They carry their unit: `:ms`
+///   on one is an error (`:rfc3339` is what they are, and allowed);
+/// * durations and times of day count their own unit (shown as numbers
+///   of it); a unit given is an error here too;
+/// * integers (and decimals, read as their exact text) are numbers of the
+///   unit given, seconds by default, as the CLI reads a log's;
+/// * text is read as the CLI reads a log's (a number of seconds or a
+///   date-time; `:ms`, `:rfc3339`);
+/// * a column of nulls only has no time at its first row (an error there);
+/// * anything else is an error: floats (not exact), Booleans, dates
+///   (cast them to time stamps), lists.
+///
+/// A column that is not in `schema` is left to the checker (its error
+/// names the columns).
+pub fn time_spec(time: &str, schema: &Schema) -> Result<TimeSpec, String> {
+    let mut spec = TimeSpec::parse(time).map_err(|m| format!("time: {m}"))?;
+    let Some((_, field)) = schema.column_with_name(&spec.field) else {
+        return Ok(spec);
+    };
+    let own = |unit: Unit, kind: &str, format: TimeFormat| -> Result<TimeFormat, String> {
+        match spec.format {
+            TimeFormat::Auto => Ok(format),
+            TimeFormat::Rfc3339 if matches!(format, TimeFormat::Epoch(_)) => Ok(format),
+            _ => Err(format!(
+                "time: `{}` is a column of {kind} ({}), which count their own unit ({}): write time=\"{}\" without a format",
+                spec.field,
+                field.data_type(),
+                unit.name(),
+                spec.field
+            )),
+        }
+    };
+    use DataType as T;
+    spec.format = match field.data_type() {
+        T::Timestamp(u, _) => own(unit_of(u), "time stamps", TimeFormat::Epoch(unit_of(u)))?,
+        T::Duration(u) => own(unit_of(u), "durations", TimeFormat::Unit(unit_of(u)))?,
+        T::Time32(u) | T::Time64(u) => {
+            own(unit_of(u), "times of day", TimeFormat::Unit(unit_of(u)))?
+        }
+        T::Int8
+        | T::Int16
+        | T::Int32
+        | T::Int64
+        | T::UInt8
+        | T::UInt16
+        | T::UInt32
+        | T::UInt64
+        | T::Decimal32(..)
+        | T::Decimal64(..)
+        | T::Decimal128(..)
+        | T::Decimal256(..)
+        | T::Utf8
+        | T::LargeUtf8
+        | T::Utf8View
+        | T::Null => spec.format,
+        T::Dictionary(_, v) if matches!(**v, T::Utf8 | T::LargeUtf8 | T::Utf8View) => spec.format,
+        other => {
+            let why = match other {
+                T::Float16 | T::Float32 | T::Float64 => {
+                    " (a float is not an exact time: use integers of a unit, decimals or time stamps)"
+                }
+                T::Date32 | T::Date64 => " (cast the dates to time stamps)",
+                _ => "",
+            };
+            return Err(format!(
+                "time: the column `{}` holds {other}, not times: integers (of a unit), decimals, \
+                 time stamps, durations or text{why}",
+                spec.field
+            ));
+        }
+    };
+    Ok(spec)
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::ArrowError;
+use arrow_schema::{ArrowError, Schema};
 use mongen::emit::json::JsonOptions;
 use mongen::emit::{Backend, Common, Target, UnknownTarget};
 use mongen::trace_report::{
@@ -26,6 +26,7 @@ use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chun
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
 use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Reader, TraceError, VcdReader};
+use monitor_core::trace::time::{TimeOrder, TimeSpec};
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 use pyo3::create_exception;
@@ -35,7 +36,7 @@ use pyo3::types::{PyBytes, PyCapsule, PyDict, PyMapping};
 use rayon::prelude::*;
 
 mod arrow;
-use arrow::ArrowReader;
+use arrow::{time_spec, ArrowReader};
 
 /// The language of the properties: LTL (Spot/Spin syntax, with past),
 /// PSL (`psl=True`) or SVA (`sva=True`), as `mongen --psl` and `--sva`.
@@ -459,10 +460,13 @@ impl TraceChecker {
         Checker::new(self.properties.clone(), self.options)
     }
 
-    fn reports(&self, source: &str, reports: &[Report]) -> Vec<String> {
+    /// The reports (JSON text) as `mongen check --json` writes them: with
+    /// `late_events` when times went back (lenient order), as `mongen check
+    /// --time-order lenient --json`.
+    fn reports(&self, source: &str, reports: &[Report], order: TimeOrder) -> Vec<String> {
         reports
             .iter()
-            .map(|r| report_json(source, r, self.three).to_string())
+            .map(|r| late(report_json(source, r, self.three), r.late_events, order).to_string())
             .collect()
     }
 
@@ -539,10 +543,17 @@ impl TraceChecker {
 
     /// The reports of a keyed check (JSON text), as `mongen check --by
     /// --json` writes them.
-    fn keyed_reports(&self, source: &str, report: &KeyedReport, complete: bool) -> Vec<String> {
+    /// With `late_events` under a lenient order, as the CLI's.
+    fn keyed_reports(
+        &self,
+        source: &str,
+        report: &KeyedReport,
+        complete: bool,
+        order: TimeOrder,
+    ) -> Vec<String> {
         keyed_report_json(source, report, self.three, complete)
-            .iter()
-            .map(|r| r.to_string())
+            .into_iter()
+            .map(|r| late(r, report.late_events, order).to_string())
             .collect()
     }
 
@@ -556,10 +567,11 @@ impl TraceChecker {
         source: &str,
         e: TraceError,
         mut before: Vec<String>,
+        order: TimeOrder,
     ) -> PyErr {
         let so_far = checker.report();
         if so_far.events > 0 {
-            before.extend(self.keyed_reports(source, &so_far, false));
+            before.extend(self.keyed_reports(source, &so_far, false, order));
         }
         let e = TraceError {
             message: keyed_words(&e.message),
@@ -570,12 +582,58 @@ impl TraceChecker {
 
     /// The reports of the events read before an error (`"complete":
     /// false`), as `mongen check --json` writes them.
-    fn partial_reports(&self, source: &str, reports: &[Report]) -> Vec<String> {
+    fn partial_reports(&self, source: &str, reports: &[Report], order: TimeOrder) -> Vec<String> {
         reports
             .iter()
-            .map(|r| partial_report_json(source, r, self.three).to_string())
+            .map(|r| {
+                let json = partial_report_json(source, r, self.three);
+                late(json, r.late_events, order).to_string()
+            })
             .collect()
     }
+}
+
+/// A report with its count of events whose times went back, under a
+/// lenient order (`--time-order lenient --json` adds it; strict, none goes
+/// back).
+fn late(mut json: serde_json::Value, late_events: u64, order: TimeOrder) -> serde_json::Value {
+    if order == TimeOrder::Lenient {
+        json["late_events"] = late_events.into();
+    }
+    json
+}
+
+/// `time_order`: "strict" (a time that goes back is an error) or
+/// "lenient" (taken at the time before it, and counted).
+fn time_order(order: &str) -> PyResult<TimeOrder> {
+    match order {
+        "strict" => Ok(TimeOrder::Strict),
+        "lenient" => Ok(TimeOrder::Lenient),
+        other => Err(PyValueError::new_err(format!(
+            "time_order is \"strict\" or \"lenient\", not {other:?}"
+        ))),
+    }
+}
+
+/// The times of Arrow data whose schema is `schema` ([`time_spec`]).
+fn arrow_time(time: Option<&str>, schema: &Schema) -> PyResult<Option<TimeSpec>> {
+    time.map(|t| time_spec(t, schema).map_err(PyValueError::new_err))
+        .transpose()
+}
+
+/// The times of trace files: `time` as `mongen check --time` reads it.
+fn file_time(time: Option<&str>) -> PyResult<Option<TimeSpec>> {
+    time.map(|t| TimeSpec::parse(t).map_err(|m| PyValueError::new_err(format!("time: {m}"))))
+        .transpose()
+}
+
+/// A message of the checker in the words of `mongen.check`'s arguments
+/// where it names the options of `mongen check` about times.
+fn time_words(message: &str) -> String {
+    message
+        .replace("--time-order lenient", "time_order=\"lenient\"")
+        .replace("`--time FIELD`", "time=\"FIELD\"")
+        .replace("--time ", "time=")
 }
 
 create_exception!(
@@ -587,13 +645,13 @@ create_exception!(
 
 /// A trace error as Python's ValueError.
 fn trace_error(e: TraceError) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    PyValueError::new_err(time_words(&e.to_string()))
 }
 
 /// A trace error as a `TraceReadError` (a ValueError) that carries the
 /// reports read before it (`reports`): bad input loses nothing.
 fn trace_error_with(py: Python<'_>, e: TraceError, reports: Vec<String>) -> PyErr {
-    let err = TraceReadError::new_err(e.to_string());
+    let err = TraceReadError::new_err(time_words(&e.to_string()));
     if let Err(set) = err.value(py).setattr("reports", reports) {
         return set;
     }
@@ -667,13 +725,11 @@ fn check_batches(
     source: &str,
     names: Vec<String>,
     mut batches: impl Iterator<Item = Result<RecordBatch, ArrowError>>,
-    time: Option<&str>,
 ) -> Result<Vec<Report>, TraceError> {
-    let reader =
-        |batches, index| ArrowReader::new(source, names.clone(), batches, index).with_time(time);
-    let mut check = ChunkedCheck::new(checker, &mut reader(Vec::new().into_iter(), 0)?)?;
+    let reader = |batches, index| ArrowReader::new(source, names.clone(), batches, index);
+    let mut check = ChunkedCheck::new(checker, &mut reader(Vec::new().into_iter(), 0))?;
     if !check.summarizes() {
-        check.read(&mut reader(batches.collect::<Vec<_>>().into_iter(), 0)?, 0)?;
+        check.read(&mut reader(batches.collect::<Vec<_>>().into_iter(), 0), 0)?;
         return Ok(check.finish());
     }
     let want = 4 * rayon::current_num_threads().max(1);
@@ -707,13 +763,13 @@ fn check_batches(
             let check = &check;
             pending
                 .par_iter()
-                .map(|b| Ok(check.summarize(reader(vec![Ok(b.clone())].into_iter(), 0)?, 0)))
+                .map(|b| Ok(check.summarize(reader(vec![Ok(b.clone())].into_iter(), 0), 0)))
                 .collect()
         };
         for (b, s) in pending.drain(..).zip(summaries) {
             if !check.skip(&s?) {
                 let index = check.index();
-                check.read(&mut reader(vec![Ok(b)].into_iter(), index)?, 0)?;
+                check.read(&mut reader(vec![Ok(b)].into_iter(), index), 0)?;
             }
         }
     }
@@ -800,14 +856,20 @@ impl TraceChecker {
     }
 
     /// Checks trace files; one report (JSON text) per trace and property.
-    #[pyo3(signature = (traces, format, clock))]
+    /// `time` (`FIELD[:UNIT]`) and `time_order` are `mongen check --time`
+    /// and `--time-order`.
+    #[pyo3(signature = (traces, format, clock, time = None, time_order = "strict"))]
     fn check_files(
         &self,
         py: Python<'_>,
         traces: Vec<String>,
         format: Option<String>,
         clock: Option<String>,
+        time: Option<&str>,
+        time_order: &str,
     ) -> PyResult<Vec<String>> {
+        let order = self::time_order(time_order)?;
+        let time = file_time(time)?;
         let clock = match clock.as_deref() {
             None => None,
             Some(c) => Some(match c.rsplit_once(':') {
@@ -825,9 +887,16 @@ impl TraceChecker {
         let given = clock.is_some();
         let clock = clock.or_else(|| self.clock.clone());
         let mut checker = self.checker();
+        checker.set_time(time.clone(), order);
         let mut out = Vec::new();
         for path in &traces {
             let kind = trace_format(path, format.as_deref())?;
+            if kind == "vcd" && time.is_some() {
+                return Err(PyValueError::new_err(format!(
+                    "{path}: time reads times from a field of CSV and JSON Lines logs; a VCD \
+                     waveform has its own times (`#t` in its $timescale), reported with each event"
+                )));
+            }
             if kind != "vcd" && clock.is_some() {
                 return Err(PyValueError::new_err(if given {
                     format!("{path}: a clock is for VCD waveforms")
@@ -864,10 +933,10 @@ impl TraceChecker {
                 }
             });
             match reports {
-                Ok(reports) => out.extend(self.reports(path, &reports)),
+                Ok(reports) => out.extend(self.reports(path, &reports, order)),
                 Err(e) => {
                     let so_far = reports_before_error(&mut checker);
-                    out.extend(self.partial_reports(path, &so_far));
+                    out.extend(self.partial_reports(path, &so_far, order));
                     return Err(trace_error_with(py, e, out));
                 }
             }
@@ -876,25 +945,33 @@ impl TraceChecker {
     }
 
     /// Checks Arrow data (rows are events, in order); one report (JSON
-    /// text) per property, the trace named `name`. `time`: a column of
-    /// integer times (time stamps), reported with violations.
-    #[pyo3(signature = (data, name, time))]
+    /// text) per property, the trace named `name`. `time`: the column of
+    /// the events' times ([`time_spec`]), in the order `time_order` says.
+    #[pyo3(signature = (data, name, time, time_order = "strict"))]
     fn check_arrow(
         &self,
         py: Python<'_>,
         data: &Bound<'_, PyAny>,
         name: &str,
         time: Option<&str>,
+        time_order: &str,
     ) -> PyResult<Vec<String>> {
+        use arrow_array::RecordBatchReader;
         self.no_clock(name)?;
+        let order = self::time_order(time_order)?;
         let stream = arrow_stream(data)?;
         let names = column_names(&stream);
         let mut checker = self.checker();
-        match py.detach(|| check_batches(&mut checker, name, names, stream, time)) {
-            Ok(reports) => Ok(self.reports(name, &reports)),
+        checker.set_time(arrow_time(time, &stream.schema())?, order);
+        match py.detach(|| check_batches(&mut checker, name, names, stream)) {
+            Ok(reports) => Ok(self.reports(name, &reports, order)),
             Err(e) => {
                 let so_far = reports_before_error(&mut checker);
-                Err(trace_error_with(py, e, self.partial_reports(name, &so_far)))
+                Err(trace_error_with(
+                    py,
+                    e,
+                    self.partial_reports(name, &so_far, order),
+                ))
             }
         }
     }
@@ -902,7 +979,7 @@ impl TraceChecker {
     /// Checks each key's slice of trace files (CSV, JSON Lines; `mongen
     /// check --by`): one report (JSON text) per trace and property, as
     /// `mongen check --by --json` writes them.
-    #[pyo3(signature = (traces, format, by, unkeyed, key_limit, end_key))]
+    #[pyo3(signature = (traces, format, by, unkeyed, key_limit, end_key, time = None, time_order = "strict"))]
     #[allow(clippy::too_many_arguments)]
     fn check_files_by(
         &self,
@@ -913,8 +990,12 @@ impl TraceChecker {
         unkeyed: &str,
         key_limit: Option<usize>,
         end_key: Option<&str>,
+        time: Option<&str>,
+        time_order: &str,
     ) -> PyResult<Vec<String>> {
+        let order = self::time_order(time_order)?;
         let mut checker = self.keyed_checker(&by, unkeyed, key_limit, end_key)?;
+        checker.set_time(file_time(time)?, order);
         let mut out = Vec::new();
         for path in &traces {
             let kind = trace_format(path, format.as_deref())?;
@@ -938,8 +1019,8 @@ impl TraceChecker {
                 )),
             });
             match result {
-                Ok(report) => out.extend(self.keyed_reports(path, &report, true)),
-                Err(e) => return Err(self.keyed_error(py, &checker, path, e, out)),
+                Ok(report) => out.extend(self.keyed_reports(path, &report, true, order)),
+                Err(e) => return Err(self.keyed_error(py, &checker, path, e, out, order)),
             }
         }
         Ok(out)
@@ -948,7 +1029,7 @@ impl TraceChecker {
     /// Checks each key's slice of Arrow data (rows are events, in order;
     /// `mongen check --by`): one report (JSON text) per property, as
     /// `mongen check --by --json` writes them, the trace named `name`.
-    #[pyo3(signature = (data, name, time, by, unkeyed, key_limit, end_key))]
+    #[pyo3(signature = (data, name, time, by, unkeyed, key_limit, end_key, time_order = "strict"))]
     #[allow(clippy::too_many_arguments)]
     fn check_arrow_by(
         &self,
@@ -960,32 +1041,43 @@ impl TraceChecker {
         unkeyed: &str,
         key_limit: Option<usize>,
         end_key: Option<&str>,
+        time_order: &str,
     ) -> PyResult<Vec<String>> {
+        use arrow_array::RecordBatchReader;
         self.no_clock(name)?;
+        let order = self::time_order(time_order)?;
         let mut checker = self.keyed_checker(&by, unkeyed, key_limit, end_key)?;
         let stream = arrow_stream(data)?;
+        checker.set_time(arrow_time(time, &stream.schema())?, order);
         let names = column_names(&stream);
         let result = py.detach(|| {
-            let mut r = ArrowReader::new(name, names, stream, 0).with_time(time)?;
+            let mut r = ArrowReader::new(name, names, stream, 0);
             checker.run(&mut r)
         });
         match result {
-            Ok(report) => Ok(self.keyed_reports(name, &report, true)),
-            Err(e) => Err(self.keyed_error(py, &checker, name, e, Vec::new())),
+            Ok(report) => Ok(self.keyed_reports(name, &report, true, order)),
+            Err(e) => Err(self.keyed_error(py, &checker, name, e, Vec::new(), order)),
         }
     }
 
     /// The summary of one chunk of a trace (a Spark partition), as bytes
-    /// for `combine`.
+    /// for `combine`; with its times (`time`, `time_order`: as in
+    /// `check_arrow`), whose order `combine` checks across chunks.
+    #[pyo3(signature = (data, time = None, time_order = "strict"))]
     fn summarize<'py>(
         &self,
         py: Python<'py>,
         data: &Bound<'py, PyAny>,
+        time: Option<&str>,
+        time_order: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        use arrow_array::RecordBatchReader;
         self.no_clock("chunk")?;
+        let order = self::time_order(time_order)?;
         let stream = arrow_stream(data)?;
         let names = column_names(&stream);
         let mut checker = self.checker();
+        checker.set_time(arrow_time(time, &stream.schema())?, order);
         let bytes = py
             .detach(|| -> Result<Vec<u8>, TraceError> {
                 let check = ChunkedCheck::new(
@@ -1004,8 +1096,11 @@ impl TraceChecker {
     /// read, from the Arrow data `fetch(indices)` returns for them (a dict
     /// from chunk index to Arrow data; called once with every chunk the
     /// summaries foresee, and again for any other). Returns one report
-    /// (JSON text) per property, the trace named `name`.
-    #[pyo3(signature = (names, summaries, fetch, name, time))]
+    /// (JSON text) per property, the trace named `name`. `time` and
+    /// `time_order` are those of `summarize`; `like`, Arrow data (no row
+    /// needed) with the time column's type, which says how it is read.
+    #[pyo3(signature = (names, summaries, fetch, name, time, time_order = "strict", like = None))]
+    #[allow(clippy::too_many_arguments)]
     fn combine(
         &self,
         names: Vec<String>,
@@ -1013,8 +1108,17 @@ impl TraceChecker {
         fetch: &Bound<'_, PyAny>,
         name: &str,
         time: Option<&str>,
+        time_order: &str,
+        like: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
+        use arrow_array::RecordBatchReader;
         self.no_clock(name)?;
+        let order = self::time_order(time_order)?;
+        let schema = match like {
+            Some(l) => arrow_stream(l)?.schema(),
+            None => std::sync::Arc::new(Schema::empty()),
+        };
+        let time = arrow_time(time, &schema)?;
         let summaries = summaries
             .iter()
             .enumerate()
@@ -1025,11 +1129,10 @@ impl TraceChecker {
             })
             .collect::<PyResult<Vec<_>>>()?;
         let mut checker = self.checker();
+        checker.set_time(time, order);
         let mut check = ChunkedCheck::new(
             &mut checker,
-            &mut ArrowReader::columns_only(name, names.clone())
-                .with_time(time)
-                .map_err(trace_error)?,
+            &mut ArrowReader::columns_only(name, names.clone()),
         )
         .map_err(trace_error)?;
         let plan = check.plan(&summaries);
@@ -1056,9 +1159,7 @@ impl TraceChecker {
             };
             let stream = arrow_stream(&data)?;
             let before = check.index();
-            let mut r = ArrowReader::new(name, names.clone(), stream, before)
-                .with_time(time)
-                .map_err(trace_error)?;
+            let mut r = ArrowReader::new(name, names.clone(), stream, before);
             check.read(&mut r, 0).map_err(trace_error)?;
             let read = check.index() - before;
             if s.events() != read && s.is_readable() {
@@ -1068,7 +1169,7 @@ impl TraceChecker {
                 )));
             }
         }
-        Ok(self.reports(name, &check.finish()))
+        Ok(self.reports(name, &check.finish(), order))
     }
 
     /// Checks each run of rows with equal values of the columns `keys`
@@ -1076,18 +1177,22 @@ impl TraceChecker {
     /// Returns the violations reported in detail, as columns: the row
     /// (from 0, over all the data), the property, the event's index in
     /// its trace, and the explanation.
-    #[pyo3(signature = (data, keys))]
+    /// `time`: the column of the events' times, which must not go back
+    /// within a key (the rows are sorted by it).
+    #[pyo3(signature = (data, keys, time = None))]
     #[allow(clippy::type_complexity)]
     fn check_groups(
         &self,
         py: Python<'_>,
         data: &Bound<'_, PyAny>,
         keys: Vec<String>,
+        time: Option<&str>,
     ) -> PyResult<(Vec<u64>, Vec<String>, Vec<u64>, Vec<String>)> {
         use arrow_array::RecordBatchReader;
         self.no_clock("data")?;
         let stream = arrow_stream(data)?;
         let schema = stream.schema();
+        let time = arrow_time(time, &schema)?;
         let names = column_names(&stream);
         let mut columns_of = ArrowReader::columns_only("data", names.clone());
         let key_ids = keys
@@ -1095,6 +1200,7 @@ impl TraceChecker {
             .map(|k| columns_of.resolve(k).map_err(PyValueError::new_err))
             .collect::<PyResult<Vec<usize>>>()?;
         let mut checker = self.checker();
+        checker.set_time(time, TimeOrder::Strict);
         py.detach(|| -> Result<_, String> {
             let batches = stream
                 .collect::<Result<Vec<RecordBatch>, ArrowError>>()
@@ -1121,7 +1227,9 @@ impl TraceChecker {
                     .collect::<Vec<_>>()
                     .join(", ");
                 let mut r = ArrowReader::new(&name, names.clone(), vec![Ok(slice)].into_iter(), 0);
-                let reports = checker.run(&mut r).map_err(|e| e.to_string())?;
+                let reports = checker
+                    .run(&mut r)
+                    .map_err(|e| time_words(&e.to_string()))?;
                 for rep in &reports {
                     for v in &rep.violations {
                         rows.push(range.start as u64 + v.at.index);

@@ -390,9 +390,15 @@ def test_data_frames_and_key_types():
     assert [v["key"] for v in want[0]["violations"]] == [{"dev": "3"}]
     assert mongen.check(pl.DataFrame(data), "G a", by="dev") == want
     assert mongen.check(pd.DataFrame(data), "G a", by="dev") == want
-    # time= names a column of times, reported with the positions.
+    # time= names a column of times (integers: seconds), reported with the
+    # positions as `mongen check --time` reports them.
     [r] = mongen.check(pa.table({**data, "ts": [10, 20, 30, 40]}), "G a", by="dev", time="ts")
-    assert r["violations"][0]["first"] == {"index": 2, "line": None, "time": 30}
+    assert r["violations"][0]["first"] == {
+        "index": 2,
+        "line": None,
+        "time": "30",
+        "time_ns": 30_000_000_000,
+    }
     names = pa.array(["d3", "d4", "d3", "d4"]).dictionary_encode()
     [r] = mongen.check(pa.table({"dev": names, "a": data["a"]}), "G a", by="dev")
     assert [v["key"] for v in r["violations"]] == [{"dev": "d3"}]

@@ -168,3 +168,69 @@ def test_sva(spark):
     assert {r["verdict"] for r in got} == {"violated"}
     with pytest.raises(ValueError, match=r"clock `@\(posedge clk\)` samples VCD waveforms"):
         ms.check(df, "@(posedge clk) a |=> b", order_by="ts", sva=True)
+
+
+def test_times_from_order_by(spark):
+    """order_by's time stamps (or integers with time=) are the events'
+    times: the reports of `mongen.check` with time= on the same events in
+    order, times included, with several partitions."""
+    import datetime as dt
+
+    from test_time import rfc3339_utc
+
+    rng = random.Random(32)
+    n = 300
+    events = random_events(rng, n, p=0.2)
+    # Distinct, increasing times in microseconds (Spark's unit), from
+    # before 1970 on.
+    micros = sorted(rng.sample(range(-(10**15), 10**15), n))
+    epoch = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+    moments = [epoch + dt.timedelta(microseconds=u) for u in micros]
+    rows = [
+        (moments[t], micros[t], *(events[c][t] for c in ("a", "b", "c", "n", "level")))
+        for t in range(n)
+    ]
+    random.Random(1).shuffle(rows)
+    spark.conf.set("spark.sql.shuffle.partitions", "4")
+    df = spark.createDataFrame(
+        rows, "ts timestamp, us long, a boolean, b boolean, c boolean, n long, level string"
+    )
+    kwargs = dict(defines=ARROW_DEFINES, all=True, max_reports=3)
+    stamps = pa.table({"ts": pa.array(micros, pa.timestamp("us", tz="UTC")), **events})
+    want = mongen.check(stamps, PROPERTIES, name="dataframe", time="ts", **kwargs)
+    got = ms.check(df, PROPERTIES, order_by="ts", **kwargs)
+    assert got == want
+    times = [v for r in got for v in r["violations"]]
+    assert times and all(v["time"] == rfc3339_utc(v["time_ns"]) for v in times)
+    assert all(v["time_ns"] == micros[v["index"]] * 1000 for v in times)
+    # Integers with time=: their unit; another order_by column is no time.
+    ints = pa.table({"us": micros, **events})
+    want = mongen.check(ints, PROPERTIES, name="dataframe", time="us:us", **kwargs)
+    assert ms.check(df, PROPERTIES, order_by="us", time="us:us", **kwargs) == want
+    untimed = ms.check(df, PROPERTIES, order_by="us", **kwargs)
+    assert untimed == mongen.check(ints, PROPERTIES, name="dataframe", **kwargs)
+    assert all("time_ns" not in v for r in untimed for v in r["violations"])
+    with pytest.raises(ValueError, match="order_by's first column"):
+        ms.check(df, PROPERTIES, order_by="us", time="ts", **kwargs)
+    # By key, times read (a null one would be an error) and the
+    # violations' ts column the events' times.
+    keyed = ms.check(df, PROPERTIES, order_by="ts", partition_by="level", **kwargs)
+    got = sorted((r["level"], r["property"], r["index"], r["ts"]) for r in keyed.collect())
+    want = []
+    for level in sorted(set(events["level"])):
+        idx = [t for t in range(n) if events["level"][t] == level]
+        stamps_of = pa.array([micros[t] for t in idx], pa.timestamp("us", tz="UTC"))
+        table = pa.table({"ts": stamps_of, **{c: [events[c][t] for t in idx] for c in events}})
+        for r in mongen.check(table, PROPERTIES, time="ts", **kwargs):
+            for v in r["violations"]:
+                want.append((level, r["property"], v["index"], v["time_ns"] // 1000))
+    # Spark collects naive datetimes in the local zone, which timestamp()
+    # reads back to the instant (a float of seconds, exact to the
+    # microsecond within these ±31 years).
+    as_micros = [(lv, p, i, round(ts.timestamp() * 10**6)) for lv, p, i, ts in got]
+    assert len(want) > 5 and sorted(as_micros) == sorted(want)
+    spark.conf.set("spark.sql.shuffle.partitions", "5")
+    # A null time: an error naming its event (Spark sorts it first).
+    nulls = spark.createDataFrame([(moments[0], True), (None, True)], "ts timestamp, a boolean")
+    with pytest.raises(ValueError, match="event 0: no time"):
+        ms.check(nulls, "G a", order_by="ts")

@@ -142,6 +142,21 @@ pub enum TimeFormat {
     /// `--time ts:rfc3339`: RFC 3339 / ISO 8601 date-times with an offset
     /// (`2024-05-01T12:00:00.250Z`, `2024-05-01 14:00:00+02:00`).
     Rfc3339,
+    /// Integers counting a unit since the Unix epoch, which are date-times
+    /// and shown as such (RFC 3339, in UTC): Arrow's time stamps
+    /// (`timestamp[ms, tz=...]` counts milliseconds since the epoch in UTC
+    /// whatever its zone). No `--time` argument names it: the Python
+    /// package picks it for a time-stamp column.
+    ///
+    /// ```
+    /// use monitor_core::trace::time::{TimeFormat, Unit};
+    /// use monitor_core::trace::expr::Cell;
+    ///
+    /// let t = TimeFormat::Epoch(Unit::Ms).read(Some(Cell::Int(1_250)))?;
+    /// assert_eq!((t.nanos, t.to_string()), (1_250_000_000, "1970-01-01T00:00:01.25Z".to_string()));
+    /// # Ok::<(), String>(())
+    /// ```
+    Epoch(Unit),
 }
 
 /// Which field holds the events' times, and how it is written: the
@@ -278,6 +293,28 @@ impl TimeFormat {
     /// # Ok::<(), String>(())
     /// ```
     pub fn read(self, cell: Option<Cell<'_>>) -> Result<Time, String> {
+        // Integers (Arrow's columns; the lines of a log are text): a
+        // product, not a text to parse. An RFC 3339 time reads one as
+        // text, for its error.
+        let number = match self {
+            TimeFormat::Unit(u) => Some((u, TimeForm::Number(u))),
+            TimeFormat::Auto => Some((Unit::S, TimeForm::Number(Unit::S))),
+            TimeFormat::Epoch(u) => Some((u, TimeForm::Rfc3339)),
+            TimeFormat::Rfc3339 => None,
+        };
+        if let (Some(Cell::Int(i)), Some((unit, form))) = (cell, number) {
+            return match i.checked_mul(unit.nanos()) {
+                Some(nanos) => Ok(Time { nanos, form }),
+                None if form == TimeForm::Rfc3339 => Err(format!(
+                    "the time {i} ({}) is out of range: date-times are read from 1677-09-21 to \
+                     2262-04-11 (nanoseconds in 64 bits)",
+                    unit.words()
+                )),
+                None => Err(format!(
+                    "the time `{i}` is out of range (at most ±292 years of nanoseconds around 0)"
+                )),
+            };
+        }
         let owned;
         let text: &str = match cell {
             None | Some(Cell::Json(serde_json::Value::Null)) => {
@@ -312,6 +349,10 @@ impl TimeFormat {
         };
         match self {
             TimeFormat::Unit(unit) => number(unit),
+            TimeFormat::Epoch(unit) => number(unit).map(|t| Time {
+                form: TimeForm::Rfc3339,
+                ..t
+            }),
             TimeFormat::Rfc3339 => date_time(text),
             TimeFormat::Auto if looks_numeric(text) => number(Unit::S),
             TimeFormat::Auto => date_time(text).map_err(|e| {
@@ -642,6 +683,29 @@ mod tests {
                     prop_assert_eq!(TimeFormat::Unit(unit).read(Some(Cell::Text(&t.to_string()))).unwrap(), t);
                 }
                 Err(_) => prop_assert!(t.is_err()),
+            }
+        }
+
+        /// An integer (an Arrow column's value) is its product with the
+        /// unit, counted in i128, or out of range: in a unit (shown as a
+        /// number) and since the epoch (Arrow's time stamps, shown as a
+        /// date-time whose text reads back to the same nanoseconds).
+        #[test]
+        fn integers_are_products_with_their_unit(i in any::<i64>(), small in -10_000_000_000i64..10_000_000_000, unit in 0usize..6) {
+            let unit = Unit::ALL[unit];
+            for i in [i, small] {
+                let expected = i64::try_from(i128::from(i) * i128::from(unit.nanos())).ok();
+                let number = TimeFormat::Unit(unit).read(Some(Cell::Int(i)));
+                let epoch = TimeFormat::Epoch(unit).read(Some(Cell::Int(i)));
+                match expected {
+                    Some(e) => {
+                        prop_assert_eq!(number.unwrap(), Time { nanos: e, form: TimeForm::Number(unit) });
+                        let t = epoch.unwrap();
+                        prop_assert_eq!(t, Time { nanos: e, form: TimeForm::Rfc3339 });
+                        prop_assert_eq!(TimeFormat::Rfc3339.read(Some(Cell::Text(&t.to_string()))).unwrap(), t);
+                    }
+                    None => prop_assert!(number.is_err() && epoch.is_err()),
+                }
             }
         }
 

@@ -297,6 +297,7 @@ def check(
     unkeyed: str = "error",
     key_limit: Optional[int] = None,
     end_key: Optional[str] = None,
+    time_order: str = "strict",
 ) -> List[Dict[str, Any]]:
     """Checks properties over traces; returns one report per trace and
     property, as `mongen check --json` writes them: {"trace", "property",
@@ -311,8 +312,26 @@ def check(
     a Python object per value. Booleans, integers, floats and strings are
     read as such (numbers compared exactly, decimals by their decimal
     value), time stamps as their integer values, nulls as absent
-    fields; the report's trace is `name`, and `time` names a column of
-    integer times (or time stamps) reported with violations.
+    fields; the report's trace is `name`.
+
+    time names the field of the events' times, as `mongen check --time`:
+    "ts" or "ts:UNIT" (ns, us, ms, s, m, h, rfc3339). In files (CSV, JSON
+    Lines) and in text or integer columns it reads what the CLI reads: a
+    number of UNIT (seconds by default; decimals exact to the
+    nanosecond) or an RFC 3339 date-time. An Arrow column of time stamps
+    (any unit, any time zone or none, taken as UTC) is read as date-times
+    in its own unit; durations count their own unit; a UNIT given for
+    either is a ValueError (":rfc3339" is allowed on time stamps); floats
+    and dates are refused (not exact; cast dates to time stamps). Every
+    violation's position then has "time" (as written: a number of its
+    unit, or an RFC 3339 date-time in UTC; time stamps are date-times)
+    and "time_ns" (exact nanoseconds, since the epoch for date-times).
+    Times must not decrease: with time_order="strict" (the default) one
+    that goes back raises TraceReadError naming its row (or line) and
+    both times; with time_order="lenient" its event is taken at the time
+    before it and counted in each report's "late_events". A missing or
+    null time raises TraceReadError naming its row. VCD waveforms have
+    their own times: time is refused for them.
 
     defines binds propositions to expressions over the fields
     ({"slow": "latency > 100"}); a proposition without one reads the
@@ -390,25 +409,24 @@ def check(
                 f"the assertions' clock `{checker.clock}` samples VCD waveforms; the rows "
                 "of Arrow data are the clock ticks: leave the clock out"
             )
-    else:
-        if time is not None:
-            raise ValueError("time is for Arrow data (files have their own)")
+    if time is None and time_order != "strict":
+        raise ValueError("time_order is for times: give time=")
     try:
         if keys is not None:
             if clock is not None:
                 raise ValueError("clock is for VCD waveforms, which by= does not read")
             if data is not None:
                 reports = checker.check_arrow_by(
-                    data, name, time, keys, unkeyed, key_limit, end_key
+                    data, name, time, keys, unkeyed, key_limit, end_key, time_order
                 )
             else:
                 reports = checker.check_files_by(
-                    _paths(traces), format, keys, unkeyed, key_limit, end_key
+                    _paths(traces), format, keys, unkeyed, key_limit, end_key, time, time_order
                 )
         elif data is not None:
-            reports = checker.check_arrow(data, name, time)
+            reports = checker.check_arrow(data, name, time, time_order)
         else:
-            reports = checker.check_files(_paths(traces), format, clock)
+            reports = checker.check_files(_paths(traces), format, clock, time, time_order)
     except TraceReadError as e:
         e.reports = [json.loads(r) for r in e.reports]
         raise

@@ -50,9 +50,16 @@ class TraceChecker:
     def clock(self) -> Optional[str]: ...
     def fields(self) -> List[str]: ...
     def check_files(
-        self, traces: List[str], format: Optional[str], clock: Optional[str]
+        self,
+        traces: List[str],
+        format: Optional[str],
+        clock: Optional[str],
+        time: Optional[str] = ...,
+        time_order: str = ...,
     ) -> List[str]: ...
-    def check_arrow(self, data: Any, name: str, time: Optional[str]) -> List[str]: ...
+    def check_arrow(
+        self, data: Any, name: str, time: Optional[str], time_order: str = ...
+    ) -> List[str]: ...
     def check_files_by(
         self,
         traces: List[str],
@@ -61,6 +68,8 @@ class TraceChecker:
         unkeyed: str,
         key_limit: Optional[int],
         end_key: Optional[str],
+        time: Optional[str] = ...,
+        time_order: str = ...,
     ) -> List[str]: ...
     def check_arrow_by(
         self,
@@ -71,8 +80,11 @@ class TraceChecker:
         unkeyed: str,
         key_limit: Optional[int],
         end_key: Optional[str],
+        time_order: str = ...,
     ) -> List[str]: ...
-    def summarize(self, data: Any) -> bytes: ...
+    def summarize(
+        self, data: Any, time: Optional[str] = ..., time_order: str = ...
+    ) -> bytes: ...
     def combine(
         self,
         names: List[str],
@@ -80,7 +92,9 @@ class TraceChecker:
         fetch: Callable[[List[int]], Dict[int, Any]],
         name: str,
         time: Optional[str],
+        time_order: str = ...,
+        like: Optional[Any] = ...,
     ) -> List[str]: ...
     def check_groups(
-        self, data: Any, keys: List[str]
+        self, data: Any, keys: List[str], time: Optional[str] = ...
     ) -> Tuple[List[int], List[str], List[int], List[str]]: ...

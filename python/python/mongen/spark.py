@@ -97,6 +97,8 @@ def check(
     max_memory: Optional[int] = None,
     *,
     sva: bool = False,
+    time: Optional[str] = None,
+    time_order: str = "strict",
 ) -> Any:
     """Checks properties over a Spark DataFrame of events.
 
@@ -123,6 +125,22 @@ def check(
     those of `mongen.check`; a proposition without a definition reads the
     column of its name. The properties are compiled on the driver first: a
     limit exceeded raises ValueError there, before any Spark job.
+
+    Times: when order_by's first column holds time stamps (Spark's
+    TimestampType or TimestampNTZType, the latter taken as UTC), it is
+    the events' time, as `mongen.check(..., time=column)` reads it:
+    each violation's position has "time" (an RFC 3339 date-time in UTC)
+    and "time_ns" (nanoseconds since the epoch). time= names it for a
+    column of another type ("ts:ms" for integers of milliseconds, "ts"
+    for seconds or RFC 3339 text; as in `mongen.check`), and must name
+    order_by's first column: the rows are sorted by it, so that times go
+    back nowhere, across partitions too (each partition's summary carries
+    its first and last times, and the driver checks them in order). A
+    null time is a ValueError naming its event (Spark sorts nulls
+    first). By key (partition_by), the violations' order_by columns
+    are their events' times. time_order is `mongen.check`'s (sorted rows
+    never go back). Other order_by columns are not times: the reports
+    have none, as before.
     """
     key = _checker_key(
         properties, defines, psl, verdicts, all, max_reports, max_states, max_memory, sva
@@ -135,6 +153,9 @@ def check(
             "a DataFrame are the clock ticks: leave the clock out"
         )
     order = _names(order_by, "order_by")
+    time = _order_time(df, order, time)
+    if time is None and time_order != "strict":
+        raise ValueError("time_order is for times: give time= or order by time stamps")
     fields = checker.fields()
     missing = [c for c in fields + order if c not in df.columns]
     if partition_by is not None:
@@ -146,8 +167,46 @@ def check(
             f"(the columns are {', '.join(df.columns)})"
         )
     if partition_by is None:
-        return _check_trace(df, key, fields, order, name)
-    return _check_keys(df, key, fields, order, keys)
+        return _check_trace(df, key, fields, order, name, time, time_order)
+    return _check_keys(df, key, fields, order, keys, time)
+
+
+# The formats of `time=` after a colon, as `mongen check --time` reads them.
+_TIME_FORMATS = ("ns", "us", "ms", "s", "m", "h", "rfc3339")
+
+
+def _order_time(df: Any, order: List[str], time: Optional[str]) -> Optional[str]:
+    """The time of the events: time= (which must name order_by's first
+    column), or order_by's first column when it holds time stamps, or
+    None."""
+    if time is None:
+        kind = type(df.schema[order[0]].dataType).__name__ if order[0] in df.columns else ""
+        return order[0] if kind in ("TimestampType", "TimestampNTZType") else None
+    if not isinstance(time, str):
+        raise TypeError(f"time: a column name, with its format (\"ts:ms\"), not {time!r}")
+    field, _, fmt = time.rpartition(":")
+    if not field or fmt not in _TIME_FORMATS:
+        field = time
+    if field != order[0]:
+        raise ValueError(
+            f"time={time!r}: the times are order_by's first column ({order[0]!r}), by which "
+            "the rows are sorted (times must not go back)"
+        )
+    return time
+
+
+def _time_like(df: Any, time: Optional[str]) -> Any:
+    """An empty Arrow table with the time column as Spark gives it to
+    mapInArrow (its type says how times are read), or None."""
+    if time is None:
+        return None
+    from pyspark.sql.pandas.types import to_arrow_type  # type: ignore[import-not-found]
+
+    field, _, fmt = time.rpartition(":")
+    if not field or fmt not in _TIME_FORMATS:
+        field = time
+    arrow_type = to_arrow_type(df.schema[field].dataType, timezone="UTC")
+    return pa.table({field: pa.array([], arrow_type)})
 
 
 def _check_trace(
@@ -156,6 +215,8 @@ def _check_trace(
     fields: List[str],
     order: List[str],
     name: str,
+    time: Optional[str] = None,
+    time_order: str = "strict",
 ) -> List[Dict[str, Any]]:
     from pyspark import StorageLevel, TaskContext  # type: ignore[import-not-found]
     from pyspark.sql.types import (  # type: ignore[import-not-found]
@@ -170,7 +231,7 @@ def _check_trace(
 
     def summarize(batches: Any) -> Any:
         part = TaskContext.get().partitionId()
-        summary = _checker(key).summarize(_reader(batches, names))
+        summary = _checker(key).summarize(_reader(batches, names), time, time_order)
         yield pa.RecordBatch.from_arrays(
             [pa.array([part], pa.int32()), pa.array([summary], pa.binary())],
             names=["part", "summary"],
@@ -204,7 +265,8 @@ def _check_trace(
                 out[k] = rows_of.drop_columns([_PART]).select(names)
             return out
 
-        reports = _checker(key).combine(names, summaries, fetch, name, None)
+        like = _time_like(ordered, time)
+        reports = _checker(key).combine(names, summaries, fetch, name, time, time_order, like)
     finally:
         ordered.unpersist()
     return [json.loads(r) for r in reports]
@@ -224,6 +286,7 @@ def _check_keys(
     fields: List[str],
     order: List[str],
     keys: List[str],
+    time: Optional[str] = None,
 ) -> Any:
     from pyspark.sql.types import (  # type: ignore[import-not-found]
         LongType,
@@ -255,7 +318,7 @@ def _check_keys(
         if not batches:
             return
         table = pa.Table.from_batches(batches)
-        rows, props, index, why = _checker(key).check_groups(table, keys)
+        rows, props, index, why = _checker(key).check_groups(table, keys, time)
         if not rows:
             return
         take = pa.array(rows, pa.int64())
