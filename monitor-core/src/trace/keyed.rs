@@ -62,7 +62,7 @@ use super::check::{
 use super::chunked::{line_reader, line_start, Chunking, LineCheck, LineFormat, LineLog};
 use super::expr::Cell;
 use super::reader::{Position, Reader, TraceError};
-use super::time::{Clock, TimeOrder, TimeSpec, Timed};
+use super::time::{Clock, Time, TimeOrder, TimeSpec, Timed};
 use crate::lazy::{RunStates, RunStep};
 use crate::runtime::{Cursor, VIOLATION};
 use crate::Verdict;
@@ -882,8 +882,9 @@ impl KeyedChecker {
     }
 
     /// Reads each event's time, as [`Checker::set_time`] does: the
-    /// violations' positions have it. With times, a log of lines is read
-    /// in one pass ([`KeyedChecker::run_lines`] digests no chunk).
+    /// violations' positions have it. A log of lines is still read in
+    /// chunks ([`KeyedChecker::run_lines`]): each chunk's times are read
+    /// on any core, and ordered as its events are applied, in order.
     ///
     /// ```
     /// use monitor_core::trace::check::{Options, Property};
@@ -1975,6 +1976,9 @@ struct KeyedDigest {
     keys: Vec<u8>,
     /// The events' atoms (`words` each; zero for a row not evaluated).
     bits: Vec<u64>,
+    /// With times ([`KeyedChecker::set_time`]): each event's time as its
+    /// field says (ordered when applied, in order).
+    times: Vec<Time>,
     /// For each broadcast row, the texts of the fields explanations show.
     values: Vec<String>,
     /// The texts of the fields shown with `set_show`, at each event
@@ -2017,8 +2021,7 @@ impl LineCheck for KeyedLines<'_, '_> {
     }
 
     fn digests(&self) -> bool {
-        // Times are ordered across the whole log: read in one pass.
-        self.shared.binding.bound.time.is_none()
+        true
     }
 
     fn done(&self) -> bool {
@@ -2047,6 +2050,7 @@ impl LineCheck for KeyedLines<'_, '_> {
         d.bits.reserve(lines_hint * bound.words);
         d.values.clear();
         d.show.clear();
+        d.times.clear();
         d.stopped = false;
         d.lines = lines;
         let words = bound.words;
@@ -2059,6 +2063,17 @@ impl LineCheck for KeyedLines<'_, '_> {
                 Err(_) => {
                     d.stopped = true;
                     break;
+                }
+            }
+            if let Some(f) = bound.time {
+                // (Read whatever the row: a row without a key has its
+                // time ordered too, as in one pass.)
+                match f.format.read(reader.cell(f.id)) {
+                    Ok(t) => d.times.push(t),
+                    Err(_) => {
+                        d.stopped = true;
+                        break;
+                    }
                 }
             }
             let start = d.keys.len();
@@ -2116,6 +2131,7 @@ impl LineCheck for KeyedLines<'_, '_> {
         let (index, line) = (self.index, self.line);
         let words = self.shared.binding.bound.words;
         let show_count = self.shared.binding.bound.show.len();
+        let time = self.shared.binding.bound.time;
         let checker = &mut *self.checker;
         let on_violation = &mut *self.on_violation;
         let (mut key_start, mut values_at, mut show_at) = (0, 0, 0);
@@ -2156,11 +2172,35 @@ impl LineCheck for KeyedLines<'_, '_> {
                 let key = &d.keys[key_start..e.key_end];
                 key_start = e.key_end;
                 let bits = &d.bits[i * words..(i + 1) * words];
+                let line_here = e.line + line - 1;
+                if matches!(e.kind, DigestKind::Unkeyed)
+                    && checker.options.unkeyed == Unkeyed::Error
+                {
+                    // (Its time, and the error, are one pass's.)
+                    break 'events Some(i);
+                }
+                // The clock before this event: one pass from here, if
+                // it comes to that, ticks it again.
+                let clock = checker.checker.clock;
+                let timestamp = match time {
+                    None => None,
+                    Some(f) => {
+                        match checker
+                            .checker
+                            .clock
+                            .tick(d.times[i], Some(line_here), f.order)
+                        {
+                            Ok(t) => Some(t),
+                            // A time that goes back: one pass says so.
+                            Err(_) => break 'events Some(i),
+                        }
+                    }
+                };
                 let at = Position {
                     index: i as u64 + index,
-                    line: Some(e.line + line - 1),
+                    line: Some(line_here),
                     time: None,
-                    timestamp: None,
+                    timestamp,
                 };
                 let show = match e.kind {
                     DigestKind::Unkeyed => &[][..],
@@ -2170,9 +2210,6 @@ impl LineCheck for KeyedLines<'_, '_> {
                     }
                 };
                 match e.kind {
-                    DigestKind::Unkeyed if checker.options.unkeyed == Unkeyed::Error => {
-                        break 'events Some(i);
-                    }
                     DigestKind::Unkeyed => {
                         checker.events += 1;
                         checker.unkeyed += 1;
@@ -2201,6 +2238,7 @@ impl LineCheck for KeyedLines<'_, '_> {
                     DigestKind::Keyed { ends } => {
                         let Ok(k) = checker.lookup(e.hash, key, on_violation) else {
                             // Over the key limit: one pass says so.
+                            checker.checker.clock = clock;
                             break 'events Some(i);
                         };
                         checker.events += 1;
@@ -2683,6 +2721,9 @@ mod tests {
         let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(31).with_past();
         let (mut compared, mut failed, mut parallel, mut violated) = (0, 0, 0, 0);
         let mut explained = 0;
+        // Timed rounds compared whose times went back: strict (an
+        // error), lenient (late events).
+        let (mut back, mut late) = (0, 0);
         // Keys a CSV file writes without quotes (with quotes, a CSV log
         // is read in one pass).
         let plain: Vec<&str> = KEYS
@@ -2740,6 +2781,15 @@ mod tests {
                 .then(|| Expr::parse(if csv { "b == 1 & c == 1" } else { "b & c" }).unwrap());
             let key_limit = (round % 4 == 0).then(|| 1 + (rng.next_u64() % 4) as usize);
             let show = round % 4 == 3;
+            // Times from field `a` (0 or 1: they go back often), every
+            // sixth round, strict or lenient.
+            let timed = (round % 6 == 5).then(|| {
+                if round % 4 == 1 {
+                    TimeOrder::Lenient
+                } else {
+                    TimeOrder::Strict
+                }
+            });
             let checker = |explain_later: bool| {
                 let mut checker = KeyedChecker::new(
                     props(&formulas),
@@ -2754,6 +2804,9 @@ mod tests {
                 );
                 if show {
                     checker.set_show(vec![by.into(), "c".into()]);
+                }
+                if let Some(order) = timed {
+                    checker.set_time(Some(TimeSpec::parse("a").unwrap()), order);
                 }
                 checker
             };
@@ -2820,15 +2873,28 @@ mod tests {
                     explained += usize::from(!want.violations.is_empty());
                 }
                 compared += 1;
+                if timed.is_some() {
+                    back += usize::from(
+                        want.as_ref()
+                            .is_err_and(|e| e.message.contains("goes back")),
+                    );
+                    late += usize::from(one.report().late_events > 0);
+                }
                 failed += usize::from(want.is_err());
                 violated += usize::from(!one.report().violations.is_empty());
                 parallel += usize::from(!csv || !text.contains('"'));
             }
         }
         assert!(
-            compared > 1000 && failed > 100 && violated > 300 && parallel > 500 && explained > 200,
+            compared > 1000
+                && failed > 100
+                && violated > 300
+                && parallel > 500
+                && explained > 200
+                && back > 20
+                && late > 20,
             "{compared} compared, {failed} failed, {violated} violated, {parallel} parallel, \
-             {explained} explained later"
+             {explained} explained later, {back} went back, {late} late"
         );
     }
 
