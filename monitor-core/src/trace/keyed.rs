@@ -2783,13 +2783,12 @@ mod tests {
             let show = round % 4 == 3;
             // Times from field `a` (0 or 1: they go back often), every
             // sixth round, strict or lenient.
-            let timed = (round % 6 == 5).then(|| {
-                if round % 4 == 1 {
-                    TimeOrder::Lenient
-                } else {
-                    TimeOrder::Strict
-                }
-            });
+            let order = if round % 4 == 1 {
+                TimeOrder::Lenient
+            } else {
+                TimeOrder::Strict
+            };
+            let timed = (round % 6 == 5).then_some(order);
             let checker = |explain_later: bool| {
                 let mut checker = KeyedChecker::new(
                     props(&formulas),
