@@ -527,7 +527,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         violated |= reports.iter().any(|r| r.verdict == Verdict::Violated);
     }
     if args.summary {
-        totals.write(run, args.json);
+        totals.write(run, args.json, args.time_order == TimeOrderArg::Lenient);
     }
     Ok(violated)
 }

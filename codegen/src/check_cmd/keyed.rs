@@ -181,7 +181,11 @@ pub(super) fn check(
         }
     }
     if args.summary {
-        totals.write(run, args.json);
+        totals.write(
+            run,
+            args.json,
+            args.time_order == crate::TimeOrderArg::Lenient,
+        );
     }
     Ok(violated)
 }

@@ -20,6 +20,8 @@ struct Total {
     traces_violated: u64,
     violation_count: u64,
     events: u64,
+    /// Events whose times went back (--time-order lenient), in all.
+    late_events: u64,
     /// With --by: keys seen and keys that violated it, over all traces.
     keys: u64,
     keys_violated: u64,
@@ -60,6 +62,7 @@ impl Totals {
             t.traces_violated += u64::from(r.verdict == Verdict::Violated);
             t.violation_count += r.violation_count;
             t.events += r.events;
+            t.late_events += r.late_events;
         }
     }
 
@@ -73,6 +76,7 @@ impl Totals {
             t.traces_violated += u64::from(r.keys_violated > 0);
             t.violation_count += r.violation_count;
             t.events += report.events;
+            t.late_events += report.late_events;
             t.keys += report.keys;
             t.keys_violated += r.keys_violated;
         }
@@ -80,8 +84,9 @@ impl Totals {
 
     /// Writes the totals: one line (or, with `json`, one object whose
     /// `trace` is null) per property, when more than one trace was
-    /// reported.
-    pub(super) fn write(&self, run: &mut Run, json: bool) {
+    /// reported. `lenient`: times were read with --time-order lenient
+    /// (then the objects count `late_events`, as each trace's do).
+    pub(super) fn write(&self, run: &mut Run, json: bool, lenient: bool) {
         if self.traces < 2 {
             return;
         }
@@ -103,6 +108,9 @@ impl Totals {
                     "events": t.events,
                     "violation_count": t.violation_count,
                 });
+                if lenient {
+                    o["late_events"] = t.late_events.into();
+                }
                 if self.keyed {
                     o["keys"] = t.keys.into();
                     o["keys_violated"] = t.keys_violated.into();
@@ -128,19 +136,23 @@ impl Totals {
                     if n == 1 { "its" } else { "their" }
                 ),
             };
-            let events = plural(t.events, "event", "events");
+            let events = format!(
+                "{} read{}",
+                plural(t.events, "event", "events"),
+                super::late_text(t.late_events)
+            );
             let property = escape(&t.name);
             let _ = if t.traces_violated > 0 {
                 writeln!(
                     run.out,
-                    "total: `{property}`: violated in {} of {traces}{keys}, {}; {events} read{incomplete}",
+                    "total: `{property}`: violated in {} of {traces}{keys}, {}; {events}{incomplete}",
                     t.traces_violated,
                     plural(t.violation_count, "violation", "violations"),
                 )
             } else {
                 writeln!(
                     run.out,
-                    "total: `{property}`: holds on {traces}{keys} ({events} read, no violation){incomplete}",
+                    "total: `{property}`: holds on {traces}{keys} ({events}, no violation){incomplete}",
                 )
             };
         }
