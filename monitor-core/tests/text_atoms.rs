@@ -368,3 +368,100 @@ fn edge_cases_of_text_atoms() {
     let e = vcd("b101", "x in [\"101\"]").unwrap_err();
     assert!(e.contains("not text"), "{e}");
 }
+
+/// The verdict of each property `G b` (one per binding, all checked
+/// together, so that their atoms are bound together) on a log.
+fn verdicts(
+    log: &str,
+    format: &str,
+    bindings: &[String],
+    strict: bool,
+) -> Result<Vec<bool>, String> {
+    let properties = bindings
+        .iter()
+        .map(|b| {
+            let table = MonitorTable::from_ltl("G p").map_err(|e| e.to_string())?;
+            let e = Expr::parse(b).map_err(|e| e.to_string())?;
+            Ok(Property::new(b.as_str(), table, vec![e]))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let options = Options {
+        strict_fields: strict,
+        ..Options::default()
+    };
+    let mut checker = Checker::new(properties, options);
+    let reports = match format {
+        "csv" => {
+            checker.run(&mut CsvReader::new("t.csv", log.as_bytes()).map_err(|e| e.to_string())?)
+        }
+        _ => checker.run(&mut JsonlReader::new("t.jsonl", log.as_bytes())),
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(reports
+        .iter()
+        .map(|r| r.verdict != Verdict::Violated)
+        .collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// When every atom is an equality test of a field's text (`==`, `!=`
+    /// and their case forms), the checker evaluates them all together,
+    /// by field: several atoms on two fields, over several rows of random
+    /// cells, give the verdicts of the general evaluation (`(b) && true`,
+    /// each property alone), and the same error.
+    #[test]
+    fn equalities_of_several_fields_are_the_general_evaluation(
+        tests in prop::collection::vec(
+            (prop::sample::select(&["==", "!=", "===", "!=="][..]), prop::bool::ANY, text(), prop::bool::ANY),
+            1..6,
+        ),
+        rows in prop::collection::vec((csv_cell(), json(), json()), 1..5),
+        strict in prop::bool::ANY,
+    ) {
+        let bindings: Vec<String> = tests
+            .iter()
+            .map(|(op, on_x, s, first)| {
+                let field = if *on_x { "x" } else { "y" };
+                if *first {
+                    format!("{field} {op} {}", literal(s))
+                } else {
+                    format!("{} {op} {field}", literal(s))
+                }
+            })
+            .collect();
+        let general: Vec<String> = bindings.iter().map(|b| format!("({b}) && true")).collect();
+        let mut csv = String::from("k,x,y\n");
+        let mut jsonl = String::new();
+        for (i, (c, jx, jy)) in rows.iter().enumerate() {
+            // The CSV row: the random cell in x, `request` or it in y.
+            let cell = csv_log(c);
+            let cell = cell.lines().nth(1).unwrap().strip_prefix("0,").unwrap().to_string();
+            let y = if i % 2 == 0 { "request".to_string() } else { cell.clone() };
+            csv.push_str(&format!("{i},{cell},{y}\n"));
+            // The JSON row: x and y as the random values write them.
+            let value = |j: &Json| {
+                let line = json_log(j);
+                let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+                v.get("x").cloned()
+            };
+            let mut row = serde_json::Map::new();
+            row.insert("k".into(), i.into());
+            if let Some(v) = value(jx) {
+                row.insert("x".into(), v);
+            }
+            if let Some(v) = value(jy) {
+                row.insert("y".into(), v);
+            }
+            jsonl.push_str(&serde_json::Value::Object(row).to_string());
+            jsonl.push('\n');
+        }
+        for (log, format) in [(&csv, "csv"), (&jsonl, "jsonl")] {
+            let fast = verdicts(log, format, &bindings, strict);
+            let slow = verdicts(log, format, &general, strict);
+            // Each property alone, by the general evaluation.
+            prop_assert_eq!(&fast, &slow, "{:?} on {:?} (strict {})", bindings, log, strict);
+        }
+    }
+}

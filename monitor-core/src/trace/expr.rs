@@ -1815,6 +1815,20 @@ impl FieldVsText {
         }
     }
 
+    /// The string the field's text is tested to equal (`==`, `===`:
+    /// `true`) or to differ from (`!=`, `!==`: `false`), if the test is
+    /// one of these.
+    pub(crate) fn equality(&self) -> Option<(&str, bool)> {
+        match &self.test {
+            FieldTextTest::Compare { op, text, .. } => match op {
+                Comparison::Eq | Comparison::CaseEq => Some((text, true)),
+                Comparison::Ne | Comparison::CaseNe => Some((text, false)),
+                _ => None,
+            },
+            FieldTextTest::Test(_) => None,
+        }
+    }
+
     /// The test's value where the field's text is `text` (a CSV cell, a
     /// JSON string; a missing one is the caller's).
     #[inline]
