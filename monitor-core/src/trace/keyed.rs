@@ -395,6 +395,9 @@ pub struct KeyedChecker {
     /// Per property: whether each state of its monitor can never lead to
     /// a violation.
     safe: Vec<Vec<bool>>,
+    /// Per property: its transitions as [`StepTable`] holds them, if its
+    /// monitor is one it fits.
+    steps: Vec<Option<StepTable>>,
     /// Per property: the violations explained, the keys satisfied.
     explained: Vec<usize>,
     satisfied: Vec<u64>,
@@ -454,11 +457,19 @@ impl KeyedChecker {
     ) -> KeyedChecker {
         assert!(!by.is_empty(), "keyed checking needs a key field");
         let n = properties.len();
-        let safe = properties
+        let safe: Vec<Vec<bool>> = properties
             .iter()
             .map(|p| match &p.monitor {
                 Engine::Eager(t) => never_violated(&t.table()),
                 Engine::Lazy(_) => Vec::new(),
+            })
+            .collect();
+        let steps = properties
+            .iter()
+            .zip(&safe)
+            .map(|(p, safe): (&Property, &Vec<bool>)| match &p.monitor {
+                Engine::Eager(t) => StepTable::new(&t.table(), safe),
+                Engine::Lazy(_) => None,
             })
             .collect();
         let keep = if keyed.explain_later {
@@ -492,6 +503,7 @@ impl KeyedChecker {
             keys_violated: vec![0; n],
             violation_count: vec![0; n],
             safe,
+            steps,
             explained: vec![0; n],
             satisfied: vec![0; n],
             events: 0,
@@ -1012,12 +1024,14 @@ impl KeyedChecker {
                     bound.shown_values(&*reader, &mut show);
                     self.keep_shown(k, &show);
                 }
-                self.step(k, &at, &bits, &values, on_violation);
+                let finished = self.step(k, &at, &bits, &values, on_violation);
                 if let Some(m) = self.take_stopped() {
                     return Err(reader.error_here(m));
                 }
+                self.after_event(Some((k, finished)), hash, &key, ends);
+            } else {
+                self.after_event(None, hash, &key, ends);
             }
-            self.after_event(k, hash, &key, ends);
         }
         Ok(())
     }
@@ -1082,15 +1096,16 @@ impl KeyedChecker {
     /// After the event of key `key` (in slot `k`, `None` if dead): frees
     /// the key if the event ends it, or if its monitors can never report
     /// again.
-    fn after_event(&mut self, k: Option<u32>, hash: u64, key: &[u8], ends: bool) {
+    #[inline]
+    fn after_event(&mut self, k: Option<(u32, bool)>, hash: u64, key: &[u8], ends: bool) {
         match k {
-            Some(k) if ends => {
+            Some((k, _)) if ends => {
                 self.keys.remove(hash, k);
                 self.free(k);
             }
             // (A dead key is forgotten too: its next row starts anew.)
             None if ends => self.keys.remove_dead(hash, key),
-            Some(k) if self.finished(k) => {
+            Some((k, true)) => {
                 // Its monitors can never report again: only the key
                 // stays, so that its later rows are not taken for a
                 // new key.
@@ -1185,10 +1200,14 @@ impl KeyedChecker {
         bits: &[u64],
         values: &dyn Fn(usize) -> String,
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
-    ) {
+    ) -> bool {
         let n = self.checker.runs().len();
         let record = k as usize * self.keys.stride;
         let states = record + 1;
+        // Whether no monitor of the key can report again (each done, or
+        // in a state from which no violation is reachable), found as they
+        // step, their states at hand.
+        let mut finished = true;
         // The event joins the key's recent events.
         let n_events = self.keys.records[record];
         if self.keep > 0 {
@@ -1207,8 +1226,27 @@ impl KeyedChecker {
                 continue;
             }
             let r = &self.checker.runs()[p];
+            if let Some(st) = &self.steps[p] {
+                let v = st.next(s, r.letter(bits));
+                let next = if v == VIOLATION {
+                    self.violation(k, p, s, VIOLATION, at, values, on_violation);
+                    let next = if self.checker.options().all { 0 } else { DONE };
+                    finished &= next == DONE || self.safe[p].get(next as usize) == Some(&true);
+                    next
+                } else if v == DONE {
+                    self.satisfied[p] += 1;
+                    DONE
+                } else {
+                    finished &= v & SAFE_STATE != 0;
+                    v & !SAFE_STATE
+                };
+                self.keys.records[states + p] = next.into();
+                continue;
+            }
             let Some(table) = r.table().map(|t| t.table()) else {
                 self.step_lazy(k, p, s, at, bits, values, on_violation);
+                // (A lazy monitor knows no safe states: finished once done.)
+                finished &= self.keys.records[states + p] as u32 == DONE;
                 continue;
             };
             let target = if r.atoms.len() <= 64 {
@@ -1217,17 +1255,24 @@ impl KeyedChecker {
                 let wide: Vec<bool> = r.atoms.iter().map(|&a| atom_bit(bits, a) == 1).collect();
                 table.next_with(s, wide.as_slice())
             };
-            if target == VIOLATION {
+            let next = if target == VIOLATION {
                 self.violation(k, p, s, VIOLATION, at, values, on_violation);
-                self.keys.records[states + p] =
-                    if self.checker.options().all { 0 } else { DONE }.into();
+                if self.checker.options().all {
+                    0
+                } else {
+                    DONE
+                }
             } else if table.verdicts.get(target as usize) == Some(&Verdict::Satisfied) {
-                self.keys.records[states + p] = DONE.into();
                 self.satisfied[p] += 1;
+                DONE
             } else {
-                self.keys.records[states + p] = target.into();
-            }
+                target
+            };
+            self.keys.records[states + p] = next.into();
+            finished &= next == DONE || self.safe[p].get(next as usize) == Some(&true);
         }
+        debug_assert_eq!(finished, self.finished(k));
+        finished
     }
 
     /// Records the violation of property `p` by key `k` from state `from`
@@ -1916,6 +1961,62 @@ fn unkeyed_error(why: &str) -> String {
     )
 }
 
+/// A property's transitions as a key's step reads them: the target of
+/// each state and letter, with what the step needs to know of it in the
+/// same word: [`VIOLATION`]; [`DONE`] for a state where the property is
+/// satisfied; or the state, with [`SAFE_STATE`] set if no violation can
+/// be reached from it (so that a step reads one word per property,
+/// neither the verdicts nor the safe states).
+struct StepTable {
+    props: u32,
+    next: Vec<u32>,
+}
+
+/// The bit of a [`StepTable`]'s target that says no violation can be
+/// reached from it (the states of a table that has one are fewer).
+const SAFE_STATE: u32 = 1 << 31;
+
+impl StepTable {
+    /// The step table of `table` (`safe`: its states from which no
+    /// violation can be reached), if it has dense transitions over at
+    /// most 8 propositions and fewer than 2^31 states.
+    fn new(table: &crate::runtime::Table<'_>, safe: &[bool]) -> Option<StepTable> {
+        let crate::runtime::Transitions::Dense(dense) = table.transitions else {
+            return None;
+        };
+        if table.props > 8 || table.num_states() >= SAFE_STATE as usize - 2 {
+            return None;
+        }
+        let next = dense
+            .iter()
+            .map(|&t| {
+                if t == VIOLATION {
+                    VIOLATION
+                } else if table.verdicts.get(t as usize) == Some(&Verdict::Satisfied) {
+                    DONE
+                } else if safe.get(t as usize) == Some(&true) {
+                    t | SAFE_STATE
+                } else {
+                    t
+                }
+            })
+            .collect();
+        Some(StepTable {
+            props: table.props,
+            next,
+        })
+    }
+
+    /// The target of state `s` (not [`DONE`]) on `letter`, as
+    /// [`StepTable`] codes it.
+    #[inline]
+    fn next(&self, s: u32, letter: u64) -> u32 {
+        let mask = (1u64 << self.props) - 1;
+        let i = ((s as usize) << self.props) | (letter & mask) as usize;
+        self.next.get(i).copied().unwrap_or(VIOLATION)
+    }
+}
+
 /// What a chunk's digest reads: the binding, and how keys are read.
 struct KeyedShared {
     binding: KeyedBinding,
@@ -2263,12 +2364,14 @@ impl LineCheck for KeyedLines<'_, '_> {
                             if show_count > 0 {
                                 checker.keep_shown(k, show);
                             }
-                            checker.step(k, &at, bits, &values, on_violation);
+                            let finished = checker.step(k, &at, bits, &values, on_violation);
                             if let Some(m) = checker.take_stopped() {
                                 return Err(stopped(&at, m));
                             }
+                            checker.after_event(Some((k, finished)), e.hash, key, ends);
+                        } else {
+                            checker.after_event(None, e.hash, key, ends);
                         }
-                        checker.after_event(k, e.hash, key, ends);
                     }
                 }
             }
