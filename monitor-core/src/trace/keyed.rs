@@ -281,13 +281,13 @@ impl Keys {
         self.hasher.hash_one(key)
     }
 
-    /// The slot of a live key.
-    fn find(&self, hash: u64, key: &[u8]) -> Option<u32> {
-        let words = key_words(key);
+    /// The slot of a live key (`words`: its [`key_words`]).
+    #[inline]
+    fn find_words(&self, hash: u64, key: &[u8], words: &[u64; KEY_WORDS]) -> Option<u32> {
         let long = words[0] as u8 == LONG_KEY;
         self.ids.find(hash, |k| {
             let at = k as usize * self.stride + self.key_at;
-            self.records[at..at + KEY_WORDS] == words
+            self.records[at..at + KEY_WORDS] == *words
                 && (!long || self.long.get(&k).is_some_and(|b| **b == *key))
         })
     }
@@ -1076,7 +1076,20 @@ impl KeyedChecker {
         key: &[u8],
         on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
     ) -> Result<Option<u32>, String> {
-        if let Some(k) = self.keys.find(hash, key) {
+        self.lookup_words(hash, key, &key_words(key), on_violation)
+    }
+
+    /// [`KeyedChecker::lookup`], the key's words ([`key_words`]) known
+    /// (worked out by a chunk's digest, on any core).
+    #[inline]
+    fn lookup_words(
+        &mut self,
+        hash: u64,
+        key: &[u8],
+        words: &[u64; KEY_WORDS],
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) -> Result<Option<u32>, String> {
+        if let Some(k) = self.keys.find_words(hash, key, words) {
             return Ok(Some(k));
         }
         if self.keys.is_dead(hash, key) {
@@ -2077,6 +2090,10 @@ struct KeyedDigest {
     keys: Vec<u8>,
     /// The events' atoms (`words` each; zero for a row not evaluated).
     bits: Vec<u64>,
+    /// The words of each event's key ([`key_words`]; of the empty key for
+    /// a row without one), worked out here, on any core, rather than
+    /// where the key is looked up, in order.
+    words: Vec<[u64; KEY_WORDS]>,
     /// With times ([`KeyedChecker::set_time`]): each event's time as its
     /// field says (ordered when applied, in order).
     times: Vec<Time>,
@@ -2149,6 +2166,8 @@ impl LineCheck for KeyedLines<'_, '_> {
         d.keys.reserve(lines_hint * key_bytes);
         d.bits.clear();
         d.bits.reserve(lines_hint * bound.words);
+        d.words.clear();
+        d.words.reserve(lines_hint);
         d.values.clear();
         d.show.clear();
         d.times.clear();
@@ -2186,6 +2205,7 @@ impl LineCheck for KeyedLines<'_, '_> {
                 d.keys.truncate(start);
                 if shared.unkeyed != Unkeyed::Broadcast {
                     d.bits.extend(std::iter::repeat_n(0, words));
+                    d.words.push([0; KEY_WORDS]);
                     d.events.push(DigestEvent {
                         line,
                         hash: 0,
@@ -2218,6 +2238,7 @@ impl LineCheck for KeyedLines<'_, '_> {
                 d.show.append(&mut show);
             }
             d.bits.extend_from_slice(&bits);
+            d.words.push(key_words(&d.keys[start..]));
             d.events.push(DigestEvent {
                 line,
                 hash: shared.hasher.hash_one(&d.keys[start..]),
@@ -2337,7 +2358,8 @@ impl LineCheck for KeyedLines<'_, '_> {
                         checker.events += 1;
                     }
                     DigestKind::Keyed { ends } => {
-                        let Ok(k) = checker.lookup(e.hash, key, on_violation) else {
+                        let words = &d.words[i];
+                        let Ok(k) = checker.lookup_words(e.hash, key, words, on_violation) else {
                             // Over the key limit: one pass says so.
                             checker.checker.clock = clock;
                             break 'events Some(i);
