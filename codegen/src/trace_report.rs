@@ -69,6 +69,7 @@ pub fn bind(
             name: label,
             monitor,
             bindings,
+            timed: None,
         });
     }
     for ((name, _), used) in defines.iter().zip(used) {
