@@ -21,8 +21,9 @@
 //!
 //! A metric operator keeps the times at which its operand held (`f` for
 //! `O[a:b] f`, `!f` for `H[a:b] f = !O[a:b] !f`, `g` for `f S[a:b] g`) as a
-//! deque of merged intervals, the interval compression of Aerial
-//! ([BKZ17]): a time within `b − a` of the last one kept extends the last
+//! deque of merged intervals, as in Aerial's almost event-rate
+//! independent monitoring (`BKT17`, on the online algorithms of `BKZ11`;
+//! see `docs/references.md`): a time within `b − a` of the last one kept extends the last
 //! interval instead of opening one, times older than `t_i − b` are
 //! dropped, and the operator holds at `i` iff the first interval left
 //! starts at or before `t_i − a`. For `S`, the deque is emptied when `f`
@@ -57,8 +58,6 @@
 //! assert_eq!(seen, [false, false, true, true, false]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-//!
-//! [BKZ17]: ../../../docs/references.md
 
 use std::collections::VecDeque;
 
