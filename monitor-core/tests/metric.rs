@@ -393,3 +393,41 @@ fn the_kept_intervals_do_not_grow_with_the_rate() {
     }
     assert!(most <= 4, "{most} intervals kept");
 }
+
+/// JSON Lines logs are read as CSV ones, and a keyed check refuses a
+/// timed property (each key would need its own components) rather than
+/// reading its propositions as false.
+#[test]
+fn json_lines_and_keys() {
+    use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
+    use monitor_core::trace::reader::JsonlReader;
+
+    let text = "(a S[0:5us] b)";
+    let log = "{\"ts\": 0, \"a\": 0, \"b\": 1, \"c\": 0, \"d\": 0}\n\
+               {\"ts\": 3000, \"a\": 1, \"b\": 0, \"c\": 0, \"d\": 0}\n\
+               {\"ts\": 6000, \"a\": 1, \"b\": 0, \"c\": 0, \"d\": 0}\n";
+    let mut checker = checker_of(text).unwrap();
+    let reports = checker
+        .run(&mut JsonlReader::new("log", log.as_bytes()))
+        .unwrap();
+    // b at 0 is 6 µs old at 6000: too old.
+    assert_eq!(
+        reports[0].first_violation.as_ref().map(|p| p.index),
+        Some(2)
+    );
+
+    let m = parse_metric("G(O[0:1s] a)").unwrap();
+    let table = MonitorTable::from_ltl(&m.formula.to_spot()).unwrap();
+    let timed = TimedPropositions {
+        components: m.timed,
+        inputs: vec![("a".into(), Expr::parse("a").unwrap())],
+    };
+    let p = Property::new("p", table, vec![Expr::Const(false)]).with_timed(timed);
+    let mut keyed = KeyedChecker::new(vec![p], Options::default(), &["k"], KeyedOptions::default());
+    keyed.set_time(Some(TimeSpec::parse("ts:ns").unwrap()), TimeOrder::Strict);
+    let log = "ts,k,a\n0,x,1\n";
+    let e = keyed
+        .run(&mut CsvReader::new("log.csv", log.as_bytes()).unwrap())
+        .unwrap_err();
+    assert!(e.message.contains("not supported with keys"), "{e}");
+}
