@@ -432,6 +432,7 @@ mod tests {
         assert!(error("a U[0:1s] b").contains("future operator `U` is not supported yet"));
         assert!(error("X[1s] b").contains("future operator `X`"));
         assert!(error("a B[0:1s] b").contains("`B` takes no time interval"));
+        assert!(error("F[0:4x] b").contains("unknown unit `x`"));
         let nested = error("O[0:5s] F b");
         assert!(
             nested.contains("the future operator `F` inside `O[0:5s]` is not supported yet"),

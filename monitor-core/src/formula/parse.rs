@@ -960,6 +960,16 @@ fn lex_time_interval(
         }
         return Ok(None);
     }
+    let read = |(text, span): (&str, Span)| {
+        read_bound(text).map_err(|m| make_error(input, span, ParseErrorKind::Bound(m)))
+    };
+    let lo = read(lo_text)?;
+    let hi = match hi_text {
+        None => Some(lo),
+        Some((t, _)) if t.is_empty() || t == "$" || t == "inf" => None,
+        Some(h) => Some(read(h)?),
+    };
+    // (Read first: a bound that is no time says so.)
     if !timed_op {
         let symbol = op.symbol();
         let message = if op.is_future() {
@@ -978,15 +988,6 @@ fn lex_time_interval(
             ParseErrorKind::Unsupported(message),
         ));
     }
-    let read = |(text, span): (&str, Span)| {
-        read_bound(text).map_err(|m| make_error(input, span, ParseErrorKind::Bound(m)))
-    };
-    let lo = read(lo_text)?;
-    let hi = match hi_text {
-        None => Some(lo),
-        Some((t, _)) if t.is_empty() || t == "$" || t == "inf" => None,
-        Some(h) => Some(read(h)?),
-    };
     // A count beside a time: only 0 means the same in every unit.
     let mut written = vec![(lo, lo_text)];
     if let (Some(h), Some(t)) = (hi, hi_text) {
