@@ -433,6 +433,10 @@ mod tests {
         assert!(error("X[1s] b").contains("future operator `X`"));
         assert!(error("a B[0:1s] b").contains("`B` takes no time interval"));
         assert!(error("F[0:4x] b").contains("unknown unit `x`"));
+        assert!(
+            error("O[-1s:2s] b").contains("expected a time interval after `O`, such as `[0:5s]`")
+        );
+        assert!(error("a S [x] b").contains("expected a time interval after `S`"));
         let nested = error("O[0:5s] F b");
         assert!(
             nested.contains("the future operator `F` inside `O[0:5s]` is not supported yet"),

@@ -897,14 +897,28 @@ fn lex_time_interval(
     let Some(inside) = trimmed.strip_prefix('[') else {
         return Ok(None);
     };
+    let open = at + ws;
+    let timed_op = matches!(op, Op::O | Op::H | Op::S);
     if !inside
         .trim_start()
         .starts_with(|c: char| c.is_ascii_digit())
     {
+        // `O[]` is `O G`; `O[-1s:2s]` is a bad interval.
+        if timed_op && !inside.starts_with(']') {
+            return Err(make_error(
+                input,
+                Span {
+                    start: open,
+                    end: open + 1,
+                },
+                ParseErrorKind::Bound(format!(
+                    "expected a time interval after `{}`, such as `[0:5s]`",
+                    op.symbol()
+                )),
+            ));
+        }
         return Ok(None);
     }
-    let open = at + ws;
-    let timed_op = matches!(op, Op::O | Op::H | Op::S);
     let Some(close) = inside.find(']') else {
         if timed_op {
             return Err(make_error(
@@ -969,7 +983,8 @@ fn lex_time_interval(
         Some((t, _)) if t.is_empty() || t == "$" || t == "inf" => None,
         Some(h) => Some(read(h)?),
     };
-    // (Read first: a bound that is no time says so.)
+    // The bounds are read before the operator is refused: a bound that
+    // is no time (`F[0:4x]`) is the first thing to fix.
     if !timed_op {
         let symbol = op.symbol();
         let message = if op.is_future() {
