@@ -6,7 +6,7 @@ use std::path::Path;
 
 use mongen::emit::hardware::clocking::Reset;
 use mongen::trace_report::{
-    bind, live_json, partial_report_json, report_json, reports_before_error, verdict_word,
+    bind_timed, live_json, partial_report_json, report_json, reports_before_error, verdict_word,
 };
 use monitor_core::lazy::LazyMonitor;
 use monitor_core::trace::check::{Checker, Engine, Options, Report, ViolationReport};
@@ -20,6 +20,7 @@ use monitor_core::{MonitorTable, Verdict};
 use super::cli_input::{file_spec, read_sources, Item, Language, Source};
 use super::vunit_input::{read_vunits, VunitProperties};
 use super::{CheckArgs, Run, TimeOrderArg, TraceFormat};
+use monitor_core::formula::metric::TimedComponent;
 use monitor_core::formula::{ActiveLevel, ClockEdge, Directive, DirectiveKind, Formula};
 
 mod input;
@@ -189,6 +190,8 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     }
     // Each property: its source, its formula and the name it is reported by.
     let mut properties_in: Vec<(Source, Formula, String)> = Vec::new();
+    // The timed components of each (its past metric operators, LTL only).
+    let mut timed_in: Vec<Vec<TimedComponent>> = Vec::new();
     // Whether the reset holds it: a directive (of a vunit, or an SVA
     // assertion) without `disable iff` is checked in reset too, unless
     // --reset says to hold every property.
@@ -206,6 +209,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                     continue;
                 }
                 properties_in.push((v.sources[k].clone(), d.formula.clone(), v.names[k].clone()));
+                timed_in.push(Vec::new());
                 held.push(args.reset.is_some() || d.disable.is_some());
             }
             if properties_in.is_empty() {
@@ -238,12 +242,21 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 }
                 assertions.push(d);
             }
+            timed_in.push(Vec::new());
             f
         } else {
             held.push(true);
-            src.parse()?
+            let (f, timed) = src.parse_timed()?;
+            timed_in.push(timed);
+            f
         };
-        let label = src.written().map_or_else(|| f.to_spot(), str::to_string);
+        // A timed property is reported as written: printed, its metric
+        // operators would be quoted propositions.
+        let label = match src.written() {
+            Some(w) => w.to_string(),
+            None if timed_in.last().is_some_and(|t| !t.is_empty()) => src.text.trim().to_string(),
+            None => f.to_spot(),
+        };
         properties_in.push((src.clone(), f, label));
     }
     if properties_in.is_empty() {
@@ -285,7 +298,7 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         };
         match built {
             Ok(monitor) => {
-                monitors.push((label, monitor));
+                monitors.push((label, monitor, std::mem::take(&mut timed_in[k])));
                 built_held.push(held[k]);
             }
             Err(e) if one_by_one => {
@@ -300,7 +313,29 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
         ));
     }
     let held = built_held;
-    let properties = bind(monitors, &args.defines)?;
+    let timed = monitors
+        .iter()
+        .find(|(_, _, t)| !t.is_empty())
+        .map(|(label, _, t)| {
+            format!(
+                "`{}` has time bounds (`{}`)",
+                escape(label),
+                escape(&t[0].name)
+            )
+        });
+    if let Some(timed) = &timed {
+        if args.time.is_none() {
+            return Err(format!(
+                "{timed}: give the field that holds each event's time, --time FIELD[:UNIT]"
+            ));
+        }
+        if !args.by.is_empty() {
+            return Err(format!(
+                "{timed}: time bounds are not supported with --by yet"
+            ));
+        }
+    }
+    let properties = bind_timed(monitors, &args.defines)?;
     let options = Options {
         all: args.all,
         max_reports: args.max_reports,
@@ -479,7 +514,12 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                     checker.run_reporting(&mut r, &mut live)
                 }
             }
-            (_, Some(lines)) if pool.as_ref().is_none_or(|p| p.current_num_threads() > 1) => {
+            // Timed properties are read in one pass: a piece's metric
+            // propositions depend on the times and operands before it,
+            // which a chunk's summary does not carry.
+            (_, Some(lines))
+                if timed.is_none() && pool.as_ref().is_none_or(|p| p.current_num_threads() > 1) =>
+            {
                 let go = || check_lines(&mut checker, lines, &name, input, Chunking::default());
                 match &pool {
                     Some(p) => p.install(go),

@@ -9,6 +9,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
+use monitor_core::formula::metric::TimedComponent;
 use monitor_core::formula::sva::{parse_sva_directive_with, Signals};
 use monitor_core::formula::{
     parse, parse_directive, parse_psl, parse_sva_directive, Directive, Formula, ParseError,
@@ -188,6 +189,19 @@ impl Source {
             }
         };
         parsed.map_err(|e| self.describe_parse_error(e))
+    }
+
+    /// For `check`: the formula with its past metric operators
+    /// (`O[0:5s] p`) read as propositions and their timed components
+    /// ([`parse_metric`](monitor_core::formula::metric::parse_metric)), for
+    /// LTL; PSL and SVA have none.
+    pub fn parse_timed(&self) -> Result<(Formula, Vec<TimedComponent>), String> {
+        match self.lang {
+            Language::Ltl => monitor_core::formula::metric::parse_metric(&self.text)
+                .map(|m| (m.formula, m.timed))
+                .map_err(|e| self.describe_parse_error(e)),
+            _ => self.parse().map(|f| (f, Vec::new())),
+        }
     }
 
     /// For `compile`: a PSL property as a directive, whose clock and reset

@@ -4,10 +4,12 @@
 //! `mongen.check(..., by=...)`), and the propositions of monitors bound to
 //! expressions over a trace's fields (`--define`).
 
+use monitor_core::formula::metric::TimedComponent;
 use monitor_core::trace::check::{Checker, Engine, Property, Report, ViolationReport};
 use monitor_core::trace::escape;
 use monitor_core::trace::expr::{Expr, FieldRef};
 use monitor_core::trace::keyed::{KeyViolations, KeyedProperty, KeyedReport};
+use monitor_core::trace::metric::TimedPropositions;
 use monitor_core::trace::reader::Position;
 use monitor_core::Verdict;
 
@@ -43,17 +45,49 @@ pub fn bind(
     monitors: Vec<(String, Engine)>,
     defines: &[(String, String)],
 ) -> Result<Vec<Property>, String> {
+    let monitors = monitors
+        .into_iter()
+        .map(|(label, monitor)| (label, monitor, Vec::new()))
+        .collect();
+    bind_timed(monitors, defines)
+}
+
+/// [`bind`], for monitors whose formulas had past metric operators: each
+/// with its timed components
+/// ([`parse_metric`](monitor_core::formula::metric::parse_metric)), whose
+/// propositions are computed rather than bound, and whose operands'
+/// propositions are bound as the monitor's are.
+///
+/// ```
+/// use monitor_core::formula::metric::parse_metric;
+/// use monitor_core::trace::check::Engine;
+/// use monitor_core::translate::Builder;
+/// use monitor_core::MonitorTable;
+/// use mongen::trace_report::bind_timed;
+///
+/// let m = parse_metric("G(req -> !O[1s:5s] fail)")?;
+/// let t = Builder::new().build_from_formula(&m.formula)?;
+/// let engine = Engine::Eager(MonitorTable::from_dfa(t.dfa()));
+/// let defines = [("fail".to_string(), "status >= 500".to_string())];
+/// let p = bind_timed(vec![("p".into(), engine, m.timed)], &defines)?;
+/// assert_eq!(p[0].fields(), ["req", "status"]);
+/// assert_eq!(p[0].timed.as_ref().unwrap().inputs[0].0, "fail");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn bind_timed(
+    monitors: Vec<(String, Engine, Vec<TimedComponent>)>,
+    defines: &[(String, String)],
+) -> Result<Vec<Property>, String> {
     let mut used = vec![false; defines.len()];
     let mut properties = Vec::with_capacity(monitors.len());
-    for (label, monitor) in monitors {
-        let mut bindings = Vec::new();
-        for ap in (0..monitor.props()).map(|i| monitor.proposition(i)) {
+    for (label, monitor, components) in monitors {
+        let mut meaning = |ap: &str| {
             let def = defines.iter().rposition(|(n, _)| n == ap);
             if let Some(k) = def {
                 used[k] = true;
             }
             let text = def.map_or(ap, |k| defines[k].1.as_str());
-            let e = field_or_expression(text).map_err(|e| {
+            field_or_expression(text).map_err(|e| {
                 // (Names as the user wrote them: shown escaped.)
                 let (label, ap) = (escape(&label), escape(ap));
                 match def {
@@ -62,13 +96,32 @@ pub fn bind(
                         "`{label}`: the proposition `{ap}` is neither a field nor an expression over fields; bind it with --define {ap}=EXPR ({e})"
                     ),
                 }
-            })?;
-            bindings.push(e);
+            })
+        };
+        let mut bindings = Vec::new();
+        for ap in (0..monitor.props()).map(|i| monitor.proposition(i)) {
+            if components.iter().any(|c| c.name == ap) {
+                // Computed by its component, never read.
+                bindings.push(Expr::Const(false));
+            } else {
+                bindings.push(meaning(ap)?);
+            }
         }
+        let timed = if components.is_empty() {
+            None
+        } else {
+            let mut inputs = Vec::new();
+            for name in TimedPropositions::input_names(&components) {
+                let e = meaning(&name)?;
+                inputs.push((name, e));
+            }
+            Some(TimedPropositions { components, inputs })
+        };
         properties.push(Property {
             name: label,
             monitor,
             bindings,
+            timed,
         });
     }
     for ((name, _), used) in defines.iter().zip(used) {

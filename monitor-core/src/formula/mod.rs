@@ -52,6 +52,7 @@ mod cursor;
 pub mod eval;
 #[cfg(any(test, feature = "generators"))]
 pub mod families;
+pub mod metric;
 mod nnf;
 mod node;
 mod op;

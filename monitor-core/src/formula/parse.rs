@@ -26,6 +26,11 @@
 //! and an upper bound of `$`, `inf` or nothing means unbounded
 //! (`F[2:$] f` is `XXF f`). Separators `:`, `..` and `,` are accepted.
 //!
+//! Past operators take time intervals, read by
+//! [`parse_metric`](super::metric::parse_metric) (`O[0:5s] p`,
+//! `p S[1ms:2s] q`); here they are an error, as are time bounds on future
+//! operators (`F[0:500ms] p`, not supported yet).
+//!
 //! Windows of one operator nested directly are merged
 //! ([`Formula::bounded`]): `F[0:2] F[1:3] f` is `F[1:5] f`.
 //!
@@ -90,6 +95,9 @@ use std::fmt;
 
 pub(crate) use super::cursor::Span;
 use super::cursor::{Cursor, EndToken, Spanned};
+use super::metric::{
+    allowed_in_operand, looks_timed, read_bound, TimeInterval, TimedComponent, TimedKind,
+};
 use super::{psl, Formula, Op};
 
 /// The largest bound accepted in `X[n]`, `F[n:m]` and `G[n:m]`.
@@ -114,9 +122,26 @@ pub const MAX_DEPTH: usize = 2000;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse(input: &str) -> Result<Formula, ParseError> {
+    parse_in(input, None).map(|(f, _)| f)
+}
+
+/// [`parse`], the metric operators read as propositions and their timed
+/// components ([`parse_metric`](super::metric::parse_metric)).
+pub(crate) fn parse_with_time(input: &str) -> Result<(Formula, Vec<TimedComponent>), ParseError> {
+    parse_in(input, Some(Vec::new()))
+}
+
+/// Parses `input`; with `timed`, metric operators become propositions and
+/// components appended to it (without, they are an error).
+fn parse_in(
+    input: &str,
+    timed: Option<Vec<TimedComponent>>,
+) -> Result<(Formula, Vec<TimedComponent>), ParseError> {
     let tokens = lex(input)?;
     let mut p = Parser {
         cur: Cursor::new(input, tokens),
+        timed,
+        names: Vec::new(),
     };
     if p.cur.peek().kind == Tok::End {
         return Err(p.cur.error(p.cur.peek().span, ParseErrorKind::Empty));
@@ -126,7 +151,24 @@ pub fn parse(input: &str) -> Result<Formula, ParseError> {
     if t.kind != Tok::End {
         return Err(p.unexpected(&t, "an operator or the end of the formula"));
     }
-    Ok(f)
+    let timed = p.timed.unwrap_or_default();
+    // A proposition the user named as a metric subformula's text would
+    // be confused with it.
+    if let Some((name, span)) = p
+        .names
+        .iter()
+        .find(|(n, _)| timed.iter().any(|c| &c.name == n))
+    {
+        return Err(p.cur.error(
+            *span,
+            ParseErrorKind::Unsupported(format!(
+                "the proposition `{}` has the name of the metric subformula written here too: \
+                 rename it",
+                name.escape_debug()
+            )),
+        ));
+    }
+    Ok((f, timed))
 }
 
 /// What went wrong, without the position.
@@ -307,7 +349,11 @@ enum Tok {
     /// A prefix operator, with its bounds for `X[n]` (lo = hi = n),
     /// `F[lo:hi]` and `G[lo:hi]` (`hi` = None for unbounded).
     Prefix(Op, Option<(u32, Option<u32>)>),
+    /// A past prefix operator with a time interval: `O[0:5s]`, `H[1ms:]`.
+    TimedPrefix(Op, TimeInterval),
     Binary(Op),
+    /// A binary past operator with a time interval: `S[0:2s]`.
+    TimedBinary(Op, TimeInterval),
     LParen,
     RParen,
     /// `{`, opening a SERE.
@@ -660,6 +706,10 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             if let Some(op) = prefix_op(c) {
                 let second = rest[1..].chars().next();
                 if !second.is_some_and(|d| d.is_ascii_digit()) && !starts_word(rest, "false") {
+                    if let Some((interval, len)) = lex_time_interval(input, i + 1, op)? {
+                        i += push(Tok::TimedPrefix(op, interval), len + 1, &mut out);
+                        continue;
+                    }
                     let (bounds, len) = lex_bounds(input, i + 1, op)?;
                     i += push(Tok::Prefix(op, bounds), len + 1, &mut out);
                     continue;
@@ -678,6 +728,10 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
                 continue;
             }
             if let Some(op) = binary_op(word) {
+                if let Some((interval, more)) = lex_time_interval(input, i + len, op)? {
+                    i += push(Tok::TimedBinary(op, interval), len + more, &mut out);
+                    continue;
+                }
                 i += push(Tok::Binary(op), len, &mut out);
                 continue;
             }
@@ -825,6 +879,165 @@ fn lex_range(
     Ok(((lo, hi), end))
 }
 
+/// Lexes a time interval (`[0:5s]`, `[1ms:]`) after the operator `op`,
+/// from byte `at` (after the operator's letter or word): `None` when
+/// what follows is no such interval (no `[` and digit, or counts of
+/// events after `X`, `F` or `G`, left to [`lex_bounds`]). Returns the
+/// interval and the number of bytes after `at` it takes. A time bound on
+/// an operator that takes none yet (`F[0:500ms]`) is an error that says
+/// so, as are counts of events on a past operator.
+fn lex_time_interval(
+    input: &str,
+    at: usize,
+    op: Op,
+) -> Result<Option<(TimeInterval, usize)>, ParseError> {
+    let rest = &input[at..];
+    let trimmed = rest.trim_start();
+    let ws = rest.len() - trimmed.len();
+    let Some(inside) = trimmed.strip_prefix('[') else {
+        return Ok(None);
+    };
+    let open = at + ws;
+    let timed_op = matches!(op, Op::O | Op::H | Op::S);
+    if !inside
+        .trim_start()
+        .starts_with(|c: char| c.is_ascii_digit())
+    {
+        // `O[]` is `O G`; `O[-1s:2s]` is a bad interval.
+        if timed_op && !inside.starts_with(']') {
+            return Err(make_error(
+                input,
+                Span {
+                    start: open,
+                    end: open + 1,
+                },
+                ParseErrorKind::Bound(format!(
+                    "expected a time interval after `{}`, such as `[0:5s]`",
+                    op.symbol()
+                )),
+            ));
+        }
+        return Ok(None);
+    }
+    let Some(close) = inside.find(']') else {
+        if timed_op {
+            return Err(make_error(
+                input,
+                Span {
+                    start: open,
+                    end: open + 1,
+                },
+                ParseErrorKind::Bound("this `[` is never closed".into()),
+            ));
+        }
+        return Ok(None);
+    };
+    let inner = &inside[..close];
+    let whole = Span {
+        start: open,
+        end: open + close + 2,
+    };
+    // The bounds' texts and where they start.
+    let sep = [":", "..", ","]
+        .iter()
+        .filter_map(|s| inner.find(s).map(|i| (i, s.len())))
+        .min();
+    let piece = |from: usize, to: usize| {
+        let text = &inner[from..to];
+        let lead = text.len() - text.trim_start().len();
+        let start = open + 1 + from + lead;
+        (
+            text.trim(),
+            Span {
+                start,
+                end: start + text.trim().len(),
+            },
+        )
+    };
+    let (lo_text, hi_text) = match sep {
+        None => (piece(0, inner.len()), None),
+        Some((i, l)) => (piece(0, i), Some(piece(i + l, inner.len()))),
+    };
+    let timed = looks_timed(lo_text.0) || hi_text.is_some_and(|(t, _)| looks_timed(t));
+    if !timed {
+        if timed_op {
+            let symbol = op.symbol();
+            return Err(make_error(
+                input,
+                whole,
+                ParseErrorKind::Bound(format!(
+                    "the interval of `{symbol}` is a time: give its bounds a unit, as in \
+                     `{symbol}[0:5s]` (ns, us, ms, s, m or min, h, d); counting events is for \
+                     `X`, `F` and `G`"
+                )),
+            ));
+        }
+        return Ok(None);
+    }
+    let read = |(text, span): (&str, Span)| {
+        read_bound(text).map_err(|m| make_error(input, span, ParseErrorKind::Bound(m)))
+    };
+    let lo = read(lo_text)?;
+    let hi = match hi_text {
+        None => Some(lo),
+        Some((t, _)) if t.is_empty() || t == "$" || t == "inf" => None,
+        Some(h) => Some(read(h)?),
+    };
+    // The bounds are read before the operator is refused: a bound that
+    // is no time (`F[0:4x]`) is the first thing to fix.
+    if !timed_op {
+        let symbol = op.symbol();
+        let message = if op.is_future() {
+            format!(
+                "a time bound on the future operator `{symbol}` is not supported yet (it comes \
+                 with deadlines checked on timed logs); the past operators take one: \
+                 `O[0:5s] p`, `H[0:5s] p`, `p S[0:5s] q`; a count of events, `{symbol}[0:5]`, \
+                 is supported"
+            )
+        } else {
+            format!("`{symbol}` takes no time interval: only `O`, `H` and `S` do")
+        };
+        return Err(make_error(
+            input,
+            whole,
+            ParseErrorKind::Unsupported(message),
+        ));
+    }
+    // A count beside a time: only 0 means the same in every unit.
+    let mut written = vec![(lo, lo_text)];
+    if let (Some(h), Some(t)) = (hi, hi_text) {
+        written.push((h, t));
+    }
+    if let Some((_, (text, span))) = written.iter().find(|(b, _)| !b.unit && b.value != 0) {
+        return Err(make_error(
+            input,
+            *span,
+            ParseErrorKind::Bound(format!(
+                "`{text}` has no unit, while the other bound has one: write it with its \
+                 unit, as `{text}s` (only 0 goes without)"
+            )),
+        ));
+    }
+    if let Some(h) = hi {
+        if h.value < lo.value {
+            return Err(make_error(
+                input,
+                whole,
+                ParseErrorKind::Bound(format!(
+                    "the upper bound {} is smaller than the lower bound {}",
+                    hi_text.unwrap_or(lo_text).0,
+                    lo_text.0
+                )),
+            ));
+        }
+    }
+    let interval = TimeInterval {
+        lo: lo.value,
+        hi: hi.map(|h| h.value),
+    };
+    Ok(Some((interval, ws + close + 2)))
+}
+
 /// Lexes the optional `[...]` after `X`, `F` or `G` starting at byte `at`.
 /// Returns the bounds and the number of bytes consumed after the letter.
 #[allow(clippy::type_complexity)]
@@ -925,6 +1138,11 @@ fn lex_bounds(
 
 struct Parser<'a> {
     cur: Cursor<'a, Tok>,
+    /// The timed components of the metric operators read so far, when
+    /// they are read ([`parse_with_time`]); `None`: they are an error.
+    timed: Option<Vec<TimedComponent>>,
+    /// The propositions read, with their spans (metric mode only).
+    names: Vec<(String, Span)>,
 }
 
 impl Parser<'_> {
@@ -986,7 +1204,20 @@ impl Parser<'_> {
 
     /// `U R W M S B T`, right associative.
     fn binary_level(&mut self) -> Result<Formula, ParseError> {
+        let start = self.cur.peek().span.start;
         let lhs = self.unary()?;
+        if let Tok::TimedBinary(op, interval) = self.cur.peek().kind {
+            let t = self.cur.next();
+            self.cur.enter(t.span)?;
+            let rhs = self.binary_level();
+            self.cur.leave();
+            let rhs = rhs?;
+            let kind = match op {
+                Op::S => TimedKind::Since,
+                _ => unreachable!("the lexer gives intervals only to `S` among binary operators"),
+            };
+            return self.timed_operator(&t, start, kind, interval, vec![lhs, rhs]);
+        }
         if let Tok::Binary(op) = self.cur.peek().kind {
             let t = self.cur.next();
             self.cur.enter(t.span)?;
@@ -1038,6 +1269,19 @@ impl Parser<'_> {
                 let f = self.unary()?;
                 self.cur.leave();
                 Ok(apply_prefix(op, bounds, f))
+            }
+            Tok::TimedPrefix(op, interval) => {
+                self.cur.enter(t.span)?;
+                let f = self.unary()?;
+                self.cur.leave();
+                let kind = match op {
+                    Op::O => TimedKind::Once,
+                    Op::H => TimedKind::Historically,
+                    _ => unreachable!(
+                        "the lexer gives intervals only to `O` and `H` among prefix operators"
+                    ),
+                };
+                self.timed_operator(&t, t.span.start, kind, interval, vec![f])
             }
             Tok::LParen => {
                 self.cur.enter(t.span)?;
@@ -1092,9 +1336,72 @@ impl Parser<'_> {
                 }
             }
             Tok::Const(b) => Ok(Formula::constant(b)),
-            Tok::Ident(name) => Ok(Formula::ap(&name)),
+            Tok::Ident(name) => {
+                if self.timed.is_some() {
+                    self.names.push((name.clone(), t.span));
+                }
+                Ok(Formula::ap(&name))
+            }
             _ => Err(self.unexpected(&t, "a formula")),
         }
+    }
+
+    /// The metric operator of token `t` over `operands`, its text starting
+    /// at byte `start` and ending with the last token read: the
+    /// proposition that stands for it, its component recorded.
+    fn timed_operator(
+        &mut self,
+        t: &Token,
+        start: usize,
+        kind: TimedKind,
+        interval: TimeInterval,
+        operands: Vec<Formula>,
+    ) -> Result<Formula, ParseError> {
+        let Some(timed) = &self.timed else {
+            return Err(self.unsupported(
+                t.span,
+                "a time bound is checked only on logs with times (`mongen check --time FIELD`); \
+                 a compiled monitor has no clock: it counts events or cycles (`F[0:5] p`)",
+            ));
+        };
+        let operator = &self.cur.input[t.span.start..t.span.end];
+        for f in &operands {
+            if let Some(g) = f
+                .subformulas_postorder()
+                .into_iter()
+                .find(|g| !allowed_in_operand(g.op()))
+            {
+                let what = if g.op().is_future() {
+                    format!("the future operator `{}`", g.op().symbol())
+                } else {
+                    "a SERE".to_string()
+                };
+                return Err(self.unsupported(
+                    t.span,
+                    format!(
+                        "{what} inside `{}` is not supported yet: the operands of a time-bounded \
+                         operator are past-time formulas (Boolean operators, `Y`, `Z`, `O`, `H`, \
+                         `S`, `B`, `T`)",
+                        operator.escape_debug()
+                    ),
+                ));
+            }
+        }
+        let end = self.cur.last_span().end;
+        let name = self.cur.input[start..end]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !timed.iter().any(|c| c.name == name) {
+            let component = TimedComponent {
+                name: name.clone(),
+                kind,
+                interval,
+                operands,
+            };
+            self.timed.as_mut().expect("checked above").push(component);
+        }
+        Ok(Formula::ap(&name))
     }
 
     /// The error for token `t` where `expected` was expected; SERE
@@ -1459,7 +1766,7 @@ impl Parser<'_> {
                 }
                 Ok(Formula::unop(op, r))
             }
-            Tok::Prefix(..) => Err(self.temporal_in_sere(&t)),
+            Tok::Prefix(..) | Tok::TimedPrefix(..) => Err(self.temporal_in_sere(&t)),
             _ => {
                 self.cur.next();
                 self.cur.enter(t.span)?;

@@ -24,6 +24,7 @@
 //! ```
 
 use super::expr::{is_missing, Cell, Expr, FieldVsNumber, FieldVsText};
+use super::metric::{Evaluator, TimedPropositions};
 use super::number::Num;
 use super::reader::{Position, Reader, TraceError};
 use super::time::{Clock, TimeField, TimeFormat, TimeOrder, TimeSpec, Timed};
@@ -42,8 +43,15 @@ pub struct Property {
     pub name: String,
     /// The monitor.
     pub monitor: Engine,
-    /// One expression per proposition of the monitor, in its order.
+    /// One expression per proposition of the monitor, in its order (that
+    /// of a proposition computed by a timed component is not read: any,
+    /// such as `Expr::Const(false)`).
     pub bindings: Vec<Expr>,
+    /// The timed components that compute some of the monitor's
+    /// propositions (a property with past metric operators,
+    /// [`Property::with_timed`]); `None`: every proposition is read from
+    /// the event.
+    pub timed: Option<TimedPropositions>,
 }
 
 /// A property's monitor: built before the check, or while it runs.
@@ -118,6 +126,7 @@ impl Property {
             name: name.to_string(),
             monitor: Engine::Eager(table),
             bindings,
+            timed: None,
         }
     }
 
@@ -146,7 +155,46 @@ impl Property {
             name: name.to_string(),
             monitor: Engine::Lazy(Box::new(monitor)),
             bindings,
+            timed: None,
         }
+    }
+
+    /// The property whose propositions named by `timed`'s components are
+    /// computed by them, from the events' times
+    /// ([`Checker::set_time`], which a check then needs) and the
+    /// propositions `timed.inputs`.
+    ///
+    /// ```
+    /// use monitor_core::formula::metric::parse_metric;
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::metric::TimedPropositions;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::trace::time::{TimeOrder, TimeSpec};
+    /// use monitor_core::MonitorTable;
+    ///
+    /// // No two failures within 10 s.
+    /// let m = parse_metric("G(fail -> !O[1s:10s] fail)")?;
+    /// let table = MonitorTable::from_ltl(&m.formula.to_spot())?;
+    /// let props: Vec<String> = (0..table.table().props as usize).map(|i| table.table().proposition(i).to_string()).collect();
+    /// assert_eq!(props, ["fail", "O[1s:10s] fail"]);
+    /// let timed = TimedPropositions { components: m.timed, inputs: vec![("fail".into(), Expr::parse("fail")?)] };
+    /// let bindings = vec![Expr::parse("fail")?, Expr::Const(false)];
+    /// let p = Property::new("no two failures within 10 s", table, bindings).with_timed(timed);
+    /// let mut checker = Checker::new(vec![p], Options::default());
+    /// checker.set_time(Some(TimeSpec::parse("ts:s")?), TimeOrder::Strict);
+    /// let log = "ts,fail\n0,1\n5,0\n11,1\n20,1\n";
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(reports[0].violations[0].at.line, Some(5)); // 9 s after the one at 11 s
+    /// // Without times, no check.
+    /// checker.set_time(None, TimeOrder::Strict);
+    /// let e = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?).unwrap_err();
+    /// assert!(e.message.contains("--time"), "{e}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_timed(mut self, timed: TimedPropositions) -> Property {
+        self.timed = Some(timed);
+        self
     }
 
     /// The fields the property's propositions read, in order, once each.
@@ -164,7 +212,11 @@ impl Property {
     /// ```
     pub fn fields(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for e in &self.bindings {
+        let inputs = self
+            .timed
+            .iter()
+            .flat_map(|t| t.inputs.iter().map(|(_, e)| e));
+        for e in self.bindings.iter().chain(inputs) {
             for f in e.fields() {
                 if !out.contains(&f) {
                     out.push(f);
@@ -289,6 +341,17 @@ pub(crate) struct Run {
     pub(crate) report: Report,
     /// A scratch letter for properties of more than 64 propositions.
     wide: Vec<bool>,
+    /// The timed components computing some of its propositions.
+    timed: Option<TimedRun>,
+}
+
+/// A property's timed components at work: their evaluator, the global
+/// atoms of their inputs, and the atom each component's proposition
+/// takes (`None` for a component only nested in another).
+struct TimedRun {
+    evaluator: Evaluator,
+    inputs: Vec<usize>,
+    outputs: Vec<Option<usize>>,
 }
 
 /// The value of atom `k` in an event's `bits` of all the checker's atoms.
@@ -344,6 +407,9 @@ pub struct Checker {
     time: Option<(TimeSpec, TimeOrder)>,
     /// The times read so far.
     pub(crate) clock: Clock,
+    /// Why the timed propositions of a property cannot be computed (an
+    /// error when a trace is read).
+    invalid_timed: Option<String>,
 }
 
 /// The propositions of all properties bound to the fields of one reader:
@@ -721,22 +787,73 @@ impl Checker {
     pub fn new(properties: Vec<Property>, options: Options) -> Checker {
         let mut atoms: Vec<Expr> = Vec::new();
         let mut atom_names: Vec<String> = Vec::new();
+        // The atoms set by timed components, each a property's own.
+        let mut computed: Vec<bool> = Vec::new();
+        // Timed propositions that do not fit their property (a bad
+        // operand, an input without a meaning): an error when a trace is
+        // read.
+        let mut invalid: Option<String> = None;
+        let mut atom_of = |e: &Expr, name: &str, own: bool| {
+            let shared = (!own)
+                .then(|| (0..atoms.len()).find(|&k| !computed[k] && atoms[k] == *e))
+                .flatten();
+            shared.unwrap_or_else(|| {
+                atoms.push(e.clone());
+                atom_names.push(name.to_string());
+                computed.push(own);
+                atoms.len() - 1
+            })
+        };
         let runs: Vec<Run> = properties
             .into_iter()
             .map(|p| {
-                let ids = p
+                let is_timed = |name: &str| {
+                    p.timed
+                        .as_ref()
+                        .is_some_and(|t| t.components.iter().any(|c| c.name == name))
+                };
+                let ids: Vec<usize> = p
                     .bindings
                     .iter()
                     .enumerate()
-                    .map(|(i, e)| match atoms.iter().position(|a| a == e) {
-                        Some(k) => k,
-                        None => {
-                            atoms.push(e.clone());
-                            atom_names.push(p.monitor.proposition(i).to_string());
-                            atoms.len() - 1
-                        }
+                    .map(|(i, e)| {
+                        let name = p.monitor.proposition(i);
+                        atom_of(e, name, is_timed(name))
                     })
                     .collect();
+                let timed = p.timed.as_ref().map(|t| {
+                    let inputs = t
+                        .inputs
+                        .iter()
+                        .map(|(name, e)| atom_of(e, name, false))
+                        .collect();
+                    let outputs = t
+                        .components
+                        .iter()
+                        .map(|c| {
+                            (0..p.monitor.props())
+                                .find(|&i| p.monitor.proposition(i) == c.name)
+                                .map(|i| ids[i])
+                        })
+                        .collect();
+                    let evaluator = Evaluator::new(&t.components, &[], |name| {
+                        t.inputs.iter().position(|(n, _)| n == name)
+                    });
+                    (evaluator, inputs, outputs)
+                });
+                let timed = match timed {
+                    Some((Ok(evaluator), inputs, outputs)) => Some(TimedRun {
+                        evaluator,
+                        inputs,
+                        outputs,
+                    }),
+                    Some((Err(e), _, _)) => {
+                        invalid
+                            .get_or_insert(format!("the timed propositions of `{}`: {e}", p.name));
+                        None
+                    }
+                    None => None,
+                };
                 let fields: Vec<(String, usize)> =
                     p.fields().into_iter().map(|f| (f, usize::MAX)).collect();
                 let props = p.monitor.props();
@@ -763,6 +880,7 @@ impl Checker {
                     monitor: p.monitor,
                     cursor: Cursor::new(),
                     wide: vec![false; props],
+                    timed,
                 }
             })
             .collect();
@@ -780,6 +898,7 @@ impl Checker {
             show: Vec::new(),
             time: None,
             clock: Clock::default(),
+            invalid_timed: invalid,
         }
     }
 
@@ -1007,6 +1126,9 @@ impl Checker {
             r.report.events = 0;
             r.report.inexact_at = None;
             r.report.lazy = None;
+            if let Some(t) = &mut r.timed {
+                t.evaluator.reset();
+            }
         }
         self.lanes.states.iter_mut().for_each(|s| *s = 0);
         self.ring.clear();
@@ -1023,6 +1145,18 @@ impl Checker {
             at: None,
             message,
         };
+        if let Some(m) = &self.invalid_timed {
+            return Err(unknown(m.clone()));
+        }
+        if self.time.is_none() {
+            if let Some(r) = self.runs.iter().find(|r| r.timed.is_some()) {
+                return Err(unknown(format!(
+                    "`{}` has time bounds: give the field that holds each event's time, \
+                     --time FIELD[:UNIT]",
+                    r.report.property
+                )));
+            }
+        }
         // The names, in the order they are resolved: another reader of
         // the same format gives them the same indices (`Bound::attach`).
         let mut fields: Vec<String> = Vec::new();
@@ -1147,6 +1281,7 @@ impl Checker {
         } = self;
         let mut bits = vec![0u64; bound.words];
         let lazy = runs.iter().any(|r| matches!(r.monitor, Engine::Lazy(_)));
+        let timed = runs.iter().any(|r| r.timed.is_some());
         // Whether the reset holds every monitor (then an event in reset is
         // not even evaluated), or some step through it.
         let all_held = runs.iter().all(|r| r.held);
@@ -1199,6 +1334,25 @@ impl Checker {
                         *events -= 1;
                         runs.iter_mut().for_each(|r| r.paused = false);
                         return Err(e);
+                    }
+                }
+            }
+            if timed {
+                // The times are read (`Checker::bind` made sure).
+                let now = reader.position().timestamp.map_or(0, |t| t.nanos);
+                for r in runs.iter_mut() {
+                    if let Some(t) = &mut r.timed {
+                        t.evaluator.step(now, |i| atom_bit(&bits, t.inputs[i]) == 1);
+                        for (&out, &value) in t.outputs.iter().zip(t.evaluator.outputs()) {
+                            if let Some(k) = out {
+                                let bit = 1u64 << (k % 64);
+                                if value {
+                                    bits[k / 64] |= bit;
+                                } else {
+                                    bits[k / 64] &= !bit;
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -1382,6 +1536,13 @@ impl Checker {
     /// one pass: a lazy monitor has no table to summarize pieces with).
     pub(crate) fn has_lazy(&self) -> bool {
         self.runs.iter().any(|r| r.table().is_none())
+    }
+
+    /// Whether some property has timed components (then the trace is read
+    /// in one pass: a piece's letters depend on the times and operands
+    /// before it, which a summary of the piece alone does not know).
+    pub(crate) fn has_timed(&self) -> bool {
+        self.runs.iter().any(|r| r.timed.is_some())
     }
 
     /// Appends to `letters` the letters of property `i` (at most 64
@@ -2062,6 +2223,7 @@ mod tests {
                     name,
                     monitor,
                     bindings: props.iter().map(|p| Expr::parse(p).unwrap()).collect(),
+                    timed: None,
                 }
             };
             let held: Vec<bool> = (0..formulas.len())

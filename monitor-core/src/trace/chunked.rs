@@ -757,7 +757,7 @@ impl<'c> ChunkedCheck<'c> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn summarizes(&self) -> bool {
-        !self.bound.has_reset() && !self.checker.has_lazy()
+        !self.bound.has_reset() && !self.checker.has_lazy() && !self.checker.has_timed()
     }
 
     /// Skips the chunk `summary` summarizes if nothing happens in it to

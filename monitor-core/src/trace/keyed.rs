@@ -824,6 +824,14 @@ impl KeyedChecker {
     /// of `reader`, and sizes the keys' records.
     fn bind<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<KeyedBinding, TraceError> {
         let bound = self.checker.bind(reader)?;
+        if self.checker.has_timed() {
+            // (A key's timed components would need their own state.)
+            return Err(TraceError {
+                source: reader.source().to_string(),
+                at: None,
+                message: "time-bounded operators are not supported with keys (--by) yet".into(),
+            });
+        }
         // The fields resolved after the properties', in order (resolved
         // again, in the same order, by each reader of a piece of the same
         // trace, so that their ids are the same).

@@ -7,6 +7,8 @@
 //! * [`time`]: the events' times (`--time FIELD`), exact nanoseconds;
 //! * [`check`]: several monitors over a trace in one pass, with
 //!   explained violations;
+//! * [`metric`]: the timed components of past metric operators
+//!   (`O[0:5s] p`), computed per event from the events' times;
 //! * [`keyed`]: one monitor per key (a session, a request) in an
 //!   interleaved log;
 //! * [`chunked`]: large logs checked on several cores, with the same
@@ -20,6 +22,7 @@ pub mod check;
 pub mod chunked;
 pub mod expr;
 pub mod keyed;
+pub mod metric;
 mod number;
 pub mod parallel;
 pub mod reader;
