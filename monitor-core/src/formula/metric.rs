@@ -41,7 +41,7 @@
 //! `G[0:1s] p`, `p U[0:2s] q`). A bound without a unit keeps its meaning
 //! for `X`, `F` and `G` (a count of events); the past operators take none.
 //!
-//! [`parse`](super::parse) (and so `mongen compile` and every target)
+//! [`parse`](super::parse()) (and so `mongen compile` and every target)
 //! refuses a time bound: a monitor compiled alone counts events or
 //! cycles, and has no clock.
 //!
@@ -159,7 +159,7 @@ impl MetricFormula {
 }
 
 /// Parses a formula that may hold past metric operators (see the [module
-/// documentation](self)); without any, it is [`parse`](super::parse)'s
+/// documentation](self)); without any, it is [`parse`](super::parse())'s
 /// formula and no component.
 ///
 /// ```
