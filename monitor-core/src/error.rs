@@ -173,10 +173,9 @@ impl fmt::Display for BuildError {
         match &self.kind {
             BuildErrorKind::Parse(e) => e.fmt(f),
             BuildErrorKind::Label(e) => e.fmt(f),
-            BuildErrorKind::TooManyStates { what, limit } => write!(
-                f,
-                "the {what} exceeds the limit of {limit} states"
-            ),
+            BuildErrorKind::TooManyStates { what, limit } => {
+                write!(f, "the {what} exceeds the limit of {limit} states")
+            }
             BuildErrorKind::TooManyNodes { limit, max_states } => write!(
                 f,
                 "the decision diagrams of the monitor's transitions exceed their budget of {limit} nodes, \

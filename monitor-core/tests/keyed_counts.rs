@@ -51,12 +51,12 @@ fn run(checker: &mut KeyedChecker, text: &str, chunked: bool) -> (KeyedReport, S
 #[test]
 fn counting_only_reports_the_counts_of_the_full_report() {
     let mut rng = SplitMix64::new(30);
-    let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(30).with_past();
+    let mut random_ltl = RandomLtl::new(&["a", "b", "c"], 8).seed(30).with_past();
     let (mut rounds, mut violated_keys, mut seen_violations) = (0, 0u64, 0);
     for round in 0..300u64 {
         let mut properties = Vec::new();
         while properties.len() < 1 + (round % 3) as usize {
-            let f = gen.next_formula().to_spot();
+            let f = random_ltl.next_formula().to_spot();
             if let Ok(table) = MonitorTable::from_ltl(&f) {
                 properties.push((f, table));
             }

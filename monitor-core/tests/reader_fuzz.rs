@@ -172,13 +172,13 @@ fn read_all<R: Reader>(r: &mut R, ids: &[usize], time: bool) -> Read {
                 return Read {
                     events,
                     error: false,
-                }
+                };
             }
             Err(_) => {
                 return Read {
                     events,
                     error: true,
-                }
+                };
             }
         }
     }
@@ -401,7 +401,7 @@ fn vcd_reference(bytes: &[u8], clocked: bool) -> Read {
             return Read {
                 events,
                 error: true,
-            }
+            };
         }
     };
     // The signals by name (in any scope), each one code and width, or none

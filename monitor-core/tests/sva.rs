@@ -106,7 +106,10 @@ const LTL_PAIRS: &[(&str, &str)] = &[
     ("a s_until b", "a U b"),
     ("a until_with b", "a W (a & b)"),
     ("a s_until_with b", "a U (a & b)"),
-    ("accept_on (r) a ##1 b ##1 c", "r | (a & X(r | (b & X(r | c))))"),
+    (
+        "accept_on (r) a ##1 b ##1 c",
+        "r | (a & X(r | (b & X(r | c))))",
+    ),
     ("sync_accept_on (r) a ##1 b", "r | (a & X(r | b))"),
     ("reject_on (r) a ##1 b", "!r & a & X(!r & b)"),
     ("sync_reject_on (r) a ##1 b", "!r & a & X(!r & b)"),
@@ -124,11 +127,26 @@ const LTL_PAIRS: &[(&str, &str)] = &[
     ("always ($stable(a) |-> b)", "G((a <-> Y a) -> b)"),
     ("always ($changed(a) |-> b)", "G((a xor Y a) -> b)"),
     ("$sampled(a) |-> b", "a -> b"),
-    ("always $onehot({a, b, c})", "G((a | b | c) & !(a & b) & !(a & c) & !(b & c))"),
-    ("always $onehot0({a, b, c})", "G(!(a & b) & !(a & c) & !(b & c))"),
-    ("always ($countones({a, b, c}) == 2)", "G((a & b & !c) | (a & !b & c) | (!a & b & c))"),
-    ("always ($countones({a, b, c}) >= 2)", "G((a & b) | (a & c) | (b & c))"),
-    ("always (req |-> !$isunknown(data))", "G(req -> !\"$isunknown(data)\")"),
+    (
+        "always $onehot({a, b, c})",
+        "G((a | b | c) & !(a & b) & !(a & c) & !(b & c))",
+    ),
+    (
+        "always $onehot0({a, b, c})",
+        "G(!(a & b) & !(a & c) & !(b & c))",
+    ),
+    (
+        "always ($countones({a, b, c}) == 2)",
+        "G((a & b & !c) | (a & !b & c) | (!a & b & c))",
+    ),
+    (
+        "always ($countones({a, b, c}) >= 2)",
+        "G((a & b) | (a & c) | (b & c))",
+    ),
+    (
+        "always (req |-> !$isunknown(data))",
+        "G(req -> !\"$isunknown(data)\")",
+    ),
     // Boolean operators.
     ("a && !b || c", "(a & !b) | c"),
     ("a & ~b | c ^ d", "(a & !b) | (c xor d)"),
@@ -139,7 +157,10 @@ const LTL_PAIRS: &[(&str, &str)] = &[
         "sequence s(x, y = b); x ##1 y; endsequence property p(sequence r, z); r |=> z; endproperty p(s(a), c)",
         "(a & X b) -> X X c",
     ),
-    ("let onehot2(x, y) = x ^ y; always onehot2(a, b)", "G(a xor b)"),
+    (
+        "let onehot2(x, y) = x ^ y; always onehot2(a, b)",
+        "G(a xor b)",
+    ),
 ];
 
 #[test]

@@ -880,7 +880,9 @@ fn random_instances_with_named_arguments_read_as_their_expansion() {
         );
         // The same instance in an assertion.
         let d = directive(
-            &format!("property p(fa, fb, fc{default}); {body}; endproperty\na1: assert property ({call});"),
+            &format!(
+                "property p(fa, fb, fc{default}); {body}; endproperty\na1: assert property ({call});"
+            ),
             &ctx,
         );
         assert_eq!(

@@ -846,7 +846,7 @@ mod tests {
     /// windows.
     #[test]
     fn obligations_are_the_longest_paths() {
-        let mut gen = RandomLtl::new(&["a", "b", "c"], 14)
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c"], 14)
             .with_past()
             .weight(Op::X, 4)
             .weight(Op::And, 3)
@@ -857,7 +857,7 @@ mod tests {
             .seed(36);
         let mut checked = 0;
         for _ in 0..3000 {
-            let f = gen.next_formula().nnf();
+            let f = random_ltl.next_formula().nnf();
             if !applies(&f) {
                 continue;
             }

@@ -787,7 +787,7 @@ impl<'a> Tableau<'a> {
         }
         next.iter()
             .zip(&keep)
-            .filter(|(_, &k)| k)
+            .filter(|&(_, &k)| k)
             .map(|(&x, _)| x)
             .collect()
     }

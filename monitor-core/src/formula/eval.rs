@@ -260,7 +260,7 @@ impl SereMatcher<'_> {
     /// The end points of matches of `r` starting at any point of `starts`.
     fn step(&mut self, r: &Formula, starts: &[bool]) -> Vec<bool> {
         let mut out = vec![false; self.horizon + 1];
-        for (j, _) in starts.iter().enumerate().filter(|(_, &s)| s) {
+        for (j, _) in starts.iter().enumerate().filter(|&(_, &s)| s) {
             let e = self.ends(r, j);
             for (o, &x) in out.iter_mut().zip(e.iter()) {
                 *o |= x;

@@ -1848,7 +1848,7 @@ impl Parser<'_> {
             Tok::End => {
                 return Err(self
                     .cur
-                    .error(open.span, ParseErrorKind::UnclosedParenthesis))
+                    .error(open.span, ParseErrorKind::UnclosedParenthesis));
             }
             _ => return Err(self.unexpected(&u, "a SERE operator or `)`")),
         }

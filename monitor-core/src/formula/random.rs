@@ -12,8 +12,8 @@
 //! ```
 //! use monitor_core::formula::random::RandomLtl;
 //!
-//! let mut gen = RandomLtl::new(&["a", "b"], 7).seed(42);
-//! let f = gen.next_formula();
+//! let mut random_ltl = RandomLtl::new(&["a", "b"], 7).seed(42);
+//! let f = random_ltl.next_formula();
 //! assert_eq!(f, RandomLtl::new(&["a", "b"], 7).seed(42).next_formula());
 //! ```
 
@@ -98,9 +98,9 @@ impl RandomLtl {
     ///
     /// ```
     /// # use monitor_core::formula::random::RandomLtl;
-    /// let mut gen = RandomLtl::new(&["a", "b"], 5);
-    /// assert_eq!(gen.next_formula().to_spot(), "!a"); // shrunk by the trivial rewrites
-    /// assert!(gen.take(100).all(|f| f.tree_size() <= 5));
+    /// let mut random_ltl = RandomLtl::new(&["a", "b"], 5);
+    /// assert_eq!(random_ltl.next_formula().to_spot(), "!a"); // shrunk by the trivial rewrites
+    /// assert!(random_ltl.take(100).all(|f| f.tree_size() <= 5));
     /// ```
     pub fn new(aps: &[&str], size: usize) -> RandomLtl {
         use Op::*;
@@ -121,9 +121,9 @@ impl RandomLtl {
     ///
     /// ```
     /// # use monitor_core::formula::random::RandomLtl;
-    /// let gen = RandomLtl::new(&["a", "b"], 5);
-    /// assert_eq!(gen.clone().seed(1).next_formula().to_spot(), "b U a");
-    /// assert_eq!(gen.seed(2).next_formula().to_spot(), "(a U 1) U 1");
+    /// let random_ltl = RandomLtl::new(&["a", "b"], 5);
+    /// assert_eq!(random_ltl.clone().seed(1).next_formula().to_spot(), "b U a");
+    /// assert_eq!(random_ltl.seed(2).next_formula().to_spot(), "(a U 1) U 1");
     /// ```
     pub fn seed(mut self, seed: u64) -> RandomLtl {
         self.rng = SplitMix64::new(seed);
@@ -136,8 +136,8 @@ impl RandomLtl {
     /// ```
     /// # use monitor_core::formula::{random::RandomLtl, Op};
     /// // Size 2 is a unary operator and a leaf; only `X` is left.
-    /// let gen = RandomLtl::new(&["a"], 2).weight(Op::Not, 0).weight(Op::F, 0).weight(Op::G, 0);
-    /// assert!(gen.take(20).all(|f| f.op() == Op::X));
+    /// let random_ltl = RandomLtl::new(&["a"], 2).weight(Op::Not, 0).weight(Op::F, 0).weight(Op::G, 0);
+    /// assert!(random_ltl.take(20).all(|f| f.op() == Op::X));
     /// ```
     pub fn weight(mut self, op: Op, w: u32) -> RandomLtl {
         match self.weights.iter_mut().find(|(o, _)| *o == op) {
@@ -152,8 +152,8 @@ impl RandomLtl {
     ///
     /// ```
     /// # use monitor_core::formula::random::RandomLtl;
-    /// let mut gen = RandomLtl::new(&["a", "b"], 8).with_past().seed(3);
-    /// let fs: Vec<_> = gen.by_ref().take(100).collect();
+    /// let mut random_ltl = RandomLtl::new(&["a", "b"], 8).with_past().seed(3);
+    /// let fs: Vec<_> = random_ltl.by_ref().take(100).collect();
     /// assert!(fs.iter().any(|f| f.has_past()));
     /// assert!(fs.iter().all(|f| !f.has_past_over_future())); // what the translator accepts
     /// ```
@@ -169,8 +169,8 @@ impl RandomLtl {
     ///
     /// ```
     /// # use monitor_core::formula::random::RandomLtl;
-    /// let gen = RandomLtl::new(&["a", "b"], 10).size(1);
-    /// assert!(gen.take(50).all(|f| f.tree_size() == 1)); // propositions and constants
+    /// let random_ltl = RandomLtl::new(&["a", "b"], 10).size(1);
+    /// assert!(random_ltl.take(50).all(|f| f.tree_size() == 1)); // propositions and constants
     /// ```
     pub fn size(mut self, size: usize) -> RandomLtl {
         self.size = size.max(1);
@@ -181,16 +181,16 @@ impl RandomLtl {
     ///
     /// ```
     /// # use monitor_core::formula::random::RandomLtl;
-    /// let mut gen = RandomLtl::new(&["a", "b"], 7).seed(42);
-    /// assert_eq!(gen.next_formula().to_spot(), "a W 1");
-    /// assert_eq!(gen.next_formula().to_spot(), "F((a xor a) xor F(0))");
+    /// let mut random_ltl = RandomLtl::new(&["a", "b"], 7).seed(42);
+    /// assert_eq!(random_ltl.next_formula().to_spot(), "a W 1");
+    /// assert_eq!(random_ltl.next_formula().to_spot(), "F((a xor a) xor F(0))");
     /// ```
     pub fn next_formula(&mut self) -> Formula {
         let size = self.size;
-        self.gen(size, false)
+        self.generate(size, false)
     }
 
-    fn gen(&mut self, size: usize, past_only: bool) -> Formula {
+    fn generate(&mut self, size: usize, past_only: bool) -> Formula {
         let ok = |op: Op| {
             let arity = op.arity().unwrap_or(2);
             let fits = match size {
@@ -228,13 +228,13 @@ impl RandomLtl {
                 other => Formula::constant(other == Op::True),
             },
             Some(1) => {
-                let c = self.gen(size - 1, sub_past);
+                let c = self.generate(size - 1, sub_past);
                 Formula::unop(op, c)
             }
             _ => {
                 let left = 1 + self.rng.below(size as u64 - 2) as usize;
-                let a = self.gen(left, sub_past);
-                let b = self.gen(size - 1 - left, sub_past);
+                let a = self.generate(left, sub_past);
+                let b = self.generate(size - 1 - left, sub_past);
                 match op {
                     Op::And | Op::Or => Formula::multop(op, [a, b]),
                     _ => Formula::binop(op, a, b),

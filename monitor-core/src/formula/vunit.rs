@@ -430,7 +430,9 @@ pub fn parse_directive(input: &str) -> Result<Directive, ParseError> {
             let msg = if w == "vunit" {
                 "this is a verification unit: read it with `parse_vunits`".to_string()
             } else {
-                format!("`{w}` declarations belong in a verification unit: read the file with `parse_vunits`")
+                format!(
+                    "`{w}` declarations belong in a verification unit: read the file with `parse_vunits`"
+                )
             };
             return Err(unsupported(input, first.span, msg));
         }
@@ -442,7 +444,7 @@ pub fn parse_directive(input: &str) -> Result<Directive, ParseError> {
                 input,
                 &tokens[end],
                 "an operator, `report` or `;`",
-            ))
+            ));
         }
         T::Sym(";") => {
             let after = &tokens[end + 1];
@@ -516,7 +518,7 @@ pub fn parse_vunits(input: &str) -> Result<Vec<Vunit>, ParseError> {
                     input,
                     t.span,
                     format!("`{w}` units are not supported: write a `vunit`"),
-                ))
+                ));
             }
             _ => return Err(unexpected(input, t, "`vunit`")),
         }
@@ -782,34 +784,35 @@ fn directive(
     };
     let clock = directive_clock(input, &clocks, first_clock.or(lifted), defaults)?;
 
-    let disable =
-        match (disable_iff, abort) {
-            (Some(_), Some((_, _, span))) => return Err(unsupported(
+    let disable = match (disable_iff, abort) {
+        (Some(_), Some((_, _, span))) => {
+            return Err(unsupported(
                 input,
                 span,
                 "this directive has both `disable iff` and an outermost `abort`, and a checker \
                  has one reset: write one condition, `disable iff (rst || b)`",
-            )),
-            (Some((condition, _)), None) => Some(Disable {
-                condition,
-                synchronous: false,
-            }),
-            (None, Some((condition, synchronous, _))) => Some(Disable {
-                condition,
-                synchronous,
-            }),
-            (None, None) => defaults.disable.clone().map(|condition| Disable {
-                condition,
-                synchronous: false,
-            }),
-        };
+            ));
+        }
+        (Some((condition, _)), None) => Some(Disable {
+            condition,
+            synchronous: false,
+        }),
+        (None, Some((condition, synchronous, _))) => Some(Disable {
+            condition,
+            synchronous,
+        }),
+        (None, None) => defaults.disable.clone().map(|condition| Disable {
+            condition,
+            synchronous: false,
+        }),
+    };
 
     let f = item.into_formula();
-    let formula =
-        match kind {
-            DirectiveKind::Cover => match sequence_of(&f) {
-                Some(r) => Formula::always(Formula::not(Formula::econcat(r, Formula::tt()))),
-                None => return Err(unsupported(
+    let formula = match kind {
+        DirectiveKind::Cover => match sequence_of(&f) {
+            Some(r) => Formula::always(Formula::not(Formula::econcat(r, Formula::tt()))),
+            None => {
+                return Err(unsupported(
                     input,
                     Span {
                         start: text_span.start,
@@ -817,11 +820,12 @@ fn directive(
                     },
                     "`cover` takes a sequence `{...}` (or a Boolean), not a property: write the \
                      scenario to cover as a SERE, as in `cover {req; ack};`",
-                )),
-            },
-            _ if shape.sva && f.op() != Op::G => Formula::always(f),
-            _ => f,
-        };
+                ));
+            }
+        },
+        _ if shape.sva && f.op() != Op::G => Formula::always(f),
+        _ => f,
+    };
     Ok(Directive {
         kind,
         label: shape.label.clone(),
@@ -992,7 +996,7 @@ fn vunit(input: &str, tokens: &[Token], start: usize) -> Result<(Vunit, usize), 
                     input,
                     &tokens[i],
                     "the module or instance bound",
-                ))
+                ));
             }
         }
         i += 1;
@@ -1108,16 +1112,16 @@ fn classify(input: &str, raw: &[Token]) -> Result<ItemKind, ParseError> {
                                 "sequences"
                             }
                         ),
-                    ))
+                    ));
                 }
                 None => {
                     return Err(unsupported(
                         input,
                         first.span,
                         format!(
-                        "SVA `{w} ... end{w}` blocks are not supported: write `{w} {name} = ...;`"
-                    ),
-                    ))
+                            "SVA `{w} ... end{w}` blocks are not supported: write `{w} {name} = ...;`"
+                        ),
+                    ));
                 }
                 Some(_) => return Err(unexpected(input, &raw[2], "`=`")),
             }
@@ -1357,7 +1361,9 @@ fn expand(
                 }
                 if let Some(&(k, span)) = scope.all.get(w) {
                     let msg = if k == item {
-                        format!("`{w}` is used in its own declaration: recursive properties are not supported")
+                        format!(
+                            "`{w}` is used in its own declaration: recursive properties are not supported"
+                        )
                     } else {
                         format!(
                             "`{w}` is used before its declaration ({}): declare properties and \
@@ -2022,14 +2028,24 @@ vunit bare {
                  `property` and `sequence` declarations and `assert`, `assume`, `restrict` and \
                  `cover` directives are (Verilog modelling statements are not)",
             ),
-            ("vunit v {\n  assign x = a;\n}", 2, 3, "`assign` is not supported in a vunit"),
+            (
+                "vunit v {\n  assign x = a;\n}",
+                2,
+                3,
+                "`assign` is not supported in a vunit",
+            ),
             (
                 "vunit v {\n  inherit w;\n}",
                 2,
                 3,
                 "`inherit` is not supported: copy the declarations into this vunit",
             ),
-            ("vunit v { always a; }", 1, 11, "`always` is not supported in a vunit"),
+            (
+                "vunit v { always a; }",
+                1,
+                11,
+                "`always` is not supported in a vunit",
+            ),
             ("vunit v { # }", 1, 11, "unexpected character `#`"),
             (
                 "vunit v { assert P; property P = a; }",
@@ -2086,8 +2102,18 @@ vunit bare {
                 11,
                 "SVA `property ... endproperty` blocks are not supported",
             ),
-            ("vunit v { property P = ; }", 1, 24, "expected a property, found `;`"),
-            ("vunit v { property P = always; }", 1, 30, "expected a property, found `;`"),
+            (
+                "vunit v { property P = ; }",
+                1,
+                24,
+                "expected a property, found `;`",
+            ),
+            (
+                "vunit v { property P = always; }",
+                1,
+                30,
+                "expected a property, found `;`",
+            ),
             (
                 "vunit v {\n default clock = posedge c1;\n assert always (a -> next b @(posedge c2));\n}",
                 3,
@@ -2113,21 +2139,76 @@ vunit bare {
                 11,
                 "SVA `default clocking` blocks are not supported",
             ),
-            ("vunit v { default disable iff (next r); }", 1, 11, "the condition of `default disable iff` must be a Boolean"),
-            ("vunit v { assert always a }", 1, 27, "expected `;` (before `}`)"),
-            ("vunit v { assert always a;", 1, 9, "the `{` of vunit `v` is never closed"),
-            ("vunit v { assert {a; b; }", 1, 25, "expected a SERE, found `}`"),
-            ("vunit v { assert {a; b }", 1, 9, "the `{` of vunit `v` is never closed"),
-            ("vunit v { assert {a; (b }", 1, 25, "expected a SERE operator or `)`, found `}`"),
-            ("vunit v { assert a; } vunit v { }", 1, 29, "vunit `v` is declared twice"),
-            ("vunit v { } assert a;", 1, 13, "expected `vunit`, found `assert`"),
-            ("// nothing", 1, 11, "expected `vunit`, found the end of the input"),
+            (
+                "vunit v { default disable iff (next r); }",
+                1,
+                11,
+                "the condition of `default disable iff` must be a Boolean",
+            ),
+            (
+                "vunit v { assert always a }",
+                1,
+                27,
+                "expected `;` (before `}`)",
+            ),
+            (
+                "vunit v { assert always a;",
+                1,
+                9,
+                "the `{` of vunit `v` is never closed",
+            ),
+            (
+                "vunit v { assert {a; b; }",
+                1,
+                25,
+                "expected a SERE, found `}`",
+            ),
+            (
+                "vunit v { assert {a; b }",
+                1,
+                9,
+                "the `{` of vunit `v` is never closed",
+            ),
+            (
+                "vunit v { assert {a; (b }",
+                1,
+                25,
+                "expected a SERE operator or `)`, found `}`",
+            ),
+            (
+                "vunit v { assert a; } vunit v { }",
+                1,
+                29,
+                "vunit `v` is declared twice",
+            ),
+            (
+                "vunit v { } assert a;",
+                1,
+                13,
+                "expected `vunit`, found `assert`",
+            ),
+            (
+                "// nothing",
+                1,
+                11,
+                "expected `vunit`, found the end of the input",
+            ),
             ("vunit { }", 1, 7, "expected the name of the vunit"),
             ("vunit v (a, b) { }", 1, 11, "expected `)`"),
             ("vunit v (e(arch)) { }", 1, 11, "expected `)`"),
-            ("vunit v assert", 1, 9, "expected `{` (the body of the vunit)"),
+            (
+                "vunit v assert",
+                1,
+                9,
+                "expected `{` (the body of the vunit)",
+            ),
             ("vmode m { }", 1, 1, "`vmode` units are not supported"),
-            ("vunit v { cover next a; }", 1, 17, "`cover` takes a sequence"),
+            (
+                "vunit v { cover next a; }",
+                1,
+                17,
+                "`cover` takes a sequence",
+            ),
         ];
         for &(input, line, col, msg) in cases {
             let (l, c, m) = verr(input);

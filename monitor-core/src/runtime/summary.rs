@@ -1246,11 +1246,11 @@ pub(crate) mod tests {
     #[test]
     fn chunked_summaries_equal_one_run() {
         let mut rng = SplitMix64::new(0x5u64);
-        let mut gen = RandomLtl::new(&["a", "b", "c"], 6).seed(17).with_past();
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c"], 6).seed(17).with_past();
         let (mut checked, mut long, mut satisfied) = (0, 0, 0);
         for i in 0..300 {
-            gen = gen.size(3 + i % 9);
-            let f = gen.next_formula();
+            random_ltl = random_ltl.size(3 + i % 9);
+            let f = random_ltl.next_formula();
             let Some(table) = monitor_of(&f, i % 2 == 1) else {
                 continue;
             };
@@ -1358,9 +1358,9 @@ pub(crate) mod tests {
     #[test]
     fn composition_is_associative() {
         let mut rng = SplitMix64::new(0xa55);
-        let mut gen = RandomLtl::new(&["a", "b"], 6).seed(3).with_past();
+        let mut random_ltl = RandomLtl::new(&["a", "b"], 6).seed(3).with_past();
         for i in 0..150 {
-            let f = gen.next_formula();
+            let f = random_ltl.next_formula();
             let Some(table) = monitor_of(&f, i % 2 == 1) else {
                 continue;
             };

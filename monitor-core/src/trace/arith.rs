@@ -500,7 +500,7 @@ pub(crate) fn exact<'c>(
                 BinaryOp::Xor => x ^ y,
                 BinaryOp::Xnor => !(x ^ y),
                 BinaryOp::Shl | BinaryOp::AShl | BinaryOp::Shr | BinaryOp::AShr if y < 0 => {
-                    return Err(ValueError(format!("a shift by a negative amount, {y}")))
+                    return Err(ValueError(format!("a shift by a negative amount, {y}")));
                 }
                 BinaryOp::Shl | BinaryOp::AShl => {
                     if x == 0 {

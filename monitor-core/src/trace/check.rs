@@ -644,7 +644,7 @@ impl Bound {
                 Ok(false) => {}
                 Err(_) if a.reads_unknown(&cell) => unknown.push(k),
                 Err(e) => {
-                    return Err(reader.error_here(format!("proposition `{}`: {e}", self.names[k])))
+                    return Err(reader.error_here(format!("proposition `{}`: {e}", self.names[k])));
                 }
             }
         }
@@ -2060,9 +2060,9 @@ mod tests {
     #[test]
     fn checking_a_csv_log_equals_the_monitor_step_by_step() {
         let mut rng = SplitMix64::new(7);
-        let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(3).with_past();
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c"], 8).seed(3).with_past();
         for i in 0..200 {
-            let f = gen.next_formula();
+            let f = random_ltl.next_formula();
             let Some(table) = monitor_of(&f, i % 2 == 1) else {
                 continue;
             };
@@ -2196,12 +2196,12 @@ mod tests {
     #[test]
     fn a_reset_holds_only_the_monitors_it_is_told_to() {
         let mut rng = SplitMix64::new(11);
-        let mut gen = RandomLtl::new(&["a", "b", "c"], 7).seed(5).with_past();
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c"], 7).seed(5).with_past();
         let mut checked = 0;
         for round in 0..60 {
             let mut formulas = Vec::new();
             while formulas.len() < 6 {
-                let f = gen.next_formula();
+                let f = random_ltl.next_formula();
                 let lazy = crate::lazy::LazyMonitor::new(&f, &crate::translate::Config::new());
                 if monitor_of(&f, false).is_some() && lazy.is_ok() {
                     formulas.push(f);
@@ -2295,10 +2295,10 @@ mod tests {
     fn unknown_values_are_read_both_ways() {
         use crate::trace::reader::VcdReader;
         let mut rng = SplitMix64::new(23);
-        let mut gen = RandomLtl::new(&["a", "b", "c"], 7).seed(9).with_past();
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c"], 7).seed(9).with_past();
         let (mut decided, mut errors) = (0, 0);
         for round in 0..300 {
-            let f = gen.next_formula();
+            let f = random_ltl.next_formula();
             let Some(table) = monitor_of(&f, round % 3 == 0) else {
                 continue;
             };

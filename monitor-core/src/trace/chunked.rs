@@ -1231,7 +1231,7 @@ impl<'s, R: Read> LineLog<'s, R> {
                         source: self.source.to_string(),
                         at: None,
                         message: e.to_string(),
-                    })
+                    });
                 }
             }
         }
@@ -1667,10 +1667,10 @@ mod tests {
 
     /// Up to three random properties over a, b, c and `n < 10`, of both
     /// kinds of verdicts.
-    fn random_properties(gen: &mut RandomLtl, i: usize) -> Vec<Property> {
+    fn random_properties(random_ltl: &mut RandomLtl, i: usize) -> Vec<Property> {
         let mut props = Vec::new();
         for j in 0..3 {
-            let f = gen.next_formula();
+            let f = random_ltl.next_formula();
             let Some(table) = monitor_of(&f, (i + j) % 3 == 0) else {
                 continue;
             };
@@ -1707,11 +1707,11 @@ mod tests {
     fn times_across_chunks_are_those_of_one_pass() {
         use crate::trace::time::{TimeOrder, TimeSpec};
         let mut rng = SplitMix64::new(0x71u64);
-        let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 6).seed(5);
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c", "n_small"], 6).seed(5);
         let pools = pools_of_1_to_3_threads();
         let (mut went_back, mut late_seen) = (0, 0);
         for i in 0..40 {
-            let props = random_properties(&mut gen, i);
+            let props = random_properties(&mut random_ltl, i);
             let len = 1 + (rng.next_u64() % 200) as usize;
             let (csv, jsonl) = log(&mut rng, len, None, false);
             // A time column: mostly steps of 0 to 2 ms, and on some logs a
@@ -1819,13 +1819,13 @@ mod tests {
     #[test]
     fn every_chunk_size_and_thread_count_gives_the_reports_of_one_pass() {
         let mut rng = SplitMix64::new(0xc4u64);
-        let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 7)
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c", "n_small"], 7)
             .seed(11)
             .with_past();
         let pools = pools_of_1_to_3_threads();
         let (mut compared, mut errors) = (0, 0);
         for i in 0..50 {
-            let props = random_properties(&mut gen, i);
+            let props = random_properties(&mut random_ltl, i);
             let len = 1 + (rng.next_u64() % 400) as usize;
             let damage = (i % 7 == 3).then(|| (rng.next_u64() % len as u64) as usize);
             let (csv, jsonl) = log(&mut rng, len, damage, i % 11 == 4);
@@ -1946,14 +1946,14 @@ mod tests {
     #[test]
     fn an_input_error_comes_after_the_lines_before_it() {
         let mut rng = SplitMix64::new(0xe4);
-        let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 7).seed(5);
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c", "n_small"], 7).seed(5);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
         let mut compared = 0;
         for i in 0..40 {
-            let mut props = random_properties(&mut gen, i);
+            let mut props = random_properties(&mut random_ltl, i);
             let len = 1 + (rng.next_u64() % 3000) as usize;
             let (csv, jsonl) = log(&mut rng, len, None, false);
             let block = 1 + (rng.next_u64() % 5000) as usize;
@@ -2136,10 +2136,10 @@ mod tests {
     #[test]
     fn summaries_sent_as_bytes_and_combined_give_the_reports_of_one_pass() {
         let mut rng = SplitMix64::new(0x5a7);
-        let mut gen = RandomLtl::new(&["a", "b", "c", "n_small"], 7).seed(29);
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c", "n_small"], 7).seed(29);
         let (mut compared, mut planned_reads) = (0, 0);
         for i in 0..150 {
-            let props = random_properties(&mut gen, i);
+            let props = random_properties(&mut random_ltl, i);
             let len = 1 + (rng.next_u64() % 300) as usize;
             let (csv, _) = log(&mut rng, len, None, false);
             let csv = csv.replace("\n\n", "\n");

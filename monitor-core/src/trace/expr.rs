@@ -293,7 +293,7 @@ impl<'a> Cell<'a> {
                     "{} is a {}-bit vector, not a Boolean: compare it or select a bit",
                     shown(self),
                     bits.len()
-                )))
+                )));
             }
             Cell::Bits(_) => None,
         };
@@ -1522,7 +1522,7 @@ impl<'a> Parser<'a> {
             Term::Operand(Operand::Bool(b)) => Expr::Const(b),
             Term::Operand(Operand::Term(t)) => self.to_bool(*t)?,
             Term::Operand(Operand::Str(_)) => {
-                return self.err("a string alone is not a Boolean: compare it (`x == \"a\"`)")
+                return self.err("a string alone is not a Boolean: compare it (`x == \"a\"`)");
             }
             // A constant operand of `!`, `&&`, `||`: Verilog's truth.
             t @ Term::Operand(_) => Expr::Value(t),
@@ -2299,7 +2299,7 @@ fn operand_text<'x>(
             },
         },
         (Operand::Field(r), None) => {
-            return Err(ValueError(format!("no field `{}` in this event", r.name)))
+            return Err(ValueError(format!("no field `{}` in this event", r.name)));
         }
         (Operand::Number(n), _) => Cow::Owned(n.int.map_or(n.text.clone(), |i| i.to_string())),
         (Operand::Literal(l), _) => Cow::Owned(l.value.to_string()),

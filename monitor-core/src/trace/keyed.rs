@@ -2731,13 +2731,13 @@ mod tests {
     #[test]
     fn keyed_checking_equals_each_slice_checked_alone() {
         let mut rng = SplitMix64::new(30);
-        let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(30).with_past();
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c"], 8).seed(30).with_past();
         let (mut violations, mut errors, mut dead, mut ended) = (0, 0, 0, 0);
         let mut shown_checked = 0;
         for round in 0..600u64 {
             let mut formulas = Vec::new();
             while formulas.len() < 1 + (round % 3) as usize {
-                let f = gen.next_formula();
+                let f = random_ltl.next_formula();
                 if let Some(t) = monitor_of(&f, round % 4 == 1) {
                     formulas.push((f.to_spot(), t));
                 }
@@ -2888,7 +2888,7 @@ mod tests {
     #[test]
     fn chunked_keyed_checking_equals_one_pass() {
         let mut rng = SplitMix64::new(31);
-        let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(31).with_past();
+        let mut random_ltl = RandomLtl::new(&["a", "b", "c"], 8).seed(31).with_past();
         let (mut compared, mut failed, mut parallel, mut violated) = (0, 0, 0, 0);
         let mut explained = 0;
         // Timed rounds compared whose times went back: strict (an
@@ -2904,7 +2904,7 @@ mod tests {
         for round in 0..400u64 {
             let mut formulas = Vec::new();
             while formulas.len() < 1 + (round % 3) as usize {
-                let f = gen.next_formula();
+                let f = random_ltl.next_formula();
                 if let Some(t) = monitor_of(&f, round % 4 == 1) {
                     formulas.push((f.to_spot(), t));
                 }

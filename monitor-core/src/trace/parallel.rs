@@ -140,7 +140,7 @@ mod tests {
     #[test]
     fn every_chunk_size_and_thread_count_is_one_run() {
         let mut rng = SplitMix64::new(99);
-        let mut gen = RandomLtl::new(&["a", "b"], 7).seed(5).with_past();
+        let mut random_ltl = RandomLtl::new(&["a", "b"], 7).seed(5).with_past();
         let pools: Vec<rayon::ThreadPool> = [1, 2, 3]
             .into_iter()
             .map(|threads| {
@@ -152,7 +152,7 @@ mod tests {
             .collect();
         let mut checked = 0;
         for i in 0..40 {
-            let f = gen.next_formula();
+            let f = random_ltl.next_formula();
             let Some(table) = monitor_of(&f, i % 2 == 1) else {
                 continue;
             };

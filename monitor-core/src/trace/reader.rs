@@ -851,7 +851,7 @@ impl<'de> serde::de::Visitor<'de> for Picker<'_> {
                     return Err(serde::de::Error::invalid_type(
                         serde::de::Unexpected::Other("number"),
                         &self,
-                    ))
+                    ));
                 }
                 Key::Number | Key::Other => None,
                 Key::Wanted(i) => Some(i),

@@ -318,7 +318,7 @@ impl TimeFormat {
         let owned;
         let text: &str = match cell {
             None | Some(Cell::Json(serde_json::Value::Null)) => {
-                return Err("no time (the field is absent)".to_string())
+                return Err("no time (the field is absent)".to_string());
             }
             Some(Cell::Text(t)) => t,
             Some(Cell::Json(serde_json::Value::String(t))) => t,
@@ -334,7 +334,7 @@ impl TimeFormat {
                 return Err(format!(
                     "the time {} is neither a number nor a date-time",
                     super::check::cell_text(Some(other))
-                ))
+                ));
             }
         };
         if let (Some((unit, form)), Some(whole)) = (number, plain_digits(text)) {

@@ -100,7 +100,7 @@ pub(in crate::formula) fn lex(input: &str, vunit: bool) -> Result<Vec<Token>, Pa
                                 end: start + 1,
                             },
                             ParseErrorKind::UnclosedString,
-                        ))
+                        ));
                     }
                     Some((k, '"')) => break i + 1 + k + 1,
                     Some((_, '\\')) => match chars.next() {
@@ -134,7 +134,7 @@ pub(in crate::formula) fn lex(input: &str, vunit: bool) -> Result<Vec<Token>, Pa
                             end: i + 2,
                         },
                         ParseErrorKind::UnclosedComment,
-                    ))
+                    ));
                 }
             }
             continue;
@@ -235,7 +235,7 @@ pub(in crate::formula) fn lex(input: &str, vunit: bool) -> Result<Vec<Token>, Pa
                         end: start + c.len_utf8(),
                     },
                     ParseErrorKind::UnknownCharacter(c),
-                ))
+                ));
             }
         }
     }

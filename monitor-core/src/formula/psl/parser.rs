@@ -377,7 +377,7 @@ impl<'a> Parser<'a> {
                     return Err(self.unsupported(
                         span,
                         "the left side of a suffix implication is a sequence `{...}`, without `!`",
-                    ))
+                    ));
                 }
                 Item::Formula(f) if !f.has_future() => f,
                 _ => return Err(self.unsupported(
@@ -681,7 +681,7 @@ impl<'a> Parser<'a> {
                 return Err(self.unsupported(
                     t.span,
                     "a repetition must be inside a sequence: write `{...}`",
-                ))
+                ));
             }
             T::Num(n @ (0 | 1)) => return Ok(Item::Formula(Formula::constant(*n == 1))),
             T::Literal(l) => return Ok(Item::Formula(self.literal_boolean(&t, l)?)),
@@ -1099,7 +1099,7 @@ impl<'a> Parser<'a> {
             // `[*2]`, `[+]` alone repeat `true`.
             T::Sym("[*") | T::Sym("[+]") => Formula::tt(),
             T::Sym("[=") | T::Sym("[->") => {
-                return Err(self.unsupported(t.span, "`[=` and `[->` need a Boolean before them"))
+                return Err(self.unsupported(t.span, "`[=` and `[->` need a Boolean before them"));
             }
             _ => self.sere_primary()?,
         };

@@ -160,7 +160,7 @@ pub(super) fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
                     start,
                     start + c.len_utf8(),
                     ParseErrorKind::UnknownCharacter(c),
-                ))
+                ));
             }
         }
     }

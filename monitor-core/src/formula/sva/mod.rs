@@ -527,7 +527,7 @@ pub fn parse_sva_directive_with(input: &str, signals: &Signals) -> Result<Direct
                         span,
                         "`cover` takes a sequence (or a Boolean), not a property: its checker \
                          reports the matches of the sequence",
-                    ))
+                    ));
                 }
             };
             let mut r = r;
@@ -975,7 +975,9 @@ mod tests {
 
     #[test]
     fn declarations() {
-        let f = s("sequence s1(x, y = b); x ##1 y; endsequence property p1(sequence r); r |=> c; endproperty p1(s1(a))");
+        let f = s(
+            "sequence s1(x, y = b); x ##1 y; endsequence property p1(sequence r); r |=> c; endproperty p1(s1(a))",
+        );
         assert_eq!(f, s("a ##1 b |=> c"));
         assert_eq!(s("let l(x) = x && b; l(a) |-> c"), s("a && b |-> c"));
         assert_eq!(s("sequence s(n); a ##n b; endsequence s(3)"), s("a ##3 b"));
@@ -1111,7 +1113,9 @@ mod tests {
         );
         has(derr("assert property (a |=> @(posedge c2) b);"), "§16.13");
         has(
-            derr("default clocking @(posedge c1); endclocking assert property (a |=> @(posedge c2) b);"),
+            derr(
+                "default clocking @(posedge c1); endclocking assert property (a |=> @(posedge c2) b);",
+            ),
             "§16.13",
         );
         has(

@@ -1339,7 +1339,7 @@ impl<'a> Parser<'a> {
                 return Err(self.unsupported(
                     span,
                     format!("`{name}` is a scalar: it has no bits to select"),
-                ))
+                ));
             }
             None => {
                 return Err(self.unsupported(
@@ -2021,7 +2021,7 @@ impl<'a> Parser<'a> {
                                 return Err(self.unexpected(
                                     &v,
                                     "a case item value (a number, a literal or a signal)",
-                                ))
+                                ));
                             }
                         };
                         conds.push(Formula::ap(&format!("{name} == {value}")));
@@ -2135,7 +2135,7 @@ impl<'a> Parser<'a> {
                         "a clock inside a property without a leading clock: the rest would be \
                          read at every cycle (multiple clocks, IEEE 1800-2017 §16.13); write the \
                          clock first",
-                    ))
+                    ));
                 }
             }
         }
@@ -2156,7 +2156,7 @@ impl<'a> Parser<'a> {
                 return Err(self.unsupported(
                     t.span,
                     "a checker samples at one edge: write `posedge` or `negedge`",
-                ))
+                ));
             }
             T::Word(w) if !KEYWORDS.contains(&w.as_str()) => {
                 let span = self.span_from(at);
@@ -2826,7 +2826,7 @@ impl<'a> Parser<'a> {
                 T::End => {
                     return Err(self
                         .cur
-                        .error(open.span, ParseErrorKind::UnclosedParenthesis))
+                        .error(open.span, ParseErrorKind::UnclosedParenthesis));
                 }
                 _ => return Err(self.unexpected(&t, "`,` or `)`")),
             }
@@ -2844,7 +2844,7 @@ impl<'a> Parser<'a> {
                 T::End => {
                     return Err(self
                         .cur
-                        .error(open.span, ParseErrorKind::UnclosedParenthesis))
+                        .error(open.span, ParseErrorKind::UnclosedParenthesis));
                 }
                 T::Sym(")") if depth == 0 => break,
                 T::Sym(",") if depth == 0 => break,
@@ -2939,7 +2939,7 @@ impl<'a> Parser<'a> {
                             "`{name}` needs its argument `{}` (it has no default)",
                             formal.name
                         ),
-                    ))
+                    ));
                 }
             }
         }
@@ -3131,12 +3131,12 @@ impl<'a> Parser<'a> {
                             } else {
                                 "`endproperty`"
                             },
-                        ))
+                        ));
                     }
                     T::End => {
                         return Err(
                             self.unsupported(at, format!("this `{}` has no `{end}`", kind.word()))
-                        )
+                        );
                     }
                     _ => body.push(t),
                 }

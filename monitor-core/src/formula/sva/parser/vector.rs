@@ -716,7 +716,7 @@ impl Parser<'_> {
             }
             match &tokens[i].kind {
                 T::Sym("+" | "-" | "*" | "/" | "%" | "<<" | ">>" | "<<<" | ">>>" | "**") => {
-                    return (true, end, None)
+                    return (true, end, None);
                 }
                 T::Sym("{") if i >= bits_argument_until => return (true, end, None),
                 // `v == '0` is read as the constant it is; elsewhere a fill
@@ -726,10 +726,10 @@ impl Parser<'_> {
                         && matches!(kind(i - 1), Some(T::Sym("==" | "!=" | "===" | "!==")))
                         && matches!(kind(i + 1), Some(T::Num(0)))) =>
                 {
-                    return (true, end, None)
+                    return (true, end, None);
                 }
                 T::Word(w) if matches!(w.as_str(), "$signed" | "$unsigned") => {
-                    return (true, end, None)
+                    return (true, end, None);
                 }
                 // `$countones(v)` is compared with a number by the rest of
                 // the parser, not with anything else.
@@ -753,7 +753,7 @@ impl Parser<'_> {
                     }
                 }
                 T::Sym(s) if COMPARISONS.contains(s) && !simple_rhs(i + 1) => {
-                    return (true, end, None)
+                    return (true, end, None);
                 }
                 T::Num(_) | T::Literal(_) => {
                     // A constant compared with what follows (`3 == v`,
@@ -1281,13 +1281,13 @@ impl Parser<'_> {
                     return Err(self.unsupported(
                         span,
                         "an unsized number in a concatenation has no width: size it (`4'd3`)",
-                    ))
+                    ));
                 }
                 VExpr::Leaf(Leaf::Fill(_), _) => {
                     return Err(self.unsupported(
                         span,
                         "a fill literal has no width of its own in a concatenation",
-                    ))
+                    ));
                 }
                 _ => {}
             }
