@@ -833,14 +833,13 @@ x#
           no_twice: assert always (a -> next !a);\n}\n",
     );
     let with_flush = |changes: &str| {
-        let text = String::from_utf8_lossy(dump)
+        String::from_utf8_lossy(dump)
             .replace(
                 "$var reg 1 # a $end\n",
                 "$var reg 1 # a $end\n$var reg 1 $ flush $end\n",
             )
             .replace("x#\n", "x#\n0$\n")
-            .replace("#30\n", changes);
-        text
+            .replace("#30\n", changes)
     };
     for (name, changes, code, says) in [
         (

@@ -236,11 +236,11 @@ fn hoa_reads_back_exactly() {
         check_hoa(&build(f, Config::new()));
         check_hoa(&build(f, Config::new().verdicts(Verdicts::Three)));
     }
-    let mut gen = RandomLtl::new(&["a", "b", "c", "d"], 9)
+    let mut r#gen = RandomLtl::new(&["a", "b", "c", "d"], 9)
         .with_past()
         .seed(11);
     for _ in 0..150 {
-        let f = gen.next_formula();
+        let f = r#gen.next_formula();
         let dfa = Builder::new().build_from_formula(&f).unwrap().into_dfa();
         check_hoa(&dfa);
     }
@@ -268,9 +268,9 @@ fn hostile_names_read_back_from_hoa_and_json() {
         "",
     ];
     let long = "n".repeat(10_000);
-    let mut gen = RandomLtl::new(&["a", "b", "c", "d"], 8).seed(4242);
+    let mut r#gen = RandomLtl::new(&["a", "b", "c", "d"], 8).seed(4242);
     for i in 0..40usize {
-        let f = gen.next_formula();
+        let f = r#gen.next_formula();
         let names: Vec<&str> = (0..4)
             .map(|k| match (i * 4 + k) % (hostile.len() + 1) {
                 j if j == hostile.len() => long.as_str(),

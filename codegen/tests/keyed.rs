@@ -194,11 +194,11 @@ fn keyed(reports: &[Value]) -> Outcome {
 fn by_equals_each_key_checked_alone() {
     let dir = scratch("oracle");
     let mut rng = SplitMix64::new(3030);
-    let mut gen = RandomLtl::new(&["a", "b", "c"], 8).seed(3030).with_past();
+    let mut r#gen = RandomLtl::new(&["a", "b", "c"], 8).seed(3030).with_past();
     let (mut violations, mut errors, mut piped_checked) = (0, 0, 0);
     for round in 0..60u64 {
         let formulas: Vec<String> = (0..1 + round % 3)
-            .map(|_| gen.next_formula().to_spot())
+            .map(|_| r#gen.next_formula().to_spot())
             .collect();
         let nkeys = 1 + (rng.next_u64() % KEYS.len() as u64) as usize;
         let missing_rate = rng.next_u64() % 3;

@@ -450,7 +450,7 @@ fn batch(seed: u64, wanted: usize) -> Batch {
     let mut rng = SplitMix64::new(seed);
     let n = 4 + rng.below(5) as usize;
     let inputs = random_inputs(&mut rng, n);
-    let mut gen = Gen {
+    let mut r#gen = Gen {
         rng,
         inputs: &inputs,
     };
@@ -459,11 +459,11 @@ fn batch(seed: u64, wanted: usize) -> Batch {
     let mut attempts = 0;
     while cases.len() < wanted && attempts < wanted * 20 {
         attempts += 1;
-        let depth = 1 + gen.pick(3) as u32;
-        let e = if gen.chance(4, 5) {
-            gen.boolean(depth)
+        let depth = 1 + r#gen.pick(3) as u32;
+        let e = if r#gen.chance(4, 5) {
+            r#gen.boolean(depth)
         } else {
-            gen.value(depth)
+            r#gen.value(depth)
         };
         match check_expression(&e.o, &inputs) {
             Ok(c) => {

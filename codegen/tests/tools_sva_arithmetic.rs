@@ -152,7 +152,7 @@ fn term(r: &mut Rng, depth: u32) -> Text {
 }
 
 fn boolean(r: &mut Rng, depth: u32) -> Text {
-    let b = match r.below(10) {
+    match r.below(10) {
         0..=5 => {
             let op = r.pick(&["==", "!=", "<", "<=", ">", ">=", "===", "!=="]);
             Text::join(term(r, depth), op, term(r, depth))
@@ -169,8 +169,7 @@ fn boolean(r: &mut Rng, depth: u32) -> Text {
             let y = boolean(r, depth.saturating_sub(1)).wrap("(", ")");
             Text::join(x, op, y)
         }
-    };
-    b
+    }
 }
 
 fn testbench(exprs: &[Text]) -> String {

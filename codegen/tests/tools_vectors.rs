@@ -73,9 +73,9 @@ fn formulas() -> Vec<(String, BadPrefixDfa)> {
         let atoms: Vec<&str> = (0..k)
             .map(|_| ATOMS[rng.below(ATOMS.len() as u64) as usize])
             .collect();
-        let mut gen = RandomLtl::new(&atoms, 8 + rng.below(8) as usize).seed(seed);
+        let mut r#gen = RandomLtl::new(&atoms, 8 + rng.below(8) as usize).seed(seed);
         seed += 1;
-        let f = gen.next_formula();
+        let f = r#gen.next_formula();
         let Ok(t) = Builder::new().build_from_formula(&f) else {
             continue;
         };
