@@ -236,6 +236,13 @@ impl Evaluator {
             Ok(ev.nodes.len() - 1)
         };
         for (k, c) in components.iter().enumerate() {
+            if c.kind.is_future() {
+                return Err(format!(
+                    "`{}` looks ahead: its value is known only after a delay, which this \
+                     evaluator of past operators does not compute",
+                    c.name
+                ));
+            }
             let operands = c
                 .operands
                 .iter()
@@ -364,6 +371,7 @@ impl Window {
                 }
                 g.expect("`S` has two operands")
             }
+            kind => unreachable!("{kind:?} is refused by Evaluator::new"),
         };
         let t = i128::from(time);
         let TimeInterval { lo, hi } = self.interval;
