@@ -415,7 +415,10 @@ mod tests {
             interval("a U[1ms:3ms] b"),
             (TimedKind::Until, iv(1_000_000, Some(3_000_000)))
         );
-        assert_eq!(interval("F[2s] a"), (TimedKind::Eventually, iv(2 * s, Some(2 * s))));
+        assert_eq!(
+            interval("F[2s] a"),
+            (TimedKind::Eventually, iv(2 * s, Some(2 * s)))
+        );
         // Counts of events beside times: `G[0:3]` counts, `F[0:1s]` times.
         let m = parse_metric("G[0:3] (req -> F[0:1s] resp)").unwrap();
         assert_eq!(m.timed.len(), 1);
@@ -456,7 +459,11 @@ mod tests {
         let names: Vec<_> = m.timed.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,
-            ["F[0:2s] c", "O[0:1s] F[0:2s] c", "b U[1ms:3ms] O[0:1s] F[0:2s] c"]
+            [
+                "F[0:2s] c",
+                "O[0:1s] F[0:2s] c",
+                "b U[1ms:3ms] O[0:1s] F[0:2s] c"
+            ]
         );
         assert_eq!(m.timed[2].operands[0].to_spot(), "b");
         // `S` is right associative: the inner one first.
