@@ -10,7 +10,13 @@
 //!   letter is handed out by [`Delayed`] exactly after the event the
 //!   resolution rule names (never earlier: it would not be certain; never
 //!   later), with and without an end time;
-//! * the checker (`tests/future_check.rs`) builds on this.
+//! * `G(φ | d)` checked by a [`Checker`] over the trace as a CSV log (`d`
+//!   always false): the first violation is reported at the event that
+//!   completed the first letter where `φ` fails (its obligation's line
+//!   named in the explanation), at the end of the input if the end time
+//!   decides it, or, for letters still waiting at the end, only if every
+//!   value of their waiting propositions violates (a brute force over
+//!   every value), with and without an end time.
 //!
 //! The brute force knows nothing of the parser or of `Delayed`'s queues:
 //! it computes every subformula's value over the whole trace from the
@@ -19,7 +25,13 @@
 //! documentation of `trace::future` decides it, by trying every prefix.
 
 use monitor_core::formula::metric::parse_metric;
+use monitor_core::trace::check::{Checker, Options, Property};
+use monitor_core::trace::expr::Expr;
 use monitor_core::trace::future::Delayed;
+use monitor_core::trace::metric::TimedPropositions;
+use monitor_core::trace::reader::CsvReader;
+use monitor_core::trace::time::{TimeOrder, TimeSpec};
+use monitor_core::MonitorTable;
 use proptest::prelude::*;
 
 /// A time interval in nanoseconds, `[lo:hi]`.
@@ -118,6 +130,32 @@ impl M {
             M::TimedF(_, f) | M::TimedG(_, f) => vec![f],
             M::And(f, g) | M::Or(f, g) | M::S(f, g) => vec![f, g],
             M::TimedS(_, f, g) | M::TimedU(_, f, g) => vec![f, g],
+        }
+    }
+
+    /// The values of a formula over the letters, its metric subformulas
+    /// read from `metric` (by name) rather than computed.
+    fn top_values(&self, letters: &[[bool; 3]], metric: &dyn Fn(&str) -> Vec<bool>) -> Vec<bool> {
+        if self.is_metric() {
+            return metric(&self.name());
+        }
+        let n = letters.len();
+        let kids: Vec<Vec<bool>> = self
+            .children()
+            .iter()
+            .map(|c| c.top_values(letters, metric))
+            .collect();
+        let all = |p: &dyn Fn(usize) -> bool| (0..n).map(p).collect::<Vec<bool>>();
+        let v = |k: usize| &kids[k];
+        match self {
+            M::Ap(p) => all(&|i| letters[i][*p]),
+            M::Not(_) => all(&|i| !v(0)[i]),
+            M::And(..) => all(&|i| v(0)[i] && v(1)[i]),
+            M::Or(..) => all(&|i| v(0)[i] || v(1)[i]),
+            M::Y(_) => all(&|i| i > 0 && v(0)[i - 1]),
+            M::O(_) => all(&|i| (0..=i).any(|j| v(0)[j])),
+            M::S(..) => all(&|i| (0..=i).any(|j| v(1)[j] && (j + 1..=i).all(|k| v(0)[k]))),
+            _ => unreachable!("metric ones are read"),
         }
     }
 
@@ -429,5 +467,236 @@ fn obligations_expire_and_memory_follows_the_window() {
     assert_eq!(
         (l.position, l.deadline, values[0]),
         (0, Some(5 * ms), false)
+    );
+}
+
+/// The trace as a CSV log, times in nanoseconds.
+fn csv(letters: &[[bool; 3]], times: &[i64]) -> String {
+    let mut s = String::from("ts,a,b,c,d\n");
+    for (l, t) in letters.iter().zip(times) {
+        s.push_str(&format!(
+            "{t},{},{},{},0\n",
+            u8::from(l[0]),
+            u8::from(l[1]),
+            u8::from(l[2])
+        ));
+    }
+    s
+}
+
+/// A checker of `property`, times from `ts` in nanoseconds.
+fn checker_of(property: &str, all: bool) -> Result<Checker, String> {
+    let m = parse_metric(property).map_err(|e| e.to_string())?;
+    let table = MonitorTable::from_ltl(&m.formula.to_spot()).map_err(|e| e.to_string())?;
+    let bindings = (0..table.table().props as usize)
+        .map(|i| {
+            let name = table.table().proposition(i);
+            if m.is_timed(name) {
+                Expr::Const(false)
+            } else {
+                Expr::parse(name).unwrap()
+            }
+        })
+        .collect();
+    let inputs = TimedPropositions::input_names(&m.timed)
+        .into_iter()
+        .map(|n| {
+            let e = Expr::parse(&n).unwrap();
+            (n, e)
+        })
+        .collect();
+    let timed = TimedPropositions {
+        components: m.timed,
+        inputs,
+    };
+    let p = Property::new(property, table, bindings).with_timed(timed);
+    let options = Options {
+        all,
+        ..Options::default()
+    };
+    let mut checker = Checker::new(vec![p], options);
+    checker.set_time(Some(TimeSpec::parse("ts:ns").unwrap()), TimeOrder::Strict);
+    Ok(checker)
+}
+
+/// Where the brute force says `G(f | d)` is first violated over the word:
+/// the event the report is at, and the letter (the obligation's event)
+/// that failed; `None`: not violated, `Err(())`: too many ways to try.
+fn first_violation(
+    f: &M,
+    letters: &[[bool; 3]],
+    times: &[i64],
+    end: i64,
+) -> Result<Option<(usize, usize)>, ()> {
+    let n = letters.len();
+    let mut found = Vec::new();
+    f.analyse(letters, times, end, &mut found);
+    let lookup = |name: &str| found.iter().find(|(m, ..)| m == name).unwrap();
+    // The metric subformulas the letters read.
+    let mut top = Vec::new();
+    if f.is_metric() {
+        top.push(f);
+    } else {
+        f.metric_leaves(&mut top);
+    }
+    // Every component's letter: the letters complete in order.
+    let complete: Vec<usize> = (0..n)
+        .map(|i| {
+            found
+                .iter()
+                .map(|(_, _, d)| prefix_max(d)[i])
+                .fold(i + 1, usize::max)
+        })
+        .collect();
+    let values = f.top_values(letters, &|name| lookup(name).1.clone());
+    let first_false = values.iter().position(|v| !v);
+    let waiting = complete.iter().position(|&c| c == NEVER).unwrap_or(n);
+    if let Some(i) = first_false.filter(|&i| i < waiting) {
+        return Ok(Some((complete[i].min(n) - 1, i)));
+    }
+    // The letters from `waiting` on: their unknown components every way.
+    let mut unknown: Vec<(String, usize)> = Vec::new();
+    for t in &top {
+        let (name, _, d) = lookup(&t.name());
+        let released = prefix_max(d);
+        for (p, &r) in released.iter().enumerate().skip(waiting) {
+            if r == NEVER && !unknown.contains(&(name.clone(), p)) {
+                unknown.push((name.clone(), p));
+            }
+        }
+    }
+    if unknown.len() > 12 {
+        return Err(());
+    }
+    let mut latest = 0;
+    for way in 0u32..1 << unknown.len() {
+        let values = f.top_values(letters, &|name| {
+            let mut v = lookup(name).1.clone();
+            for (k, (u, p)) in unknown.iter().enumerate() {
+                if u == name {
+                    v[*p] = (way >> k) & 1 == 1;
+                }
+            }
+            v
+        });
+        match values.iter().position(|v| !v) {
+            Some(i) => latest = latest.max(i),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some((n - 1, latest)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    /// `G(φ | d)` checked over the log is first violated where the brute
+    /// force says, its obligation named, with and without an end time.
+    #[test]
+    fn the_check_reports_at_the_event_that_decided(
+        f in formula(),
+        (letters, times) in timed_word(),
+        end in prop_oneof![Just(None), (0i64..3000).prop_map(Some)],
+    ) {
+        let text = f.text();
+        let n = letters.len();
+        let last = times[n - 1];
+        let end_time = end.map(|e| last + e);
+        let Ok(expected) = first_violation(&f, &letters, &times, end_time.unwrap_or(last)) else {
+            return Ok(());
+        };
+        let property = format!("G({text} | d)");
+        let mut checker = checker_of(&property, false).map_err(TestCaseError::fail)?;
+        checker.set_end_time(end_time);
+        let log = csv(&letters, &times);
+        let reports = checker
+            .run(&mut CsvReader::new("log.csv", log.as_bytes()).unwrap())
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let r = &reports[0];
+        let found = r.first_violation.as_ref().map(|p| p.index as usize);
+        prop_assert_eq!(found, expected.map(|(at, _)| at), "{} (end {:?}) over\n{}", property, end_time, log);
+        if let Some((at, letter)) = expected {
+            let why = &r.violations[0].explanation;
+            let line = format!("line {}", letter + 2);
+            if at != letter {
+                prop_assert!(why.contains(&format!("for {line}")), "{}: {} over\n{}", property, why, log);
+            }
+            let recent = &r.violations[0].recent;
+            prop_assert_eq!(recent.last().map(|(p, _)| p.index as usize), Some(letter), "{}", why);
+        }
+    }
+}
+
+/// The shapes of the brief, by hand: a request unanswered within 5 ms is
+/// reported at the first event past its deadline; `b U[1ms:3ms] c`.
+#[test]
+fn requests_and_untils() {
+    let ms = 1_000_000;
+    let check = |property: &str, log: &str, end: Option<i64>| {
+        let mut checker = checker_of(property, true).unwrap();
+        checker.set_end_time(end);
+        let reports = checker
+            .run(&mut CsvReader::new("log.csv", log.as_bytes()).unwrap())
+            .unwrap();
+        reports[0]
+            .violations
+            .iter()
+            .map(|v| (v.at.index, v.explanation.clone()))
+            .collect::<Vec<_>>()
+    };
+    // a = req, b = resp. Requests at 0 (answered at 3 ms) and 10 ms (not).
+    let log = format!(
+        "ts,a,b,c,d\n0,1,0,0,0\n{},0,1,0,0\n{},1,0,0,0\n{},0,0,0,0\n{},0,0,0,0\n",
+        3 * ms,
+        10 * ms,
+        15 * ms,
+        15 * ms + 1
+    );
+    let v = check("G(a -> F[0:5ms] b)", &log, None);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].0, 4);
+    assert!(
+        v[0].1.ends_with(
+            "decided for line 4 (time 10000000) by line 6 (time 15000001), past its deadline \
+             15000000"
+        ),
+        "{}",
+        v[0].1
+    );
+    // Cut before the deadline passed: undecided, unless the end time says
+    // the log lasted past it.
+    let cut: String = log.lines().take(5).map(|l| format!("{l}\n")).collect();
+    assert_eq!(check("G(a -> F[0:5ms] b)", &cut, None), []);
+    assert_eq!(check("G(a -> F[0:5ms] b)", &cut, Some(15 * ms)), []);
+    let v = check("G(a -> F[0:5ms] b)", &cut, Some(15 * ms + 1));
+    assert_eq!(v[0].0, 3);
+    assert!(v[0].1.contains("decided for line 4 (time 10000000) by the end of the input, past its deadline 15000000"), "{}", v[0].1);
+    // A request that can never be answered in time is violated whatever
+    // follows: `G(a -> G[0:5ms] !b) ` with b at once.
+    let v = check(
+        "G(a -> (b U[1ms:3ms] c))",
+        "ts,a,b,c,d\n0,1,1,0,0\n1000000,0,0,0,0\n",
+        None,
+    );
+    assert_eq!(v[0].0, 1, "{v:?}");
+    assert!(
+        v[0].1
+            .contains("decided for line 2 (time 0) by line 3 (time 1000000)"),
+        "{}",
+        v[0].1
+    );
+    // At the end, letters read every way: `G[0:1ms] !a` at the last event
+    // with a could still hold, `!a & G[0:1ms] a` at an `a` cannot.
+    assert_eq!(
+        check("G(a -> F[0:1ms] b)", "ts,a,b,c,d\n0,1,0,0,0\n", None),
+        []
+    );
+    let v = check("G(!a | (c & F[0:1ms] b))", "ts,a,b,c,d\n0,1,0,0,0\n", None);
+    assert_eq!(v[0].0, 0, "{v:?}");
+    assert!(
+        v[0].1
+            .contains("every value of its waiting propositions violates"),
+        "{}",
+        v[0].1
     );
 }
