@@ -376,7 +376,11 @@ struct FutureRun {
     delayed: Delayed,
     /// The events whose letters are not complete yet: their positions and
     /// atoms (the components' atoms not set).
-    waiting: std::collections::VecDeque<(Position, Vec<u64>)>,
+    waiting: std::collections::VecDeque<Position>,
+    /// Their atoms, `words` after `words` (one allocation for all).
+    waiting_bits: std::collections::VecDeque<u64>,
+    /// The words of an event's atoms.
+    words: usize,
     /// The last complete letters, oldest first (at most
     /// [`Options::context`] + 1), for explanations.
     recent: std::collections::VecDeque<(Position, Vec<u64>)>,
@@ -393,6 +397,7 @@ impl FutureRun {
     fn reset(&mut self) {
         self.delayed.reset();
         self.waiting.clear();
+        self.waiting_bits.clear();
         self.recent.clear();
         self.last = None;
         self.ended = false;
@@ -890,6 +895,8 @@ impl Checker {
                             TimedEngine::Future(Box::new(FutureRun {
                                 delayed,
                                 waiting: Default::default(),
+                                waiting_bits: Default::default(),
+                                words: 0,
                                 recent: Default::default(),
                                 last: None,
                                 ended: false,
@@ -1460,7 +1467,9 @@ impl Checker {
                                 if !r.done {
                                     let inputs = &t.inputs;
                                     f.delayed.push(now, |i| atom_bit(&bits, inputs[i]) == 1);
-                                    f.waiting.push_back((reader.position(), bits.clone()));
+                                    f.waiting.push_back(reader.position());
+                                    f.waiting_bits.extend(&bits);
+                                    f.words = bits.len();
                                 }
                                 f.last = Some(reader.position());
                                 continue;
@@ -2119,7 +2128,16 @@ fn step_delayed(
         let Some(letter) = f.delayed.pop(&mut f.values) else {
             break;
         };
-        let (pos, mut bits) = f.waiting.pop_front().expect("a letter per event");
+        let pos = f.waiting.pop_front().expect("a letter per event");
+        // The oldest recent letter's words are reused (no allocation per
+        // letter).
+        let mut bits = if f.recent.len() > options.context {
+            f.recent.pop_front().map(|(_, b)| b).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        bits.clear();
+        bits.extend(f.waiting_bits.drain(..f.words));
         for (&out, &value) in timed.outputs.iter().zip(&f.values) {
             if let Some(k) = out {
                 let bit = 1u64 << (k % 64);
@@ -2300,8 +2318,9 @@ fn end_delayed(r: &mut Run, end: Option<i64>, options: Options) {
         let mut states = vec![r.cursor.state()];
         for k in 0..f.delayed.pending() {
             let (_, _, known) = f.delayed.pending_letter(k);
-            let (pos, bits) = &f.waiting[k as usize];
-            let mut bits = bits.clone();
+            let pos = &f.waiting[k as usize];
+            let at = k as usize * f.words;
+            let mut bits: Vec<u64> = f.waiting_bits.range(at..at + f.words).copied().collect();
             let mut unknown = Vec::new();
             for (&out, value) in timed.outputs.iter().zip(&known) {
                 if let Some(a) = out {
