@@ -706,6 +706,14 @@ pub(crate) struct CheckArgs {
     /// and counted in the report (lenient).
     #[arg(long, value_enum, value_name = "ORDER", default_value_t = TimeOrderArg::Strict, requires = "time")]
     pub(crate) time_order: TimeOrderArg,
+    /// With --time: each trace is taken to have lasted until time T
+    /// (written as the time field's values, in its unit): at its end, a
+    /// future time bound's deadline (`F[0:500ms] p`) before T has passed,
+    /// as if an event at T had been read. Without it, the trace ends at its
+    /// last event, and obligations whose deadlines had not passed are
+    /// violated only if they fail whatever would have followed.
+    #[arg(long, value_name = "T", requires = "time")]
+    pub(crate) end_time: Option<String>,
     /// The traces ('-' for standard input, with --format).
     #[arg(value_name = "TRACE", required = true)]
     pub(crate) traces: Vec<PathBuf>,

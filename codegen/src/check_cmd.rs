@@ -350,6 +350,13 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
     let mut checker = Checker::new(properties, options);
     checker.set_show(args.show.clone());
     checker.set_time(args.time.clone(), args.time_order.into());
+    if let (Some(end), Some(spec)) = (&args.end_time, &args.time) {
+        let t = spec
+            .format
+            .read(Some(monitor_core::trace::expr::Cell::Text(end.trim())))
+            .map_err(|e| format!("--end-time {}: {e}", escape(end)))?;
+        checker.set_end_time(Some(t.nanos));
+    }
     let clock = match &args.clock {
         None => None,
         Some(c) => Some(match c.rsplit_once(':') {

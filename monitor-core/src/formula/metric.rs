@@ -1,5 +1,6 @@
-//! Past-time metric operators: `O[0:5s] f`, `H[1ms:1m] f`, `f S[0:2s] g`,
-//! whose intervals are times (nanoseconds) rather than counts of events.
+//! Metric operators: past `O[0:5s] f`, `H[1ms:1m] f`, `f S[0:2s] g` and
+//! future `F[0:500ms] f`, `G[0:1s] f`, `f U[1s:5s] g`, whose intervals are
+//! times (nanoseconds) rather than counts of events.
 //!
 //! A metric operator is not an [`Op`]: the automata read letters, and the
 //! truth of `O[0:5s] f` at an event depends on the times of the events,
@@ -13,9 +14,10 @@
 //!
 //! # Syntax
 //!
-//! `O[a:b] f`, `H[a:b] f` and `f S[a:b] g`, with `:`, `..` or `,` between
-//! the bounds, and `$`, `inf` or nothing for an unbounded upper bound
-//! (`O[5s:] f`). A bound is a number with a unit: `ns`, `us`, `ms`, `s`,
+//! `O[a:b] f`, `H[a:b] f`, `f S[a:b] g`, `F[a:b] f`, `G[a:b] f` and
+//! `f U[a:b] g`, with `:`, `..` or `,` between the bounds, and `$`, `inf`
+//! or nothing for an unbounded upper bound (`O[5s:] f`; past operators
+//! only: a future obligation without a deadline is not safety). A bound is a number with a unit: `ns`, `us`, `ms`, `s`,
 //! `m` or `min`, `h`, `d` (a day is 24 h); a decimal (`1.5s`, `0.25ms`)
 //! is accepted when it is a whole number of nanoseconds (`0.5ns` is not).
 //! `0` needs no unit (`O[0:5s]`); any other bound without a unit beside
@@ -32,14 +34,24 @@
 //!   `f` at `j`;
 //! * `H[a:b] f` is `!O[a:b] !f`;
 //! * `f S[a:b] g` holds at `i` iff some `j ≤ i` has `a ≤ t_i − t_j ≤ b`,
-//!   `g` at `j`, and `f` at every `k` with `j < k ≤ i`.
+//!   `g` at `j`, and `f` at every `k` with `j < k ≤ i`;
+//! * `F[a:b] f` holds at `i` iff some `j ≥ i` has `a ≤ t_j − t_i ≤ b` and
+//!   `f` at `j`;
+//! * `G[a:b] f` is `!F[a:b] !f`;
+//! * `f U[a:b] g` holds at `i` iff some `j ≥ i` has `a ≤ t_j − t_i ≤ b`,
+//!   `g` at `j`, and `f` at every `k` with `i ≤ k < j`.
 //!
 //! The operands are past-time formulas (Boolean operators, `Y`, `Z`, `O`,
-//! `H`, `S`, `B`, `T`, and metric operators again). Not yet supported,
-//! each with an error that says so: future operators inside a metric
-//! operand, and future operators with a time bound (`F[0:500ms] p`,
-//! `G[0:1s] p`, `p U[0:2s] q`). A bound without a unit keeps its meaning
-//! for `X`, `F` and `G` (a count of events); the past operators take none.
+//! `H`, `S`, `B`, `T`) and metric operators again, past or future. Not
+//! yet supported, with an error that says so: future operators without a
+//! time bound (`X`, `F`, `U`, …) inside a metric operand. A bound without
+//! a unit keeps its meaning for `X`, `F` and `G` (a count of events); the
+//! past operators take none.
+//!
+//! A future component's value at event `i` is known only once an event
+//! past its deadline `t_i + b` is read, or once it is decided earlier
+//! (`F` found its operand in the window): the trace layer
+//! (`trace::future`) computes the letters with that delay.
 //!
 //! [`parse`](super::parse()) (and so `mongen compile` and every target)
 //! refuses a time bound: a monitor compiled alone counts events or
@@ -55,8 +67,12 @@
 //! assert_eq!((c.interval.lo, c.interval.hi), (1_000_000, Some(10_000_000_000)));
 //! assert_eq!(c.operands[0].to_spot(), "fail");
 //!
-//! let err = parse_metric("G(req -> F[0:500ms] resp)").unwrap_err();
-//! assert!(err.message().contains("not supported yet"), "{err}");
+//! let m = parse_metric("G(req -> F[0:500ms] resp)")?;
+//! assert_eq!(m.timed[0].kind, TimedKind::Eventually);
+//! assert!(m.timed[0].kind.is_future());
+//!
+//! let err = parse_metric("G(req -> F[1s:] resp)").unwrap_err();
+//! assert!(err.message().contains("needs an upper bound"), "{err}");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -111,6 +127,32 @@ pub enum TimedKind {
     /// `f S[a:b] g`: `g` held at some event `a` to `b` before now, and `f`
     /// at every event after it up to now.
     Since,
+    /// `F[a:b] f`: `f` holds at some event whose time is `a` to `b` after
+    /// now (an obligation that expires at `t + b`).
+    Eventually,
+    /// `G[a:b] f`: `f` holds at every event whose time is `a` to `b` after
+    /// now (`!F[a:b] !f`).
+    Always,
+    /// `f U[a:b] g`: `g` holds at some event `a` to `b` after now, and `f`
+    /// at every event from now until before it.
+    Until,
+}
+
+impl TimedKind {
+    /// Whether the operator looks ahead (`F`, `G`, `U`): its value at an
+    /// event is known only once the events up to its deadline are read.
+    ///
+    /// ```
+    /// use monitor_core::formula::metric::TimedKind;
+    ///
+    /// assert!(TimedKind::Until.is_future() && !TimedKind::Since.is_future());
+    /// ```
+    pub fn is_future(self) -> bool {
+        matches!(
+            self,
+            TimedKind::Eventually | TimedKind::Always | TimedKind::Until
+        )
+    }
 }
 
 /// One metric subformula, replaced in the letters formula by the
@@ -361,6 +403,29 @@ mod tests {
             (TimedKind::Since, iv(0, Some(86_400 * s)))
         );
         assert_eq!(interval("O[1min:2min] a").1, iv(60 * s, Some(120 * s)));
+        assert_eq!(
+            interval("F[0:500ms] a"),
+            (TimedKind::Eventually, iv(0, Some(s / 2)))
+        );
+        assert_eq!(
+            interval("G [1s..2s] a"),
+            (TimedKind::Always, iv(s, Some(2 * s)))
+        );
+        assert_eq!(
+            interval("a U[1ms:3ms] b"),
+            (TimedKind::Until, iv(1_000_000, Some(3_000_000)))
+        );
+        assert_eq!(
+            interval("F[2s] a"),
+            (TimedKind::Eventually, iv(2 * s, Some(2 * s)))
+        );
+        // Counts of events beside times: `G[0:3]` counts, `F[0:1s]` times.
+        let m = parse_metric("G[0:3] (req -> F[0:1s] resp)").unwrap();
+        assert_eq!(m.timed.len(), 1);
+        assert_eq!(
+            m.formula,
+            crate::formula::parse("G[0:3] (req -> \"F[0:1s] resp\")").unwrap()
+        );
         // Counts of events stay as they were for the future operators.
         assert_eq!(parse_metric("F[0:2] a").unwrap().timed, []);
         assert_eq!(
@@ -389,6 +454,18 @@ mod tests {
         // The same text twice is one component.
         let m = parse_metric("O[0:1s] a & Y O[0:1s] a").unwrap();
         assert_eq!(m.timed.len(), 1);
+        // Future and past nested either way, the inner one first.
+        let m = parse_metric("G(a -> (b U[1ms:3ms] O[0:1s] F[0:2s] c))").unwrap();
+        let names: Vec<_> = m.timed.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "F[0:2s] c",
+                "O[0:1s] F[0:2s] c",
+                "b U[1ms:3ms] O[0:1s] F[0:2s] c"
+            ]
+        );
+        assert_eq!(m.timed[2].operands[0].to_spot(), "b");
         // `S` is right associative: the inner one first.
         let m = parse_metric("a S[0:1s] b S[0:2s] c").unwrap();
         let names: Vec<_> = m.timed.iter().map(|c| c.name.as_str()).collect();
@@ -419,18 +496,27 @@ mod tests {
         assert!(error("O[0:0.5ns] b").contains("not a whole number of nanoseconds"));
         assert!(error("O[0:300000d] b").contains("exceeds the largest"));
         assert!(error("O[0:5s b").contains("this `[` is never closed"));
-        let future = error("G(req -> F[0:500ms] resp)");
+        let unbounded = error("G(req -> F[1s:] resp)");
         assert!(
-            future.contains("a time bound on the future operator `F` is not supported yet"),
-            "{future}"
+            unbounded.contains("`F` with a time bound needs an upper bound"),
+            "{unbounded}"
         );
         assert!(
-            future.ends_with("\n  G(req -> F[0:500ms] resp)\n            ^^^^^^^^^"),
-            "{future}"
+            unbounded.ends_with("\n  G(req -> F[1s:] resp)\n            ^^^^^"),
+            "{unbounded}"
         );
-        assert!(error("G[0:1s] a").contains("future operator `G` is not supported yet"));
-        assert!(error("a U[0:1s] b").contains("future operator `U` is not supported yet"));
-        assert!(error("X[1s] b").contains("future operator `X`"));
+        assert!(error("G[1ms:] a").contains("`G` with a time bound needs an upper bound"));
+        assert!(error("a U[1s:inf] b").contains("`U` with a time bound needs an upper bound"));
+        assert!(error("X[1s] b").contains("time bound on the future operator `X`"));
+        assert!(error("a W[0:1s] b").contains("future operator `W`"));
+        assert!(error("F[1:5s] b").contains("`1` has no unit"));
+        let inside = error("F[0:1s] X b");
+        assert!(
+            inside.contains("the future operator `X` inside `F[0:1s]` is not supported yet"),
+            "{inside}"
+        );
+        assert!(error("G[0:1s] (a U b)").contains("the future operator `U` inside `G[0:1s]`"));
+        assert!(error("a U[0:1s] F[0:2] b").contains("the future operator `X` inside `U[0:1s]`"));
         assert!(error("a B[0:1s] b").contains("`B` takes no time interval"));
         assert!(error("F[0:4x] b").contains("unknown unit `x`"));
         assert!(
@@ -458,9 +544,9 @@ mod tests {
              (`mongen check --time FIELD`); a compiled monitor has no clock: it counts events or \
              cycles (`F[0:5] p`)\n  G(fail -> !O[1ms:10s] fail)\n             ^^^^^^^^^^"
         );
-        // The future one says it is not supported yet, here too.
+        // The future ones too.
         let e = crate::formula::parse("F[0:5s] a").unwrap_err();
-        assert!(e.message().contains("not supported yet"));
+        assert!(e.message().contains("a compiled monitor has no clock"));
     }
 
     #[test]

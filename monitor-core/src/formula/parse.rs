@@ -26,10 +26,9 @@
 //! and an upper bound of `$`, `inf` or nothing means unbounded
 //! (`F[2:$] f` is `XXF f`). Separators `:`, `..` and `,` are accepted.
 //!
-//! Past operators take time intervals, read by
-//! [`parse_metric`](super::metric::parse_metric) (`O[0:5s] p`,
-//! `p S[1ms:2s] q`); here they are an error, as are time bounds on future
-//! operators (`F[0:500ms] p`, not supported yet).
+//! Time intervals (`O[0:5s] p`, `p S[1ms:2s] q`, `F[0:500ms] p`,
+//! `p U[1s:2s] q`) are read by
+//! [`parse_metric`](super::metric::parse_metric); here they are an error.
 //!
 //! Windows of one operator nested directly are merged
 //! ([`Formula::bounded`]): `F[0:2] F[1:3] f` is `F[1:5] f`.
@@ -884,8 +883,9 @@ fn lex_range(
 /// what follows is no such interval (no `[` and digit, or counts of
 /// events after `X`, `F` or `G`, left to [`lex_bounds`]). Returns the
 /// interval and the number of bytes after `at` it takes. A time bound on
-/// an operator that takes none yet (`F[0:500ms]`) is an error that says
-/// so, as are counts of events on a past operator.
+/// an operator that takes none (`X[1s]`, `W[0:1s]`) is an error that says
+/// so, as are counts of events on a past operator and a future time
+/// bound without an upper end (`F[1s:]`).
 fn lex_time_interval(
     input: &str,
     at: usize,
@@ -898,7 +898,10 @@ fn lex_time_interval(
         return Ok(None);
     };
     let open = at + ws;
+    // The past operators' intervals are always times; `F`, `G` and `U`
+    // take a time, or (`F` and `G`) a count of events.
     let timed_op = matches!(op, Op::O | Op::H | Op::S);
+    let future_timed = matches!(op, Op::F | Op::G | Op::U);
     if !inside
         .trim_start()
         .starts_with(|c: char| c.is_ascii_digit())
@@ -985,22 +988,33 @@ fn lex_time_interval(
     };
     // The bounds are read before the operator is refused: a bound that
     // is no time (`F[0:4x]`) is the first thing to fix.
-    if !timed_op {
+    if !timed_op && !future_timed {
         let symbol = op.symbol();
         let message = if op.is_future() {
             format!(
-                "a time bound on the future operator `{symbol}` is not supported yet (it comes \
-                 with deadlines checked on timed logs); the past operators take one: \
-                 `O[0:5s] p`, `H[0:5s] p`, `p S[0:5s] q`; a count of events, `{symbol}[0:5]`, \
-                 is supported"
+                "a time bound on the future operator `{symbol}` is not supported yet; \
+                 `F[0:5s] p`, `G[0:5s] p`, `p U[0:5s] q` and the past `O`, `H`, `S` take one; \
+                 a count of events, `{symbol}[2]`, is supported"
             )
         } else {
-            format!("`{symbol}` takes no time interval: only `O`, `H` and `S` do")
+            format!("`{symbol}` takes no time interval: only `F`, `G`, `U`, `O`, `H` and `S` do")
         };
         return Err(make_error(
             input,
             whole,
             ParseErrorKind::Unsupported(message),
+        ));
+    }
+    if future_timed && hi.is_none() {
+        let symbol = op.symbol();
+        return Err(make_error(
+            input,
+            whole,
+            ParseErrorKind::Unsupported(format!(
+                "`{symbol}` with a time bound needs an upper bound (`{symbol}[0:5s]`): an \
+                 obligation without a deadline is never violated by a finite log, so it is \
+                 no safety property a log can be checked against"
+            )),
         ));
     }
     // A count beside a time: only 0 means the same in every unit.
@@ -1214,7 +1228,10 @@ impl Parser<'_> {
             let rhs = rhs?;
             let kind = match op {
                 Op::S => TimedKind::Since,
-                _ => unreachable!("the lexer gives intervals only to `S` among binary operators"),
+                Op::U => TimedKind::Until,
+                _ => unreachable!(
+                    "the lexer gives intervals only to `S` and `U` among binary operators"
+                ),
             };
             return self.timed_operator(&t, start, kind, interval, vec![lhs, rhs]);
         }
@@ -1277,8 +1294,11 @@ impl Parser<'_> {
                 let kind = match op {
                     Op::O => TimedKind::Once,
                     Op::H => TimedKind::Historically,
+                    Op::F => TimedKind::Eventually,
+                    Op::G => TimedKind::Always,
                     _ => unreachable!(
-                        "the lexer gives intervals only to `O` and `H` among prefix operators"
+                        "the lexer gives intervals only to `O`, `H`, `F` and `G` among prefix \
+                         operators"
                     ),
                 };
                 self.timed_operator(&t, t.span.start, kind, interval, vec![f])
@@ -1381,7 +1401,7 @@ impl Parser<'_> {
                     format!(
                         "{what} inside `{}` is not supported yet: the operands of a time-bounded \
                          operator are past-time formulas (Boolean operators, `Y`, `Z`, `O`, `H`, \
-                         `S`, `B`, `T`)",
+                         `S`, `B`, `T`) and time-bounded operators",
                         operator.escape_debug()
                     ),
                 ));

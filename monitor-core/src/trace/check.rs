@@ -24,10 +24,11 @@
 //! ```
 
 use super::expr::{is_missing, Cell, Expr, FieldVsNumber, FieldVsText};
+use super::future::Delayed;
 use super::metric::{Evaluator, TimedPropositions};
 use super::number::Num;
 use super::reader::{Position, Reader, TraceError};
-use super::time::{Clock, TimeField, TimeFormat, TimeOrder, TimeSpec, Timed};
+use super::time::{Clock, Time, TimeField, TimeFormat, TimeOrder, TimeSpec, Timed};
 use crate::lazy::LazyMonitor;
 use crate::runtime::{Cursor, MonitorTable, Transitions, VIOLATION};
 use crate::Verdict;
@@ -343,15 +344,64 @@ pub(crate) struct Run {
     wide: Vec<bool>,
     /// The timed components computing some of its propositions.
     timed: Option<TimedRun>,
+    /// Whether its letters complete after a delay (it has future timed
+    /// components): it steps in [`step_delayed`], not in the lanes.
+    delayed: bool,
 }
 
 /// A property's timed components at work: their evaluator, the global
 /// atoms of their inputs, and the atom each component's proposition
 /// takes (`None` for a component only nested in another).
 struct TimedRun {
-    evaluator: Evaluator,
+    engine: TimedEngine,
     inputs: Vec<usize>,
     outputs: Vec<Option<usize>>,
+}
+
+/// How a property's timed components are computed.
+enum TimedEngine {
+    /// Past operators only: each event's letter is complete when it is
+    /// read.
+    Past(Evaluator),
+    /// Some look ahead: letters complete after a delay
+    /// ([`trace::future`](super::future)).
+    Future(Box<FutureRun>),
+}
+
+/// A property whose letters complete after a delay. It steps on its own,
+/// not in the [`Lanes`]: its letters come out of step with the events
+/// (none at one event, several at the next), and its explanations refer
+/// to the letters' own events, not to the last events read.
+struct FutureRun {
+    delayed: Delayed,
+    /// The events whose letters are not complete yet: their positions and
+    /// atoms (the components' atoms not set).
+    waiting: std::collections::VecDeque<Position>,
+    /// Their atoms, `words` after `words` (one allocation for all).
+    waiting_bits: std::collections::VecDeque<u64>,
+    /// The words of an event's atoms.
+    words: usize,
+    /// The last complete letters, oldest first (at most
+    /// [`Options::context`] + 1), for explanations.
+    recent: std::collections::VecDeque<(Position, Vec<u64>)>,
+    /// The last event read.
+    last: Option<Position>,
+    /// Whether the end of the input was taken into account
+    /// ([`Checker::finish`]).
+    ended: bool,
+    /// Scratch: the components' values at a letter.
+    values: Vec<bool>,
+}
+
+impl FutureRun {
+    fn reset(&mut self) {
+        self.delayed.reset();
+        self.waiting.clear();
+        self.waiting_bits.clear();
+        self.recent.clear();
+        self.last = None;
+        self.ended = false;
+    }
 }
 
 /// The value of atom `k` in an event's `bits` of all the checker's atoms.
@@ -407,6 +457,9 @@ pub struct Checker {
     time: Option<(TimeSpec, TimeOrder)>,
     /// The times read so far.
     pub(crate) clock: Clock,
+    /// The time the input is taken to have lasted until
+    /// ([`Checker::set_end_time`]), in nanoseconds.
+    end_time: Option<i64>,
     /// Why the timed propositions of a property cannot be computed (an
     /// error when a trace is read).
     invalid_timed: Option<String>,
@@ -836,14 +889,28 @@ impl Checker {
                                 .map(|i| ids[i])
                         })
                         .collect();
-                    let evaluator = Evaluator::new(&t.components, &[], |name| {
-                        t.inputs.iter().position(|(n, _)| n == name)
-                    });
-                    (evaluator, inputs, outputs)
+                    let input = |name: &str| t.inputs.iter().position(|(n, _)| n == name);
+                    let engine = if t.components.iter().any(|c| c.kind.is_future()) {
+                        Delayed::new(&t.components, input).map(|delayed| {
+                            TimedEngine::Future(Box::new(FutureRun {
+                                delayed,
+                                waiting: Default::default(),
+                                waiting_bits: Default::default(),
+                                words: 0,
+                                recent: Default::default(),
+                                last: None,
+                                ended: false,
+                                values: Vec::new(),
+                            }))
+                        })
+                    } else {
+                        Evaluator::new(&t.components, &[], input).map(TimedEngine::Past)
+                    };
+                    (engine, inputs, outputs)
                 });
                 let timed = match timed {
-                    Some((Ok(evaluator), inputs, outputs)) => Some(TimedRun {
-                        evaluator,
+                    Some((Ok(engine), inputs, outputs)) => Some(TimedRun {
+                        engine,
                         inputs,
                         outputs,
                     }),
@@ -880,6 +947,9 @@ impl Checker {
                     monitor: p.monitor,
                     cursor: Cursor::new(),
                     wide: vec![false; props],
+                    delayed: timed
+                        .as_ref()
+                        .is_some_and(|t| matches!(t.engine, TimedEngine::Future(_))),
                     timed,
                 }
             })
@@ -898,6 +968,7 @@ impl Checker {
             show: Vec::new(),
             time: None,
             clock: Clock::default(),
+            end_time: None,
             invalid_timed: invalid,
         }
     }
@@ -1062,6 +1133,50 @@ impl Checker {
         self.options
     }
 
+    /// Takes each trace to have lasted until `end` (nanoseconds, as the
+    /// times of [`Checker::set_time`]): at the end of the input, every
+    /// obligation of a future time bound (`F[0:5s] p`) whose deadline is
+    /// before `end` is decided as if an event at `end` had been read.
+    /// Without it, the input ends at its last event, and the letters still
+    /// waiting for their deadlines are read every way: a violation is
+    /// reported only if every way violates.
+    ///
+    /// ```
+    /// use monitor_core::formula::metric::parse_metric;
+    /// use monitor_core::trace::check::{Checker, Options, Property};
+    /// use monitor_core::trace::expr::Expr;
+    /// use monitor_core::trace::metric::TimedPropositions;
+    /// use monitor_core::trace::reader::CsvReader;
+    /// use monitor_core::trace::time::{TimeOrder, TimeSpec};
+    /// use monitor_core::{MonitorTable, Verdict};
+    ///
+    /// let m = parse_metric("G(req -> F[0:500ms] resp)")?;
+    /// let table = MonitorTable::from_ltl(&m.formula.to_spot())?;
+    /// let t = table.table();
+    /// let bindings = (0..t.props as usize).map(|i| match t.proposition(i) {
+    ///     "req" => Expr::parse("req"),
+    ///     _ => Ok(Expr::Const(false)), // the timed proposition
+    /// }).collect::<Result<Vec<_>, _>>()?;
+    /// let inputs = vec![("resp".to_string(), Expr::parse("resp")?)];
+    /// let timed = TimedPropositions { components: m.timed, inputs };
+    /// let p = Property::new("G(req -> F[0:500ms] resp)", table, bindings).with_timed(timed);
+    /// let mut checker = Checker::new(vec![p], Options::default());
+    /// checker.set_time(Some(TimeSpec::parse("ts:ms")?), TimeOrder::Strict);
+    /// // A request at 100 ms, unanswered when the log ends at 300 ms.
+    /// let log = "ts,req,resp\n100,1,0\n300,0,0\n";
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(reports[0].verdict, Verdict::Undecided); // its deadline had not passed
+    /// // The log is known to have lasted until 1 s: the deadline, 600 ms, passed.
+    /// checker.set_end_time(Some(1_000_000_000));
+    /// let reports = checker.run(&mut CsvReader::new("log.csv", log.as_bytes())?)?;
+    /// assert_eq!(reports[0].verdict, Verdict::Violated);
+    /// assert!(reports[0].violations[0].explanation.contains("past its deadline 600"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_end_time(&mut self, end: Option<i64>) {
+        self.end_time = end;
+    }
+
     /// Checks one trace; the monitors start afresh.
     ///
     /// ```
@@ -1127,7 +1242,10 @@ impl Checker {
             r.report.inexact_at = None;
             r.report.lazy = None;
             if let Some(t) = &mut r.timed {
-                t.evaluator.reset();
+                match &mut t.engine {
+                    TimedEngine::Past(e) => e.reset(),
+                    TimedEngine::Future(f) => f.reset(),
+                }
             }
         }
         self.lanes.states.iter_mut().for_each(|s| *s = 0);
@@ -1282,6 +1400,7 @@ impl Checker {
         let mut bits = vec![0u64; bound.words];
         let lazy = runs.iter().any(|r| matches!(r.monitor, Engine::Lazy(_)));
         let timed = runs.iter().any(|r| r.timed.is_some());
+        let delayed = runs.iter().any(|r| r.delayed);
         // Whether the reset holds every monitor (then an event in reset is
         // not even evaluated), or some step through it.
         let all_held = runs.iter().all(|r| r.held);
@@ -1342,8 +1461,22 @@ impl Checker {
                 let now = reader.position().timestamp.map_or(0, |t| t.nanos);
                 for r in runs.iter_mut() {
                     if let Some(t) = &mut r.timed {
-                        t.evaluator.step(now, |i| atom_bit(&bits, t.inputs[i]) == 1);
-                        for (&out, &value) in t.outputs.iter().zip(t.evaluator.outputs()) {
+                        let evaluator = match &mut t.engine {
+                            TimedEngine::Past(e) => e,
+                            TimedEngine::Future(f) => {
+                                if !r.done {
+                                    let inputs = &t.inputs;
+                                    f.delayed.push(now, |i| atom_bit(&bits, inputs[i]) == 1);
+                                    f.waiting.push_back(reader.position());
+                                    f.waiting_bits.extend(&bits);
+                                    f.words = bits.len();
+                                }
+                                f.last = Some(reader.position());
+                                continue;
+                            }
+                        };
+                        evaluator.step(now, |i| atom_bit(&bits, t.inputs[i]) == 1);
+                        for (&out, &value) in t.outputs.iter().zip(evaluator.outputs()) {
                             if let Some(k) = out {
                                 let bit = 1u64 << (k % 64);
                                 if value {
@@ -1424,6 +1557,11 @@ impl Checker {
             } else {
                 lanes.step(&bits, runs, &mut on_verdict);
             }
+            if delayed {
+                for r in runs.iter_mut().filter(|r| r.delayed && !r.done) {
+                    step_delayed(r, Some(reader.position()), *options, on_violation);
+                }
+            }
             if in_reset {
                 // The held monitors stay in their initial state.
                 runs.iter_mut().for_each(|r| r.paused = false);
@@ -1474,8 +1612,14 @@ impl Checker {
         self.finish()
     }
 
-    /// The reports, once the whole trace is read.
+    /// The reports, once the whole trace is read. The letters of
+    /// properties that look ahead still waiting are decided by the end of
+    /// the input first ([`Checker::set_end_time`]).
     pub(crate) fn finish(&mut self) -> Vec<Report> {
+        let options = self.options;
+        for r in self.runs.iter_mut().filter(|r| r.delayed) {
+            end_delayed(r, self.end_time, options);
+        }
         let (events, late) = (self.events, self.clock.late);
         self.runs
             .iter_mut()
@@ -1664,6 +1808,10 @@ impl Lanes {
             slow: Vec::new(),
         };
         for (i, r) in runs.iter().enumerate() {
+            if r.delayed {
+                // Stepped by `step_delayed`, never in the lanes.
+                continue;
+            }
             let Some(table) = r.table() else {
                 l.slow.push(i);
                 continue;
@@ -1858,6 +2006,16 @@ fn step_uncertain(
         if r.done || r.paused {
             continue;
         }
+        if r.delayed {
+            if unknown.is_empty() {
+                continue;
+            }
+            return Err(format!(
+                "unknown (x/z) values where `{}` looks ahead (a future time bound) are not \
+                 supported yet",
+                r.report.property
+            ));
+        }
         // The run's propositions that are unknown.
         let local: Vec<usize> = r
             .atoms
@@ -1949,6 +2107,285 @@ fn step_uncertain(
         }
     }
     Ok(uncertain)
+}
+
+/// Steps delayed run `r` (not done) on every letter now complete; `at`:
+/// the event just read, which completed them (`None`: the end of the
+/// input).
+fn step_delayed(
+    r: &mut Run,
+    at: Option<Position>,
+    options: Options,
+    on_violation: &mut dyn FnMut(&str, &ViolationReport),
+) {
+    let Some(mut timed) = r.timed.take() else {
+        return;
+    };
+    let TimedEngine::Future(f) = &mut timed.engine else {
+        unreachable!("a delayed run has future components")
+    };
+    while !r.done {
+        let Some(letter) = f.delayed.pop(&mut f.values) else {
+            break;
+        };
+        let pos = f.waiting.pop_front().expect("a letter per event");
+        // The oldest recent letter's words are reused (no allocation per
+        // letter).
+        let mut bits = if f.recent.len() > options.context {
+            f.recent.pop_front().map(|(_, b)| b).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        bits.clear();
+        bits.extend(f.waiting_bits.drain(..f.words));
+        for (&out, &value) in timed.outputs.iter().zip(&f.values) {
+            if let Some(k) = out {
+                let bit = 1u64 << (k % 64);
+                if value {
+                    bits[k / 64] |= bit;
+                } else {
+                    bits[k / 64] &= !bit;
+                }
+            }
+        }
+        f.recent.push_back((pos.clone(), bits));
+        if f.recent.len() > options.context + 1 {
+            f.recent.pop_front();
+        }
+        let bits = &f.recent.back().expect("just pushed").1;
+        let verdict = if r.atoms.len() <= 64 {
+            let l = r.letter(bits);
+            match &mut r.monitor {
+                Engine::Eager(table) => r.cursor.step(&table.table(), l),
+                Engine::Lazy(m) => m.step(l),
+            }
+        } else {
+            for (b, &k) in r.atoms.iter().enumerate() {
+                r.wide[b] = atom_bit(bits, k) == 1;
+            }
+            match &mut r.monitor {
+                Engine::Eager(table) => r.cursor.step_with(&table.table(), r.wide.as_slice()),
+                Engine::Lazy(m) => m.step_with(r.wide.as_slice()),
+            }
+        };
+        if let Engine::Lazy(m) = &r.monitor {
+            if m.inexact_from().is_some() && r.report.inexact_at.is_none() {
+                r.report.inexact_at = Some(pos.clone());
+            }
+        }
+        let reported = at.clone().or_else(|| f.last.clone()).unwrap_or_default();
+        match verdict {
+            Verdict::Violated => {
+                let why = |why: String| {
+                    let by = match &at {
+                        Some(p) => format!("by {p}{}", time_of(p)),
+                        None => "by the end of the input".to_string(),
+                    };
+                    let deadline = match (letter.deadline, &pos.timestamp) {
+                        (Some(d), Some(t)) => format!(
+                            ", past its deadline {}",
+                            Time {
+                                nanos: d,
+                                form: t.form
+                            }
+                        ),
+                        (Some(d), None) => format!(", past its deadline {d} ns"),
+                        (None, _) => String::new(),
+                    };
+                    if at.as_ref() == Some(&pos) {
+                        why
+                    } else {
+                        format!("{why}; decided for {pos}{} {by}{deadline}", time_of(&pos))
+                    }
+                };
+                report_delayed(r, f, reported, options, on_violation, why);
+            }
+            Verdict::Satisfied => {
+                if r.report.satisfied_at.is_none() {
+                    r.report.satisfied_at = Some(reported);
+                    if r.report.violation_count == 0 {
+                        r.report.verdict = Verdict::Satisfied;
+                    }
+                }
+                r.done = true;
+            }
+            Verdict::Undecided => {}
+        }
+    }
+    r.timed = Some(timed);
+}
+
+/// ` (time T)` of an event with a time, else nothing.
+fn time_of(p: &Position) -> String {
+    p.timestamp
+        .map_or_else(String::new, |t| format!(" (time {t})"))
+}
+
+/// Records a violation of delayed run `r` reported at `at`, explained by
+/// its monitor (the monitor's words passed through `why`) and the last
+/// complete letters.
+fn report_delayed(
+    r: &mut Run,
+    f: &FutureRun,
+    at: Position,
+    options: Options,
+    on_violation: &mut dyn FnMut(&str, &ViolationReport),
+    why: impl FnOnce(String) -> String,
+) {
+    r.report.violation_count += 1;
+    r.report.verdict = Verdict::Violated;
+    r.report.first_violation.get_or_insert_with(|| at.clone());
+    let limit = if options.all { options.max_reports } else { 1 };
+    if r.report.violations.len() < limit {
+        let (explanation, after, letters) = match &mut r.monitor {
+            Engine::Eager(table) => {
+                let t = table.table();
+                let w = r.cursor.violation(&t).expect("violated");
+                (w.to_string(), w.after.to_string(), w.letters.to_string())
+            }
+            Engine::Lazy(m) => {
+                let w = m.violation().expect("violated");
+                (w.to_string(), String::new(), w.letters)
+            }
+        };
+        let recent = f
+            .recent
+            .iter()
+            .map(|(pos, bits)| {
+                let held: Vec<String> = r
+                    .atoms
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &k)| atom_bit(bits, k) == 1)
+                    .map(|(i, _)| r.monitor.proposition(i).to_string())
+                    .collect();
+                (pos.clone(), held)
+            })
+            .collect();
+        // The fields' values are not kept for the letters that waited:
+        // the recent letters show the propositions instead.
+        let v = ViolationReport {
+            at,
+            explanation: why(explanation),
+            after,
+            letters,
+            values: Vec::new(),
+            recent,
+            shown: Vec::new(),
+        };
+        on_violation(&r.report.property, &v);
+        r.report.violations.push(v);
+    }
+    if options.all {
+        r.reset();
+    } else {
+        r.done = true;
+    }
+}
+
+/// The end of the input for delayed run `r`: the letters its end time
+/// decides are stepped, and those still waiting are read every way (the
+/// log ended before their deadlines): a violation only if every way
+/// violates. Once per trace.
+fn end_delayed(r: &mut Run, end: Option<i64>, options: Options) {
+    let Some(TimedRun {
+        engine: TimedEngine::Future(f),
+        ..
+    }) = &mut r.timed
+    else {
+        return;
+    };
+    if f.ended {
+        return;
+    }
+    f.ended = true;
+    f.delayed.finish(end);
+    step_delayed(r, None, options, &mut |_, _| {});
+    if r.done {
+        return;
+    }
+    let Some(mut timed) = r.timed.take() else {
+        return;
+    };
+    let TimedEngine::Future(f) = &mut timed.engine else {
+        unreachable!("checked above")
+    };
+    // Every way: the states the monitor may be in, each letter's unknown
+    // propositions read both ways. Eager monitors of at most 64
+    // propositions only (a lazy one would build transitions for nothing).
+    if let (Engine::Eager(table), true) = (&r.monitor, r.atoms.len() <= 64) {
+        let t = table.table();
+        let mut states = vec![r.cursor.state()];
+        for k in 0..f.delayed.pending() {
+            let (_, _, known) = f.delayed.pending_letter(k);
+            let pos = &f.waiting[k as usize];
+            let at = k as usize * f.words;
+            let mut bits: Vec<u64> = f.waiting_bits.range(at..at + f.words).copied().collect();
+            let mut unknown = Vec::new();
+            for (&out, value) in timed.outputs.iter().zip(&known) {
+                if let Some(a) = out {
+                    match value {
+                        Some(true) => bits[a / 64] |= 1 << (a % 64),
+                        Some(false) => bits[a / 64] &= !(1 << (a % 64)),
+                        None => unknown.extend(r.atoms.iter().position(|&x| x == a)),
+                    }
+                }
+            }
+            if unknown.len() > MAX_UNKNOWN_ATOMS {
+                // Too many ways: undecided.
+                break;
+            }
+            let letter = r.letter(&bits);
+            let mut next: Vec<u32> = Vec::new();
+            for &s in &states {
+                for c in 0u64..1 << unknown.len() {
+                    let mut l = letter;
+                    for (n, &b) in unknown.iter().enumerate() {
+                        l = (l & !(1 << b)) | (((c >> n) & 1) << b);
+                    }
+                    let to = t.next(s, l);
+                    if to != VIOLATION {
+                        next.push(to);
+                    }
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            if next.is_empty() {
+                // Every way violates by this letter.
+                r.cursor.reset();
+                r.cursor.enter(&t, states[0]);
+                r.cursor.enter(&t, VIOLATION);
+                f.recent.push_back((pos.clone(), bits));
+                if f.recent.len() > options.context + 1 {
+                    f.recent.pop_front();
+                }
+                let at = f.last.clone().unwrap_or_default();
+                let pos = pos.clone();
+                let why = |why: String| {
+                    format!(
+                        "{why}; for {pos}{}, whose deadline had not passed when the input \
+                         ended: every value of its waiting propositions violates",
+                        time_of(&pos)
+                    )
+                };
+                report_delayed(
+                    r,
+                    f,
+                    at,
+                    Options {
+                        all: false,
+                        ..options
+                    },
+                    &mut |_, _| {},
+                    why,
+                );
+                break;
+            }
+            states = next;
+        }
+    }
+    r.timed = Some(timed);
 }
 
 /// A field's value as a violation's explanation shows it.

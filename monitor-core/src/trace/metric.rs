@@ -126,9 +126,9 @@ struct Node {
     source: Option<Source>,
 }
 
-/// The state of one metric operator.
+/// The state of one past metric operator.
 #[derive(Clone, Debug)]
-struct Window {
+pub(super) struct Window {
     kind: TimedKind,
     interval: TimeInterval,
     /// Its operands' nodes (one, or `[f, g]` for `S`).
@@ -236,6 +236,13 @@ impl Evaluator {
             Ok(ev.nodes.len() - 1)
         };
         for (k, c) in components.iter().enumerate() {
+            if c.kind.is_future() {
+                return Err(format!(
+                    "`{}` looks ahead: its value is known only after a delay, which this \
+                     evaluator of past operators does not compute",
+                    c.name
+                ));
+            }
             let operands = c
                 .operands
                 .iter()
@@ -352,9 +359,25 @@ impl Evaluator {
 }
 
 impl Window {
+    /// The state of a past operator before any event: nothing kept.
+    pub(super) fn past(kind: TimedKind, interval: TimeInterval) -> Window {
+        Window {
+            kind,
+            interval,
+            operands: Vec::new(),
+            nodes_end: 0,
+            kept: VecDeque::new(),
+        }
+    }
+
+    /// How many intervals it keeps.
+    pub(super) fn kept(&self) -> usize {
+        self.kept.len()
+    }
+
     /// Reads the event at `time` where the first operand is `f` and the
     /// second (of `S`) `g`; returns the operator's value there.
-    fn step(&mut self, time: i64, f: bool, g: Option<bool>) -> bool {
+    pub(super) fn step(&mut self, time: i64, f: bool, g: Option<bool>) -> bool {
         let add = match self.kind {
             TimedKind::Once => f,
             TimedKind::Historically => !f,
@@ -364,6 +387,7 @@ impl Window {
                 }
                 g.expect("`S` has two operands")
             }
+            kind => unreachable!("{kind:?} is refused by Evaluator::new"),
         };
         let t = i128::from(time);
         let TimeInterval { lo, hi } = self.interval;

@@ -9,6 +9,8 @@
 //!   explained violations;
 //! * [`metric`]: the timed components of past metric operators
 //!   (`O[0:5s] p`), computed per event from the events' times;
+//! * [`future`]: timed components that look ahead (`F[0:500ms] p`), whose
+//!   values, and so the letters, are complete after a delay;
 //! * [`keyed`]: one monitor per key (a session, a request) in an
 //!   interleaved log;
 //! * [`chunked`]: large logs checked on several cores, with the same
@@ -21,6 +23,7 @@ mod arith;
 pub mod check;
 pub mod chunked;
 pub mod expr;
+pub mod future;
 pub mod keyed;
 pub mod metric;
 mod number;
