@@ -72,30 +72,12 @@
 
 use std::collections::VecDeque;
 
-use super::metric::Window;
+use super::metric::{Node, Source, Window};
 use crate::formula::metric::{TimeInterval, TimedComponent, TimedKind};
 use crate::formula::{Formula, Op};
 
 /// The most propositions the operands may read from events.
 const MAX_INPUTS: usize = 64;
-
-/// Where a leaf of an operand reads its value.
-#[derive(Clone, Copy, Debug)]
-enum Source {
-    /// Input `i` (a proposition read from the event).
-    Input(usize),
-    /// The value of component `k` (before this one) at the same event.
-    Component(usize),
-}
-
-/// One node of an operand (a past-time formula).
-#[derive(Clone, Debug)]
-struct Node {
-    op: Op,
-    /// Children, as node indices (before this node).
-    kids: Vec<usize>,
-    source: Option<Source>,
-}
 
 /// What a component keeps to decide its values.
 #[derive(Clone, Debug)]

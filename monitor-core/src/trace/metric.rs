@@ -107,23 +107,24 @@ impl TimedPropositions {
     }
 }
 
-/// Where a leaf of an operand reads its value.
+/// Where a leaf of an operand reads its value (here and in
+/// [`future`](super::future)).
 #[derive(Clone, Copy, Debug)]
-enum Source {
+pub(super) enum Source {
     /// Input `i` (a proposition read from the event).
     Input(usize),
     /// The output of component `k`, computed before at the same event.
     Component(usize),
 }
 
-/// One node of a past-time formula.
+/// One node of a past-time formula (here and in [`future`](super::future)).
 #[derive(Clone, Debug)]
-struct Node {
-    op: Op,
+pub(super) struct Node {
+    pub(super) op: Op,
     /// Children, as node indices (before this node).
-    kids: Vec<usize>,
+    pub(super) kids: Vec<usize>,
     /// For a proposition: where its value comes from.
-    source: Option<Source>,
+    pub(super) source: Option<Source>,
 }
 
 /// The state of one past metric operator.
