@@ -409,6 +409,26 @@ pub(crate) fn atom_bit(bits: &[u64], k: usize) -> u64 {
     (bits[k / 64] >> (k % 64)) & 1
 }
 
+/// Sets atom `k` of an event's `bits` to `value`.
+fn set_atom(bits: &mut [u64], k: usize, value: bool) {
+    let bit = 1u64 << (k % 64);
+    if value {
+        bits[k / 64] |= bit;
+    } else {
+        bits[k / 64] &= !bit;
+    }
+}
+
+/// Sets the atoms of a property's timed components (`outputs`: each
+/// component's atom, if its proposition has one) to their `values`.
+fn set_outputs(bits: &mut [u64], outputs: &[Option<usize>], values: &[bool]) {
+    for (&out, &value) in outputs.iter().zip(values) {
+        if let Some(k) = out {
+            set_atom(bits, k, value);
+        }
+    }
+}
+
 impl Run {
     /// The monitor's letter at an event whose atoms are `bits`: bit `b` is
     /// the value of the run's proposition `b` (of at most 64).
@@ -1464,28 +1484,20 @@ impl Checker {
                         let evaluator = match &mut t.engine {
                             TimedEngine::Past(e) => e,
                             TimedEngine::Future(f) => {
+                                let here = reader.position();
                                 if !r.done {
                                     let inputs = &t.inputs;
                                     f.delayed.push(now, |i| atom_bit(&bits, inputs[i]) == 1);
-                                    f.waiting.push_back(reader.position());
+                                    f.waiting.push_back(here.clone());
                                     f.waiting_bits.extend(&bits);
                                     f.words = bits.len();
                                 }
-                                f.last = Some(reader.position());
+                                f.last = Some(here);
                                 continue;
                             }
                         };
                         evaluator.step(now, |i| atom_bit(&bits, t.inputs[i]) == 1);
-                        for (&out, &value) in t.outputs.iter().zip(evaluator.outputs()) {
-                            if let Some(k) = out {
-                                let bit = 1u64 << (k % 64);
-                                if value {
-                                    bits[k / 64] |= bit;
-                                } else {
-                                    bits[k / 64] &= !bit;
-                                }
-                            }
-                        }
+                        set_outputs(&mut bits, &t.outputs, evaluator.outputs());
                     }
                 }
             }
@@ -2138,16 +2150,7 @@ fn step_delayed(
         };
         bits.clear();
         bits.extend(f.waiting_bits.drain(..f.words));
-        for (&out, &value) in timed.outputs.iter().zip(&f.values) {
-            if let Some(k) = out {
-                let bit = 1u64 << (k % 64);
-                if value {
-                    bits[k / 64] |= bit;
-                } else {
-                    bits[k / 64] &= !bit;
-                }
-            }
-        }
+        set_outputs(&mut bits, &timed.outputs, &f.values);
         f.recent.push_back((pos.clone(), bits));
         if f.recent.len() > options.context + 1 {
             f.recent.pop_front();
@@ -2325,8 +2328,7 @@ fn end_delayed(r: &mut Run, end: Option<i64>, options: Options) {
             for (&out, value) in timed.outputs.iter().zip(&known) {
                 if let Some(a) = out {
                     match value {
-                        Some(true) => bits[a / 64] |= 1 << (a % 64),
-                        Some(false) => bits[a / 64] &= !(1 << (a % 64)),
+                        Some(v) => set_atom(&mut bits, a, *v),
                         None => unknown.extend(r.atoms.iter().position(|&x| x == a)),
                     }
                 }
