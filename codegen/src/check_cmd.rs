@@ -329,9 +329,16 @@ pub fn check(args: &CheckArgs, run: &mut Run) -> Result<bool, String> {
                 "{timed}: give the field that holds each event's time, --time FIELD[:UNIT]"
             ));
         }
-        if !args.by.is_empty() {
+        // Past bounds are computed per key; deadlines not yet.
+        let looks_ahead = monitors
+            .iter()
+            .find_map(|(label, _, t)| Some((label, t.iter().find(|c| c.kind.is_future())?)));
+        if let (Some((label, c)), false) = (looks_ahead, args.by.is_empty()) {
             return Err(format!(
-                "{timed}: time bounds are not supported with --by yet"
+                "`{}` looks ahead in time (`{}`): deadlines are not supported with --by yet; \
+                 past time bounds (`O`, `H`, `S`) are",
+                escape(label),
+                escape(&c.name)
             ));
         }
     }

@@ -10,7 +10,11 @@
 //! * `G(φ | d)` checked by a [`Checker`] over the trace as a CSV log with
 //!   `--time` (`d` always false): its first violation is the first
 //!   position where the brute force says `φ` fails, in one pass and
-//!   through `check_lines` in chunks.
+//!   through `check_lines` in chunks;
+//! * the same by key (`--by`, rows without a key broadcast, keys closed
+//!   and opened again): each key instance's
+//!   first violation is the brute force's on the key's slice alone, in one
+//!   pass and in chunks on two threads.
 //!
 //! The brute force knows nothing of the parser, the components or the
 //! interval compression: it computes each subformula's value at every
@@ -20,6 +24,7 @@ use monitor_core::formula::metric::parse_metric;
 use monitor_core::trace::check::{Checker, Options, Property};
 use monitor_core::trace::chunked::{check_lines, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
+use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
 use monitor_core::trace::metric::{Evaluator, TimedPropositions};
 use monitor_core::trace::reader::CsvReader;
 use monitor_core::trace::time::{TimeOrder, TimeSpec};
@@ -325,6 +330,13 @@ fn csv(letters: &[[bool; 3]], times: &[i64]) -> String {
 /// exact monitor of `G(Z a)` reports its violation at the first `!a`,
 /// where every continuation violates it, one event before `Z a` fails.
 fn checker_of(text: &str) -> Result<Checker, String> {
+    let mut checker = Checker::new(vec![property_of(text)?], Options::default());
+    checker.set_time(Some(TimeSpec::parse("ts:ns").unwrap()), TimeOrder::Strict);
+    Ok(checker)
+}
+
+/// The property `G(text | d)` of [`checker_of`].
+fn property_of(text: &str) -> Result<Property, String> {
     let m = parse_metric(&format!("G({text} | d)")).map_err(|e| e.to_string())?;
     let table = MonitorTable::from_ltl(&m.formula.to_spot()).map_err(|e| e.to_string())?;
     let bindings = (0..table.table().props as usize)
@@ -348,10 +360,7 @@ fn checker_of(text: &str) -> Result<Checker, String> {
         components: m.timed,
         inputs,
     };
-    let p = Property::new(text, table, bindings).with_timed(timed);
-    let mut checker = Checker::new(vec![p], Options::default());
-    checker.set_time(Some(TimeSpec::parse("ts:ns").unwrap()), TimeOrder::Strict);
-    Ok(checker)
+    Ok(Property::new(text, table, bindings).with_timed(timed))
 }
 
 proptest! {
@@ -395,11 +404,10 @@ fn the_kept_intervals_do_not_grow_with_the_rate() {
 }
 
 /// JSON Lines logs are read as CSV ones, and a keyed check refuses a
-/// timed property (each key would need its own components) rather than
-/// reading its propositions as false.
+/// deadline (a future bound: each key would need its own delayed
+/// letters) rather than reading its propositions as false.
 #[test]
 fn json_lines_and_keys() {
-    use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions};
     use monitor_core::trace::reader::JsonlReader;
 
     let text = "(a S[0:5us] b)";
@@ -416,7 +424,9 @@ fn json_lines_and_keys() {
         Some(2)
     );
 
-    let m = parse_metric("G(O[0:1s] a)").unwrap();
+    // A keyed check of a deadline (a future bound) is refused, with what
+    // it does check.
+    let m = parse_metric("G(F[0:1s] a)").unwrap();
     let table = MonitorTable::from_ltl(&m.formula.to_spot()).unwrap();
     let timed = TimedPropositions {
         components: m.timed,
@@ -430,4 +440,131 @@ fn json_lines_and_keys() {
         .run(&mut CsvReader::new("log.csv", log.as_bytes()).unwrap())
         .unwrap_err();
     assert!(e.message.contains("not supported with keys"), "{e}");
+    assert!(e.message.contains("past time bounds"), "{e}");
+}
+
+/// A keyed checker of `G(text | d)` (see [`checker_of`]) by the field
+/// `k`, rows without a key broadcast, a key closed by a row where `e`
+/// holds.
+fn keyed_checker_of(text: &str) -> Result<KeyedChecker, String> {
+    let options = KeyedOptions {
+        unkeyed: Unkeyed::Broadcast,
+        end_key: Some(Expr::parse("e").unwrap()),
+        ..KeyedOptions::default()
+    };
+    let mut keyed = KeyedChecker::new(
+        vec![property_of(text)?],
+        Options::default(),
+        &["k"],
+        options,
+    );
+    keyed.set_time(Some(TimeSpec::parse("ts:ns").unwrap()), TimeOrder::Strict);
+    Ok(keyed)
+}
+
+/// An event of a keyed log: its key (`None`: an empty key field, a row
+/// broadcast to every key) and whether it closes its key.
+#[derive(Clone, Copy, Debug)]
+struct KeyedRow {
+    key: Option<u8>,
+    ends: bool,
+}
+
+/// The trace as a keyed CSV log.
+fn keyed_csv(letters: &[[bool; 3]], times: &[i64], rows: &[KeyedRow]) -> String {
+    let mut s = String::from("ts,k,a,b,c,d,e\n");
+    for ((l, t), r) in letters.iter().zip(times).zip(rows) {
+        let k = r.key.map_or(String::new(), |k| format!("key{k}"));
+        s.push_str(&format!(
+            "{t},{k},{},{},{},0,{}\n",
+            u8::from(l[0]),
+            u8::from(l[1]),
+            u8::from(l[2]),
+            u8::from(r.ends)
+        ));
+    }
+    s
+}
+
+/// The slices of a keyed log, by brute force: for each instance of each
+/// key (from its first row, or its first row after a row that closed it,
+/// to the row that closes it or the end), the events it reads: every row
+/// without a key before its first row, then its rows and the rows without
+/// a key, in order.
+fn slices(rows: &[KeyedRow]) -> Vec<(u8, Vec<usize>)> {
+    let mut out = Vec::new();
+    for key in 0..3u8 {
+        let mut current: Option<Vec<usize>> = None;
+        for (i, r) in rows.iter().enumerate() {
+            match r.key {
+                None => {
+                    if let Some(c) = &mut current {
+                        c.push(i);
+                    }
+                }
+                Some(k) if k == key => {
+                    let c = current
+                        .get_or_insert_with(|| (0..i).filter(|&j| rows[j].key.is_none()).collect());
+                    c.push(i);
+                    if r.ends {
+                        out.push((key, current.take().unwrap()));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        out.extend(current.map(|c| (key, c)));
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Checked by key (`--by k`, rows without a key broadcast, `--end-key
+    /// e`), each key instance's first violation is where the brute force
+    /// first says `φ` fails on the instance's slice alone (at the times
+    /// of its events), in one pass and in chunks on two threads.
+    #[test]
+    fn each_key_is_checked_on_its_slice_alone(
+        f in formula(),
+        (letters, times) in timed_word(),
+        row_seed in prop::collection::vec((0u8..4, 0u8..8), 60),
+    ) {
+        let text = f.text();
+        // Keys 0 to 2, and 3 for no key (one in four); one row in eight
+        // closes its key.
+        let rows: Vec<KeyedRow> = row_seed
+            .iter()
+            .take(letters.len())
+            .map(|&(k, e)| KeyedRow { key: (k < 3).then_some(k), ends: e == 0 })
+            .collect();
+        let mut expected = Vec::new();
+        for (key, slice) in slices(&rows) {
+            let sl: Vec<[bool; 3]> = slice.iter().map(|&i| letters[i]).collect();
+            let st: Vec<i64> = slice.iter().map(|&i| times[i]).collect();
+            if let Some(j) = f.values(&sl, &st).iter().position(|v| !v) {
+                expected.push((format!("key{key}"), slice[j] as u64));
+            }
+        }
+        expected.sort();
+        let log = keyed_csv(&letters, &times, &rows);
+        let mut keyed = keyed_checker_of(&text).map_err(TestCaseError::fail)?;
+        let found = |report: KeyedReport| {
+            let mut v: Vec<(String, u64)> = report.violations.iter().map(|v| (v.key[0].clone(), v.first.index)).collect();
+            v.sort();
+            v
+        };
+        let report = keyed
+            .run(&mut CsvReader::new("log.csv", log.as_bytes()).unwrap())
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(found(report), expected.clone(), "G({}) by k over\n{}", text, log);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        for chunking in [Chunking::Lines(1), Chunking::Lines(4)] {
+            let report = pool
+                .install(|| keyed.run_lines(LineFormat::Csv, "log.csv", log.as_bytes(), chunking))
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(found(report), expected.clone(), "chunks {:?}: G({}) by k over\n{}", chunking, text, log);
+        }
+    }
 }

@@ -14,19 +14,20 @@ use arrow_schema::{ArrowError, Schema};
 use mongen::emit::json::JsonOptions;
 use mongen::emit::{Backend, Common, Target, UnknownTarget};
 use mongen::trace_report::{
-    bind, keyed_report_json, partial_report_json, report_json, reports_before_error,
+    bind_timed, keyed_report_json, partial_report_json, report_json, reports_before_error,
 };
 use monitor_core::automaton::BadPrefixDfa;
-use monitor_core::formula::{
-    parse, parse_psl, parse_sva_directive, ClockEdge, DirectiveKind, Formula,
-};
+use monitor_core::formula::metric::{parse_metric, TimedComponent};
+use monitor_core::formula::{parse_psl, parse_sva_directive, ClockEdge, DirectiveKind, Formula};
 use monitor_core::runtime::Cursor;
 use monitor_core::trace::check::{Checker, Engine, Options, Property, Report};
 use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chunking, LineFormat};
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
 use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Reader, TraceError, VcdReader};
-use monitor_core::trace::time::{TimeOrder, TimeSpec};
+use monitor_core::trace::escape;
+use monitor_core::trace::expr::Cell;
+use monitor_core::trace::time::{TimeFormat, TimeOrder, TimeSpec};
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
 use pyo3::create_exception;
@@ -67,6 +68,10 @@ struct Parsed {
     formula: Formula,
     label: String,
     clock: Option<(String, Edge)>,
+    /// The timed components of an LTL formula's metric operators
+    /// (`F[0:500ms] p`, `O[0:5s] p`), whose propositions they compute;
+    /// none for PSL and SVA.
+    timed: Vec<TimedComponent>,
 }
 
 /// Parses `text` in `lang`. SVA is read as `mongen --sva` reads it: an
@@ -79,18 +84,27 @@ fn parse_property(text: &str, lang: Language) -> PyResult<Parsed> {
     let error = |e: monitor_core::formula::ParseError| PyValueError::new_err(e.to_string());
     match lang {
         Language::Ltl => {
-            let formula = parse(text).map_err(error)?;
-            let label = formula.to_spot();
+            let m = parse_metric(text).map_err(error)?;
+            // A timed property is reported as written (as `mongen check`
+            // does): printed, its metric operators would be quoted
+            // propositions.
+            let label = if m.timed.is_empty() {
+                m.formula.to_spot()
+            } else {
+                text.trim().to_string()
+            };
             Ok(Parsed {
-                formula,
+                formula: m.formula,
                 label,
                 clock: None,
+                timed: m.timed,
             })
         }
         Language::Psl => Ok(Parsed {
             formula: parse_psl(text).map_err(error)?,
             label: text.trim().to_string(),
             clock: None,
+            timed: Vec::new(),
         }),
         Language::Sva => {
             let d = parse_sva_directive(text).map_err(error)?;
@@ -112,6 +126,7 @@ fn parse_property(text: &str, lang: Language) -> PyResult<Parsed> {
                 label: d.text.trim().to_string(),
                 formula: d.formula,
                 clock,
+                timed: Vec::new(),
             })
         }
     }
@@ -401,6 +416,15 @@ fn compile(
             clock_text(clock)
         )));
     }
+    if let Some(c) = parsed.timed.first() {
+        return Err(PyValueError::new_err(format!(
+            "{}: `{}` is bounded in time, which needs each event's time: check traces with \
+             it with mongen.check(..., time=\"FIELD\"); a monitor stepped one event at a \
+             time counts events (`F[0:5] p` is five events later)",
+            parsed.label,
+            escape(&c.name)
+        )));
+    }
     let f = parsed.formula;
     let cfg = config(verdicts, max_states, max_memory)?;
     let mut b = Builder::new();
@@ -453,11 +477,63 @@ struct TraceChecker {
     /// The clock of the SVA assertions, which samples VCD waveforms where
     /// `check` is given none.
     clock: Option<(String, Edge)>,
+    /// Whether some property has time bounds (`O[0:5s] p`): the first
+    /// such, in words, for errors.
+    timed: Option<String>,
+    /// Whether some property has a deadline (`F[0:500ms] p`), in words.
+    looks_ahead: Option<String>,
 }
 
 impl TraceChecker {
     fn checker(&self) -> Checker {
         Checker::new(self.properties.clone(), self.options)
+    }
+
+    /// A checker reading the events' times as `time` says, in the order
+    /// `order` says, the trace lasting until `end_time` (as `mongen check
+    /// --end-time` reads it: in the time field's form). Properties with
+    /// time bounds need the times.
+    fn timed_checker(
+        &self,
+        time: Option<TimeSpec>,
+        order: TimeOrder,
+        end_time: Option<&str>,
+    ) -> PyResult<Checker> {
+        if let (Some(timed), None) = (&self.timed, &time) {
+            return Err(PyValueError::new_err(format!(
+                "{timed}: give the field that holds each event's time, time=\"FIELD[:UNIT]\""
+            )));
+        }
+        let end = match (end_time, &time) {
+            (None, _) => None,
+            (Some(_), None) => {
+                return Err(PyValueError::new_err(
+                    "end_time is the time the trace lasted until: give time= too",
+                ))
+            }
+            (Some(end), Some(spec)) => Some(end_nanos(spec, end)?),
+        };
+        let mut checker = self.checker();
+        checker.set_time(time, order);
+        checker.set_end_time(end);
+        Ok(checker)
+    }
+
+    /// Keys (`by=`) take past time bounds, given the times, and no
+    /// deadlines yet.
+    fn timed_for_keys(&self, time: Option<&str>) -> PyResult<()> {
+        if let Some(ahead) = &self.looks_ahead {
+            return Err(PyValueError::new_err(format!(
+                "{ahead}: deadlines are not supported with by= yet; past time bounds (`O`, `H`, \
+                 `S`) are"
+            )));
+        }
+        match (&self.timed, time) {
+            (Some(timed), None) => Err(PyValueError::new_err(format!(
+                "{timed}: give the field that holds each event's time, time=\"FIELD[:UNIT]\""
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// The reports (JSON text) as `mongen check --json` writes them: with
@@ -625,6 +701,20 @@ fn arrow_time(time: Option<&str>, schema: &Schema) -> PyResult<Option<TimeSpec>>
 fn file_time(time: Option<&str>) -> PyResult<Option<TimeSpec>> {
     time.map(|t| TimeSpec::parse(t).map_err(|m| PyValueError::new_err(format!("time: {m}"))))
         .transpose()
+}
+
+/// `end_time` in nanoseconds: written as the time field's values are (a
+/// number of its unit, or a date-time); a column of time stamps also
+/// takes an RFC 3339 date-time (as Python's `datetime.isoformat()` writes
+/// one).
+fn end_nanos(spec: &TimeSpec, end: &str) -> PyResult<i64> {
+    let text = Some(Cell::Text(end.trim()));
+    let read = spec.format.read(text).or_else(|e| match spec.format {
+        TimeFormat::Epoch(_) => TimeFormat::Rfc3339.read(text).map_err(|_| e),
+        _ => Err(e),
+    });
+    read.map(|t| t.nanos)
+        .map_err(|e| PyValueError::new_err(format!("end_time {end:?}: {e}")))
 }
 
 /// A message of the checker in the words of `mongen.check`'s arguments
@@ -804,6 +894,7 @@ impl TraceChecker {
         b.configure(cfg);
         let mut monitors = Vec::new();
         let mut clock: Option<(String, Edge)> = None;
+        let (mut timed, mut looks_ahead) = (None, None);
         for text in &properties {
             let parsed = parse_property(text, lang)?;
             // One clock samples a waveform for every property (as `mongen
@@ -823,9 +914,31 @@ impl TraceChecker {
             let t = b
                 .build_from_formula(&parsed.formula)
                 .map_err(|e| PyValueError::new_err(format!("{text}: {e}")))?;
-            monitors.push((parsed.label, Engine::Eager(MonitorTable::from_dfa(t.dfa()))));
+            if timed.is_none() {
+                timed = parsed.timed.first().map(|c| {
+                    format!(
+                        "`{}` has time bounds (`{}`)",
+                        escape(&parsed.label),
+                        escape(&c.name)
+                    )
+                });
+            }
+            if looks_ahead.is_none() {
+                looks_ahead = parsed.timed.iter().find(|c| c.kind.is_future()).map(|c| {
+                    format!(
+                        "`{}` looks ahead in time (`{}`)",
+                        escape(&parsed.label),
+                        escape(&c.name)
+                    )
+                });
+            }
+            monitors.push((
+                parsed.label,
+                Engine::Eager(MonitorTable::from_dfa(t.dfa())),
+                parsed.timed,
+            ));
         }
-        let properties = bind(monitors, &defines).map_err(PyValueError::new_err)?;
+        let properties = bind_timed(monitors, &defines).map_err(PyValueError::new_err)?;
         Ok(TraceChecker {
             properties,
             options: Options {
@@ -835,6 +948,8 @@ impl TraceChecker {
             },
             three: verdicts == 3,
             clock,
+            timed,
+            looks_ahead,
         })
     }
 
@@ -858,7 +973,8 @@ impl TraceChecker {
     /// Checks trace files; one report (JSON text) per trace and property.
     /// `time` (`FIELD[:UNIT]`) and `time_order` are `mongen check --time`
     /// and `--time-order`.
-    #[pyo3(signature = (traces, format, clock, time = None, time_order = "strict"))]
+    #[pyo3(signature = (traces, format, clock, time = None, time_order = "strict", end_time = None))]
+    #[allow(clippy::too_many_arguments)]
     fn check_files(
         &self,
         py: Python<'_>,
@@ -867,6 +983,7 @@ impl TraceChecker {
         clock: Option<String>,
         time: Option<&str>,
         time_order: &str,
+        end_time: Option<&str>,
     ) -> PyResult<Vec<String>> {
         let order = self::time_order(time_order)?;
         let time = file_time(time)?;
@@ -886,8 +1003,7 @@ impl TraceChecker {
         // The assertions' clock where none is given (as `mongen check`).
         let given = clock.is_some();
         let clock = clock.or_else(|| self.clock.clone());
-        let mut checker = self.checker();
-        checker.set_time(time.clone(), order);
+        let mut checker = self.timed_checker(time.clone(), order, end_time)?;
         let mut out = Vec::new();
         for path in &traces {
             let kind = trace_format(path, format.as_deref())?;
@@ -946,8 +1062,9 @@ impl TraceChecker {
 
     /// Checks Arrow data (rows are events, in order); one report (JSON
     /// text) per property, the trace named `name`. `time`: the column of
-    /// the events' times ([`time_spec`]), in the order `time_order` says.
-    #[pyo3(signature = (data, name, time, time_order = "strict"))]
+    /// the events' times ([`time_spec`]), in the order `time_order` says;
+    /// `end_time` as in `check_files`.
+    #[pyo3(signature = (data, name, time, time_order = "strict", end_time = None))]
     fn check_arrow(
         &self,
         py: Python<'_>,
@@ -955,14 +1072,15 @@ impl TraceChecker {
         name: &str,
         time: Option<&str>,
         time_order: &str,
+        end_time: Option<&str>,
     ) -> PyResult<Vec<String>> {
         use arrow_array::RecordBatchReader;
         self.no_clock(name)?;
         let order = self::time_order(time_order)?;
         let stream = arrow_stream(data)?;
         let names = column_names(&stream);
-        let mut checker = self.checker();
-        checker.set_time(arrow_time(time, &stream.schema())?, order);
+        let mut checker =
+            self.timed_checker(arrow_time(time, &stream.schema())?, order, end_time)?;
         match py.detach(|| check_batches(&mut checker, name, names, stream)) {
             Ok(reports) => Ok(self.reports(name, &reports, order)),
             Err(e) => {
@@ -993,6 +1111,7 @@ impl TraceChecker {
         time: Option<&str>,
         time_order: &str,
     ) -> PyResult<Vec<String>> {
+        self.timed_for_keys(time)?;
         let order = self::time_order(time_order)?;
         let mut checker = self.keyed_checker(&by, unkeyed, key_limit, end_key)?;
         checker.set_time(file_time(time)?, order);
@@ -1043,6 +1162,7 @@ impl TraceChecker {
         end_key: Option<&str>,
         time_order: &str,
     ) -> PyResult<Vec<String>> {
+        self.timed_for_keys(time)?;
         use arrow_array::RecordBatchReader;
         self.no_clock(name)?;
         let order = self::time_order(time_order)?;
@@ -1076,8 +1196,7 @@ impl TraceChecker {
         let order = self::time_order(time_order)?;
         let stream = arrow_stream(data)?;
         let names = column_names(&stream);
-        let mut checker = self.checker();
-        checker.set_time(arrow_time(time, &stream.schema())?, order);
+        let mut checker = self.timed_checker(arrow_time(time, &stream.schema())?, order, None)?;
         let bytes = py
             .detach(|| -> Result<Vec<u8>, TraceError> {
                 let check = ChunkedCheck::new(
@@ -1128,8 +1247,7 @@ impl TraceChecker {
                 })
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let mut checker = self.checker();
-        checker.set_time(time, order);
+        let mut checker = self.timed_checker(time, order, None)?;
         let mut check = ChunkedCheck::new(
             &mut checker,
             &mut ArrowReader::columns_only(name, names.clone()),
@@ -1199,8 +1317,7 @@ impl TraceChecker {
             .iter()
             .map(|k| columns_of.resolve(k).map_err(PyValueError::new_err))
             .collect::<PyResult<Vec<usize>>>()?;
-        let mut checker = self.checker();
-        checker.set_time(time, TimeOrder::Strict);
+        let mut checker = self.timed_checker(time, TimeOrder::Strict, None)?;
         py.detach(|| -> Result<_, String> {
             let batches = stream
                 .collect::<Result<Vec<RecordBatch>, ArrowError>>()

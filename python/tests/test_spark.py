@@ -234,3 +234,44 @@ def test_times_from_order_by(spark):
     nulls = spark.createDataFrame([(moments[0], True), (None, True)], "ts timestamp, a boolean")
     with pytest.raises(ValueError, match="event 0: no time"):
         ms.check(nulls, "G a", order_by="ts")
+
+
+def test_time_bounds(spark):
+    """Time-bounded properties (past bounds and deadlines) over a
+    DataFrame ordered by its time column: the reports of `mongen.check`
+    with time= on the same events in order, with several partitions (a
+    timed property's chunks have no summaries: the driver reads them all,
+    in order); by key (partition_by), each key's events checked alone."""
+    rng = random.Random(320)
+    n = 400
+    events = random_events(rng, n, p=0.2)
+    millis = []
+    t = 0
+    for _ in range(n):
+        # (Distinct times: Spark's sort may swap rows of equal times.)
+        t += rng.choice([1, 3, 40])
+        millis.append(t)
+    rows = [(millis[i], *(events[c][i] for c in ("a", "b", "c", "n", "level"))) for i in range(n)]
+    random.Random(2).shuffle(rows)
+    spark.conf.set("spark.sql.shuffle.partitions", "4")
+    df = spark.createDataFrame(
+        rows, "ms long, a boolean, b boolean, c boolean, n long, level string"
+    )
+    props = ["G(a -> F[0:5ms] b)", "G(b -> !O[1ms:3ms] c)"]
+    kwargs = dict(all=True, max_reports=3)
+    table = pa.table({"ms": millis, **events})
+    want = mongen.check(table, props, name="dataframe", time="ms:ms", **kwargs)
+    got = ms.check(df, props, order_by="ms", time="ms:ms", **kwargs)
+    assert got == want
+    assert all(r["violation_count"] > 0 for r in want)
+    # By key: each key's rows are a trace of their own.
+    keyed = ms.check(df, props, order_by="ms", partition_by="level", time="ms:ms", **kwargs)
+    got = sorted((r["level"], r["property"], r["index"]) for r in keyed.collect())
+    want_keyed = []
+    for level in sorted(set(events["level"])):
+        idx = [i for i in range(n) if events["level"][i] == level]
+        sub = pa.table({"ms": [millis[i] for i in idx], **{c: [events[c][i] for i in idx] for c in events}})
+        for r in mongen.check(sub, props, time="ms:ms", **kwargs):
+            want_keyed.extend((level, r["property"], v["index"]) for v in r["violations"])
+    assert want_keyed and got == sorted(want_keyed)
+    spark.conf.set("spark.sql.shuffle.partitions", "5")

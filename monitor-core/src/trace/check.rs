@@ -358,6 +358,22 @@ struct TimedRun {
     outputs: Vec<Option<usize>>,
 }
 
+/// A property's past timed components ([`Run::past_timed`]).
+pub(crate) struct PastTimed<'a> {
+    pub(crate) evaluator: &'a Evaluator,
+    pub(crate) inputs: &'a [usize],
+    pub(crate) outputs: &'a [Option<usize>],
+}
+
+impl PastTimed<'_> {
+    /// Steps `evaluator` (a copy of this one) on an event at `time`
+    /// whose atoms are `bits`, and sets the components' atoms in `bits`.
+    pub(crate) fn step(&self, evaluator: &mut Evaluator, time: i64, bits: &mut [u64]) {
+        evaluator.step(time, |i| atom_bit(bits, self.inputs[i]) == 1);
+        set_outputs(bits, self.outputs, evaluator.outputs());
+    }
+}
+
 /// How a property's timed components are computed.
 enum TimedEngine {
     /// Past operators only: each event's letter is complete when it is
@@ -447,6 +463,30 @@ impl Run {
             Engine::Eager(_) => self.cursor.reset(),
             Engine::Lazy(m) => m.reset(),
         }
+    }
+
+    /// Its timed components when none looks ahead: their evaluator (as
+    /// before the first event), the atoms of their inputs, and the atom
+    /// each component's proposition takes. (Keyed checking runs a copy
+    /// for each key.)
+    pub(crate) fn past_timed(&self) -> Option<PastTimed<'_>> {
+        match &self.timed.as_ref()?.engine {
+            TimedEngine::Past(evaluator) => {
+                let t = self.timed.as_ref()?;
+                Some(PastTimed {
+                    evaluator,
+                    inputs: &t.inputs,
+                    outputs: &t.outputs,
+                })
+            }
+            TimedEngine::Future(_) => None,
+        }
+    }
+
+    /// Whether some timed component looks ahead (`F[0:1s] p`): its
+    /// letters complete after a delay.
+    pub(crate) fn looks_ahead(&self) -> bool {
+        self.delayed
     }
 
     /// The eager monitor, if it is one.

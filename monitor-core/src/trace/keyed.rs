@@ -60,7 +60,9 @@ use super::check::{
     atom_bit, cell_text, shown_pairs, Bound, Checker, Engine, Options, Property, ViolationReport,
 };
 use super::chunked::{line_reader, line_start, Chunking, LineCheck, LineFormat, LineLog};
+use super::escape;
 use super::expr::Cell;
+use super::metric::Evaluator;
 use super::reader::{Position, Reader, TraceError};
 use super::time::{Clock, Time, TimeOrder, TimeSpec, Timed};
 use crate::lazy::{RunStates, RunStep};
@@ -449,6 +451,22 @@ pub struct KeyedChecker {
     /// Why a lazy monitor stopped at the event just stepped (a transition
     /// over the byte budget): the check stops with this error.
     stopped: Option<String>,
+    /// The timed components of each key, if a property has some.
+    timed: KeyTimed,
+}
+
+/// The past timed components of each key (`O[0:5s] p` checked per key):
+/// a copy of each timed property's evaluator per slot, stepped on the
+/// key's events only, at their times, before its runs step.
+#[derive(Default)]
+struct KeyTimed {
+    /// The properties with timed components.
+    properties: Vec<usize>,
+    /// Each slot's evaluators, one per property of `properties` (a slot
+    /// reused by a new key has them reset).
+    evaluators: Vec<Vec<Evaluator>>,
+    /// Scratch: an event's atoms, the key's components' values set.
+    bits: Vec<u64>,
 }
 
 impl KeyedChecker {
@@ -541,6 +559,7 @@ impl KeyedChecker {
             only: None,
             targets: Vec::new(),
             stopped: None,
+            timed: KeyTimed::default(),
         }
     }
 
@@ -849,14 +868,22 @@ impl KeyedChecker {
     /// of `reader`, and sizes the keys' records.
     fn bind<R: Reader + ?Sized>(&mut self, reader: &mut R) -> Result<KeyedBinding, TraceError> {
         let bound = self.checker.bind(reader)?;
-        if self.checker.has_timed() {
-            // (A key's timed components would need their own state.)
+        if let Some(r) = self.checker.runs().iter().find(|r| r.looks_ahead()) {
+            // (A key's deadlines would need their own delayed letters.)
             return Err(TraceError {
                 source: reader.source().to_string(),
                 at: None,
-                message: "time-bounded operators are not supported with keys (--by) yet".into(),
+                message: format!(
+                    "`{}` looks ahead in time (`F`, `G` or `U` with units), which is not \
+                     supported with keys (--by) yet; past time bounds (`O`, `H`, `S`) are",
+                    escape(&r.report.property)
+                ),
             });
         }
+        self.timed.properties = (0..self.checker.runs().len())
+            .filter(|&p| self.checker.runs()[p].past_timed().is_some())
+            .collect();
+        self.timed.evaluators.clear();
         // The fields resolved after the properties', in order (resolved
         // again, in the same order, by each reader of a piece of the same
         // trace, so that their ids are the same).
@@ -906,6 +933,7 @@ impl KeyedChecker {
     }
 
     fn begin(&mut self) {
+        self.timed.evaluators.clear();
         self.keys.ids.clear();
         self.keys.dead.clear();
         self.keys.free.clear();
@@ -1178,10 +1206,30 @@ impl KeyedChecker {
                 // old entries are never read: there are no events).
                 let r = k as usize * stride;
                 self.keys.records[r..r + 1 + n].fill(0);
+                if let Some(evaluators) = self.timed.evaluators.get_mut(k as usize) {
+                    evaluators.iter_mut().for_each(Evaluator::reset);
+                }
                 k
             }
             None => {
                 let k = self.keys.slots() as u32;
+                if !self.timed.properties.is_empty() {
+                    let runs = self.checker.runs();
+                    let fresh = self
+                        .timed
+                        .properties
+                        .iter()
+                        .map(|&p| {
+                            let t = runs[p]
+                                .past_timed()
+                                .expect("a property with past components");
+                            let mut e = t.evaluator.clone();
+                            e.reset();
+                            e
+                        })
+                        .collect();
+                    self.timed.evaluators.push(fresh);
+                }
                 self.keys.records.extend(std::iter::repeat_n(0, stride));
                 self.show_ring
                     .resize((k as usize + 1) * self.keep * self.show_count, None);
@@ -1240,6 +1288,37 @@ impl KeyedChecker {
     /// Steps the runs of key `k` on the event at `at` whose atoms are
     /// `bits`; `values(i)` is the text of field `shown[i]` there.
     fn step(
+        &mut self,
+        k: u32,
+        at: &Position,
+        bits: &[u64],
+        values: &dyn Fn(usize) -> String,
+        on_violation: &mut dyn FnMut(&[String], &str, &ViolationReport),
+    ) -> bool {
+        if self.timed.properties.is_empty() {
+            return self.step_letters(k, at, bits, values, on_violation);
+        }
+        // The key's timed components step on its event, at its time (the
+        // checker reads times when a property is timed: `bind` made sure).
+        let mut timed_bits = std::mem::take(&mut self.timed.bits);
+        timed_bits.clear();
+        timed_bits.extend_from_slice(bits);
+        let now = at.timestamp.map_or(0, |t| t.nanos);
+        let runs = self.checker.runs();
+        let evaluators = &mut self.timed.evaluators[k as usize];
+        for (&p, evaluator) in self.timed.properties.iter().zip(evaluators) {
+            let t = runs[p]
+                .past_timed()
+                .expect("a property with past components");
+            t.step(evaluator, now, &mut timed_bits);
+        }
+        let finished = self.step_letters(k, at, &timed_bits, values, on_violation);
+        self.timed.bits = timed_bits;
+        finished
+    }
+
+    /// [`KeyedChecker::step`], the timed components' atoms set in `bits`.
+    fn step_letters(
         &mut self,
         k: u32,
         at: &Position,

@@ -11,6 +11,7 @@ monitors of their bad prefixes, and traces checked against them.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 from dataclasses import dataclass
@@ -277,6 +278,23 @@ def _trace_checker(key: CheckerKey) -> Any:
     return _native.TraceChecker(list(properties), list(defines), *rest)
 
 
+def _end_time(end_time: Any) -> Optional[str]:
+    """end_time as the text `mongen check --end-time` reads: an int as its
+    digits, a datetime as an RFC 3339 date-time (a naive one taken as
+    UTC, as Arrow time stamps without a zone are)."""
+    if end_time is None or isinstance(end_time, str):
+        return end_time
+    if isinstance(end_time, bool):
+        raise ValueError(f"end_time is a time (an int, a str or a datetime), not {end_time!r}")
+    if isinstance(end_time, int):
+        return str(end_time)
+    if isinstance(end_time, datetime.datetime):
+        if end_time.tzinfo is None:
+            end_time = end_time.replace(tzinfo=datetime.timezone.utc)
+        return end_time.isoformat()
+    raise ValueError(f"end_time is a time (an int, a str or a datetime), not {end_time!r}")
+
+
 def check(
     traces: Any,
     properties: Union[str, Sequence[str]],
@@ -298,6 +316,7 @@ def check(
     key_limit: Optional[int] = None,
     end_key: Optional[str] = None,
     time_order: str = "strict",
+    end_time: Union[None, int, str, datetime.datetime] = None,
 ) -> List[Dict[str, Any]]:
     """Checks properties over traces; returns one report per trace and
     property, as `mongen check --json` writes them: {"trace", "property",
@@ -332,6 +351,23 @@ def check(
     before it and counted in each report's "late_events". A missing or
     null time raises TraceReadError naming its row. VCD waveforms have
     their own times: time is refused for them.
+
+    LTL properties can bound operators in time (they need time=): past
+    `O[0:5s] p`, `H[0:1m] p`, `p S[0:2s] q` (`O[5s:] p`: unbounded
+    above), future `F[0:500ms] p`, `G[0:10s] p`, `p U[1s:5s] q` (an upper
+    bound required); units ns, us, ms, s, min, h, d; a bound without a
+    unit counts events. A violation of a deadline is reported at the first
+    event whose time is past it, its explanation naming the deadline, the
+    obligation's event and that event. At the end of a trace the
+    obligations whose deadlines have not passed are violated only if they
+    fail whatever would follow; end_time (in the time field's form: a
+    number of its unit or a date-time; an int, a str or a
+    datetime.datetime) says the trace lasted until then, so that every
+    deadline before it has passed (`mongen check --end-time`). With by=,
+    past time bounds are computed on each key's rows (at their times);
+    deadlines are not supported with by= yet, nor is end_time.
+    :func:`compile` refuses time bounds (a monitor stepped one event at a
+    time counts events).
 
     defines binds propositions to expressions over the fields
     ({"slow": "latency > 100"}); a proposition without one reads the
@@ -411,6 +447,9 @@ def check(
             )
     if time is None and time_order != "strict":
         raise ValueError("time_order is for times: give time=")
+    end = _end_time(end_time)
+    if end is not None and keys is not None:
+        raise ValueError("end_time is not supported with by= yet")
     try:
         if keys is not None:
             if clock is not None:
@@ -424,9 +463,9 @@ def check(
                     _paths(traces), format, keys, unkeyed, key_limit, end_key, time, time_order
                 )
         elif data is not None:
-            reports = checker.check_arrow(data, name, time, time_order)
+            reports = checker.check_arrow(data, name, time, time_order, end)
         else:
-            reports = checker.check_files(_paths(traces), format, clock, time, time_order)
+            reports = checker.check_files(_paths(traces), format, clock, time, time_order, end)
     except TraceReadError as e:
         e.reports = [json.loads(r) for r in e.reports]
         raise

@@ -56,9 +56,15 @@ class TraceChecker:
         clock: Optional[str],
         time: Optional[str] = ...,
         time_order: str = ...,
+        end_time: Optional[str] = ...,
     ) -> List[str]: ...
     def check_arrow(
-        self, data: Any, name: str, time: Optional[str], time_order: str = ...
+        self,
+        data: Any,
+        name: str,
+        time: Optional[str],
+        time_order: str = ...,
+        end_time: Optional[str] = ...,
     ) -> List[str]: ...
     def check_files_by(
         self,
