@@ -4,7 +4,9 @@
 # over logs of EVENTS events at 10^2 to 10^6 events per second of trace
 # time, beside, in the same run:
 #   - the read limit: the same file checked with a property without time
-#     bounds (`G(resp -> !fail)`, its times read all the same);
+#     bounds (`G(resp -> !fail)`, its times read all the same), on the
+#     default threads and in one pass (`-j 1`), as timed properties are
+#     read;
 #   - peak memory across rates and across lengths (EVENTS/100, EVENTS/10,
 #     EVENTS at one rate), where the claims are that the past operators'
 #     memory does not grow with the length and at most logarithmically
@@ -171,6 +173,11 @@ for RATE in $RATES; do
     [ "$i" -eq 0 ] && READ_SECS=$SECS
     PEAK[$RATE,$i]=$PEAK_KB
     echo "    $(count) violations; $(awk -v s="$SECS" -v r="$READ_SECS" 'BEGIN { printf "%.2f", s / r }')x the read limit's time"
+    if [ "$i" -eq 0 ]; then
+      # Timed properties are read in one pass (`-j` does not split them):
+      # the read limit of one pass too.
+      run "read limit, -j 1 (one pass)" "$N" "$M" check -j 1 --time ts:us --all --json --max-reports 0 -f "$READ" "$T/log.csv"
+    fi
   done
   if [ "$REELAY_OK" = 1 ]; then
     head -n $((REELAY_N + 1)) "$T/log.csv" > "$T/prefix.csv"
