@@ -22,11 +22,11 @@ use monitor_core::formula::{parse_psl, parse_sva_directive, ClockEdge, Directive
 use monitor_core::runtime::Cursor;
 use monitor_core::trace::check::{Checker, Engine, Options, Property, Report};
 use monitor_core::trace::chunked::{check_lines, ChunkSummary, ChunkedCheck, Chunking, LineFormat};
+use monitor_core::trace::escape;
+use monitor_core::trace::expr::Cell;
 use monitor_core::trace::expr::Expr;
 use monitor_core::trace::keyed::{KeyedChecker, KeyedOptions, KeyedReport, Unkeyed};
 use monitor_core::trace::reader::{CsvReader, Edge, JsonlReader, Reader, TraceError, VcdReader};
-use monitor_core::trace::escape;
-use monitor_core::trace::expr::Cell;
 use monitor_core::trace::time::{TimeFormat, TimeOrder, TimeSpec};
 use monitor_core::translate::{Builder, Config, Verdicts, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES};
 use monitor_core::{MonitorTable, Verdict};
