@@ -429,6 +429,9 @@ fn format_femtoseconds(femtos: u128) -> String {
     format!("{ns}.{}ns", fraction.trim_end_matches('0'))
 }
 
+/// A constructor of a unary operator (`Formula::yesterday`).
+type Unop = fn(Formula) -> Formula;
+
 /// The formula of counts for a metric operator whose interval `cycles`
 /// is in clock cycles ([`parse_cycles`]).
 pub(crate) fn counted(kind: TimedKind, cycles: TimeInterval, operands: Vec<Formula>) -> Formula {
@@ -462,12 +465,11 @@ pub(crate) fn counted(kind: TimedKind, cycles: TimeInterval, operands: Vec<Formu
             (0..lo).fold(window, |w, _| Formula::and([f.clone(), Formula::next(w)]))
         }
         TimedKind::Once | TimedKind::Historically => {
-            let (step, join, unbounded): (fn(Formula) -> Formula, Op, fn(Formula) -> Formula) =
-                if kind == TimedKind::Once {
-                    (Formula::yesterday, Op::Or, Formula::once)
-                } else {
-                    (Formula::weak_yesterday, Op::And, Formula::historically)
-                };
+            let (step, join, unbounded): (Unop, Op, Unop) = if kind == TimedKind::Once {
+                (Formula::yesterday, Op::Or, Formula::once)
+            } else {
+                (Formula::weak_yesterday, Op::And, Formula::historically)
+            };
             let window = match hi {
                 Some(hi) => (lo..hi).fold(f.clone(), |w, _| {
                     Formula::multop(join, [f.clone(), step(w)])
