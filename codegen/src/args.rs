@@ -8,6 +8,7 @@ use crate::stats::{StatsArg, CLASSIFY_DIRECTIVES, COMPILE_DIRECTIVES};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mongen::emit::hardware::clocking::{Clock, Clocking, Reset};
 use mongen::emit::Target;
+use monitor_core::formula::metric::ClockPeriod;
 use monitor_core::translate::{Route, DEFAULT_MAX_STATES};
 
 /// `--max-memory`'s default, as the help shows it (`DEFAULT_MAX_MEMORY`).
@@ -398,6 +399,13 @@ pub(crate) struct CompileArgs {
     /// the monitor.
     #[arg(long)]
     pub(crate) buchi: bool,
+    /// Convert the time bounds of LTL formulas (`F[0:50ns] p`, `O[1us:] p`,
+    /// for `mongen check --time`) to counts of cycles of a clock of period
+    /// PERIOD (10ns, 2.5ns, 1us): `F[0:50ns] p` at 10ns is `F[0:5] p`. Each
+    /// bound must be a whole number of cycles. Without it, a time bound is
+    /// an error: a compiled monitor counts events or cycles.
+    #[arg(long, value_name = "PERIOD", value_parser = ClockPeriod::parse)]
+    pub(crate) clock_period: Option<ClockPeriod>,
     /// Verilog: the state encoding.
     #[arg(long, value_enum, default_value_t = Encoding::Auto)]
     pub(crate) encoding: Encoding,
@@ -584,6 +592,11 @@ pub(crate) struct ClassifyArgs {
     /// bytes of memory (512M, 2G, or bytes).
     #[arg(long, value_name = "SIZE", default_value = DEFAULT_MAX_MEMORY_TEXT, value_parser = parse_size)]
     pub(crate) max_memory: usize,
+    /// Classify the formula whose time bounds (`F[0:50ns] p`) are counts
+    /// of cycles of a clock of period PERIOD, as `mongen compile
+    /// --clock-period` compiles it.
+    #[arg(long, value_name = "PERIOD", value_parser = ClockPeriod::parse)]
+    pub(crate) clock_period: Option<ClockPeriod>,
 }
 
 #[derive(Args, Debug)]

@@ -34,7 +34,7 @@ pub(crate) fn classify_cmd(args: &ClassifyArgs, run: &mut Run) -> Result<(), Str
     let sources = args.input.sources()?;
     for (k, src) in sources.iter().enumerate() {
         let start = Instant::now();
-        let f = match src.parse() {
+        let f = match src.parse_cycles(args.clock_period.as_ref()) {
             Ok(f) => f,
             Err(e) => {
                 run.error(&e);

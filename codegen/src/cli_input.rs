@@ -9,10 +9,11 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
-use monitor_core::formula::metric::TimedComponent;
+use monitor_core::formula::metric::{parse_cycles, ClockPeriod, TimedComponent};
 use monitor_core::formula::sva::{parse_sva_directive_with, Signals};
 use monitor_core::formula::{
     parse, parse_directive, parse_psl, parse_sva_directive, Directive, Formula, ParseError,
+    ParseErrorKind,
 };
 use monitor_core::translate::BuildError;
 
@@ -191,6 +192,49 @@ impl Source {
         parsed.map_err(|e| self.describe_parse_error(e))
     }
 
+    /// For `compile` and `classify`: the formula of [`Source::parse`],
+    /// its time bounds (LTL's `F[0:50ns] p`) converted to cycles of
+    /// `period` (`--clock-period`), or, without a period, refused with
+    /// what to do instead.
+    pub fn parse_cycles(&self, period: Option<&ClockPeriod>) -> Result<Formula, String> {
+        match (self.lang, period) {
+            (Language::Ltl, Some(period)) => {
+                parse_cycles(&self.text, period).map_err(|e| self.describe_parse_error(e))
+            }
+            (_, Some(_)) => Err(self.describe_message(
+                "--clock-period converts the time bounds of LTL formulas (`F[0:50ns] p`); PSL \
+                 and SVA have none: leave it out",
+            )),
+            (_, None) => self.parse().map_err(|e| self.hint_clock_period(e)),
+        }
+    }
+
+    /// A message about the whole formula, prefixed by where it is.
+    fn describe_message(&self, message: &str) -> String {
+        match &self.file {
+            Some(f) => format!("{f}: line {}: {message}", self.line),
+            None => message.to_string(),
+        }
+    }
+
+    /// An error of [`Source::parse`] for `compile` and `classify`: a time
+    /// bound refused says to count cycles or to give the clock period.
+    fn hint_clock_period(&self, described: String) -> String {
+        let Language::Ltl = self.lang else {
+            return described;
+        };
+        match parse(&self.text) {
+            Err(e) if e.kind() == &ParseErrorKind::TimeBound => described.replacen(
+                &e.message(),
+                "a time bound is for `mongen check --time`; a compiled monitor or checker counts \
+                 events or cycles: write the bound as a count (`F[0:5] p`), or give the clock \
+                 period to convert it to cycles (`--clock-period 10ns`)",
+                1,
+            ),
+            _ => described,
+        }
+    }
+
     /// For `check`: the formula with its past metric operators
     /// (`O[0:5s] p`) read as propositions and their timed components
     /// ([`parse_metric`](monitor_core::formula::metric::parse_metric)), for
@@ -221,6 +265,20 @@ impl Source {
         };
         let d = d.map_err(|e| self.describe_parse_error(e))?;
         Ok((d.formula.clone(), Some(d)))
+    }
+
+    /// For `compile`: [`Source::parse_directive_with`], an LTL formula
+    /// read by [`Source::parse_cycles`] (its time bounds converted to
+    /// cycles of `period`, `--clock-period`, or refused with what to do).
+    pub fn parse_directive_in_cycles(
+        &self,
+        signals: &Signals,
+        period: Option<&ClockPeriod>,
+    ) -> Result<(Formula, Option<Directive>), String> {
+        match (self.lang, period) {
+            (Language::Ltl, _) | (_, Some(_)) => self.parse_cycles(period).map(|f| (f, None)),
+            (_, None) => self.parse_directive_with(signals),
+        }
     }
 
     fn describe_parse_error(&self, e: ParseError) -> String {

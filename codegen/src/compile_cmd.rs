@@ -99,6 +99,13 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             read
         }
     };
+    if vunits.is_some() && args.clock_period.is_some() {
+        return Err(
+            "--clock-period converts the time bounds of LTL formulas (`F[0:50ns] p`); the PSL \
+             and SVA properties of --vunit and --sv have none: leave it out"
+                .into(),
+        );
+    }
     // What is generated is named by --name, or the vunit's name.
     let base_name = match (&args.name, &vunits) {
         (Some(n), _) => n.clone(),
@@ -146,7 +153,7 @@ pub(crate) fn compile(args: &CompileArgs, run: &mut Run) -> Result<(), String> {
             .iter()
             .map(|src| {
                 let start = Instant::now();
-                let f = src.parse_directive_with(&sva_signals);
+                let f = src.parse_directive_in_cycles(&sva_signals, args.clock_period.as_ref());
                 (f, start.elapsed())
             })
             .collect(),

@@ -47,6 +47,9 @@ struct Case {
     three: bool,
     logic: VerilogLogic,
     psl: bool,
+    /// The clock period whose cycles the formula's time bounds are
+    /// converted to (`mongen compile --clock-period`).
+    clock_period: Option<&'static str>,
 }
 
 fn case(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
@@ -56,6 +59,15 @@ fn case(formula: &str, encoding: Option<StateEncoding>, three: bool) -> Case {
         three,
         logic: VerilogLogic::Minimized,
         psl: false,
+        clock_period: None,
+    }
+}
+
+/// A formula with time bounds, converted to cycles of `period`.
+fn clocked_case(formula: &str, period: &'static str) -> Case {
+    Case {
+        clock_period: Some(period),
+        ..case(formula, None, false)
     }
 }
 
@@ -147,6 +159,16 @@ fn cases() -> Vec<Case> {
             .next_formula();
         v.push(case(&f.to_spot(), None, seed % 2 == 0));
     }
+    // Issue 32: time bounds at a clock period (`--clock-period`).
+    v.push(clocked_case("G(req -> F[0:50ns] ack)", "10ns"));
+    v.push(clocked_case(
+        "G(gnt -> (req S[5ns:15ns] start) & !O[0:5ns] err)",
+        "2.5ns",
+    ));
+    v.push(clocked_case(
+        "G(req -> (busy U[1us:3us] done)) & G(done -> H[0:2us] !err)",
+        "1us",
+    ));
     v
 }
 
@@ -350,7 +372,10 @@ fn compile_all() -> Vec<Compiled> {
             } else {
                 Verdicts::Two
             }));
-            let f = if c.psl {
+            let f = if let Some(period) = c.clock_period {
+                let period = monitor_core::formula::metric::ClockPeriod::parse(period).unwrap();
+                monitor_core::formula::metric::parse_cycles(&c.formula, &period).unwrap()
+            } else if c.psl {
                 monitor_core::formula::parse_psl(&c.formula).unwrap()
             } else {
                 monitor_core::formula::parse(&c.formula).unwrap()

@@ -54,8 +54,10 @@
 //! (`trace::future`) computes the letters with that delay.
 //!
 //! [`parse`](super::parse()) (and so `mongen compile` and every target)
-//! refuses a time bound: a monitor compiled alone counts events or
-//! cycles, and has no clock.
+//! refuses a time bound ([`ParseErrorKind::TimeBound`](super::ParseErrorKind::TimeBound)):
+//! a monitor compiled alone counts events or cycles, and has no clock.
+//! [`parse_cycles`] converts the bounds to counts of the cycles of a clock
+//! of a given period (`mongen compile --clock-period 10ns`).
 //!
 //! ```
 //! use monitor_core::formula::metric::{parse_metric, TimedKind};
@@ -223,6 +225,273 @@ impl MetricFormula {
 pub fn parse_metric(input: &str) -> Result<MetricFormula, ParseError> {
     let (formula, timed) = super::parse::parse_with_time(input)?;
     Ok(MetricFormula { formula, timed })
+}
+
+/// Parses a formula whose time bounds are converted to counts of clock
+/// cycles, for a monitor that reads one letter per cycle of a clock of
+/// period `period` (a hardware checker): each bound becomes bound / period
+/// cycles, which must be a whole number (otherwise an error with a caret
+/// at the bound names the two nearest counts).
+///
+/// Over a clocked trace, the events are the cycles, at the times
+/// `k · period`: the distance of two events is a whole number of periods,
+/// so the point-based meaning of the [module documentation](self) is
+/// exactly that of the counts. `F[a:b] f` is `F[a/p:b/p] f` and `G[a:b] f`
+/// is `G[a/p:b/p] f`; the operators that have no counted form are spelled
+/// out: `f U[n:m] g` (in cycles) is `f & X(… f & X(g | (f & X(g | …))))`,
+/// `O[n:m] f` is `Y^n (f | Y(f | …))`, `H[n:m] f` is `Z^n (f & Z(f & …))`
+/// (`Z`: no cycle before the first one is checked) and `f S[n:m] g` is
+/// `f & Y(… f & Y(g | (f & Y(g | …))))`. An upper bound may be left
+/// unbounded on every operator (`O[20ns:] f` is `YY O f`, `F[20ns:] f` is
+/// `XX F f`): the result is a formula of counts, whatever property it is.
+/// Unlike [`parse_metric`], operands may be any formula (past operators
+/// still need past-time operands, as everywhere). Counts are limited to
+/// [`MAX_BOUND`](super::parse::MAX_BOUND) cycles, as written counts are.
+///
+/// ```
+/// use monitor_core::formula::metric::{parse_cycles, ClockPeriod};
+/// use monitor_core::formula::parse;
+///
+/// let period = ClockPeriod::parse("10ns")?;
+/// assert_eq!(parse_cycles("G(req -> F[0:50ns] ack)", &period)?, parse("G(req -> F[0:5] ack)")?);
+/// assert_eq!(parse_cycles("O[20ns:30ns] a", &period)?, parse("YY(a | Ya)")?);
+/// assert_eq!(parse_cycles("a U[0:10ns] b", &period)?, parse("b | (a & Xb)")?);
+/// // A bound that is no whole number of cycles.
+/// let err = parse_cycles("G(req -> F[0:55ns] ack)", &period).unwrap_err();
+/// assert_eq!(err.to_string(), "syntax error at line 1, column 14: `55ns` is not a whole \
+///     number of clock periods of 10ns: it lies between 5 cycles (50ns) and 6 cycles (60ns)\n  \
+///     G(req -> F[0:55ns] ack)\n               ^^^^");
+/// // Sub-nanosecond periods are exact too.
+/// let fast = ClockPeriod::parse("2.5ns")?;
+/// assert_eq!(parse_cycles("F[5ns:10ns] a", &fast)?, parse("F[2:4] a")?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_cycles(input: &str, period: &ClockPeriod) -> Result<Formula, ParseError> {
+    super::parse::parse_with_period(input, period)
+}
+
+/// The period of the clock whose cycles a checker counts
+/// ([`parse_cycles`]): a positive time with a unit, in the units of the
+/// bounds (`10ns`, `2.5ns`, `1us`), exact to the femtosecond.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClockPeriod {
+    /// The period in femtoseconds (10^-15 s).
+    femtoseconds: u128,
+    /// As written, for messages.
+    text: String,
+}
+
+/// Femtoseconds per nanosecond.
+const FEMTOS_PER_NS: u128 = 1_000_000;
+
+impl ClockPeriod {
+    /// Reads a period: a number (a decimal if it is a whole number of
+    /// femtoseconds) and a unit, `ns`, `us`, `ms`, `s`, `m` or `min`, `h`,
+    /// `d`; zero is refused.
+    ///
+    /// ```
+    /// use monitor_core::formula::metric::ClockPeriod;
+    ///
+    /// assert_eq!(ClockPeriod::parse("2.5ns")?.femtoseconds(), 2_500_000);
+    /// assert_eq!(ClockPeriod::parse("1us")?.to_string(), "1us");
+    /// assert!(ClockPeriod::parse("10").unwrap_err().contains("needs a unit"));
+    /// assert!(ClockPeriod::parse("0ns").unwrap_err().contains("more than 0"));
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<ClockPeriod, String> {
+        let text = text.trim();
+        let digits = text
+            .bytes()
+            .take_while(|b| b.is_ascii_digit() || *b == b'.')
+            .count();
+        let (number, unit) = text.split_at(digits);
+        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+        if whole.is_empty() || (number.contains('.') && fraction.is_empty()) {
+            return Err(format!(
+                "expected a clock period such as `10ns` or `2.5ns`, found `{}`",
+                text.escape_debug()
+            ));
+        }
+        if unit.is_empty() {
+            return Err(format!(
+                "the clock period `{text}` needs a unit: ns, us, ms, s, m or min, h, d \
+                 (`{text}ns`)"
+            ));
+        }
+        let Some(&(_, scale)) = UNITS.iter().find(|(u, _)| *u == unit) else {
+            return Err(format!(
+                "unknown unit `{}` in the clock period `{}`: the units are ns, us, ms, s, m or \
+                 min, h, d",
+                unit.escape_debug(),
+                text.escape_debug()
+            ));
+        };
+        let too_large = || {
+            format!(
+                "the clock period `{text}` exceeds the largest time, {} ns",
+                i64::MAX
+            )
+        };
+        if whole.len() + fraction.len() > 30 {
+            return Err(too_large());
+        }
+        let numerator: u128 = format!("{whole}{fraction}")
+            .parse()
+            .map_err(|_| too_large())?;
+        let denominator = 10u128.pow(fraction.len() as u32);
+        let scaled = numerator
+            .checked_mul(scale * FEMTOS_PER_NS)
+            .ok_or_else(too_large)?;
+        if scaled % denominator != 0 {
+            return Err(format!(
+                "the clock period `{text}` is not a whole number of femtoseconds"
+            ));
+        }
+        let femtoseconds = scaled / denominator;
+        if femtoseconds == 0 {
+            return Err(format!("the clock period `{text}` must be more than 0"));
+        }
+        if femtoseconds > i64::MAX as u128 * FEMTOS_PER_NS {
+            return Err(too_large());
+        }
+        Ok(ClockPeriod {
+            femtoseconds,
+            text: text.to_string(),
+        })
+    }
+
+    /// The period in femtoseconds.
+    ///
+    /// ```
+    /// use monitor_core::formula::metric::ClockPeriod;
+    ///
+    /// assert_eq!(ClockPeriod::parse("1us")?.femtoseconds(), 1_000_000_000);
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn femtoseconds(&self) -> u128 {
+        self.femtoseconds
+    }
+
+    /// The number of cycles in `nanos` nanoseconds, or the message of
+    /// why it is none: not a whole number of periods (naming `written`,
+    /// the bound as written, and the two nearest counts), or more than
+    /// `most` cycles.
+    pub(crate) fn cycles(&self, nanos: i64, written: &str, most: u32) -> Result<u32, String> {
+        let femtos = u128::try_from(nanos).unwrap_or(0) * FEMTOS_PER_NS;
+        let below = femtos / self.femtoseconds;
+        if femtos % self.femtoseconds != 0 {
+            let count = |k: u128| {
+                format!(
+                    "{k} cycle{} ({})",
+                    if k == 1 { "" } else { "s" },
+                    format_femtoseconds(k * self.femtoseconds)
+                )
+            };
+            return Err(format!(
+                "`{written}` is not a whole number of clock periods of {}: it lies between {} \
+                 and {}",
+                self,
+                count(below),
+                count(below + 1)
+            ));
+        }
+        match u32::try_from(below) {
+            Ok(n) if n <= most => Ok(n),
+            _ => Err(format!(
+                "`{written}` is {below} cycles of {}, more than the largest count, {most}",
+                self
+            )),
+        }
+    }
+}
+
+impl fmt::Display for ClockPeriod {
+    /// As written: `10ns`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A time in femtoseconds in the largest unit that writes it whole
+/// (`50ns`, `2us`), or in nanoseconds with a decimal (`7.5ns`).
+fn format_femtoseconds(femtos: u128) -> String {
+    if femtos == 0 {
+        return "0".into();
+    }
+    for &(unit, scale) in UNITS.iter().rev().filter(|(u, _)| *u != "min") {
+        let scale = scale * FEMTOS_PER_NS;
+        if femtos % scale == 0 {
+            return format!("{}{unit}", femtos / scale);
+        }
+    }
+    let ns = femtos / FEMTOS_PER_NS;
+    let fraction = format!("{:06}", femtos % FEMTOS_PER_NS);
+    format!("{ns}.{}ns", fraction.trim_end_matches('0'))
+}
+
+/// A constructor of a unary operator (`Formula::yesterday`).
+type Unop = fn(Formula) -> Formula;
+
+/// The formula of counts for a metric operator whose interval `cycles`
+/// is in clock cycles ([`parse_cycles`]).
+pub(crate) fn counted(kind: TimedKind, cycles: TimeInterval, operands: Vec<Formula>) -> Formula {
+    let lo = u32::try_from(cycles.lo).expect("counts are at most MAX_BOUND");
+    let hi = cycles
+        .hi
+        .map(|h| u32::try_from(h).expect("counts are at most MAX_BOUND"));
+    let f = operands[0].clone();
+    match kind {
+        TimedKind::Eventually | TimedKind::Always => {
+            let op = if kind == TimedKind::Eventually {
+                Op::F
+            } else {
+                Op::G
+            };
+            match hi {
+                Some(hi) => Formula::bounded(op, lo, hi, f),
+                None => Formula::next_n(Formula::unop(op, f), lo as usize),
+            }
+        }
+        TimedKind::Until => {
+            let g = operands[1].clone();
+            // `f U[0:k] g` is `g | (f & X f U[0:k-1] g)`, `f U[0:0] g` is `g`;
+            // then `f U[n:m] g` is `f & X(f U[n-1:m-1] g)`, n times.
+            let window = match hi {
+                Some(hi) => (lo..hi).fold(g.clone(), |w, _| {
+                    Formula::or([g.clone(), Formula::and([f.clone(), Formula::next(w)])])
+                }),
+                None => Formula::until(f.clone(), g),
+            };
+            (0..lo).fold(window, |w, _| Formula::and([f.clone(), Formula::next(w)]))
+        }
+        TimedKind::Once | TimedKind::Historically => {
+            let (step, join, unbounded): (Unop, Op, Unop) = if kind == TimedKind::Once {
+                (Formula::yesterday, Op::Or, Formula::once)
+            } else {
+                (Formula::weak_yesterday, Op::And, Formula::historically)
+            };
+            let window = match hi {
+                Some(hi) => (lo..hi).fold(f.clone(), |w, _| {
+                    Formula::multop(join, [f.clone(), step(w)])
+                }),
+                None => unbounded(f),
+            };
+            (0..lo).fold(window, |w, _| step(w))
+        }
+        TimedKind::Since => {
+            let g = operands[1].clone();
+            // As `U`, looking back.
+            let window = match hi {
+                Some(hi) => (lo..hi).fold(g.clone(), |w, _| {
+                    Formula::or([g.clone(), Formula::and([f.clone(), Formula::yesterday(w)])])
+                }),
+                None => Formula::since(f.clone(), g),
+            };
+            (0..lo).fold(window, |w, _| {
+                Formula::and([f.clone(), Formula::yesterday(w)])
+            })
+        }
+    }
 }
 
 /// The operators allowed in a metric operand (past-time and Boolean).
@@ -538,15 +807,129 @@ mod tests {
     #[test]
     fn without_times_a_time_bound_is_an_error() {
         let e = crate::formula::parse("G(fail -> !O[1ms:10s] fail)").unwrap_err();
+        assert_eq!(e.kind(), &crate::formula::ParseErrorKind::TimeBound);
         assert_eq!(
             e.to_string(),
             "syntax error at line 1, column 12: a time bound is checked only on logs with times \
-             (`mongen check --time FIELD`); a compiled monitor has no clock: it counts events or \
-             cycles (`F[0:5] p`)\n  G(fail -> !O[1ms:10s] fail)\n             ^^^^^^^^^^"
+             (`mongen check --time FIELD`) or converted to cycles with a clock period; a compiled \
+             monitor has no clock: it counts events or cycles (`F[0:5] p`)\n  \
+             G(fail -> !O[1ms:10s] fail)\n             ^^^^^^^^^^"
         );
         // The future ones too.
         let e = crate::formula::parse("F[0:5s] a").unwrap_err();
         assert!(e.message().contains("a compiled monitor has no clock"));
+        // Unbounded, the same (a log's deadline needs an upper bound; a
+        // count does not).
+        let e = crate::formula::parse("G(a -> F[1s:] b)").unwrap_err();
+        assert_eq!(e.kind(), &crate::formula::ParseErrorKind::TimeBound);
+    }
+
+    fn cycles(text: &str, period: &str) -> Formula {
+        let period = ClockPeriod::parse(period).unwrap();
+        parse_cycles(text, &period).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn cycles_error(text: &str, period: &str) -> String {
+        let period = ClockPeriod::parse(period).unwrap();
+        match parse_cycles(text, &period) {
+            Ok(f) => panic!("{text}: parsed as {}", f.to_spot()),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn p(text: &str) -> Formula {
+        crate::formula::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn bounds_become_counts_of_cycles() {
+        // The counted operators keep their form.
+        assert_eq!(cycles("F[0:50ns] a", "10ns"), p("F[0:5] a"));
+        assert_eq!(cycles("G[1us:2us] a", "100ns"), p("G[10:20] a"));
+        assert_eq!(cycles("F[20ns] a", "10ns"), p("XX a"));
+        assert_eq!(cycles("F[20ns:] a", "10ns"), p("XX F a"));
+        assert_eq!(cycles("G[0:$] a", "10ns"), p("G a"));
+        // Counts beside the converted bounds stay counts.
+        assert_eq!(
+            cycles("G[0:3] (req -> F[0:1ms] ack)", "0.5ms"),
+            p("G[0:3] (req -> F[0:2] ack)")
+        );
+        // Until, spelled out.
+        assert_eq!(cycles("a U[0:0s] b", "1s"), p("b"));
+        assert_eq!(cycles("a U[0:2s] b", "1s"), p("b | (a & X(b | (a & Xb)))"));
+        assert_eq!(cycles("a U[1s:2s] b", "1s"), p("a & X(b | (a & Xb))"));
+        assert_eq!(cycles("a U[2s:] b", "1s"), p("a & X(a & X(a U b))"));
+        // The past ones: `Y` for `O` and `S`, `Z` for `H`.
+        assert_eq!(cycles("O[0:20ns] a", "10ns"), p("a | Y(a | Ya)"));
+        assert_eq!(cycles("O[10ns:] a", "10ns"), p("Y O a"));
+        assert_eq!(cycles("H[10ns:20ns] a", "10ns"), p("Z(a & Z a)"));
+        assert_eq!(cycles("H[20ns:] a", "10ns"), p("ZZ H a"));
+        assert_eq!(cycles("a S[0:10ns] b", "10ns"), p("b | (a & Y b)"));
+        assert_eq!(cycles("a S[10ns:20ns] b", "10ns"), p("a & Y(b | (a & Yb))"));
+        assert_eq!(cycles("a S[10ns:] b", "10ns"), p("a & Y(a S b)"));
+        // Any operand: future ones inside, nested, units mixed.
+        assert_eq!(
+            cycles("G(req -> F[0:1us] (a U[10ns:10ns] b))", "5ns"),
+            p("G(req -> F[0:200] (a & X(a & Xb)))")
+        );
+        assert_eq!(cycles("F[0:2ns] a", "0.5ns"), p("F[0:4] a"));
+        // Bounds are whole nanoseconds, as everywhere.
+        assert!(cycles_error("F[0:1.5ns] a", "0.5ns").contains("not a whole number of nanoseconds"));
+        assert_eq!(cycles("F[500ms:1s] a", "250ms"), p("F[2:4] a"));
+    }
+
+    #[test]
+    fn bounds_that_are_no_whole_number_of_cycles_are_refused() {
+        assert_eq!(
+            cycles_error("O[0:25ns] a", "10ns"),
+            "syntax error at line 1, column 5: `25ns` is not a whole number of clock periods of \
+             10ns: it lies between 2 cycles (20ns) and 3 cycles (30ns)\n  O[0:25ns] a\n      ^^^^"
+        );
+        // The lower bound too, and the one bound of `[b]`.
+        assert!(cycles_error("F[5ns:20ns] a", "10ns").contains(
+            "`5ns` is not a whole number of clock periods of 10ns: it lies between 0 \
+                       cycles (0) and 1 cycle (10ns)\n  F[5ns:20ns] a\n    ^^^"
+        ));
+        assert!(cycles_error("F[15ns] a", "10ns").contains("`15ns` is not a whole number"));
+        // Nearest counts in the largest unit that writes them whole.
+        assert!(cycles_error("F[0:1.1us] a", "1us").contains("1 cycle (1us) and 2 cycles (2us)"));
+        assert!(
+            cycles_error("F[0:8ns] a", "2.5ns").contains("3 cycles (7.5ns) and 4 cycles (10ns)")
+        );
+        // More cycles than a count may have.
+        assert!(cycles_error("F[0:1ms] a", "10ns")
+            .contains("`1ms` is 100000 cycles of 10ns, more than the largest count, 10000"));
+        // What is wrong without a period is still wrong.
+        assert!(cycles_error("O[0:5] a", "10ns").contains("give its bounds a unit"));
+        assert!(cycles_error("X[10ns] a", "10ns").contains("future operator `X`"));
+        assert!(cycles_error("O[0:5sec] a", "10ns").contains("unknown unit `sec`"));
+        // Past operators still need past operands (the translator says so).
+        assert_eq!(cycles("O[0:10ns] F a", "10ns"), p("F a | Y F a"));
+    }
+
+    #[test]
+    fn clock_periods() {
+        let fs = |t: &str| ClockPeriod::parse(t).map(|p| p.femtoseconds());
+        assert_eq!(fs("10ns"), Ok(10_000_000));
+        assert_eq!(fs("2.5ns"), Ok(2_500_000));
+        assert_eq!(fs("0.000001ns"), Ok(1));
+        assert_eq!(fs("1us"), Ok(1_000_000_000));
+        assert_eq!(fs(" 1s "), Ok(1_000_000_000_000_000));
+        assert!(fs("0.0000001ns")
+            .unwrap_err()
+            .contains("not a whole number of femtoseconds"));
+        assert!(fs("0ns").unwrap_err().contains("more than 0"));
+        assert!(fs("10").unwrap_err().contains("needs a unit"));
+        assert!(fs("10ps").unwrap_err().contains("unknown unit `ps`"));
+        assert!(fs("ns").unwrap_err().contains("expected a clock period"));
+        assert!(fs("1.ns").unwrap_err().contains("expected a clock period"));
+        assert!(fs("-1ns").unwrap_err().contains("expected a clock period"));
+        assert!(fs("300000d").unwrap_err().contains("exceeds the largest"));
+        assert!(fs("99999999999999999999999999999999d")
+            .unwrap_err()
+            .contains("exceeds"));
+        assert_eq!(format_femtoseconds(7_500_000), "7.5ns");
+        assert_eq!(format_femtoseconds(120 * 1_000_000_000_000_000), "2m");
     }
 
     #[test]

@@ -95,7 +95,8 @@ use std::fmt;
 pub(crate) use super::cursor::Span;
 use super::cursor::{Cursor, EndToken, Spanned};
 use super::metric::{
-    allowed_in_operand, looks_timed, read_bound, TimeInterval, TimedComponent, TimedKind,
+    allowed_in_operand, counted, looks_timed, read_bound, ClockPeriod, TimeInterval,
+    TimedComponent, TimedKind,
 };
 use super::{psl, Formula, Op};
 
@@ -121,25 +122,34 @@ pub const MAX_DEPTH: usize = 2000;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse(input: &str) -> Result<Formula, ParseError> {
-    parse_in(input, None).map(|(f, _)| f)
+    parse_in(input, None, None).map(|(f, _)| f)
 }
 
 /// [`parse`], the metric operators read as propositions and their timed
 /// components ([`parse_metric`](super::metric::parse_metric)).
 pub(crate) fn parse_with_time(input: &str) -> Result<(Formula, Vec<TimedComponent>), ParseError> {
-    parse_in(input, Some(Vec::new()))
+    parse_in(input, Some(Vec::new()), None)
+}
+
+/// [`parse`], the time bounds converted to counts of cycles of `period`
+/// ([`parse_cycles`](super::metric::parse_cycles)).
+pub(crate) fn parse_with_period(input: &str, period: &ClockPeriod) -> Result<Formula, ParseError> {
+    parse_in(input, None, Some(period)).map(|(f, _)| f)
 }
 
 /// Parses `input`; with `timed`, metric operators become propositions and
-/// components appended to it (without, they are an error).
+/// components appended to it; with `period`, their bounds are counts of
+/// its cycles (without either, they are an error).
 fn parse_in(
     input: &str,
     timed: Option<Vec<TimedComponent>>,
+    period: Option<&ClockPeriod>,
 ) -> Result<(Formula, Vec<TimedComponent>), ParseError> {
-    let tokens = lex(input)?;
+    let tokens = lex(input, period, timed.is_some())?;
     let mut p = Parser {
         cur: Cursor::new(input, tokens),
         timed,
+        cycles: period.is_some(),
         names: Vec::new(),
     };
     if p.cur.peek().kind == Tok::End {
@@ -201,6 +211,11 @@ pub enum ParseErrorKind {
     TooDeep,
     /// A construct outside the supported language, named in the message.
     Unsupported(String),
+    /// A time bound (`F[0:5s] p`) where only counts of events are read:
+    /// without the events' times
+    /// ([`parse_metric`](super::metric::parse_metric)) or a clock period
+    /// ([`parse_cycles`](super::metric::parse_cycles)).
+    TimeBound,
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -221,6 +236,11 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "formula nested more than {MAX_DEPTH} levels deep")
             }
             ParseErrorKind::Unsupported(msg) => f.write_str(msg),
+            ParseErrorKind::TimeBound => f.write_str(
+                "a time bound is checked only on logs with times (`mongen check --time FIELD`) \
+                 or converted to cycles with a clock period; a compiled monitor has no clock: it \
+                 counts events or cycles (`F[0:5] p`)",
+            ),
         }
     }
 }
@@ -516,7 +536,10 @@ fn binary_op(word: &str) -> Option<Op> {
     })
 }
 
-fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
+/// The tokens of `input`; with `period`, the intervals of time bounds
+/// are counts of its cycles; `metric`: they are checked against times
+/// (where a future one needs an upper bound).
+fn lex(input: &str, period: Option<&ClockPeriod>, metric: bool) -> Result<Vec<Token>, ParseError> {
     let bytes = input.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -705,7 +728,9 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
             if let Some(op) = prefix_op(c) {
                 let second = rest[1..].chars().next();
                 if !second.is_some_and(|d| d.is_ascii_digit()) && !starts_word(rest, "false") {
-                    if let Some((interval, len)) = lex_time_interval(input, i + 1, op)? {
+                    if let Some((interval, len)) =
+                        lex_time_interval(input, i + 1, op, period, metric)?
+                    {
                         i += push(Tok::TimedPrefix(op, interval), len + 1, &mut out);
                         continue;
                     }
@@ -727,7 +752,9 @@ fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
                 continue;
             }
             if let Some(op) = binary_op(word) {
-                if let Some((interval, more)) = lex_time_interval(input, i + len, op)? {
+                if let Some((interval, more)) =
+                    lex_time_interval(input, i + len, op, period, metric)?
+                {
                     i += push(Tok::TimedBinary(op, interval), len + more, &mut out);
                     continue;
                 }
@@ -885,11 +912,15 @@ fn lex_range(
 /// interval and the number of bytes after `at` it takes. A time bound on
 /// an operator that takes none (`X[1s]`, `W[0:1s]`) is an error that says
 /// so, as are counts of events on a past operator and a future time
-/// bound without an upper end (`F[1s:]`).
+/// bound without an upper end (`F[1s:]`) when `metric` (checked against
+/// times). With `period`, the interval is in its cycles, each bound a
+/// whole number of them (or an error at the bound).
 fn lex_time_interval(
     input: &str,
     at: usize,
     op: Op,
+    period: Option<&ClockPeriod>,
+    metric: bool,
 ) -> Result<Option<(TimeInterval, usize)>, ParseError> {
     let rest = &input[at..];
     let trimmed = rest.trim_start();
@@ -1005,7 +1036,10 @@ fn lex_time_interval(
             ParseErrorKind::Unsupported(message),
         ));
     }
-    if future_timed && hi.is_none() {
+    // A log's deadline needs an upper bound; a count of cycles may be
+    // unbounded (`F[2:$]`), and where time bounds are refused, that is
+    // the first thing to say.
+    if future_timed && hi.is_none() && metric {
         let symbol = op.symbol();
         return Err(make_error(
             input,
@@ -1045,9 +1079,27 @@ fn lex_time_interval(
             ));
         }
     }
-    let interval = TimeInterval {
-        lo: lo.value,
-        hi: hi.map(|h| h.value),
+    let interval = match period {
+        None => TimeInterval {
+            lo: lo.value,
+            hi: hi.map(|h| h.value),
+        },
+        Some(period) => {
+            let cycles = |value: i64, (text, span): (&str, Span)| {
+                period
+                    .cycles(value, text, MAX_BOUND)
+                    .map(i64::from)
+                    .map_err(|m| make_error(input, span, ParseErrorKind::Bound(m)))
+            };
+            TimeInterval {
+                lo: cycles(lo.value, lo_text)?,
+                hi: match (hi, hi_text) {
+                    (Some(h), Some(text)) => Some(cycles(h.value, text)?),
+                    (Some(h), None) => Some(cycles(h.value, lo_text)?),
+                    (None, _) => None,
+                },
+            }
+        }
     };
     Ok(Some((interval, ws + close + 2)))
 }
@@ -1155,6 +1207,9 @@ struct Parser<'a> {
     /// The timed components of the metric operators read so far, when
     /// they are read ([`parse_with_time`]); `None`: they are an error.
     timed: Option<Vec<TimedComponent>>,
+    /// Whether the intervals of the metric operators are counts of
+    /// clock cycles ([`parse_with_period`]), read as formulas of counts.
+    cycles: bool,
     /// The propositions read, with their spans (metric mode only).
     names: Vec<(String, Span)>,
 }
@@ -1377,12 +1432,11 @@ impl Parser<'_> {
         interval: TimeInterval,
         operands: Vec<Formula>,
     ) -> Result<Formula, ParseError> {
+        if self.cycles {
+            return Ok(counted(kind, interval, operands));
+        }
         let Some(timed) = &self.timed else {
-            return Err(self.unsupported(
-                t.span,
-                "a time bound is checked only on logs with times (`mongen check --time FIELD`); \
-                 a compiled monitor has no clock: it counts events or cycles (`F[0:5] p`)",
-            ));
+            return Err(self.cur.error(t.span, ParseErrorKind::TimeBound));
         };
         let operator = &self.cur.input[t.span.start..t.span.end];
         for f in &operands {
