@@ -20,14 +20,14 @@
 //! reports; where no such event fails, the timed check reports none
 //! before the undecided tail.
 
-use monitor_core::formula::metric::{parse_cycles, parse_metric, ClockPeriod};
+use monitor_core::formula::metric::{parse_cycles, ClockPeriod};
 use monitor_core::trace::check::{Checker, Options, Property};
-use monitor_core::trace::expr::Expr;
-use monitor_core::trace::metric::TimedPropositions;
 use monitor_core::trace::reader::CsvReader;
 use monitor_core::trace::time::{TimeOrder, TimeSpec};
-use monitor_core::{Monitor, MonitorTable, Verdict};
+use monitor_core::{Monitor, Verdict};
 use proptest::prelude::*;
+
+mod common;
 
 /// An interval in cycles, `[lo:hi]`, `hi` `None`: unbounded (past only).
 #[derive(Clone, Copy, Debug)]
@@ -203,30 +203,11 @@ fn csv(letters: &[[bool; 3]], times: &[i64]) -> String {
 /// A checker of `G(text | d)` with times from `ts` in nanoseconds (`d`,
 /// always 0, keeps the exact monitor from deciding before `text` fails).
 fn timed_checker(text: &str) -> Result<Checker, String> {
-    let m = parse_metric(&format!("G({text} | d)")).map_err(|e| e.to_string())?;
-    let table = MonitorTable::from_ltl(&m.formula.to_spot()).map_err(|e| e.to_string())?;
-    let bindings = (0..table.table().props as usize)
-        .map(|i| {
-            let name = table.table().proposition(i);
-            if m.is_timed(name) {
-                Expr::Const(false)
-            } else {
-                Expr::parse(name).unwrap()
-            }
-        })
-        .collect();
-    let inputs = TimedPropositions::input_names(&m.timed)
-        .into_iter()
-        .map(|n| {
-            let e = Expr::parse(&n).unwrap();
-            (n, e)
-        })
-        .collect();
-    let timed = TimedPropositions {
-        components: m.timed,
-        inputs,
+    let p = common::timed_property(&format!("G({text} | d)"))?;
+    let p = Property {
+        name: text.to_string(),
+        ..p
     };
-    let p = Property::new(text, table, bindings).with_timed(timed);
     let mut checker = Checker::new(vec![p], Options::default());
     checker.set_time(Some(TimeSpec::parse("ts:ns").unwrap()), TimeOrder::Strict);
     Ok(checker)

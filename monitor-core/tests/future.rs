@@ -25,14 +25,13 @@
 //! documentation of `trace::future` decides it, by trying every prefix.
 
 use monitor_core::formula::metric::parse_metric;
-use monitor_core::trace::check::{Checker, Options, Property};
-use monitor_core::trace::expr::Expr;
+use monitor_core::trace::check::{Checker, Options};
 use monitor_core::trace::future::Delayed;
-use monitor_core::trace::metric::TimedPropositions;
 use monitor_core::trace::reader::CsvReader;
 use monitor_core::trace::time::{TimeOrder, TimeSpec};
-use monitor_core::MonitorTable;
 use proptest::prelude::*;
+
+mod common;
 
 /// A time interval in nanoseconds, `[lo:hi]`.
 #[derive(Clone, Copy, Debug)]
@@ -486,30 +485,7 @@ fn csv(letters: &[[bool; 3]], times: &[i64]) -> String {
 
 /// A checker of `property`, times from `ts` in nanoseconds.
 fn checker_of(property: &str, all: bool) -> Result<Checker, String> {
-    let m = parse_metric(property).map_err(|e| e.to_string())?;
-    let table = MonitorTable::from_ltl(&m.formula.to_spot()).map_err(|e| e.to_string())?;
-    let bindings = (0..table.table().props as usize)
-        .map(|i| {
-            let name = table.table().proposition(i);
-            if m.is_timed(name) {
-                Expr::Const(false)
-            } else {
-                Expr::parse(name).unwrap()
-            }
-        })
-        .collect();
-    let inputs = TimedPropositions::input_names(&m.timed)
-        .into_iter()
-        .map(|n| {
-            let e = Expr::parse(&n).unwrap();
-            (n, e)
-        })
-        .collect();
-    let timed = TimedPropositions {
-        components: m.timed,
-        inputs,
-    };
-    let p = Property::new(property, table, bindings).with_timed(timed);
+    let p = common::timed_property(property)?;
     let options = Options {
         all,
         ..Options::default()

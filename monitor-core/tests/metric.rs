@@ -31,6 +31,8 @@ use monitor_core::trace::time::{TimeOrder, TimeSpec};
 use monitor_core::MonitorTable;
 use proptest::prelude::*;
 
+mod common;
+
 /// A bound as written: a number and its unit (`""`: a bare 0).
 #[derive(Clone, Debug)]
 struct Written {
@@ -335,32 +337,13 @@ fn checker_of(text: &str) -> Result<Checker, String> {
     Ok(checker)
 }
 
-/// The property `G(text | d)` of [`checker_of`].
+/// The property `G(text | d)` of [`checker_of`], reported as `text`.
 fn property_of(text: &str) -> Result<Property, String> {
-    let m = parse_metric(&format!("G({text} | d)")).map_err(|e| e.to_string())?;
-    let table = MonitorTable::from_ltl(&m.formula.to_spot()).map_err(|e| e.to_string())?;
-    let bindings = (0..table.table().props as usize)
-        .map(|i| {
-            let name = table.table().proposition(i);
-            if m.is_timed(name) {
-                Expr::Const(false)
-            } else {
-                Expr::parse(name).unwrap()
-            }
-        })
-        .collect();
-    let inputs = TimedPropositions::input_names(&m.timed)
-        .into_iter()
-        .map(|n| {
-            let e = Expr::parse(&n).unwrap();
-            (n, e)
-        })
-        .collect();
-    let timed = TimedPropositions {
-        components: m.timed,
-        inputs,
-    };
-    Ok(Property::new(text, table, bindings).with_timed(timed))
+    let p = common::timed_property(&format!("G({text} | d)"))?;
+    Ok(Property {
+        name: text.to_string(),
+        ..p
+    })
 }
 
 proptest! {

@@ -72,3 +72,40 @@ pub fn interleaved_log(rng: &mut SplitMix64, rows: usize, keys: u64, missing: bo
     }
     text
 }
+
+/// The property `text` with metric operators (`O[0:5s] a`, `F[0:1ms] b`)
+/// checked as `mongen check --time` checks it: its monitor over the
+/// letters formula, its propositions bound to the fields of their names,
+/// its timed components' inputs too; reported as `text`.
+pub fn timed_property(text: &str) -> Result<monitor_core::trace::check::Property, String> {
+    use monitor_core::formula::metric::parse_metric;
+    use monitor_core::trace::check::Property;
+    use monitor_core::trace::expr::Expr;
+    use monitor_core::trace::metric::TimedPropositions;
+    use monitor_core::MonitorTable;
+
+    let m = parse_metric(text).map_err(|e| e.to_string())?;
+    let table = MonitorTable::from_ltl(&m.formula.to_spot()).map_err(|e| e.to_string())?;
+    let bindings = (0..table.table().props as usize)
+        .map(|i| {
+            let name = table.table().proposition(i);
+            if m.is_timed(name) {
+                Expr::Const(false)
+            } else {
+                Expr::parse(name).unwrap()
+            }
+        })
+        .collect();
+    let inputs = TimedPropositions::input_names(&m.timed)
+        .into_iter()
+        .map(|n| {
+            let e = Expr::parse(&n).unwrap();
+            (n, e)
+        })
+        .collect();
+    let timed = TimedPropositions {
+        components: m.timed,
+        inputs,
+    };
+    Ok(Property::new(text, table, bindings).with_timed(timed))
+}
