@@ -470,15 +470,13 @@ impl Run {
     /// each component's proposition takes. (Keyed checking runs a copy
     /// for each key.)
     pub(crate) fn past_timed(&self) -> Option<PastTimed<'_>> {
-        match &self.timed.as_ref()?.engine {
-            TimedEngine::Past(evaluator) => {
-                let t = self.timed.as_ref()?;
-                Some(PastTimed {
-                    evaluator,
-                    inputs: &t.inputs,
-                    outputs: &t.outputs,
-                })
-            }
+        let t = self.timed.as_ref()?;
+        match &t.engine {
+            TimedEngine::Past(evaluator) => Some(PastTimed {
+                evaluator,
+                inputs: &t.inputs,
+                outputs: &t.outputs,
+            }),
             TimedEngine::Future(_) => None,
         }
     }
